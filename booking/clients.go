@@ -1,0 +1,166 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// InviteFunc creates, on q, a user for a new client's email with a random
+// password, and returns its id and a function that sends the user a
+// set-password link; Clients calls it only once the transaction committed.
+type InviteFunc func(ctx context.Context, q sqldb.Queryer, email string, displayName *string) (userID int64, send func(), err error)
+
+// Clients manages the club's clients.
+type Clients struct {
+	db     *sqldb.DB
+	invite InviteFunc
+	store  clientStore
+}
+
+// NewClients returns the clients stored in db; invite creates the users of
+// clients created with an email.
+func NewClients(db *sqldb.DB, invite InviteFunc) *Clients {
+	return &Clients{db: db, invite: invite}
+}
+
+var (
+	errBadDocumentType = clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "document_type_id does not name an existing document type.")
+	errBadEmail        = clubhouse.Errorf(clubhouse.Invalid, "invalid email", "The email address is not valid.")
+	errUserAndEmail    = clubhouse.Errorf(clubhouse.Invalid, "invalid data", "Send user_id to link an existing user or email to create one, not both.")
+	errDisplayName     = clubhouse.Errorf(clubhouse.Invalid, "invalid data", "display_name is accepted only with email, for the user it creates.")
+)
+
+func errClientInUse(id int64) error {
+	return clubhouse.Errorf(clubhouse.Conflict, "in use", "The client %d still has bookings or payments; keep it or delete those first.", id)
+}
+
+// List returns up to limit clients from offset whose email, display name,
+// name, document or phone contains term.
+func (c *Clients) List(ctx context.Context, term string, limit, offset int) ([]Client, error) {
+	return c.store.list(ctx, c.db, term, limit, offset)
+}
+
+// Get returns the client with id. Errors: ErrClientNotFound.
+func (c *Clients) Get(ctx context.Context, id int64) (Client, error) {
+	return c.store.get(ctx, c.db, id)
+}
+
+// ForUser returns the client of the user with id. Errors: ErrClientNotFound.
+func (c *Clients) ForUser(ctx context.Context, userID int64) (Client, error) {
+	return c.store.byUser(ctx, c.db, userID)
+}
+
+// Create stores a client created by staff. With UserID the client is linked
+// to that user; with Email a user is created and invited to set a password.
+// Errors: Invalid (incomplete data, invalid email or reference,
+// ErrUserNotFound), Conflict (ErrClientExists, ErrEmailInUse, ErrPhoneInUse).
+func (c *Clients) Create(ctx context.Context, in ClientInput) (Client, error) {
+	cols, err := in.columns("first_name", "last_name", "document", "document_type_id")
+	if err != nil {
+		return Client{}, err
+	}
+	delete(cols, "user_id")
+	email, hasEmail := cols["email"].(string)
+	hasUser := in.UserID.Set && in.UserID.Value != nil
+	switch {
+	case hasUser && hasEmail:
+		return Client{}, errUserAndEmail
+	case cols["display_name"] != nil && !hasEmail:
+		return Client{}, errDisplayName
+	}
+	var send func()
+	var out Client
+	err = sqldb.Transact(ctx, c.db.DB, func(tx *sqlx.Tx) error {
+		send = nil
+		switch {
+		case hasUser:
+			userEmail, ok, err := c.store.userEmail(ctx, tx, *in.UserID.Value)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return ErrUserNotFound
+			}
+			cols["user_id"], cols["email"] = *in.UserID.Value, userEmail
+		case hasEmail:
+			taken, err := c.store.userEmailTaken(ctx, tx, email)
+			if err != nil {
+				return err
+			}
+			if taken {
+				return ErrEmailInUse
+			}
+			var dn *string
+			if v, ok := cols["display_name"].(string); ok {
+				dn = &v
+			}
+			id, sendLink, err := c.invite(ctx, tx, email, dn)
+			if err != nil {
+				return err
+			}
+			cols["user_id"], send = id, sendLink
+		}
+		out, err = c.store.insert(ctx, tx, cols)
+		return err
+	})
+	if err != nil {
+		return Client{}, fmt.Errorf("create client: %w", err)
+	}
+	if send != nil {
+		send()
+	}
+	return out, nil
+}
+
+// CreateForUser stores the client of the user with userID, from the
+// account routes. Errors: as Create, and ErrClientExists when the user has one.
+func (c *Clients) CreateForUser(ctx context.Context, userID int64, in ClientInput) (Client, error) {
+	if userID == 0 {
+		return Client{}, ErrUserNotFound
+	}
+	cols, err := in.columns("email", "first_name", "last_name", "document", "document_type_id")
+	if err != nil {
+		return Client{}, err
+	}
+	delete(cols, "display_name")
+	cols["user_id"] = userID
+	out, err := c.store.insert(ctx, c.db, cols)
+	if err != nil {
+		return Client{}, fmt.Errorf("create client: %w", err)
+	}
+	return out, nil
+}
+
+// Update changes the fields set in in. Errors: ErrClientNotFound, and as Create.
+func (c *Clients) Update(ctx context.Context, id int64, in ClientInput) (Client, error) {
+	cols, err := in.columns()
+	if err != nil {
+		return Client{}, err
+	}
+	out, err := c.store.update(ctx, c.db, id, cols)
+	if err != nil {
+		return Client{}, fmt.Errorf("update client: %w", err)
+	}
+	return out, nil
+}
+
+// UpdateForUser changes the client of the user with userID.
+// Errors: ErrClientNotFound, and as Create.
+func (c *Clients) UpdateForUser(ctx context.Context, userID int64, in ClientInput) (Client, error) {
+	cl, err := c.ForUser(ctx, userID)
+	if err != nil {
+		return Client{}, err
+	}
+	return c.Update(ctx, cl.ID, in)
+}
+
+// Delete removes the client with id. Errors: ErrClientNotFound, Conflict
+// when bookings or payments refer to it.
+func (c *Clients) Delete(ctx context.Context, id int64) error {
+	return c.store.delete(ctx, c.db, id)
+}

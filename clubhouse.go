@@ -1,0 +1,66 @@
+// Package clubhouse holds the vocabulary shared by every Clubhouse package:
+// the acting principal (Actor), its roles, and the closed set of error kinds
+// that the HTTP layer maps to status codes.
+package clubhouse
+
+// Role is a permission carried by a principal as a boolean claim.
+type Role string
+
+// The roles of the specification. Panel is the permission the OAuth flow asks for.
+const (
+	RoleTrainer    Role = "trainer"
+	RoleOperator   Role = "operator"
+	RoleAdmin      Role = "admin"
+	RoleSudo       Role = "sudo"
+	RoleAccounting Role = "accounting"
+)
+
+// Roles lists every role in a stable order.
+var Roles = []Role{RoleTrainer, RoleOperator, RoleAdmin, RoleSudo, RoleAccounting}
+
+// ParseRole returns the role named s, or an Invalid error.
+func ParseRole(s string) (Role, error) {
+	for _, r := range Roles {
+		if string(r) == s {
+			return r, nil
+		}
+	}
+	return "", Errorf(Invalid, "invalid role", "unknown role %q (known: trainer, operator, admin, sudo, accounting)", s)
+}
+
+// BotUID is the uid of the principal authenticated by a bot API key.
+const BotUID = "bot-api-key"
+
+// Actor is the authenticated principal on whose behalf an operation runs.
+// The zero Actor is anonymous.
+type Actor struct {
+	UserID int64  // users.id; 0 for bots and anonymous callers
+	UID    string // users.local_id, the token subject, or BotUID
+	Email  string
+	Bot    bool
+	Roles  map[Role]bool
+}
+
+// Authenticated reports whether the actor is a known principal.
+func (a Actor) Authenticated() bool { return a.UID != "" }
+
+// Has reports whether the actor carries role r.
+func (a Actor) Has(r Role) bool { return a.Roles[r] }
+
+// HasAny reports whether the actor carries at least one of roles.
+func (a Actor) HasAny(roles ...Role) bool {
+	for _, r := range roles {
+		if a.Roles[r] {
+			return true
+		}
+	}
+	return false
+}
+
+// Label names the actor for logs: its uid, or "anonymous".
+func (a Actor) Label() string {
+	if a.UID == "" {
+		return "anonymous"
+	}
+	return a.UID
+}

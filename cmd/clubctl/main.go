@@ -1,0 +1,292 @@
+// Command clubctl is the Clubhouse command line for operators and
+// accountants. Installation commands (db, user, token) work on the database
+// directly with the same environment as clubd; operator commands call the
+// HTTP API at CLUBD_URL with CLUBD_TOKEN.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/app"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/migrations"
+)
+
+func main() {
+	if err := run(os.Args, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "clubctl:", oneLine(err))
+		os.Exit(1)
+	}
+}
+
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
+
+func run(args []string, stdout, stderr io.Writer) error {
+	a := &cli.App{
+		Name:            "clubctl",
+		Usage:           "administer a Clubhouse installation",
+		Flags:           app.Flags(),
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		HideHelpCommand: true,
+		Commands: []*cli.Command{
+			{
+				Name:  "db",
+				Usage: "database schema",
+				Subcommands: []*cli.Command{
+					{Name: "migrate", Usage: "create the database if missing and apply pending migrations", Action: dbMigrate},
+					{Name: "status", Usage: "list the migrations and whether each is applied", Action: dbStatus},
+				},
+			},
+			{
+				Name:  "user",
+				Usage: "users of the local identity provider",
+				Subcommands: []*cli.Command{
+					{
+						Name: "create", Usage: "create a user", Action: userCreate,
+						Flags: []cli.Flag{
+							&cli.StringFlag{Name: "email", Required: true},
+							&cli.StringFlag{Name: "password", Required: true, Usage: "8 to 72 bytes"},
+							&cli.StringFlag{Name: "name", Usage: "display name"},
+							&cli.StringSliceFlag{Name: "role", Usage: "trainer, operator, admin, sudo or accounting (repeatable)"},
+						},
+					},
+					{Name: "list", Usage: "list users with their roles", Action: userList},
+					{
+						Name: "roles", Usage: "replace a user's roles (no --role: remove all)", Action: userRoles,
+						Flags: []cli.Flag{
+							&cli.StringFlag{Name: "email", Required: true},
+							&cli.StringSliceFlag{Name: "role", Usage: "trainer, operator, admin, sudo or accounting (repeatable)"},
+						},
+					},
+					{
+						Name: "password", Usage: "set a user's password", Action: userPassword,
+						Flags: []cli.Flag{
+							&cli.StringFlag{Name: "email", Required: true},
+							&cli.StringFlag{Name: "password", Required: true, Usage: "8 to 72 bytes"},
+						},
+					},
+				},
+			},
+			{
+				Name: "token", Usage: "mint an access token for a user from the signing key file", Action: token,
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "email", Required: true},
+					&cli.StringFlag{Name: "scope", Value: "openid panel"},
+				},
+			},
+		},
+	}
+	return a.Run(args)
+}
+
+// env is the database and the auth service, opened as clubd would.
+type env struct {
+	cfg  app.Config
+	db   *sqldb.DB
+	auth *auth.Service
+}
+
+// open connects to the database; create makes it first when missing.
+func open(c *cli.Context, create bool) (*env, error) {
+	cfg, err := app.FromCLI(c)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(c.Context, time.Minute)
+	defer cancel()
+	if create {
+		if err := sqldb.EnsureDatabase(ctx, cfg.DatabaseURL); err != nil {
+			return nil, fmt.Errorf("database: %w", err)
+		}
+	}
+	db, err := sqldb.Open(ctx, cfg.DatabaseURL)
+	if err == nil {
+		err = db.PingContext(ctx)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("database: %w", err)
+	}
+	o := auth.Options{DB: db}
+	if cfg.OIDCIssuerURL == "" {
+		key, err := auth.LoadOrCreateSigningKey(cfg.SigningKeyFile)
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		o.Issuer = &auth.Issuer{Key: key, Issuer: cfg.Issuer(), Audience: cfg.Audience, TTL: cfg.AccessTokenTTL, Now: time.Now}
+	}
+	return &env{cfg: cfg, db: db, auth: auth.NewService(o)}, nil
+}
+
+func dbMigrate(c *cli.Context) error {
+	e, err := open(c, true)
+	if err != nil {
+		return err
+	}
+	defer e.db.Close()
+	applied, err := migrations.Up(c.Context, e.db.DB.DB, migrations.Main())
+	if err != nil {
+		return err
+	}
+	if len(applied) == 0 {
+		fmt.Fprintln(c.App.Writer, "main database: up to date")
+	}
+	for _, v := range applied {
+		fmt.Fprintf(c.App.Writer, "main database: applied %05d\n", v)
+	}
+	return nil
+}
+
+func dbStatus(c *cli.Context) error {
+	e, err := open(c, false)
+	if err != nil {
+		return err
+	}
+	defer e.db.Close()
+	st, err := migrations.Status(c.Context, e.db.DB.DB, migrations.Main())
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "VERSION\tSTATE\tFILE")
+	for _, s := range st {
+		state := "pending"
+		if s.Applied {
+			state = "applied"
+		}
+		fmt.Fprintf(w, "%05d\t%s\t%s\n", s.Version, state, s.Source)
+	}
+	return w.Flush()
+}
+
+func parseRoles(names []string) (map[clubhouse.Role]bool, error) {
+	roles := map[clubhouse.Role]bool{}
+	for _, n := range names {
+		for _, part := range strings.Split(n, ",") {
+			r, err := clubhouse.ParseRole(strings.TrimSpace(part))
+			if err != nil {
+				return nil, err
+			}
+			roles[r] = true
+		}
+	}
+	return roles, nil
+}
+
+func userCreate(c *cli.Context) error {
+	roles, err := parseRoles(c.StringSlice("role"))
+	if err != nil {
+		return err
+	}
+	e, err := open(c, false)
+	if err != nil {
+		return err
+	}
+	defer e.db.Close()
+	var name *string
+	if n := c.String("name"); n != "" {
+		name = &n
+	}
+	u, err := e.auth.CreateUser(c.Context, e.db, auth.CreateUserRequest{Email: c.String("email"), Password: c.String("password"), DisplayName: name, Roles: roles})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "created %s uid=%s roles=%s\n", c.String("email"), u.LocalID, roleList(u))
+	return nil
+}
+
+func userList(c *cli.Context) error {
+	e, err := open(c, false)
+	if err != nil {
+		return err
+	}
+	defer e.db.Close()
+	w := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "EMAIL\tUID\tROLES\tDISABLED\tCREATED")
+	token := ""
+	for {
+		p, err := e.auth.Users(c.Context, token, 1000)
+		if err != nil {
+			return err
+		}
+		for _, u := range p.Users {
+			email := "-"
+			if u.Email != nil {
+				email = *u.Email
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%t\t%s\n", email, u.LocalID, roleList(u), u.Disabled, u.CreationTime.Format(time.DateTime))
+		}
+		if token = p.NextToken; token == "" {
+			return w.Flush()
+		}
+	}
+}
+
+func userRoles(c *cli.Context) error {
+	roles, err := parseRoles(c.StringSlice("role"))
+	if err != nil {
+		return err
+	}
+	e, err := open(c, false)
+	if err != nil {
+		return err
+	}
+	defer e.db.Close()
+	u, err := e.auth.SetRoles(c.Context, c.String("email"), roles)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "%s roles=%s (tokens issued before keep their roles until they expire)\n", c.String("email"), roleList(u))
+	return nil
+}
+
+func userPassword(c *cli.Context) error {
+	e, err := open(c, false)
+	if err != nil {
+		return err
+	}
+	defer e.db.Close()
+	if err := e.auth.ResetPassword(c.Context, c.String("email"), c.String("password")); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "password set for %s\n", c.String("email"))
+	return nil
+}
+
+func token(c *cli.Context) error {
+	e, err := open(c, false)
+	if err != nil {
+		return err
+	}
+	defer e.db.Close()
+	tok, _, err := e.auth.MintFor(c.Context, c.String("email"), c.String("scope"))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(c.App.Writer, tok)
+	return nil
+}
+
+func roleList(u auth.User) string {
+	var names []string
+	for _, r := range clubhouse.Roles {
+		if u.Roles()[r] {
+			names = append(names, string(r))
+		}
+	}
+	if len(names) == 0 {
+		return "-"
+	}
+	return strings.Join(names, ",")
+}

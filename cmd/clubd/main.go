@@ -1,0 +1,107 @@
+// Command clubd is the Clubhouse server: it creates and migrates its
+// database, optionally seeds a demo club, and serves the HTTP API until
+// SIGTERM or SIGINT, finishing the requests in flight before it exits.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/clubhouse-go/clubhouse/internal/app"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/demo"
+)
+
+func main() {
+	if err := run(os.Args, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "clubd:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout *os.File) error {
+	cli := &cli.App{
+		Name:  "clubd",
+		Usage: "run the Clubhouse server",
+		Flags: append(app.Flags(),
+			&cli.BoolFlag{Name: "migrate", Value: true, Usage: "apply pending database migrations at start (--migrate=false to skip)"},
+			&cli.BoolFlag{Name: "demo", Usage: "seed an idempotent demo club and print the demo users' passwords"},
+			&cli.DurationFlag{Name: "shutdown-timeout", Value: 30 * time.Second, Usage: "how long to wait for requests in flight on SIGTERM"},
+		),
+		HideHelpCommand: true,
+		Action: func(c *cli.Context) error {
+			cfg, err := app.FromCLI(c)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
+			defer stop()
+			return serve(ctx, cfg, c.Bool("migrate"), c.Bool("demo"), c.Duration("shutdown-timeout"), stdout)
+		},
+	}
+	return cli.Run(args)
+}
+
+func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.Duration, stdout *os.File) error {
+	log := app.NewLogger(os.Stderr, cfg.LogFormat)
+	db, err := app.OpenDB(ctx, cfg, migrate, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var key auth.SigningKey
+	if cfg.OIDCIssuerURL == "" {
+		if key, err = auth.LoadOrCreateSigningKey(cfg.SigningKeyFile); err != nil {
+			return err
+		}
+	}
+	a, err := app.Build(ctx, cfg, db, log, app.Options{Key: key})
+	if err != nil {
+		return err
+	}
+	if seed {
+		if err := demo.Seed(ctx, a, stdout); err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+	}
+	ln, err := net.Listen("tcp", fmt.Sprintf(":%d", cfg.Port))
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           a.Server,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	log.Info("clubd listening", "addr", ln.Addr().String(), "base_url", cfg.PublicBaseURL, "timezone", cfg.ClubTimezone.String())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: finishing requests in flight", "timeout", grace.String())
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}

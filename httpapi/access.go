@@ -1,0 +1,99 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/clubhouse-go/clubhouse"
+)
+
+// access is what a route requires of its caller.
+type access int
+
+const (
+	public        access = iota // no authentication
+	authenticated               // any user or bot (/account)
+	staff                       // operator, admin or sudo (/admin)
+	trainer                     // trainer (/trainer)
+	sudo                        // sudo (/sudo)
+	accounting                  // accounting or admin (/accounting)
+)
+
+// roles lists the roles that grant each access level; any one suffices.
+var roles = map[access][]clubhouse.Role{
+	staff:      {clubhouse.RoleOperator, clubhouse.RoleAdmin, clubhouse.RoleSudo},
+	trainer:    {clubhouse.RoleTrainer},
+	sudo:       {clubhouse.RoleSudo},
+	accounting: {clubhouse.RoleAccounting, clubhouse.RoleAdmin},
+}
+
+var errForbidden = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "Your credentials do not grant access to this route.")
+
+type actorKey struct{}
+
+// actor returns the authenticated principal of the request.
+func actor(r *http.Request) clubhouse.Actor {
+	a, _ := r.Context().Value(actorKey{}).(clubhouse.Actor)
+	return a
+}
+
+// handlerFunc is a route handler; a returned error becomes the response.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// handle registers h at pattern behind the access check of level.
+func (s *Server) handle(pattern string, level access, h handlerFunc) {
+	s.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ri := infoFrom(r.Context())
+		ri.route = pattern
+		if err := s.authorize(r, level); err != nil {
+			writeError(w, r, s.log, err)
+			return
+		}
+		a := actor(r)
+		ri.principal = a.Label()
+		if err := h(w, r); err != nil {
+			writeError(w, r, s.log, err)
+		}
+	}))
+}
+
+// authorize authenticates the request when level requires it, stores the
+// actor in the request's context, and checks the actor's roles.
+func (s *Server) authorize(r *http.Request, level access) error {
+	if level == public {
+		return nil
+	}
+	a, err := s.authenticate(r.Context(), r)
+	if err != nil {
+		return err
+	}
+	*r = *r.WithContext(context.WithValue(r.Context(), actorKey{}, a))
+	infoFrom(r.Context()).principal = a.Label()
+	if need, ok := roles[level]; ok && !a.HasAny(need...) {
+		return errForbidden
+	}
+	return nil
+}
+
+// authenticate reads the credentials of r: a bot key in X-Auth, or a bearer
+// token in Authorization. A bot key sent as Authorization is not accepted.
+func (s *Server) authenticate(ctx context.Context, r *http.Request) (clubhouse.Actor, error) {
+	if key := r.Header.Get("X-Auth"); key != "" {
+		return s.o.Auth.AuthenticateBot(key)
+	}
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		return clubhouse.Actor{}, errNoCredentials
+	}
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return clubhouse.Actor{}, errBadScheme
+	}
+	return s.o.Auth.Authenticate(ctx, strings.TrimSpace(token))
+}
+
+var (
+	errNoCredentials = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "Authentication is required: send Authorization: Bearer <token> or X-Auth: <key>.")
+	errBadScheme     = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "The Authorization header must be \"Bearer <token>\"; bot keys go in X-Auth.")
+)

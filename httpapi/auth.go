@@ -1,0 +1,171 @@
+package httpapi
+
+import (
+	"net"
+	"net/http"
+	"strings"
+)
+
+type loginInput struct {
+	Email    string `json:"email" validate:"required" example:"admin@demo.club"`
+	Password string `json:"password" validate:"required" example:"secret-password"`
+}
+
+type refreshInput struct {
+	RefreshToken string `json:"refresh_token" validate:"required"`
+}
+
+type setPasswordInput struct {
+	Token    string `json:"token" validate:"required"`
+	Password string `json:"password" validate:"required" minLength:"8" maxLength:"72"`
+}
+
+type tokenDTO struct {
+	AccessToken  string `json:"access_token"`
+	TokenType    string `json:"token_type" example:"Bearer"`
+	ExpiresIn    int    `json:"expires_in" example:"900"`
+	RefreshToken string `json:"refresh_token"`
+}
+
+// login exchanges email and password for tokens.
+//
+// @Summary Sign in
+// @Description Rate limited per account (5 per minute) and per address (30 per minute): 429 past that.
+// @Tags auth
+// @Accept json
+// @Produce json
+// @Param body body loginInput true "Credentials"
+// @Success 200 {object} tokenDTO
+// @Failure 400,401,413,429 {object} errorBody
+// @Router /api/auth/login [post]
+func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
+	var in loginInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	t, err := s.o.Auth.Login(r.Context(), in.Email, in.Password, clientAddr(r))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, tokenDTO{AccessToken: t.AccessToken, TokenType: "Bearer",
+		ExpiresIn: int(t.ExpiresIn.Seconds()), RefreshToken: t.RefreshToken})
+}
+
+// refresh rotates a refresh token.
+//
+// @Summary Refresh tokens
+// @Description Spends the refresh token and returns a new pair. A refresh token used twice is refused and revokes every token of its family.
+// @Tags auth
+// @Accept json
+// @Produce json
+// @Param body body refreshInput true "Refresh token"
+// @Success 200 {object} tokenDTO
+// @Failure 400,401,413 {object} errorBody
+// @Router /api/auth/refresh [post]
+func (s *Server) refresh(w http.ResponseWriter, r *http.Request) error {
+	var in refreshInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	t, err := s.o.Auth.Refresh(r.Context(), in.RefreshToken)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, tokenDTO{AccessToken: t.AccessToken, TokenType: "Bearer",
+		ExpiresIn: int(t.ExpiresIn.Seconds()), RefreshToken: t.RefreshToken})
+}
+
+// setPassword spends a set-password link.
+//
+// @Summary Set a password from a link
+// @Description Spends the one-time token of a set-password link (sent when an administrator creates a client with an email) and sets the user's password.
+// @Tags auth
+// @Accept json
+// @Param body body setPasswordInput true "Token and new password"
+// @Success 204
+// @Failure 400,413 {object} errorBody
+// @Router /api/auth/set-password [post]
+func (s *Server) setPassword(w http.ResponseWriter, r *http.Request) error {
+	var in setPasswordInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	if err := s.o.Auth.SetPassword(r.Context(), in.Token, in.Password); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+type discoveryDTO struct {
+	Issuer                           string   `json:"issuer"`
+	JWKSURI                          string   `json:"jwks_uri"`
+	TokenEndpoint                    string   `json:"token_endpoint"`
+	IDTokenSigningAlgValuesSupported []string `json:"id_token_signing_alg_values_supported"`
+	ResponseTypesSupported           []string `json:"response_types_supported"`
+	SubjectTypesSupported            []string `json:"subject_types_supported"`
+	GrantTypesSupported              []string `json:"grant_types_supported"`
+	ScopesSupported                  []string `json:"scopes_supported"`
+	ClaimsSupported                  []string `json:"claims_supported"`
+}
+
+// openIDConfiguration publishes OIDC discovery.
+//
+// @Summary OpenID Connect discovery
+// @Tags auth
+// @Produce json
+// @Success 200 {object} discoveryDTO
+// @Router /.well-known/openid-configuration [get]
+func (s *Server) openIDConfiguration(w http.ResponseWriter, r *http.Request) error {
+	base := strings.TrimRight(s.o.PublicBaseURL, "/")
+	return writeJSON(w, http.StatusOK, discoveryDTO{
+		Issuer:                           s.o.Issuer,
+		JWKSURI:                          base + "/.well-known/jwks.json",
+		TokenEndpoint:                    base + "/api/auth/login",
+		IDTokenSigningAlgValuesSupported: []string{"RS256"},
+		ResponseTypesSupported:           []string{"token"},
+		SubjectTypesSupported:            []string{"public"},
+		GrantTypesSupported:              []string{"password", "refresh_token"},
+		ScopesSupported:                  []string{"openid", "panel"},
+		ClaimsSupported:                  []string{"sub", "email", "trainer", "operator", "admin", "sudo", "accounting"},
+	})
+}
+
+type jwkDTO struct {
+	KTY string `json:"kty" example:"RSA"`
+	KID string `json:"kid"`
+	Use string `json:"use" example:"sig"`
+	Alg string `json:"alg" example:"RS256"`
+	N   string `json:"n"`
+	E   string `json:"e" example:"AQAB"`
+}
+
+type jwksDTO struct {
+	Keys []jwkDTO `json:"keys"`
+}
+
+// jwks publishes the public signing keys.
+//
+// @Summary JSON Web Key Set
+// @Description The RS256 public keys that verify access tokens. Empty when tokens come from an external issuer.
+// @Tags auth
+// @Produce json
+// @Success 200 {object} jwksDTO
+// @Router /.well-known/jwks.json [get]
+func (s *Server) jwks(w http.ResponseWriter, r *http.Request) error {
+	out := jwksDTO{Keys: []jwkDTO{}}
+	for _, k := range s.o.JWKS.Keys {
+		out.Keys = append(out.Keys, jwkDTO{KTY: k.KTY, KID: k.KID, Use: k.Use, Alg: k.Alg, N: k.N, E: k.E})
+	}
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// clientAddr is the caller's IP address, for rate limiting. Forwarded
+// headers are ignored: they are the caller's to forge.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

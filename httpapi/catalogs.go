@@ -1,0 +1,219 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+)
+
+// Wire types of the catalogs. Optional fields distinguish "absent" from
+// null, so that PATCH can clear a description.
+
+type courtTypeDTO struct {
+	ID          int64     `json:"id" example:"1"`
+	Name        string    `json:"name" example:"Padel"`
+	Description *string   `json:"description" extensions:"x-nullable" example:"Glass-walled doubles court"`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
+}
+
+type documentTypeDTO courtTypeDTO
+type paymentTypeDTO courtTypeDTO
+
+type statusDTO struct {
+	ID          int64     `json:"id" example:"1"`
+	Name        string    `json:"name" example:"Pending"`
+	Color       string    `json:"color" example:"#F9A825"`
+	Description *string   `json:"description" extensions:"x-nullable"`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
+}
+
+type reservationTypeDTO struct {
+	ID          int64     `json:"id" example:"1"`
+	Name        string    `json:"name" example:"Rental"`
+	Description *string   `json:"description" extensions:"x-nullable"`
+	Gestion     int       `json:"gestion" enums:"1,2" example:"1"`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
+}
+
+type courtDTO struct {
+	ID            int64     `json:"id" example:"1"`
+	CourtTypeID   int64     `json:"court_type_id" example:"1"`
+	CourtTypeName string    `json:"court_type_name" example:"Padel"`
+	Name          string    `json:"name" example:"Court 1"`
+	Cost          money     `json:"cost" swaggertype:"number" example:"20000"`
+	Price         money     `json:"price" swaggertype:"number" example:"80000"`
+	CreatedAt     time.Time `json:"created_at"`
+	UpdatedAt     time.Time `json:"updated_at"`
+}
+
+func newCourtTypeDTO(t booking.CourtType) courtTypeDTO {
+	return courtTypeDTO{ID: t.ID, Name: t.Name, Description: t.Description, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+}
+
+func newDocumentTypeDTO(t booking.DocumentType) documentTypeDTO {
+	return documentTypeDTO{ID: t.ID, Name: t.Name, Description: t.Description, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+}
+
+func newPaymentTypeDTO(t booking.PaymentType) paymentTypeDTO {
+	return paymentTypeDTO{ID: t.ID, Name: t.Name, Description: t.Description, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+}
+
+func newStatusDTO(t booking.ReservationStatus) statusDTO {
+	return statusDTO{ID: t.ID, Name: t.Name, Color: t.Color, Description: t.Description, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+}
+
+func newReservationTypeDTO(t booking.ReservationType) reservationTypeDTO {
+	return reservationTypeDTO{ID: t.ID, Name: t.Name, Description: t.Description, Gestion: t.Gestion, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+}
+
+func newCourtDTO(c booking.Court) courtDTO {
+	return courtDTO{ID: c.ID, CourtTypeID: c.CourtTypeID, CourtTypeName: c.CourtTypeName, Name: c.Name,
+		Cost: money(c.Cost), Price: money(c.Price), CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+}
+
+// namedInput creates a court type, document type or payment type.
+type namedInput struct {
+	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Padel"`
+	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+}
+
+// namedPatch changes a court type, document type or payment type.
+type namedPatch struct {
+	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Padel"`
+	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+}
+
+type statusInput struct {
+	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Confirmed"`
+	Color       clubhouse.Optional[string] `json:"color" validate:"required" swaggertype:"string" example:"#2E7D32"`
+	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+}
+
+type statusPatch struct {
+	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Confirmed"`
+	Color       clubhouse.Optional[string] `json:"color" swaggertype:"string" example:"#2E7D32"`
+	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+}
+
+type reservationTypeInput struct {
+	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Tennis class"`
+	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+	Gestion     clubhouse.Optional[int]    `json:"gestion" swaggertype:"integer" enums:"1,2" example:"2"`
+}
+
+type reservationTypePatch struct {
+	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Tennis class"`
+	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+	Gestion     clubhouse.Optional[int]    `json:"gestion" swaggertype:"integer" enums:"1,2" example:"2"`
+}
+
+type courtInput struct {
+	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Court 1"`
+	CourtTypeID clubhouse.Optional[int64]  `json:"court_type_id" validate:"required" swaggertype:"integer" example:"1"`
+	Cost        clubhouse.Optional[money]  `json:"cost" swaggertype:"number" example:"20000"`
+	Price       clubhouse.Optional[money]  `json:"price" swaggertype:"number" example:"80000"`
+}
+
+type courtPatch struct {
+	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Court 1"`
+	CourtTypeID clubhouse.Optional[int64]  `json:"court_type_id" swaggertype:"integer" example:"1"`
+	Cost        clubhouse.Optional[money]  `json:"cost" swaggertype:"number" example:"20000"`
+	Price       clubhouse.Optional[money]  `json:"price" swaggertype:"number" example:"80000"`
+}
+
+func (in namedInput) domain() booking.CatalogInput { return namedPatch(in).domain() }
+func (in namedPatch) domain() booking.CatalogInput {
+	return booking.CatalogInput{Name: in.Name, Description: in.Description}
+}
+func (in statusInput) domain() booking.CatalogInput { return statusPatch(in).domain() }
+func (in statusPatch) domain() booking.CatalogInput {
+	return booking.CatalogInput{Name: in.Name, Color: in.Color, Description: in.Description}
+}
+func (in reservationTypeInput) domain() booking.CatalogInput {
+	return reservationTypePatch(in).domain()
+}
+func (in reservationTypePatch) domain() booking.CatalogInput {
+	return booking.CatalogInput{Name: in.Name, Description: in.Description, Gestion: in.Gestion}
+}
+func (in courtInput) domain() booking.CatalogInput { return courtPatch(in).domain() }
+func (in courtPatch) domain() booking.CatalogInput {
+	return booking.CatalogInput{Name: in.Name, CourtTypeID: in.CourtTypeID, Cost: optMoney(in.Cost), Price: optMoney(in.Price)}
+}
+
+// catalogInput is a wire input that converts to the domain's.
+type catalogInput interface{ domain() booking.CatalogInput }
+
+// The generic catalog handlers; each route below is a thin, documented
+// method that binds one of them to a catalog.
+
+func listCatalog[T, D any](w http.ResponseWriter, r *http.Request, c *booking.Catalog[T], dto func(T) D) error {
+	rows, err := c.List(r.Context(), r.URL.Query().Get("search"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, mapSlice(rows, dto))
+}
+
+func getCatalog[T, D any](w http.ResponseWriter, r *http.Request, c *booking.Catalog[T], dto func(T) D) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	row, err := c.Get(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, dto(row))
+}
+
+func createCatalog[I catalogInput, T, D any](w http.ResponseWriter, r *http.Request, c *booking.Catalog[T], dto func(T) D) error {
+	var in I
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	row, err := c.Create(r.Context(), in.domain())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, dto(row))
+}
+
+func updateCatalog[I catalogInput, T, D any](w http.ResponseWriter, r *http.Request, c *booking.Catalog[T], dto func(T) D) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	var in I
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	row, err := c.Update(r.Context(), id, in.domain())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, dto(row))
+}
+
+func deleteCatalog[T any](w http.ResponseWriter, r *http.Request, c *booking.Catalog[T]) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	if err := c.Delete(r.Context(), id); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+func mapSlice[T, D any](rows []T, f func(T) D) []D {
+	out := make([]D, len(rows))
+	for i, r := range rows {
+		out[i] = f(r)
+	}
+	return out
+}

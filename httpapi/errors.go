@@ -1,0 +1,46 @@
+package httpapi
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/clubhouse-go/clubhouse"
+)
+
+// statusOf maps each error kind to its one HTTP status.
+var statusOf = map[clubhouse.Kind]int{
+	clubhouse.Internal:         http.StatusInternalServerError,
+	clubhouse.Invalid:          http.StatusBadRequest,
+	clubhouse.Unauthenticated:  http.StatusUnauthorized,
+	clubhouse.Forbidden:        http.StatusForbidden,
+	clubhouse.NotFound:         http.StatusNotFound,
+	clubhouse.Conflict:         http.StatusConflict,
+	clubhouse.TooLarge:         http.StatusRequestEntityTooLarge,
+	clubhouse.UnsupportedMedia: http.StatusUnsupportedMediaType,
+	clubhouse.RateLimited:      http.StatusTooManyRequests,
+	clubhouse.Unavailable:      http.StatusServiceUnavailable,
+}
+
+// errorBody is the body of every error response.
+type errorBody struct {
+	Error   string `json:"error" example:"invalid reference"`
+	Message string `json:"message,omitempty" example:"court_type_id 9999 does not exist."`
+}
+
+// writeError answers err with the status of its kind. An error without a
+// kind is a 500 whose details go only to the log.
+func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	e := clubhouse.AsError(err)
+	if e == nil || e.Kind == clubhouse.Internal {
+		log.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+		writeJSONBody(w, http.StatusInternalServerError, errorBody{Error: "internal error", Message: "The server failed to handle the request."})
+		return
+	}
+	if e.Kind == clubhouse.RateLimited {
+		w.Header().Set("Retry-After", "60")
+	}
+	if e.Kind == clubhouse.Unauthenticated {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="clubhouse"`)
+	}
+	writeJSONBody(w, statusOf[e.Kind], errorBody{Error: e.Code, Message: e.Message})
+}

@@ -1,0 +1,171 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/clubhouse-go/clubhouse"
+)
+
+// maxJSONBody bounds every JSON request body.
+const maxJSONBody = 1 << 20
+
+// Errors of request decoding.
+var (
+	errEmptyBody = clubhouse.Errorf(clubhouse.Invalid, "invalid JSON", "The request body is empty; send a JSON object.")
+	errTooLarge  = clubhouse.Errorf(clubhouse.TooLarge, "request too large", "The request body exceeds 1 MiB.")
+)
+
+// decodeJSON reads a JSON object from r into dst. Fields tagged
+// validate:"required" must be present and non-null, or the answer is 400
+// "incomplete data" listing every missing field. Unknown fields, values of
+// the wrong type and malformed JSON are 400s naming the problem.
+func decodeJSON(r *http.Request, dst any) error {
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxJSONBody))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return errTooLarge
+	}
+	if err != nil {
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid JSON", "The request body could not be read: %v.", err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return errEmptyBody
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil {
+		return jsonError(err)
+	}
+	var missing []string
+	for _, name := range requiredFields(reflect.TypeOf(dst).Elem()) {
+		if v, ok := fields[name]; !ok || string(v) == "null" {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		return clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: %s.", strings.Join(missing, ", "))
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return jsonError(err)
+	}
+	return nil
+}
+
+func jsonError(err error) error {
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.As(err, &typeErr):
+		if typeErr.Field == "" {
+			return clubhouse.Errorf(clubhouse.Invalid, "invalid JSON", "The request body must be a JSON object.")
+		}
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "Field %s must be %s.", typeErr.Field, jsonTypeName(typeErr.Type))
+	case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF):
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid JSON", "The request body is not valid JSON: %v.", err)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return clubhouse.Errorf(clubhouse.Invalid, "unknown field", "Field %s is not accepted here.", strings.TrimPrefix(err.Error(), "json: unknown field "))
+	}
+	if e := clubhouse.AsError(err); e != nil {
+		return e
+	}
+	return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "%v.", err)
+}
+
+func jsonTypeName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	if t.Name() == "Decimal" {
+		return "a number"
+	}
+	return "an object"
+}
+
+var requiredCache sync.Map // reflect.Type -> []string
+
+// requiredFields lists the JSON names of t's fields tagged validate:"required".
+func requiredFields(t reflect.Type) []string {
+	if v, ok := requiredCache.Load(t); ok {
+		return v.([]string)
+	}
+	var names []string
+	if t.Kind() == reflect.Struct {
+		for f := range t.Fields() {
+			if !slices.Contains(strings.Split(f.Tag.Get("validate"), ","), "required") {
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			names = append(names, name)
+		}
+	}
+	requiredCache.Store(t, names)
+	return names
+}
+
+// writeJSON answers v with status.
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	writeJSONBody(w, status, v)
+	return nil
+}
+
+func writeJSONBody(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":"internal error","message":"The response could not be encoded."}`)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// noContent answers 204.
+func noContent(w http.ResponseWriter) error {
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// pathID parses the path parameter name as a positive integer id.
+func pathID(r *http.Request, name string) (int64, error) {
+	s := r.PathValue(name)
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, clubhouse.Errorf(clubhouse.Invalid, "invalid id", "%s must be a positive integer, not %q.", name, s)
+	}
+	return id, nil
+}
+
+// queryInt parses query parameter name as an integer in [min, max], def when absent.
+func queryInt(r *http.Request, name string, def, min, max int) (int, error) {
+	s := r.URL.Query().Get(name)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < min || n > max {
+		return 0, clubhouse.Errorf(clubhouse.Invalid, "invalid query", "%s must be an integer from %d to %d, not %q.", name, min, max, s)
+	}
+	return n, nil
+}

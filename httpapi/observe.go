@@ -1,0 +1,139 @@
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// requestInfo is filled in by the route handler and read by observe once
+// the response is written.
+type requestInfo struct {
+	route     string
+	principal string
+}
+
+type infoKey struct{}
+
+func infoFrom(ctx context.Context) *requestInfo {
+	if ri, ok := ctx.Value(infoKey{}).(*requestInfo); ok {
+		return ri
+	}
+	return &requestInfo{}
+}
+
+// statusWriter records the status of a response.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// observe logs one line per request, records its metrics, and turns a panic
+// into a 500.
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ri := &requestInfo{route: "unmatched", principal: "anonymous"}
+		sw := &statusWriter{ResponseWriter: w}
+		r = r.WithContext(context.WithValue(r.Context(), infoKey{}, ri))
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.ErrorContext(r.Context(), "panic", "method", r.Method, "path", r.URL.Path, "panic", v)
+				if sw.status == 0 {
+					writeJSONBody(sw, http.StatusInternalServerError, errorBody{Error: "internal error", Message: "The server failed to handle the request."})
+				}
+			}
+			d := time.Since(start)
+			status := strconv.Itoa(sw.status)
+			s.metrics.requests.WithLabelValues(r.Method, ri.route, status).Inc()
+			s.metrics.latency.WithLabelValues(r.Method, ri.route, status).Observe(d.Seconds())
+			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+				slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", ri.route),
+				slog.Int("status", sw.status), slog.Duration("duration", d), slog.String("principal", ri.principal))
+		}()
+		next.ServeHTTP(sw, r)
+		if sw.status == 0 {
+			sw.status = http.StatusOK
+		}
+	})
+}
+
+// metrics are the Prometheus collectors of one Server.
+type metrics struct {
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+}
+
+func newMetrics(db *sqldb.DB) *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "clubhouse_http_requests_total", Help: "HTTP requests by method, route and status.",
+		}, []string{"method", "route", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "clubhouse_http_request_duration_seconds", Help: "HTTP request latency by method, route and status.",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"method", "route", "status"}),
+	}
+	m.reg.MustRegister(m.requests, m.latency,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if db != nil {
+		m.reg.MustRegister(collectors.NewDBStatsCollector(db.DB.DB, "main"), poolCollector{db: db})
+	}
+	return m
+}
+
+// poolCollector exports the statistics of the pgx pool.
+type poolCollector struct{ db *sqldb.DB }
+
+var (
+	poolTotal    = prometheus.NewDesc("clubhouse_db_pool_connections", "Connections in the pgx pool by state.", []string{"state"}, nil)
+	poolMax      = prometheus.NewDesc("clubhouse_db_pool_max_connections", "Maximum size of the pgx pool.", nil, nil)
+	poolAcquires = prometheus.NewDesc("clubhouse_db_pool_acquires_total", "Connections acquired from the pgx pool.", nil, nil)
+	poolWait     = prometheus.NewDesc("clubhouse_db_pool_acquire_wait_seconds_total", "Time spent waiting for a pool connection.", nil, nil)
+)
+
+func (poolCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- poolTotal
+	ch <- poolMax
+	ch <- poolAcquires
+	ch <- poolWait
+}
+
+func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
+	st := p.db.Pool.Stat()
+	ch <- prometheus.MustNewConstMetric(poolTotal, prometheus.GaugeValue, float64(st.AcquiredConns()), "acquired")
+	ch <- prometheus.MustNewConstMetric(poolTotal, prometheus.GaugeValue, float64(st.IdleConns()), "idle")
+	ch <- prometheus.MustNewConstMetric(poolTotal, prometheus.GaugeValue, float64(st.ConstructingConns()), "constructing")
+	ch <- prometheus.MustNewConstMetric(poolMax, prometheus.GaugeValue, float64(st.MaxConns()))
+	ch <- prometheus.MustNewConstMetric(poolAcquires, prometheus.CounterValue, float64(st.AcquireCount()))
+	ch <- prometheus.MustNewConstMetric(poolWait, prometheus.CounterValue, st.AcquireDuration().Seconds())
+}

@@ -1,0 +1,95 @@
+package httpapi
+
+import "net/http"
+
+// General API information for the OpenAPI description (swag).
+//
+// @title Clubhouse API
+// @version 0.4.0
+// @description Sports club management: courts, bookings, payments, classes, events, tickets and accounting.
+// @description Times of bookings and events are wall-clock times in the club's zone (CLUB_TIMEZONE); a trailing Z is not UTC.
+// @description Errors answer {error, message}. Request bodies are JSON objects of at most 1 MiB; unknown fields are rejected.
+// @BasePath /
+// @securityDefinitions.apikey Bearer
+// @in header
+// @name Authorization
+// @description RS256 access token: "Bearer <token>".
+// @securityDefinitions.apikey XAuth
+// @in header
+// @name X-Auth
+// @description Bot API key, one of BOT_API_KEYS.
+
+// routes registers every route of the API with the access it requires.
+func (s *Server) routes() {
+	s.handle("GET /health", public, s.health)
+	s.mux.Handle("GET /metrics", s.metricsHandler())
+	s.handle("GET /api-docs.json", public, s.apiDocsJSON)
+	s.mux.Handle("GET /api-docs", s.apiDocsUI())
+	s.mux.Handle("GET /api-docs/", s.apiDocsUI())
+
+	s.handle("GET /.well-known/openid-configuration", public, s.openIDConfiguration)
+	s.handle("GET /.well-known/jwks.json", public, s.jwks)
+	s.handle("POST /api/auth/login", public, s.login)
+	s.handle("POST /api/auth/refresh", public, s.refresh)
+	s.handle("POST /api/auth/set-password", public, s.setPassword)
+
+	s.handle("GET /api/admin/court-types", staff, s.listCourtTypes)
+	s.handle("POST /api/admin/court-types", staff, s.createCourtType)
+	s.handle("GET /api/admin/court-types/{id}", staff, s.getCourtType)
+	s.handle("PATCH /api/admin/court-types/{id}", staff, s.updateCourtType)
+	s.handle("DELETE /api/admin/court-types/{id}", staff, s.deleteCourtType)
+
+	s.handle("GET /api/admin/document-types", staff, s.listDocumentTypes)
+	s.handle("POST /api/admin/document-types", staff, s.createDocumentType)
+	s.handle("GET /api/admin/document-types/{id}", staff, s.getDocumentType)
+	s.handle("PATCH /api/admin/document-types/{id}", staff, s.updateDocumentType)
+	s.handle("DELETE /api/admin/document-types/{id}", staff, s.deleteDocumentType)
+
+	s.handle("GET /api/admin/payment-types", staff, s.listPaymentTypes)
+	s.handle("POST /api/admin/payment-types", staff, s.createPaymentType)
+	s.handle("GET /api/admin/payment-types/{id}", staff, s.getPaymentType)
+	s.handle("PATCH /api/admin/payment-types/{id}", staff, s.updatePaymentType)
+	s.handle("DELETE /api/admin/payment-types/{id}", staff, s.deletePaymentType)
+
+	s.handle("GET /api/admin/reservation-statuses", staff, s.listReservationStatuses)
+	s.handle("POST /api/admin/reservation-statuses", staff, s.createReservationStatus)
+	s.handle("GET /api/admin/reservation-statuses/{id}", staff, s.getReservationStatus)
+	s.handle("PATCH /api/admin/reservation-statuses/{id}", staff, s.updateReservationStatus)
+	s.handle("DELETE /api/admin/reservation-statuses/{id}", staff, s.deleteReservationStatus)
+
+	s.handle("GET /api/admin/reservation-types", staff, s.listReservationTypes)
+	s.handle("POST /api/admin/reservation-types", staff, s.createReservationType)
+	s.handle("GET /api/admin/reservation-types/{id}", staff, s.getReservationType)
+	s.handle("PATCH /api/admin/reservation-types/{id}", staff, s.updateReservationType)
+	s.handle("DELETE /api/admin/reservation-types/{id}", staff, s.deleteReservationType)
+
+	s.handle("GET /api/admin/courts", staff, s.listCourts)
+	s.handle("POST /api/admin/courts", staff, s.createCourt)
+	s.handle("GET /api/admin/courts/{id}", staff, s.getCourt)
+	s.handle("PATCH /api/admin/courts/{id}", staff, s.updateCourt)
+	s.handle("DELETE /api/admin/courts/{id}", staff, s.deleteCourt)
+
+	s.handle("GET /api/admin/clients", staff, s.listClients)
+	s.handle("POST /api/admin/clients", staff, s.createClient)
+	s.handle("GET /api/admin/clients/{id}", staff, s.getClient)
+	s.handle("PATCH /api/admin/clients/{id}", staff, s.updateClient)
+	s.handle("DELETE /api/admin/clients/{id}", staff, s.deleteClient)
+
+	s.handle("GET /api/admin/users", staff, s.listUsers)
+	s.handle("GET /api/admin/users/{uid}", staff, s.getUser)
+
+	s.handle("GET /api/account/client", authenticated, s.getAccountClient)
+	s.handle("POST /api/account/client", authenticated, s.createAccountClient)
+	s.handle("PATCH /api/account/client", authenticated, s.updateAccountClient)
+	s.handle("GET /api/account/profile", authenticated, s.getProfile)
+	s.handle("PUT /api/account/profile", authenticated, s.updateProfile)
+	s.handle("GET /api/account/reservation-types", authenticated, s.listAccountReservationTypes)
+	s.handle("GET /api/account/payment-types", authenticated, s.listAccountPaymentTypes)
+
+	s.mux.Handle("/", http.HandlerFunc(s.notFound))
+}
+
+// notFound answers every path no route matches.
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	writeJSONBody(w, http.StatusNotFound, errorBody{Error: "not found", Message: "No route for " + r.Method + " " + r.URL.Path + "."})
+}

@@ -1,0 +1,91 @@
+// Package httpapi composes the Clubhouse domain packages into the HTTP API:
+// routes.go lists every route with the access it needs, one file per area
+// holds the handlers and the wire types (DTOs), and errors.go maps error
+// kinds to statuses in one table. Handlers decode, make one service call and
+// encode; they hold no SQL and no business rule.
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// Options are the dependencies and settings of a Server.
+type Options struct {
+	Logger        *slog.Logger
+	DB            *sqldb.DB // the main database, for the health check and pool metrics
+	Auth          *auth.Service
+	JWKS          auth.JWKS // published at /.well-known/jwks.json; empty with an external issuer
+	Issuer        string    // the token issuer named in discovery
+	PublicBaseURL string    // the address clients reach this server at, for links
+	Catalogs      *booking.Catalogs
+	Clients       *booking.Clients
+	Now           func() time.Time
+}
+
+// Server is the Clubhouse HTTP API.
+type Server struct {
+	o       Options
+	log     *slog.Logger
+	mux     *http.ServeMux
+	metrics *metrics
+	handler http.Handler
+	apiDocs []byte
+}
+
+// New returns a Server with its routes registered.
+func New(o Options) (*Server, error) {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	docs, err := OpenAPIJSON()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{o: o, log: o.Logger, mux: http.NewServeMux(), apiDocs: docs}
+	s.metrics = newMetrics(o.DB)
+	s.routes()
+	s.handler = s.observe(s.mux)
+	return s, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Registry returns the Prometheus registry of the server's metrics.
+func (s *Server) Registry() *prometheus.Registry { return s.metrics.reg }
+
+// health answers the database status.
+//
+// @Summary Health check
+// @Description 200 when the database answers within two seconds, 503 otherwise. Recovers without a restart.
+// @Tags system
+// @Produce json
+// @Success 200 {object} healthDTO
+// @Failure 503 {object} healthDTO
+// @Router /health [get]
+func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.o.DB.PingContext(ctx); err != nil {
+		s.log.WarnContext(r.Context(), "health: database unreachable", "err", err)
+		return writeJSON(w, http.StatusServiceUnavailable, healthDTO{Status: "unavailable", Database: "down"})
+	}
+	return writeJSON(w, http.StatusOK, healthDTO{Status: "ok", Database: "up"})
+}
+
+type healthDTO struct {
+	Status   string `json:"status" example:"ok" enums:"ok,unavailable"`
+	Database string `json:"database" example:"up" enums:"up,down"`
+}

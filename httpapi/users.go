@@ -1,0 +1,208 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
+)
+
+// profileDTO is a user in the identity-provider profile shape.
+type profileDTO struct {
+	UID           string          `json:"uid" example:"5f0c6a3e-2b1d-4f7a-9a61-0c1f6f2b9e11"`
+	Email         *string         `json:"email" extensions:"x-nullable" example:"ana@example.com"`
+	EmailVerified bool            `json:"emailVerified"`
+	DisplayName   *string         `json:"displayName" extensions:"x-nullable" example:"Ana"`
+	PhoneNumber   *string         `json:"phoneNumber" extensions:"x-nullable"`
+	Disabled      bool            `json:"disabled"`
+	Role          string          `json:"role" enums:"sudo,admin,operator,trainer,accounting,client" example:"client"`
+	Trainer       bool            `json:"trainer"`
+	Operator      bool            `json:"operator"`
+	Admin         bool            `json:"admin"`
+	Sudo          bool            `json:"sudo"`
+	Accounting    bool            `json:"accounting"`
+	Metadata      profileMetadata `json:"metadata"`
+}
+
+type profileMetadata struct {
+	CreationTime   time.Time  `json:"creationTime"`
+	LastSignInTime *time.Time `json:"lastSignInTime" extensions:"x-nullable"`
+}
+
+func newProfileDTO(u auth.User) profileDTO {
+	role := "client"
+	for _, r := range []struct {
+		on   bool
+		name string
+	}{{u.Sudo, "sudo"}, {u.Admin, "admin"}, {u.Operator, "operator"}, {u.Trainer, "trainer"}, {u.Accounting, "accounting"}} {
+		if r.on {
+			role = r.name
+			break
+		}
+	}
+	return profileDTO{UID: u.LocalID, Email: u.Email, EmailVerified: u.EmailVerified, DisplayName: u.DisplayName,
+		PhoneNumber: u.Phone, Disabled: u.Disabled, Role: role, Trainer: u.Trainer, Operator: u.Operator, Admin: u.Admin,
+		Sudo: u.Sudo, Accounting: u.Accounting,
+		Metadata: profileMetadata{CreationTime: u.CreationTime, LastSignInTime: u.LastSignInTime}}
+}
+
+type userListDTO struct {
+	Users     []profileDTO `json:"users"`
+	PageToken *string      `json:"pageToken" extensions:"x-nullable"`
+	Total     int          `json:"total"`
+}
+
+// listUsers lists the users of the identity provider.
+//
+// @Summary List users
+// @Description Pages in creation order. pageToken is opaque and stays valid while users are added; it is null on the last page.
+// @Tags users
+// @Produce json
+// @Param maxResults query int false "Page size, 1 to 1000" default(50)
+// @Param pageToken query string false "Token of the next page, from the previous answer"
+// @Success 200 {object} userListDTO
+// @Failure 400,401,403 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/users [get]
+func (s *Server) listUsers(w http.ResponseWriter, r *http.Request) error {
+	max, err := queryInt(r, "maxResults", 50, 1, 1000)
+	if err != nil {
+		return err
+	}
+	p, err := s.o.Auth.Users(r.Context(), r.URL.Query().Get("pageToken"), max)
+	if err != nil {
+		return err
+	}
+	out := userListDTO{Users: mapSlice(p.Users, newProfileDTO), Total: p.Total}
+	if p.NextToken != "" {
+		out.PageToken = &p.NextToken
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// getUser reads one user.
+//
+// @Summary Read a user
+// @Tags users
+// @Produce json
+// @Param uid path string true "user uid"
+// @Success 200 {object} profileDTO
+// @Failure 401,403,404 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/users/{uid} [get]
+func (s *Server) getUser(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.o.Auth.User(r.Context(), r.PathValue("uid"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newProfileDTO(u))
+}
+
+var errBotProfile = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "A bot key has no user profile.")
+
+// getProfile reads the caller's profile.
+//
+// @Summary Read my profile
+// @Tags account
+// @Produce json
+// @Success 200 {object} profileDTO
+// @Failure 401,403 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/profile [get]
+func (s *Server) getProfile(w http.ResponseWriter, r *http.Request) error {
+	a := actor(r)
+	if a.UserID == 0 {
+		return errBotProfile
+	}
+	u, err := s.o.Auth.UserByID(r.Context(), a.UserID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newProfileDTO(u))
+}
+
+type profileInput struct {
+	DisplayName clubhouse.Optional[string] `json:"displayName" swaggertype:"string" extensions:"x-nullable" example:"Ana"`
+	Phone       clubhouse.Optional[string] `json:"phone" swaggertype:"string" extensions:"x-nullable" example:"+573001234567"`
+}
+
+// updateProfile changes the caller's display name and phone.
+//
+// @Summary Update my profile
+// @Description Changes only the fields sent; null or "" clears one.
+// @Tags account
+// @Accept json
+// @Produce json
+// @Param body body profileInput true "Fields to change"
+// @Success 200 {object} profileDTO
+// @Failure 400,401,403,413 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/profile [put]
+func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request) error {
+	a := actor(r)
+	if a.UserID == 0 {
+		return errBotProfile
+	}
+	var in profileInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	u, err := s.o.Auth.UserByID(r.Context(), a.UserID)
+	if err != nil {
+		return err
+	}
+	dn, phone := u.DisplayName, u.Phone
+	if in.DisplayName.Set {
+		dn = blankToNil(in.DisplayName.Value)
+	}
+	if in.Phone.Set {
+		phone = blankToNil(in.Phone.Value)
+	}
+	u, err = s.o.Auth.UpdateProfile(r.Context(), a.UserID, dn, phone)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newProfileDTO(u))
+}
+
+func blankToNil(s *string) *string {
+	if s == nil || strings.TrimSpace(*s) == "" {
+		return nil
+	}
+	v := strings.TrimSpace(*s)
+	return &v
+}
+
+// listAccountReservationTypes lists reservation types for clients.
+//
+// @Summary List reservation types
+// @Tags account
+// @Produce json
+// @Success 200 {array} reservationTypeDTO
+// @Failure 401 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/reservation-types [get]
+func (s *Server) listAccountReservationTypes(w http.ResponseWriter, r *http.Request) error {
+	return listCatalog(w, r, s.o.Catalogs.ReservationTypes, newReservationTypeDTO)
+}
+
+// listAccountPaymentTypes lists payment types for clients.
+//
+// @Summary List payment types
+// @Tags account
+// @Produce json
+// @Success 200 {array} paymentTypeDTO
+// @Failure 401 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/payment-types [get]
+func (s *Server) listAccountPaymentTypes(w http.ResponseWriter, r *http.Request) error {
+	return listCatalog(w, r, s.o.Catalogs.PaymentTypes, newPaymentTypeDTO)
+}

@@ -1,0 +1,98 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/httpapi"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/migrations"
+)
+
+// App is a wired Clubhouse: its database, services and HTTP server.
+type App struct {
+	Config   Config
+	Log      *slog.Logger
+	DB       *sqldb.DB
+	Key      auth.SigningKey
+	Issuer   *auth.Issuer // nil with an external issuer
+	Auth     *auth.Service
+	Catalogs *booking.Catalogs
+	Clients  *booking.Clients
+	Server   *httpapi.Server
+}
+
+// OpenDB creates the main database when missing, connects to it and, when
+// migrate is set, applies pending migrations.
+func OpenDB(ctx context.Context, cfg Config, migrate bool, log *slog.Logger) (*sqldb.DB, error) {
+	if err := sqldb.EnsureDatabase(ctx, cfg.DatabaseURL); err != nil {
+		return nil, err
+	}
+	db, err := sqldb.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if migrate {
+		applied, err := migrations.Up(ctx, db.DB.DB, migrations.Main())
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		if len(applied) > 0 {
+			log.Info("migrated main database", "versions", applied)
+		}
+	}
+	return db, nil
+}
+
+// Options are what Build needs besides the Config.
+type Options struct {
+	Key        auth.SigningKey // the local provider's key; unused with an external issuer
+	BcryptCost int             // 0: bcrypt's default
+	Limits     auth.LoginLimits
+	HTTPClient *http.Client // for OIDC discovery and JWKS
+	Now        func() time.Time
+}
+
+// Build wires the services and the HTTP server on db.
+func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Options) (*App, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	a := &App{Config: cfg, Log: log, DB: db, Key: o.Key}
+	ao := auth.Options{
+		DB: db, BotKeys: cfg.BotAPIKeys, BcryptCost: o.BcryptCost, Limits: o.Limits, Now: o.Now,
+		Links: auth.LogLinks{Log: log}, PublicBaseURL: cfg.PublicBaseURL,
+		Verifier: &auth.Verifier{Issuer: cfg.Issuer(), Audience: cfg.Audience, Now: o.Now},
+	}
+	var jwks auth.JWKS
+	if cfg.OIDCIssuerURL != "" {
+		keys, err := auth.Discover(ctx, o.HTTPClient, cfg.OIDCIssuerURL)
+		if err != nil {
+			return nil, err
+		}
+		ao.Verifier.Keys, ao.External = keys, cfg.OIDCIssuerURL
+	} else {
+		ao.Issuer = &auth.Issuer{Key: o.Key, Issuer: cfg.Issuer(), Audience: cfg.Audience, TTL: cfg.AccessTokenTTL, Now: o.Now}
+		a.Issuer = ao.Issuer
+		ao.Verifier.Keys = auth.StaticKeys{o.Key.KID: &o.Key.Private.PublicKey}
+		jwks.Keys = []auth.JWK{auth.PublicJWK(o.Key)}
+	}
+	a.Auth = auth.NewService(ao)
+	a.Catalogs = booking.NewCatalogs(db)
+	a.Clients = booking.NewClients(db, a.Auth.NewClientUser)
+	srv, err := httpapi.New(httpapi.Options{
+		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
+		Catalogs: a.Catalogs, Clients: a.Clients, Now: o.Now,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("build http server: %w", err)
+	}
+	a.Server = srv
+	return a, nil
+}

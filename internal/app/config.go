@@ -1,0 +1,104 @@
+// Package app wires Clubhouse together: it reads the configuration shared by
+// clubd and clubctl (environment first, flags for the rest), opens and
+// migrates the databases, and builds the services and the HTTP server.
+package app
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// Config is the configuration of clubd and clubctl.
+type Config struct {
+	Port                  int
+	DatabaseURL           string
+	AccountingDatabaseURL string
+	BotAPIKeys            []string
+	ClubTimezone          *time.Location
+	SigningKeyFile        string
+	PublicBaseURL         string
+	Audience              string
+	AccessTokenTTL        time.Duration
+	OIDCIssuerURL         string // external issuer; empty: clubd is its own identity provider
+	Migrate               bool
+	Demo                  bool
+	LogFormat             string
+}
+
+// DefaultDatabaseURL is the main database when DATABASE_URL is unset.
+const DefaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/clubhouse?sslmode=disable"
+
+// Flags are the settings shared by clubd and clubctl, each with its
+// environment variable.
+func Flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "database-url", EnvVars: []string{"DATABASE_URL"}, Value: DefaultDatabaseURL, Usage: "main PostgreSQL database (created if missing)"},
+		&cli.StringFlag{Name: "accounting-database-url", EnvVars: []string{"ACCOUNTING_DATABASE_URL"}, Usage: "accounting database (default: clubhouse_accounting on the main server)"},
+		&cli.StringFlag{Name: "bot-api-keys", EnvVars: []string{"BOT_API_KEYS"}, Usage: "comma-separated API keys accepted in the X-Auth header"},
+		&cli.StringFlag{Name: "club-timezone", EnvVars: []string{"CLUB_TIMEZONE"}, Value: "America/Bogota", Usage: "IANA zone of the club's wall-clock times"},
+		&cli.StringFlag{Name: "auth-signing-key-file", EnvVars: []string{"AUTH_SIGNING_KEY_FILE"}, Value: "clubhouse-signing-key.pem", Usage: "RS256 private key (PEM); generated with mode 0600 when missing"},
+		&cli.StringFlag{Name: "public-base-url", EnvVars: []string{"PUBLIC_BASE_URL"}, Usage: "address clients reach clubd at; also the token issuer (default http://localhost:PORT)"},
+		&cli.StringFlag{Name: "auth-audience", EnvVars: []string{"AUTH_AUDIENCE"}, Value: "clubhouse", Usage: "audience of access tokens"},
+		&cli.DurationFlag{Name: "access-token-ttl", EnvVars: []string{"ACCESS_TOKEN_TTL"}, Value: 15 * time.Minute, Usage: "lifetime of access tokens"},
+		&cli.StringFlag{Name: "oidc-issuer-url", EnvVars: []string{"OIDC_ISSUER_URL"}, Usage: "trust this external OIDC issuer instead of the local provider"},
+		&cli.IntFlag{Name: "port", EnvVars: []string{"PORT"}, Value: 6000, Usage: "HTTP port"},
+		&cli.StringFlag{Name: "log-format", EnvVars: []string{"LOG_FORMAT"}, Value: "text", Usage: "text or json"},
+	}
+}
+
+// FromCLI reads the Config from the flags of c.
+func FromCLI(c *cli.Context) (Config, error) {
+	cfg := Config{
+		Port:           c.Int("port"),
+		DatabaseURL:    c.String("database-url"),
+		SigningKeyFile: c.String("auth-signing-key-file"),
+		PublicBaseURL:  strings.TrimRight(c.String("public-base-url"), "/"),
+		Audience:       c.String("auth-audience"),
+		AccessTokenTTL: c.Duration("access-token-ttl"),
+		OIDCIssuerURL:  c.String("oidc-issuer-url"),
+		LogFormat:      c.String("log-format"),
+	}
+	for _, k := range strings.Split(c.String("bot-api-keys"), ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			cfg.BotAPIKeys = append(cfg.BotAPIKeys, k)
+		}
+	}
+	loc, err := time.LoadLocation(c.String("club-timezone"))
+	if err != nil {
+		return Config{}, fmt.Errorf("CLUB_TIMEZONE: %w", err)
+	}
+	cfg.ClubTimezone = loc
+	if cfg.PublicBaseURL == "" {
+		cfg.PublicBaseURL = fmt.Sprintf("http://localhost:%d", cfg.Port)
+	} else if u, err := url.Parse(cfg.PublicBaseURL); err != nil || u.Scheme == "" || u.Host == "" {
+		return Config{}, errors.New("PUBLIC_BASE_URL must be an absolute URL such as https://club.example.com")
+	}
+	cfg.AccountingDatabaseURL = c.String("accounting-database-url")
+	if cfg.AccountingDatabaseURL == "" {
+		if cfg.AccountingDatabaseURL, err = sqldb.WithDatabase(cfg.DatabaseURL, "clubhouse_accounting"); err != nil {
+			return Config{}, fmt.Errorf("DATABASE_URL: %w", err)
+		}
+	}
+	if cfg.Port <= 0 || cfg.Port > 65535 {
+		return Config{}, fmt.Errorf("PORT %d is not a TCP port", cfg.Port)
+	}
+	if cfg.AccessTokenTTL < time.Minute {
+		return Config{}, errors.New("ACCESS_TOKEN_TTL must be at least 1m")
+	}
+	return cfg, nil
+}
+
+// Issuer is the issuer of the tokens clubd accepts.
+func (c Config) Issuer() string {
+	if c.OIDCIssuerURL != "" {
+		return c.OIDCIssuerURL
+	}
+	return c.PublicBaseURL
+}

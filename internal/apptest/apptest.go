@@ -1,0 +1,326 @@
+// Package apptest runs a real clubd handler over a fresh test database and
+// calls it as a user of each role would. Every response it sees is checked
+// against the OpenAPI description: an undocumented route, status or field
+// fails the test.
+package apptest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/app"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+)
+
+// BotKey is the bot API key every test app accepts.
+const BotKey = "test-bot-key"
+
+// Issuer and Audience of the test apps' tokens.
+const (
+	Issuer   = "http://clubhouse.test"
+	Audience = "clubhouse"
+)
+
+var (
+	keyOnce sync.Once
+	key     auth.SigningKey
+	keyErr  error
+)
+
+// SigningKey returns the RSA key shared by the test apps of this process.
+func SigningKey(tb testing.TB) auth.SigningKey {
+	tb.Helper()
+	keyOnce.Do(func() { key, keyErr = auth.GenerateSigningKey() })
+	if keyErr != nil {
+		tb.Fatal(keyErr)
+	}
+	return key
+}
+
+// App is a running test server.
+type App struct {
+	*app.App
+	URL  string
+	Logs *bytes.Buffer // everything the server logged
+
+	tb    testing.TB
+	mu    sync.Mutex
+	users map[string]auth.User
+}
+
+// Option changes the configuration of a test app.
+type Option func(*app.Config, *app.Options)
+
+// New starts a clubd handler over a fresh database; it stops with the test.
+func New(tb testing.TB, opts ...Option) *App {
+	tb.Helper()
+	db := dbtest.New(tb)
+	cfg := app.Config{
+		Port: 6000, DatabaseURL: "test", BotAPIKeys: []string{BotKey}, ClubTimezone: mustZone(tb, "America/Bogota"),
+		PublicBaseURL: Issuer, Audience: Audience, AccessTokenTTL: 15 * time.Minute,
+	}
+	o := app.Options{Key: SigningKey(tb), BcryptCost: bcrypt.MinCost}
+	for _, opt := range opts {
+		opt(&cfg, &o)
+	}
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, nil))
+	a, err := app.Build(context.Background(), cfg, db, log, o)
+	if err != nil {
+		tb.Fatalf("apptest: build: %v", err)
+	}
+	srv := httptest.NewServer(a.Server)
+	tb.Cleanup(srv.Close)
+	return &App{App: a, URL: srv.URL, Logs: &logs.Buffer, tb: tb, users: map[string]auth.User{}}
+}
+
+func mustZone(tb testing.TB, name string) *time.Location {
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return loc
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.Buffer.Write(p)
+}
+
+// User returns the user with email, creating it with roles (and password
+// "password-"+email) on first use.
+func (a *App) User(email string, roles ...clubhouse.Role) auth.User {
+	a.tb.Helper()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if u, ok := a.users[email]; ok {
+		return u
+	}
+	rs := map[clubhouse.Role]bool{}
+	for _, r := range roles {
+		rs[r] = true
+	}
+	u, err := a.Auth.CreateUser(context.Background(), a.DB, auth.CreateUserRequest{Email: email, Password: "password-" + email, Roles: rs})
+	if err != nil {
+		a.tb.Fatalf("apptest: create user %s: %v", email, err)
+	}
+	a.users[email] = u
+	return u
+}
+
+// Token mints an access token for u.
+func (a *App) Token(u auth.User) string {
+	a.tb.Helper()
+	tok, _, err := a.Issuer.Mint(u, "openid panel")
+	if err != nil {
+		a.tb.Fatal(err)
+	}
+	return tok
+}
+
+// As returns a client that sends u's bearer token.
+func (a *App) As(u auth.User) *Client {
+	return a.Anonymous().WithHeader("Authorization", "Bearer "+a.Token(u))
+}
+
+// AsAdmin calls as a user with the admin and operator roles.
+func (a *App) AsAdmin() *Client {
+	return a.As(a.User("admin@test.club", clubhouse.RoleAdmin, clubhouse.RoleOperator))
+}
+
+// AsOperator calls as an operator.
+func (a *App) AsOperator() *Client { return a.As(a.User("operator@test.club", clubhouse.RoleOperator)) }
+
+// AsTrainer calls as a trainer.
+func (a *App) AsTrainer() *Client { return a.As(a.User("trainer@test.club", clubhouse.RoleTrainer)) }
+
+// AsSudo calls as a super administrator.
+func (a *App) AsSudo() *Client { return a.As(a.User("sudo@test.club", clubhouse.RoleSudo)) }
+
+// AsAccounting calls as an accountant.
+func (a *App) AsAccounting() *Client {
+	return a.As(a.User("accounting@test.club", clubhouse.RoleAccounting))
+}
+
+// AsClient calls as a user without roles (a club client).
+func (a *App) AsClient() *Client { return a.As(a.User("client@test.club")) }
+
+// AsBot calls with the bot API key in X-Auth.
+func (a *App) AsBot() *Client { return a.Anonymous().WithHeader("X-Auth", BotKey) }
+
+// Anonymous calls without credentials.
+func (a *App) Anonymous() *Client {
+	return &Client{app: a, header: http.Header{}}
+}
+
+// Client sends requests to the test app.
+type Client struct {
+	app    *App
+	header http.Header
+}
+
+// WithHeader returns a copy of c that also sends header k: v.
+func (c *Client) WithHeader(k, v string) *Client {
+	h := c.header.Clone()
+	h.Set(k, v)
+	return &Client{app: c.app, header: h}
+}
+
+// Get sends GET path.
+func (c *Client) Get(path string) *Response { return c.Do(http.MethodGet, path, nil) }
+
+// Post sends POST path with body (see Do).
+func (c *Client) Post(path string, body any) *Response { return c.Do(http.MethodPost, path, body) }
+
+// Patch sends PATCH path with body.
+func (c *Client) Patch(path string, body any) *Response { return c.Do(http.MethodPatch, path, body) }
+
+// Put sends PUT path with body.
+func (c *Client) Put(path string, body any) *Response { return c.Do(http.MethodPut, path, body) }
+
+// Delete sends DELETE path, with body when not nil.
+func (c *Client) Delete(path string, body any) *Response { return c.Do(http.MethodDelete, path, body) }
+
+// Do sends a request. A string or []byte body is sent as is (raw JSON),
+// any other non-nil body is marshalled to JSON.
+func (c *Client) Do(method, path string, body any) *Response {
+	tb := c.app.tb
+	tb.Helper()
+	var rd io.Reader
+	var raw []byte
+	switch b := body.(type) {
+	case nil:
+	case string:
+		raw = []byte(b)
+	case []byte:
+		raw = b
+	default:
+		var err error
+		if raw, err = json.Marshal(b); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if raw != nil {
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, c.app.URL+path, rd)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req.Header = c.header.Clone()
+	if raw != nil && req.Header.Get("Content-Type") == "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return c.app.send(req, raw)
+}
+
+func (a *App) send(req *http.Request, reqBody []byte) *Response {
+	a.tb.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		a.tb.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		a.tb.Fatal(err)
+	}
+	r := &Response{Method: req.Method, Path: req.URL.RequestURI(), Code: resp.StatusCode, Header: resp.Header, Body: body}
+	checkContract(a.tb, req, reqBody, r)
+	return r
+}
+
+// Response is a response of the test app.
+type Response struct {
+	Method, Path string
+	Code         int
+	Header       http.Header
+	Body         []byte
+}
+
+func (r *Response) String() string {
+	return fmt.Sprintf("%s %s -> %d %s", r.Method, r.Path, r.Code, strings.TrimSpace(string(r.Body)))
+}
+
+// Status fails the test unless the response has status code.
+func (r *Response) Status(tb testing.TB, code int) *Response {
+	tb.Helper()
+	if r.Code != code {
+		tb.Fatalf("want status %d: %s", code, r)
+	}
+	return r
+}
+
+// JSON decodes the body into v.
+func (r *Response) JSON(tb testing.TB, v any) *Response {
+	tb.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		tb.Fatalf("decode %s: %v", r, err)
+	}
+	return r
+}
+
+// Object decodes the body as a JSON object.
+func (r *Response) Object(tb testing.TB) map[string]any {
+	tb.Helper()
+	var m map[string]any
+	r.JSON(tb, &m)
+	return m
+}
+
+// Error fails the test unless the body is an error body whose error is code.
+func (r *Response) Error(tb testing.TB, code string) *Response {
+	tb.Helper()
+	var e struct {
+		Error   string `json:"error"`
+		Message string `json:"message"`
+	}
+	r.JSON(tb, &e)
+	if e.Error != code {
+		tb.Fatalf("want error %q: %s", code, r)
+	}
+	return r
+}
+
+// JSONHas fails the test unless the body is an object with key.
+func (r *Response) JSONHas(tb testing.TB, key string) *Response {
+	tb.Helper()
+	if _, ok := r.Object(tb)[key]; !ok {
+		tb.Fatalf("want key %q: %s", key, r)
+	}
+	return r
+}
+
+// ID returns the "id" field of a JSON object body.
+func (r *Response) ID(tb testing.TB) int64 {
+	tb.Helper()
+	var v struct {
+		ID int64 `json:"id"`
+	}
+	r.JSON(tb, &v)
+	if v.ID == 0 {
+		tb.Fatalf("no id in %s", r)
+	}
+	return v.ID
+}

@@ -1,0 +1,406 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"database/sql"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/mail"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// Options configure a Service.
+type Options struct {
+	DB            *sqldb.DB
+	Issuer        *Issuer   // local provider; nil when tokens come from an external issuer
+	Verifier      *Verifier // verifies every bearer token
+	External      string    // the external issuer URL; users are created on first sight of a subject
+	RefreshTTL    time.Duration
+	BcryptCost    int // bcrypt.DefaultCost when 0
+	BotKeys       []string
+	Limits        LoginLimits
+	Now           func() time.Time
+	Links         LinkSender // delivers set-password links; nil drops them
+	PublicBaseURL string     // prefix of set-password links
+}
+
+// Service authenticates principals and manages users.
+type Service struct {
+	o       Options
+	store   Store
+	limiter *limiter
+}
+
+// NewService returns a Service with options o.
+func NewService(o Options) *Service {
+	if o.BcryptCost == 0 {
+		o.BcryptCost = bcrypt.DefaultCost
+	}
+	if o.RefreshTTL == 0 {
+		o.RefreshTTL = 30 * 24 * time.Hour
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Service{o: o, limiter: newLimiter(o.Limits, o.Now)}
+}
+
+// Tokens is the answer to a login or a refresh.
+type Tokens struct {
+	AccessToken  string
+	ExpiresIn    time.Duration
+	RefreshToken string
+}
+
+// Errors of authentication.
+var (
+	ErrBadCredentials  = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid credentials", "The email or password is wrong.")
+	ErrBadRefresh      = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid refresh token", "The refresh token is invalid, expired or already used.")
+	ErrBadBotKey       = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid api key", "The X-Auth key is not valid.")
+	ErrUserDisabled    = clubhouse.Errorf(clubhouse.Unauthenticated, "user disabled", "The user is disabled.")
+	ErrLocalOnly       = clubhouse.Errorf(clubhouse.Invalid, "external issuer", "Users sign in at the external identity provider.")
+	ErrPasswordTooWeak = clubhouse.Errorf(clubhouse.Invalid, "invalid password", "The password must be 8 to 72 bytes long.")
+)
+
+// dummyHash makes a login for an unknown email cost as much as a wrong password.
+var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not a password"), bcrypt.MinCost)
+
+// Login checks email and password and returns a new token pair. addr is the
+// caller's address, for rate limiting. Errors: ErrBadCredentials,
+// ErrUserDisabled, a RateLimited error, ErrLocalOnly.
+func (s *Service) Login(ctx context.Context, email, password, addr string) (Tokens, error) {
+	if s.o.Issuer == nil {
+		return Tokens{}, ErrLocalOnly
+	}
+	if err := s.limiter.allow(normalizeEmail(email), addr); err != nil {
+		return Tokens{}, err
+	}
+	u, err := s.store.ByEmail(ctx, s.o.DB, normalizeEmail(email))
+	if errors.Is(err, ErrUserNotFound) {
+		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		return Tokens{}, ErrBadCredentials
+	}
+	if err != nil {
+		return Tokens{}, fmt.Errorf("login: %w", err)
+	}
+	if u.PasswordHash == nil || bcrypt.CompareHashAndPassword([]byte(*u.PasswordHash), []byte(password)) != nil {
+		return Tokens{}, ErrBadCredentials
+	}
+	if u.Disabled {
+		return Tokens{}, ErrUserDisabled
+	}
+	var t Tokens
+	err = sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
+		if err := s.store.TouchSignIn(ctx, tx, u.ID, s.o.Now()); err != nil {
+			return err
+		}
+		t, err = s.issue(ctx, tx, u, newID())
+		return err
+	})
+	if err != nil {
+		return Tokens{}, fmt.Errorf("login: %w", err)
+	}
+	return t, nil
+}
+
+// Refresh spends refresh token tok and returns a new pair in the same family.
+// A token used twice is refused and revokes its whole family, since one of
+// the two callers holds a stolen copy. Errors: ErrBadRefresh, ErrUserDisabled.
+func (s *Service) Refresh(ctx context.Context, tok string) (Tokens, error) {
+	if s.o.Issuer == nil {
+		return Tokens{}, ErrLocalOnly
+	}
+	var t Tokens
+	var reused bool
+	err := sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
+		reused = false
+		now := s.o.Now()
+		r, err := s.store.ClaimRefresh(ctx, tx, tok)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrBadRefresh
+		}
+		if err != nil {
+			return err
+		}
+		if r.UsedAt != nil || r.RevokedAt != nil {
+			reused = true
+			return s.store.RevokeFamily(ctx, tx, r.Family, now)
+		}
+		if !now.Before(r.ExpiresAt) {
+			return ErrBadRefresh
+		}
+		u, err := s.store.ByID(ctx, tx, r.UserID)
+		if err != nil {
+			return err
+		}
+		if u.Disabled {
+			return ErrUserDisabled
+		}
+		if err := s.store.MarkRefreshUsed(ctx, tx, r.ID, now); err != nil {
+			return err
+		}
+		t, err = s.issue(ctx, tx, u, r.Family)
+		return err
+	})
+	if err == nil && reused {
+		err = ErrBadRefresh
+	}
+	if err != nil {
+		return Tokens{}, fmt.Errorf("refresh: %w", err)
+	}
+	return t, nil
+}
+
+func (s *Service) issue(ctx context.Context, q sqldb.Queryer, u User, family string) (Tokens, error) {
+	access, ttl, err := s.o.Issuer.Mint(u, "openid panel")
+	if err != nil {
+		return Tokens{}, err
+	}
+	refresh := randomToken()
+	if err := s.store.InsertRefresh(ctx, q, u.ID, family, refresh, s.o.Now().Add(s.o.RefreshTTL)); err != nil {
+		return Tokens{}, err
+	}
+	return Tokens{AccessToken: access, ExpiresIn: ttl, RefreshToken: refresh}, nil
+}
+
+// Authenticate verifies a bearer token and returns its actor. With an
+// external issuer, a subject seen for the first time gets a user row.
+// Errors: ErrInvalidToken, ErrUserDisabled.
+func (s *Service) Authenticate(ctx context.Context, bearer string) (clubhouse.Actor, error) {
+	c, err := s.o.Verifier.Verify(ctx, bearer)
+	if err != nil {
+		return clubhouse.Actor{}, err
+	}
+	u, err := s.store.ByLocalID(ctx, s.o.DB, c.Subject)
+	if errors.Is(err, ErrUserNotFound) && s.o.External != "" {
+		u, err = s.firstSight(ctx, c)
+	}
+	if errors.Is(err, ErrUserNotFound) {
+		return clubhouse.Actor{}, clubhouse.Errorf(clubhouse.Unauthenticated, ErrInvalidToken.Code, "The token's subject is not a known user.")
+	}
+	if err != nil {
+		return clubhouse.Actor{}, fmt.Errorf("authenticate: %w", err)
+	}
+	if u.Disabled {
+		return clubhouse.Actor{}, ErrUserDisabled
+	}
+	return clubhouse.Actor{UserID: u.ID, UID: u.LocalID, Email: deref(u.Email), Roles: c.Roles()}, nil
+}
+
+// firstSight creates the user row of an external subject, tolerating a
+// concurrent request that created it first.
+func (s *Service) firstSight(ctx context.Context, c Claims) (User, error) {
+	email := c.Email
+	if email != "" {
+		if _, err := s.store.ByEmail(ctx, s.o.DB, email); err == nil {
+			email = "" // the address belongs to another user; keep the subject without it
+		}
+	}
+	u, err := s.store.Create(ctx, s.o.DB, NewUser{Issuer: s.o.External, Subject: c.Subject, Email: email, Roles: c.Roles()})
+	if err != nil && clubhouse.KindOf(err) == clubhouse.Conflict {
+		return s.store.ByLocalID(ctx, s.o.DB, c.Subject)
+	}
+	return u, err
+}
+
+// AuthenticateBot returns the bot actor when key equals one of the
+// configured bot keys, compared in constant time. Errors: ErrBadBotKey.
+func (s *Service) AuthenticateBot(key string) (clubhouse.Actor, error) {
+	ok := 0
+	for _, k := range s.o.BotKeys {
+		ok |= subtle.ConstantTimeCompare([]byte(k), []byte(key))
+	}
+	if ok == 0 || key == "" {
+		return clubhouse.Actor{}, ErrBadBotKey
+	}
+	return clubhouse.Actor{UID: clubhouse.BotUID, Bot: true, Roles: map[clubhouse.Role]bool{
+		clubhouse.RoleOperator: true, clubhouse.RoleAdmin: true, clubhouse.RoleSudo: true, clubhouse.RoleTrainer: true,
+	}}, nil
+}
+
+// CreateUserRequest is the data of a user created by an administrator.
+type CreateUserRequest struct {
+	Email       string
+	Password    string // empty: a random one, to be replaced through a set-password link
+	DisplayName *string
+	Roles       map[clubhouse.Role]bool
+}
+
+// CreateUser creates a local user on q (a database or a transaction).
+// Errors: an Invalid error for a bad email or password, ErrEmailTaken.
+func (s *Service) CreateUser(ctx context.Context, q sqldb.Queryer, r CreateUserRequest) (User, error) {
+	email, err := ValidEmail(r.Email)
+	if err != nil {
+		return User{}, err
+	}
+	pw := r.Password
+	if pw == "" {
+		pw = randomToken()
+	}
+	if len(pw) < 8 || len(pw) > 72 {
+		return User{}, ErrPasswordTooWeak
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(pw), s.o.BcryptCost)
+	if err != nil {
+		return User{}, fmt.Errorf("hash password: %w", err)
+	}
+	h := string(hash)
+	return s.store.Create(ctx, q, NewUser{Email: email, DisplayName: r.DisplayName, PasswordHash: &h, Roles: r.Roles})
+}
+
+// ValidEmail returns the bare address of s, or an Invalid error.
+func ValidEmail(s string) (string, error) {
+	a, err := mail.ParseAddress(normalizeEmail(s))
+	if err != nil || a.Address != normalizeEmail(s) {
+		return "", clubhouse.Errorf(clubhouse.Invalid, "invalid email", "%q is not a valid email address.", s)
+	}
+	return a.Address, nil
+}
+
+// PasswordLinkTTL is how long a set-password link stays valid.
+const PasswordLinkTTL = 72 * time.Hour
+
+// NewPasswordToken creates a one-time set-password token for the user on q.
+func (s *Service) NewPasswordToken(ctx context.Context, q sqldb.Queryer, userID int64) (string, error) {
+	tok := randomToken()
+	if err := s.store.InsertPasswordToken(ctx, q, userID, tok, s.o.Now().Add(PasswordLinkTTL)); err != nil {
+		return "", fmt.Errorf("password token: %w", err)
+	}
+	return tok, nil
+}
+
+// SetPassword spends a set-password token and sets the user's password.
+// Errors: ErrBadPasswordToken, ErrPasswordTooWeak.
+func (s *Service) SetPassword(ctx context.Context, tok, password string) error {
+	if len(password) < 8 || len(password) > 72 {
+		return ErrPasswordTooWeak
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.o.BcryptCost)
+	if err != nil {
+		return fmt.Errorf("hash password: %w", err)
+	}
+	return sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
+		id, err := s.store.UsePasswordToken(ctx, tx, tok, s.o.Now())
+		if err != nil {
+			return err
+		}
+		return s.store.SetPasswordHash(ctx, tx, id, string(hash))
+	})
+}
+
+// User returns the user whose uid is uid. Errors: ErrUserNotFound.
+func (s *Service) User(ctx context.Context, uid string) (User, error) {
+	return s.store.ByLocalID(ctx, s.o.DB, uid)
+}
+
+// UserByID returns the user with primary key id. Errors: ErrUserNotFound.
+func (s *Service) UserByID(ctx context.Context, id int64) (User, error) {
+	return s.store.ByID(ctx, s.o.DB, id)
+}
+
+// UserByEmail returns the user with email. Errors: ErrUserNotFound.
+func (s *Service) UserByEmail(ctx context.Context, email string) (User, error) {
+	return s.store.ByEmail(ctx, s.o.DB, email)
+}
+
+// UpdateProfile sets the display name and phone of the user with id.
+func (s *Service) UpdateProfile(ctx context.Context, id int64, displayName, phone *string) (User, error) {
+	return s.store.UpdateProfile(ctx, s.o.DB, id, displayName, phone)
+}
+
+// SetRoles replaces the roles of the user with email. Errors: ErrUserNotFound.
+func (s *Service) SetRoles(ctx context.Context, email string, roles map[clubhouse.Role]bool) (User, error) {
+	u, err := s.store.ByEmail(ctx, s.o.DB, email)
+	if err != nil {
+		return User{}, err
+	}
+	return s.store.SetRoles(ctx, s.o.DB, u.ID, roles)
+}
+
+// Page is one page of the user list.
+type Page struct {
+	Users     []User
+	NextToken string // "" on the last page
+	Total     int
+}
+
+// ErrBadPageToken is returned for a page token this server did not make.
+var ErrBadPageToken = clubhouse.Errorf(clubhouse.Invalid, "invalid page token", "The pageToken is not valid.")
+
+// Users lists users in creation order, max per page. The page token is an
+// opaque cursor on the last id, so pages stay stable while users are added.
+func (s *Service) Users(ctx context.Context, pageToken string, max int) (Page, error) {
+	var after int64
+	if pageToken != "" {
+		b, err := base64.RawURLEncoding.DecodeString(pageToken)
+		if err != nil || len(b) < 2 || b[0] != 'u' {
+			return Page{}, ErrBadPageToken
+		}
+		if _, err := fmt.Sscanf(string(b[1:]), "%d", &after); err != nil || after < 0 {
+			return Page{}, ErrBadPageToken
+		}
+	}
+	users, total, err := s.store.List(ctx, s.o.DB, after, max+1)
+	if err != nil {
+		return Page{}, err
+	}
+	p := Page{Users: users, Total: total}
+	if len(users) > max {
+		p.Users = users[:max]
+		p.NextToken = base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "u%d", users[max-1].ID))
+	}
+	return p, nil
+}
+
+// MintFor signs an access token for the user with email, for scripts and
+// operators (clubctl token). Errors: ErrUserNotFound, ErrLocalOnly.
+func (s *Service) MintFor(ctx context.Context, email, scope string) (string, time.Duration, error) {
+	if s.o.Issuer == nil {
+		return "", 0, ErrLocalOnly
+	}
+	u, err := s.store.ByEmail(ctx, s.o.DB, email)
+	if err != nil {
+		return "", 0, err
+	}
+	return s.o.Issuer.Mint(u, scope)
+}
+
+func randomToken() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b) // never fails on supported platforms
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func newID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// ResetPassword sets the password of the user with email, for operators
+// (clubctl user password). Errors: ErrUserNotFound, ErrPasswordTooWeak.
+func (s *Service) ResetPassword(ctx context.Context, email, password string) error {
+	if len(password) < 8 || len(password) > 72 {
+		return ErrPasswordTooWeak
+	}
+	u, err := s.store.ByEmail(ctx, s.o.DB, email)
+	if err != nil {
+		return err
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.o.BcryptCost)
+	if err != nil {
+		return fmt.Errorf("hash password: %w", err)
+	}
+	return s.store.SetPasswordHash(ctx, s.o.DB, u.ID, string(hash))
+}

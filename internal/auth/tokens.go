@@ -1,0 +1,107 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/clubhouse-go/clubhouse"
+)
+
+// Claims are the claims of a Clubhouse access token. Roles arrive as boolean
+// claims, as the specification requires.
+type Claims struct {
+	jwt.RegisteredClaims
+	Email      string `json:"email,omitempty"`
+	Scope      string `json:"scope,omitempty"`
+	Trainer    bool   `json:"trainer,omitempty"`
+	Operator   bool   `json:"operator,omitempty"`
+	Admin      bool   `json:"admin,omitempty"`
+	Sudo       bool   `json:"sudo,omitempty"`
+	Accounting bool   `json:"accounting,omitempty"`
+}
+
+// Roles returns the roles the claims carry.
+func (c Claims) Roles() map[clubhouse.Role]bool {
+	return map[clubhouse.Role]bool{
+		clubhouse.RoleTrainer: c.Trainer, clubhouse.RoleOperator: c.Operator, clubhouse.RoleAdmin: c.Admin,
+		clubhouse.RoleSudo: c.Sudo, clubhouse.RoleAccounting: c.Accounting,
+	}
+}
+
+// ErrInvalidToken is returned for every token that fails verification; the
+// reason goes into the message and never changes the status.
+var ErrInvalidToken = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid token", "The access token is invalid or expired.")
+
+// Issuer mints RS256 access tokens for the local identity provider.
+type Issuer struct {
+	Key      SigningKey
+	Issuer   string
+	Audience string
+	TTL      time.Duration
+	Now      func() time.Time
+}
+
+// Mint signs an access token for u with scope, returning it and its lifetime.
+func (i *Issuer) Mint(u User, scope string) (string, time.Duration, error) {
+	now := i.Now()
+	c := Claims{
+		RegisteredClaims: jwt.RegisteredClaims{
+			Issuer:    i.Issuer,
+			Subject:   u.LocalID,
+			Audience:  jwt.ClaimStrings{i.Audience},
+			IssuedAt:  jwt.NewNumericDate(now),
+			NotBefore: jwt.NewNumericDate(now),
+			ExpiresAt: jwt.NewNumericDate(now.Add(i.TTL)),
+		},
+		Email: deref(u.Email), Scope: scope,
+		Trainer: u.Trainer, Operator: u.Operator, Admin: u.Admin, Sudo: u.Sudo, Accounting: u.Accounting,
+	}
+	tok := jwt.NewWithClaims(jwt.SigningMethodRS256, c)
+	tok.Header["kid"] = i.Key.KID
+	s, err := tok.SignedString(i.Key.Private)
+	if err != nil {
+		return "", 0, fmt.Errorf("sign token: %w", err)
+	}
+	return s, i.TTL, nil
+}
+
+// Verifier checks access tokens against an issuer's key set.
+type Verifier struct {
+	Keys     KeySource
+	Issuer   string
+	Audience string
+	Now      func() time.Time
+}
+
+// Verify parses and checks token: RS256 only, a known key id, the configured
+// issuer and audience, and an expiry in the future. It returns ErrInvalidToken
+// (with the reason in the message) for any failure.
+func (v *Verifier) Verify(ctx context.Context, token string) (Claims, error) {
+	var c Claims
+	_, err := jwt.ParseWithClaims(token, &c, func(t *jwt.Token) (any, error) {
+		kid, _ := t.Header["kid"].(string)
+		if kid == "" {
+			return nil, errors.New("token has no key id")
+		}
+		return v.Keys.PublicKey(ctx, kid)
+	},
+		jwt.WithValidMethods([]string{"RS256"}),
+		jwt.WithIssuer(v.Issuer),
+		jwt.WithAudience(v.Audience),
+		jwt.WithExpirationRequired(),
+		jwt.WithIssuedAt(),
+		jwt.WithLeeway(30*time.Second),
+		jwt.WithTimeFunc(v.Now),
+	)
+	if err != nil {
+		return Claims{}, clubhouse.Errorf(clubhouse.Unauthenticated, ErrInvalidToken.Code, "The access token is invalid: %v.", err)
+	}
+	if c.Subject == "" {
+		return Claims{}, clubhouse.Errorf(clubhouse.Unauthenticated, ErrInvalidToken.Code, "The access token names no subject.")
+	}
+	return c, nil
+}

@@ -1,0 +1,130 @@
+// Package demo seeds a demo club so that a newcomer can try every route:
+// catalogs, courts with prices, statuses with colours, and one user per role
+// whose password is printed once, when the user is created. Seeding is
+// idempotent: running it again adds only what is missing.
+package demo
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/app"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// catalogSQL inserts the demo catalogs, skipping rows that exist by name.
+const catalogSQL = `
+INSERT INTO court_types (name, description) VALUES
+	('Tennis', 'Clay tennis court'), ('Padel', 'Glass-walled doubles court'), ('Football 5', 'Five-a-side synthetic pitch')
+	ON CONFLICT ((lower(name))) DO NOTHING;
+INSERT INTO document_types (name, description) VALUES
+	('CC', 'Cédula de ciudadanía'), ('CE', 'Cédula de extranjería'), ('TI', 'Tarjeta de identidad'), ('PP', 'Passport')
+	ON CONFLICT ((lower(name))) DO NOTHING;
+INSERT INTO payment_types (name, description) VALUES
+	('Cash', 'Paid at the front desk'), ('Card', 'Debit or credit card'), ('Transfer', 'Bank transfer with receipt'),
+	('Gateway', 'Online payment gateway')
+	ON CONFLICT ((lower(name))) DO NOTHING;
+INSERT INTO reservation_statuses (name, color, description) VALUES
+	('Pending', '#F9A825', 'Booked, not yet paid'), ('Confirmed', '#2E7D32', 'Paid or approved'),
+	('Cancelled', '#C62828', 'Cancelled by the club or the client'), ('Completed', '#1565C0', 'Played')
+	ON CONFLICT ((lower(name))) DO NOTHING;
+INSERT INTO reservation_types (name, description, gestion) VALUES
+	('Rental', 'Court rental', 1), ('Tournament', 'Club tournament', 1), ('Event', 'Operator event', 1),
+	('Maintenance', 'Court closed for maintenance', 1), ('Tennis class', 'Training class', 2)
+	ON CONFLICT ((lower(name))) DO NOTHING;
+INSERT INTO courts (court_type_id, name, cost, price)
+	SELECT ct.id, v.name, v.cost, v.price
+	FROM (VALUES ('Tennis', 'Tennis 1', 15000, 60000), ('Tennis', 'Tennis 2', 15000, 60000),
+	             ('Padel', 'Padel 1', 20000, 80000), ('Padel', 'Padel 2', 20000, 80000),
+	             ('Football 5', 'Football 5', 40000, 150000)) AS v(type, name, cost, price)
+	JOIN court_types ct ON lower(ct.name) = lower(v.type)
+	ON CONFLICT ((lower(name))) DO NOTHING;
+`
+
+// user is a demo user: one per role, and one client.
+type user struct {
+	email string
+	name  string
+	roles []clubhouse.Role
+}
+
+var users = []user{
+	{"sudo@demo.club", "Demo Sudo", []clubhouse.Role{clubhouse.RoleSudo, clubhouse.RoleAdmin, clubhouse.RoleOperator}},
+	{"admin@demo.club", "Demo Admin", []clubhouse.Role{clubhouse.RoleAdmin, clubhouse.RoleOperator}},
+	{"operator@demo.club", "Demo Operator", []clubhouse.Role{clubhouse.RoleOperator}},
+	{"trainer@demo.club", "Demo Trainer", []clubhouse.Role{clubhouse.RoleTrainer}},
+	{"accounting@demo.club", "Demo Accountant", []clubhouse.Role{clubhouse.RoleAccounting}},
+	{"client@demo.club", "Demo Client", nil},
+}
+
+// Seed adds the demo club to a's database and writes the password of every
+// demo user it creates to out.
+func Seed(ctx context.Context, a *app.App, out io.Writer) error {
+	type created struct{ email, password, roles string }
+	var made []created
+	err := sqldb.Transact(ctx, a.DB.DB, func(tx *sqlx.Tx) error {
+		made = nil
+		if _, err := tx.ExecContext(ctx, catalogSQL); err != nil {
+			return fmt.Errorf("catalogs: %w", err)
+		}
+		for _, u := range users {
+			if _, err := a.Auth.UserByEmail(ctx, u.email); err == nil {
+				continue
+			} else if !errors.Is(err, auth.ErrUserNotFound) {
+				return err
+			}
+			pw := password()
+			roles := map[clubhouse.Role]bool{}
+			names := "client"
+			for i, r := range u.roles {
+				roles[r] = true
+				if i == 0 {
+					names = string(r)
+				} else {
+					names += "," + string(r)
+				}
+			}
+			name := u.name
+			nu, err := a.Auth.CreateUser(ctx, tx, auth.CreateUserRequest{Email: u.email, Password: pw, DisplayName: &name, Roles: roles})
+			if err != nil {
+				return fmt.Errorf("user %s: %w", u.email, err)
+			}
+			if len(u.roles) == 0 {
+				_, err := tx.ExecContext(ctx, `INSERT INTO clients (user_id, email, display_name, first_name, last_name, phone, document, document_type_id)
+					SELECT $1, $2, $3, 'Demo', 'Client', '+573000000001', '1000000001', id FROM document_types WHERE name = 'CC'
+					ON CONFLICT DO NOTHING`, nu.ID, u.email, name)
+				if err != nil {
+					return fmt.Errorf("client %s: %w", u.email, err)
+				}
+			}
+			made = append(made, created{u.email, pw, names})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(made) == 0 {
+		fmt.Fprintln(out, "Demo club ready; its users already existed (reset a password with: clubctl user password --email E --password P).")
+		return nil
+	}
+	fmt.Fprintln(out, "Demo club seeded. These passwords are shown once:")
+	for _, m := range made {
+		fmt.Fprintf(out, "  %-22s %-24s %s\n", m.email, m.password, m.roles)
+	}
+	return nil
+}
+
+func password() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b) // never fails on supported platforms
+	return base64.RawURLEncoding.EncodeToString(b)
+}

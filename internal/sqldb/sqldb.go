@@ -1,0 +1,105 @@
+// Package sqldb is the PostgreSQL plumbing shared by the stores: opening a
+// pgx pool with sqlx on top, creating a missing database, running a function
+// in a transaction with retries, and mapping PostgreSQL errors to domain kinds.
+package sqldb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/jmoiron/sqlx"
+)
+
+// DB is a database handle: a sqlx database over a pgx pool. The pool is kept
+// for its statistics and for fast paths that need pgx directly.
+type DB struct {
+	*sqlx.DB
+	Pool *pgxpool.Pool
+}
+
+// Close closes the sqlx handle and the pool.
+func (db *DB) Close() {
+	_ = db.DB.Close()
+	db.Pool.Close()
+}
+
+// Queryer is what a store method runs on: a *sqlx.DB or a *sqlx.Tx.
+type Queryer interface {
+	sqlx.ExtContext
+	GetContext(ctx context.Context, dest any, query string, args ...any) error
+	SelectContext(ctx context.Context, dest any, query string, args ...any) error
+}
+
+// Open connects to the database at dsn. It does not wait for the server: a
+// database that is down makes queries fail until it comes back.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("parse database url: %w", err)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open pool: %w", err)
+	}
+	return &DB{DB: sqlx.NewDb(stdlib.OpenDBFromPool(pool), "pgx"), Pool: pool}, nil
+}
+
+// EnsureDatabase creates the database named in dsn when it does not exist,
+// connecting to the server's "postgres" database to do so.
+func EnsureDatabase(ctx context.Context, dsn string) error {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return fmt.Errorf("parse database url: %w", err)
+	}
+	name := cfg.Database
+	if name == "" {
+		return errors.New("database url names no database")
+	}
+	admin, err := WithDatabase(dsn, "postgres")
+	if err != nil {
+		return err
+	}
+	conn, err := pgx.Connect(ctx, admin)
+	if err != nil {
+		return fmt.Errorf("connect to create database %s: %w", name, err)
+	}
+	defer conn.Close(ctx)
+	var exists bool
+	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists); err != nil {
+		return fmt.Errorf("look up database %s: %w", name, err)
+	}
+	if exists {
+		return nil
+	}
+	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
+	if err != nil && Code(err) != "42P04" { // duplicate_database: another instance won the race
+		return fmt.Errorf("create database %s: %w", name, err)
+	}
+	return nil
+}
+
+// WithDatabase returns dsn with its database name replaced by name. Both URL
+// and key=value forms are accepted.
+func WithDatabase(dsn, name string) (string, error) {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		u, err := url.Parse(dsn)
+		if err != nil {
+			return "", fmt.Errorf("parse database url: %w", err)
+		}
+		u.Path = "/" + name
+		return u.String(), nil
+	}
+	var parts []string
+	for _, f := range strings.Fields(dsn) {
+		if !strings.HasPrefix(f, "dbname=") {
+			parts = append(parts, f)
+		}
+	}
+	return strings.Join(append(parts, "dbname="+name), " "), nil
+}
