@@ -21,10 +21,10 @@ type setPasswordInput struct {
 }
 
 type tokenDTO struct {
-	AccessToken  string `json:"access_token"`
-	TokenType    string `json:"token_type" example:"Bearer"`
-	ExpiresIn    int    `json:"expires_in" example:"900"`
-	RefreshToken string `json:"refresh_token"`
+	AccessToken  string `json:"access_token" validate:"required"`
+	TokenType    string `json:"token_type" validate:"required" example:"Bearer"`
+	ExpiresIn    int    `json:"expires_in" validate:"required" example:"900"`
+	RefreshToken string `json:"refresh_token" validate:"required"`
 }
 
 // login exchanges email and password for tokens.
@@ -97,15 +97,15 @@ func (s *Server) setPassword(w http.ResponseWriter, r *http.Request) error {
 }
 
 type discoveryDTO struct {
-	Issuer                           string   `json:"issuer"`
-	JWKSURI                          string   `json:"jwks_uri"`
-	TokenEndpoint                    string   `json:"token_endpoint"`
-	IDTokenSigningAlgValuesSupported []string `json:"id_token_signing_alg_values_supported"`
-	ResponseTypesSupported           []string `json:"response_types_supported"`
-	SubjectTypesSupported            []string `json:"subject_types_supported"`
-	GrantTypesSupported              []string `json:"grant_types_supported"`
-	ScopesSupported                  []string `json:"scopes_supported"`
-	ClaimsSupported                  []string `json:"claims_supported"`
+	Issuer                           string   `json:"issuer" validate:"required"`
+	JWKSURI                          string   `json:"jwks_uri" validate:"required"`
+	TokenEndpoint                    string   `json:"token_endpoint" validate:"required"`
+	IDTokenSigningAlgValuesSupported []string `json:"id_token_signing_alg_values_supported" validate:"required"`
+	ResponseTypesSupported           []string `json:"response_types_supported" validate:"required"`
+	SubjectTypesSupported            []string `json:"subject_types_supported" validate:"required"`
+	GrantTypesSupported              []string `json:"grant_types_supported" validate:"required"`
+	ScopesSupported                  []string `json:"scopes_supported" validate:"required"`
+	ClaimsSupported                  []string `json:"claims_supported" validate:"required"`
 }
 
 // openIDConfiguration publishes OIDC discovery.
@@ -131,16 +131,16 @@ func (s *Server) openIDConfiguration(w http.ResponseWriter, r *http.Request) err
 }
 
 type jwkDTO struct {
-	KTY string `json:"kty" example:"RSA"`
-	KID string `json:"kid"`
-	Use string `json:"use" example:"sig"`
-	Alg string `json:"alg" example:"RS256"`
-	N   string `json:"n"`
-	E   string `json:"e" example:"AQAB"`
+	KTY string `json:"kty" validate:"required" example:"RSA"`
+	KID string `json:"kid" validate:"required"`
+	Use string `json:"use" validate:"required" example:"sig"`
+	Alg string `json:"alg" validate:"required" example:"RS256"`
+	N   string `json:"n" validate:"required"`
+	E   string `json:"e" validate:"required" example:"AQAB"`
 }
 
 type jwksDTO struct {
-	Keys []jwkDTO `json:"keys"`
+	Keys []jwkDTO `json:"keys" validate:"required"`
 }
 
 // jwks publishes the public signing keys.

@@ -12,43 +12,43 @@ import (
 // null, so that PATCH can clear a description.
 
 type courtTypeDTO struct {
-	ID          int64     `json:"id" example:"1"`
-	Name        string    `json:"name" example:"Padel"`
-	Description *string   `json:"description" extensions:"x-nullable" example:"Glass-walled doubles court"`
-	CreatedAt   time.Time `json:"created_at"`
-	UpdatedAt   time.Time `json:"updated_at"`
+	ID          int64     `json:"id" validate:"required" example:"1"`
+	Name        string    `json:"name" validate:"required" example:"Padel"`
+	Description *string   `json:"description" validate:"required" extensions:"x-nullable" example:"Glass-walled doubles court"`
+	CreatedAt   time.Time `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt   time.Time `json:"updated_at" validate:"required" format:"date-time"`
 }
 
 type documentTypeDTO courtTypeDTO
 type paymentTypeDTO courtTypeDTO
 
 type statusDTO struct {
-	ID          int64     `json:"id" example:"1"`
-	Name        string    `json:"name" example:"Pending"`
-	Color       string    `json:"color" example:"#F9A825"`
-	Description *string   `json:"description" extensions:"x-nullable"`
-	CreatedAt   time.Time `json:"created_at"`
-	UpdatedAt   time.Time `json:"updated_at"`
+	ID          int64     `json:"id" validate:"required" example:"1"`
+	Name        string    `json:"name" validate:"required" example:"Pending"`
+	Color       string    `json:"color" validate:"required" example:"#F9A825"`
+	Description *string   `json:"description" validate:"required" extensions:"x-nullable"`
+	CreatedAt   time.Time `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt   time.Time `json:"updated_at" validate:"required" format:"date-time"`
 }
 
 type reservationTypeDTO struct {
-	ID          int64     `json:"id" example:"1"`
-	Name        string    `json:"name" example:"Rental"`
-	Description *string   `json:"description" extensions:"x-nullable"`
-	Gestion     int       `json:"gestion" enums:"1,2" example:"1"`
-	CreatedAt   time.Time `json:"created_at"`
-	UpdatedAt   time.Time `json:"updated_at"`
+	ID          int64     `json:"id" validate:"required" example:"1"`
+	Name        string    `json:"name" validate:"required" example:"Rental"`
+	Description *string   `json:"description" validate:"required" extensions:"x-nullable"`
+	Gestion     int       `json:"gestion" validate:"required" enums:"1,2" example:"1"`
+	CreatedAt   time.Time `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt   time.Time `json:"updated_at" validate:"required" format:"date-time"`
 }
 
 type courtDTO struct {
-	ID            int64     `json:"id" example:"1"`
-	CourtTypeID   int64     `json:"court_type_id" example:"1"`
-	CourtTypeName string    `json:"court_type_name" example:"Padel"`
-	Name          string    `json:"name" example:"Court 1"`
-	Cost          money     `json:"cost" swaggertype:"number" example:"20000"`
-	Price         money     `json:"price" swaggertype:"number" example:"80000"`
-	CreatedAt     time.Time `json:"created_at"`
-	UpdatedAt     time.Time `json:"updated_at"`
+	ID            int64     `json:"id" validate:"required" example:"1"`
+	CourtTypeID   int64     `json:"court_type_id" validate:"required" example:"1"`
+	CourtTypeName string    `json:"court_type_name" validate:"required" example:"Padel"`
+	Name          string    `json:"name" validate:"required" example:"Court 1"`
+	Cost          money     `json:"cost" validate:"required" swaggertype:"number" example:"20000"`
+	Price         money     `json:"price" validate:"required" swaggertype:"number" example:"80000"`
+	CreatedAt     time.Time `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt     time.Time `json:"updated_at" validate:"required" format:"date-time"`
 }
 
 func newCourtTypeDTO(t booking.CourtType) courtTypeDTO {

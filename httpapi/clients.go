@@ -9,20 +9,20 @@ import (
 )
 
 type clientDTO struct {
-	ID             int64     `json:"id" example:"7"`
-	UserID         *int64    `json:"user_id" extensions:"x-nullable" example:"12"`
-	Email          *string   `json:"email" extensions:"x-nullable" example:"ana@example.com"`
-	DisplayName    *string   `json:"display_name" extensions:"x-nullable" example:"Ana"`
-	FirstName      string    `json:"first_name" example:"Ana"`
-	LastName       string    `json:"last_name" example:"Gómez"`
-	Phone          *string   `json:"phone" extensions:"x-nullable" example:"+573001234567"`
-	Document       string    `json:"document" example:"1020304050"`
-	DocumentTypeID int64     `json:"document_type_id" example:"1"`
-	Address        *string   `json:"address" extensions:"x-nullable"`
-	EmailVerified  bool      `json:"email_verified"`
-	IsAvailable    bool      `json:"is_available"`
-	CreatedAt      time.Time `json:"created_at"`
-	UpdatedAt      time.Time `json:"updated_at"`
+	ID             int64     `json:"id" validate:"required" example:"7"`
+	UserID         *int64    `json:"user_id" validate:"required" extensions:"x-nullable" example:"12"`
+	Email          *string   `json:"email" validate:"required" extensions:"x-nullable" example:"ana@example.com"`
+	DisplayName    *string   `json:"display_name" validate:"required" extensions:"x-nullable" example:"Ana"`
+	FirstName      string    `json:"first_name" validate:"required" example:"Ana"`
+	LastName       string    `json:"last_name" validate:"required" example:"Gómez"`
+	Phone          *string   `json:"phone" validate:"required" extensions:"x-nullable" example:"+573001234567"`
+	Document       string    `json:"document" validate:"required" example:"1020304050"`
+	DocumentTypeID int64     `json:"document_type_id" validate:"required" example:"1"`
+	Address        *string   `json:"address" validate:"required" extensions:"x-nullable"`
+	EmailVerified  bool      `json:"email_verified" validate:"required"`
+	IsAvailable    bool      `json:"is_available" validate:"required"`
+	CreatedAt      time.Time `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt      time.Time `json:"updated_at" validate:"required" format:"date-time"`
 }
 
 func newClientDTO(c booking.Client) clientDTO {

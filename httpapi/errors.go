@@ -23,7 +23,7 @@ var statusOf = map[clubhouse.Kind]int{
 
 // errorBody is the body of every error response.
 type errorBody struct {
-	Error   string `json:"error" example:"invalid reference"`
+	Error   string `json:"error" validate:"required" example:"invalid reference"`
 	Message string `json:"message,omitempty" example:"court_type_id 9999 does not exist."`
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
@@ -88,6 +89,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 // metrics are the Prometheus collectors of one Server.
 type metrics struct {
 	reg      *prometheus.Registry
+	handler  http.Handler
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 }
@@ -103,6 +105,7 @@ func newMetrics(db *sqldb.DB) *metrics {
 			Buckets: prometheus.DefBuckets,
 		}, []string{"method", "route", "status"}),
 	}
+	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 	m.reg.MustRegister(m.requests, m.latency,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if db != nil {

@@ -22,10 +22,10 @@ import "net/http"
 // routes registers every route of the API with the access it requires.
 func (s *Server) routes() {
 	s.handle("GET /health", public, s.health)
-	s.mux.Handle("GET /metrics", s.metricsHandler())
+	s.handle("GET /metrics", public, s.metricsPage)
 	s.handle("GET /api-docs.json", public, s.apiDocsJSON)
-	s.mux.Handle("GET /api-docs", s.apiDocsUI())
-	s.mux.Handle("GET /api-docs/", s.apiDocsUI())
+	s.handle("GET /api-docs", public, s.apiDocsPage)
+	s.handle("GET /api-docs/{file}", public, s.apiDocsAsset)
 
 	s.handle("GET /.well-known/openid-configuration", public, s.openIDConfiguration)
 	s.handle("GET /.well-known/jwks.json", public, s.jwks)
@@ -86,10 +86,42 @@ func (s *Server) routes() {
 	s.handle("GET /api/account/reservation-types", authenticated, s.listAccountReservationTypes)
 	s.handle("GET /api/account/payment-types", authenticated, s.listAccountPaymentTypes)
 
-	s.mux.Handle("/", http.HandlerFunc(s.notFound))
+	s.handle("GET /api/trainer/courts", trainer, s.listTrainerCourts)
+	s.handle("GET /api/trainer/document-types", trainer, s.listTrainerDocumentTypes)
+	s.handle("GET /api/trainer/payment-types", trainer, s.listTrainerPaymentTypes)
+	s.handle("GET /api/trainer/reservation-types", trainer, s.listTrainerReservationTypes)
+
+	s.handle("GET /api/public/courts", public, s.listPublicCourts)
+	s.handle("GET /api/public/court-types", public, s.listPublicCourtTypes)
+
+	s.handle("GET /api/sudo/users", sudo, s.listSudoUsers)
+	s.handle("PATCH /api/sudo/users/{uid}", sudo, s.changeUser)
 }
 
-// notFound answers every path no route matches.
-func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+// dispatch routes r through the mux. Requests no route matches get the
+// mux's 404 or 405 (with its Allow header), as a JSON error body.
+func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
+	if _, pattern := s.mux.Handler(r); pattern != "" {
+		s.mux.ServeHTTP(w, r)
+		return
+	}
+	rec := &statusOnly{header: w.Header()}
+	s.mux.ServeHTTP(rec, r)
+	w.Header().Del("X-Content-Type-Options")
+	if rec.code == http.StatusMethodNotAllowed {
+		writeJSONBody(w, rec.code, errorBody{Error: "method not allowed", Message: r.Method + " is not allowed on " + r.URL.Path + "; see the Allow header."})
+		return
+	}
 	writeJSONBody(w, http.StatusNotFound, errorBody{Error: "not found", Message: "No route for " + r.Method + " " + r.URL.Path + "."})
 }
+
+// statusOnly keeps the status and headers the mux writes and drops its
+// plain-text body.
+type statusOnly struct {
+	header http.Header
+	code   int
+}
+
+func (s *statusOnly) Header() http.Header         { return s.header }
+func (s *statusOnly) Write(b []byte) (int, error) { return len(b), nil }
+func (s *statusOnly) WriteHeader(code int)        { s.code = code }

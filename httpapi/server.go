@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	swaggerfiles "github.com/swaggo/files/v2"
 
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
@@ -39,6 +40,7 @@ type Server struct {
 	metrics *metrics
 	handler http.Handler
 	apiDocs []byte
+	assets  http.Handler // the embedded swagger-ui files
 }
 
 // New returns a Server with its routes registered.
@@ -53,10 +55,11 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{o: o, log: o.Logger, mux: http.NewServeMux(), apiDocs: docs}
+	s := &Server{o: o, log: o.Logger, mux: http.NewServeMux(), apiDocs: docs,
+		assets: http.StripPrefix("/api-docs/", http.FileServerFS(swaggerfiles.FS))}
 	s.metrics = newMetrics(o.DB)
 	s.routes()
-	s.handler = s.observe(s.mux)
+	s.handler = s.observe(http.HandlerFunc(s.dispatch))
 	return s, nil
 }
 
@@ -86,6 +89,6 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 }
 
 type healthDTO struct {
-	Status   string `json:"status" example:"ok" enums:"ok,unavailable"`
-	Database string `json:"database" example:"up" enums:"up,down"`
+	Status   string `json:"status" validate:"required" example:"ok" enums:"ok,unavailable"`
+	Database string `json:"database" validate:"required" example:"up" enums:"up,down"`
 }

@@ -11,24 +11,24 @@ import (
 
 // profileDTO is a user in the identity-provider profile shape.
 type profileDTO struct {
-	UID           string          `json:"uid" example:"5f0c6a3e-2b1d-4f7a-9a61-0c1f6f2b9e11"`
-	Email         *string         `json:"email" extensions:"x-nullable" example:"ana@example.com"`
-	EmailVerified bool            `json:"emailVerified"`
-	DisplayName   *string         `json:"displayName" extensions:"x-nullable" example:"Ana"`
-	PhoneNumber   *string         `json:"phoneNumber" extensions:"x-nullable"`
-	Disabled      bool            `json:"disabled"`
-	Role          string          `json:"role" enums:"sudo,admin,operator,trainer,accounting,client" example:"client"`
-	Trainer       bool            `json:"trainer"`
-	Operator      bool            `json:"operator"`
-	Admin         bool            `json:"admin"`
-	Sudo          bool            `json:"sudo"`
-	Accounting    bool            `json:"accounting"`
-	Metadata      profileMetadata `json:"metadata"`
+	UID           string          `json:"uid" validate:"required" example:"5f0c6a3e-2b1d-4f7a-9a61-0c1f6f2b9e11"`
+	Email         *string         `json:"email" validate:"required" extensions:"x-nullable" example:"ana@example.com"`
+	EmailVerified bool            `json:"emailVerified" validate:"required"`
+	DisplayName   *string         `json:"displayName" validate:"required" extensions:"x-nullable" example:"Ana"`
+	PhoneNumber   *string         `json:"phoneNumber" validate:"required" extensions:"x-nullable"`
+	Disabled      bool            `json:"disabled" validate:"required"`
+	Role          string          `json:"role" validate:"required" enums:"sudo,admin,operator,trainer,accounting,client" example:"client"`
+	Trainer       bool            `json:"trainer" validate:"required"`
+	Operator      bool            `json:"operator" validate:"required"`
+	Admin         bool            `json:"admin" validate:"required"`
+	Sudo          bool            `json:"sudo" validate:"required"`
+	Accounting    bool            `json:"accounting" validate:"required"`
+	Metadata      profileMetadata `json:"metadata" validate:"required"`
 }
 
 type profileMetadata struct {
-	CreationTime   time.Time  `json:"creationTime"`
-	LastSignInTime *time.Time `json:"lastSignInTime" extensions:"x-nullable"`
+	CreationTime   time.Time  `json:"creationTime" validate:"required" format:"date-time"`
+	LastSignInTime *time.Time `json:"lastSignInTime" validate:"required" extensions:"x-nullable" format:"date-time"`
 }
 
 func newProfileDTO(u auth.User) profileDTO {
@@ -49,9 +49,9 @@ func newProfileDTO(u auth.User) profileDTO {
 }
 
 type userListDTO struct {
-	Users     []profileDTO `json:"users"`
-	PageToken *string      `json:"pageToken" extensions:"x-nullable"`
-	Total     int          `json:"total"`
+	Users     []profileDTO `json:"users" validate:"required"`
+	PageToken *string      `json:"pageToken" validate:"required" extensions:"x-nullable"`
+	Total     int          `json:"total" validate:"required"`
 }
 
 // listUsers lists the users of the identity provider.

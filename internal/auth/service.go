@@ -404,3 +404,47 @@ func (s *Service) ResetPassword(ctx context.Context, email, password string) err
 	}
 	return s.store.SetPasswordHash(ctx, s.o.DB, u.ID, string(hash))
 }
+
+// UserChange is a change to a user's roles and disabled flag; nil fields stay.
+type UserChange struct {
+	Roles    map[clubhouse.Role]*bool
+	Disabled *bool
+}
+
+// ErrSelfLockout is returned when a super administrator would remove their
+// own sudo role or disable themselves.
+var ErrSelfLockout = clubhouse.Errorf(clubhouse.Conflict, "self lockout", "You cannot remove your own sudo role or disable yourself.")
+
+// ChangeUser applies ch to the user whose uid is uid, on behalf of by.
+// Errors: ErrUserNotFound, ErrSelfLockout.
+func (s *Service) ChangeUser(ctx context.Context, by clubhouse.Actor, uid string, ch UserChange) (User, error) {
+	var out User
+	err := sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
+		u, err := s.store.ByLocalID(ctx, tx, uid)
+		if err != nil {
+			return err
+		}
+		if u.ID == by.UserID {
+			if v := ch.Roles[clubhouse.RoleSudo]; (v != nil && !*v) || (ch.Disabled != nil && *ch.Disabled) {
+				return ErrSelfLockout
+			}
+		}
+		roles := u.Roles()
+		for r, v := range ch.Roles {
+			if v != nil {
+				roles[r] = *v
+			}
+		}
+		if out, err = s.store.SetRoles(ctx, tx, u.ID, roles); err != nil {
+			return err
+		}
+		if ch.Disabled != nil {
+			if err := s.store.SetDisabled(ctx, tx, u.ID, *ch.Disabled); err != nil {
+				return err
+			}
+			out.Disabled = *ch.Disabled
+		}
+		return nil
+	})
+	return out, err
+}

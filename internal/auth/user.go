@@ -227,3 +227,9 @@ func deref(s *string) string {
 }
 
 func normalizeEmail(s string) string { return strings.TrimSpace(s) }
+
+// SetDisabled disables or enables the user with id.
+func (Store) SetDisabled(ctx context.Context, q sqldb.Queryer, id int64, disabled bool) error {
+	_, err := q.ExecContext(ctx, `UPDATE users SET disabled = $2 WHERE id = $1`, id, disabled)
+	return err
+}

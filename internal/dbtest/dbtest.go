@@ -13,8 +13,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -83,6 +85,43 @@ func NewWith(tb testing.TB, set fs.FS) (*sqldb.DB, string) {
 	return db, dsn
 }
 
+// Missing returns the URL of a database that does not exist yet, for tests
+// of code that creates its database. Whoever creates it, it is dropped when
+// the test ends.
+func Missing(tb testing.TB) string {
+	tb.Helper()
+	name := fmt.Sprintf("clubhouse_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e6, counter.Add(1))
+	dsn, err := sqldb.WithDatabase(ServerURL(), name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := exec(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", name)); err != nil {
+			tb.Errorf("dbtest: drop %s: %v", name, err)
+		}
+	})
+	return dsn
+}
+
+// Empty returns the URL of a fresh database without tables (not migrated);
+// it is dropped when the test ends.
+func Empty(tb testing.TB) string {
+	tb.Helper()
+	dsn := Missing(tb)
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := exec(ctx, "CREATE DATABASE "+pgx.Identifier{cfg.Database}.Sanitize()); err != nil {
+		tb.Fatalf("dbtest: create: %v", err)
+	}
+	return dsn
+}
+
 // template returns the name of the template database for set, creating and
 // migrating it when no process has done so yet.
 func template(ctx context.Context, set fs.FS) (string, error) {
@@ -112,6 +151,7 @@ func template(ctx context.Context, set fs.FS) (string, error) {
 			return "", err
 		}
 	}
+	sweep(ctx, conn, name)
 	templates.Store(sum, name)
 	return name, nil
 }
@@ -141,6 +181,36 @@ func build(ctx context.Context, conn *pgx.Conn, name string, set fs.FS) error {
 	}
 	_, err = conn.Exec(ctx, fmt.Sprintf("ALTER DATABASE %s RENAME TO %s", tmp, name))
 	return err
+}
+
+// sweep drops what earlier runs left behind: templates of older migration
+// sets, and test databases of processes that died before their cleanup.
+// Databases in use are skipped: DROP without FORCE refuses them.
+func sweep(ctx context.Context, conn *pgx.Conn, keep string) {
+	rows, err := conn.Query(ctx, `SELECT datname FROM pg_database
+		WHERE datname LIKE 'clubhouse\_tpl\_%' OR datname LIKE 'clubhouse\_test\_%'`)
+	if err != nil {
+		return
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return
+	}
+	for _, n := range names {
+		if n == keep || (strings.HasPrefix(n, "clubhouse_test_") && processAlive(n)) {
+			continue
+		}
+		_, _ = conn.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{n}.Sanitize())
+	}
+}
+
+// processAlive reports whether the process that named test database n runs.
+func processAlive(n string) bool {
+	var pid int
+	if _, err := fmt.Sscanf(strings.TrimPrefix(n, "clubhouse_test_"), "%d_", &pid); err != nil || pid <= 0 {
+		return true // not ours to judge
+	}
+	return syscall.Kill(pid, 0) == nil
 }
 
 func hashSet(set fs.FS) (string, error) {
