@@ -1,0 +1,124 @@
+package pricing
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/teambition/rrule-go"
+
+	"github.com/clubhouse-go/clubhouse"
+)
+
+// TimeOfDay is a time within a day, in minutes after midnight (0 to 1440).
+type TimeOfDay int
+
+// ParseTimeOfDay reads "HH:MM" or "HH:MM:SS"; "24:00" is the end of the day.
+// Tariff times must lie on the 30-minute grid of the slots, since a slot is
+// either inside a tariff's window or not. Errors: clubhouse.Invalid naming field.
+func ParseTimeOfDay(field, s string) (TimeOfDay, error) {
+	var h, m, sec int
+	n, _ := fmt.Sscanf(s, "%d:%d:%d", &h, &m, &sec)
+	ok := (n == 2 && len(s) == 5) || (n == 3 && len(s) == 8)
+	if !ok || h < 0 || h > 24 || m < 0 || m > 59 || sec < 0 || sec > 59 || (h == 24 && (m != 0 || sec != 0)) {
+		return 0, clubhouse.Errorf(clubhouse.Invalid, "invalid time", "%s must be a time HH:MM or HH:MM:SS, not %q.", field, s)
+	}
+	if sec != 0 || m%30 != 0 {
+		return 0, clubhouse.Errorf(clubhouse.Invalid, "invalid time", "%s must fall on :00 or :30 (slots are 30 minutes), not %q.", field, s)
+	}
+	return TimeOfDay(h*60 + m), nil
+}
+
+// String writes the time as HH:MM:SS.
+func (t TimeOfDay) String() string { return fmt.Sprintf("%02d:%02d:00", int(t)/60, int(t)%60) }
+
+// Tariff is a rule that adjusts the price of the slots it covers. Nil
+// fields match everything: a nil CourtID applies to all courts.
+type Tariff struct {
+	ID                int64
+	CourtID           *int64
+	ReservationTypeID *int64
+	RRule             string     // RFC 5545 rule, "" for every day
+	StartDate         *time.Time // first day (only the date is read); nil: open
+	EndDate           *time.Time // last day, inclusive; nil: open
+	StartTime         *TimeOfDay // nil: 00:00
+	EndTime           *TimeOfDay // nil: 24:00
+	Adjustment        Adjustment
+	Description       string
+	Active            bool
+}
+
+// ruleAnchor is the DTSTART of rules that name none and have no start date.
+var ruleAnchor = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Validate checks the tariff's dates, times and rule, so that bad input is
+// refused when a tariff is saved and never at quote time. Errors:
+// clubhouse.Invalid naming the field.
+func (t Tariff) Validate() error {
+	if t.StartDate != nil && t.EndDate != nil && dayOf(*t.EndDate) < dayOf(*t.StartDate) {
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid date", "end_date must not be before start_date.")
+	}
+	if t.StartTime != nil && (*t.StartTime < 0 || *t.StartTime >= 1440) {
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid time", "start_time must lie within the day.")
+	}
+	if t.EndTime != nil && (*t.EndTime <= 0 || *t.EndTime > 1440) {
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid time", "end_time must lie within the day and after 00:00.")
+	}
+	if t.StartTime != nil && t.EndTime != nil && *t.StartTime == *t.EndTime {
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid time", "start_time and end_time must differ; leave both empty for the whole day.")
+	}
+	if _, err := t.rule(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// rule parses the tariff's recurrence rule; nil when it has none.
+func (t Tariff) rule() (*rrule.RRule, error) {
+	s := strings.TrimSpace(t.RRule)
+	if s == "" {
+		return nil, nil
+	}
+	bad := func(err error) error {
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid rrule", "rrule is not a valid RFC 5545 rule (%v); example: FREQ=WEEKLY;BYDAY=SA,SU.", err)
+	}
+	var r *rrule.RRule
+	if strings.Contains(s, ":") { // DTSTART:...\nRRULE:... form
+		set, err := rrule.StrToRRuleSet(strings.ReplaceAll(s, `\n`, "\n"))
+		if err != nil {
+			return nil, bad(err)
+		}
+		if r = set.GetRRule(); r == nil {
+			return nil, bad(fmt.Errorf("no RRULE line"))
+		}
+		if dt := set.GetDTStart(); !dt.IsZero() {
+			r.DTStart(dt)
+			return r, nil
+		}
+	} else {
+		opt, err := rrule.StrToROption(s)
+		if err != nil {
+			return nil, bad(err)
+		}
+		if r, err = rrule.NewRRule(*opt); err != nil {
+			return nil, bad(err)
+		}
+		if !opt.Dtstart.IsZero() {
+			return r, nil
+		}
+	}
+	anchor := ruleAnchor
+	if t.StartDate != nil {
+		anchor = time.Date(t.StartDate.Year(), t.StartDate.Month(), t.StartDate.Day(), 0, 0, 0, 0, time.UTC)
+	}
+	r.DTStart(anchor)
+	return r, nil
+}
+
+// dayOf numbers the date of t (its wall-clock fields) in days since 1970-01-01.
+func dayOf(t time.Time) int {
+	return int(time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC).Unix() / 86400)
+}
+
+// dayTime returns midnight UTC of day number d.
+func dayTime(d int) time.Time { return time.Unix(int64(d)*86400, 0).UTC() }
