@@ -57,12 +57,13 @@ const (
 
 // ReservationType is a purpose of a booking (rental, class, event).
 type ReservationType struct {
-	ID          int64     `db:"id"`
-	Name        string    `db:"name"`
-	Description *string   `db:"description"`
-	Gestion     int       `db:"gestion"`
-	CreatedAt   time.Time `db:"created_at"`
-	UpdatedAt   time.Time `db:"updated_at"`
+	ID           int64     `db:"id"`
+	Name         string    `db:"name"`
+	Description  *string   `db:"description"`
+	Gestion      int       `db:"gestion"`
+	LongBookings bool      `db:"long_bookings"` // bookings may last more than 24 hours
+	CreatedAt    time.Time `db:"created_at"`
+	UpdatedAt    time.Time `db:"updated_at"`
 }
 
 // Court is a bookable court with its base price per hour (Price) and its
@@ -82,13 +83,14 @@ type Court struct {
 // field is Optional: on create, Name is required; on update, only the fields
 // set change. Fields a catalog does not have must be left unset.
 type CatalogInput struct {
-	Name        clubhouse.Optional[string]
-	Description clubhouse.Optional[string]
-	Color       clubhouse.Optional[string] // reservation statuses
-	Gestion     clubhouse.Optional[int]    // reservation types
-	CourtTypeID clubhouse.Optional[int64]  // courts
-	Cost        clubhouse.Optional[decimal.Decimal]
-	Price       clubhouse.Optional[decimal.Decimal]
+	Name         clubhouse.Optional[string]
+	Description  clubhouse.Optional[string]
+	Color        clubhouse.Optional[string] // reservation statuses
+	Gestion      clubhouse.Optional[int]    // reservation types
+	LongBookings clubhouse.Optional[bool]   // reservation types
+	CourtTypeID  clubhouse.Optional[int64]  // courts
+	Cost         clubhouse.Optional[decimal.Decimal]
+	Price        clubhouse.Optional[decimal.Decimal]
 }
 
 var hexColor = regexp.MustCompile(`^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$`)
@@ -137,6 +139,9 @@ func (in CatalogInput) columns(c *catalog, create bool) (map[string]any, error) 
 		}
 		cols["gestion"] = g
 	}
+	if c.has("long_bookings") && in.LongBookings.Set {
+		cols["long_bookings"] = in.LongBookings.Or(false)
+	}
 	if c.has("court_type_id") {
 		switch {
 		case !in.CourtTypeID.Set && create, in.CourtTypeID.Set && in.CourtTypeID.Value == nil:
@@ -173,6 +178,8 @@ func (in CatalogInput) unsupported(c *catalog) string {
 		return "color"
 	case in.Gestion.Set && !c.has("gestion"):
 		return "gestion"
+	case in.LongBookings.Set && !c.has("long_bookings"):
+		return "long_bookings"
 	case (in.CourtTypeID.Set || in.Cost.Set || in.Price.Set) && !c.has("court_type_id"):
 		return "court_type_id"
 	}

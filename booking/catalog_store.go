@@ -50,11 +50,14 @@ var (
 		reference{"clients", "document_type_id", "clients"})
 	paymentTypes = newCatalog("payment_types", "payment type", []string{"name", "description"}, []string{"name", "description"})
 	statuses     = newCatalog("reservation_statuses", "reservation status", []string{"name", "color", "description"},
-		[]string{"name", "description"})
-	reservationTypes = newCatalog("reservation_types", "reservation type", []string{"name", "description", "gestion"},
-		[]string{"name", "description"})
+		[]string{"name", "description"}, reference{"reservations", "reservation_status_id", "bookings"})
+	reservationTypes = newCatalog("reservation_types", "reservation type", []string{"name", "description", "gestion", "long_bookings"},
+		[]string{"name", "description"}, reference{"reservations", "reservation_type_id", "bookings"},
+		reference{"tariffs", "reservation_type_id", "tariffs"}, reference{"booking_series", "reservation_type_id", "booking series"})
 	courts = func() *catalog {
-		c := newCatalog("courts", "court", []string{"court_type_id", "name", "cost", "price"}, []string{"name"})
+		c := newCatalog("courts", "court", []string{"court_type_id", "name", "cost", "price"}, []string{"name"},
+			reference{"reservations", "court_id", "bookings"}, reference{"tariffs", "court_id", "tariffs"},
+			reference{"booking_series", "court_id", "booking series"})
 		c.selectSQ = `SELECT t.id, t.court_type_id, ct.name AS court_type_name, t.name, t.cost, t.price, t.created_at, t.updated_at
 			FROM courts t JOIN court_types ct ON ct.id = t.court_type_id`
 		c.errs["courts_court_type_id_fkey"] = clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "court_type_id does not name an existing court type.")

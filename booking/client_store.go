@@ -111,8 +111,9 @@ func (clientStore) userEmail(ctx context.Context, q sqldb.Queryer, userID int64)
 	return u.Email, true, nil
 }
 
-func (clientStore) userEmailTaken(ctx context.Context, q sqldb.Queryer, email string) (bool, error) {
+// userEmailTaken reports whether a user other than the one with id except uses email.
+func (clientStore) userEmailTaken(ctx context.Context, q sqldb.Queryer, email string, except int64) (bool, error) {
 	var taken bool
-	err := q.GetContext(ctx, &taken, `SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($1))`, email)
+	err := q.GetContext(ctx, &taken, `SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($1) AND id <> $2)`, email, except)
 	return taken, err
 }

@@ -88,7 +88,7 @@ func (c *Clients) Create(ctx context.Context, in ClientInput) (Client, error) {
 			}
 			cols["user_id"], cols["email"] = *in.UserID.Value, userEmail
 		case hasEmail:
-			taken, err := c.store.userEmailTaken(ctx, tx, email)
+			taken, err := c.store.userEmailTaken(ctx, tx, email, 0)
 			if err != nil {
 				return err
 			}
@@ -118,7 +118,8 @@ func (c *Clients) Create(ctx context.Context, in ClientInput) (Client, error) {
 }
 
 // CreateForUser stores the client of the user with userID, from the
-// account routes. Errors: as Create, and ErrClientExists when the user has one.
+// account routes. Errors: as Create, ErrClientExists when the user has one,
+// and ErrEmailInUse when another user or client uses the email.
 func (c *Clients) CreateForUser(ctx context.Context, userID int64, in ClientInput) (Client, error) {
 	if userID == 0 {
 		return Client{}, ErrUserNotFound
@@ -129,6 +130,14 @@ func (c *Clients) CreateForUser(ctx context.Context, userID int64, in ClientInpu
 	}
 	delete(cols, "display_name")
 	cols["user_id"] = userID
+	// The email may be the caller's own, but not another user's: that user could then never have a client.
+	taken, err := c.store.userEmailTaken(ctx, c.db, cols["email"].(string), userID)
+	if err != nil {
+		return Client{}, fmt.Errorf("create client: %w", err)
+	}
+	if taken {
+		return Client{}, ErrEmailInUse
+	}
 	out, err := c.store.insert(ctx, c.db, cols)
 	if err != nil {
 		return Client{}, fmt.Errorf("create client: %w", err)

@@ -32,12 +32,13 @@ type statusDTO struct {
 }
 
 type reservationTypeDTO struct {
-	ID          int64     `json:"id" validate:"required" example:"1"`
-	Name        string    `json:"name" validate:"required" example:"Rental"`
-	Description *string   `json:"description" validate:"required" extensions:"x-nullable"`
-	Gestion     int       `json:"gestion" validate:"required" enums:"1,2" example:"1"`
-	CreatedAt   time.Time `json:"created_at" validate:"required" format:"date-time"`
-	UpdatedAt   time.Time `json:"updated_at" validate:"required" format:"date-time"`
+	ID           int64     `json:"id" validate:"required" example:"1"`
+	Name         string    `json:"name" validate:"required" example:"Rental"`
+	Description  *string   `json:"description" validate:"required" extensions:"x-nullable"`
+	Gestion      int       `json:"gestion" validate:"required" enums:"1,2" example:"1"`
+	LongBookings bool      `json:"long_bookings" validate:"required"`
+	CreatedAt    time.Time `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt    time.Time `json:"updated_at" validate:"required" format:"date-time"`
 }
 
 type courtDTO struct {
@@ -68,7 +69,8 @@ func newStatusDTO(t booking.ReservationStatus) statusDTO {
 }
 
 func newReservationTypeDTO(t booking.ReservationType) reservationTypeDTO {
-	return reservationTypeDTO{ID: t.ID, Name: t.Name, Description: t.Description, Gestion: t.Gestion, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+	return reservationTypeDTO{ID: t.ID, Name: t.Name, Description: t.Description, Gestion: t.Gestion, LongBookings: t.LongBookings,
+		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 }
 
 func newCourtDTO(c booking.Court) courtDTO {
@@ -101,15 +103,17 @@ type statusPatch struct {
 }
 
 type reservationTypeInput struct {
-	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Tennis class"`
-	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
-	Gestion     clubhouse.Optional[int]    `json:"gestion" swaggertype:"integer" enums:"1,2" example:"2"`
+	Name         clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Tennis class"`
+	Description  clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+	Gestion      clubhouse.Optional[int]    `json:"gestion" swaggertype:"integer" enums:"1,2" example:"2"`
+	LongBookings clubhouse.Optional[bool]   `json:"long_bookings" swaggertype:"boolean" example:"false"`
 }
 
 type reservationTypePatch struct {
-	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Tennis class"`
-	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
-	Gestion     clubhouse.Optional[int]    `json:"gestion" swaggertype:"integer" enums:"1,2" example:"2"`
+	Name         clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Tennis class"`
+	Description  clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+	Gestion      clubhouse.Optional[int]    `json:"gestion" swaggertype:"integer" enums:"1,2" example:"2"`
+	LongBookings clubhouse.Optional[bool]   `json:"long_bookings" swaggertype:"boolean" example:"false"`
 }
 
 type courtInput struct {
@@ -138,7 +142,7 @@ func (in reservationTypeInput) domain() booking.CatalogInput {
 	return reservationTypePatch(in).domain()
 }
 func (in reservationTypePatch) domain() booking.CatalogInput {
-	return booking.CatalogInput{Name: in.Name, Description: in.Description, Gestion: in.Gestion}
+	return booking.CatalogInput{Name: in.Name, Description: in.Description, Gestion: in.Gestion, LongBookings: in.LongBookings}
 }
 func (in courtInput) domain() booking.CatalogInput { return courtPatch(in).domain() }
 func (in courtPatch) domain() booking.CatalogInput {

@@ -169,3 +169,16 @@ func queryInt(r *http.Request, name string, def, min, max int) (int, error) {
 	}
 	return n, nil
 }
+
+// queryID parses an optional id filter; 0 when absent.
+func queryID(r *http.Request, name string) (int64, error) {
+	s := r.URL.Query().Get(name)
+	if s == "" {
+		return 0, nil
+	}
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, clubhouse.Errorf(clubhouse.Invalid, "invalid id", "%s must be a positive integer, not %q.", name, s)
+	}
+	return id, nil
+}

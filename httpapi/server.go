@@ -29,7 +29,11 @@ type Options struct {
 	PublicBaseURL string    // the address clients reach this server at, for links
 	Catalogs      *booking.Catalogs
 	Clients       *booking.Clients
+	Tariffs       *booking.Tariffs
+	Bookings      *booking.Bookings
+	Events        Publisher // receives booking:changed and payment:updated; nil drops them
 	Now           func() time.Time
+	Zone          *time.Location // the club's time zone
 }
 
 // Server is the Clubhouse HTTP API.
@@ -50,6 +54,12 @@ func New(o Options) (*Server, error) {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Zone == nil {
+		o.Zone = time.UTC
+	}
+	if o.Events == nil {
+		o.Events = nopPublisher{}
 	}
 	docs, err := OpenAPIJSON()
 	if err != nil {
@@ -92,3 +102,6 @@ type healthDTO struct {
 	Status   string `json:"status" validate:"required" example:"ok" enums:"ok,unavailable"`
 	Database string `json:"database" validate:"required" example:"up" enums:"up,down"`
 }
+
+// zone is the club's time zone.
+func (s *Server) zone() *time.Location { return s.o.Zone }

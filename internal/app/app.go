@@ -24,6 +24,8 @@ type App struct {
 	Auth     *auth.Service
 	Catalogs *booking.Catalogs
 	Clients  *booking.Clients
+	Tariffs  *booking.Tariffs
+	Bookings *booking.Bookings
 	Server   *httpapi.Server
 }
 
@@ -56,6 +58,7 @@ type Options struct {
 	BcryptCost int             // 0: bcrypt's default
 	Limits     auth.LoginLimits
 	HTTPClient *http.Client // for OIDC discovery and JWKS
+	Events     httpapi.Publisher
 	Now        func() time.Time
 }
 
@@ -86,9 +89,11 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	a.Auth = auth.NewService(ao)
 	a.Catalogs = booking.NewCatalogs(db)
 	a.Clients = booking.NewClients(db, a.Auth.NewClientUser)
+	a.Tariffs = booking.NewTariffs(db, o.Now)
+	a.Bookings = booking.NewBookings(db, cfg.ClubTimezone, o.Now, a.Tariffs)
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
-		Catalogs: a.Catalogs, Clients: a.Clients, Now: o.Now,
+		Catalogs: a.Catalogs, Clients: a.Clients, Tariffs: a.Tariffs, Bookings: a.Bookings, Events: o.Events, Now: o.Now, Zone: cfg.ClubTimezone,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("build http server: %w", err)

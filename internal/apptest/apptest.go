@@ -54,8 +54,9 @@ func SigningKey(tb testing.TB) auth.SigningKey {
 // App is a running test server.
 type App struct {
 	*app.App
-	URL  string
-	Logs *bytes.Buffer // everything the server logged
+	URL    string
+	Logs   *bytes.Buffer // everything the server logged
+	Events *Events       // every message the server published
 
 	tb    testing.TB
 	mu    sync.Mutex
@@ -73,7 +74,8 @@ func New(tb testing.TB, opts ...Option) *App {
 		Port: 6000, DatabaseURL: "test", BotAPIKeys: []string{BotKey}, ClubTimezone: mustZone(tb, "America/Bogota"),
 		PublicBaseURL: Issuer, Audience: Audience, AccessTokenTTL: 15 * time.Minute,
 	}
-	o := app.Options{Key: SigningKey(tb), BcryptCost: bcrypt.MinCost}
+	events := &Events{}
+	o := app.Options{Key: SigningKey(tb), BcryptCost: bcrypt.MinCost, Events: events}
 	for _, opt := range opts {
 		opt(&cfg, &o)
 	}
@@ -85,7 +87,7 @@ func New(tb testing.TB, opts ...Option) *App {
 	}
 	srv := httptest.NewServer(a.Server)
 	tb.Cleanup(srv.Close)
-	return &App{App: a, URL: srv.URL, Logs: &logs.Buffer, tb: tb, users: map[string]auth.User{}}
+	return &App{App: a, URL: srv.URL, Logs: &logs.Buffer, Events: events, tb: tb, users: map[string]auth.User{}}
 }
 
 func mustZone(tb testing.TB, name string) *time.Location {
@@ -323,4 +325,38 @@ func (r *Response) ID(tb testing.TB) int64 {
 		tb.Fatalf("no id in %s", r)
 	}
 	return v.ID
+}
+
+// Event is a message published by the server.
+type Event struct {
+	Topic string
+	Data  any
+}
+
+// Events records the messages the server publishes; it is the in-process
+// subscriber that proves a route emits what it should.
+type Events struct {
+	mu   sync.Mutex
+	list []Event
+}
+
+// Publish implements httpapi.Publisher.
+func (e *Events) Publish(topic string, data any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.list = append(e.list, Event{Topic: topic, Data: data})
+}
+
+// Topic returns the JSON payload of every message published on topic, in order.
+func (e *Events) Topic(topic string) []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []string
+	for _, ev := range e.list {
+		if ev.Topic == topic {
+			b, _ := json.Marshal(ev.Data)
+			out = append(out, string(b))
+		}
+	}
+	return out
 }

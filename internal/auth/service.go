@@ -38,6 +38,9 @@ type Service struct {
 	o       Options
 	store   Store
 	limiter *limiter
+	// dummyHash makes a login for an unknown email, or a user without a
+	// password, cost as much as a wrong password: it has the same bcrypt cost.
+	dummyHash []byte
 }
 
 // NewService returns a Service with options o.
@@ -51,7 +54,8 @@ func NewService(o Options) *Service {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Service{o: o, limiter: newLimiter(o.Limits, o.Now)}
+	dummy, _ := bcrypt.GenerateFromPassword([]byte("not a password"), o.BcryptCost) // fails only for a cost out of range
+	return &Service{o: o, limiter: newLimiter(o.Limits, o.Now), dummyHash: dummy}
 }
 
 // Tokens is the answer to a login or a refresh.
@@ -71,9 +75,6 @@ var (
 	ErrPasswordTooWeak = clubhouse.Errorf(clubhouse.Invalid, "invalid password", "The password must be 8 to 72 bytes long.")
 )
 
-// dummyHash makes a login for an unknown email cost as much as a wrong password.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not a password"), bcrypt.MinCost)
-
 // Login checks email and password and returns a new token pair. addr is the
 // caller's address, for rate limiting. Errors: ErrBadCredentials,
 // ErrUserDisabled, a RateLimited error, ErrLocalOnly.
@@ -86,13 +87,17 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (Toke
 	}
 	u, err := s.store.ByEmail(ctx, s.o.DB, normalizeEmail(email))
 	if errors.Is(err, ErrUserNotFound) {
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		_ = bcrypt.CompareHashAndPassword(s.dummyHash, []byte(password))
 		return Tokens{}, ErrBadCredentials
 	}
 	if err != nil {
 		return Tokens{}, fmt.Errorf("login: %w", err)
 	}
-	if u.PasswordHash == nil || bcrypt.CompareHashAndPassword([]byte(*u.PasswordHash), []byte(password)) != nil {
+	hash := s.dummyHash
+	if u.PasswordHash != nil {
+		hash = []byte(*u.PasswordHash)
+	}
+	if bcrypt.CompareHashAndPassword(hash, []byte(password)) != nil || u.PasswordHash == nil {
 		return Tokens{}, ErrBadCredentials
 	}
 	if u.Disabled {
@@ -346,6 +351,10 @@ func (s *Service) Users(ctx context.Context, pageToken string, max int) (Page, e
 			return Page{}, ErrBadPageToken
 		}
 		if _, err := fmt.Sscanf(string(b[1:]), "%d", &after); err != nil || after < 0 {
+			return Page{}, ErrBadPageToken
+		}
+		// Sscanf accepts signs, spaces and trailing text; only the exact token this server makes is valid.
+		if base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "u%d", after)) != pageToken {
 			return Page{}, ErrBadPageToken
 		}
 	}

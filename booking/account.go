@@ -1,0 +1,213 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/shopspring/decimal"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// The bookings of one client, as the account routes see them: a client
+// reads, books and changes only their own.
+
+// ErrClassType is returned when a client books a training-class type.
+var ErrClassType = clubhouse.Errorf(clubhouse.Invalid, "invalid reference",
+	"Training classes are booked by enrolling in a class, not as court bookings.")
+
+// ClientPage returns one page of the client's bookings, latest first, and
+// their total count.
+func (b *Bookings) ClientPage(ctx context.Context, clientID int64, page, limit int) ([]Reservation, int, error) {
+	rows, err := b.store.list(ctx, b.db, BookingFilter{ClientID: clientID, Limit: limit, Offset: (page - 1) * limit})
+	if err != nil {
+		return nil, 0, err
+	}
+	var total int
+	if err := b.db.GetContext(ctx, &total, `SELECT count(*) FROM reservations WHERE client_id = $1`, clientID); err != nil {
+		return nil, 0, fmt.Errorf("count bookings: %w", err)
+	}
+	return rows, total, nil
+}
+
+// ClientFilter selects a client's bookings for the /reservations routes.
+type ClientFilter struct {
+	CourtID    int64
+	OperatorID int64
+	StatusID   int64
+	From, To   *time.Time // checking on or after From; checkout on or before To
+}
+
+// ClientList returns the client's bookings that match f, latest first.
+func (b *Bookings) ClientList(ctx context.Context, clientID int64, f ClientFilter) ([]Reservation, error) {
+	query := reservationSelect + ` WHERE r.client_id = $1
+		AND ($2 = 0 OR r.court_id = $2) AND ($3 = 0 OR r.operator_id = $3) AND ($4 = 0 OR r.reservation_status_id = $4)
+		AND ($5::timestamp IS NULL OR r.checking >= $5) AND ($6::timestamp IS NULL OR r.checkout <= $6)
+		ORDER BY r.checking DESC, r.id DESC LIMIT 1000`
+	rows := []Reservation{}
+	if err := b.db.SelectContext(ctx, &rows, query, clientID, f.CourtID, f.OperatorID, f.StatusID, f.From, f.To); err != nil {
+		return nil, fmt.Errorf("list bookings: %w", err)
+	}
+	return rows, nil
+}
+
+// ClientGet returns the client's booking with id. Another client's booking
+// is ErrBookingNotFound, as if it did not exist.
+func (b *Bookings) ClientGet(ctx context.Context, clientID, id int64) (Reservation, error) {
+	r, err := b.store.get(ctx, b.db, id, false)
+	if err != nil {
+		return Reservation{}, err
+	}
+	if r.ClientID == nil || *r.ClientID != clientID {
+		return Reservation{}, ErrBookingNotFound
+	}
+	return r, nil
+}
+
+// ClientCreate books a court for the client: in's client and status are
+// ignored (the booking is the client's, pending), and class types are
+// refused. Errors: as Create, and ErrClassType.
+func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, clientID int64, in BookingInput) (Reservation, error) {
+	var r Reservation
+	in.ClientID, in.ReservationStatusID = clubhouse.Some(clientID), clubhouse.Optional[int64]{}
+	if err := in.apply(&r, b.zone, true); err != nil {
+		return Reservation{}, err
+	}
+	var out Reservation
+	err := sqldb.Transact(ctx, b.db.DB, func(tx *sqlx.Tx) error {
+		if err := b.notClassType(ctx, tx, r.ReservationTypeID); err != nil {
+			return err
+		}
+		var err error
+		out, err = b.insert(ctx, tx, by, r)
+		return err
+	})
+	return out, err
+}
+
+func (b *Bookings) notClassType(ctx context.Context, q sqldb.Queryer, typeID int64) error {
+	var gestion int
+	err := q.GetContext(ctx, &gestion, `SELECT gestion FROM reservation_types WHERE id = $1`, typeID)
+	if err != nil {
+		return sqldb.Map(err, reservationErrors["reservations_reservation_type_id_fkey"], nil)
+	}
+	if gestion == GestionClass {
+		return ErrClassType
+	}
+	return nil
+}
+
+// ClientUpdate moves the client's booking or changes its notes; only
+// Checking, Checkout and Notes of in are read. Errors: as Update.
+func (b *Bookings) ClientUpdate(ctx context.Context, clientID, id int64, in BookingInput) (Reservation, error) {
+	if _, err := b.ClientGet(ctx, clientID, id); err != nil {
+		return Reservation{}, err
+	}
+	return b.Update(ctx, id, BookingInput{Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes})
+}
+
+// ClientDelete cancels the client's booking. Errors: as Delete.
+func (b *Bookings) ClientDelete(ctx context.Context, clientID, id int64) error {
+	if _, err := b.ClientGet(ctx, clientID, id); err != nil {
+		return err
+	}
+	return b.Delete(ctx, id)
+}
+
+// ClientQuote prices a span for the client; an ExcludeID must be the
+// client's own booking. Errors: as Quote, and ErrBookingNotFound.
+func (b *Bookings) ClientQuote(ctx context.Context, clientID int64, in SpanInput) (BookingQuote, error) {
+	if in.ExcludeID != 0 {
+		if _, err := b.ClientGet(ctx, clientID, in.ExcludeID); err != nil {
+			return BookingQuote{}, err
+		}
+	}
+	return b.Quote(ctx, in)
+}
+
+// Stats are a client's booking statistics.
+type Stats struct {
+	Total       int
+	Upcoming    int
+	Past        int
+	Hours       decimal.Decimal
+	AmountTotal decimal.Decimal
+	Next        *Reservation
+}
+
+// ClientStats summarises the client's bookings as of the club's wall time now.
+func (b *Bookings) ClientStats(ctx context.Context, clientID int64) (Stats, error) {
+	rows, err := b.store.list(ctx, b.db, BookingFilter{ClientID: clientID, Limit: 100_000})
+	if err != nil {
+		return Stats{}, err
+	}
+	amounts, err := b.Amounts(ctx, rows)
+	if err != nil {
+		return Stats{}, err
+	}
+	now := b.Now()
+	st := Stats{Total: len(rows), Hours: decimal.Zero, AmountTotal: decimal.Zero}
+	for i := range rows {
+		r := &rows[i]
+		if r.Checkout.After(now) {
+			st.Upcoming++
+			if r.Checking.After(now) && (st.Next == nil || r.Checking.Before(st.Next.Checking)) {
+				st.Next = r
+			}
+		} else {
+			st.Past++
+		}
+		st.Hours = st.Hours.Add(amounts[r.ID].Hours)
+		st.AmountTotal = st.AmountTotal.Add(amounts[r.ID].FinalPrice)
+	}
+	return st, nil
+}
+
+// CourtAvailability is a court and, when a span was asked, whether it is free.
+type CourtAvailability struct {
+	Court
+	Available *bool
+}
+
+// Availability lists every court, with whether it is free for span when
+// span is not nil. Errors: Invalid for a bad span.
+func (b *Bookings) Availability(ctx context.Context, checking, checkout string) ([]CourtAvailability, error) {
+	all, err := list[Court](ctx, b.db, courts, "")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]CourtAvailability, len(all))
+	for i, c := range all {
+		out[i].Court = c
+	}
+	if checking == "" && checkout == "" {
+		return out, nil
+	}
+	var span Span
+	if span.Start, err = ParseWall("checking", checking, b.zone); err != nil {
+		return nil, err
+	}
+	if span.End, err = ParseWall("checkout", checkout, b.zone); err != nil {
+		return nil, err
+	}
+	if err := span.Check(31 * 24 * time.Hour); err != nil {
+		return nil, err
+	}
+	var busy []int64
+	if err := b.db.SelectContext(ctx, &busy, `SELECT DISTINCT court_id FROM reservations
+		WHERE tsrange(checking, checkout, '[)') && tsrange($1, $2, '[)')`, span.Start, span.End); err != nil {
+		return nil, fmt.Errorf("availability: %w", err)
+	}
+	taken := map[int64]bool{}
+	for _, id := range busy {
+		taken[id] = true
+	}
+	for i := range out {
+		free := !taken[out[i].ID]
+		out[i].Available = &free
+	}
+	return out, nil
+}

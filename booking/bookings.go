@@ -1,0 +1,254 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/pricing"
+)
+
+// Bookings manages reservations: creation and changes under the
+// no-double-booking guard, conflict checks and price quotes.
+type Bookings struct {
+	db      *sqldb.DB
+	zone    *time.Location
+	now     func() time.Time
+	tariffs *Tariffs
+	store   reservationStore
+}
+
+// NewBookings returns the bookings stored in db. zone is the club's time
+// zone, now the clock.
+func NewBookings(db *sqldb.DB, zone *time.Location, now func() time.Time, tariffs *Tariffs) *Bookings {
+	return &Bookings{db: db, zone: zone, now: now, tariffs: tariffs}
+}
+
+// Now returns the club's current wall time.
+func (b *Bookings) Now() time.Time { return Wall(b.now().In(b.zone)) }
+
+// maxSpanFor is the longest booking of a type.
+func maxSpanFor(long bool) time.Duration {
+	if long {
+		return 31 * 24 * time.Hour
+	}
+	return MaxSpan
+}
+
+// Create books a court. The status defaults to the club's "Pending" status.
+// The actor becomes the booking's operator. Errors: Invalid (incomplete
+// data, invalid date, invalid reference), ErrCourtTaken.
+func (b *Bookings) Create(ctx context.Context, by clubhouse.Actor, in BookingInput) (Reservation, error) {
+	var r Reservation
+	if err := in.apply(&r, b.zone, true); err != nil {
+		return Reservation{}, err
+	}
+	return b.insert(ctx, b.db, by, r)
+}
+
+// insert checks r's span against its type and stores it on q.
+func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Actor, r Reservation) (Reservation, error) {
+	long, pending, err := b.store.typeRules(ctx, q, r.ReservationTypeID)
+	if err != nil {
+		return Reservation{}, err
+	}
+	if err := r.Span().Check(maxSpanFor(long)); err != nil {
+		return Reservation{}, err
+	}
+	if r.ReservationStatusID == nil && pending != 0 {
+		r.ReservationStatusID = &pending
+	}
+	if by.UserID != 0 {
+		r.OperatorID = &by.UserID
+	}
+	out, err := b.store.insert(ctx, q, r)
+	if err != nil {
+		return Reservation{}, fmt.Errorf("create booking: %w", err)
+	}
+	return out, nil
+}
+
+// Get returns the booking with id with its names. Errors: ErrBookingNotFound.
+func (b *Bookings) Get(ctx context.Context, id int64) (Reservation, error) {
+	return b.store.get(ctx, b.db, id, false)
+}
+
+// List returns the bookings that match f, latest first.
+func (b *Bookings) List(ctx context.Context, f BookingFilter) ([]Reservation, error) {
+	return b.store.list(ctx, b.db, f)
+}
+
+// Update changes the fields set in in; the new span is checked against every
+// other booking of the court. Errors: as Create, and ErrBookingNotFound.
+func (b *Bookings) Update(ctx context.Context, id int64, in BookingInput) (Reservation, error) {
+	var out Reservation
+	err := sqldb.Transact(ctx, b.db.DB, func(tx *sqlx.Tx) error {
+		r, err := b.store.get(ctx, tx, id, true)
+		if err != nil {
+			return err
+		}
+		if err := in.apply(&r, b.zone, false); err != nil {
+			return err
+		}
+		long, _, err := b.store.typeRules(ctx, tx, r.ReservationTypeID)
+		if err != nil {
+			return err
+		}
+		if err := r.Span().Check(maxSpanFor(long)); err != nil {
+			return err
+		}
+		if err := b.store.update(ctx, tx, r); err != nil {
+			return err
+		}
+		out, err = b.store.get(ctx, tx, id, false)
+		return err
+	})
+	if err != nil {
+		return Reservation{}, fmt.Errorf("update booking: %w", err)
+	}
+	return out, nil
+}
+
+// Delete removes the booking with id. Errors: ErrBookingNotFound, Conflict
+// when payments or events still refer to it.
+func (b *Bookings) Delete(ctx context.Context, id int64) error {
+	deleted, err := b.store.delete(ctx, b.db, []int64{id})
+	if err != nil {
+		return fmt.Errorf("delete booking: %w", err)
+	}
+	if len(deleted) == 0 {
+		return ErrBookingNotFound
+	}
+	return nil
+}
+
+// DeleteMany removes the bookings with ids in one transaction and returns
+// the ids it deleted; unknown ids are skipped. Errors: Conflict as Delete.
+func (b *Bookings) DeleteMany(ctx context.Context, ids []int64) ([]int64, error) {
+	deleted, err := b.store.delete(ctx, b.db, ids)
+	if err != nil {
+		return nil, fmt.Errorf("delete bookings: %w", err)
+	}
+	return deleted, nil
+}
+
+// SpanInput is a court and a span to check or price, as sent by a client.
+type SpanInput struct {
+	CourtID           int64
+	ReservationTypeID int64 // 0: no type-specific tariffs apply
+	Checking          string
+	Checkout          string
+	ExcludeID         int64 // a booking being edited, left out of the conflict check
+}
+
+// Validate reports whether the court is free for the span. Errors: Invalid
+// for a bad span or court, ErrCourtTaken.
+func (b *Bookings) Validate(ctx context.Context, in SpanInput) error {
+	court, span, err := b.resolve(ctx, in)
+	if err != nil {
+		return err
+	}
+	id, err := b.store.conflict(ctx, b.db, court.ID, span, in.ExcludeID)
+	if err != nil {
+		return fmt.Errorf("validate booking: %w", err)
+	}
+	if id != 0 {
+		return ErrCourtTaken
+	}
+	return nil
+}
+
+func (b *Bookings) resolve(ctx context.Context, in SpanInput) (Court, Span, error) {
+	var span Span
+	var err error
+	if span.Start, err = ParseWall("checking", in.Checking, b.zone); err != nil {
+		return Court{}, Span{}, err
+	}
+	if span.End, err = ParseWall("checkout", in.Checkout, b.zone); err != nil {
+		return Court{}, Span{}, err
+	}
+	if err := span.Check(31 * 24 * time.Hour); err != nil {
+		return Court{}, Span{}, err
+	}
+	if in.CourtID <= 0 {
+		return Court{}, Span{}, clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "court_id must be a positive integer.")
+	}
+	court, err := b.store.courtExists(ctx, b.db, in.CourtID)
+	if err != nil {
+		return Court{}, Span{}, err
+	}
+	return court, span, nil
+}
+
+// BookingQuote is the price of a span on a court, and whether it is free.
+type BookingQuote struct {
+	Court     Court
+	Span      Span
+	Available bool
+	pricing.Quote
+}
+
+// Quote prices a span on a court with the active tariffs and tells whether
+// it is free (leaving out in.ExcludeID). Errors: Invalid for a bad span,
+// NotFound for an unknown court.
+func (b *Bookings) Quote(ctx context.Context, in SpanInput) (BookingQuote, error) {
+	court, span, err := b.resolve(ctx, in)
+	if err != nil {
+		return BookingQuote{}, err
+	}
+	return b.quote(ctx, court, in.ReservationTypeID, span, in.ExcludeID)
+}
+
+func (b *Bookings) quote(ctx context.Context, court Court, typeID int64, span Span, exclude int64) (BookingQuote, error) {
+	set, err := b.tariffs.Set(ctx, b.db)
+	if err != nil {
+		return BookingQuote{}, err
+	}
+	q, err := set.Quote(pricing.Request{CourtID: court.ID, PricePerHour: court.Price, ReservationTypeID: typeID,
+		Start: span.Start, End: span.End})
+	if err != nil {
+		return BookingQuote{}, err
+	}
+	id, err := b.store.conflict(ctx, b.db, court.ID, span, exclude)
+	if err != nil {
+		return BookingQuote{}, fmt.Errorf("quote: %w", err)
+	}
+	return BookingQuote{Court: court, Span: span, Available: id == 0, Quote: q}, nil
+}
+
+// Price returns the quote of an existing booking.
+// Errors: ErrBookingNotFound.
+func (b *Bookings) Price(ctx context.Context, id int64) (BookingQuote, error) {
+	r, err := b.store.get(ctx, b.db, id, false)
+	if err != nil {
+		return BookingQuote{}, err
+	}
+	court, err := b.store.courtExists(ctx, b.db, r.CourtID)
+	if err != nil {
+		return BookingQuote{}, err
+	}
+	return b.quote(ctx, court, r.ReservationTypeID, r.Span(), r.ID)
+}
+
+// Amounts prices each booking of rs (by its court's base price, type and
+// span) without checking availability, keyed by booking id.
+func (b *Bookings) Amounts(ctx context.Context, rs []Reservation) (map[int64]pricing.Quote, error) {
+	set, err := b.tariffs.Set(ctx, b.db)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]pricing.Quote, len(rs))
+	for _, r := range rs {
+		q, err := set.Quote(pricing.Request{CourtID: r.CourtID, PricePerHour: r.CourtBasePrice, ReservationTypeID: r.ReservationTypeID,
+			Start: r.Checking, End: r.Checkout})
+		if err != nil {
+			return nil, fmt.Errorf("price booking %d: %w", r.ID, err)
+		}
+		out[r.ID] = q
+	}
+	return out, nil
+}

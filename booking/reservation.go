@@ -1,0 +1,136 @@
+package booking
+
+import (
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/clubhouse-go/clubhouse"
+)
+
+// Reservation is a booking of a court for a span of wall time, with the
+// names of what it refers to.
+type Reservation struct {
+	ID                  int64           `db:"id"`
+	OperatorID          *int64          `db:"operator_id"`
+	ClientID            *int64          `db:"client_id"`
+	CourtID             int64           `db:"court_id"`
+	ReservationTypeID   int64           `db:"reservation_type_id"`
+	ReservationStatusID *int64          `db:"reservation_status_id"`
+	Checking            time.Time       `db:"checking"`
+	Checkout            time.Time       `db:"checkout"`
+	Notes               *string         `db:"notes"`
+	SeriesID            *int64          `db:"series_id"`
+	CouponID            *int64          `db:"coupon_id"`
+	ContractID          *int64          `db:"contract_id"`
+	CreatedAt           time.Time       `db:"created_at"`
+	UpdatedAt           time.Time       `db:"updated_at"`
+	CourtName           string          `db:"court_name"`
+	CourtBasePrice      decimal.Decimal `db:"court_base_price"`
+	CourtTypeName       string          `db:"court_type_name"`
+	ReservationTypeName string          `db:"reservation_type_name"`
+	StatusName          *string         `db:"status_name"`
+	ClientFirstName     *string         `db:"client_first_name"`
+	ClientLastName      *string         `db:"client_last_name"`
+	ClientEmail         *string         `db:"client_email"`
+	ClientPhone         *string         `db:"client_phone"`
+	ClientDocument      *string         `db:"client_document"`
+	ClientAddress       *string         `db:"client_address"`
+}
+
+// Span returns the reservation's span.
+func (r Reservation) Span() Span { return Span{Start: r.Checking, End: r.Checkout} }
+
+// BookingInput is the data of a booking to create or change. On create,
+// CourtID, ReservationTypeID, Checking and Checkout are required; on update
+// only the fields set change. Times are parsed with ParseWall.
+type BookingInput struct {
+	CourtID             clubhouse.Optional[int64]
+	ReservationTypeID   clubhouse.Optional[int64]
+	ClientID            clubhouse.Optional[int64]
+	ReservationStatusID clubhouse.Optional[int64]
+	Checking            clubhouse.Optional[string]
+	Checkout            clubhouse.Optional[string]
+	Notes               clubhouse.Optional[string]
+}
+
+// Errors of bookings.
+var (
+	ErrCourtTaken      = clubhouse.Errorf(clubhouse.Conflict, "court occupied", "The court is already booked in that slot.")
+	ErrBookingNotFound = clubhouse.Errorf(clubhouse.NotFound, "booking not found", "The booking does not exist.")
+	ErrNoClient        = clubhouse.Errorf(clubhouse.NotFound, "client not found", "Create your client record (POST /api/account/client) before booking.")
+)
+
+// apply writes the fields set in in onto r, parsing times in zone. create
+// demands the required fields. Errors: Invalid naming the field.
+func (in BookingInput) apply(r *Reservation, zone *time.Location, create bool) error {
+	var missing []string
+	need := func(name string, set bool, null bool) bool {
+		if (create && !set) || (set && null) {
+			missing = append(missing, name)
+			return false
+		}
+		return set
+	}
+	if need("court_id", in.CourtID.Set, in.CourtID.Value == nil) {
+		r.CourtID = *in.CourtID.Value
+	}
+	if need("reservation_type_id", in.ReservationTypeID.Set, in.ReservationTypeID.Value == nil) {
+		r.ReservationTypeID = *in.ReservationTypeID.Value
+	}
+	var checking, checkout string
+	if need("checking", in.Checking.Set, in.Checking.Value == nil) {
+		checking = *in.Checking.Value
+	}
+	if need("checkout", in.Checkout.Set, in.Checkout.Value == nil) {
+		checkout = *in.Checkout.Value
+	}
+	if len(missing) > 0 {
+		return clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: %s.", strings.Join(missing, ", "))
+	}
+	for _, ref := range []struct {
+		name string
+		v    int64
+		set  bool
+	}{{"court_id", r.CourtID, in.CourtID.Set}, {"reservation_type_id", r.ReservationTypeID, in.ReservationTypeID.Set}} {
+		if ref.set && ref.v <= 0 {
+			return clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "%s %d does not exist.", ref.name, ref.v)
+		}
+	}
+	for _, opt := range []struct {
+		name string
+		f    clubhouse.Optional[int64]
+		dst  **int64
+	}{{"client_id", in.ClientID, &r.ClientID}, {"reservation_status_id", in.ReservationStatusID, &r.ReservationStatusID}} {
+		if !opt.f.Set {
+			continue
+		}
+		if opt.f.Value != nil && *opt.f.Value <= 0 {
+			return clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "%s %d does not exist.", opt.name, *opt.f.Value)
+		}
+		*opt.dst = opt.f.Value
+	}
+	if checking != "" || in.Checking.Set {
+		t, err := ParseWall("checking", checking, zone)
+		if err != nil {
+			return err
+		}
+		r.Checking = t
+	}
+	if checkout != "" || in.Checkout.Set {
+		t, err := ParseWall("checkout", checkout, zone)
+		if err != nil {
+			return err
+		}
+		r.Checkout = t
+	}
+	if in.Notes.Set {
+		r.Notes = nil
+		if in.Notes.Value != nil && strings.TrimSpace(*in.Notes.Value) != "" {
+			v := strings.TrimSpace(*in.Notes.Value)
+			r.Notes = &v
+		}
+	}
+	return nil
+}

@@ -1,0 +1,187 @@
+package booking
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+var reservationErrors = sqldb.Mapping{
+	"reservations_no_overlap":                 ErrCourtTaken,
+	"reservations_court_id_fkey":              clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "court_id does not name an existing court."),
+	"reservations_client_id_fkey":             clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "client_id does not name an existing client."),
+	"reservations_reservation_type_id_fkey":   clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "reservation_type_id does not name an existing reservation type."),
+	"reservations_reservation_status_id_fkey": clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "reservation_status_id does not name an existing status."),
+	"reservations_span_check":                 ErrCheckoutBeforeChecking,
+	"reservations_grid_check":                 ErrOffGrid,
+}
+
+// mapReservationErr maps the errors of writes to reservations: a deadlock
+// between racing writers is a taken slot too (the client may retry).
+func mapReservationErr(err error) error {
+	if sqldb.Code(err) == "40P01" {
+		return ErrCourtTaken
+	}
+	return sqldb.Map(err, ErrBookingNotFound, reservationErrors)
+}
+
+const reservationColumns = `r.id, r.operator_id, r.client_id, r.court_id, r.reservation_type_id, r.reservation_status_id,
+	r.checking, r.checkout, r.notes, r.series_id, r.coupon_id, r.contract_id, r.created_at, r.updated_at`
+
+const reservationSelect = `SELECT ` + reservationColumns + `,
+	co.name AS court_name, co.price AS court_base_price, ct.name AS court_type_name, rt.name AS reservation_type_name,
+	st.name AS status_name, cl.first_name AS client_first_name, cl.last_name AS client_last_name, cl.email AS client_email,
+	cl.phone AS client_phone, cl.document AS client_document, cl.address AS client_address
+	FROM reservations r
+	JOIN courts co ON co.id = r.court_id
+	JOIN court_types ct ON ct.id = co.court_type_id
+	JOIN reservation_types rt ON rt.id = r.reservation_type_id
+	LEFT JOIN reservation_statuses st ON st.id = r.reservation_status_id
+	LEFT JOIN clients cl ON cl.id = r.client_id`
+
+// BookingFilter selects bookings for the admin lists. Zero fields match all.
+type BookingFilter struct {
+	ClientID  int64
+	CourtID   int64
+	From, To  *time.Time // wall dates: checking on or after From, before To+1 day
+	ActiveAt  *time.Time // only bookings whose checkout is after this wall time
+	Confirmed *bool      // true: a status other than pending; false: pending or none
+	Limit     int
+	Offset    int
+}
+
+type reservationStore struct{}
+
+// typeRules returns whether bookings of type may exceed 24 hours, and the id
+// of the pending status (0 when the club has none).
+func (reservationStore) typeRules(ctx context.Context, q sqldb.Queryer, typeID int64) (long bool, pending int64, err error) {
+	var row struct {
+		Long    bool          `db:"long_bookings"`
+		Pending sql.NullInt64 `db:"pending"`
+	}
+	err = q.GetContext(ctx, &row, `SELECT rt.long_bookings,
+		(SELECT id FROM reservation_statuses WHERE lower(name) = 'pending' ORDER BY id LIMIT 1) AS pending
+		FROM reservation_types rt WHERE rt.id = $1`, typeID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, 0, reservationErrors["reservations_reservation_type_id_fkey"]
+	}
+	return row.Long, row.Pending.Int64, err
+}
+
+// insert stores r unless its slot is taken. ON CONFLICT DO NOTHING makes a
+// racing insert wait for the other and then skip, where a plain INSERT into
+// an exclusion constraint can deadlock. Errors: ErrCourtTaken, invalid references.
+func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservation) (Reservation, error) {
+	var out Reservation
+	err := q.GetContext(ctx, &out, `INSERT INTO reservations AS r (operator_id, client_id, court_id, reservation_type_id,
+		reservation_status_id, checking, checkout, notes, series_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT DO NOTHING
+		RETURNING `+reservationColumns,
+		r.OperatorID, r.ClientID, r.CourtID, r.ReservationTypeID, r.ReservationStatusID, r.Checking, r.Checkout, r.Notes, r.SeriesID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Reservation{}, ErrCourtTaken
+	}
+	if err != nil {
+		return Reservation{}, mapReservationErr(err)
+	}
+	return out, nil
+}
+
+func (reservationStore) update(ctx context.Context, q sqldb.Queryer, r Reservation) error {
+	res, err := q.ExecContext(ctx, `UPDATE reservations SET client_id = $2, court_id = $3, reservation_type_id = $4,
+		reservation_status_id = $5, checking = $6, checkout = $7, notes = $8, updated_at = now() WHERE id = $1`,
+		r.ID, r.ClientID, r.CourtID, r.ReservationTypeID, r.ReservationStatusID, r.Checking, r.Checkout, r.Notes)
+	if err != nil {
+		return mapReservationErr(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrBookingNotFound
+	}
+	return nil
+}
+
+func (reservationStore) get(ctx context.Context, q sqldb.Queryer, id int64, lock bool) (Reservation, error) {
+	var r Reservation
+	query := reservationSelect + ` WHERE r.id = $1`
+	if lock {
+		query += ` FOR UPDATE OF r`
+	}
+	err := q.GetContext(ctx, &r, query, id)
+	return r, sqldb.Map(err, ErrBookingNotFound, nil)
+}
+
+func (reservationStore) list(ctx context.Context, q sqldb.Queryer, f BookingFilter) ([]Reservation, error) {
+	var conds []string
+	var args []any
+	add := func(cond string, v any) {
+		args = append(args, v)
+		conds = append(conds, fmt.Sprintf(cond, len(args)))
+	}
+	if f.ClientID != 0 {
+		add("r.client_id = $%d", f.ClientID)
+	}
+	if f.CourtID != 0 {
+		add("r.court_id = $%d", f.CourtID)
+	}
+	if f.From != nil {
+		add("r.checking >= $%d", *f.From)
+	}
+	if f.To != nil {
+		add("r.checking < $%d", f.To.AddDate(0, 0, 1))
+	}
+	if f.ActiveAt != nil {
+		add("r.checkout > $%d", *f.ActiveAt)
+	}
+	if f.Confirmed != nil {
+		pending := "(r.reservation_status_id IS NULL OR lower(st.name) = 'pending')"
+		if *f.Confirmed {
+			conds = append(conds, "NOT "+pending)
+		} else {
+			conds = append(conds, pending)
+		}
+	}
+	query := reservationSelect
+	if len(conds) > 0 {
+		query += " WHERE " + strings.Join(conds, " AND ")
+	}
+	args = append(args, f.Limit, f.Offset)
+	query += fmt.Sprintf(" ORDER BY r.checking DESC, r.id DESC LIMIT $%d OFFSET $%d", len(args)-1, len(args))
+	rows := []Reservation{}
+	if err := q.SelectContext(ctx, &rows, query, args...); err != nil {
+		return nil, fmt.Errorf("list bookings: %w", err)
+	}
+	return rows, nil
+}
+
+// conflict returns the id of a booking of court that overlaps s, other than
+// except, or 0.
+func (reservationStore) conflict(ctx context.Context, q sqldb.Queryer, court int64, s Span, except int64) (int64, error) {
+	var id int64
+	err := q.GetContext(ctx, &id, `SELECT id FROM reservations
+		WHERE court_id = $1 AND tsrange(checking, checkout, '[)') && tsrange($2, $3, '[)') AND id <> $4 LIMIT 1`,
+		court, s.Start, s.End, except)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return id, err
+}
+
+func (reservationStore) delete(ctx context.Context, q sqldb.Queryer, ids []int64) ([]int64, error) {
+	deleted := []int64{}
+	err := q.SelectContext(ctx, &deleted, `DELETE FROM reservations WHERE id = ANY($1) RETURNING id`, ids)
+	if sqldb.Code(err) == "23503" {
+		return nil, clubhouse.Errorf(clubhouse.Conflict, "in use", "A booking still has payments, classes or events; delete those first.")
+	}
+	return deleted, err
+}
+
+func (reservationStore) courtExists(ctx context.Context, q sqldb.Queryer, id int64) (Court, error) {
+	return get[Court](ctx, q, courts, id)
+}

@@ -1,0 +1,113 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/pricing"
+)
+
+// Tariffs manages the stored tariffs and keeps them compiled for quotes.
+type Tariffs struct {
+	db    *sqldb.DB
+	now   func() time.Time
+	store tariffStore
+
+	mu      sync.Mutex
+	version int64
+	set     *pricing.Set
+}
+
+// NewTariffs returns the tariffs stored in db; now is the clock that places
+// the window of compiled dates.
+func NewTariffs(db *sqldb.DB, now func() time.Time) *Tariffs {
+	return &Tariffs{db: db, now: now}
+}
+
+// List returns the tariffs that match f, in id order.
+func (t *Tariffs) List(ctx context.Context, f TariffFilter) ([]Tariff, error) {
+	return t.store.list(ctx, t.db, f)
+}
+
+// Get returns the tariff with id. Errors: ErrTariffNotFound.
+func (t *Tariffs) Get(ctx context.Context, id int64) (Tariff, error) {
+	return t.store.get(ctx, t.db, id, false)
+}
+
+// Create validates and stores a tariff. Errors: Invalid naming the field
+// (adjustment, rrule, dates, times, references), "incomplete data".
+func (t *Tariffs) Create(ctx context.Context, in TariffInput) (Tariff, error) {
+	var tr Tariff
+	if err := in.apply(&tr); err != nil {
+		return Tariff{}, err
+	}
+	return t.store.save(ctx, t.db, tr)
+}
+
+// Update changes the fields set in in and validates the result as a whole.
+// Errors: as Create, and ErrTariffNotFound.
+func (t *Tariffs) Update(ctx context.Context, id int64, in TariffInput) (Tariff, error) {
+	var out Tariff
+	err := sqldb.Transact(ctx, t.db.DB, func(tx *sqlx.Tx) error {
+		tr, err := t.store.get(ctx, tx, id, true)
+		if err != nil {
+			return err
+		}
+		if err := in.apply(&tr); err != nil {
+			return err
+		}
+		out, err = t.store.save(ctx, tx, tr)
+		return err
+	})
+	return out, err
+}
+
+// Delete removes the tariff with id. Errors: ErrTariffNotFound.
+func (t *Tariffs) Delete(ctx context.Context, id int64) error {
+	return t.store.delete(ctx, t.db, id)
+}
+
+// compileWindow is the range of dates, around now, whose recurrences are
+// precomputed.
+func (t *Tariffs) compileWindow() pricing.Window {
+	now := t.now()
+	return pricing.Window{From: now.AddDate(-1, 0, 0), To: now.AddDate(3, 0, 0)}
+}
+
+// Set returns the compiled active tariffs, compiling them again when any
+// instance changed a tariff since the last compile (a trigger bumps a
+// version that this reads).
+func (t *Tariffs) Set(ctx context.Context, q sqldb.Queryer) (*pricing.Set, error) {
+	v, err := t.store.version(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("tariff version: %w", err)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.set != nil && t.version == v {
+		return t.set, nil
+	}
+	rows, err := t.store.list(ctx, q, TariffFilter{})
+	if err != nil {
+		return nil, err
+	}
+	ts := make([]pricing.Tariff, 0, len(rows))
+	for _, r := range rows {
+		pt, err := r.engine()
+		if err != nil {
+			return nil, fmt.Errorf("tariff %d: %w", r.ID, err) // validated on save: a bug or a hand edit
+		}
+		ts = append(ts, pt)
+	}
+	set, err := pricing.Compile(ts, t.compileWindow())
+	if err != nil {
+		return nil, err
+	}
+	t.set, t.version = set, v
+	return set, nil
+}

@@ -1,0 +1,314 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+)
+
+// The caller's own bookings: /api/account/bookings and /api/reservations.
+
+// callerClient returns the client record of the caller.
+func (s *Server) callerClient(r *http.Request) (booking.Client, error) {
+	c, err := s.o.Clients.ForUser(r.Context(), actor(r).UserID)
+	if err != nil {
+		return booking.Client{}, booking.ErrNoClient
+	}
+	return c, nil
+}
+
+// accountBookingDTO is a booking as its client sees it; checking and
+// checkout are ISO 8601 wall times (no zone: the club's).
+type accountBookingDTO struct {
+	ID                  int64     `json:"id" validate:"required"`
+	ClientID            *int64    `json:"client_id" validate:"required" extensions:"x-nullable"`
+	CourtID             int64     `json:"court_id" validate:"required"`
+	ReservationTypeID   int64     `json:"reservation_type_id" validate:"required"`
+	ReservationStatusID *int64    `json:"reservation_status_id" validate:"required" extensions:"x-nullable"`
+	Checking            string    `json:"checking" validate:"required" example:"2026-03-02T10:00:00"`
+	Checkout            string    `json:"checkout" validate:"required" example:"2026-03-02T11:30:00"`
+	Notes               *string   `json:"notes" validate:"required" extensions:"x-nullable"`
+	CourtName           string    `json:"court_name" validate:"required"`
+	ReservationTypeName string    `json:"reservation_type_name" validate:"required"`
+	StatusName          *string   `json:"status_name" validate:"required" extensions:"x-nullable"`
+	TotalAmount         money     `json:"total_amount" validate:"required" swaggertype:"number"`
+	CreatedAt           time.Time `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt           time.Time `json:"updated_at" validate:"required" format:"date-time"`
+}
+
+const isoWall = "2006-01-02T15:04:05"
+
+func newAccountBookingDTO(r booking.Reservation, amount money) accountBookingDTO {
+	return accountBookingDTO{ID: r.ID, ClientID: r.ClientID, CourtID: r.CourtID, ReservationTypeID: r.ReservationTypeID,
+		ReservationStatusID: r.ReservationStatusID, Checking: r.Checking.Format(isoWall), Checkout: r.Checkout.Format(isoWall),
+		Notes: r.Notes, CourtName: r.CourtName, ReservationTypeName: r.ReservationTypeName, StatusName: r.StatusName,
+		TotalAmount: amount, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+}
+
+func (s *Server) accountBookingDTOs(r *http.Request, rows []booking.Reservation) ([]accountBookingDTO, error) {
+	amounts, err := s.o.Bookings.Amounts(r.Context(), rows)
+	if err != nil {
+		return nil, err
+	}
+	return mapSlice(rows, func(b booking.Reservation) accountBookingDTO {
+		return newAccountBookingDTO(b, money(amounts[b.ID].FinalPrice))
+	}), nil
+}
+
+type paginationDTO struct {
+	Page       int `json:"page" validate:"required" example:"1"`
+	Limit      int `json:"limit" validate:"required" example:"10"`
+	Total      int `json:"total" validate:"required" example:"23"`
+	TotalPages int `json:"totalPages" validate:"required" example:"3"`
+}
+
+type accountBookingsDTO struct {
+	Bookings   []accountBookingDTO `json:"bookings" validate:"required"`
+	Pagination paginationDTO       `json:"pagination" validate:"required"`
+}
+
+// listAccountBookings lists the caller's bookings.
+//
+// @Summary List my bookings
+// @Description Latest first. A caller without a client record has no bookings.
+// @Tags account
+// @Produce json
+// @Param page query int false "Page, from 1" default(1)
+// @Param limit query int false "Page size, 1 to 100" default(10)
+// @Success 200 {object} accountBookingsDTO
+// @Failure 400,401 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/bookings [get]
+func (s *Server) listAccountBookings(w http.ResponseWriter, r *http.Request) error {
+	page, err := queryInt(r, "page", 1, 1, 1_000_000)
+	if err != nil {
+		return err
+	}
+	limit, err := queryInt(r, "limit", 10, 1, 100)
+	if err != nil {
+		return err
+	}
+	out := accountBookingsDTO{Bookings: []accountBookingDTO{}, Pagination: paginationDTO{Page: page, Limit: limit}}
+	c, err := s.callerClient(r)
+	if err != nil {
+		return writeJSON(w, http.StatusOK, out)
+	}
+	rows, total, err := s.o.Bookings.ClientPage(r.Context(), c.ID, page, limit)
+	if err != nil {
+		return err
+	}
+	if out.Bookings, err = s.accountBookingDTOs(r, rows); err != nil {
+		return err
+	}
+	out.Pagination.Total, out.Pagination.TotalPages = total, (total+limit-1)/limit
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// accountBookingInput books a court for the caller.
+type accountBookingInput struct {
+	CourtID           clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"2"`
+	ReservationTypeID clubhouse.Optional[int64]  `json:"reservation_type_id" validate:"required" swaggertype:"integer" example:"1"`
+	Checking          clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02T10:00:00"`
+	Checkout          clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02T11:30:00"`
+	Notes             clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable"`
+}
+
+// createdBookingDTO is the answer to a client's booking.
+type createdBookingDTO struct {
+	ID                int64     `json:"id" validate:"required"`
+	ClientID          *int64    `json:"client_id" validate:"required" extensions:"x-nullable"`
+	CourtID           int64     `json:"court_id" validate:"required"`
+	ReservationTypeID int64     `json:"reservation_type_id" validate:"required"`
+	Checking          string    `json:"checking" validate:"required" example:"2026-03-02T10:00:00"`
+	Checkout          string    `json:"checkout" validate:"required" example:"2026-03-02T11:30:00"`
+	Notes             *string   `json:"notes" validate:"required" extensions:"x-nullable"`
+	CreatedAt         time.Time `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt         time.Time `json:"updated_at" validate:"required" format:"date-time"`
+}
+
+// createAccountBooking books a court for the caller.
+//
+// @Summary Book a court
+// @Description The booking is the caller's and pending. Training-class types are booked by enrolling, not here (400). Emits booking:changed.
+// @Tags account
+// @Accept json
+// @Produce json
+// @Param body body accountBookingInput true "The booking"
+// @Success 201 {object} createdBookingDTO
+// @Failure 400,401,404,409,413 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/bookings [post]
+func (s *Server) createAccountBooking(w http.ResponseWriter, r *http.Request) error {
+	var in accountBookingInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	c, err := s.callerClient(r)
+	if err != nil {
+		return err
+	}
+	b, err := s.o.Bookings.ClientCreate(r.Context(), actor(r), c.ID, booking.BookingInput{CourtID: in.CourtID,
+		ReservationTypeID: in.ReservationTypeID, Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes})
+	if err != nil {
+		return err
+	}
+	s.publishBookings(b.ID)
+	return writeJSON(w, http.StatusCreated, createdBookingDTO{ID: b.ID, ClientID: b.ClientID, CourtID: b.CourtID,
+		ReservationTypeID: b.ReservationTypeID, Checking: b.Checking.Format(isoWall), Checkout: b.Checkout.Format(isoWall),
+		Notes: b.Notes, CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt})
+}
+
+// getAccountBooking reads one of the caller's bookings.
+//
+// @Summary Read my booking
+// @Tags account
+// @Produce json
+// @Param bookingId path int true "booking id"
+// @Success 200 {object} accountBookingDTO
+// @Failure 400,401,404 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/bookings/{bookingId} [get]
+func (s *Server) getAccountBooking(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "bookingId")
+	if err != nil {
+		return err
+	}
+	c, err := s.callerClient(r)
+	if err != nil {
+		return booking.ErrBookingNotFound
+	}
+	b, err := s.o.Bookings.ClientGet(r.Context(), c.ID, id)
+	if err != nil {
+		return err
+	}
+	dtos, err := s.accountBookingDTOs(r, []booking.Reservation{b})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, dtos[0])
+}
+
+// accountPriceDTO is the account variant of a price calculation.
+type accountPriceDTO struct {
+	priceDTO
+	Date     string `json:"date" validate:"required" example:"2026-03-07"`
+	Checking string `json:"checking" validate:"required" example:"10:00"`
+	Checkout string `json:"checkout" validate:"required" example:"11:30"`
+}
+
+// calculateAccountPrice prices a span for the caller.
+//
+// @Summary Calculate a price
+// @Description As the admin variant; reservation_id, when editing, must be one of the caller's bookings and is left out of the availability check.
+// @Tags account
+// @Produce json
+// @Param date query string true "Date of checking (YYYY-MM-DD)"
+// @Param checking query string true "Start time (HH:MM)"
+// @Param checkout query string true "End time (HH:MM)"
+// @Param court_id query int true "Court"
+// @Param reservation_type_id query int false "Reservation type"
+// @Param reservation_id query int false "The caller's booking being edited"
+// @Success 200 {object} accountPriceDTO
+// @Failure 400,401,404 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/bookings/calculate-price [get]
+func (s *Server) calculateAccountPrice(w http.ResponseWriter, r *http.Request) error {
+	in, err := spanQuery(r)
+	if err != nil {
+		return err
+	}
+	var clientID int64
+	if c, err := s.callerClient(r); err == nil {
+		clientID = c.ID
+	}
+	q, err := s.o.Bookings.ClientQuote(r.Context(), clientID, in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, accountPriceDTO{priceDTO: newPriceDTO(q), Date: q.Span.Start.Format(time.DateOnly),
+		Checking: q.Span.Start.Format("15:04"), Checkout: q.Span.End.Format("15:04")})
+}
+
+type accountCourtDTO struct {
+	ID            int64  `json:"id" validate:"required"`
+	Name          string `json:"name" validate:"required"`
+	CourtTypeID   int64  `json:"court_type_id" validate:"required"`
+	CourtTypeName string `json:"court_type_name" validate:"required"`
+	Price         money  `json:"price" validate:"required" swaggertype:"number"`
+	Available     *bool  `json:"available" validate:"required" extensions:"x-nullable"`
+}
+
+// listAccountCourts lists courts with their availability.
+//
+// @Summary List courts with availability
+// @Description With checking and checkout, available tells whether each court is free for that span; without them it is null.
+// @Tags account
+// @Produce json
+// @Param checking query string false "Start (ISO 8601 wall time)"
+// @Param checkout query string false "End (ISO 8601 wall time)"
+// @Success 200 {array} accountCourtDTO
+// @Failure 400,401 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/courts [get]
+func (s *Server) listAccountCourts(w http.ResponseWriter, r *http.Request) error {
+	rows, err := s.o.Bookings.Availability(r.Context(), r.URL.Query().Get("checking"), r.URL.Query().Get("checkout"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, mapSlice(rows, func(c booking.CourtAvailability) accountCourtDTO {
+		return accountCourtDTO{ID: c.ID, Name: c.Name, CourtTypeID: c.CourtTypeID, CourtTypeName: c.CourtTypeName,
+			Price: money(c.Price), Available: c.Available}
+	}))
+}
+
+type accountStatsDTO struct {
+	TotalBookings    int                `json:"total_bookings" validate:"required"`
+	UpcomingBookings int                `json:"upcoming_bookings" validate:"required"`
+	PastBookings     int                `json:"past_bookings" validate:"required"`
+	HoursBooked      money              `json:"hours_booked" validate:"required" swaggertype:"number"`
+	TotalAmount      money              `json:"total_amount" validate:"required" swaggertype:"number"`
+	NextBooking      *accountBookingDTO `json:"next_booking" validate:"required" extensions:"x-nullable"`
+}
+
+// accountStats summarises the caller's bookings.
+//
+// @Summary My statistics
+// @Description Counts of the caller's bookings (upcoming: checkout still ahead), hours booked, what they cost, and the next booking to start.
+// @Tags account
+// @Produce json
+// @Success 200 {object} accountStatsDTO
+// @Failure 401,403 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/stats [get]
+func (s *Server) accountStats(w http.ResponseWriter, r *http.Request) error {
+	if actor(r).UserID == 0 {
+		return errBotProfile
+	}
+	out := accountStatsDTO{HoursBooked: money{}, TotalAmount: money{}}
+	c, err := s.callerClient(r)
+	if err != nil {
+		return writeJSON(w, http.StatusOK, out)
+	}
+	st, err := s.o.Bookings.ClientStats(r.Context(), c.ID)
+	if err != nil {
+		return err
+	}
+	out = accountStatsDTO{TotalBookings: st.Total, UpcomingBookings: st.Upcoming, PastBookings: st.Past,
+		HoursBooked: money(st.Hours), TotalAmount: money(st.AmountTotal)}
+	if st.Next != nil {
+		dtos, err := s.accountBookingDTOs(r, []booking.Reservation{*st.Next})
+		if err != nil {
+			return err
+		}
+		out.NextBooking = &dtos[0]
+	}
+	return writeJSON(w, http.StatusOK, out)
+}

@@ -1,0 +1,615 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/pricing"
+)
+
+// Publisher receives the domain messages of the API (booking:changed,
+// payment:updated) after their transaction committed. The realtime relay
+// implements it.
+type Publisher interface {
+	Publish(topic string, data any)
+}
+
+type nopPublisher struct{}
+
+func (nopPublisher) Publish(string, any) {}
+
+// bookingChanged is the payload of booking:changed.
+type bookingChanged struct {
+	IDs []int64 `json:"ids"`
+}
+
+func (s *Server) publishBookings(ids ...int64) {
+	if len(ids) > 0 {
+		s.o.Events.Publish("booking:changed", bookingChanged{IDs: ids})
+	}
+}
+
+const wallLayout = "2006-01-02 15:04:05"
+
+// bookingDTO is a booking; checking and checkout are wall times in the
+// club's zone without zone suffix, also split into date and time.
+type bookingDTO struct {
+	ID                  int64     `json:"id" validate:"required" example:"41"`
+	OperatorID          *int64    `json:"operator_id" validate:"required" extensions:"x-nullable" example:"3"`
+	ClientID            *int64    `json:"client_id" validate:"required" extensions:"x-nullable" example:"7"`
+	CourtID             int64     `json:"court_id" validate:"required" example:"2"`
+	ReservationTypeID   int64     `json:"reservation_type_id" validate:"required" example:"1"`
+	ReservationStatusID *int64    `json:"reservation_status_id" validate:"required" extensions:"x-nullable" example:"1"`
+	Checking            string    `json:"checking" validate:"required" example:"2026-03-02 10:00:00"`
+	Checkout            string    `json:"checkout" validate:"required" example:"2026-03-02 11:30:00"`
+	CheckingDate        string    `json:"checking_date" validate:"required" example:"2026-03-02"`
+	CheckingTime        string    `json:"checking_time" validate:"required" example:"10:00:00"`
+	CheckoutDate        string    `json:"checkout_date" validate:"required" example:"2026-03-02"`
+	CheckoutTime        string    `json:"checkout_time" validate:"required" example:"11:30:00"`
+	Notes               *string   `json:"notes" validate:"required" extensions:"x-nullable"`
+	SeriesID            *int64    `json:"series_id" validate:"required" extensions:"x-nullable"`
+	CreatedAt           time.Time `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt           time.Time `json:"updated_at" validate:"required" format:"date-time"`
+}
+
+func newBookingDTO(r booking.Reservation) bookingDTO {
+	return bookingDTO{ID: r.ID, OperatorID: r.OperatorID, ClientID: r.ClientID, CourtID: r.CourtID,
+		ReservationTypeID: r.ReservationTypeID, ReservationStatusID: r.ReservationStatusID,
+		Checking: r.Checking.Format(wallLayout), Checkout: r.Checkout.Format(wallLayout),
+		CheckingDate: r.Checking.Format(time.DateOnly), CheckingTime: r.Checking.Format(time.TimeOnly),
+		CheckoutDate: r.Checkout.Format(time.DateOnly), CheckoutTime: r.Checkout.Format(time.TimeOnly),
+		Notes: r.Notes, SeriesID: r.SeriesID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+}
+
+// bookingDetailDTO is a booking with its client, court and type.
+type bookingDetailDTO struct {
+	bookingDTO
+	ClientFirstName     *string `json:"client_first_name" validate:"required" extensions:"x-nullable"`
+	ClientLastName      *string `json:"client_last_name" validate:"required" extensions:"x-nullable"`
+	ClientEmail         *string `json:"client_email" validate:"required" extensions:"x-nullable"`
+	ClientPhone         *string `json:"client_phone" validate:"required" extensions:"x-nullable"`
+	ClientDocument      *string `json:"client_document" validate:"required" extensions:"x-nullable"`
+	ClientAddress       *string `json:"client_address" validate:"required" extensions:"x-nullable"`
+	CourtName           string  `json:"court_name" validate:"required"`
+	CourtBasePrice      money   `json:"court_base_price" validate:"required" swaggertype:"number"`
+	CourtTypeName       string  `json:"court_type_name" validate:"required"`
+	ReservationTypeName string  `json:"reservation_type_name" validate:"required"`
+	StatusName          *string `json:"status_name" validate:"required" extensions:"x-nullable"`
+}
+
+func newBookingDetailDTO(r booking.Reservation) bookingDetailDTO {
+	return bookingDetailDTO{bookingDTO: newBookingDTO(r), ClientFirstName: r.ClientFirstName, ClientLastName: r.ClientLastName,
+		ClientEmail: r.ClientEmail, ClientPhone: r.ClientPhone, ClientDocument: r.ClientDocument, ClientAddress: r.ClientAddress,
+		CourtName: r.CourtName, CourtBasePrice: money(r.CourtBasePrice), CourtTypeName: r.CourtTypeName,
+		ReservationTypeName: r.ReservationTypeName, StatusName: r.StatusName}
+}
+
+// bookingFullDTO is a booking of the full view, with what it costs.
+type bookingFullDTO struct {
+	bookingDetailDTO
+	TotalAmount money `json:"total_amount" validate:"required" swaggertype:"number" example:"120000"`
+}
+
+// bookingInput creates a booking. checking and checkout accept ISO 8601 or
+// "YYYY-MM-DD HH:mm:ss" wall time; a trailing Z is wall time too, an explicit
+// offset is converted to the club's zone.
+type bookingInput struct {
+	CourtID             clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"2"`
+	ReservationTypeID   clubhouse.Optional[int64]  `json:"reservation_type_id" validate:"required" swaggertype:"integer" example:"1"`
+	Checking            clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02 10:00:00"`
+	Checkout            clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02 11:30:00"`
+	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable" example:"7"`
+	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
+	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable"`
+}
+
+// bookingPatch changes a booking.
+type bookingPatch struct {
+	CourtID             clubhouse.Optional[int64]  `json:"court_id" swaggertype:"integer"`
+	ReservationTypeID   clubhouse.Optional[int64]  `json:"reservation_type_id" swaggertype:"integer"`
+	Checking            clubhouse.Optional[string] `json:"checking" swaggertype:"string" example:"2026-03-02 10:00:00"`
+	Checkout            clubhouse.Optional[string] `json:"checkout" swaggertype:"string" example:"2026-03-02 11:30:00"`
+	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
+	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
+	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable"`
+}
+
+func (in bookingInput) domain() booking.BookingInput { return bookingPatch(in).domain() }
+func (in bookingPatch) domain() booking.BookingInput {
+	return booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID, ClientID: in.ClientID,
+		ReservationStatusID: in.ReservationStatusID, Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes}
+}
+
+// listBookings lists bookings.
+//
+// @Summary List bookings
+// @Tags bookings
+// @Produce json
+// @Param client_id query int false "Only this client's bookings"
+// @Param court_id query int false "Only this court's bookings"
+// @Param limit query int false "Page size, 1 to 1000" default(100)
+// @Param offset query int false "Rows to skip" default(0)
+// @Success 200 {array} bookingDTO
+// @Failure 400,401,403 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/booking [get]
+func (s *Server) listBookings(w http.ResponseWriter, r *http.Request) error {
+	f, err := bookingFilter(r, 100)
+	if err != nil {
+		return err
+	}
+	rows, err := s.o.Bookings.List(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, mapSlice(rows, newBookingDTO))
+}
+
+func bookingFilter(r *http.Request, defLimit int) (booking.BookingFilter, error) {
+	var f booking.BookingFilter
+	var err error
+	if f.ClientID, err = queryID(r, "client_id"); err != nil {
+		return f, err
+	}
+	if f.CourtID, err = queryID(r, "court_id"); err != nil {
+		return f, err
+	}
+	if f.Limit, err = queryInt(r, "limit", defLimit, 1, 5000); err != nil {
+		return f, err
+	}
+	if f.Offset, err = queryInt(r, "offset", 0, 0, 1<<31-1); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// listBookingsFull lists bookings with their clients, courts and amounts.
+//
+// @Summary List bookings, full view
+// @Description confirmed=true keeps bookings whose status is not the "Pending" status; false keeps pending ones (and those without status). active keeps bookings whose checkout is still ahead in the club's wall time.
+// @Tags bookings
+// @Produce json
+// @Param client_id query int false "Only this client's bookings"
+// @Param court_id query int false "Only this court's bookings"
+// @Param start_date query string false "Checking on or after this date (YYYY-MM-DD)"
+// @Param end_date query string false "Checking on or before this date (YYYY-MM-DD)"
+// @Param active query bool false "Only bookings whose checkout is in the future"
+// @Param confirmed query bool false "true: confirmed; false: pending"
+// @Param limit query int false "Page size, 1 to 5000" default(1000)
+// @Param offset query int false "Rows to skip" default(0)
+// @Success 200 {array} bookingFullDTO
+// @Failure 400,401,403 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/booking/full [get]
+func (s *Server) listBookingsFull(w http.ResponseWriter, r *http.Request) error {
+	f, err := bookingFilter(r, 1000)
+	if err != nil {
+		return err
+	}
+	qv := r.URL.Query()
+	for _, d := range []struct {
+		name string
+		dst  **time.Time
+	}{{"start_date", &f.From}, {"end_date", &f.To}} {
+		if v := qv.Get(d.name); v != "" {
+			t, err := booking.ParseDate(d.name, v)
+			if err != nil {
+				return err
+			}
+			*d.dst = &t
+		}
+	}
+	if active, err := queryBool(r, "active"); err != nil {
+		return err
+	} else if active != nil && *active {
+		now := s.o.Bookings.Now()
+		f.ActiveAt = &now
+	}
+	if f.Confirmed, err = queryBool(r, "confirmed"); err != nil {
+		return err
+	}
+	rows, err := s.o.Bookings.List(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	amounts, err := s.o.Bookings.Amounts(r.Context(), rows)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, mapSlice(rows, func(b booking.Reservation) bookingFullDTO {
+		return bookingFullDTO{bookingDetailDTO: newBookingDetailDTO(b), TotalAmount: money(amounts[b.ID].FinalPrice)}
+	}))
+}
+
+// createBooking books a court.
+//
+// @Summary Create a booking
+// @Description The status defaults to the "Pending" status record. Slots are 30 minutes: checking and checkout must fall on :00 or :30. A booking lasts at most 24 hours unless its reservation type allows long bookings. Emits booking:changed.
+// @Tags bookings
+// @Accept json
+// @Produce json
+// @Param body body bookingInput true "The booking"
+// @Success 201 {object} bookingDTO
+// @Failure 400,401,403,409,413 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/booking [post]
+func (s *Server) createBooking(w http.ResponseWriter, r *http.Request) error {
+	var in bookingInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	b, err := s.o.Bookings.Create(r.Context(), actor(r), in.domain())
+	if err != nil {
+		return err
+	}
+	s.publishBookings(b.ID)
+	return writeJSON(w, http.StatusCreated, newBookingDTO(b))
+}
+
+// getBooking reads a booking.
+//
+// @Summary Read a booking
+// @Tags bookings
+// @Produce json
+// @Param id path int true "booking id"
+// @Success 200 {object} bookingDetailDTO
+// @Failure 400,401,403,404 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/booking/{id} [get]
+func (s *Server) getBooking(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	b, err := s.o.Bookings.Get(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newBookingDetailDTO(b))
+}
+
+// updateBooking changes a booking.
+//
+// @Summary Update a booking
+// @Description Changes only the fields sent. A new span or court is checked against every other booking of the court. Emits booking:changed.
+// @Tags bookings
+// @Accept json
+// @Produce json
+// @Param id path int true "booking id"
+// @Param body body bookingPatch true "Fields to change"
+// @Success 200 {object} bookingDetailDTO
+// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/booking/{id} [patch]
+func (s *Server) updateBooking(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	var in bookingPatch
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	b, err := s.o.Bookings.Update(r.Context(), id, in.domain())
+	if err != nil {
+		return err
+	}
+	s.publishBookings(b.ID)
+	return writeJSON(w, http.StatusOK, newBookingDetailDTO(b))
+}
+
+// deleteBooking deletes a booking.
+//
+// @Summary Delete a booking
+// @Description Emits booking:changed.
+// @Tags bookings
+// @Param id path int true "booking id"
+// @Success 204
+// @Failure 400,401,403,404,409 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/booking/{id} [delete]
+func (s *Server) deleteBooking(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	if err := s.o.Bookings.Delete(r.Context(), id); err != nil {
+		return err
+	}
+	s.publishBookings(id)
+	return noContent(w)
+}
+
+// idList is a list of ids sent as strings ("12") or numbers.
+type idList []int64
+
+// UnmarshalJSON accepts ["12", 13].
+func (l *idList) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "ids must be an array of ids.")
+	}
+	for _, v := range raw {
+		s := string(bytes.Trim(v, `"`))
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id <= 0 {
+			return clubhouse.Errorf(clubhouse.Invalid, "invalid id", "ids must hold positive integers, not %s.", v)
+		}
+		*l = append(*l, id)
+	}
+	return nil
+}
+
+type bulkDeleteInput struct {
+	IDs idList `json:"ids" validate:"required" swaggertype:"array,string" example:"12,13"`
+}
+
+type bulkDeleteDTO struct {
+	Deleted []int64 `json:"deleted" validate:"required"`
+}
+
+// deleteBookings deletes several bookings at once.
+//
+// @Summary Delete bookings
+// @Description Deletes the bookings with the given ids in one transaction and answers the ids it deleted; unknown ids are skipped. At most 1000 ids. Emits booking:changed.
+// @Tags bookings
+// @Accept json
+// @Produce json
+// @Param body body bulkDeleteInput true "Ids to delete"
+// @Success 200 {object} bulkDeleteDTO
+// @Failure 400,401,403,409,413 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/booking [delete]
+func (s *Server) deleteBookings(w http.ResponseWriter, r *http.Request) error {
+	var in bulkDeleteInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	if len(in.IDs) == 0 || len(in.IDs) > 1000 {
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "ids must hold 1 to 1000 ids.")
+	}
+	deleted, err := s.o.Bookings.DeleteMany(r.Context(), in.IDs)
+	if err != nil {
+		return err
+	}
+	s.publishBookings(deleted...)
+	return writeJSON(w, http.StatusOK, bulkDeleteDTO{Deleted: deleted})
+}
+
+type validateInput struct {
+	CourtID       clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"2"`
+	Checking      clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02 10:00:00"`
+	Checkout      clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02 11:30:00"`
+	ReservationID clubhouse.Optional[int64]  `json:"reservation_id" swaggertype:"integer" extensions:"x-nullable"`
+}
+
+// validateBooking checks that a court is free.
+//
+// @Summary Check a slot
+// @Description 204 when the court is free for the span (leaving out reservation_id, the booking being edited); 409 when it is taken; 400 for an invalid date or span; 404 for an unknown court.
+// @Tags bookings
+// @Accept json
+// @Produce json
+// @Param body body validateInput true "Court and span"
+// @Success 204
+// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/booking/validate [post]
+func (s *Server) validateBooking(w http.ResponseWriter, r *http.Request) error {
+	var in validateInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	err := s.o.Bookings.Validate(r.Context(), booking.SpanInput{CourtID: in.CourtID.Or(0), Checking: in.Checking.Or(""),
+		Checkout: in.Checkout.Or(""), ExcludeID: in.ReservationID.Or(0)})
+	if err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+// priceCourtDTO is the court of a price calculation.
+type priceCourtDTO struct {
+	ID        int64  `json:"id" validate:"required"`
+	Name      string `json:"name" validate:"required"`
+	BasePrice money  `json:"base_price" validate:"required" swaggertype:"number" example:"60000"`
+}
+
+type adjustmentDTO struct {
+	TariffID      int64   `json:"tariff_id" validate:"required"`
+	Description   *string `json:"description" validate:"required" extensions:"x-nullable"`
+	Adjustment    string  `json:"adjustment" validate:"required" example:"+20%"`
+	AdjustedPrice money   `json:"adjusted_price" validate:"required" swaggertype:"number" example:"24000"`
+}
+
+type slotDTO struct {
+	Start     string  `json:"start" validate:"required" example:"2026-03-07 10:00:00"`
+	BasePrice money   `json:"base_price" validate:"required" swaggertype:"number"`
+	Price     money   `json:"price" validate:"required" swaggertype:"number"`
+	TariffIDs []int64 `json:"tariff_ids" validate:"required"`
+}
+
+// priceDTO is the common part of both price variants. adjusted_price is the
+// signed amount a tariff added over the whole span.
+type priceDTO struct {
+	Court              priceCourtDTO   `json:"court" validate:"required"`
+	Available          bool            `json:"available" validate:"required"`
+	Hours              money           `json:"hours" validate:"required" swaggertype:"number" example:"1.5"`
+	FinalPrice         money           `json:"final_price" validate:"required" swaggertype:"number" example:"90000"`
+	PricePerHour       money           `json:"price_per_hour" validate:"required" swaggertype:"number" example:"60000"`
+	AppliedAdjustments []adjustmentDTO `json:"applied_adjustments" validate:"required"`
+	Slots              []slotDTO       `json:"slots" validate:"required"`
+}
+
+func newPriceDTO(q booking.BookingQuote) priceDTO {
+	out := priceDTO{Court: priceCourtDTO{ID: q.Court.ID, Name: q.Court.Name, BasePrice: money(q.Court.Price)},
+		Available: q.Available, Hours: money(q.Hours), FinalPrice: money(q.FinalPrice), PricePerHour: money(q.PricePerHour),
+		AppliedAdjustments: mapSlice(q.Applied, func(a pricing.Applied) adjustmentDTO {
+			var d *string
+			if a.Description != "" {
+				d = &a.Description
+			}
+			return adjustmentDTO{TariffID: a.TariffID, Description: d, Adjustment: a.Adjustment, AdjustedPrice: money(a.AdjustedPrice)}
+		}),
+		Slots: mapSlice(q.Slots, func(sl pricing.Slot) slotDTO {
+			ids := sl.TariffIDs
+			if ids == nil {
+				ids = []int64{}
+			}
+			return slotDTO{Start: sl.Start.Format(wallLayout), BasePrice: money(sl.Base), Price: money(sl.Price), TariffIDs: ids}
+		}),
+	}
+	return out
+}
+
+// adminPriceDTO is the admin variant of a price calculation.
+type adminPriceDTO struct {
+	priceDTO
+	CheckingDate string `json:"checking_date" validate:"required" example:"2026-03-07"`
+	CheckingTime string `json:"checking_time" validate:"required" example:"10:00:00"`
+	CheckoutDate string `json:"checkout_date" validate:"required" example:"2026-03-07"`
+	CheckoutTime string `json:"checkout_time" validate:"required" example:"11:30:00"`
+}
+
+func newAdminPriceDTO(q booking.BookingQuote) adminPriceDTO {
+	return adminPriceDTO{priceDTO: newPriceDTO(q),
+		CheckingDate: q.Span.Start.Format(time.DateOnly), CheckingTime: q.Span.Start.Format(time.TimeOnly),
+		CheckoutDate: q.Span.End.Format(time.DateOnly), CheckoutTime: q.Span.End.Format(time.TimeOnly)}
+}
+
+// spanFromQuery reads date, checking (HH:MM) and checkout (HH:MM); a
+// checkout not after checking falls on the next day.
+func spanFromQuery(r *http.Request) (checking, checkout string, err error) {
+	q := r.URL.Query()
+	var missing []string
+	for _, k := range []string{"date", "checking", "checkout", "court_id"} {
+		if q.Get(k) == "" {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		return "", "", clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required query parameters: %s.", strings.Join(missing, ", "))
+	}
+	day, err := booking.ParseDate("date", q.Get("date"))
+	if err != nil {
+		return "", "", err
+	}
+	from, err := clockOf("checking", q.Get("checking"))
+	if err != nil {
+		return "", "", err
+	}
+	to, err := clockOf("checkout", q.Get("checkout"))
+	if err != nil {
+		return "", "", err
+	}
+	end := day
+	if to <= from {
+		end = day.AddDate(0, 0, 1)
+	}
+	return day.Add(from).Format(wallLayout), end.Add(to).Format(wallLayout), nil
+}
+
+func clockOf(name, s string) (time.Duration, error) {
+	for _, l := range []string{"15:04", "15:04:05"} {
+		if t, err := time.Parse(l, s); err == nil {
+			return time.Duration(t.Hour())*time.Hour + time.Duration(t.Minute())*time.Minute + time.Duration(t.Second())*time.Second, nil
+		}
+	}
+	return 0, clubhouse.Errorf(clubhouse.Invalid, "invalid date", "%s must be a time HH:MM, not %q.", name, s)
+}
+
+// calculatePrice prices a span on a court.
+//
+// @Summary Calculate a price (admin)
+// @Description Prices the span per 30-minute slot with the active tariffs and says whether the court is free. A checkout not after checking falls on the next day.
+// @Tags bookings
+// @Produce json
+// @Param date query string true "Date of checking (YYYY-MM-DD)"
+// @Param checking query string true "Start time (HH:MM)"
+// @Param checkout query string true "End time (HH:MM)"
+// @Param court_id query int true "Court"
+// @Param reservation_type_id query int false "Reservation type, for type-specific tariffs"
+// @Success 200 {object} adminPriceDTO
+// @Failure 400,401,403,404 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/booking/calculate-price [get]
+func (s *Server) calculatePrice(w http.ResponseWriter, r *http.Request) error {
+	in, err := spanQuery(r)
+	if err != nil {
+		return err
+	}
+	q, err := s.o.Bookings.Quote(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newAdminPriceDTO(q))
+}
+
+func spanQuery(r *http.Request) (booking.SpanInput, error) {
+	checking, checkout, err := spanFromQuery(r)
+	if err != nil {
+		return booking.SpanInput{}, err
+	}
+	in := booking.SpanInput{Checking: checking, Checkout: checkout}
+	if in.CourtID, err = queryID(r, "court_id"); err != nil {
+		return in, err
+	}
+	if in.ReservationTypeID, err = queryID(r, "reservation_type_id"); err != nil {
+		return in, err
+	}
+	if in.ExcludeID, err = queryID(r, "reservation_id"); err != nil {
+		return in, err
+	}
+	return in, nil
+}
+
+// bookingPrice prices an existing booking.
+//
+// @Summary Price of a booking
+// @Tags bookings
+// @Produce json
+// @Param id path int true "booking id"
+// @Success 200 {object} adminPriceDTO
+// @Failure 400,401,403,404 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/booking/{id}/price [get]
+func (s *Server) bookingPrice(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	q, err := s.o.Bookings.Price(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newAdminPriceDTO(q))
+}
+
+// queryBool parses an optional boolean query parameter.
+func queryBool(r *http.Request, name string) (*bool, error) {
+	s := r.URL.Query().Get(name)
+	if s == "" {
+		return nil, nil
+	}
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid query", "%s must be true or false, not %q.", name, s)
+	}
+	return &b, nil
+}

@@ -1,0 +1,228 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+)
+
+// The /api/reservations group: the caller's own reservations in the
+// reservation shape, wrapped in {data}.
+
+type reservationListDTO struct {
+	Data  []bookingDTO `json:"data" validate:"required"`
+	Total int          `json:"total" validate:"required"`
+}
+
+type reservationDTO struct {
+	Data bookingDTO `json:"data" validate:"required"`
+}
+
+var errOtherClient = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "You can only see and book reservations of your own client record.")
+
+// listReservations lists the caller's reservations.
+//
+// @Summary List my reservations
+// @Description Only the caller's reservations. client_id, when sent, must be the caller's client (403 otherwise). from and to are ISO 8601 wall times: checking on or after from, checkout on or before to.
+// @Tags reservations
+// @Produce json
+// @Param client_id query int false "The caller's client id"
+// @Param operator_id query int false "Only reservations made by this user"
+// @Param court_id query int false "Only this court"
+// @Param status query int false "Only this reservation status id"
+// @Param from query string false "Checking on or after (ISO 8601)"
+// @Param to query string false "Checkout on or before (ISO 8601)"
+// @Success 200 {object} reservationListDTO
+// @Failure 400,401,403 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/reservations [get]
+func (s *Server) listReservations(w http.ResponseWriter, r *http.Request) error {
+	var f booking.ClientFilter
+	var err error
+	clientID, err := queryID(r, "client_id")
+	if err != nil {
+		return err
+	}
+	if f.OperatorID, err = queryID(r, "operator_id"); err != nil {
+		return err
+	}
+	if f.CourtID, err = queryID(r, "court_id"); err != nil {
+		return err
+	}
+	if f.StatusID, err = queryID(r, "status"); err != nil {
+		return err
+	}
+	for _, p := range []struct {
+		name string
+		dst  **time.Time
+	}{{"from", &f.From}, {"to", &f.To}} {
+		if v := r.URL.Query().Get(p.name); v != "" {
+			t, err := booking.ParseWall(p.name, v, s.zone())
+			if err != nil {
+				return err
+			}
+			*p.dst = &t
+		}
+	}
+	out := reservationListDTO{Data: []bookingDTO{}}
+	c, err := s.callerClient(r)
+	if err != nil {
+		if clientID != 0 {
+			return errOtherClient
+		}
+		return writeJSON(w, http.StatusOK, out)
+	}
+	if clientID != 0 && clientID != c.ID {
+		return errOtherClient
+	}
+	rows, err := s.o.Bookings.ClientList(r.Context(), c.ID, f)
+	if err != nil {
+		return err
+	}
+	out.Data, out.Total = mapSlice(rows, newBookingDTO), len(rows)
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// getReservation reads one of the caller's reservations.
+//
+// @Summary Read my reservation
+// @Tags reservations
+// @Produce json
+// @Param id path int true "reservation id"
+// @Success 200 {object} reservationDTO
+// @Failure 400,401,404 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/reservations/{id} [get]
+func (s *Server) getReservation(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	c, err := s.callerClient(r)
+	if err != nil {
+		return booking.ErrBookingNotFound
+	}
+	b, err := s.o.Bookings.ClientGet(r.Context(), c.ID, id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, reservationDTO{Data: newBookingDTO(b)})
+}
+
+// reservationInput creates a reservation for the caller.
+type reservationInput struct {
+	CourtID           clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"2"`
+	ReservationTypeID clubhouse.Optional[int64]  `json:"reservation_type_id" validate:"required" swaggertype:"integer" example:"1"`
+	Checking          clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02T10:00:00"`
+	Checkout          clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02T11:30:00"`
+	ClientID          clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
+	OperatorID        clubhouse.Optional[int64]  `json:"operator_id" swaggertype:"integer" extensions:"x-nullable"`
+	Notes             clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable"`
+}
+
+// createReservation books a court for the caller.
+//
+// @Summary Create my reservation
+// @Description client_id, when sent, must be the caller's client (403 otherwise); operator_id is the caller, whatever is sent. Emits booking:changed.
+// @Tags reservations
+// @Accept json
+// @Produce json
+// @Param body body reservationInput true "The reservation"
+// @Success 201 {object} reservationDTO
+// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/reservations [post]
+func (s *Server) createReservation(w http.ResponseWriter, r *http.Request) error {
+	var in reservationInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	c, err := s.callerClient(r)
+	if err != nil {
+		return err
+	}
+	if in.ClientID.Value != nil && *in.ClientID.Value != c.ID {
+		return errOtherClient
+	}
+	b, err := s.o.Bookings.ClientCreate(r.Context(), actor(r), c.ID, booking.BookingInput{CourtID: in.CourtID,
+		ReservationTypeID: in.ReservationTypeID, Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes})
+	if err != nil {
+		return err
+	}
+	s.publishBookings(b.ID)
+	return writeJSON(w, http.StatusCreated, reservationDTO{Data: newBookingDTO(b)})
+}
+
+// reservationPatch moves the caller's reservation or changes its notes.
+type reservationPatch struct {
+	Checking clubhouse.Optional[string] `json:"checking" swaggertype:"string" example:"2026-03-02T10:00:00"`
+	Checkout clubhouse.Optional[string] `json:"checkout" swaggertype:"string" example:"2026-03-02T11:30:00"`
+	Notes    clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable"`
+}
+
+// updateReservation changes one of the caller's reservations.
+//
+// @Summary Update my reservation
+// @Description Changes only the fields sent; a new span is checked against the court's other bookings. Emits booking:changed.
+// @Tags reservations
+// @Accept json
+// @Produce json
+// @Param id path int true "reservation id"
+// @Param body body reservationPatch true "Fields to change"
+// @Success 200 {object} reservationDTO
+// @Failure 400,401,404,409,413 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/reservations/{id} [put]
+func (s *Server) updateReservation(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	var in reservationPatch
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	c, err := s.callerClient(r)
+	if err != nil {
+		return booking.ErrBookingNotFound
+	}
+	b, err := s.o.Bookings.ClientUpdate(r.Context(), c.ID, id, booking.BookingInput{Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes})
+	if err != nil {
+		return err
+	}
+	s.publishBookings(b.ID)
+	return writeJSON(w, http.StatusOK, reservationDTO{Data: newBookingDTO(b)})
+}
+
+// deleteReservation cancels one of the caller's reservations.
+//
+// @Summary Delete my reservation
+// @Description Emits booking:changed.
+// @Tags reservations
+// @Param id path int true "reservation id"
+// @Success 204
+// @Failure 400,401,404,409 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/reservations/{id} [delete]
+func (s *Server) deleteReservation(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	c, err := s.callerClient(r)
+	if err != nil {
+		return booking.ErrBookingNotFound
+	}
+	if err := s.o.Bookings.ClientDelete(r.Context(), c.ID, id); err != nil {
+		return err
+	}
+	s.publishBookings(id)
+	return noContent(w)
+}
