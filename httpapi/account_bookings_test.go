@@ -90,9 +90,9 @@ func TestAccountBookings_priceCourtsStats(t *testing.T) {
 	assert.Equal(t, "10:00", p["checking"])
 	assert.Equal(t, "11:30", p["checkout"])
 	assert.EqualValues(t, 90000, p["final_price"])
-	p = ana.Get(url + path("&reservation_id=%d", id)).Status(t, http.StatusOK).Object(t)
+	p = ana.Get(url+path("&reservation_id=%d", id)).Status(t, http.StatusOK).Object(t)
 	assert.Equal(t, true, p["available"], "the booking being edited is left out")
-	bob.Get(url + path("&reservation_id=%d", id)).Status(t, http.StatusNotFound)
+	bob.Get(url+path("&reservation_id=%d", id)).Status(t, http.StatusNotFound)
 
 	var courts []map[string]any
 	ana.Get("/api/account/courts").Status(t, http.StatusOK).JSON(t, &courts)

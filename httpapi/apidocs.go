@@ -76,6 +76,7 @@ func (s *Server) apiDocsJSON(w http.ResponseWriter, r *http.Request) error {
 // @Produce html
 // @Success 200 {string} string "HTML page"
 // @Router /api-docs [get]
+// @Router /api-docs/ [get]
 func (s *Server) apiDocsPage(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	_, err := w.Write(apiDocsIndex)
@@ -86,15 +87,15 @@ func (s *Server) apiDocsPage(w http.ResponseWriter, r *http.Request) error {
 //
 // @Summary Interactive API page assets
 // @Tags system
-// @Produce plain
+// @Produce text/css
+// @Produce text/javascript
+// @Produce png
+// @Produce json
 // @Param file path string true "asset file name, e.g. swagger-ui.css"
 // @Success 200 {string} string "the asset"
 // @Failure 404 {object} errorBody
 // @Router /api-docs/{file} [get]
 func (s *Server) apiDocsAsset(w http.ResponseWriter, r *http.Request) error {
-	if r.PathValue("file") == "" || r.PathValue("file") == "index.html" {
-		return s.apiDocsPage(w, r)
-	}
 	if _, err := fs.Stat(swaggerfiles.FS, r.PathValue("file")); err != nil {
 		return clubhouse.Errorf(clubhouse.NotFound, "not found", "No API page asset %q.", r.PathValue("file"))
 	}

@@ -100,3 +100,16 @@ func TestUnknownRoutes_jsonErrors(t *testing.T) {
 	r := app.AsAdmin().Put("/api/admin/courts", map[string]any{}).Status(t, http.StatusMethodNotAllowed).Error(t, "method not allowed")
 	assert.Contains(t, r.Header.Get("Allow"), "POST")
 }
+
+func TestAPIDocsPage_contract(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	for _, p := range []string{"/api-docs", "/api-docs/"} {
+		r := app.Anonymous().Get(p).Status(t, http.StatusOK)
+		assert.Contains(t, string(r.Body), "swagger-ui")
+	}
+	app.Anonymous().Get("/api-docs/swagger-ui.css").Status(t, http.StatusOK)
+	app.Anonymous().Get("/api-docs/swagger-ui-bundle.js").Status(t, http.StatusOK)
+	app.Anonymous().Get("/api-docs/favicon-32x32.png").Status(t, http.StatusOK)
+	app.Anonymous().Get("/api-docs/nope.js").Status(t, http.StatusNotFound).Error(t, "not found")
+}

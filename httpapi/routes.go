@@ -25,6 +25,7 @@ func (s *Server) routes() {
 	s.handle("GET /metrics", public, s.metricsPage)
 	s.handle("GET /api-docs.json", public, s.apiDocsJSON)
 	s.handle("GET /api-docs", public, s.apiDocsPage)
+	s.handle("GET /api-docs/{$}", public, s.apiDocsPage)
 	s.handle("GET /api-docs/{file}", public, s.apiDocsAsset)
 
 	s.handle("GET /.well-known/openid-configuration", public, s.openIDConfiguration)

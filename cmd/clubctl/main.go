@@ -32,13 +32,21 @@ func main() {
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
 
 func run(args []string, stdout, stderr io.Writer) error {
-	a := &cli.App{
+	return newApp(stdout, stderr).Run(args)
+}
+
+// newApp returns the command tree of clubctl writing to stdout and stderr.
+func newApp(stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
 		Name:            "clubctl",
 		Usage:           "administer a Clubhouse installation",
 		Flags:           app.Flags(),
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
+		// Return every error to main instead of letting cli exit the process
+		// (it would for "clubctl user delete": No help topic, status 3).
+		ExitErrHandler: func(*cli.Context, error) {},
 		Commands: []*cli.Command{
 			{
 				Name:  "db",
@@ -87,7 +95,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 			},
 		},
 	}
-	return a.Run(args)
 }
 
 // env is the database and the auth service, opened as clubd would.

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -23,13 +24,15 @@ import (
 )
 
 func main() {
-	if err := run(os.Args, os.Stdout); err != nil {
+	if err := run(context.Background(), os.Args, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "clubd:", err)
 		os.Exit(1)
 	}
 }
 
-func run(args []string, stdout *os.File) error {
+// run runs clubd with args until SIGTERM, SIGINT or the end of ctx, writing
+// the demo users' passwords to stdout.
+func run(ctx context.Context, args []string, stdout io.Writer) error {
 	cli := &cli.App{
 		Name:  "clubd",
 		Usage: "run the Clubhouse server",
@@ -49,10 +52,10 @@ func run(args []string, stdout *os.File) error {
 			return serve(ctx, cfg, c.Bool("migrate"), c.Bool("demo"), c.Duration("shutdown-timeout"), stdout)
 		},
 	}
-	return cli.Run(args)
+	return cli.RunContext(ctx, args)
 }
 
-func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.Duration, stdout *os.File) error {
+func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.Duration, stdout io.Writer) error {
 	log := app.NewLogger(os.Stderr, cfg.LogFormat)
 	db, err := app.OpenDB(ctx, cfg, migrate, log)
 	if err != nil {

@@ -29,6 +29,10 @@ var (
 func Contract(tb testing.TB) routers.Router {
 	tb.Helper()
 	contractOnce.Do(func() {
+		// The API page and its assets are text or images, checked as strings.
+		for _, ct := range []string{"text/html", "text/css", "text/javascript", "image/png"} {
+			openapi3filter.RegisterBodyDecoder(ct, rawBody)
+		}
 		var doc *openapi3.T
 		if doc, contractErr = httpapi.OpenAPI(); contractErr != nil {
 			return
@@ -104,4 +108,9 @@ func isErrorBody(b []byte) bool {
 		Error string `json:"error"`
 	}
 	return json.Unmarshal(b, &e) == nil && e.Error != ""
+}
+
+func rawBody(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
+	b, err := io.ReadAll(body)
+	return string(b), err
 }

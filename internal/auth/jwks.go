@@ -81,6 +81,7 @@ type RemoteKeys struct {
 	URL        string
 	Client     *http.Client
 	MinRefresh time.Duration
+	Now        func() time.Time // time.Now when nil
 
 	mu      sync.Mutex
 	keys    map[string]*rsa.PublicKey
@@ -94,11 +95,20 @@ func (r *RemoteKeys) PublicKey(ctx context.Context, kid string) (*rsa.PublicKey,
 	if k, ok := r.keys[kid]; ok {
 		return k, nil
 	}
-	if !r.fetched.IsZero() && time.Since(r.fetched) < r.MinRefresh {
+	now := time.Now
+	if r.Now != nil {
+		now = r.Now
+	}
+	if !r.fetched.IsZero() && now().Sub(r.fetched) < r.MinRefresh {
 		return nil, fmt.Errorf("unknown key id %q", kid)
 	}
 	keys, err := fetchJWKS(ctx, r.client(), r.URL)
-	r.fetched = time.Now()
+	if err != nil && ctx.Err() != nil {
+		// The caller gave up, the issuer did not answer: this must not
+		// throttle the next caller's fetch.
+		return nil, err
+	}
+	r.fetched = now()
 	if err != nil {
 		return nil, err
 	}
@@ -109,9 +119,12 @@ func (r *RemoteKeys) PublicKey(ctx context.Context, kid string) (*rsa.PublicKey,
 	return nil, fmt.Errorf("unknown key id %q", kid)
 }
 
-func (r *RemoteKeys) client() *http.Client {
-	if r.Client != nil {
-		return r.Client
+func (r *RemoteKeys) client() *http.Client { return orDefault(r.Client) }
+
+// orDefault returns c, or a client with a timeout when c is nil.
+func orDefault(c *http.Client) *http.Client {
+	if c != nil {
+		return c
 	}
 	return &http.Client{Timeout: 10 * time.Second}
 }
@@ -139,8 +152,9 @@ func fetchJWKS(ctx context.Context, c *http.Client, url string) (map[string]*rsa
 }
 
 // Discover reads the OIDC discovery document of issuer and returns a
-// RemoteKeys on its jwks_uri.
+// RemoteKeys on its jwks_uri. A nil c means a default client.
 func Discover(ctx context.Context, c *http.Client, issuer string) (*RemoteKeys, error) {
+	c = orDefault(c)
 	var doc struct {
 		Issuer  string `json:"issuer"`
 		JWKSURI string `json:"jwks_uri"`

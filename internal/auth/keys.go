@@ -57,7 +57,13 @@ func LoadOrCreateSigningKey(path string) (SigningKey, error) {
 		// O_EXCL: when two processes start at once, the loser reads the winner's key.
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if errors.Is(err, fs.ErrExist) {
-			return LoadOrCreateSigningKey(path)
+			// Read once, not recurse: a dangling symlink is ErrNotExist to
+			// ReadFile and ErrExist to O_EXCL, and would loop forever.
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return SigningKey{}, fmt.Errorf("read signing key: %w", err)
+			}
+			return parseSigningKey(b)
 		}
 		if err != nil {
 			return SigningKey{}, fmt.Errorf("save signing key: %w", err)

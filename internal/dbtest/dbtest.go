@@ -151,7 +151,7 @@ func template(ctx context.Context, set fs.FS) (string, error) {
 			return "", err
 		}
 	}
-	sweep(ctx, conn, name)
+	sweep(ctx, conn)
 	templates.Store(sum, name)
 	return name, nil
 }
@@ -183,12 +183,11 @@ func build(ctx context.Context, conn *pgx.Conn, name string, set fs.FS) error {
 	return err
 }
 
-// sweep drops what earlier runs left behind: templates of older migration
-// sets, and test databases of processes that died before their cleanup.
+// sweep drops the test databases of processes that died before their
+// cleanup. Templates stay: another checkout's tests may be using one.
 // Databases in use are skipped: DROP without FORCE refuses them.
-func sweep(ctx context.Context, conn *pgx.Conn, keep string) {
-	rows, err := conn.Query(ctx, `SELECT datname FROM pg_database
-		WHERE datname LIKE 'clubhouse\_tpl\_%' OR datname LIKE 'clubhouse\_test\_%'`)
+func sweep(ctx context.Context, conn *pgx.Conn) {
+	rows, err := conn.Query(ctx, `SELECT datname FROM pg_database WHERE datname LIKE 'clubhouse\_test\_%'`)
 	if err != nil {
 		return
 	}
@@ -197,7 +196,7 @@ func sweep(ctx context.Context, conn *pgx.Conn, keep string) {
 		return
 	}
 	for _, n := range names {
-		if n == keep || (strings.HasPrefix(n, "clubhouse_test_") && processAlive(n)) {
+		if processAlive(n) {
 			continue
 		}
 		_, _ = conn.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{n}.Sanitize())

@@ -78,7 +78,10 @@ func EnsureDatabase(ctx context.Context, dsn string) error {
 		return nil
 	}
 	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
-	if err != nil && Code(err) != "42P04" { // duplicate_database: another instance won the race
+	// Another instance won the race: PostgreSQL answers duplicate_database
+	// when it saw the other database first, and a unique violation on
+	// pg_database when both passed that check at once.
+	if err != nil && Code(err) != "42P04" && Code(err) != "23505" {
 		return fmt.Errorf("create database %s: %w", name, err)
 	}
 	return nil

@@ -1,0 +1,448 @@
+package httpapi_test
+
+import (
+	"context"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/app"
+	"github.com/clubhouse-go/clubhouse/internal/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
+)
+
+// tokenPair is the body of a login or refresh answer.
+type tokenPair struct {
+	AccessToken  string `json:"access_token"`
+	TokenType    string `json:"token_type"`
+	ExpiresIn    int    `json:"expires_in"`
+	RefreshToken string `json:"refresh_token"`
+}
+
+// loginResponse posts email and password to /api/auth/login.
+func loginResponse(tb testing.TB, a *apptest.App, email, password string) *apptest.Response {
+	tb.Helper()
+	return a.Anonymous().Post("/api/auth/login", map[string]any{"email": email, "password": password})
+}
+
+// logIn signs in as u (created by a.User) and returns its tokens.
+func logIn(tb testing.TB, a *apptest.App, u auth.User) tokenPair {
+	tb.Helper()
+	var p tokenPair
+	loginResponse(tb, a, *u.Email, "password-"+*u.Email).Status(tb, http.StatusOK).JSON(tb, &p)
+	return p
+}
+
+// refreshResponse posts a refresh token to /api/auth/refresh.
+func refreshResponse(tb testing.TB, a *apptest.App, tok string) *apptest.Response {
+	tb.Helper()
+	return a.Anonymous().Post("/api/auth/refresh", map[string]any{"refresh_token": tok})
+}
+
+// bearer returns a client that sends tok as its bearer token.
+func bearer(a *apptest.App, tok string) *apptest.Client {
+	return a.Anonymous().WithHeader("Authorization", "Bearer "+tok)
+}
+
+// unauthorized fails the test unless r is a 401 with an error body.
+func unauthorized(tb testing.TB, r *apptest.Response) {
+	tb.Helper()
+	r.Status(tb, http.StatusUnauthorized)
+	body := r.Object(tb)
+	assert.NotEmpty(tb, body["error"], "%s", r)
+	assert.NotEmpty(tb, body["message"], "%s", r)
+	assert.Contains(tb, r.Header.Get("WWW-Authenticate"), "Bearer", "%s", r)
+}
+
+// claimsFor returns valid claims of an access token of the test app for
+// subject sub; change, when not nil, edits them.
+func claimsFor(sub string, change func(jwt.MapClaims)) jwt.MapClaims {
+	now := time.Now()
+	c := jwt.MapClaims{
+		"iss": apptest.Issuer, "aud": apptest.Audience, "sub": sub,
+		"iat": now.Unix(), "nbf": now.Unix(), "exp": now.Add(10 * time.Minute).Unix(),
+	}
+	if change != nil {
+		change(c)
+	}
+	return c
+}
+
+// signJWT signs claims with method and key, naming kid unless it is empty.
+func signJWT(tb testing.TB, method jwt.SigningMethod, key any, kid string, claims jwt.Claims) string {
+	tb.Helper()
+	tok := jwt.NewWithClaims(method, claims)
+	if kid != "" {
+		tok.Header["kid"] = kid
+	}
+	s, err := tok.SignedString(key)
+	require.NoError(tb, err)
+	return s
+}
+
+func TestAuthLogin(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	u := app.User("ana@test.club")
+
+	var p tokenPair
+	loginResponse(t, app, "ana@test.club", "password-ana@test.club").Status(t, http.StatusOK).JSON(t, &p)
+	assert.NotEmpty(t, p.AccessToken)
+	assert.Equal(t, "Bearer", p.TokenType)
+	assert.Equal(t, 15*60, p.ExpiresIn, "the access token TTL, in seconds")
+	assert.NotEmpty(t, p.RefreshToken)
+
+	profile := bearer(app, p.AccessToken).Get("/api/account/profile").Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, u.LocalID, profile["uid"])
+	assert.Equal(t, "ana@test.club", profile["email"])
+	assert.NotNil(t, profile["metadata"].(map[string]any)["lastSignInTime"], "login records the sign-in")
+
+	loginResponse(t, app, "ANA@test.club", "password-ana@test.club").Status(t, http.StatusOK)
+}
+
+func TestAuthLogin_errors(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	app.User("ana@test.club")
+
+	unauthorized(t, loginResponse(t, app, "ana@test.club", "wrong-password").Error(t, "invalid credentials"))
+	unauthorized(t, loginResponse(t, app, "nobody@test.club", "password-ana@test.club").Error(t, "invalid credentials"))
+
+	res := app.Anonymous().Post("/api/auth/login", map[string]any{"email": "ana@test.club"}).
+		Status(t, http.StatusBadRequest).Error(t, "incomplete data")
+	assert.Contains(t, string(res.Body), "password")
+	res = app.Anonymous().Post("/api/auth/login", map[string]any{}).Status(t, http.StatusBadRequest).Error(t, "incomplete data")
+	assert.Contains(t, string(res.Body), "email")
+	app.Anonymous().Post("/api/auth/login", map[string]any{"email": "ana@test.club", "password": nil}).
+		Status(t, http.StatusBadRequest).Error(t, "incomplete data")
+	app.Anonymous().Post("/api/auth/login", `{"email": "ana@test.club"`).Status(t, http.StatusBadRequest)
+}
+
+func TestAuthLogin_rateLimited(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	app.User("ana@test.club")
+	app.User("bo@test.club")
+
+	for range 5 {
+		loginResponse(t, app, "ana@test.club", "wrong-password").Status(t, http.StatusUnauthorized)
+	}
+	res := loginResponse(t, app, "ana@test.club", "password-ana@test.club").
+		Status(t, http.StatusTooManyRequests).Error(t, "too many attempts")
+	assert.Equal(t, "60", res.Header.Get("Retry-After"))
+	assert.NotEmpty(t, res.Object(t)["message"])
+
+	loginResponse(t, app, "bo@test.club", "password-bo@test.club").Status(t, http.StatusOK)
+}
+
+func TestAuthRefresh(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	u := app.User("ana@test.club")
+	first := logIn(t, app, u)
+	other := logIn(t, app, u) // a second session: another family
+
+	var second tokenPair
+	refreshResponse(t, app, first.RefreshToken).Status(t, http.StatusOK).JSON(t, &second)
+	assert.Equal(t, "Bearer", second.TokenType)
+	assert.Equal(t, 15*60, second.ExpiresIn)
+	assert.NotEqual(t, first.RefreshToken, second.RefreshToken)
+	require.NotEmpty(t, second.AccessToken)
+	bearer(app, second.AccessToken).Get("/api/account/profile").Status(t, http.StatusOK)
+
+	// The spent token comes back: someone holds a copy, so the whole family
+	// goes, including the token the first refresh handed out.
+	unauthorized(t, refreshResponse(t, app, first.RefreshToken).Error(t, "invalid refresh token"))
+	unauthorized(t, refreshResponse(t, app, second.RefreshToken).Error(t, "invalid refresh token"))
+
+	var third tokenPair
+	refreshResponse(t, app, other.RefreshToken).Status(t, http.StatusOK).JSON(t, &third)
+	assert.NotEmpty(t, third.RefreshToken, "another family is untouched")
+
+	unauthorized(t, refreshResponse(t, app, "garbage"))
+	unauthorized(t, refreshResponse(t, app, ""))
+	app.Anonymous().Post("/api/auth/refresh", map[string]any{}).Status(t, http.StatusBadRequest).Error(t, "incomplete data")
+}
+
+func TestAuthBearer_invalidTokens(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	key := apptest.SigningKey(t)
+	other, err := auth.GenerateSigningKey()
+	require.NoError(t, err)
+	admin := app.User("admin@test.club", clubhouse.RoleAdmin)
+	adminClaims := func(change func(jwt.MapClaims)) jwt.MapClaims {
+		return claimsFor(admin.LocalID, func(c jwt.MapClaims) {
+			c["admin"] = true
+			if change != nil {
+				change(c)
+			}
+		})
+	}
+	der, err := x509.MarshalPKIXPublicKey(&key.Private.PublicKey)
+	require.NoError(t, err)
+	pubPEM := pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})
+
+	good := signJWT(t, jwt.SigningMethodRS256, key.Private, key.KID, adminClaims(nil))
+	bearer(app, good).Get("/api/admin/court-types").Status(t, http.StatusOK)
+
+	for name, tok := range map[string]string{
+		"alg none":                            signJWT(t, jwt.SigningMethodNone, jwt.UnsafeAllowNoneSignatureType, key.KID, adminClaims(nil)),
+		"HS256 with the public key as secret": signJWT(t, jwt.SigningMethodHS256, pubPEM, key.KID, adminClaims(nil)),
+		"RS384":                               signJWT(t, jwt.SigningMethodRS384, key.Private, key.KID, adminClaims(nil)),
+		"PS256":                               signJWT(t, jwt.SigningMethodPS256, key.Private, key.KID, adminClaims(nil)),
+		"expired": signJWT(t, jwt.SigningMethodRS256, key.Private, key.KID, adminClaims(func(c jwt.MapClaims) {
+			past := time.Now().Add(-time.Hour)
+			c["iat"], c["nbf"], c["exp"] = past.Unix(), past.Unix(), past.Add(10*time.Minute).Unix()
+		})),
+		"wrong issuer": signJWT(t, jwt.SigningMethodRS256, key.Private, key.KID, adminClaims(func(c jwt.MapClaims) {
+			c["iss"] = "https://evil.example.com"
+		})),
+		"wrong audience": signJWT(t, jwt.SigningMethodRS256, key.Private, key.KID, adminClaims(func(c jwt.MapClaims) {
+			c["aud"] = "another-app"
+		})),
+		"no exp": signJWT(t, jwt.SigningMethodRS256, key.Private, key.KID, adminClaims(func(c jwt.MapClaims) {
+			delete(c, "exp")
+		})),
+		"no kid":        signJWT(t, jwt.SigningMethodRS256, key.Private, "", adminClaims(nil)),
+		"unknown kid":   signJWT(t, jwt.SigningMethodRS256, other.Private, other.KID, adminClaims(nil)),
+		"bad signature": signJWT(t, jwt.SigningMethodRS256, other.Private, key.KID, adminClaims(nil)),
+		"unknown subject": signJWT(t, jwt.SigningMethodRS256, key.Private, key.KID, claimsFor("no-such-user", func(c jwt.MapClaims) {
+			c["admin"] = true
+		})),
+		"garbage": "not-a-jwt",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			unauthorized(t, bearer(app, tok).Get("/api/admin/court-types"))
+		})
+	}
+
+	t.Run("headers", func(t *testing.T) {
+		t.Parallel()
+		unauthorized(t, app.Anonymous().Get("/api/admin/court-types"))
+		unauthorized(t, app.Anonymous().WithHeader("Authorization", good).Get("/api/admin/court-types"))
+		unauthorized(t, app.Anonymous().WithHeader("Authorization", "Basic "+good).Get("/api/admin/court-types"))
+		unauthorized(t, app.Anonymous().WithHeader("Authorization", "Bearer ").Get("/api/admin/court-types"))
+		app.Anonymous().WithHeader("Authorization", "bearer "+good).Get("/api/admin/court-types").Status(t, http.StatusOK)
+	})
+}
+
+func TestAuthBearer_noRole(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	client := app.User("client@test.club")
+	tok := app.Token(client)
+
+	res := bearer(app, tok).Get("/api/admin/court-types").Status(t, http.StatusForbidden).Error(t, "forbidden")
+	assert.NotEmpty(t, res.Object(t)["message"])
+	bearer(app, tok).Get("/api/account/profile").Status(t, http.StatusOK)
+}
+
+func TestAuthXAuth(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+
+	app.AsBot().Get("/api/admin/court-types").Status(t, http.StatusOK)
+	app.Anonymous().WithHeader("X-Auth", apptest.BotKey).Get("/api/admin/users").Status(t, http.StatusOK)
+	require.Eventually(t, func() bool { return strings.Contains(app.Logs.String(), "principal="+clubhouse.BotUID) },
+		5*time.Second, 10*time.Millisecond, "the bot is logged as uid %s", clubhouse.BotUID)
+	app.AsBot().Get("/api/account/profile").Status(t, http.StatusForbidden)
+
+	for name, c := range map[string]*apptest.Client{
+		"wrong key":                  app.Anonymous().WithHeader("X-Auth", "wrong-key"),
+		"prefix of the key":          app.Anonymous().WithHeader("X-Auth", apptest.BotKey[:len(apptest.BotKey)-1]),
+		"key with a suffix":          app.Anonymous().WithHeader("X-Auth", apptest.BotKey+"x"),
+		"key in upper case":          app.Anonymous().WithHeader("X-Auth", strings.ToUpper(apptest.BotKey)),
+		"key as Authorization":       app.Anonymous().WithHeader("Authorization", apptest.BotKey),
+		"key as a bearer token":      app.Anonymous().WithHeader("Authorization", "Bearer "+apptest.BotKey),
+		"wrong key, good bearer":     app.AsAdmin().WithHeader("X-Auth", "wrong-key"),
+		"key in a custom scheme":     app.Anonymous().WithHeader("Authorization", "X-Auth "+apptest.BotKey),
+		"key in another header":      app.Anonymous().WithHeader("X-Api-Key", apptest.BotKey),
+		"key as a lower-case bearer": app.Anonymous().WithHeader("Authorization", "bearer "+apptest.BotKey),
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			unauthorized(t, c.Get("/api/admin/court-types"))
+		})
+	}
+}
+
+func TestAuthDisabledUser(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	u := app.User("ana@test.club", clubhouse.RoleAdmin)
+	p := logIn(t, app, u)
+	minted := app.Token(u)
+	bearer(app, minted).Get("/api/admin/court-types").Status(t, http.StatusOK)
+
+	_, err := app.DB.ExecContext(context.Background(), `UPDATE users SET disabled = true WHERE id = $1`, u.ID)
+	require.NoError(t, err)
+
+	unauthorized(t, bearer(app, minted).Get("/api/admin/court-types").Error(t, "user disabled"))
+	unauthorized(t, bearer(app, p.AccessToken).Get("/api/account/profile").Error(t, "user disabled"))
+	unauthorized(t, loginResponse(t, app, "ana@test.club", "password-ana@test.club").Error(t, "user disabled"))
+	unauthorized(t, refreshResponse(t, app, p.RefreshToken))
+}
+
+func TestAuthWellKnown(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	u := app.User("ana@test.club", clubhouse.RoleTrainer)
+
+	var disc struct {
+		Issuer  string   `json:"issuer"`
+		JWKSURI string   `json:"jwks_uri"`
+		Algs    []string `json:"id_token_signing_alg_values_supported"`
+	}
+	app.Anonymous().Get("/.well-known/openid-configuration").Status(t, http.StatusOK).JSON(t, &disc)
+	assert.Equal(t, apptest.Issuer, disc.Issuer)
+	assert.Equal(t, apptest.Issuer+"/.well-known/jwks.json", disc.JWKSURI)
+	assert.Equal(t, []string{"RS256"}, disc.Algs)
+
+	var set auth.JWKS
+	res := app.Anonymous().Get("/.well-known/jwks.json").Status(t, http.StatusOK).JSON(t, &set)
+	assert.NotEmpty(t, res.Header.Get("Cache-Control"))
+	require.Len(t, set.Keys, 1)
+	jwk := set.Keys[0]
+	assert.Equal(t, "RSA", jwk.KTY)
+	assert.Equal(t, "sig", jwk.Use)
+	assert.Equal(t, "RS256", jwk.Alg)
+	assert.Equal(t, apptest.SigningKey(t).KID, jwk.KID)
+	pub := jwkPublicKey(t, jwk)
+	assert.True(t, apptest.SigningKey(t).Private.PublicKey.Equal(pub))
+
+	// The published key verifies a token that login minted.
+	p := logIn(t, app, u)
+	claims := jwt.MapClaims{}
+	tok, err := jwt.ParseWithClaims(p.AccessToken, claims, func(tok *jwt.Token) (any, error) {
+		assert.Equal(t, jwk.KID, tok.Header["kid"])
+		return pub, nil
+	}, jwt.WithValidMethods([]string{"RS256"}), jwt.WithIssuer(disc.Issuer), jwt.WithAudience(apptest.Audience),
+		jwt.WithExpirationRequired())
+	require.NoError(t, err)
+	require.True(t, tok.Valid)
+	assert.Equal(t, u.LocalID, claims["sub"])
+	assert.Equal(t, "ana@test.club", claims["email"])
+	assert.Equal(t, true, claims["trainer"])
+}
+
+// jwkPublicKey decodes the RSA public key of j.
+func jwkPublicKey(tb testing.TB, j auth.JWK) *rsa.PublicKey {
+	tb.Helper()
+	n, err := base64.RawURLEncoding.DecodeString(j.N)
+	require.NoError(tb, err)
+	e, err := base64.RawURLEncoding.DecodeString(j.E)
+	require.NoError(tb, err)
+	exp := new(big.Int).SetBytes(e)
+	require.True(tb, exp.IsInt64())
+	return &rsa.PublicKey{N: new(big.Int).SetBytes(n), E: int(exp.Int64())}
+}
+
+// idp is an external OIDC issuer: discovery and a JWKS of its own key.
+type idp struct {
+	*httptest.Server
+	key       auth.SigningKey
+	jwksCalls atomic.Int64
+}
+
+func newIDP(tb testing.TB) *idp {
+	tb.Helper()
+	key, err := auth.GenerateSigningKey()
+	require.NoError(tb, err)
+	p := &idp{key: key}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /.well-known/openid-configuration", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]string{"issuer": p.URL, "jwks_uri": p.URL + "/keys"})
+	})
+	mux.HandleFunc("GET /keys", func(w http.ResponseWriter, r *http.Request) {
+		p.jwksCalls.Add(1)
+		_ = json.NewEncoder(w).Encode(auth.JWKS{Keys: []auth.JWK{auth.PublicJWK(key)}})
+	})
+	p.Server = httptest.NewServer(mux)
+	tb.Cleanup(p.Close)
+	return p
+}
+
+// option makes a test app trust p instead of being its own provider.
+func (p *idp) option() apptest.Option {
+	return func(cfg *app.Config, o *app.Options) {
+		cfg.OIDCIssuerURL = p.URL
+		o.HTTPClient = p.Client()
+	}
+}
+
+// token signs an access token of p for sub with extra claims.
+func (p *idp) token(tb testing.TB, sub string, extra jwt.MapClaims) string {
+	tb.Helper()
+	return signJWT(tb, jwt.SigningMethodRS256, p.key.Private, p.key.KID, claimsFor(sub, func(c jwt.MapClaims) {
+		c["iss"] = p.URL
+		for k, v := range extra {
+			c[k] = v
+		}
+	}))
+}
+
+func TestAuthExternalIssuer(t *testing.T) {
+	t.Parallel()
+	idp := newIDP(t)
+	app := apptest.New(t, idp.option())
+	require.Nil(t, app.Issuer, "no local provider with an external issuer")
+
+	plain := idp.token(t, "ext-subject-1", jwt.MapClaims{"email": "ext@idp.test"})
+	for range 2 {
+		profile := bearer(app, plain).Get("/api/account/profile").Status(t, http.StatusOK).Object(t)
+		assert.Equal(t, "ext-subject-1", profile["uid"])
+		assert.Equal(t, "ext@idp.test", profile["email"])
+	}
+	var rows []struct {
+		Issuer  string `db:"issuer"`
+		LocalID string `db:"local_id"`
+	}
+	require.NoError(t, app.DB.SelectContext(context.Background(), &rows,
+		`SELECT issuer, local_id FROM users WHERE local_id = $1`, "ext-subject-1"))
+	require.Len(t, rows, 1, "the subject became exactly one user")
+	assert.Equal(t, idp.URL, rows[0].Issuer)
+
+	// Roles come from the token's boolean claims.
+	bearer(app, plain).Get("/api/admin/court-types").Status(t, http.StatusForbidden)
+	admin := idp.token(t, "ext-subject-1", jwt.MapClaims{"email": "ext@idp.test", "admin": true})
+	bearer(app, admin).Get("/api/admin/court-types").Status(t, http.StatusOK)
+	trainer := idp.token(t, "ext-subject-2", jwt.MapClaims{"trainer": true})
+	bearer(app, trainer).Get("/api/admin/court-types").Status(t, http.StatusForbidden)
+	assert.EqualValues(t, 1, idp.jwksCalls.Load(), "the issuer's keys are fetched once and cached")
+
+	// Tokens of the local provider or of another issuer are refused.
+	local := signJWT(t, jwt.SigningMethodRS256, apptest.SigningKey(t).Private, apptest.SigningKey(t).KID,
+		claimsFor("ext-subject-1", func(c jwt.MapClaims) { c["admin"] = true }))
+	unauthorized(t, bearer(app, local).Get("/api/admin/court-types"))
+	wrongIss := idp.token(t, "ext-subject-1", jwt.MapClaims{"iss": apptest.Issuer, "admin": true})
+	unauthorized(t, bearer(app, wrongIss).Get("/api/admin/court-types"))
+
+	loginResponse(t, app, "ext@idp.test", "whatever-password").Status(t, http.StatusBadRequest).Error(t, "external issuer")
+	refreshResponse(t, app, "whatever").Status(t, http.StatusBadRequest).Error(t, "external issuer")
+}
+
+// TestAuthExternalIssuer_defaultClient builds the app as clubd does, without
+// an HTTP client of its own.
+func TestAuthExternalIssuer_defaultClient(t *testing.T) {
+	t.Parallel()
+	idp := newIDP(t)
+	withoutClient := func(cfg *app.Config, _ *app.Options) { cfg.OIDCIssuerURL = idp.URL }
+	app := apptest.New(t, withoutClient)
+	bearer(app, idp.token(t, "ext-subject-1", nil)).Get("/api/account/profile").Status(t, http.StatusOK)
+}

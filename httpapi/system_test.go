@@ -1,0 +1,301 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse/internal/app"
+	"github.com/clubhouse-go/clubhouse/internal/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/migrations"
+)
+
+// proxy forwards TCP connections to a database server. While it is down it
+// cuts every connection it carries and closes new ones at once, as a
+// database that went away would.
+type proxy struct {
+	ln       net.Listener
+	upstream string
+
+	mu    sync.Mutex
+	down  bool
+	conns map[net.Conn]bool
+	wg    sync.WaitGroup
+}
+
+func newProxy(tb testing.TB, upstream string) *proxy {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(tb, err)
+	p := &proxy{ln: ln, upstream: upstream, conns: map[net.Conn]bool{}}
+	p.wg.Go(p.accept)
+	tb.Cleanup(func() {
+		ln.Close()
+		p.setDown(true)
+		p.wg.Wait()
+	})
+	return p
+}
+
+func (p *proxy) accept() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		if !p.track(c) {
+			continue
+		}
+		p.wg.Go(func() { p.forward(c) })
+	}
+}
+
+// track records c, or closes it and reports false while the proxy is down.
+func (p *proxy) track(c net.Conn) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.down {
+		c.Close()
+		return false
+	}
+	p.conns[c] = true
+	return true
+}
+
+func (p *proxy) forward(c net.Conn) {
+	defer c.Close()
+	u, err := net.Dial("tcp", p.upstream)
+	if err != nil || !p.track(u) {
+		return
+	}
+	defer u.Close()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = io.Copy(u, c)
+		u.Close()
+	}()
+	_, _ = io.Copy(c, u)
+	c.Close()
+	<-done
+}
+
+// setDown cuts every connection and refuses new ones, or accepts them again.
+func (p *proxy) setDown(down bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = down
+	if down {
+		for c := range p.conns {
+			c.Close()
+		}
+		clear(p.conns)
+	}
+}
+
+// waitFor calls cond every 50ms until it holds, and fails the test when it
+// does not hold within timeout.
+func waitFor(tb testing.TB, timeout time.Duration, what string, cond func() bool) {
+	tb.Helper()
+	deadline := time.After(timeout)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		select {
+		case <-deadline:
+			tb.Fatalf("not within %s: %s", timeout, what)
+		case <-tick.C:
+		}
+	}
+}
+
+// getHealth returns the status and body of GET /health.
+func getHealth(tb testing.TB, base string) (int, map[string]string) {
+	tb.Helper()
+	res, err := http.Get(base + "/health")
+	require.NoError(tb, err)
+	defer res.Body.Close()
+	var body map[string]string
+	require.NoError(tb, json.NewDecoder(res.Body).Decode(&body))
+	return res.StatusCode, body
+}
+
+// TestHealth_databaseDownAndBack points the server at its database through
+// a proxy, takes the proxy down and up again, and expects /health to follow
+// without a restart.
+func TestHealth_databaseDownAndBack(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	_, dsn := dbtest.NewWith(t, migrations.Main())
+	u, err := url.Parse(dsn)
+	require.NoError(t, err)
+	p := newProxy(t, u.Host)
+	u.Host = p.ln.Addr().String()
+	db, err := sqldb.Open(ctx, u.String())
+	require.NoError(t, err)
+	t.Cleanup(db.Close)
+
+	zone, err := time.LoadLocation("America/Bogota")
+	require.NoError(t, err)
+	cfg := app.Config{Port: 6000, DatabaseURL: u.String(), ClubTimezone: zone, PublicBaseURL: apptest.Issuer,
+		Audience: apptest.Audience, AccessTokenTTL: 15 * time.Minute}
+	a, err := app.Build(ctx, cfg, db, slog.New(slog.DiscardHandler), app.Options{Key: apptest.SigningKey(t)})
+	require.NoError(t, err)
+	srv := httptest.NewServer(a.Server)
+	t.Cleanup(srv.Close)
+
+	code, body := getHealth(t, srv.URL)
+	require.Equal(t, http.StatusOK, code, "%v", body)
+	assert.Equal(t, map[string]string{"status": "ok", "database": "up"}, body)
+
+	p.setDown(true)
+	waitFor(t, 20*time.Second, "/health answers 503 with the database down", func() bool {
+		code, body = getHealth(t, srv.URL)
+		return code == http.StatusServiceUnavailable
+	})
+	assert.Equal(t, map[string]string{"status": "unavailable", "database": "down"}, body)
+
+	p.setDown(false)
+	waitFor(t, 20*time.Second, "/health answers 200 once the database is back", func() bool {
+		code, body = getHealth(t, srv.URL)
+		return code == http.StatusOK
+	})
+	assert.Equal(t, map[string]string{"status": "ok", "database": "up"}, body)
+}
+
+func TestMetrics(t *testing.T) {
+	t.Parallel()
+	club := apptest.New(t)
+	club.Anonymous().Get("/health").Status(t, http.StatusOK)
+	club.Anonymous().Get("/health").Status(t, http.StatusOK)
+	res, err := http.Get(club.URL + "/no/such/path")
+	require.NoError(t, err)
+	res.Body.Close()
+
+	body := string(club.Anonymous().Get("/metrics").Status(t, http.StatusOK).Body)
+	assert.Contains(t, body, `clubhouse_http_requests_total{method="GET",route="GET /health",status="200"} 2`)
+	assert.Contains(t, body, `clubhouse_http_requests_total{method="GET",route="unmatched",status="404"} 1`,
+		"unknown paths share one label, so that scanners cannot grow the series")
+	assert.NotContains(t, body, "/no/such/path")
+	assert.Contains(t, body, `clubhouse_http_request_duration_seconds_count{method="GET",route="GET /health",status="200"} 2`)
+	assert.Regexp(t, `(?m)^clubhouse_db_pool_connections\{state="idle"\} \d+`, body)
+	assert.Regexp(t, `(?m)^clubhouse_db_pool_connections\{state="acquired"\} \d+`, body)
+	assert.Regexp(t, `(?m)^clubhouse_db_pool_max_connections [1-9]`, body)
+}
+
+func TestRequestLog(t *testing.T) {
+	t.Parallel()
+	club := apptest.New(t)
+	club.AsAdmin().Get("/api/admin/court-types?search=x").Status(t, http.StatusOK)
+	admin := club.User("admin@test.club")
+	club.Anonymous().Get("/api/admin/court-types").Status(t, http.StatusUnauthorized)
+
+	logs := club.Logs.String()
+	line := regexp.MustCompile(`(?m)^.*msg=request method=GET path=/api/admin/court-types .*status=200 .*$`).FindString(logs)
+	require.NotEmpty(t, line, "no request line in:\n%s", logs)
+	assert.Contains(t, line, `route="GET /api/admin/court-types"`)
+	assert.Regexp(t, ` duration=\d`, line)
+	assert.Contains(t, line, "principal="+admin.LocalID, "the line names who called")
+	assert.NotContains(t, line, "search=x", "the query string is not logged")
+
+	line = regexp.MustCompile(`(?m)^.*msg=request method=GET path=/api/admin/court-types .*status=401 .*$`).FindString(logs)
+	require.NotEmpty(t, line, "no request line in:\n%s", logs)
+	assert.Contains(t, line, "principal=anonymous")
+}
+
+func TestUnknownPath(t *testing.T) {
+	t.Parallel()
+	club := apptest.New(t)
+	for _, method := range []string{http.MethodGet, http.MethodPost} {
+		req, err := http.NewRequest(method, club.URL+"/api/no/such/path", nil)
+		require.NoError(t, err)
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		var body map[string]string
+		err = json.NewDecoder(res.Body).Decode(&body)
+		res.Body.Close()
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusNotFound, res.StatusCode, method)
+		assert.Contains(t, res.Header.Get("Content-Type"), "application/json")
+		assert.Equal(t, "not found", body["error"])
+		assert.NotEmpty(t, body["message"])
+	}
+}
+
+func TestBodyTooLarge(t *testing.T) {
+	t.Parallel()
+	club := apptest.New(t)
+	big := `{"name": "` + strings.Repeat("a", 2<<20) + `"}`
+	club.AsAdmin().Post("/api/admin/court-types", big).Status(t, http.StatusRequestEntityTooLarge).Error(t, "request too large")
+	club.Anonymous().Post("/api/auth/login", `{"email": "a@b.c", "password": "`+strings.Repeat("a", 2<<20)+`"}`).
+		Status(t, http.StatusRequestEntityTooLarge)
+	var list []any
+	club.AsAdmin().Get("/api/admin/court-types").Status(t, http.StatusOK).JSON(t, &list)
+	assert.Empty(t, list, "nothing was created")
+}
+
+func TestAPIDocs(t *testing.T) {
+	t.Parallel()
+	club := apptest.New(t)
+	// Plain requests: the contract check cannot decode text/html, and the
+	// description says the assets are text/plain.
+	for path, typ := range map[string]string{
+		"/api-docs":                                 "text/html",
+		"/api-docs/swagger-ui.css":                  "text/css",
+		"/api-docs/swagger-ui-bundle.js":            "javascript",
+		"/api-docs/swagger-ui-standalone-preset.js": "javascript",
+	} {
+		res, err := http.Get(club.URL + path)
+		require.NoError(t, err)
+		b, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusOK, res.StatusCode, path)
+		assert.Contains(t, res.Header.Get("Content-Type"), typ, path)
+		assert.NotEmpty(t, b, path)
+		if typ == "text/html" {
+			assert.Contains(t, string(b), "/api-docs.json", "the page loads the description")
+		}
+	}
+	res, err := http.Get(club.URL + "/api-docs/no-such-file.css")
+	require.NoError(t, err)
+	var e map[string]string
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&e))
+	res.Body.Close()
+	assert.Equal(t, http.StatusNotFound, res.StatusCode)
+	assert.Equal(t, "not found", e["error"], "a missing asset is a JSON 404 like any unknown path")
+
+	var doc struct {
+		OpenAPI    string `json:"openapi"`
+		Components struct {
+			SecuritySchemes map[string]map[string]any `json:"securitySchemes"`
+		} `json:"components"`
+		Paths map[string]any `json:"paths"`
+	}
+	docs := club.Anonymous().Get("/api-docs.json").Status(t, http.StatusOK).JSON(t, &doc)
+	assert.Contains(t, docs.Header.Get("Content-Type"), "application/json")
+	assert.Equal(t, "3.0.0", doc.OpenAPI)
+	assert.Contains(t, doc.Paths, "/health")
+	bearer := doc.Components.SecuritySchemes["Bearer"]
+	assert.Equal(t, "http", bearer["type"])
+	assert.Equal(t, "bearer", bearer["scheme"])
+	xauth := doc.Components.SecuritySchemes["XAuth"]
+	assert.Equal(t, "apiKey", xauth["type"])
+	assert.Equal(t, "header", xauth["in"])
+	assert.Equal(t, "X-Auth", xauth["name"])
+}

@@ -1,0 +1,323 @@
+package auth_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// localService is a Service of the local identity provider over a fresh
+// database, on clock clk.
+func localService(tb testing.TB, clk *clock, change func(*auth.Options)) (*auth.Service, *sqldb.DB) {
+	tb.Helper()
+	db := dbtest.New(tb)
+	key := newKey(tb)
+	o := auth.Options{
+		DB:         db,
+		Issuer:     &auth.Issuer{Key: key, Issuer: testIssuer, Audience: testAudience, TTL: 15 * time.Minute, Now: clk.Now},
+		Verifier:   &auth.Verifier{Keys: auth.StaticKeys{key.KID: &key.Private.PublicKey}, Issuer: testIssuer, Audience: testAudience, Now: clk.Now},
+		BcryptCost: bcrypt.MinCost,
+		RefreshTTL: 24 * time.Hour,
+		Now:        clk.Now,
+	}
+	if change != nil {
+		change(&o)
+	}
+	return auth.NewService(o), db
+}
+
+func createUser(tb testing.TB, s *auth.Service, db *sqldb.DB, email, password string, roles ...clubhouse.Role) auth.User {
+	tb.Helper()
+	rs := map[clubhouse.Role]bool{}
+	for _, r := range roles {
+		rs[r] = true
+	}
+	u, err := s.CreateUser(context.Background(), db, auth.CreateUserRequest{Email: email, Password: password, Roles: rs})
+	require.NoError(tb, err)
+	return u
+}
+
+func TestLogin_limitPerAccount(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := newClock()
+	s, db := localService(t, clk, nil)
+	createUser(t, s, db, "ana@example.com", "right-password")
+	createUser(t, s, db, "bo@example.com", "bo-password")
+
+	for i := range 5 {
+		_, err := s.Login(ctx, "ana@example.com", "wrong-password", "10.0.0.1")
+		require.ErrorIs(t, err, auth.ErrBadCredentials, "attempt %d", i+1)
+	}
+	_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+	require.ErrorIs(t, err, auth.ErrTooManyAttempts, "the 6th attempt within a minute, even with the right password")
+	assert.Equal(t, clubhouse.RateLimited, clubhouse.KindOf(err))
+	_, err = s.Login(ctx, " ANA@example.com ", "right-password", "10.0.0.2")
+	assert.ErrorIs(t, err, auth.ErrTooManyAttempts, "the account is limited whatever the case, spaces or address")
+
+	_, err = s.Login(ctx, "bo@example.com", "bo-password", "10.0.0.1")
+	require.NoError(t, err, "another account from the same address has its own budget")
+
+	clk.Advance(59 * time.Second)
+	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+	require.NoError(t, err, "the budget refills at 5 a minute")
+
+	clk.Advance(time.Minute)
+	for i := range 5 {
+		_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+		require.NoError(t, err, "attempt %d after a quiet minute", i+1)
+	}
+	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+	assert.ErrorIs(t, err, auth.ErrTooManyAttempts)
+}
+
+func TestLogin_limitPerAddress(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := newClock()
+	s, db := localService(t, clk, nil)
+	createUser(t, s, db, "ana@example.com", "right-password")
+
+	for i := range 30 {
+		_, err := s.Login(ctx, fmt.Sprintf("nobody%d@example.com", i), "guess", "10.0.0.1")
+		require.ErrorIs(t, err, auth.ErrBadCredentials, "attempt %d", i+1)
+	}
+	_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+	require.ErrorIs(t, err, auth.ErrTooManyAttempts, "the 31st attempt from one address within a minute")
+
+	// The refused attempt took nothing from ana's budget: five more from
+	// another address pass, the sixth does not.
+	for i := range 5 {
+		_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.2")
+		require.NoError(t, err, "attempt %d", i+1)
+	}
+	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.2")
+	require.ErrorIs(t, err, auth.ErrTooManyAttempts)
+
+	clk.Advance(time.Minute)
+	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+	assert.NoError(t, err, "a minute later the address may try again")
+}
+
+func TestLogin_customLimits(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := newClock()
+	s, db := localService(t, clk, func(o *auth.Options) { o.Limits = auth.LoginLimits{PerAccount: 2, PerAddress: 3} })
+	createUser(t, s, db, "ana@example.com", "right-password")
+
+	for range 2 {
+		_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+		require.NoError(t, err)
+	}
+	_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+	require.ErrorIs(t, err, auth.ErrTooManyAttempts)
+	_, err = s.Login(ctx, "bo@example.com", "x", "10.0.0.1")
+	require.ErrorIs(t, err, auth.ErrBadCredentials)
+	_, err = s.Login(ctx, "cy@example.com", "x", "10.0.0.1")
+	require.ErrorIs(t, err, auth.ErrTooManyAttempts, "the 4th attempt from the address")
+}
+
+func TestLogin_credentials(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := newClock()
+	s, db := localService(t, clk, nil)
+	u := createUser(t, s, db, "Ana@Example.com", "right-password", clubhouse.RoleOperator)
+
+	tok, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+	require.NoError(t, err, "emails match whatever their case")
+	assert.Equal(t, 15*time.Minute, tok.ExpiresIn)
+	assert.NotEmpty(t, tok.RefreshToken)
+	a, err := s.Authenticate(ctx, tok.AccessToken)
+	require.NoError(t, err)
+	assert.Equal(t, u.LocalID, a.UID)
+	assert.Equal(t, u.ID, a.UserID)
+	assert.True(t, a.Has(clubhouse.RoleOperator))
+	assert.False(t, a.Has(clubhouse.RoleAdmin))
+	got, err := s.UserByID(ctx, u.ID)
+	require.NoError(t, err)
+	require.NotNil(t, got.LastSignInTime)
+	assert.True(t, clk.Now().Equal(*got.LastSignInTime))
+
+	_, err = s.Login(ctx, "ana@example.com", "wrong-password", "10.0.0.1")
+	assert.ErrorIs(t, err, auth.ErrBadCredentials)
+	_, err = s.Login(ctx, "nobody@example.com", "right-password", "10.0.0.1")
+	assert.ErrorIs(t, err, auth.ErrBadCredentials, "an unknown email looks like a wrong password")
+
+	noPassword := createUser(t, s, db, "cy@example.com", "some-password")
+	_, err = db.ExecContext(ctx, `UPDATE users SET password_hash = NULL WHERE id = $1`, noPassword.ID)
+	require.NoError(t, err)
+	for _, pw := range []string{"", "some-password", "not a password"} {
+		_, err = s.Login(ctx, "cy@example.com", pw, "10.0.0.3")
+		assert.ErrorIs(t, err, auth.ErrBadCredentials, "a user without a password cannot sign in with %q", pw)
+	}
+
+	_, err = db.ExecContext(ctx, `UPDATE users SET disabled = true WHERE id = $1`, u.ID)
+	require.NoError(t, err)
+	_, err = s.Login(ctx, "ana@example.com", "wrong-password", "10.0.0.1")
+	assert.ErrorIs(t, err, auth.ErrBadCredentials, "a wrong password does not reveal that the user is disabled")
+	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+	assert.ErrorIs(t, err, auth.ErrUserDisabled)
+	_, err = s.Authenticate(ctx, tok.AccessToken)
+	assert.ErrorIs(t, err, auth.ErrUserDisabled, "a token minted before the user was disabled no longer works")
+	_, err = s.Refresh(ctx, tok.RefreshToken)
+	assert.ErrorIs(t, err, auth.ErrUserDisabled)
+}
+
+func TestRefresh_expiry(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := newClock()
+	s, db := localService(t, clk, nil)
+	createUser(t, s, db, "ana@example.com", "right-password")
+	tok, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+	require.NoError(t, err)
+
+	clk.Advance(24*time.Hour - time.Second)
+	next, err := s.Refresh(ctx, tok.RefreshToken)
+	require.NoError(t, err, "a second before its expiry")
+
+	clk.Advance(24 * time.Hour)
+	_, err = s.Refresh(ctx, next.RefreshToken)
+	assert.ErrorIs(t, err, auth.ErrBadRefresh, "at its expiry")
+	_, err = s.Refresh(ctx, "no-such-token")
+	assert.ErrorIs(t, err, auth.ErrBadRefresh)
+}
+
+// TestRefresh_concurrentReuse spends one refresh token from many goroutines
+// at once: exactly one gets a new pair, and the reuse then revokes it.
+func TestRefresh_concurrentReuse(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := newClock()
+	s, db := localService(t, clk, nil)
+	createUser(t, s, db, "ana@example.com", "right-password")
+	tok, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+	require.NoError(t, err)
+
+	const n = 8
+	results := make([]auth.Tokens, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { results[i], errs[i] = s.Refresh(ctx, tok.RefreshToken) })
+	}
+	wg.Wait()
+	var winner auth.Tokens
+	won := 0
+	for i := range n {
+		if errs[i] == nil {
+			won++
+			winner = results[i]
+			continue
+		}
+		assert.ErrorIs(t, errs[i], auth.ErrBadRefresh)
+	}
+	require.Equal(t, 1, won, "exactly one caller spends the token")
+	_, err = s.Refresh(ctx, winner.RefreshToken)
+	assert.ErrorIs(t, err, auth.ErrBadRefresh, "the reuse revoked the winner's family")
+}
+
+// TestAuthenticate_externalFirstSight shows a new external subject becoming
+// exactly one user even when its first requests arrive together.
+func TestAuthenticate_externalFirstSight(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := newClock()
+	key := newKey(t)
+	const external = "https://idp.example.com"
+	db := dbtest.New(t)
+	s := auth.NewService(auth.Options{
+		DB: db, External: external, Now: clk.Now, BcryptCost: bcrypt.MinCost,
+		Verifier: &auth.Verifier{Keys: auth.StaticKeys{key.KID: &key.Private.PublicKey}, Issuer: external, Audience: testAudience, Now: clk.Now},
+	})
+	tok := sign(t, jwt.SigningMethodRS256, key.Private, key.KID, jwt.MapClaims{
+		"iss": external, "aud": testAudience, "sub": "ext-42", "email": "ext@example.com", "trainer": true,
+		"exp": clk.Now().Add(time.Minute).Unix(),
+	})
+
+	const n = 8
+	actors := make([]clubhouse.Actor, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { actors[i], errs[i] = s.Authenticate(ctx, tok) })
+	}
+	wg.Wait()
+	for i := range n {
+		require.NoError(t, errs[i])
+		assert.Equal(t, "ext-42", actors[i].UID)
+		assert.Equal(t, actors[0].UserID, actors[i].UserID)
+		assert.True(t, actors[i].Has(clubhouse.RoleTrainer))
+	}
+	var rows []struct {
+		Issuer string  `db:"issuer"`
+		Email  *string `db:"email"`
+	}
+	require.NoError(t, db.SelectContext(ctx, &rows, `SELECT issuer, email FROM users WHERE local_id = 'ext-42'`))
+	require.Len(t, rows, 1)
+	assert.Equal(t, external, rows[0].Issuer)
+	require.NotNil(t, rows[0].Email)
+	assert.Equal(t, "ext@example.com", *rows[0].Email)
+
+	_, err := s.Login(ctx, "ext@example.com", "whatever", "10.0.0.1")
+	assert.ErrorIs(t, err, auth.ErrLocalOnly)
+	_, err = s.Refresh(ctx, "whatever")
+	assert.ErrorIs(t, err, auth.ErrLocalOnly)
+}
+
+func TestAuthenticateBot(t *testing.T) {
+	t.Parallel()
+	s := auth.NewService(auth.Options{BotKeys: []string{"key-one-0123456789", "key-two-abcdefghij"}})
+
+	for _, key := range []string{"key-one-0123456789", "key-two-abcdefghij"} {
+		a, err := s.AuthenticateBot(key)
+		require.NoError(t, err, key)
+		assert.Equal(t, clubhouse.BotUID, a.UID)
+		assert.Equal(t, "bot-api-key", a.UID)
+		assert.True(t, a.Bot)
+		assert.Zero(t, a.UserID)
+		for _, r := range []clubhouse.Role{clubhouse.RoleOperator, clubhouse.RoleAdmin, clubhouse.RoleSudo, clubhouse.RoleTrainer} {
+			assert.True(t, a.Has(r), "role %s", r)
+		}
+	}
+
+	for name, key := range map[string]string{
+		"empty":          "",
+		"prefix":         "key-one-012345678",
+		"suffix":         "key-one-0123456789x",
+		"leading text":   "xkey-one-0123456789",
+		"case change":    "KEY-ONE-0123456789",
+		"spaces":         " key-one-0123456789 ",
+		"bearer":         "Bearer key-one-0123456789",
+		"both keys":      "key-one-0123456789key-two-abcdefghij",
+		"other key only": "key-three",
+	} {
+		_, err := s.AuthenticateBot(key)
+		assert.ErrorIs(t, err, auth.ErrBadBotKey, name)
+		assert.Equal(t, clubhouse.Unauthenticated, clubhouse.KindOf(err), name)
+	}
+
+	none := auth.NewService(auth.Options{})
+	_, err := none.AuthenticateBot("")
+	assert.ErrorIs(t, err, auth.ErrBadBotKey, "no configured keys, empty header")
+	_, err = none.AuthenticateBot("anything")
+	assert.ErrorIs(t, err, auth.ErrBadBotKey, "no configured keys")
+
+	blank := auth.NewService(auth.Options{BotKeys: []string{""}})
+	_, err = blank.AuthenticateBot("")
+	assert.ErrorIs(t, err, auth.ErrBadBotKey, "an empty configured key matches nothing")
+}

@@ -1,0 +1,92 @@
+package demo_test
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/demo"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// rowCounts returns the number of rows of every table of db.
+func rowCounts(tb testing.TB, db *sqldb.DB) map[string]int {
+	tb.Helper()
+	ctx := context.Background()
+	var tables []string
+	require.NoError(tb, db.SelectContext(ctx, &tables, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"))
+	counts := map[string]int{}
+	for _, t := range tables {
+		var n int
+		require.NoError(tb, db.GetContext(ctx, &n, `SELECT count(*) FROM "`+t+`"`))
+		counts[t] = n
+	}
+	return counts
+}
+
+var passwordLine = regexp.MustCompile(`(?m)^\s+(\S+@demo\.club)\s+(\S+)\s+(\S+)$`)
+
+func TestSeed_idempotent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	club := apptest.New(t)
+
+	var out bytes.Buffer
+	require.NoError(t, demo.Seed(ctx, club.App, &out))
+	assert.Contains(t, out.String(), "shown once")
+	lines := passwordLine.FindAllStringSubmatch(out.String(), -1)
+	require.Len(t, lines, 6, "one user per role and a client:\n%s", out.String())
+	roles := map[clubhouse.Role]bool{}
+	for _, l := range lines {
+		_, err := club.Auth.Login(ctx, l[1], l[2], "127.0.0.1")
+		assert.NoError(t, err, "the printed password of %s signs in", l[1])
+		for _, r := range strings.Split(l[3], ",") {
+			roles[clubhouse.Role(r)] = true
+		}
+	}
+	for _, r := range clubhouse.Roles {
+		assert.True(t, roles[r], "a demo user has role %s", r)
+	}
+
+	first := rowCounts(t, club.DB)
+	for _, table := range []string{"users", "clients", "court_types", "courts", "document_types", "payment_types",
+		"reservation_statuses", "reservation_types"} {
+		assert.Positive(t, first[table], "the demo fills %s", table)
+	}
+	assert.Equal(t, 6, first["users"])
+	assert.Equal(t, 1, first["clients"])
+
+	out.Reset()
+	require.NoError(t, demo.Seed(ctx, club.App, &out))
+	assert.Contains(t, out.String(), "already existed")
+	assert.NotContains(t, out.String(), "shown once")
+	assert.Empty(t, passwordLine.FindAllString(out.String(), -1), "no password is printed again")
+	assert.Equal(t, first, rowCounts(t, club.DB), "the second run creates nothing")
+}
+
+// TestSeed_addsWhatIsMissing removes a demo user and a court: a new run
+// recreates only those and prints only the new user's password.
+func TestSeed_addsWhatIsMissing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	club := apptest.New(t)
+	var out bytes.Buffer
+	require.NoError(t, demo.Seed(ctx, club.App, &out))
+	first := rowCounts(t, club.DB)
+
+	_, err := club.DB.ExecContext(ctx, "DELETE FROM users WHERE email = 'trainer@demo.club'; DELETE FROM courts WHERE name = 'Padel 2'")
+	require.NoError(t, err)
+	out.Reset()
+	require.NoError(t, demo.Seed(ctx, club.App, &out))
+	lines := passwordLine.FindAllStringSubmatch(out.String(), -1)
+	require.Len(t, lines, 1, "%s", out.String())
+	assert.Equal(t, "trainer@demo.club", lines[0][1])
+	assert.Equal(t, first, rowCounts(t, club.DB))
+}

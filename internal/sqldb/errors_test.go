@@ -1,0 +1,104 @@
+package sqldb_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+var (
+	errThingNotFound = clubhouse.Errorf(clubhouse.NotFound, "thing not found", "No such thing.")
+	errNameTaken     = clubhouse.Errorf(clubhouse.Conflict, "already exists", "The name is taken.")
+	errTypeInUse     = clubhouse.Errorf(clubhouse.Conflict, "in use", "Courts use this type.")
+	mapping          = sqldb.Mapping{"things_name_key": errNameTaken, "courts_court_type_id_fkey": errTypeInUse}
+)
+
+func TestMap(t *testing.T) {
+	t.Parallel()
+	other := errors.New("network down")
+	tests := []struct {
+		name     string
+		err      error
+		notFound *clubhouse.Error
+		wantKind clubhouse.Kind
+		wantCode string
+		want     error // when set, the exact error expected
+	}{
+		{name: "no rows", err: sql.ErrNoRows, notFound: errThingNotFound, want: errThingNotFound},
+		{name: "wrapped no rows", err: fmt.Errorf("get: %w", sql.ErrNoRows), notFound: errThingNotFound, want: errThingNotFound},
+		{name: "no rows without notFound", err: sql.ErrNoRows, want: sql.ErrNoRows},
+		{name: "mapped constraint", err: &pgconn.PgError{Code: "23505", ConstraintName: "things_name_key"}, want: errNameTaken},
+		{name: "mapped foreign key", err: fmt.Errorf("delete: %w", &pgconn.PgError{Code: "23503", ConstraintName: "courts_court_type_id_fkey"}), want: errTypeInUse},
+		{name: "foreign key", err: &pgconn.PgError{Code: "23503", ConstraintName: "other_fkey"}, wantKind: clubhouse.Invalid, wantCode: "invalid reference"},
+		{name: "unique", err: &pgconn.PgError{Code: "23505", ConstraintName: "other_key"}, wantKind: clubhouse.Conflict, wantCode: "conflict"},
+		{name: "wrapped unique", err: fmt.Errorf("insert: %w", &pgconn.PgError{Code: "23505"}), wantKind: clubhouse.Conflict, wantCode: "conflict"},
+		{name: "check", err: &pgconn.PgError{Code: "23514"}, wantKind: clubhouse.Invalid, wantCode: "invalid data"},
+		{name: "too long", err: &pgconn.PgError{Code: "22001"}, wantKind: clubhouse.Invalid, wantCode: "invalid data"},
+		{name: "bad text", err: &pgconn.PgError{Code: "22P02"}, wantKind: clubhouse.Invalid, wantCode: "invalid data"},
+		{name: "other postgres error", err: &pgconn.PgError{Code: "57014"}, wantKind: clubhouse.Internal},
+		{name: "other error", err: other, want: other},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := sqldb.Map(tt.err, tt.notFound, mapping)
+			require.Error(t, got)
+			if tt.want != nil {
+				assert.Same(t, tt.want, got)
+				return
+			}
+			assert.Equal(t, tt.wantKind, clubhouse.KindOf(got))
+			if tt.wantCode != "" {
+				assert.Equal(t, tt.wantCode, clubhouse.AsError(got).Code)
+			} else {
+				assert.Same(t, tt.err, got, "an unknown error is returned unchanged")
+			}
+		})
+	}
+	assert.NoError(t, sqldb.Map(nil, errThingNotFound, mapping))
+}
+
+// TestMap_realErrors checks that the errors PostgreSQL returns through sqlx
+// and pgx carry the codes and constraint names Map reads.
+func TestMap_realErrors(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := dbtest.New(t)
+	var typeID int64
+	require.NoError(t, db.GetContext(ctx, &typeID, "INSERT INTO court_types (name) VALUES ('Tennis') RETURNING id"))
+
+	_, err := db.ExecContext(ctx, "INSERT INTO court_types (name) VALUES ('TENNIS')")
+	assert.Equal(t, "23505", sqldb.Code(err))
+	assert.Equal(t, "court_types_name_key", sqldb.Constraint(err))
+	assert.Equal(t, clubhouse.Conflict, clubhouse.KindOf(sqldb.Map(err, nil, nil)))
+	assert.Same(t, errNameTaken, sqldb.Map(err, nil, sqldb.Mapping{"court_types_name_key": errNameTaken}))
+
+	_, err = db.ExecContext(ctx, "INSERT INTO courts (court_type_id, name) VALUES (999999, 'Court 1')")
+	assert.Equal(t, "23503", sqldb.Code(err))
+	got := clubhouse.AsError(sqldb.Map(err, nil, nil))
+	require.NotNil(t, got)
+	assert.Equal(t, clubhouse.Invalid, got.Kind)
+	assert.Equal(t, "invalid reference", got.Code)
+
+	_, err = db.ExecContext(ctx, "INSERT INTO courts (court_type_id, name) VALUES ($1, 'Court 1')", typeID)
+	require.NoError(t, err)
+	_, err = db.ExecContext(ctx, "DELETE FROM court_types WHERE id = $1", typeID)
+	assert.Same(t, errTypeInUse, sqldb.Map(err, nil, mapping), "a foreign key named in the mapping")
+
+	_, err = db.ExecContext(ctx, "INSERT INTO courts (court_type_id, name, price) VALUES ($1, 'Court 2', -1)", typeID)
+	assert.Equal(t, clubhouse.Invalid, clubhouse.KindOf(sqldb.Map(err, nil, nil)), "a check constraint")
+
+	var name string
+	err = db.GetContext(ctx, &name, "SELECT name FROM court_types WHERE id = -1")
+	assert.Same(t, errThingNotFound, sqldb.Map(err, errThingNotFound, nil))
+}

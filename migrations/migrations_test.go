@@ -1,0 +1,121 @@
+package migrations_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/migrations"
+)
+
+// openEmpty returns a handle on a brand-new database without tables.
+func openEmpty(tb testing.TB) *sql.DB {
+	tb.Helper()
+	db, err := sql.Open("pgx", dbtest.Empty(tb))
+	require.NoError(tb, err)
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestUp_freshDatabase(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openEmpty(t)
+
+	st, err := migrations.Status(ctx, db, migrations.Main())
+	require.NoError(t, err)
+	require.NotEmpty(t, st)
+	assert.Equal(t, int64(1), st[0].Version)
+	assert.False(t, st[0].Applied, "nothing is applied on a new database")
+
+	applied, err := migrations.Up(ctx, db, migrations.Main())
+	require.NoError(t, err)
+	require.NotEmpty(t, applied)
+	assert.Equal(t, int64(1), applied[0], "version 1 comes first")
+	assert.Len(t, applied, len(st), "every migration is applied")
+
+	st, err = migrations.Status(ctx, db, migrations.Main())
+	require.NoError(t, err)
+	for _, s := range st {
+		assert.True(t, s.Applied, "migration %05d", s.Version)
+		assert.NotEmpty(t, s.Source)
+	}
+	var users sql.NullString
+	require.NoError(t, db.QueryRowContext(ctx, "SELECT to_regclass('public.users')::text").Scan(&users))
+	assert.True(t, users.Valid, "the users table exists after Up")
+
+	again, err := migrations.Up(ctx, db, migrations.Main())
+	require.NoError(t, err)
+	assert.Empty(t, again, "a second Up applies nothing")
+}
+
+// TestUp_concurrent starts several Ups at once: the session lock must let
+// exactly one of them apply each version, and the others must find nothing
+// to do rather than fail. On a brand-new database goose's own retry when
+// creating its version table (a 1s pause) already spaces the migrators out,
+// so the race on the migrations themselves is run with that table in place
+// too, as after "clubctl db status".
+func TestUp_concurrent(t *testing.T) {
+	t.Parallel()
+	for _, versionTable := range []bool{false, true} {
+		t.Run(fmt.Sprintf("version table %t", versionTable), func(t *testing.T) {
+			t.Parallel()
+			upConcurrently(t, versionTable)
+		})
+	}
+}
+
+func upConcurrently(t *testing.T, versionTable bool) {
+	const n = 3 // goose probes a held lock every 5s, so each extra migrator costs up to 5s
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dsn := dbtest.Empty(t)
+	db, err := sql.Open("pgx", dsn)
+	require.NoError(t, err)
+	defer db.Close()
+	if versionTable {
+		_, err := migrations.Status(ctx, db, migrations.Main())
+		require.NoError(t, err)
+	}
+
+	var (
+		wg      sync.WaitGroup
+		start   = make(chan struct{})
+		results = make([][]int64, n)
+		errs    = make([]error, n)
+	)
+	for i := range n {
+		db, err := sql.Open("pgx", dsn) // one pool per migrator, as with separate clubd processes
+		require.NoError(t, err)
+		t.Cleanup(func() { db.Close() })
+		wg.Go(func() {
+			<-start
+			results[i], errs[i] = migrations.Up(ctx, db, migrations.Main())
+		})
+	}
+	close(start)
+	wg.Wait()
+
+	count := map[int64]int{}
+	for i := range n {
+		require.NoError(t, errs[i], "migrator %d", i)
+		for _, v := range results[i] {
+			count[v]++
+		}
+	}
+	require.Contains(t, count, int64(1), "version 1 was applied by someone")
+	for v, c := range count {
+		assert.Equal(t, 1, c, "version %05d applied by %d migrators", v, c)
+	}
+	var rows int
+	require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM goose_db_version WHERE version_id = 1").Scan(&rows))
+	assert.Equal(t, 1, rows, "version 1 is recorded once")
+}
