@@ -85,7 +85,7 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, clientI
 		out, err = b.insert(ctx, tx, by, r)
 		return err
 	})
-	return out, err
+	return out, takenOnDeadlock(err)
 }
 
 func (b *Bookings) notClassType(ctx context.Context, q sqldb.Queryer, typeID int64) error {
@@ -196,18 +196,38 @@ func (b *Bookings) Availability(ctx context.Context, checking, checkout string) 
 	if err := span.Check(31 * 24 * time.Hour); err != nil {
 		return nil, err
 	}
-	var busy []int64
-	if err := b.db.SelectContext(ctx, &busy, `SELECT DISTINCT court_id FROM reservations
-		WHERE tsrange(checking, checkout, '[)') && tsrange($1, $2, '[)')`, span.Start, span.End); err != nil {
+	booked, err := b.store.overlapping(ctx, b.db, 0, span)
+	if err != nil {
 		return nil, fmt.Errorf("availability: %w", err)
 	}
-	taken := map[int64]bool{}
-	for _, id := range busy {
-		taken[id] = true
-	}
+	check := NewChecker(booked)
 	for i := range out {
-		free := !taken[out[i].ID]
+		free := check.Free(out[i].ID, span, 0)
 		out[i].Available = &free
 	}
 	return out, nil
+}
+
+// DayGrid returns, for every court in id order, the 30-minute slots of date
+// (YYYY-MM-DD): whether each is free, and what booking it alone costs for
+// reservation type typeID (0: no type-specific tariffs apply). Errors: an
+// Invalid "invalid date" for a bad date.
+func (b *Bookings) DayGrid(ctx context.Context, date string, typeID int64) ([]GridRow, error) {
+	day, err := ParseDate("date", date)
+	if err != nil {
+		return nil, err
+	}
+	all, err := list[Court](ctx, b.db, courts, "")
+	if err != nil {
+		return nil, err
+	}
+	booked, err := b.store.overlapping(ctx, b.db, 0, Span{Start: day, End: day.AddDate(0, 0, 1)})
+	if err != nil {
+		return nil, fmt.Errorf("day grid: %w", err)
+	}
+	set, err := b.tariffs.Set(ctx, b.db)
+	if err != nil {
+		return nil, err
+	}
+	return NewChecker(booked).Grid(day, all, set, typeID)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
@@ -47,20 +48,22 @@ func (b *Bookings) Create(ctx context.Context, by clubhouse.Actor, in BookingInp
 	if err := in.apply(&r, b.zone, true); err != nil {
 		return Reservation{}, err
 	}
-	return b.insert(ctx, b.db, by, r)
+	return b.create(ctx, by, r)
 }
 
-// insert checks r's span against its type and stores it on q.
+// insert checks r's span against its type and stores it on q. A span that
+// every type allows goes straight to the store, which checks the type and
+// defaults the status in the insert itself; only a longer one needs the
+// type's rules first.
 func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Actor, r Reservation) (Reservation, error) {
-	long, pending, err := b.store.typeRules(ctx, q, r.ReservationTypeID)
-	if err != nil {
-		return Reservation{}, err
-	}
-	if err := r.Span().Check(maxSpanFor(long)); err != nil {
-		return Reservation{}, err
-	}
-	if r.ReservationStatusID == nil && pending != 0 {
-		r.ReservationStatusID = &pending
+	if r.Span().Check(MaxSpan) != nil {
+		long, _, err := b.store.typeRules(ctx, q, r.ReservationTypeID)
+		if err != nil {
+			return Reservation{}, err
+		}
+		if err := r.Span().Check(maxSpanFor(long)); err != nil {
+			return Reservation{}, err
+		}
 	}
 	if by.UserID != 0 {
 		r.OperatorID = &by.UserID
@@ -70,6 +73,12 @@ func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Act
 		return Reservation{}, fmt.Errorf("create booking: %w", err)
 	}
 	return out, nil
+}
+
+// create is insert on the pool, outside any transaction.
+func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation) (Reservation, error) {
+	out, err := b.insert(ctx, b.db, by, r)
+	return out, takenOnDeadlock(err)
 }
 
 // Get returns the booking with id with its names. Errors: ErrBookingNotFound.
@@ -108,7 +117,7 @@ func (b *Bookings) Update(ctx context.Context, id int64, in BookingInput) (Reser
 		return err
 	})
 	if err != nil {
-		return Reservation{}, fmt.Errorf("update booking: %w", err)
+		return Reservation{}, fmt.Errorf("update booking: %w", takenOnDeadlock(err))
 	}
 	return out, nil
 }
@@ -152,11 +161,11 @@ func (b *Bookings) Validate(ctx context.Context, in SpanInput) error {
 	if err != nil {
 		return err
 	}
-	id, err := b.store.conflict(ctx, b.db, court.ID, span, in.ExcludeID)
+	booked, err := b.store.overlapping(ctx, b.db, court.ID, span)
 	if err != nil {
 		return fmt.Errorf("validate booking: %w", err)
 	}
-	if id != 0 {
+	if !NewChecker(booked).Free(court.ID, span, in.ExcludeID) {
 		return ErrCourtTaken
 	}
 	return nil
@@ -185,10 +194,14 @@ func (b *Bookings) resolve(ctx context.Context, in SpanInput) (Court, Span, erro
 }
 
 // BookingQuote is the price of a span on a court, and whether it is free.
+// For an existing booking it carries the booking's discount; Amount.FinalPrice
+// is then what the client owes, Quote.FinalPrice the tariff price.
 type BookingQuote struct {
 	Court     Court
 	Span      Span
 	Available bool
+	Discount  *Discount
+	Amount    Amount
 	pricing.Quote
 }
 
@@ -217,11 +230,11 @@ func (b *Bookings) quote(ctx context.Context, court Court, typeID int64, span Sp
 	if err != nil {
 		return BookingQuote{}, fmt.Errorf("quote: %w", err)
 	}
-	return BookingQuote{Court: court, Span: span, Available: id == 0, Quote: q}, nil
+	return BookingQuote{Court: court, Span: span, Available: id == 0, Quote: q, Amount: amountOf(q, nil)}, nil
 }
 
-// Price returns the quote of an existing booking.
-// Errors: ErrBookingNotFound.
+// Price returns the quote of an existing booking with its coupon or
+// contract applied. Errors: ErrBookingNotFound.
 func (b *Bookings) Price(ctx context.Context, id int64) (BookingQuote, error) {
 	r, err := b.store.get(ctx, b.db, id, false)
 	if err != nil {
@@ -231,24 +244,54 @@ func (b *Bookings) Price(ctx context.Context, id int64) (BookingQuote, error) {
 	if err != nil {
 		return BookingQuote{}, err
 	}
-	return b.quote(ctx, court, r.ReservationTypeID, r.Span(), r.ID)
+	q, err := b.quote(ctx, court, r.ReservationTypeID, r.Span(), r.ID)
+	if err != nil {
+		return BookingQuote{}, err
+	}
+	q.Discount = r.Discount()
+	q.Amount = amountOf(q.Quote, q.Discount)
+	return q, nil
 }
 
-// Amounts prices each booking of rs (by its court's base price, type and
-// span) without checking availability, keyed by booking id.
-func (b *Bookings) Amounts(ctx context.Context, rs []Reservation) (map[int64]pricing.Quote, error) {
-	set, err := b.tariffs.Set(ctx, b.db)
+// Amount is what a booking costs: its tariff price (Subtotal), the discount
+// of its coupon or contract, and the rest (FinalPrice).
+type Amount struct {
+	Hours      decimal.Decimal
+	Subtotal   decimal.Decimal
+	Discount   decimal.Decimal
+	FinalPrice decimal.Decimal
+}
+
+func amountOf(q pricing.Quote, d *Discount) Amount {
+	a := Amount{Hours: q.Hours, Subtotal: q.FinalPrice, Discount: decimal.Zero, FinalPrice: q.FinalPrice}
+	if d != nil {
+		a.Discount = d.Amount(q.FinalPrice)
+		a.FinalPrice = q.FinalPrice.Sub(a.Discount)
+	}
+	return a
+}
+
+// Amounts prices each booking of rs (by its court's base price, type, span
+// and discount) without checking availability, keyed by booking id.
+func (b *Bookings) Amounts(ctx context.Context, rs []Reservation) (map[int64]Amount, error) {
+	return b.amounts(ctx, b.db, rs)
+}
+
+// amounts is Amounts on q: inside a transaction it must run on the
+// transaction, never take a second connection from the pool.
+func (b *Bookings) amounts(ctx context.Context, q sqldb.Queryer, rs []Reservation) (map[int64]Amount, error) {
+	set, err := b.tariffs.Set(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int64]pricing.Quote, len(rs))
+	out := make(map[int64]Amount, len(rs))
 	for _, r := range rs {
 		q, err := set.Quote(pricing.Request{CourtID: r.CourtID, PricePerHour: r.CourtBasePrice, ReservationTypeID: r.ReservationTypeID,
 			Start: r.Checking, End: r.Checkout})
 		if err != nil {
 			return nil, fmt.Errorf("price booking %d: %w", r.ID, err)
 		}
-		out[r.ID] = q
+		out[r.ID] = amountOf(q, r.Discount())
 	}
 	return out, nil
 }

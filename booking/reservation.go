@@ -12,31 +12,52 @@ import (
 // Reservation is a booking of a court for a span of wall time, with the
 // names of what it refers to.
 type Reservation struct {
-	ID                  int64           `db:"id"`
-	OperatorID          *int64          `db:"operator_id"`
-	ClientID            *int64          `db:"client_id"`
-	CourtID             int64           `db:"court_id"`
-	ReservationTypeID   int64           `db:"reservation_type_id"`
-	ReservationStatusID *int64          `db:"reservation_status_id"`
-	Checking            time.Time       `db:"checking"`
-	Checkout            time.Time       `db:"checkout"`
-	Notes               *string         `db:"notes"`
-	SeriesID            *int64          `db:"series_id"`
-	CouponID            *int64          `db:"coupon_id"`
-	ContractID          *int64          `db:"contract_id"`
-	CreatedAt           time.Time       `db:"created_at"`
-	UpdatedAt           time.Time       `db:"updated_at"`
-	CourtName           string          `db:"court_name"`
-	CourtBasePrice      decimal.Decimal `db:"court_base_price"`
-	CourtTypeName       string          `db:"court_type_name"`
-	ReservationTypeName string          `db:"reservation_type_name"`
-	StatusName          *string         `db:"status_name"`
-	ClientFirstName     *string         `db:"client_first_name"`
-	ClientLastName      *string         `db:"client_last_name"`
-	ClientEmail         *string         `db:"client_email"`
-	ClientPhone         *string         `db:"client_phone"`
-	ClientDocument      *string         `db:"client_document"`
-	ClientAddress       *string         `db:"client_address"`
+	ID                  int64               `db:"id"`
+	OperatorID          *int64              `db:"operator_id"`
+	ClientID            *int64              `db:"client_id"`
+	CourtID             int64               `db:"court_id"`
+	ReservationTypeID   int64               `db:"reservation_type_id"`
+	ReservationStatusID *int64              `db:"reservation_status_id"`
+	Checking            time.Time           `db:"checking"`
+	Checkout            time.Time           `db:"checkout"`
+	Notes               *string             `db:"notes"`
+	SeriesID            *int64              `db:"series_id"`
+	CouponID            *int64              `db:"coupon_id"`
+	ContractID          *int64              `db:"contract_id"`
+	CreatedAt           time.Time           `db:"created_at"`
+	UpdatedAt           time.Time           `db:"updated_at"`
+	CourtName           string              `db:"court_name"`
+	CourtBasePrice      decimal.Decimal     `db:"court_base_price"`
+	CourtTypeName       string              `db:"court_type_name"`
+	ReservationTypeName string              `db:"reservation_type_name"`
+	StatusName          *string             `db:"status_name"`
+	ClientFirstName     *string             `db:"client_first_name"`
+	ClientLastName      *string             `db:"client_last_name"`
+	ClientEmail         *string             `db:"client_email"`
+	ClientPhone         *string             `db:"client_phone"`
+	ClientDocument      *string             `db:"client_document"`
+	ClientAddress       *string             `db:"client_address"`
+	CouponCode          *string             `db:"coupon_code"`
+	ContractName        *string             `db:"contract_name"`
+	DiscountKind        *string             `db:"discount_kind"`
+	DiscountValue       decimal.NullDecimal `db:"discount_value"`
+}
+
+// Discount returns the coupon or contract the booking carries, or nil.
+func (r Reservation) Discount() *Discount {
+	if r.DiscountKind == nil || !r.DiscountValue.Valid {
+		return nil
+	}
+	d := &Discount{Kind: *r.DiscountKind, Value: r.DiscountValue.Decimal}
+	switch {
+	case r.CouponID != nil && r.CouponCode != nil:
+		d.Source, d.ID, d.Label = "coupon", *r.CouponID, *r.CouponCode
+	case r.ContractID != nil && r.ContractName != nil:
+		d.Source, d.ID, d.Label = "contract", *r.ContractID, *r.ContractName
+	default:
+		return nil
+	}
+	return d
 }
 
 // Span returns the reservation's span.

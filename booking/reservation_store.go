@@ -22,11 +22,25 @@ var reservationErrors = sqldb.Mapping{
 	"reservations_grid_check":                 ErrOffGrid,
 }
 
-// mapReservationErr maps the errors of writes to reservations: a deadlock
-// between racing writers is a taken slot too (the client may retry).
-func mapReservationErr(err error) error {
+// takenOnDeadlock turns a deadlock between racing writers, which survived
+// its retries, into a taken slot: the client may try again.
+func takenOnDeadlock(err error) error {
 	if sqldb.Code(err) == "40P01" {
 		return ErrCourtTaken
+	}
+	return err
+}
+
+// mapReservationErr maps the errors of writes to reservations: a null
+// reservation_type_id is insert's sign of an unknown type. A deadlock stays a
+// deadlock here, so that sqldb.Transact retries its transaction;
+// takenOnDeadlock reports it once the retries are spent.
+func mapReservationErr(err error) error {
+	switch sqldb.Code(err) {
+	case "23502":
+		if sqldb.Column(err) == "reservation_type_id" {
+			return reservationErrors["reservations_reservation_type_id_fkey"]
+		}
 	}
 	return sqldb.Map(err, ErrBookingNotFound, reservationErrors)
 }
@@ -37,13 +51,17 @@ const reservationColumns = `r.id, r.operator_id, r.client_id, r.court_id, r.rese
 const reservationSelect = `SELECT ` + reservationColumns + `,
 	co.name AS court_name, co.price AS court_base_price, ct.name AS court_type_name, rt.name AS reservation_type_name,
 	st.name AS status_name, cl.first_name AS client_first_name, cl.last_name AS client_last_name, cl.email AS client_email,
-	cl.phone AS client_phone, cl.document AS client_document, cl.address AS client_address
+	cl.phone AS client_phone, cl.document AS client_document, cl.address AS client_address,
+	cp.code AS coupon_code, cn.name AS contract_name,
+	COALESCE(cp.kind, cn.kind) AS discount_kind, COALESCE(cp.value, cn.value) AS discount_value
 	FROM reservations r
 	JOIN courts co ON co.id = r.court_id
 	JOIN court_types ct ON ct.id = co.court_type_id
 	JOIN reservation_types rt ON rt.id = r.reservation_type_id
 	LEFT JOIN reservation_statuses st ON st.id = r.reservation_status_id
-	LEFT JOIN clients cl ON cl.id = r.client_id`
+	LEFT JOIN clients cl ON cl.id = r.client_id
+	LEFT JOIN coupons cp ON cp.id = r.coupon_id
+	LEFT JOIN contracts cn ON cn.id = r.contract_id`
 
 // BookingFilter selects bookings for the admin lists. Zero fields match all.
 type BookingFilter struct {
@@ -74,14 +92,23 @@ func (reservationStore) typeRules(ctx context.Context, q sqldb.Queryer, typeID i
 	return row.Long, row.Pending.Int64, err
 }
 
-// insert stores r unless its slot is taken. ON CONFLICT DO NOTHING makes a
-// racing insert wait for the other and then skip, where a plain INSERT into
-// an exclusion constraint can deadlock. Errors: ErrCourtTaken, invalid references.
+// insert stores r unless its slot is taken; without a status, r gets the
+// club's pending status (none when the club has none). ON CONFLICT DO NOTHING
+// makes a racing insert wait for the other and then skip, where a plain
+// INSERT into an exclusion constraint can deadlock.
+//
+// The type and the pending status are looked up in the same statement, to
+// spare a round trip per booking. An unknown type becomes a null
+// reservation_type_id, which PostgreSQL refuses before it looks for a
+// conflicting booking: the type is judged first, as by typeRules.
+// Errors: ErrCourtTaken, invalid references.
 func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservation) (Reservation, error) {
 	var out Reservation
 	err := q.GetContext(ctx, &out, `INSERT INTO reservations AS r (operator_id, client_id, court_id, reservation_type_id,
 		reservation_status_id, checking, checkout, notes, series_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		VALUES ($1, $2, $3, (SELECT id FROM reservation_types WHERE id = $4),
+			COALESCE($5::bigint, (SELECT id FROM reservation_statuses WHERE lower(name) = 'pending' ORDER BY id LIMIT 1)),
+			$6, $7, $8, $9)
 		ON CONFLICT DO NOTHING
 		RETURNING `+reservationColumns,
 		r.OperatorID, r.ClientID, r.CourtID, r.ReservationTypeID, r.ReservationStatusID, r.Checking, r.Checkout, r.Notes, r.SeriesID)
@@ -171,6 +198,28 @@ func (reservationStore) conflict(ctx context.Context, q sqldb.Queryer, court int
 		return 0, nil
 	}
 	return id, err
+}
+
+// overlapping returns the bookings of court (0: of every court) that
+// overlap s, for the conflict checker.
+func (reservationStore) overlapping(ctx context.Context, q sqldb.Queryer, court int64, s Span) ([]Booked, error) {
+	var rows []struct {
+		ID       int64     `db:"id"`
+		CourtID  int64     `db:"court_id"`
+		Checking time.Time `db:"checking"`
+		Checkout time.Time `db:"checkout"`
+	}
+	err := q.SelectContext(ctx, &rows, `SELECT id, court_id, checking, checkout FROM reservations
+		WHERE ($1::bigint = 0 OR court_id = $1) AND tsrange(checking, checkout, '[)') && tsrange($2, $3, '[)')`,
+		court, s.Start, s.End)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Booked, len(rows))
+	for i, r := range rows {
+		out[i] = Booked{ID: r.ID, CourtID: r.CourtID, Span: Span{Start: r.Checking, End: r.Checkout}}
+	}
+	return out, nil
 }
 
 func (reservationStore) delete(ctx context.Context, q sqldb.Queryer, ids []int64) ([]int64, error) {

@@ -81,16 +81,18 @@ func (t *Tariffs) compileWindow() pricing.Window {
 
 // Set returns the compiled active tariffs, compiling them again when any
 // instance changed a tariff since the last compile (a trigger bumps a
-// version that this reads).
+// version that this reads). It runs its queries on q and holds no lock
+// while it does, so that it cannot wait for a pool connection under a lock.
 func (t *Tariffs) Set(ctx context.Context, q sqldb.Queryer) (*pricing.Set, error) {
 	v, err := t.store.version(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("tariff version: %w", err)
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.set != nil && t.version == v {
-		return t.set, nil
+	set, cached := t.set, t.version
+	t.mu.Unlock()
+	if set != nil && cached == v {
+		return set, nil
 	}
 	rows, err := t.store.list(ctx, q, TariffFilter{})
 	if err != nil {
@@ -104,10 +106,13 @@ func (t *Tariffs) Set(ctx context.Context, q sqldb.Queryer) (*pricing.Set, error
 		}
 		ts = append(ts, pt)
 	}
-	set, err := pricing.Compile(ts, t.compileWindow())
-	if err != nil {
+	if set, err = pricing.Compile(ts, t.compileWindow()); err != nil {
 		return nil, err
 	}
-	t.set, t.version = set, v
+	t.mu.Lock()
+	if v >= t.version {
+		t.set, t.version = set, v
+	}
+	t.mu.Unlock()
 	return set, nil
 }

@@ -443,13 +443,26 @@ type slotDTO struct {
 	TariffIDs []int64 `json:"tariff_ids" validate:"required"`
 }
 
+// discountDTO is the coupon or contract of a booking and what it takes off.
+type discountDTO struct {
+	Source string `json:"source" validate:"required" enums:"coupon,contract"`
+	ID     int64  `json:"id" validate:"required"`
+	Label  string `json:"label" validate:"required" example:"SUMMER10"`
+	Kind   string `json:"kind" validate:"required" enums:"percent,fixed"`
+	Value  money  `json:"value" validate:"required" swaggertype:"number" example:"10"`
+	Amount money  `json:"amount" validate:"required" swaggertype:"number" example:"9000"`
+}
+
 // priceDTO is the common part of both price variants. adjusted_price is the
-// signed amount a tariff added over the whole span.
+// signed amount a tariff added over the whole span; subtotal is the tariff
+// price, final_price what is owed after the booking's coupon or contract.
 type priceDTO struct {
 	Court              priceCourtDTO   `json:"court" validate:"required"`
 	Available          bool            `json:"available" validate:"required"`
 	Hours              money           `json:"hours" validate:"required" swaggertype:"number" example:"1.5"`
-	FinalPrice         money           `json:"final_price" validate:"required" swaggertype:"number" example:"90000"`
+	Subtotal           money           `json:"subtotal" validate:"required" swaggertype:"number" example:"90000"`
+	Discount           *discountDTO    `json:"discount" validate:"required" extensions:"x-nullable"`
+	FinalPrice         money           `json:"final_price" validate:"required" swaggertype:"number" example:"81000"`
 	PricePerHour       money           `json:"price_per_hour" validate:"required" swaggertype:"number" example:"60000"`
 	AppliedAdjustments []adjustmentDTO `json:"applied_adjustments" validate:"required"`
 	Slots              []slotDTO       `json:"slots" validate:"required"`
@@ -457,7 +470,8 @@ type priceDTO struct {
 
 func newPriceDTO(q booking.BookingQuote) priceDTO {
 	out := priceDTO{Court: priceCourtDTO{ID: q.Court.ID, Name: q.Court.Name, BasePrice: money(q.Court.Price)},
-		Available: q.Available, Hours: money(q.Hours), FinalPrice: money(q.FinalPrice), PricePerHour: money(q.PricePerHour),
+		Available: q.Available, Hours: money(q.Hours), Subtotal: money(q.Amount.Subtotal), FinalPrice: money(q.Amount.FinalPrice),
+		PricePerHour: money(q.Amount.FinalPrice.Div(q.Hours).Round(2)),
 		AppliedAdjustments: mapSlice(q.Applied, func(a pricing.Applied) adjustmentDTO {
 			var d *string
 			if a.Description != "" {
@@ -472,6 +486,9 @@ func newPriceDTO(q booking.BookingQuote) priceDTO {
 			}
 			return slotDTO{Start: sl.Start.Format(wallLayout), BasePrice: money(sl.Base), Price: money(sl.Price), TariffIDs: ids}
 		}),
+	}
+	if d := q.Discount; d != nil {
+		out.Discount = &discountDTO{Source: d.Source, ID: d.ID, Label: d.Label, Kind: d.Kind, Value: money(d.Value), Amount: money(q.Amount.Discount)}
 	}
 	return out
 }

@@ -122,6 +122,9 @@ func TestBookings_badInput(t *testing.T) {
 	long := c.slot(c.courtB, "2026-03-02 08:00", "2026-03-04 20:00")
 	long["reservation_type_id"] = c.tournament
 	post(long).Status(t, http.StatusCreated)
+	// An unknown type is reported before a taken slot.
+	post(map[string]any{"court_id": c.courtB, "reservation_type_id": 9999, "checking": "2026-03-03 10:00", "checkout": "2026-03-03 11:00"}).
+		Status(t, http.StatusBadRequest).Error(t, "invalid reference")
 
 	admin.Get("/api/admin/booking/abc").Status(t, http.StatusBadRequest).Error(t, "invalid id")
 	admin.Get("/api/admin/booking/999").Status(t, http.StatusNotFound)

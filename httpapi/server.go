@@ -31,6 +31,7 @@ type Options struct {
 	Clients       *booking.Clients
 	Tariffs       *booking.Tariffs
 	Bookings      *booking.Bookings
+	Discounts     *booking.Discounts
 	Events        Publisher // receives booking:changed and payment:updated; nil drops them
 	Now           func() time.Time
 	Zone          *time.Location // the club's time zone

@@ -178,6 +178,7 @@ func TestValidate(t *testing.T) {
 		{RRule: "BYDAY=XX"},
 		{StartDate: date("2026-03-10"), EndDate: date("2026-03-01")},
 		{StartTime: clock("10:00"), EndTime: clock("10:00")},
+		{RRule: "FREQ=MONTHLY;BYDAY=10FR"}, // parses, but rrule-go panics expanding it
 	}
 	for _, tr := range bad {
 		err := tr.Validate()

@@ -103,7 +103,11 @@ func (s *Set) compile(t Tariff) (compiled, error) {
 		c.rule = rule
 		c.ruleDays = make([]uint64, (s.days+63)/64)
 		if s.days > 0 {
-			for _, occ := range rule.Between(dayTime(s.from).Add(-time.Nanosecond), dayTime(s.from+s.days), false) {
+			occs, err := between(rule, dayTime(s.from).Add(-time.Nanosecond), dayTime(s.from+s.days), false)
+			if err != nil {
+				return compiled{}, err
+			}
+			for _, occ := range occs {
 				if i := dayOf(occ) - s.from; i >= 0 && i < s.days {
 					c.ruleDays[i/64] |= 1 << (i % 64)
 				}
@@ -125,7 +129,8 @@ func (s *Set) onDay(c *compiled, d int) bool {
 		return c.ruleDays[i/64]&(1<<(i%64)) != 0
 	}
 	day := dayTime(d)
-	return len(c.rule.Between(day, day.Add(24*time.Hour-time.Nanosecond), true)) > 0
+	occs, err := between(c.rule, day, day.Add(24*time.Hour-time.Nanosecond), true)
+	return err == nil && len(occs) > 0
 }
 
 // covers reports whether c applies to the 30-minute slot starting at minute

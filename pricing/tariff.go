@@ -67,10 +67,31 @@ func (t Tariff) Validate() error {
 	if t.StartTime != nil && t.EndTime != nil && *t.StartTime == *t.EndTime {
 		return clubhouse.Errorf(clubhouse.Invalid, "invalid time", "start_time and end_time must differ; leave both empty for the whole day.")
 	}
-	if _, err := t.rule(); err != nil {
+	r, err := t.rule()
+	if err != nil {
 		return err
 	}
+	if r != nil {
+		// Some rules parse but make rrule-go panic when expanded
+		// (FREQ=MONTHLY;BYDAY=10FR): expand a year now to refuse them.
+		if _, err := between(r, r.GetDTStart(), r.GetDTStart().AddDate(1, 0, 0), true); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// errRuleExpansion is returned for a rule that rrule-go cannot expand.
+var errRuleExpansion = clubhouse.Errorf(clubhouse.Invalid, "invalid rrule", "rrule cannot be expanded into dates; check its BYxxx parts.")
+
+// between is r.Between that turns a panic of rrule-go into errRuleExpansion.
+func between(r *rrule.RRule, after, before time.Time, inc bool) (ts []time.Time, err error) {
+	defer func() {
+		if recover() != nil {
+			ts, err = nil, errRuleExpansion
+		}
+	}()
+	return r.Between(after, before, inc), nil
 }
 
 // rule parses the tariff's recurrence rule; nil when it has none.

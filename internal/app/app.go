@@ -16,17 +16,18 @@ import (
 
 // App is a wired Clubhouse: its database, services and HTTP server.
 type App struct {
-	Config   Config
-	Log      *slog.Logger
-	DB       *sqldb.DB
-	Key      auth.SigningKey
-	Issuer   *auth.Issuer // nil with an external issuer
-	Auth     *auth.Service
-	Catalogs *booking.Catalogs
-	Clients  *booking.Clients
-	Tariffs  *booking.Tariffs
-	Bookings *booking.Bookings
-	Server   *httpapi.Server
+	Config    Config
+	Log       *slog.Logger
+	DB        *sqldb.DB
+	Key       auth.SigningKey
+	Issuer    *auth.Issuer // nil with an external issuer
+	Auth      *auth.Service
+	Catalogs  *booking.Catalogs
+	Clients   *booking.Clients
+	Tariffs   *booking.Tariffs
+	Bookings  *booking.Bookings
+	Discounts *booking.Discounts
+	Server    *httpapi.Server
 }
 
 // OpenDB creates the main database when missing, connects to it and, when
@@ -91,9 +92,10 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	a.Clients = booking.NewClients(db, a.Auth.NewClientUser)
 	a.Tariffs = booking.NewTariffs(db, o.Now)
 	a.Bookings = booking.NewBookings(db, cfg.ClubTimezone, o.Now, a.Tariffs)
+	a.Discounts = booking.NewDiscounts(db, a.Bookings)
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
-		Catalogs: a.Catalogs, Clients: a.Clients, Tariffs: a.Tariffs, Bookings: a.Bookings, Events: o.Events, Now: o.Now, Zone: cfg.ClubTimezone,
+		Catalogs: a.Catalogs, Clients: a.Clients, Tariffs: a.Tariffs, Bookings: a.Bookings, Discounts: a.Discounts, Events: o.Events, Now: o.Now, Zone: cfg.ClubTimezone,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("build http server: %w", err)

@@ -36,12 +36,20 @@ type Queryer interface {
 	SelectContext(ctx context.Context, dest any, query string, args ...any) error
 }
 
+// DefaultMaxConns is the pool size unless the URL sets pool_max_conns.
+// pgx's own default (the number of CPUs, at least 4) starves a server on a
+// small machine that serves many clients at once.
+const DefaultMaxConns = 20
+
 // Open connects to the database at dsn. It does not wait for the server: a
 // database that is down makes queries fail until it comes back.
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("parse database url: %w", err)
+	}
+	if !strings.Contains(dsn, "pool_max_conns") {
+		cfg.MaxConns = DefaultMaxConns
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

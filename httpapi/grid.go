@@ -1,0 +1,67 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse/booking"
+)
+
+// The day grid: every court's 30-minute slots of one date, free or not,
+// with their prices, for a booking screen to draw in one request.
+
+// gridCourtDTO is the court of a grid row.
+type gridCourtDTO struct {
+	ID            int64  `json:"id" validate:"required"`
+	Name          string `json:"name" validate:"required"`
+	CourtTypeName string `json:"court_type_name" validate:"required"`
+	BasePrice     money  `json:"base_price" validate:"required" swaggertype:"number" example:"60000"`
+}
+
+// gridSlotDTO is one 30-minute slot; price is what booking it alone costs.
+type gridSlotDTO struct {
+	Start     string `json:"start" validate:"required" example:"2026-03-07 18:00:00"`
+	Available bool   `json:"available" validate:"required"`
+	Price     money  `json:"price" validate:"required" swaggertype:"number" example:"32500"`
+}
+
+// gridRowDTO is one court's slots of the day, from 00:00, in order.
+type gridRowDTO struct {
+	Court gridCourtDTO  `json:"court" validate:"required"`
+	Slots []gridSlotDTO `json:"slots" validate:"required"`
+}
+
+func newGridRowDTO(row booking.GridRow) gridRowDTO {
+	c := row.Court
+	return gridRowDTO{
+		Court: gridCourtDTO{ID: c.ID, Name: c.Name, CourtTypeName: c.CourtTypeName, BasePrice: money(c.Price)},
+		Slots: mapSlice(row.Slots, func(s booking.GridSlot) gridSlotDTO {
+			return gridSlotDTO{Start: s.Start.Format(time.DateTime), Available: s.Available, Price: money(s.Price)}
+		}),
+	}
+}
+
+// courtsGrid answers the availability and price of every slot of a day.
+//
+// @Summary Day grid of courts
+// @Description For every court, the 48 slots of 30 minutes of the date (wall times in the club's zone): whether each is free and what booking it alone costs with the active tariffs.
+// @Tags account
+// @Produce json
+// @Param date query string true "Date (YYYY-MM-DD)"
+// @Param reservation_type_id query int false "Reservation type, for type-specific tariffs"
+// @Success 200 {array} gridRowDTO
+// @Failure 400,401 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/courts/grid [get]
+func (s *Server) courtsGrid(w http.ResponseWriter, r *http.Request) error {
+	typeID, err := queryID(r, "reservation_type_id")
+	if err != nil {
+		return err
+	}
+	rows, err := s.o.Bookings.DayGrid(r.Context(), r.URL.Query().Get("date"), typeID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, mapSlice(rows, newGridRowDTO))
+}
