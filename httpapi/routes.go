@@ -86,9 +86,10 @@ func (s *Server) routes() {
 	s.handle("PATCH /api/admin/booking/{id}", staff, s.updateBooking)
 	s.handle("DELETE /api/admin/booking/{id}", staff, s.deleteBooking)
 	s.handle("GET /api/admin/booking/{id}/price", staff, s.bookingPrice)
-	// Not /api/admin/booking/series/{id}: ServeMux refuses that pattern next to
-	// /api/admin/booking/{id}/price and /api/admin/booking/{id}/coupon.
-	s.handle("POST /api/admin/booking-series", staff, s.createSeries)
+	// A series is created at /booking/series but read and deleted at
+	// /booking-series/{id}: ServeMux refuses /api/admin/booking/series/{id}
+	// next to /api/admin/booking/{id}/price and /api/admin/booking/{id}/coupon.
+	s.handle("POST /api/admin/booking/series", staff, s.createSeries)
 	s.handle("GET /api/admin/booking-series/{id}", staff, s.getSeries)
 	s.handle("DELETE /api/admin/booking-series/{id}", staff, s.deleteSeries)
 	s.handle("GET /api/admin/booking/coupons", staff, s.listAppliedCoupons)

@@ -89,7 +89,7 @@ type seriesDetailDTO struct {
 // @Failure 400,401,403,409,413 {object} errorBody
 // @Security Bearer
 // @Security XAuth
-// @Router /api/admin/booking-series [post]
+// @Router /api/admin/booking/series [post]
 func (s *Server) createSeries(w http.ResponseWriter, r *http.Request) error {
 	var in seriesInput
 	if err := decodeJSON(r, &in); err != nil {

@@ -85,7 +85,7 @@ func TestSeries_create(t *testing.T) {
 	body := c.series(c.courtA, "2026-03-03 18:00", "2026-03-03 19:30", "FREQ=WEEKLY;BYDAY=TU,TH;COUNT=4")
 	body["notes"] = "Tuesday and Thursday league"
 	var got seriesCreated
-	admin.Post("/api/admin/booking-series", body).Status(t, http.StatusCreated).JSON(t, &got)
+	admin.Post("/api/admin/booking/series", body).Status(t, http.StatusCreated).JSON(t, &got)
 	assert.Equal(t, "FREQ=WEEKLY;BYDAY=TU,TH;COUNT=4", got.Series.RRule)
 	assert.Equal(t, c.courtA, got.Series.CourtID)
 	assert.Equal(t, "2026-03-03 18:00:00", got.Series.Checking)
@@ -111,7 +111,7 @@ func TestSeries_create(t *testing.T) {
 	// A long booking type allows a weekend tournament every month.
 	long := c.series(c.courtB, "2026-03-07 08:00", "2026-03-08 20:00", "FREQ=MONTHLY;BYDAY=1SA;COUNT=3")
 	long["reservation_type_id"] = c.tournament
-	admin.Post("/api/admin/booking-series", long).Status(t, http.StatusCreated)
+	admin.Post("/api/admin/booking/series", long).Status(t, http.StatusCreated)
 }
 
 func TestSeries_allOrNothing(t *testing.T) {
@@ -125,10 +125,10 @@ func TestSeries_allOrNothing(t *testing.T) {
 
 	body := c.series(c.courtA, "2026-03-03 18:00", "2026-03-03 19:30", "FREQ=WEEKLY;COUNT=5")
 	var e struct{ Message string }
-	admin.Post("/api/admin/booking-series", body).Status(t, http.StatusConflict).Error(t, "court occupied").JSON(t, &e)
+	admin.Post("/api/admin/booking/series", body).Status(t, http.StatusConflict).Error(t, "court occupied").JSON(t, &e)
 	assert.Contains(t, e.Message, "2026-03-10 18:00, 2026-03-24 18:00", "the message lists the taken dates")
 	body["skip_conflicts"] = false
-	admin.Post("/api/admin/booking-series", body).Status(t, http.StatusConflict)
+	admin.Post("/api/admin/booking/series", body).Status(t, http.StatusConflict)
 
 	reservations, series := counts(t, app)
 	assert.Equal(t, 2, reservations, "nothing was booked")
@@ -136,7 +136,7 @@ func TestSeries_allOrNothing(t *testing.T) {
 	assert.Len(t, app.Events.Topic("booking:changed"), events, "nothing to announce")
 
 	// On the other court every date is free.
-	admin.Post("/api/admin/booking-series", c.series(c.courtB, "2026-03-03 18:00", "2026-03-03 19:30", "FREQ=WEEKLY;COUNT=5")).
+	admin.Post("/api/admin/booking/series", c.series(c.courtB, "2026-03-03 18:00", "2026-03-03 19:30", "FREQ=WEEKLY;COUNT=5")).
 		Status(t, http.StatusCreated)
 }
 
@@ -150,7 +150,7 @@ func TestSeries_skipConflicts(t *testing.T) {
 	body := c.series(c.courtA, "2026-03-03 18:00", "2026-03-03 19:30", "FREQ=WEEKLY;UNTIL=20260317")
 	body["skip_conflicts"] = true
 	var got seriesCreated
-	admin.Post("/api/admin/booking-series", body).Status(t, http.StatusCreated).JSON(t, &got)
+	admin.Post("/api/admin/booking/series", body).Status(t, http.StatusCreated).JSON(t, &got)
 	require.Len(t, got.Created, 2)
 	assert.Equal(t, "2026-03-03 18:00:00", got.Created[0].Checking)
 	assert.Equal(t, "2026-03-17 18:00:00", got.Created[1].Checking, "a date-only UNTIL includes that day")
@@ -165,7 +165,7 @@ func TestSeries_skipConflicts(t *testing.T) {
 	assert.Contains(t, app.Events.Topic("booking:changed"), fmt.Sprintf(`{"ids":%s}`, ids))
 
 	// Now every date is taken: nothing to book, even skipping.
-	admin.Post("/api/admin/booking-series", body).Status(t, http.StatusConflict).Error(t, "court occupied")
+	admin.Post("/api/admin/booking/series", body).Status(t, http.StatusConflict).Error(t, "court occupied")
 	reservations, series := counts(t, app)
 	assert.Equal(t, 3, reservations)
 	assert.Equal(t, 1, series)
@@ -176,7 +176,7 @@ func TestSeries_badInput(t *testing.T) {
 	app := apptest.New(t)
 	c := newClub(t, app)
 	admin := app.AsAdmin()
-	post := func(body any) *apptest.Response { return admin.Post("/api/admin/booking-series", body) }
+	post := func(body any) *apptest.Response { return admin.Post("/api/admin/booking/series", body) }
 	weekly := func(from, to string) map[string]any { return c.series(c.courtA, from, to, "FREQ=WEEKLY;COUNT=3") }
 	with := func(body map[string]any, k string, v any) map[string]any { body[k] = v; return body }
 
@@ -216,7 +216,7 @@ func TestSeries_delete(t *testing.T) {
 	c := newClub(t, app)
 	admin := app.AsAdmin()
 	var s seriesCreated
-	admin.Post("/api/admin/booking-series", c.series(c.courtA, "2026-03-02 10:00", "2026-03-02 11:00", "FREQ=WEEKLY;COUNT=4")).
+	admin.Post("/api/admin/booking/series", c.series(c.courtA, "2026-03-02 10:00", "2026-03-02 11:00", "FREQ=WEEKLY;COUNT=4")).
 		Status(t, http.StatusCreated).JSON(t, &s)
 	require.Len(t, s.Created, 4)
 	other := admin.Post("/api/admin/booking", c.slot(c.courtA, "2026-03-03 10:00", "2026-03-03 11:00")).Status(t, http.StatusCreated).ID(t)
@@ -240,7 +240,7 @@ func TestSeries_delete(t *testing.T) {
 	assert.Zero(t, series)
 
 	// Deleting from the first date removes every booking, and so the series.
-	admin.Post("/api/admin/booking-series", c.series(c.courtB, "2026-03-02 10:00", "2026-03-02 11:00", "FREQ=DAILY;COUNT=3")).
+	admin.Post("/api/admin/booking/series", c.series(c.courtB, "2026-03-02 10:00", "2026-03-02 11:00", "FREQ=DAILY;COUNT=3")).
 		Status(t, http.StatusCreated).JSON(t, &s)
 	admin.Delete(path("/api/admin/booking-series/%d?from=2026-03-02", s.Series.ID), nil).Status(t, http.StatusNoContent)
 	admin.Get(path("/api/admin/booking-series/%d", s.Series.ID)).Status(t, http.StatusNotFound)
@@ -259,7 +259,7 @@ func TestSeries_deleteInUse(t *testing.T) {
 	c := newClub(t, app)
 	admin := app.AsAdmin()
 	var s seriesCreated
-	admin.Post("/api/admin/booking-series", c.series(c.courtA, "2026-03-02 10:00", "2026-03-02 11:00", "FREQ=WEEKLY;COUNT=3")).
+	admin.Post("/api/admin/booking/series", c.series(c.courtA, "2026-03-02 10:00", "2026-03-02 11:00", "FREQ=WEEKLY;COUNT=3")).
 		Status(t, http.StatusCreated).JSON(t, &s)
 	require.Len(t, s.Created, 3)
 	_, err := app.DB.ExecContext(t.Context(), `CREATE TABLE held (reservation_id bigint NOT NULL REFERENCES reservations (id));
@@ -283,13 +283,13 @@ func TestSeries_access(t *testing.T) {
 	c := newClub(t, app)
 	body := c.series(c.courtA, "2026-03-02 10:00", "2026-03-02 11:00", "FREQ=WEEKLY;COUNT=2")
 	var s seriesCreated
-	app.AsOperator().Post("/api/admin/booking-series", body).Status(t, http.StatusCreated).JSON(t, &s)
+	app.AsOperator().Post("/api/admin/booking/series", body).Status(t, http.StatusCreated).JSON(t, &s)
 
 	for _, cl := range []struct {
 		who  *apptest.Client
 		code int
 	}{{app.AsClient(), http.StatusForbidden}, {app.Anonymous(), http.StatusUnauthorized}} {
-		cl.who.Post("/api/admin/booking-series", c.series(c.courtB, "2026-03-02 10:00", "2026-03-02 11:00", "FREQ=WEEKLY;COUNT=2")).Status(t, cl.code)
+		cl.who.Post("/api/admin/booking/series", c.series(c.courtB, "2026-03-02 10:00", "2026-03-02 11:00", "FREQ=WEEKLY;COUNT=2")).Status(t, cl.code)
 		cl.who.Get(path("/api/admin/booking-series/%d", s.Series.ID)).Status(t, cl.code)
 		cl.who.Delete(path("/api/admin/booking-series/%d", s.Series.ID), nil).Status(t, cl.code)
 	}
@@ -313,7 +313,7 @@ func TestSeries_race(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			<-start
-			codes[i] = bot.Post("/api/admin/booking-series", c.series(c.courtA, "2026-03-02 10:00", "2026-03-02 11:30", "FREQ=DAILY;COUNT=10")).Code
+			codes[i] = bot.Post("/api/admin/booking/series", c.series(c.courtA, "2026-03-02 10:00", "2026-03-02 11:30", "FREQ=DAILY;COUNT=10")).Code
 		})
 	}
 	close(start)

@@ -47,6 +47,14 @@ INSERT INTO courts (court_type_id, name, cost, price)
 	             ('Football 5', 'Football 5', 40000, 150000)) AS v(type, name, cost, price)
 	JOIN court_types ct ON lower(ct.name) = lower(v.type)
 	ON CONFLICT ((lower(name))) DO NOTHING;
+INSERT INTO tariffs (rrule, start_time, end_time, adjustment, description, is_active)
+	SELECT v.rrule, v.start_time::time, v.end_time::time, v.adjustment, v.description, true
+	FROM (VALUES ('FREQ=WEEKLY;BYDAY=SA,SU', NULL, NULL, '+20%', 'Weekend surcharge'),
+	             (NULL, '18:00', '22:00', '+5000', 'Evening peak'),
+	             ('FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR', '06:00', '09:00', '-15%', 'Early bird')) AS v(rrule, start_time, end_time, adjustment, description)
+	WHERE NOT EXISTS (SELECT 1 FROM tariffs t WHERE t.description = v.description);
+INSERT INTO coupons (code, kind, value, description) VALUES ('WELCOME10', 'percent', 10, 'Ten percent off a first booking')
+	ON CONFLICT ((lower(code))) DO NOTHING;
 `
 
 // user is a demo user: one per role, and one client.
