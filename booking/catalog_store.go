@@ -76,7 +76,7 @@ func list[T any](ctx context.Context, q sqldb.Queryer, c *catalog, term string) 
 			conds = append(conds, "t."+col+" ILIKE '%' || $1 || '%'")
 		}
 		query += " WHERE " + strings.Join(conds, " OR ")
-		args = append(args, escapeLike(term))
+		args = append(args, sqldb.EscapeLike(term))
 	}
 	if err := q.SelectContext(ctx, &rows, query+" ORDER BY t.id", args...); err != nil {
 		return nil, fmt.Errorf("list %s: %w", c.table, err)
@@ -190,9 +190,4 @@ func sortedKeys(m map[string]any) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// escapeLike escapes the LIKE wildcards of a user's search term.
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }

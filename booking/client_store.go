@@ -30,7 +30,7 @@ func (clientStore) list(ctx context.Context, q sqldb.Queryer, term string, limit
 	if term = strings.TrimSpace(term); term != "" {
 		query += ` WHERE c.email ILIKE '%' || $3 || '%' OR c.display_name ILIKE '%' || $3 || '%'
 			OR c.first_name || ' ' || c.last_name ILIKE '%' || $3 || '%' OR c.document ILIKE '%' || $3 || '%' OR c.phone ILIKE '%' || $3 || '%'`
-		args = append(args, escapeLike(term))
+		args = append(args, sqldb.EscapeLike(term))
 	}
 	if err := q.SelectContext(ctx, &rows, query+` ORDER BY c.id LIMIT $1 OFFSET $2`, args...); err != nil {
 		return nil, fmt.Errorf("list clients: %w", err)

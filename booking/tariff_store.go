@@ -36,7 +36,7 @@ func (tariffStore) list(ctx context.Context, q sqldb.Queryer, f TariffFilter) ([
 	var conds []string
 	var args []any
 	if s := strings.TrimSpace(f.Search); s != "" {
-		args = append(args, escapeLike(s))
+		args = append(args, sqldb.EscapeLike(s))
 		conds = append(conds, fmt.Sprintf("description ILIKE '%%' || $%d || '%%'", len(args)))
 	}
 	if f.CourtID != 0 {

@@ -3,6 +3,7 @@ package sqldb
 import (
 	"database/sql"
 	"errors"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -64,4 +65,10 @@ func Map(err error, notFound *clubhouse.Error, m Mapping) error {
 		return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "The data is not valid.")
 	}
 	return err
+}
+
+// EscapeLike escapes the LIKE wildcards of a user's search term, for
+// patterns such as '%' || $1 || '%'.
+func EscapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }

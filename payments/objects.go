@@ -1,0 +1,26 @@
+package payments
+
+import (
+	"context"
+	"io"
+
+	"github.com/clubhouse-go/clubhouse"
+)
+
+// ObjectStore keeps receipt images privately. Keys are internal; clients
+// never see an object's address.
+type ObjectStore interface {
+	// Put stores size bytes of body under key with the content type.
+	Put(ctx context.Context, key, contentType string, body io.Reader, size int64) error
+	// Get opens the object under key. Errors: ErrObjectNotFound.
+	Get(ctx context.Context, key string) (io.ReadCloser, error)
+	// Delete removes the object under key; a missing object is not an error.
+	Delete(ctx context.Context, key string) error
+}
+
+// Errors of receipts.
+var (
+	ErrStorageOff = clubhouse.Errorf(clubhouse.Unavailable, "storage not configured",
+		"Receipt storage is not configured on this server (OBJSTORE_BUCKET).")
+	ErrObjectNotFound = clubhouse.Errorf(clubhouse.NotFound, "receipt not found", "The receipt image is missing from storage.")
+)

@@ -1,0 +1,162 @@
+package payments
+
+import (
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/clubhouse-go/clubhouse"
+)
+
+// Payment is a payment of a booking or an enrollment.
+type Payment struct {
+	ID              int64           `db:"id"`
+	ReservationID   *int64          `db:"reservation_id"`
+	EnrollmentID    *int64          `db:"enrollment_id"`
+	PaymentTypeID   *int64          `db:"payment_type_id"`
+	PaymentTypeName *string         `db:"payment_type_name"`
+	Amount          decimal.Decimal `db:"amount"`
+	TransactionID   *string         `db:"transaction_id"`
+	GatewayResponse *string         `db:"gateway_response"`
+	Status          bool            `db:"status"`        // false pending, true completed
+	StatusDetail    string          `db:"status_detail"` // pending, completed, failed or refunded
+	Date            time.Time       `db:"date"`
+	Description     *string         `db:"description"`
+	Foto            *string         `db:"foto"` // object key of the receipt, never a URL
+	FotoType        *string         `db:"foto_content_type"`
+	CreatedAt       time.Time       `db:"created_at"`
+	UpdatedAt       time.Time       `db:"updated_at"`
+	// The booking's, for the account views.
+	CourtName *string    `db:"court_name"`
+	Checking  *time.Time `db:"checking"`
+	Checkout  *time.Time `db:"checkout"`
+	ClientID  *int64     `db:"client_id"`
+}
+
+// Status details. Completed is the only one that counts as paid.
+const (
+	DetailPending   = "pending"
+	DetailCompleted = "completed"
+	DetailFailed    = "failed"
+	DetailRefunded  = "refunded"
+)
+
+// ParseStatus maps a gateway's status word to the payment's boolean status
+// and its detail: completed is true; pending, failed and refunded are false
+// (kept as the detail). Synonyms gateways use are accepted. Errors: Invalid.
+func ParseStatus(s string) (bool, string, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "completed", "complete", "approved", "paid", "success", "succeeded":
+		return true, DetailCompleted, nil
+	case "pending", "processing", "created":
+		return false, DetailPending, nil
+	case "failed", "declined", "rejected", "error", "cancelled", "canceled", "expired":
+		return false, DetailFailed, nil
+	case "refunded", "reversed", "chargeback":
+		return false, DetailRefunded, nil
+	}
+	return false, "", clubhouse.Errorf(clubhouse.Invalid, "invalid status",
+		"status must be completed, pending, failed or refunded, not %q.", s)
+}
+
+// maxAmount is the largest amount a numeric(14,2) column holds.
+var maxAmount = decimal.New(1, 12)
+
+// ValidAmount accepts amounts above zero with at most two decimals (the
+// currency's cents). Errors: Invalid "invalid amount".
+func ValidAmount(a decimal.Decimal) error {
+	switch {
+	case !a.IsPositive():
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "amount must be greater than 0.")
+	case !a.Equal(a.Round(2)):
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "amount has more than two decimals.")
+	case a.Cmp(maxAmount) >= 0:
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "amount is too large.")
+	}
+	return nil
+}
+
+// Input is the data of a payment to create or change. On create, Amount is
+// required, and TransactionID too for client and booking payments.
+type Input struct {
+	ReservationID   clubhouse.Optional[int64]
+	PaymentTypeID   clubhouse.Optional[int64]
+	Amount          clubhouse.Optional[decimal.Decimal]
+	TransactionID   clubhouse.Optional[string]
+	GatewayResponse clubhouse.Optional[string]
+	Status          clubhouse.Optional[bool]
+	Description     clubhouse.Optional[string]
+}
+
+// apply writes the fields set in in onto p, validating each; required lists
+// the fields that must be present. Errors: Invalid naming the field.
+func (in Input) apply(p *Payment, required ...string) error {
+	var missing []string
+	need := func(name string, set, null bool) bool {
+		req := false
+		for _, r := range required {
+			req = req || r == name
+		}
+		if (req && !set) || (set && null && req) {
+			missing = append(missing, name)
+			return false
+		}
+		return set
+	}
+	if need("reservation_id", in.ReservationID.Set, in.ReservationID.Value == nil) {
+		if in.ReservationID.Value == nil || *in.ReservationID.Value <= 0 {
+			return clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "reservation_id must name a booking.")
+		}
+		p.ReservationID = in.ReservationID.Value
+	}
+	if need("amount", in.Amount.Set, in.Amount.Value == nil) {
+		if in.Amount.Value == nil {
+			return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "amount must not be null.")
+		}
+		if err := ValidAmount(*in.Amount.Value); err != nil {
+			return err
+		}
+		p.Amount = *in.Amount.Value
+	}
+	if need("transaction_id", in.TransactionID.Set, in.TransactionID.Value == nil) {
+		p.TransactionID = nil
+		if in.TransactionID.Value != nil {
+			v := strings.TrimSpace(*in.TransactionID.Value)
+			if v == "" {
+				return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "transaction_id must not be empty.")
+			}
+			p.TransactionID = &v
+		}
+	}
+	if len(missing) > 0 {
+		return clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: %s.", strings.Join(missing, ", "))
+	}
+	if in.PaymentTypeID.Set {
+		if in.PaymentTypeID.Value != nil && *in.PaymentTypeID.Value <= 0 {
+			return clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "payment_type_id %d does not exist.", *in.PaymentTypeID.Value)
+		}
+		p.PaymentTypeID = in.PaymentTypeID.Value
+	}
+	if in.GatewayResponse.Set {
+		p.GatewayResponse = in.GatewayResponse.Value
+	}
+	if in.Description.Set {
+		p.Description = nil
+		if in.Description.Value != nil && strings.TrimSpace(*in.Description.Value) != "" {
+			v := strings.TrimSpace(*in.Description.Value)
+			p.Description = &v
+		}
+	}
+	if in.Status.Set && in.Status.Value != nil {
+		p.Status = *in.Status.Value
+		p.StatusDetail = DetailPending
+		if p.Status {
+			p.StatusDetail = DetailCompleted
+		}
+	}
+	if p.StatusDetail == "" {
+		p.StatusDetail = DetailPending
+	}
+	return nil
+}

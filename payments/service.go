@@ -1,0 +1,207 @@
+package payments
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/shopspring/decimal"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// Service manages payments. Its receipts live in Objects; a nil Objects
+// means receipt storage is not configured.
+type Service struct {
+	db      *sqldb.DB
+	objects ObjectStore
+	now     func() time.Time
+	store   store
+}
+
+// NewService returns the payments stored in db, with receipts in objects
+// (nil: not configured).
+func NewService(db *sqldb.DB, objects ObjectStore, now func() time.Time) *Service {
+	return &Service{db: db, objects: objects, now: now}
+}
+
+// List returns the payments that match f: pending first, then latest first.
+func (s *Service) List(ctx context.Context, f Filter) ([]Payment, error) {
+	return s.store.list(ctx, s.db, f)
+}
+
+// Get returns the payment with id. Errors: ErrNotFound.
+func (s *Service) Get(ctx context.Context, id int64) (Payment, error) {
+	return s.store.get(ctx, s.db, id, false)
+}
+
+// ByTransaction returns the payment with the gateway transaction id.
+// Errors: ErrNotFound.
+func (s *Service) ByTransaction(ctx context.Context, txid string) (Payment, error) {
+	return s.store.byTransaction(ctx, s.db, txid)
+}
+
+// Create stores a payment of a booking, pending unless Status says
+// completed. Errors: Invalid (incomplete data, invalid amount or reference),
+// ErrTransactionUsed.
+func (s *Service) Create(ctx context.Context, in Input) (Payment, error) {
+	var p Payment
+	if err := in.apply(&p, "reservation_id", "amount"); err != nil {
+		return Payment{}, err
+	}
+	out, err := s.store.insert(ctx, s.db, p)
+	if err != nil {
+		return Payment{}, fmt.Errorf("create payment: %w", err)
+	}
+	return out, nil
+}
+
+// CreateForBooking stores a payment of the booking with bookingID; the
+// booking in in is ignored. Errors: as Create, and ErrBookingNotFound.
+func (s *Service) CreateForBooking(ctx context.Context, bookingID int64, in Input) (Payment, error) {
+	if _, err := s.store.bookingClient(ctx, s.db, bookingID); err != nil {
+		return Payment{}, err
+	}
+	in.ReservationID = clubhouse.Some(bookingID)
+	return s.Create(ctx, in)
+}
+
+// Update changes the fields set in in; Status true validates a pending
+// payment. Errors: as Create, and ErrNotFound.
+func (s *Service) Update(ctx context.Context, id int64, in Input) (Payment, error) {
+	return s.update(ctx, id, 0, in)
+}
+
+// UpdateForBooking is Update for a payment that must belong to the booking
+// with bookingID. Errors: as Update; ErrNotFound for another booking's payment.
+func (s *Service) UpdateForBooking(ctx context.Context, bookingID, id int64, in Input) (Payment, error) {
+	in.ReservationID = clubhouse.Optional[int64]{}
+	return s.update(ctx, id, bookingID, in)
+}
+
+func (s *Service) update(ctx context.Context, id, bookingID int64, in Input) (Payment, error) {
+	var out Payment
+	err := sqldb.Transact(ctx, s.db.DB, func(tx *sqlx.Tx) error {
+		p, err := s.store.get(ctx, tx, id, true)
+		if err != nil {
+			return err
+		}
+		if bookingID != 0 && (p.ReservationID == nil || *p.ReservationID != bookingID) {
+			return ErrNotFound
+		}
+		if err := in.apply(&p); err != nil {
+			return err
+		}
+		out, err = s.store.update(ctx, tx, p)
+		return err
+	})
+	if err != nil {
+		return Payment{}, fmt.Errorf("update payment: %w", err)
+	}
+	return out, nil
+}
+
+// ForBooking returns the payments of the booking with id, latest first.
+// Errors: ErrBookingNotFound.
+func (s *Service) ForBooking(ctx context.Context, bookingID int64) ([]Payment, error) {
+	if _, err := s.store.bookingClient(ctx, s.db, bookingID); err != nil {
+		return nil, err
+	}
+	return s.store.list(ctx, s.db, Filter{ReservationID: bookingID, Limit: 10_000})
+}
+
+// GetForBooking returns the payment with id of the booking with bookingID.
+// Errors: ErrNotFound, also for another booking's payment.
+func (s *Service) GetForBooking(ctx context.Context, bookingID, id int64) (Payment, error) {
+	p, err := s.Get(ctx, id)
+	if err != nil {
+		return Payment{}, err
+	}
+	if p.ReservationID == nil || *p.ReservationID != bookingID {
+		return Payment{}, ErrNotFound
+	}
+	return p, nil
+}
+
+// Paid returns the sum of the completed payments of each booking of ids.
+func (s *Service) Paid(ctx context.Context, ids []int64) (map[int64]decimal.Decimal, error) {
+	return s.store.paid(ctx, s.db, ids)
+}
+
+// ClientPage returns one page of the client's payments, latest first, and
+// their total count.
+func (s *Service) ClientPage(ctx context.Context, clientID int64, page, limit int) ([]Payment, int, error) {
+	rows, err := s.store.list(ctx, s.db, Filter{ClientID: clientID, Limit: limit, Offset: (page - 1) * limit})
+	if err != nil {
+		return nil, 0, err
+	}
+	n, err := s.store.count(ctx, s.db, clientID)
+	if err != nil {
+		return nil, 0, fmt.Errorf("count payments: %w", err)
+	}
+	return rows, n, nil
+}
+
+// ClientGet returns the client's payment with id. Errors: ErrNotFound,
+// ErrNotYours for another client's payment.
+func (s *Service) ClientGet(ctx context.Context, clientID, id int64) (Payment, error) {
+	p, err := s.Get(ctx, id)
+	if err != nil {
+		return Payment{}, err
+	}
+	if p.ClientID == nil || *p.ClientID != clientID {
+		return Payment{}, ErrNotYours
+	}
+	return p, nil
+}
+
+// ClientCreate stores a pending payment the client reports for one of their
+// bookings; status and gateway response are not theirs to set.
+// Errors: as Create, ErrNotYours for another client's booking.
+func (s *Service) ClientCreate(ctx context.Context, clientID int64, in Input) (Payment, error) {
+	in.Status, in.GatewayResponse = clubhouse.Optional[bool]{}, clubhouse.Optional[string]{}
+	var p Payment
+	if err := in.apply(&p, "reservation_id", "payment_type_id", "amount", "transaction_id"); err != nil {
+		return Payment{}, err
+	}
+	owner, err := s.store.bookingClient(ctx, s.db, *p.ReservationID)
+	if err != nil || owner != clientID {
+		return Payment{}, ErrNotYours
+	}
+	out, err := s.store.insert(ctx, s.db, p)
+	if err != nil {
+		return Payment{}, fmt.Errorf("create payment: %w", err)
+	}
+	return out, nil
+}
+
+// Delete removes the payment with id (of the booking with bookingID when
+// not 0) and its receipt. The row is deleted and the object removed in one
+// transaction that commits only when the object is gone, so no payment is
+// left pointing to nothing. Errors: ErrNotFound, ErrStorageOff when the
+// payment has a receipt and storage is not configured.
+func (s *Service) Delete(ctx context.Context, bookingID, id int64) error {
+	return sqldb.Transact(ctx, s.db.DB, func(tx *sqlx.Tx) error {
+		p, err := s.store.get(ctx, tx, id, true)
+		if err != nil {
+			return err
+		}
+		if bookingID != 0 && (p.ReservationID == nil || *p.ReservationID != bookingID) {
+			return ErrNotFound
+		}
+		if p.Foto != nil && s.objects == nil {
+			return ErrStorageOff
+		}
+		if err := s.store.delete(ctx, tx, id); err != nil {
+			return err
+		}
+		if p.Foto != nil {
+			if err := s.objects.Delete(ctx, *p.Foto); err != nil {
+				return fmt.Errorf("delete receipt: %w", err)
+			}
+		}
+		return nil
+	})
+}

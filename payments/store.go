@@ -1,0 +1,174 @@
+package payments
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// Errors of payments.
+var (
+	ErrNotFound        = clubhouse.Errorf(clubhouse.NotFound, "payment not found", "The payment does not exist.")
+	ErrBookingNotFound = clubhouse.Errorf(clubhouse.NotFound, "booking not found", "The booking does not exist.")
+	ErrNotYours        = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "The payment or its booking is not yours.")
+	ErrTransactionUsed = clubhouse.Errorf(clubhouse.Conflict, "duplicate transaction", "A payment with that transaction_id already exists.")
+)
+
+var paymentErrors = sqldb.Mapping{
+	"payments_transaction_id_key":   ErrTransactionUsed,
+	"payments_reservation_id_fkey":  clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "reservation_id does not name an existing booking."),
+	"payments_payment_type_id_fkey": clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "payment_type_id does not name an existing payment type."),
+	"payments_amount_check":         clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "amount must be greater than 0."),
+	"payments_one_owner":            clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "A payment belongs to a booking or an enrollment, never both."),
+	"payments_transaction_id_check": clubhouse.Errorf(clubhouse.Invalid, "invalid data", "transaction_id must not be empty."),
+}
+
+const paymentSelect = `SELECT p.id, p.reservation_id, p.enrollment_id, p.payment_type_id, pt.name AS payment_type_name,
+	p.amount, p.transaction_id, p.gateway_response, p.status, p.status_detail, p.date, p.description, p.foto,
+	p.foto_content_type, p.created_at, p.updated_at, co.name AS court_name, r.checking, r.checkout, r.client_id
+	FROM payments p
+	LEFT JOIN payment_types pt ON pt.id = p.payment_type_id
+	LEFT JOIN reservations r ON r.id = p.reservation_id
+	LEFT JOIN courts co ON co.id = r.court_id`
+
+// Filter selects payments for the admin list. Zero fields match all.
+type Filter struct {
+	Search        string
+	Status        *bool
+	ReservationID int64
+	ClientID      int64
+	Limit, Offset int
+}
+
+type store struct{}
+
+func (store) list(ctx context.Context, q sqldb.Queryer, f Filter) ([]Payment, error) {
+	var conds []string
+	var args []any
+	add := func(cond string, v any) {
+		args = append(args, v)
+		conds = append(conds, fmt.Sprintf(cond, len(args)))
+	}
+	if s := strings.TrimSpace(f.Search); s != "" {
+		add("(p.transaction_id ILIKE '%%' || $%[1]d || '%%' OR p.description ILIKE '%%' || $%[1]d || '%%')", sqldb.EscapeLike(s))
+	}
+	if f.Status != nil {
+		add("p.status = $%d", *f.Status)
+	}
+	if f.ReservationID != 0 {
+		add("p.reservation_id = $%d", f.ReservationID)
+	}
+	if f.ClientID != 0 {
+		add("r.client_id = $%d", f.ClientID)
+	}
+	query := paymentSelect
+	if len(conds) > 0 {
+		query += " WHERE " + strings.Join(conds, " AND ")
+	}
+	args = append(args, f.Limit, f.Offset)
+	query += fmt.Sprintf(" ORDER BY p.status ASC, p.date DESC, p.id DESC LIMIT $%d OFFSET $%d", len(args)-1, len(args))
+	rows := []Payment{}
+	if err := q.SelectContext(ctx, &rows, query, args...); err != nil {
+		return nil, fmt.Errorf("list payments: %w", err)
+	}
+	return rows, nil
+}
+
+func (store) count(ctx context.Context, q sqldb.Queryer, clientID int64) (int, error) {
+	var n int
+	err := q.GetContext(ctx, &n, `SELECT count(*) FROM payments p JOIN reservations r ON r.id = p.reservation_id WHERE r.client_id = $1`, clientID)
+	return n, err
+}
+
+func (store) get(ctx context.Context, q sqldb.Queryer, id int64, lock bool) (Payment, error) {
+	var p Payment
+	query := paymentSelect + ` WHERE p.id = $1`
+	if lock {
+		query += ` FOR UPDATE OF p`
+	}
+	err := q.GetContext(ctx, &p, query, id)
+	return p, sqldb.Map(err, ErrNotFound, nil)
+}
+
+func (store) byTransaction(ctx context.Context, q sqldb.Queryer, txid string) (Payment, error) {
+	var p Payment
+	err := q.GetContext(ctx, &p, paymentSelect+` WHERE p.transaction_id = $1`, txid)
+	return p, sqldb.Map(err, ErrNotFound, nil)
+}
+
+func (s store) insert(ctx context.Context, q sqldb.Queryer, p Payment) (Payment, error) {
+	var id int64
+	err := q.GetContext(ctx, &id, `INSERT INTO payments (reservation_id, enrollment_id, payment_type_id, amount, transaction_id,
+		gateway_response, status, status_detail, description, foto, foto_content_type)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+		p.ReservationID, p.EnrollmentID, p.PaymentTypeID, p.Amount, p.TransactionID, p.GatewayResponse, p.Status,
+		p.StatusDetail, p.Description, p.Foto, p.FotoType)
+	if err != nil {
+		return Payment{}, sqldb.Map(err, nil, paymentErrors)
+	}
+	return s.get(ctx, q, id, false)
+}
+
+func (s store) update(ctx context.Context, q sqldb.Queryer, p Payment) (Payment, error) {
+	_, err := q.ExecContext(ctx, `UPDATE payments SET reservation_id = $2, payment_type_id = $3, amount = $4, transaction_id = $5,
+		gateway_response = $6, status = $7, status_detail = $8, description = $9, foto = $10, foto_content_type = $11,
+		updated_at = now() WHERE id = $1`,
+		p.ID, p.ReservationID, p.PaymentTypeID, p.Amount, p.TransactionID, p.GatewayResponse, p.Status, p.StatusDetail,
+		p.Description, p.Foto, p.FotoType)
+	if err != nil {
+		return Payment{}, sqldb.Map(err, ErrNotFound, paymentErrors)
+	}
+	return s.get(ctx, q, p.ID, false)
+}
+
+func (store) delete(ctx context.Context, q sqldb.Queryer, id int64) error {
+	res, err := q.ExecContext(ctx, `DELETE FROM payments WHERE id = $1`, id)
+	if sqldb.Code(err) == "23503" {
+		return clubhouse.Errorf(clubhouse.Conflict, "in use", "The payment is referenced by an inbox event or a ledger posting.")
+	}
+	if err != nil {
+		return fmt.Errorf("delete payment: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// bookingClient returns the client of the booking with id (0 when it has
+// none). Errors: ErrBookingNotFound.
+func (store) bookingClient(ctx context.Context, q sqldb.Queryer, id int64) (int64, error) {
+	var client *int64
+	err := q.GetContext(ctx, &client, `SELECT client_id FROM reservations WHERE id = $1`, id)
+	if err != nil {
+		return 0, sqldb.Map(err, ErrBookingNotFound, nil)
+	}
+	if client == nil {
+		return 0, nil
+	}
+	return *client, nil
+}
+
+// Paid returns, for each of the bookings with ids, the sum of its completed
+// payments.
+func (store) paid(ctx context.Context, q sqldb.Queryer, ids []int64) (map[int64]decimal.Decimal, error) {
+	var rows []struct {
+		ID   int64           `db:"reservation_id"`
+		Paid decimal.Decimal `db:"paid"`
+	}
+	err := q.SelectContext(ctx, &rows, `SELECT reservation_id, sum(amount) AS paid FROM payments
+		WHERE reservation_id = ANY($1) AND status GROUP BY reservation_id`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("paid: %w", err)
+	}
+	out := make(map[int64]decimal.Decimal, len(rows))
+	for _, r := range rows {
+		out[r.ID] = r.Paid
+	}
+	return out, nil
+}
