@@ -4,8 +4,11 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/payments"
 )
 
 // The caller's own bookings: /api/account/bookings and /api/reservations.
@@ -22,39 +25,81 @@ func (s *Server) callerClient(r *http.Request) (booking.Client, error) {
 // accountBookingDTO is a booking as its client sees it; checking and
 // checkout are ISO 8601 wall times (no zone: the club's).
 type accountBookingDTO struct {
-	ID                  int64     `json:"id" validate:"required"`
-	ClientID            *int64    `json:"client_id" validate:"required" extensions:"x-nullable"`
-	CourtID             int64     `json:"court_id" validate:"required"`
-	ReservationTypeID   int64     `json:"reservation_type_id" validate:"required"`
-	ReservationStatusID *int64    `json:"reservation_status_id" validate:"required" extensions:"x-nullable"`
-	Checking            string    `json:"checking" validate:"required" example:"2026-03-02T10:00:00"`
-	Checkout            string    `json:"checkout" validate:"required" example:"2026-03-02T11:30:00"`
-	Notes               *string   `json:"notes" validate:"required" extensions:"x-nullable"`
-	CourtName           string    `json:"court_name" validate:"required"`
-	ReservationTypeName string    `json:"reservation_type_name" validate:"required"`
-	StatusName          *string   `json:"status_name" validate:"required" extensions:"x-nullable"`
-	TotalAmount         money     `json:"total_amount" validate:"required" swaggertype:"number"`
-	CreatedAt           time.Time `json:"created_at" validate:"required" format:"date-time"`
-	UpdatedAt           time.Time `json:"updated_at" validate:"required" format:"date-time"`
+	ID                  int64               `json:"id" validate:"required"`
+	ClientID            *int64              `json:"client_id" validate:"required" extensions:"x-nullable"`
+	CourtID             int64               `json:"court_id" validate:"required"`
+	ReservationTypeID   int64               `json:"reservation_type_id" validate:"required"`
+	ReservationStatusID *int64              `json:"reservation_status_id" validate:"required" extensions:"x-nullable"`
+	Checking            string              `json:"checking" validate:"required" example:"2026-03-02T10:00:00"`
+	Checkout            string              `json:"checkout" validate:"required" example:"2026-03-02T11:30:00"`
+	Notes               *string             `json:"notes" validate:"required" extensions:"x-nullable"`
+	CourtName           string              `json:"court_name" validate:"required"`
+	ReservationTypeName string              `json:"reservation_type_name" validate:"required"`
+	StatusName          *string             `json:"status_name" validate:"required" extensions:"x-nullable"`
+	TotalAmount         money               `json:"total_amount" validate:"required" swaggertype:"number"`
+	TotalPaid           money               `json:"total_paid" validate:"required" swaggertype:"number"`
+	IsPaymentComplete   bool                `json:"is_payment_complete" validate:"required"`
+	CanAddPayment       bool                `json:"can_add_payment" validate:"required"`
+	Payments            []bookingPaymentDTO `json:"payments" validate:"required"`
+	CreatedAt           time.Time           `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt           time.Time           `json:"updated_at" validate:"required" format:"date-time"`
+}
+
+// bookingPaymentDTO is a payment nested in an account booking, with the
+// dual status: status "pending" or "completed" (failed and refunded read
+// "pending": not paid) and statusBoolean.
+type bookingPaymentDTO struct {
+	ID              int64     `json:"id" validate:"required"`
+	Amount          money     `json:"amount" validate:"required" swaggertype:"number"`
+	TransactionID   *string   `json:"transaction_id" validate:"required" extensions:"x-nullable"`
+	Status          string    `json:"status" validate:"required" enums:"pending,completed"`
+	StatusBoolean   bool      `json:"statusBoolean" validate:"required"`
+	StatusDetail    string    `json:"status_detail" validate:"required" enums:"pending,completed,failed,refunded"`
+	PaymentTypeID   *int64    `json:"payment_type_id" validate:"required" extensions:"x-nullable"`
+	PaymentTypeName *string   `json:"payment_type_name" validate:"required" extensions:"x-nullable"`
+	Date            time.Time `json:"date" validate:"required" format:"date-time"`
+	Description     *string   `json:"description" validate:"required" extensions:"x-nullable"`
+}
+
+func newBookingPaymentDTO(p payments.Payment) bookingPaymentDTO {
+	status := "pending"
+	if p.Status {
+		status = "completed"
+	}
+	return bookingPaymentDTO{ID: p.ID, Amount: money(p.Amount), TransactionID: p.TransactionID, Status: status,
+		StatusBoolean: p.Status, StatusDetail: p.StatusDetail, PaymentTypeID: p.PaymentTypeID,
+		PaymentTypeName: p.PaymentTypeName, Date: p.Date, Description: p.Description}
 }
 
 const isoWall = "2006-01-02T15:04:05"
 
-func newAccountBookingDTO(r booking.Reservation, amount money) accountBookingDTO {
-	return accountBookingDTO{ID: r.ID, ClientID: r.ClientID, CourtID: r.CourtID, ReservationTypeID: r.ReservationTypeID,
-		ReservationStatusID: r.ReservationStatusID, Checking: r.Checking.Format(isoWall), Checkout: r.Checkout.Format(isoWall),
-		Notes: r.Notes, CourtName: r.CourtName, ReservationTypeName: r.ReservationTypeName, StatusName: r.StatusName,
-		TotalAmount: amount, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
-}
-
+// accountBookingDTOs builds the account views of rows: amounts after
+// discounts, completed payments, and the payments themselves.
 func (s *Server) accountBookingDTOs(r *http.Request, rows []booking.Reservation) ([]accountBookingDTO, error) {
 	amounts, err := s.o.Bookings.Amounts(r.Context(), rows)
 	if err != nil {
 		return nil, err
 	}
-	return mapSlice(rows, func(b booking.Reservation) accountBookingDTO {
-		return newAccountBookingDTO(b, money(amounts[b.ID].FinalPrice))
-	}), nil
+	out := make([]accountBookingDTO, len(rows))
+	for i, b := range rows {
+		pays, err := s.o.Payments.ForBooking(r.Context(), b.ID)
+		if err != nil {
+			return nil, err
+		}
+		total, paid := amounts[b.ID].FinalPrice, decimal.Zero
+		for _, p := range pays {
+			if p.Status {
+				paid = paid.Add(p.Amount)
+			}
+		}
+		complete := paid.Cmp(total) >= 0
+		out[i] = accountBookingDTO{ID: b.ID, ClientID: b.ClientID, CourtID: b.CourtID, ReservationTypeID: b.ReservationTypeID,
+			ReservationStatusID: b.ReservationStatusID, Checking: b.Checking.Format(isoWall), Checkout: b.Checkout.Format(isoWall),
+			Notes: b.Notes, CourtName: b.CourtName, ReservationTypeName: b.ReservationTypeName, StatusName: b.StatusName,
+			TotalAmount: money(total), TotalPaid: money(paid), IsPaymentComplete: complete, CanAddPayment: !complete,
+			Payments: mapSlice(pays, newBookingPaymentDTO), CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt}
+	}
+	return out, nil
 }
 
 type paginationDTO struct {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/pricing"
@@ -90,10 +92,19 @@ func newBookingDetailDTO(r booking.Reservation) bookingDetailDTO {
 		ReservationTypeName: r.ReservationTypeName, StatusName: r.StatusName}
 }
 
-// bookingFullDTO is a booking of the full view, with what it costs.
+// bookingFullDTO is a booking of the full view, with what it costs (after
+// its coupon or contract), what its completed payments cover, and the rest.
 type bookingFullDTO struct {
 	bookingDetailDTO
 	TotalAmount money `json:"total_amount" validate:"required" swaggertype:"number" example:"120000"`
+	TotalPaid   money `json:"total_paid" validate:"required" swaggertype:"number" example:"60000"`
+	TotalDebt   money `json:"total_debt" validate:"required" swaggertype:"number" example:"60000"`
+}
+
+// bookingViewDTO is the detail view of one booking, with its payments.
+type bookingViewDTO struct {
+	bookingDetailDTO
+	Payments []paymentDTO `json:"payments" validate:"required"`
 }
 
 // bookingInput creates a booking. checking and checkout accept ISO 8601 or
@@ -224,8 +235,14 @@ func (s *Server) listBookingsFull(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	paid, err := s.o.Payments.Paid(r.Context(), bookingIDs(rows))
+	if err != nil {
+		return err
+	}
 	return writeJSON(w, http.StatusOK, mapSlice(rows, func(b booking.Reservation) bookingFullDTO {
-		return bookingFullDTO{bookingDetailDTO: newBookingDetailDTO(b), TotalAmount: money(amounts[b.ID].FinalPrice)}
+		total, got := amounts[b.ID].FinalPrice, paid[b.ID]
+		return bookingFullDTO{bookingDetailDTO: newBookingDetailDTO(b), TotalAmount: money(total), TotalPaid: money(got),
+			TotalDebt: money(decimal.Max(decimal.Zero, total.Sub(got)))}
 	}))
 }
 
@@ -258,10 +275,11 @@ func (s *Server) createBooking(w http.ResponseWriter, r *http.Request) error {
 // getBooking reads a booking.
 //
 // @Summary Read a booking
+// @Description The booking with its client, court, type, status and payments.
 // @Tags bookings
 // @Produce json
 // @Param id path int true "booking id"
-// @Success 200 {object} bookingDetailDTO
+// @Success 200 {object} bookingViewDTO
 // @Failure 400,401,403,404 {object} errorBody
 // @Security Bearer
 // @Security XAuth
@@ -275,7 +293,19 @@ func (s *Server) getBooking(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newBookingDetailDTO(b))
+	pays, err := s.o.Payments.ForBooking(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, bookingViewDTO{bookingDetailDTO: newBookingDetailDTO(b), Payments: mapSlice(pays, newPaymentDTO)})
+}
+
+func bookingIDs(rows []booking.Reservation) []int64 {
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	return ids
 }
 
 // updateBooking changes a booking.

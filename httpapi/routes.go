@@ -97,6 +97,21 @@ func (s *Server) routes() {
 	s.handle("DELETE /api/admin/booking/{id}/coupon", staff, s.removeCoupon)
 	s.handle("PATCH /api/admin/booking/{id}/contract", staff, s.setContract)
 
+	s.handle("GET /api/admin/booking/{bookingId}/payment", staff, s.listBookingPayments)
+	s.handle("POST /api/admin/booking/{bookingId}/payment", staff, s.createBookingPayment)
+	s.handle("GET /api/admin/booking/{bookingId}/payment/{paymentId}", staff, s.getBookingPayment)
+	s.handle("PATCH /api/admin/booking/{bookingId}/payment/{paymentId}", staff, s.updateBookingPayment)
+	s.handle("DELETE /api/admin/booking/{bookingId}/payment/{paymentId}", staff, s.deleteBookingPayment)
+
+	s.handle("GET /api/admin/dashboard/stats", staff, s.dashboardStats)
+	s.handle("GET /api/admin/payments", staff, s.listPayments)
+	s.handle("POST /api/admin/payments", staff, s.createPayment)
+	s.handle("GET /api/admin/payments/stats", staff, s.paymentStats)
+	s.handle("GET /api/admin/payments/transaction/{transaction_id}", staff, s.getPaymentByTransaction)
+	s.handle("GET /api/admin/payments/{id}", staff, s.getPayment)
+	s.handle("PATCH /api/admin/payments/{id}", staff, s.updatePayment)
+	s.handle("DELETE /api/admin/payments/{id}", staff, s.deletePayment)
+
 	s.handle("GET /api/admin/coupons", staff, s.listCoupons)
 	s.handle("POST /api/admin/coupons", staff, s.createCoupon)
 	s.handle("GET /api/admin/coupons/{id}", staff, s.getCoupon)
@@ -129,6 +144,9 @@ func (s *Server) routes() {
 	s.handle("GET /api/account/courts", authenticated, s.listAccountCourts)
 	s.handle("GET /api/account/courts/grid", authenticated, s.courtsGrid)
 	s.handle("GET /api/account/stats", authenticated, s.accountStats)
+	s.handle("GET /api/account/payments", authenticated, s.listAccountPayments)
+	s.handle("POST /api/account/payments", authenticated, s.createAccountPayment)
+	s.handle("GET /api/account/payments/{id}", authenticated, s.getAccountPayment)
 	s.handle("GET /api/account/reservation-types", authenticated, s.listAccountReservationTypes)
 	s.handle("GET /api/account/payment-types", authenticated, s.listAccountPaymentTypes)
 

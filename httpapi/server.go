@@ -17,6 +17,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/payments"
 )
 
 // Options are the dependencies and settings of a Server.
@@ -32,6 +33,7 @@ type Options struct {
 	Tariffs       *booking.Tariffs
 	Bookings      *booking.Bookings
 	Discounts     *booking.Discounts
+	Payments      *payments.Service
 	Events        Publisher // receives booking:changed and payment:updated; nil drops them
 	Now           func() time.Time
 	Zone          *time.Location // the club's time zone

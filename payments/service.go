@@ -205,3 +205,40 @@ func (s *Service) Delete(ctx context.Context, bookingID, id int64) error {
 		return nil
 	})
 }
+
+// Stats are counts and sums of payments.
+type Stats struct {
+	Total           int             `db:"total"`
+	Pending         int             `db:"pending"`
+	Completed       int             `db:"completed"`
+	Failed          int             `db:"failed"`
+	Refunded        int             `db:"refunded"`
+	TotalAmount     decimal.Decimal `db:"total_amount"`
+	CompletedAmount decimal.Decimal `db:"completed_amount"`
+}
+
+// Stats counts every payment by status detail and sums their amounts.
+func (s *Service) Stats(ctx context.Context) (Stats, error) {
+	var st Stats
+	err := s.db.GetContext(ctx, &st, `SELECT count(*) AS total,
+		count(*) FILTER (WHERE status_detail = 'pending') AS pending,
+		count(*) FILTER (WHERE status_detail = 'completed') AS completed,
+		count(*) FILTER (WHERE status_detail = 'failed') AS failed,
+		count(*) FILTER (WHERE status_detail = 'refunded') AS refunded,
+		COALESCE(sum(amount), 0) AS total_amount,
+		COALESCE(sum(amount) FILTER (WHERE status), 0) AS completed_amount
+		FROM payments`)
+	if err != nil {
+		return Stats{}, fmt.Errorf("payment stats: %w", err)
+	}
+	return st, nil
+}
+
+// Recent returns the n payments made last.
+func (s *Service) Recent(ctx context.Context, n int) ([]Payment, error) {
+	rows := []Payment{}
+	if err := s.db.SelectContext(ctx, &rows, paymentSelect+` ORDER BY p.created_at DESC, p.id DESC LIMIT $1`, n); err != nil {
+		return nil, fmt.Errorf("recent payments: %w", err)
+	}
+	return rows, nil
+}

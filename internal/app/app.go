@@ -12,6 +12,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/migrations"
+	"github.com/clubhouse-go/clubhouse/payments"
 )
 
 // App is a wired Clubhouse: its database, services and HTTP server.
@@ -27,6 +28,7 @@ type App struct {
 	Tariffs   *booking.Tariffs
 	Bookings  *booking.Bookings
 	Discounts *booking.Discounts
+	Payments  *payments.Service
 	Server    *httpapi.Server
 }
 
@@ -60,6 +62,7 @@ type Options struct {
 	Limits     auth.LoginLimits
 	HTTPClient *http.Client // for OIDC discovery and JWKS
 	Events     httpapi.Publisher
+	Objects    payments.ObjectStore // receipt storage; nil: not configured
 	Now        func() time.Time
 }
 
@@ -93,9 +96,10 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	a.Tariffs = booking.NewTariffs(db, o.Now)
 	a.Bookings = booking.NewBookings(db, cfg.ClubTimezone, o.Now, a.Tariffs)
 	a.Discounts = booking.NewDiscounts(db, a.Bookings)
+	a.Payments = payments.NewService(db, o.Objects, o.Now)
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
-		Catalogs: a.Catalogs, Clients: a.Clients, Tariffs: a.Tariffs, Bookings: a.Bookings, Discounts: a.Discounts, Events: o.Events, Now: o.Now, Zone: cfg.ClubTimezone,
+		Catalogs: a.Catalogs, Clients: a.Clients, Tariffs: a.Tariffs, Bookings: a.Bookings, Discounts: a.Discounts, Payments: a.Payments, Events: o.Events, Now: o.Now, Zone: cfg.ClubTimezone,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("build http server: %w", err)

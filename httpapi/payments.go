@@ -1,0 +1,598 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/payments"
+)
+
+// paymentDTO is a payment as staff see it. status is false while pending and
+// true once completed; status_detail also tells failed and refunded apart.
+// foto is the internal key of the receipt, never an address.
+type paymentDTO struct {
+	ID              int64     `json:"id" validate:"required"`
+	ReservationID   *int64    `json:"reservation_id" validate:"required" extensions:"x-nullable"`
+	EnrollmentID    *int64    `json:"enrollment_id" validate:"required" extensions:"x-nullable"`
+	PaymentTypeID   *int64    `json:"payment_type_id" validate:"required" extensions:"x-nullable"`
+	PaymentTypeName *string   `json:"payment_type_name" validate:"required" extensions:"x-nullable"`
+	Amount          money     `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
+	TransactionID   *string   `json:"transaction_id" validate:"required" extensions:"x-nullable" example:"TX-2026-0001"`
+	GatewayResponse *string   `json:"gateway_response" validate:"required" extensions:"x-nullable"`
+	Status          bool      `json:"status" validate:"required"`
+	StatusDetail    string    `json:"status_detail" validate:"required" enums:"pending,completed,failed,refunded"`
+	Date            time.Time `json:"date" validate:"required" format:"date-time"`
+	Description     *string   `json:"description" validate:"required" extensions:"x-nullable"`
+	Foto            *string   `json:"foto" validate:"required" extensions:"x-nullable"`
+	CreatedAt       time.Time `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt       time.Time `json:"updated_at" validate:"required" format:"date-time"`
+}
+
+func newPaymentDTO(p payments.Payment) paymentDTO {
+	return paymentDTO{ID: p.ID, ReservationID: p.ReservationID, EnrollmentID: p.EnrollmentID, PaymentTypeID: p.PaymentTypeID,
+		PaymentTypeName: p.PaymentTypeName, Amount: money(p.Amount), TransactionID: p.TransactionID,
+		GatewayResponse: p.GatewayResponse, Status: p.Status, StatusDetail: p.StatusDetail, Date: p.Date,
+		Description: p.Description, Foto: p.Foto, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
+}
+
+// paymentUpdated is the payload of payment:updated.
+type paymentUpdated struct {
+	ID            int64  `json:"id"`
+	ReservationID *int64 `json:"reservation_id"`
+	Status        bool   `json:"status"`
+	StatusDetail  string `json:"status_detail"`
+	Deleted       bool   `json:"deleted,omitempty"`
+}
+
+func (s *Server) publishPayment(p payments.Payment, deleted bool) {
+	s.o.Events.Publish("payment:updated", paymentUpdated{ID: p.ID, ReservationID: p.ReservationID, Status: p.Status,
+		StatusDetail: p.StatusDetail, Deleted: deleted})
+}
+
+// paymentInput creates a payment from the admin panel.
+type paymentInput struct {
+	ReservationID   clubhouse.Optional[int64]  `json:"reservation_id" validate:"required" swaggertype:"integer" example:"41"`
+	Amount          clubhouse.Optional[money]  `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
+	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" example:"TX-2026-0001"`
+	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
+	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
+	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable"`
+}
+
+// paymentPatch changes a payment; status true validates a pending payment.
+type paymentPatch struct {
+	ReservationID   clubhouse.Optional[int64]  `json:"reservation_id" swaggertype:"integer"`
+	Amount          clubhouse.Optional[money]  `json:"amount" swaggertype:"number"`
+	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable"`
+	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
+	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
+	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable"`
+}
+
+func (in paymentInput) domain() payments.Input { return paymentPatch(in).domain() }
+func (in paymentPatch) domain() payments.Input {
+	return payments.Input{ReservationID: in.ReservationID, Amount: optMoney(in.Amount), TransactionID: in.TransactionID,
+		PaymentTypeID: in.PaymentTypeID, Status: in.Status, Description: in.Description, GatewayResponse: in.GatewayResponse}
+}
+
+// listPayments lists payments.
+//
+// @Summary List payments
+// @Description Pending payments first, then by date, latest first.
+// @Tags payments
+// @Produce json
+// @Param search query string false "Case-insensitive match on transaction_id or description"
+// @Param status query bool false "false: pending; true: completed"
+// @Param reservation_id query int false "Only this booking's payments"
+// @Param limit query int false "Page size, 1 to 1000" default(100)
+// @Param offset query int false "Rows to skip" default(0)
+// @Success 200 {array} paymentDTO
+// @Failure 400,401,403 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/payments [get]
+func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) error {
+	var f payments.Filter
+	var err error
+	if f.Status, err = queryBool(r, "status"); err != nil {
+		return err
+	}
+	if f.ReservationID, err = queryID(r, "reservation_id"); err != nil {
+		return err
+	}
+	if f.Limit, err = queryInt(r, "limit", 100, 1, 1000); err != nil {
+		return err
+	}
+	if f.Offset, err = queryInt(r, "offset", 0, 0, 1<<31-1); err != nil {
+		return err
+	}
+	f.Search = r.URL.Query().Get("search")
+	rows, err := s.o.Payments.List(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, mapSlice(rows, newPaymentDTO))
+}
+
+type paymentStatsDTO struct {
+	Total           int         `json:"total" validate:"required"`
+	Pending         int         `json:"pending" validate:"required"`
+	Completed       int         `json:"completed" validate:"required"`
+	TotalAmount     money       `json:"total_amount" validate:"required" swaggertype:"number"`
+	CompletedAmount money       `json:"completed_amount" validate:"required" swaggertype:"number"`
+	ByStatus        byStatusDTO `json:"by_status" validate:"required"`
+}
+
+type byStatusDTO struct {
+	Completed int `json:"completed" validate:"required"`
+	Pending   int `json:"pending" validate:"required"`
+	Failed    int `json:"failed" validate:"required"`
+	Refunded  int `json:"refunded" validate:"required"`
+}
+
+// paymentStats counts payments.
+//
+// @Summary Payment statistics
+// @Description pending counts payments not completed (status false), failed and refunded included; by_status splits them by the gateway's detail.
+// @Tags payments
+// @Produce json
+// @Success 200 {object} paymentStatsDTO
+// @Failure 401,403 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/payments/stats [get]
+func (s *Server) paymentStats(w http.ResponseWriter, r *http.Request) error {
+	st, err := s.o.Payments.Stats(r.Context())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, paymentStatsDTO{Total: st.Total, Pending: st.Total - st.Completed, Completed: st.Completed,
+		TotalAmount: money(st.TotalAmount), CompletedAmount: money(st.CompletedAmount),
+		ByStatus: byStatusDTO{Completed: st.Completed, Pending: st.Pending, Failed: st.Failed, Refunded: st.Refunded}})
+}
+
+// getPayment reads a payment.
+//
+// @Summary Read a payment
+// @Tags payments
+// @Produce json
+// @Param id path int true "payment id"
+// @Success 200 {object} paymentDTO
+// @Failure 400,401,403,404 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/payments/{id} [get]
+func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	p, err := s.o.Payments.Get(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newPaymentDTO(p))
+}
+
+// getPaymentByTransaction reads a payment by its gateway transaction id.
+//
+// @Summary Read a payment by transaction id
+// @Tags payments
+// @Produce json
+// @Param transaction_id path string true "gateway transaction id"
+// @Success 200 {object} paymentDTO
+// @Failure 401,403,404 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/payments/transaction/{transaction_id} [get]
+func (s *Server) getPaymentByTransaction(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.o.Payments.ByTransaction(r.Context(), r.PathValue("transaction_id"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newPaymentDTO(p))
+}
+
+// createPayment records a payment of a booking.
+//
+// @Summary Create a payment
+// @Description Pending unless status is true. Amounts are above 0 with at most two decimals. Emits payment:updated.
+// @Tags payments
+// @Accept json
+// @Produce json
+// @Param body body paymentInput true "The payment"
+// @Success 201 {object} paymentDTO
+// @Failure 400,401,403,409,413 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/payments [post]
+func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) error {
+	var in paymentInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	p, err := s.o.Payments.Create(r.Context(), in.domain())
+	if err != nil {
+		return err
+	}
+	s.publishPayment(p, false)
+	return writeJSON(w, http.StatusCreated, newPaymentDTO(p))
+}
+
+// updatePayment changes a payment.
+//
+// @Summary Update a payment
+// @Description Changes only the fields sent; status true validates a pending payment (it then counts toward total_paid). Emits payment:updated.
+// @Tags payments
+// @Accept json
+// @Produce json
+// @Param id path int true "payment id"
+// @Param body body paymentPatch true "Fields to change"
+// @Success 200 {object} paymentDTO
+// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/payments/{id} [patch]
+func (s *Server) updatePayment(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	var in paymentPatch
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	p, err := s.o.Payments.Update(r.Context(), id, in.domain())
+	if err != nil {
+		return err
+	}
+	s.publishPayment(p, false)
+	return writeJSON(w, http.StatusOK, newPaymentDTO(p))
+}
+
+// deletePayment deletes a payment and its receipt.
+//
+// @Summary Delete a payment
+// @Description Deletes the payment and, in the same step, its receipt image: 503 when it has one and receipt storage is not configured. Emits payment:updated.
+// @Tags payments
+// @Param id path int true "payment id"
+// @Success 204
+// @Failure 400,401,403,404,409,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/payments/{id} [delete]
+func (s *Server) deletePayment(w http.ResponseWriter, r *http.Request) error {
+	return s.removePayment(w, r, 0, "id")
+}
+
+func (s *Server) removePayment(w http.ResponseWriter, r *http.Request, bookingID int64, param string) error {
+	id, err := pathID(r, param)
+	if err != nil {
+		return err
+	}
+	p, err := s.o.Payments.Get(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	if err := s.o.Payments.Delete(r.Context(), bookingID, id); err != nil {
+		return err
+	}
+	s.publishPayment(p, true)
+	return noContent(w)
+}
+
+// listBookingPayments lists a booking's payments.
+//
+// @Summary List a booking's payments
+// @Tags payments
+// @Produce json
+// @Param bookingId path int true "booking id"
+// @Success 200 {array} paymentDTO
+// @Failure 400,401,403,404 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/booking/{bookingId}/payment [get]
+func (s *Server) listBookingPayments(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "bookingId")
+	if err != nil {
+		return err
+	}
+	rows, err := s.o.Payments.ForBooking(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, mapSlice(rows, newPaymentDTO))
+}
+
+// bookingPaymentInput is a payment of the booking in the path.
+type bookingPaymentInput struct {
+	Amount          clubhouse.Optional[money]  `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
+	TransactionID   clubhouse.Optional[string] `json:"transaction_id" validate:"required" swaggertype:"string" example:"TX-2026-0001"`
+	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
+	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
+	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable"`
+}
+
+func (in bookingPaymentInput) domain() payments.Input {
+	return payments.Input{Amount: optMoney(in.Amount), TransactionID: in.TransactionID, PaymentTypeID: in.PaymentTypeID,
+		Status: in.Status, Description: in.Description, GatewayResponse: in.GatewayResponse}
+}
+
+// createBookingPayment records a payment of the booking in the path.
+//
+// @Summary Add a payment to a booking
+// @Description JSON, or multipart/form-data with the same fields and a required receipt file field foto (JPEG, PNG or WebP, at most 5 MB; 503 while receipt storage is not configured). reservation_id comes from the path. Emits payment:updated.
+// @Tags payments
+// @Accept json
+// @Produce json
+// @Param bookingId path int true "booking id"
+// @Param body body bookingPaymentInput true "The payment"
+// @Success 201 {object} paymentDTO
+// @Failure 400,401,403,404,409,413,415,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/booking/{bookingId}/payment [post]
+func (s *Server) createBookingPayment(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "bookingId")
+	if err != nil {
+		return err
+	}
+	var in bookingPaymentInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	p, err := s.o.Payments.CreateForBooking(r.Context(), id, in.domain())
+	if err != nil {
+		return err
+	}
+	s.publishPayment(p, false)
+	return writeJSON(w, http.StatusCreated, newPaymentDTO(p))
+}
+
+// getBookingPayment reads a payment of the booking in the path.
+//
+// @Summary Read a booking's payment
+// @Description 404 when the payment belongs to another booking.
+// @Tags payments
+// @Produce json
+// @Param bookingId path int true "booking id"
+// @Param paymentId path int true "payment id"
+// @Success 200 {object} paymentDTO
+// @Failure 400,401,403,404 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/booking/{bookingId}/payment/{paymentId} [get]
+func (s *Server) getBookingPayment(w http.ResponseWriter, r *http.Request) error {
+	booking, err := pathID(r, "bookingId")
+	if err != nil {
+		return err
+	}
+	id, err := pathID(r, "paymentId")
+	if err != nil {
+		return err
+	}
+	p, err := s.o.Payments.GetForBooking(r.Context(), booking, id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newPaymentDTO(p))
+}
+
+// bookingPaymentPatch changes a payment of the booking in the path.
+type bookingPaymentPatch struct {
+	Amount          clubhouse.Optional[money]  `json:"amount" swaggertype:"number"`
+	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable"`
+	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
+	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
+	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable"`
+}
+
+// updateBookingPayment changes a payment of the booking in the path.
+//
+// @Summary Update a booking's payment
+// @Description JSON with the fields to change (status true validates the payment), or multipart/form-data with a file field foto to add or replace the receipt (503 while storage is not configured). Emits payment:updated.
+// @Tags payments
+// @Accept json
+// @Produce json
+// @Param bookingId path int true "booking id"
+// @Param paymentId path int true "payment id"
+// @Param body body bookingPaymentPatch true "Fields to change"
+// @Success 200 {object} paymentDTO
+// @Failure 400,401,403,404,409,413,415,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/booking/{bookingId}/payment/{paymentId} [patch]
+func (s *Server) updateBookingPayment(w http.ResponseWriter, r *http.Request) error {
+	booking, err := pathID(r, "bookingId")
+	if err != nil {
+		return err
+	}
+	id, err := pathID(r, "paymentId")
+	if err != nil {
+		return err
+	}
+	var in bookingPaymentPatch
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	p, err := s.o.Payments.UpdateForBooking(r.Context(), booking, id, payments.Input{Amount: optMoney(in.Amount),
+		TransactionID: in.TransactionID, PaymentTypeID: in.PaymentTypeID, Status: in.Status, Description: in.Description,
+		GatewayResponse: in.GatewayResponse})
+	if err != nil {
+		return err
+	}
+	s.publishPayment(p, false)
+	return writeJSON(w, http.StatusOK, newPaymentDTO(p))
+}
+
+// deleteBookingPayment deletes a payment of the booking in the path.
+//
+// @Summary Delete a booking's payment
+// @Description The receipt object is removed with the row: 503 when the payment has a receipt and storage is not configured. Emits payment:updated.
+// @Tags payments
+// @Param bookingId path int true "booking id"
+// @Param paymentId path int true "payment id"
+// @Success 204
+// @Failure 400,401,403,404,409,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/booking/{bookingId}/payment/{paymentId} [delete]
+func (s *Server) deleteBookingPayment(w http.ResponseWriter, r *http.Request) error {
+	booking, err := pathID(r, "bookingId")
+	if err != nil {
+		return err
+	}
+	return s.removePayment(w, r, booking, "paymentId")
+}
+
+// accountPaymentDTO is a payment as its client sees it, with its booking.
+type accountPaymentDTO struct {
+	ID              int64     `json:"id" validate:"required"`
+	ReservationID   *int64    `json:"reservation_id" validate:"required" extensions:"x-nullable"`
+	PaymentTypeID   *int64    `json:"payment_type_id" validate:"required" extensions:"x-nullable"`
+	PaymentTypeName *string   `json:"payment_type_name" validate:"required" extensions:"x-nullable"`
+	Amount          money     `json:"amount" validate:"required" swaggertype:"number"`
+	TransactionID   *string   `json:"transaction_id" validate:"required" extensions:"x-nullable"`
+	GatewayResponse *string   `json:"gateway_response" validate:"required" extensions:"x-nullable"`
+	Status          bool      `json:"status" validate:"required"`
+	StatusDetail    string    `json:"status_detail" validate:"required" enums:"pending,completed,failed,refunded"`
+	Date            time.Time `json:"date" validate:"required" format:"date-time"`
+	Description     *string   `json:"description" validate:"required" extensions:"x-nullable"`
+	HasReceipt      bool      `json:"has_receipt" validate:"required"`
+	CourtName       *string   `json:"court_name" validate:"required" extensions:"x-nullable"`
+	Checking        *string   `json:"checking" validate:"required" extensions:"x-nullable" example:"2026-03-02T10:00:00"`
+	Checkout        *string   `json:"checkout" validate:"required" extensions:"x-nullable" example:"2026-03-02T11:30:00"`
+}
+
+func isoOrNil(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := t.Format(isoWall)
+	return &s
+}
+
+func newAccountPaymentDTO(p payments.Payment) accountPaymentDTO {
+	return accountPaymentDTO{ID: p.ID, ReservationID: p.ReservationID, PaymentTypeID: p.PaymentTypeID,
+		PaymentTypeName: p.PaymentTypeName, Amount: money(p.Amount), TransactionID: p.TransactionID,
+		GatewayResponse: p.GatewayResponse, Status: p.Status, StatusDetail: p.StatusDetail, Date: p.Date,
+		Description: p.Description, HasReceipt: p.Foto != nil, CourtName: p.CourtName,
+		Checking: isoOrNil(p.Checking), Checkout: isoOrNil(p.Checkout)}
+}
+
+type accountPaymentsDTO struct {
+	Payments   []accountPaymentDTO `json:"payments" validate:"required"`
+	Pagination paginationDTO       `json:"pagination" validate:"required"`
+}
+
+// listAccountPayments lists the caller's payments.
+//
+// @Summary My payments
+// @Description The payments of the caller's bookings, latest first, paged like /api/account/bookings.
+// @Tags account
+// @Produce json
+// @Param page query int false "Page, from 1" default(1)
+// @Param limit query int false "Page size, 1 to 100" default(10)
+// @Success 200 {object} accountPaymentsDTO
+// @Failure 400,401 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/payments [get]
+func (s *Server) listAccountPayments(w http.ResponseWriter, r *http.Request) error {
+	page, err := queryInt(r, "page", 1, 1, 1_000_000)
+	if err != nil {
+		return err
+	}
+	limit, err := queryInt(r, "limit", 10, 1, 100)
+	if err != nil {
+		return err
+	}
+	out := accountPaymentsDTO{Payments: []accountPaymentDTO{}, Pagination: paginationDTO{Page: page, Limit: limit}}
+	c, err := s.callerClient(r)
+	if err != nil {
+		return writeJSON(w, http.StatusOK, out)
+	}
+	rows, total, err := s.o.Payments.ClientPage(r.Context(), c.ID, page, limit)
+	if err != nil {
+		return err
+	}
+	out.Payments = mapSlice(rows, newAccountPaymentDTO)
+	out.Pagination.Total, out.Pagination.TotalPages = total, (total+limit-1)/limit
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// getAccountPayment reads one of the caller's payments.
+//
+// @Summary Read my payment
+// @Tags account
+// @Produce json
+// @Param id path int true "payment id"
+// @Success 200 {object} accountPaymentDTO
+// @Failure 400,401,403,404 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/payments/{id} [get]
+func (s *Server) getAccountPayment(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	var clientID int64
+	if c, err := s.callerClient(r); err == nil {
+		clientID = c.ID
+	}
+	p, err := s.o.Payments.ClientGet(r.Context(), clientID, id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newAccountPaymentDTO(p))
+}
+
+// accountPaymentInput reports a payment of one of the caller's bookings.
+type accountPaymentInput struct {
+	ReservationID clubhouse.Optional[int64]  `json:"reservation_id" validate:"required" swaggertype:"integer" example:"41"`
+	PaymentTypeID clubhouse.Optional[int64]  `json:"payment_type_id" validate:"required" swaggertype:"integer" example:"3"`
+	Amount        clubhouse.Optional[money]  `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
+	TransactionID clubhouse.Optional[string] `json:"transaction_id" validate:"required" swaggertype:"string" example:"BANK-778812"`
+	Description   clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+}
+
+// createAccountPayment records a payment the caller made for a booking.
+//
+// @Summary Report a payment
+// @Description The payment is pending (status false, gateway_response null) until staff or the gateway complete it. reservation_id must be one of the caller's bookings (403 otherwise); ids must be numbers, amount above 0 with at most two decimals, transaction_id a non-empty string. Emits payment:updated.
+// @Tags account
+// @Accept json
+// @Produce json
+// @Param body body accountPaymentInput true "The payment"
+// @Success 201 {object} accountPaymentDTO
+// @Failure 400,401,403,409,413 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/payments [post]
+func (s *Server) createAccountPayment(w http.ResponseWriter, r *http.Request) error {
+	var in accountPaymentInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	if in.TransactionID.Value != nil && strings.TrimSpace(*in.TransactionID.Value) == "" {
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "transaction_id must be a non-empty string.")
+	}
+	var clientID int64
+	if c, err := s.callerClient(r); err == nil {
+		clientID = c.ID
+	}
+	p, err := s.o.Payments.ClientCreate(r.Context(), clientID, payments.Input{ReservationID: in.ReservationID,
+		PaymentTypeID: in.PaymentTypeID, Amount: optMoney(in.Amount), TransactionID: in.TransactionID, Description: in.Description})
+	if err != nil {
+		return err
+	}
+	s.publishPayment(p, false)
+	return writeJSON(w, http.StatusCreated, newAccountPaymentDTO(p))
+}
