@@ -14,12 +14,21 @@ import (
 	"github.com/pressly/goose/v3/lock"
 )
 
-//go:embed main/*.sql
+//go:embed main/*.sql accounting/*.sql
 var files embed.FS
 
 // Main is the migration set of the main (club) database.
 func Main() fs.FS {
 	sub, err := fs.Sub(files, "main")
+	if err != nil {
+		panic(err) // the embedded directory is fixed at build time
+	}
+	return sub
+}
+
+// Accounting is the migration set of the ledger's own database.
+func Accounting() fs.FS {
+	sub, err := fs.Sub(files, "accounting")
 	if err != nil {
 		panic(err) // the embedded directory is fixed at build time
 	}

@@ -72,3 +72,13 @@ func Map(err error, notFound *clubhouse.Error, m Mapping) error {
 func EscapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
+
+// Hint returns the HINT of a PostgreSQL error in err's chain, or "". The
+// ledger's triggers name their rule there.
+func Hint(err error) string {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Hint
+	}
+	return ""
+}

@@ -1,0 +1,237 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/shopspring/decimal"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// accountBalance is the signed balance (debit - credit) of an account.
+type accountBalance struct {
+	AccountID int64           `db:"account_id"`
+	Code      string          `db:"code"`
+	Class     int             `db:"class"`
+	Balance   decimal.Decimal `db:"balance"`
+}
+
+// resultBalances returns the non-zero signed balances of the income,
+// expense and cost accounts over the period's lines.
+func resultBalances(ctx context.Context, q sqldb.Queryer, p Period) ([]accountBalance, error) {
+	var rows []accountBalance
+	err := q.SelectContext(ctx, &rows, `SELECT t.account_id, a.code, a.class, t.balance FROM (
+			SELECT account_id, sum(debit) - sum(credit) AS balance FROM lines WHERE period_id = $1 GROUP BY account_id
+		) t JOIN accounts a ON a.id = t.account_id
+		WHERE a.class IN (4, 5, 6, 7) AND t.balance <> 0 ORDER BY a.code`, p.ID)
+	return rows, err
+}
+
+// lockPeriod locks the period for a close. Errors: ErrPeriodNotFound,
+// ErrPeriodClosed.
+func lockPeriod(ctx context.Context, q sqldb.Queryer, id int64) (Period, error) {
+	var p Period
+	if err := q.GetContext(ctx, &p, `SELECT `+periodColumns+` FROM periods WHERE id = $1 FOR UPDATE`, id); err != nil {
+		return Period{}, mapErr(err, ErrPeriodNotFound)
+	}
+	if p.Status != PeriodOpen {
+		return Period{}, ErrPeriodClosed
+	}
+	return p, nil
+}
+
+// CloseResults moves the balances of the period's income, expense and cost
+// accounts into 3.1 with one balanced closing entry dated the period's last
+// day, and returns it (nil when nothing was left to move: running it twice
+// changes nothing; postings after it are closed by a delta entry). Errors:
+// ErrPeriodNotFound, ErrPeriodClosed, Conflict when 3.1 is missing.
+func (l *Ledger) CloseResults(ctx context.Context, id int64, by string) (*Entry, error) {
+	var entryID int64
+	err := sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
+		p, err := lockPeriod(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		entryID, err = l.closeResults(ctx, tx, p, by)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("close results: %w", mapErr(err, nil))
+	}
+	if entryID == 0 {
+		return nil, nil
+	}
+	e, err := l.Entry(ctx, entryID)
+	return &e, err
+}
+
+var errNoResultsAccount = clubhouse.Errorf(clubhouse.Conflict, "no results account",
+	"The chart has no postable, active account 3.1 to close the results into.")
+
+// closeResults posts the closing entry of p on tx; 0 when none was needed.
+func (l *Ledger) closeResults(ctx context.Context, tx *sqlx.Tx, p Period, by string) (int64, error) {
+	balances, err := resultBalances(ctx, tx, p)
+	if err != nil {
+		return 0, err
+	}
+	if len(balances) == 0 {
+		_, err := tx.ExecContext(ctx, `UPDATE periods SET results_closed_at = COALESCE(results_closed_at, now()) WHERE id = $1`, p.ID)
+		return 0, err
+	}
+	in := EntryInput{Date: p.EndDate, Description: "Close of results of " + p.Name + " into " + ResultsCode,
+		Source: "close-results", CreatedBy: by}
+	net := decimal.Zero
+	for _, b := range balances {
+		ln := LineInput{AccountCode: b.Code}
+		if b.Balance.IsPositive() {
+			ln.Credit = b.Balance
+		} else {
+			ln.Debit = b.Balance.Neg()
+		}
+		in.Lines = append(in.Lines, ln)
+		net = net.Add(b.Balance)
+	}
+	if !net.IsZero() {
+		ln := LineInput{AccountCode: ResultsCode, Memo: "result of the period"}
+		if net.IsPositive() {
+			ln.Debit = net // a loss
+		} else {
+			ln.Credit = net.Neg() // a profit
+		}
+		in.Lines = append(in.Lines, ln)
+	}
+	if len(in.Lines) < 2 {
+		// A single account with a balance and a zero net cannot happen.
+		return 0, fmt.Errorf("close results: one-line closing entry for period %d", p.ID)
+	}
+	id, _, err := l.post(ctx, tx, in, nil)
+	if err != nil {
+		if clubhouse.AsError(err) != nil && clubhouse.AsError(err).Code == "invalid reference" {
+			return 0, errNoResultsAccount
+		}
+		return 0, err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE periods SET results_closed_at = now() WHERE id = $1`, p.ID)
+	return id, err
+}
+
+// Check is an item of the close-readiness checklist.
+type Check struct {
+	Name   string
+	OK     bool
+	Detail string
+}
+
+// Readiness lists what a close of the period checks, each item with whether
+// it holds now and why not. Errors: ErrPeriodNotFound.
+func (l *Ledger) Readiness(ctx context.Context, id int64) ([]Check, error) {
+	p, err := l.Period(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var checks []Check
+	add := func(name string, ok bool, detail string) {
+		checks = append(checks, Check{Name: name, OK: ok, Detail: detail})
+	}
+	add("period_open", p.Status == PeriodOpen, map[bool]string{true: "The period is open.", false: "The period is already closed."}[p.Status == PeriodOpen])
+	var earlier int
+	if err := l.db.GetContext(ctx, &earlier, `SELECT count(*) FROM periods WHERE end_date < $1 AND status = 'open'`, p.StartDate); err != nil {
+		return nil, err
+	}
+	add("earlier_periods_closed", earlier == 0, fmt.Sprintf("%d earlier periods are still open.", earlier))
+	tb, err := l.TrialBalance(ctx, p.EndDate)
+	if err != nil {
+		return nil, err
+	}
+	add("trial_balance", tb.TotalDebit.Equal(tb.TotalCredit),
+		fmt.Sprintf("Debits %s, credits %s up to %s.", tb.TotalDebit, tb.TotalCredit, p.EndDate.Format(time.DateOnly)))
+	balances, err := resultBalances(ctx, l.db, p)
+	if err != nil {
+		return nil, err
+	}
+	add("results_closed", len(balances) == 0, fmt.Sprintf("%d income, expense or cost accounts still hold a balance in the period; close-results moves them into %s (close runs it).", len(balances), ResultsCode))
+	var results3 int
+	if err := l.db.GetContext(ctx, &results3, `SELECT count(*) FROM accounts WHERE code = $1 AND postable AND active`, ResultsCode); err != nil {
+		return nil, err
+	}
+	add("results_account", results3 == 1, "The chart needs a postable, active account "+ResultsCode+".")
+	eq, memo := equityEquation(tb)
+	add("equity_equation", eq.IsZero() || len(balances) > 0,
+		fmt.Sprintf("Assets + liabilities + equity = %s after the results close (memorandum accounts net %s).", eq, memo))
+	for i := range checks {
+		if checks[i].OK {
+			checks[i].Detail = ""
+		}
+	}
+	return checks, nil
+}
+
+// equityEquation returns assets + liabilities + equity in signed balances
+// and the net of the memorandum accounts, from a trial balance in which
+// results may not be closed yet: their balance is counted as equity.
+func equityEquation(tb TrialBalance) (decimal.Decimal, decimal.Decimal) {
+	eq, memo := decimal.Zero, decimal.Zero
+	for _, r := range tb.Rows {
+		if ClassKind(r.Class) == KindMemo {
+			memo = memo.Add(r.Balance)
+		} else {
+			eq = eq.Add(r.Balance)
+		}
+	}
+	return eq, memo
+}
+
+// Close closes the period: it runs the results close when still needed,
+// checks the trial balance, the results close and the equity equation,
+// stores the closing balances and closes the period, all in one
+// transaction that holds the period's lock, so that no posting lands in it
+// afterwards. Errors: ErrPeriodNotFound, ErrPeriodClosed, ErrCloseOrder,
+// Conflict naming a failed check.
+func (l *Ledger) Close(ctx context.Context, id int64, by string) (Period, error) {
+	err := sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
+		p, err := lockPeriod(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		var earlier int
+		if err := tx.GetContext(ctx, &earlier, `SELECT count(*) FROM periods WHERE end_date < $1 AND status = 'open'`, p.StartDate); err != nil {
+			return err
+		}
+		if earlier > 0 {
+			return ErrCloseOrder
+		}
+		if _, err := l.closeResults(ctx, tx, p, by); err != nil {
+			return err
+		}
+		tb, err := trialBalance(ctx, tx, p.EndDate)
+		if err != nil {
+			return err
+		}
+		if !tb.TotalDebit.Equal(tb.TotalCredit) {
+			return clubhouse.Errorf(clubhouse.Conflict, "close check failed", "The trial balance does not balance: debits %s, credits %s.", tb.TotalDebit, tb.TotalCredit)
+		}
+		if left, err := resultBalances(ctx, tx, p); err != nil {
+			return err
+		} else if len(left) > 0 {
+			return clubhouse.Errorf(clubhouse.Conflict, "close check failed", "%d result accounts still hold a balance after the results close.", len(left))
+		}
+		if eq, memo := equityEquation(tb); !eq.IsZero() {
+			return clubhouse.Errorf(clubhouse.Conflict, "close check failed",
+				"Assets + liabilities + equity = %s, not 0 (memorandum accounts net %s; they must offset each other).", eq, memo)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO period_balances (period_id, account_id, debit, credit)
+			SELECT $1, account_id, sum(debit), sum(credit) FROM lines WHERE date <= $2 GROUP BY account_id`, p.ID, p.EndDate); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE periods SET status = 'closed', closed_at = now() WHERE id = $1`, p.ID)
+		return err
+	})
+	if err != nil {
+		return Period{}, fmt.Errorf("close period: %w", mapErr(err, nil))
+	}
+	return l.Period(ctx, id)
+}

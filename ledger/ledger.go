@@ -1,0 +1,225 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// Ledger is the double-entry ledger on its own database.
+type Ledger struct {
+	db  *sqldb.DB
+	now func() time.Time
+}
+
+// New returns the ledger stored in db (migrated with migrations.Accounting).
+func New(db *sqldb.DB, now func() time.Time) *Ledger {
+	return &Ledger{db: db, now: now}
+}
+
+// ruleErrors maps the rules the triggers raise (named in their HINT) and the
+// constraints to domain errors.
+var ruleErrors = map[string]*clubhouse.Error{
+	"ledger_no_period":     ErrNoOpenPeriod,
+	"ledger_period_closed": ErrNoOpenPeriod,
+	"ledger_immutable":     ErrImmutable,
+	"ledger_not_postable":  ErrNotPostable,
+	"ledger_unbalanced":    ErrUnbalanced,
+}
+
+var constraintErrors = sqldb.Mapping{
+	"accounts_never_negative_check": ErrWouldBeNegative,
+	"accounts_code_key":             ErrCodeTaken,
+	"entries_reversal_key":          ErrAlreadyReversed,
+	"periods_no_overlap":            ErrPeriodOverlap,
+	"periods_dates_check":           clubhouse.Errorf(clubhouse.Invalid, "invalid date", "end_date must not be before start_date."),
+}
+
+// mapErr turns the database's refusals into domain errors.
+func mapErr(err error, notFound *clubhouse.Error) error {
+	if err == nil {
+		return nil
+	}
+	if e, ok := ruleErrors[sqldb.Hint(err)]; ok && sqldb.Code(err) == "P0001" {
+		if msg := pgMessage(err); msg != "" && e != ErrUnbalanced {
+			return clubhouse.Errorf(e.Kind, e.Code, "%s: %s.", e.Message, msg)
+		}
+		return e
+	}
+	return sqldb.Map(err, notFound, constraintErrors)
+}
+
+// pgMessage is the message of a PostgreSQL error without its prefix.
+func pgMessage(err error) string {
+	s := err.Error()
+	if i := strings.Index(s, "ERROR: "); i >= 0 {
+		s = s[i+len("ERROR: "):]
+	}
+	if i := strings.Index(s, " (SQLSTATE"); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+const accountColumns = `id, code, name, parent_id, class, normal_side, postable, active, never_negative, balance, created_at, updated_at`
+
+// Accounts returns the chart of accounts in code order.
+func (l *Ledger) Accounts(ctx context.Context) ([]Account, error) {
+	rows := []Account{}
+	if err := l.db.SelectContext(ctx, &rows, `SELECT `+accountColumns+` FROM accounts ORDER BY string_to_array(code, '.')::int[]`); err != nil {
+		return nil, fmt.Errorf("accounts: %w", err)
+	}
+	return rows, nil
+}
+
+// Account returns the account with code. Errors: ErrAccountNotFound.
+func (l *Ledger) Account(ctx context.Context, code string) (Account, error) {
+	var a Account
+	err := l.db.GetContext(ctx, &a, `SELECT `+accountColumns+` FROM accounts WHERE code = $1`, code)
+	return a, mapErr(err, ErrAccountNotFound)
+}
+
+// CreateAccount adds an account under its parent (the code without its last
+// part), which becomes a group account. Errors: ErrBadCode, ErrNoParent,
+// ErrCodeTaken, ErrParentPosted, Invalid for a bad side or name.
+func (l *Ledger) CreateAccount(ctx context.Context, in AccountInput) (Account, error) {
+	code, name := strings.TrimSpace(in.Code.Or("")), strings.TrimSpace(in.Name.Or(""))
+	var missing []string
+	if code == "" {
+		missing = append(missing, "code")
+	}
+	if name == "" {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return Account{}, clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: %s.", strings.Join(missing, ", "))
+	}
+	if !validCode(code) {
+		return Account{}, ErrBadCode
+	}
+	class := int(code[0] - '0')
+	side := in.NormalSide.Or(DefaultSide(class))
+	if side != Debit && side != Credit {
+		return Account{}, clubhouse.Errorf(clubhouse.Invalid, "invalid data", "normal_side must be debit or credit, not %q.", side)
+	}
+	var out Account
+	err := sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
+		var parentID *int64
+		if pc := ParentCode(code); pc != "" {
+			var p struct {
+				ID   int64 `db:"id"`
+				Used bool  `db:"used"`
+			}
+			err := tx.GetContext(ctx, &p, `SELECT id, EXISTS (SELECT 1 FROM lines WHERE account_id = a.id) AS used
+				FROM accounts a WHERE code = $1 FOR UPDATE`, pc)
+			if errors.Is(err, sql.ErrNoRows) {
+				return ErrNoParent
+			}
+			if err != nil {
+				return err
+			}
+			if p.Used {
+				return ErrParentPosted
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE accounts SET postable = false, updated_at = now() WHERE id = $1`, p.ID); err != nil {
+				return err
+			}
+			parentID = &p.ID
+		}
+		err := tx.GetContext(ctx, &out, `INSERT INTO accounts (code, name, parent_id, normal_side, postable, active, never_negative)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING `+accountColumns,
+			code, name, parentID, side, in.Postable.Or(true), in.Active.Or(true), in.NeverNegative.Or(false))
+		return err
+	})
+	return out, mapErr(err, nil)
+}
+
+// UpdateAccount changes an account's name, active flag and never-negative
+// flag; its code and side are fixed once created. Errors: ErrAccountNotFound,
+// Invalid for other fields, ErrWouldBeNegative when the flag is set on an
+// account below zero.
+func (l *Ledger) UpdateAccount(ctx context.Context, code string, in AccountInput) (Account, error) {
+	if in.Code.Set || in.NormalSide.Set || in.Postable.Set {
+		return Account{}, clubhouse.Errorf(clubhouse.Invalid, "invalid data", "An account's code, side and postability cannot change; create another account.")
+	}
+	var out Account
+	err := sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
+		a, err := l.lockAccount(ctx, tx, code)
+		if err != nil {
+			return err
+		}
+		if in.Name.Set {
+			if a.Name = strings.TrimSpace(in.Name.Or("")); a.Name == "" {
+				return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "name must not be blank.")
+			}
+		}
+		a.Active = in.Active.Or(a.Active)
+		balance := a.Balance
+		if nn := in.NeverNegative.Or(a.NeverNegative); nn && !a.NeverNegative {
+			// Start tracking the balance from the postings so far.
+			if err := tx.GetContext(ctx, &balance, `SELECT COALESCE(sum(CASE WHEN $2 = 'debit' THEN debit - credit ELSE credit - debit END), 0)
+				FROM lines WHERE account_id = $1`, a.ID, a.NormalSide); err != nil {
+				return err
+			}
+			a.NeverNegative = true
+		} else if !nn {
+			a.NeverNegative, balance = false, a.Balance.Sub(a.Balance)
+		}
+		return tx.GetContext(ctx, &out, `UPDATE accounts SET name = $2, active = $3, never_negative = $4, balance = $5, updated_at = now()
+			WHERE id = $1 RETURNING `+accountColumns, a.ID, a.Name, a.Active, a.NeverNegative, balance)
+	})
+	return out, mapErr(err, ErrAccountNotFound)
+}
+
+// DeleteAccount removes an account that was never posted to and has no
+// children; a used account is deactivated instead (and so reported).
+// Errors: ErrAccountNotFound, Conflict for a group account with children.
+func (l *Ledger) DeleteAccount(ctx context.Context, code string) (deactivated bool, err error) {
+	err = sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
+		a, err := l.lockAccount(ctx, tx, code)
+		if err != nil {
+			return err
+		}
+		var children int
+		if err := tx.GetContext(ctx, &children, `SELECT count(*) FROM accounts WHERE parent_id = $1`, a.ID); err != nil {
+			return err
+		}
+		if children > 0 {
+			return clubhouse.Errorf(clubhouse.Conflict, "in use", "Account %s has %d sub-accounts; delete or move them first.", code, children)
+		}
+		var used bool
+		if err := tx.GetContext(ctx, &used, `SELECT EXISTS (SELECT 1 FROM lines WHERE account_id = $1)
+			OR EXISTS (SELECT 1 FROM period_balances WHERE account_id = $1)`, a.ID); err != nil {
+			return err
+		}
+		if used {
+			deactivated = true
+			_, err := tx.ExecContext(ctx, `UPDATE accounts SET active = false, updated_at = now() WHERE id = $1`, a.ID)
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM accounts WHERE id = $1`, a.ID); err != nil {
+			return err
+		}
+		if a.ParentID != nil {
+			// A parent left without children takes postings again.
+			_, err = tx.ExecContext(ctx, `UPDATE accounts SET postable = true, updated_at = now()
+				WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM accounts WHERE parent_id = $1)`, *a.ParentID)
+		}
+		return err
+	})
+	return deactivated, mapErr(err, ErrAccountNotFound)
+}
+
+func (l *Ledger) lockAccount(ctx context.Context, q sqldb.Queryer, code string) (Account, error) {
+	var a Account
+	err := q.GetContext(ctx, &a, `SELECT `+accountColumns+` FROM accounts WHERE code = $1 FOR UPDATE`, code)
+	return a, mapErr(err, ErrAccountNotFound)
+}

@@ -1,0 +1,271 @@
+package ledger_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/ledger"
+	"github.com/clubhouse-go/clubhouse/migrations"
+)
+
+func newLedger(t testing.TB) *ledger.Ledger {
+	t.Helper()
+	db, _ := dbtest.NewWith(t, migrations.Accounting())
+	l := ledger.New(db, time.Now)
+	require.NoError(t, l.SeedChart(context.Background(), ledger.DemoChart))
+	return l
+}
+
+func day(s string) time.Time {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func amt(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+func entry(date, desc string, lines ...ledger.LineInput) ledger.EntryInput {
+	return ledger.EntryInput{Date: day(date), Description: desc, Lines: lines}
+}
+
+func dr(code, a string) ledger.LineInput { return ledger.LineInput{AccountCode: code, Debit: amt(a)} }
+func cr(code, a string) ledger.LineInput { return ledger.LineInput{AccountCode: code, Credit: amt(a)} }
+
+func TestPost_invariants(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := newLedger(t)
+	_, err := l.CreatePeriod(ctx, "2026-01", day("2026-01-01"), day("2026-01-31"))
+	require.NoError(t, err)
+
+	e, created, err := l.Post(ctx, entry("2026-01-05", "Court rental", dr("1.1.10.01", "60000"), cr("4.1.05", "60000")))
+	require.NoError(t, err)
+	assert.True(t, created)
+	assert.Len(t, e.Lines, 2)
+
+	cases := []struct {
+		in   ledger.EntryInput
+		kind clubhouse.Kind
+	}{
+		{entry("2026-01-05", "Unbalanced", dr("1.1.10.01", "10"), cr("4.1.05", "9.99")), clubhouse.Invalid},
+		{entry("2026-01-05", "One line", dr("1.1.10.01", "10")), clubhouse.Invalid},
+		{entry("2026-01-05", "Group account", dr("1.1", "10"), cr("4.1.05", "10")), clubhouse.Invalid},
+		{entry("2026-01-05", "Unknown", dr("1.9.99", "10"), cr("4.1.05", "10")), clubhouse.Invalid},
+		{entry("2026-02-05", "No period", dr("1.1.10.01", "10"), cr("4.1.05", "10")), clubhouse.Conflict},
+		{entry("2026-01-05", "Vault below zero", dr("1.1.10.01", "10"), cr("1.1.05.02", "10")), clubhouse.Conflict},
+		{entry("2026-01-05", "Three decimals", dr("1.1.10.01", "10.001"), cr("4.1.05", "10.001")), clubhouse.Invalid},
+	}
+	for _, c := range cases {
+		_, _, err := l.Post(ctx, c.in)
+		require.Error(t, err, c.in.Description)
+		assert.Equal(t, c.kind, clubhouse.KindOf(err), "%s: %v", c.in.Description, err)
+	}
+	tb, err := l.TrialBalance(ctx, day("2026-12-31"))
+	require.NoError(t, err)
+	assert.Equal(t, "60000", tb.TotalDebit.String(), "rejected operations leave the ledger unchanged")
+	assert.True(t, tb.TotalDebit.Equal(tb.TotalCredit))
+}
+
+func TestPost_idempotencyAndReversal(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := newLedger(t)
+	_, err := l.CreatePeriod(ctx, "2026", day("2026-01-01"), day("2026-12-31"))
+	require.NoError(t, err)
+	in := entry("2026-03-01", "Sale", dr("1.1.10.01", "100"), cr("4.1.05", "100"))
+	in.IdempotencyKey = "payment:7"
+
+	var wg sync.WaitGroup
+	ids := make([]int64, 20)
+	created := make([]bool, 20)
+	for i := range ids {
+		wg.Go(func() {
+			e, c, err := l.Post(ctx, in)
+			assert.NoError(t, err)
+			ids[i], created[i] = e.ID, c
+		})
+	}
+	wg.Wait()
+	n := 0
+	for i := range ids {
+		assert.Equal(t, ids[0], ids[i], "one key, one entry")
+		if created[i] {
+			n++
+		}
+	}
+	assert.Equal(t, 1, n)
+	other := in
+	other.Description = "Another sale"
+	_, _, err = l.Post(ctx, other)
+	require.ErrorIs(t, err, ledger.ErrKeyReused)
+
+	revs := make([]error, 10)
+	for i := range revs {
+		wg.Go(func() { _, _, revs[i] = l.Reverse(ctx, ids[0], time.Time{}, "", "test") })
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range revs {
+		if err == nil {
+			ok++
+		} else {
+			assert.ErrorIs(t, err, ledger.ErrAlreadyReversed)
+		}
+	}
+	assert.Equal(t, 1, ok, "at most one reversal per entry")
+	tb, err := l.TrialBalance(ctx, day("2026-12-31"))
+	require.NoError(t, err)
+	for _, r := range tb.Rows {
+		assert.True(t, r.Balance.IsZero(), "an entry and its reversal net to zero on %s", r.Code)
+	}
+}
+
+func TestClose_resultsAndPeriod(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := newLedger(t)
+	p1, err := l.CreatePeriod(ctx, "2026-01", day("2026-01-01"), day("2026-01-31"))
+	require.NoError(t, err)
+	p2, err := l.CreatePeriod(ctx, "2026-02", day("2026-02-01"), day("2026-02-28"))
+	require.NoError(t, err)
+	_, err = l.CreatePeriod(ctx, "overlap", day("2026-01-15"), day("2026-02-15"))
+	require.ErrorIs(t, err, ledger.ErrPeriodOverlap)
+
+	post := func(in ledger.EntryInput) {
+		t.Helper()
+		_, _, err := l.Post(ctx, in)
+		require.NoError(t, err)
+	}
+	post(entry("2026-01-02", "Capital", dr("1.1.10.01", "1000000"), cr("3.2.05", "1000000")))
+	post(entry("2026-01-10", "Rentals", dr("1.1.10.01", "300000"), cr("4.1.05", "300000")))
+	post(entry("2026-01-20", "Maintenance", dr("5.1.45", "120000"), cr("1.1.10.01", "120000")))
+
+	_, err = l.Close(ctx, p2.ID, "test")
+	require.ErrorIs(t, err, ledger.ErrCloseOrder)
+
+	e, err := l.CloseResults(ctx, p1.ID, "test")
+	require.NoError(t, err)
+	require.NotNil(t, e)
+	again, err := l.CloseResults(ctx, p1.ID, "test")
+	require.NoError(t, err)
+	assert.Nil(t, again, "running close-results twice changes nothing")
+
+	post(entry("2026-01-25", "Late rental", dr("1.1.10.01", "50000"), cr("4.1.05", "50000")))
+	delta, err := l.CloseResults(ctx, p1.ID, "test")
+	require.NoError(t, err)
+	require.NotNil(t, delta, "a posting after close-results is closed by a delta entry")
+
+	checks, err := l.Readiness(ctx, p1.ID)
+	require.NoError(t, err)
+	for _, c := range checks {
+		assert.True(t, c.OK, "%s: %s", c.Name, c.Detail)
+	}
+	closed, err := l.Close(ctx, p1.ID, "test")
+	require.NoError(t, err)
+	assert.Equal(t, ledger.PeriodClosed, closed.Status)
+
+	tb, err := l.TrialBalance(ctx, day("2026-01-31"))
+	require.NoError(t, err)
+	bal := map[string]string{}
+	for _, r := range tb.Rows {
+		bal[r.Code] = r.Balance.String()
+	}
+	assert.Equal(t, "0", bal["4.1.05"])
+	assert.Equal(t, "0", bal["5.1.45"])
+	assert.Equal(t, "-230000", bal["3.1"], "profit equals the change in 3.1")
+
+	_, _, err = l.Post(ctx, entry("2026-01-31", "Too late", dr("1.1.10.01", "1"), cr("4.1.05", "1")))
+	require.ErrorIs(t, err, ledger.ErrNoOpenPeriod)
+	_, err = l.Close(ctx, p1.ID, "test")
+	require.ErrorIs(t, err, ledger.ErrPeriodClosed)
+
+	pl, err := l.ProfitOrLoss(ctx, day("2026-01-01"), day("2026-01-31"))
+	require.NoError(t, err)
+	assert.Equal(t, "230000", pl.Result.String())
+	fp, err := l.FinancialPosition(ctx, day("2026-01-31"))
+	require.NoError(t, err)
+	assert.Equal(t, fp.Assets.Total.String(), fp.Liabilities.Total.Add(fp.Equity.Total).String())
+	ce, err := l.ChangesInEquity(ctx, day("2026-01-01"), day("2026-01-31"))
+	require.NoError(t, err)
+	assert.Equal(t, "230000", ce.Total.Result.String())
+	assert.Equal(t, "1230000", ce.Total.Closing.String())
+	gl, err := l.GeneralLedger(ctx, "1.1.10.01", day("2026-01-01"), day("2026-01-31"))
+	require.NoError(t, err)
+	assert.Equal(t, "1230000", gl.Closing.String())
+}
+
+// TestClose_racingPostings: postings racing a close never land in the
+// closed period.
+func TestClose_racingPostings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := newLedger(t)
+	p, err := l.CreatePeriod(ctx, "2026-01", day("2026-01-01"), day("2026-01-31"))
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range 30 {
+		wg.Go(func() {
+			<-start
+			_, _, err := l.Post(ctx, entry("2026-01-15", "Sale", dr("1.1.10.01", "10"), cr("4.1.05", "10")))
+			if err != nil {
+				assert.ErrorIs(t, err, ledger.ErrNoOpenPeriod)
+			}
+		})
+	}
+	wg.Go(func() {
+		<-start
+		_, err := l.Close(ctx, p.ID, "test")
+		assert.NoError(t, err)
+	})
+	close(start)
+	wg.Wait()
+	tb, err := l.TrialBalance(ctx, day("2026-01-31"))
+	require.NoError(t, err)
+	for _, r := range tb.Rows {
+		if r.Code == "4.1.05" {
+			assert.True(t, r.Balance.IsZero(), "every accepted sale was closed into 3.1: none landed after the close")
+		}
+	}
+	assert.True(t, tb.TotalDebit.Equal(tb.TotalCredit))
+}
+
+func TestNeverNegative_concurrent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := newLedger(t)
+	_, err := l.CreatePeriod(ctx, "2026", day("2026-01-01"), day("2026-12-31"))
+	require.NoError(t, err)
+	_, _, err = l.Post(ctx, entry("2026-01-02", "Fund the vault", dr("1.1.05.02", "100"), cr("3.2.05", "100")))
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	errs := make([]error, 25)
+	for i := range errs {
+		wg.Go(func() {
+			_, _, errs[i] = l.Post(ctx, entry("2026-01-03", "To the cashier", dr("1.1.05.01", "10"), cr("1.1.05.02", "10")))
+		})
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		if err == nil {
+			ok++
+		} else {
+			assert.ErrorIs(t, err, ledger.ErrWouldBeNegative)
+		}
+	}
+	assert.Equal(t, 10, ok, "exactly the vault's 100 moved")
+	a, err := l.Account(ctx, "1.1.05.02")
+	require.NoError(t, err)
+	assert.True(t, a.Balance.IsZero())
+}

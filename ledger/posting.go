@@ -1,0 +1,238 @@
+package ledger
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// Post writes an entry in one transaction and returns it, and whether it
+// was written now (false: its idempotency key returned the original entry).
+// Errors: Invalid (see EntryInput.Validate; an unknown account code is
+// "invalid reference"), ErrNotPostable, ErrNoOpenPeriod, ErrWouldBeNegative,
+// ErrKeyReused.
+func (l *Ledger) Post(ctx context.Context, in EntryInput) (Entry, bool, error) {
+	if err := in.Validate(); err != nil {
+		return Entry{}, false, err
+	}
+	var id int64
+	var created bool
+	err := sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
+		var err error
+		id, created, err = l.post(ctx, tx, in, nil)
+		return err
+	})
+	if err != nil {
+		return Entry{}, false, fmt.Errorf("post entry: %w", mapErr(err, nil))
+	}
+	e, err := l.Entry(ctx, id)
+	return e, created, err
+}
+
+// post writes in on tx, reversing reversalOf when not nil. It returns the
+// entry's id and whether it was written now.
+func (l *Ledger) post(ctx context.Context, tx *sqlx.Tx, in EntryInput, reversalOf *int64) (int64, bool, error) {
+	codes := make([]string, len(in.Lines))
+	for i, ln := range in.Lines {
+		codes[i] = strings.TrimSpace(ln.AccountCode)
+	}
+	ids, err := l.accountIDs(ctx, tx, codes)
+	if err != nil {
+		return 0, false, err
+	}
+	hash := in.hash()
+	var key *string
+	if in.IdempotencyKey != "" {
+		key = &in.IdempotencyKey
+	}
+	var by *string
+	if in.CreatedBy != "" {
+		by = &in.CreatedBy
+	}
+	var id int64
+	err = tx.GetContext(ctx, &id, `INSERT INTO entries (date, description, source, idempotency_key, content_hash, reversal_of, created_by, period_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, 0) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
+		in.Date, strings.TrimSpace(in.Description), in.source(), key, hash, reversalOf, by)
+	if errors.Is(err, sql.ErrNoRows) {
+		// The key was used: by this very entry, or by another.
+		var prior struct {
+			ID   int64  `db:"id"`
+			Hash []byte `db:"content_hash"`
+		}
+		if err := tx.GetContext(ctx, &prior, `SELECT id, content_hash FROM entries WHERE idempotency_key = $1`, *key); err != nil {
+			return 0, false, err
+		}
+		if !bytes.Equal(prior.Hash, hash) {
+			return 0, false, ErrKeyReused
+		}
+		return prior.ID, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	accts := make([]int64, len(in.Lines))
+	debits, credits, memos := make([]string, len(in.Lines)), make([]string, len(in.Lines)), make([]*string, len(in.Lines))
+	for i, ln := range in.Lines {
+		accts[i] = ids[codes[i]]
+		debits[i], credits[i] = ln.Debit.StringFixed(2), ln.Credit.StringFixed(2)
+		if ln.Memo != "" {
+			m := ln.Memo
+			memos[i] = &m
+		}
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO lines (entry_id, account_id, debit, credit, memo, date, period_id)
+		SELECT $1, a, d, c, m, $6, 0 FROM unnest($2::bigint[], $3::numeric[], $4::numeric[], $5::text[]) AS t(a, d, c, m)`,
+		id, accts, debits, credits, memos, in.Date)
+	if err != nil {
+		return 0, false, err
+	}
+	return id, true, nil
+}
+
+// accountIDs resolves account codes. Errors: Invalid naming an unknown code.
+func (l *Ledger) accountIDs(ctx context.Context, q sqldb.Queryer, codes []string) (map[string]int64, error) {
+	var rows []struct {
+		ID   int64  `db:"id"`
+		Code string `db:"code"`
+	}
+	if err := q.SelectContext(ctx, &rows, `SELECT id, code FROM accounts WHERE code = ANY($1)`, codes); err != nil {
+		return nil, err
+	}
+	ids := make(map[string]int64, len(rows))
+	for _, r := range rows {
+		ids[r.Code] = r.ID
+	}
+	for _, c := range codes {
+		if _, ok := ids[c]; !ok {
+			return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "Account %q does not exist.", c)
+		}
+	}
+	return ids, nil
+}
+
+// Reverse posts the reversal of the entry with id, dated date (the
+// original's date when zero), and returns it. An entry is reversed at most
+// once; the same idempotency key returns the same reversal. Errors:
+// ErrEntryNotFound, ErrAlreadyReversed, and those of Post.
+func (l *Ledger) Reverse(ctx context.Context, id int64, date time.Time, key, by string) (Entry, bool, error) {
+	var rid int64
+	var created bool
+	err := sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
+		orig, err := l.entry(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		in := EntryInput{Date: date, Description: "Reversal of entry " + fmt.Sprint(id) + ": " + orig.Description,
+			Source: "reversal", IdempotencyKey: key, CreatedBy: by}
+		if in.Date.IsZero() {
+			in.Date = orig.Date
+		}
+		for _, ln := range orig.Lines {
+			memo := ""
+			if ln.Memo != nil {
+				memo = *ln.Memo
+			}
+			in.Lines = append(in.Lines, LineInput{AccountCode: ln.AccountCode, Debit: ln.Credit, Credit: ln.Debit, Memo: memo})
+		}
+		rid, created, err = l.post(ctx, tx, in, &id)
+		return err
+	})
+	if err != nil {
+		return Entry{}, false, fmt.Errorf("reverse entry: %w", mapErr(err, ErrEntryNotFound))
+	}
+	e, err := l.Entry(ctx, rid)
+	return e, created, err
+}
+
+const entrySelect = `SELECT e.id, e.period_id, e.date, e.description, e.source, e.idempotency_key, e.reversal_of,
+	(SELECT r.id FROM entries r WHERE r.reversal_of = e.id) AS reversed_by, e.created_by, e.created_at FROM entries e`
+
+// Entry returns the entry with id and its lines. Errors: ErrEntryNotFound.
+func (l *Ledger) Entry(ctx context.Context, id int64) (Entry, error) {
+	return l.entry(ctx, l.db, id)
+}
+
+func (l *Ledger) entry(ctx context.Context, q sqldb.Queryer, id int64) (Entry, error) {
+	var e Entry
+	if err := q.GetContext(ctx, &e, entrySelect+` WHERE e.id = $1`, id); err != nil {
+		return Entry{}, mapErr(err, ErrEntryNotFound)
+	}
+	e.Lines = []Line{}
+	err := q.SelectContext(ctx, &e.Lines, `SELECT l.id, l.entry_id, l.account_id, a.code AS account_code, a.name AS account_name,
+		l.debit, l.credit, l.memo FROM lines l JOIN accounts a ON a.id = l.account_id WHERE l.entry_id = $1 ORDER BY l.id`, id)
+	return e, err
+}
+
+// EntryFilter selects journal entries. Zero fields match all.
+type EntryFilter struct {
+	From, To    time.Time // dates, inclusive
+	AccountCode string
+	Source      string
+	PeriodID    int64
+	Limit       int
+	Offset      int
+}
+
+// Entries returns the entries that match f, latest first, with their lines.
+func (l *Ledger) Entries(ctx context.Context, f EntryFilter) ([]Entry, error) {
+	var conds []string
+	var args []any
+	add := func(cond string, v any) {
+		args = append(args, v)
+		conds = append(conds, fmt.Sprintf(cond, len(args)))
+	}
+	if !f.From.IsZero() {
+		add("e.date >= $%d", f.From)
+	}
+	if !f.To.IsZero() {
+		add("e.date <= $%d", f.To)
+	}
+	if f.Source != "" {
+		add("e.source = $%d", f.Source)
+	}
+	if f.PeriodID != 0 {
+		add("e.period_id = $%d", f.PeriodID)
+	}
+	if f.AccountCode != "" {
+		add("EXISTS (SELECT 1 FROM lines l JOIN accounts a ON a.id = l.account_id WHERE l.entry_id = e.id AND a.code = $%d)", f.AccountCode)
+	}
+	query := entrySelect
+	if len(conds) > 0 {
+		query += " WHERE " + strings.Join(conds, " AND ")
+	}
+	args = append(args, f.Limit, f.Offset)
+	query += fmt.Sprintf(" ORDER BY e.date DESC, e.id DESC LIMIT $%d OFFSET $%d", len(args)-1, len(args))
+	entries := []Entry{}
+	if err := l.db.SelectContext(ctx, &entries, query, args...); err != nil {
+		return nil, fmt.Errorf("entries: %w", err)
+	}
+	if len(entries) == 0 {
+		return entries, nil
+	}
+	ids := make([]int64, len(entries))
+	at := make(map[int64]int, len(entries))
+	for i, e := range entries {
+		ids[i], at[e.ID] = e.ID, i
+		entries[i].Lines = []Line{}
+	}
+	var lines []Line
+	err := l.db.SelectContext(ctx, &lines, `SELECT l.id, l.entry_id, l.account_id, a.code AS account_code, a.name AS account_name,
+		l.debit, l.credit, l.memo FROM lines l JOIN accounts a ON a.id = l.account_id WHERE l.entry_id = ANY($1) ORDER BY l.id`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("entry lines: %w", err)
+	}
+	for _, ln := range lines {
+		e := &entries[at[ln.EntryID]]
+		e.Lines = append(e.Lines, ln)
+	}
+	return entries, nil
+}
