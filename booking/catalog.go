@@ -28,13 +28,15 @@ type DocumentType struct {
 	UpdatedAt   time.Time `db:"updated_at"`
 }
 
-// PaymentType is a means of payment (cash, card, transfer).
+// PaymentType is a means of payment (cash, card, transfer), with the ledger
+// account its completed payments are debited to (nil: the bank account).
 type PaymentType struct {
-	ID          int64     `db:"id"`
-	Name        string    `db:"name"`
-	Description *string   `db:"description"`
-	CreatedAt   time.Time `db:"created_at"`
-	UpdatedAt   time.Time `db:"updated_at"`
+	ID            int64     `db:"id"`
+	Name          string    `db:"name"`
+	Description   *string   `db:"description"`
+	LedgerAccount *string   `db:"ledger_account"`
+	CreatedAt     time.Time `db:"created_at"`
+	UpdatedAt     time.Time `db:"updated_at"`
 }
 
 // ReservationStatus is a state of a booking with its calendar colour. The
@@ -83,17 +85,21 @@ type Court struct {
 // field is Optional: on create, Name is required; on update, only the fields
 // set change. Fields a catalog does not have must be left unset.
 type CatalogInput struct {
-	Name         clubhouse.Optional[string]
-	Description  clubhouse.Optional[string]
-	Color        clubhouse.Optional[string] // reservation statuses
-	Gestion      clubhouse.Optional[int]    // reservation types
-	LongBookings clubhouse.Optional[bool]   // reservation types
-	CourtTypeID  clubhouse.Optional[int64]  // courts
-	Cost         clubhouse.Optional[decimal.Decimal]
-	Price        clubhouse.Optional[decimal.Decimal]
+	Name          clubhouse.Optional[string]
+	Description   clubhouse.Optional[string]
+	Color         clubhouse.Optional[string] // reservation statuses
+	Gestion       clubhouse.Optional[int]    // reservation types
+	LongBookings  clubhouse.Optional[bool]   // reservation types
+	LedgerAccount clubhouse.Optional[string] // payment types
+	CourtTypeID   clubhouse.Optional[int64]  // courts
+	Cost          clubhouse.Optional[decimal.Decimal]
+	Price         clubhouse.Optional[decimal.Decimal]
 }
 
-var hexColor = regexp.MustCompile(`^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$`)
+var (
+	hexColor   = regexp.MustCompile(`^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$`)
+	ledgerCode = regexp.MustCompile(`^[1-9](\.[0-9]{1,6})*$`)
+)
 
 // maxMoney is the largest amount a numeric(14,2) column holds.
 var maxMoney = decimal.New(1, 12)
@@ -139,6 +145,15 @@ func (in CatalogInput) columns(c *catalog, create bool) (map[string]any, error) 
 		}
 		cols["gestion"] = g
 	}
+	if c.has("ledger_account") && in.LedgerAccount.Set {
+		cols["ledger_account"] = nil
+		if v := strings.TrimSpace(in.LedgerAccount.Or("")); v != "" {
+			if !ledgerCode.MatchString(v) {
+				return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid code", "ledger_account must be an account code of the chart such as 1.1.05.01, not %q.", v)
+			}
+			cols["ledger_account"] = v
+		}
+	}
 	if c.has("long_bookings") && in.LongBookings.Set {
 		cols["long_bookings"] = in.LongBookings.Or(false)
 	}
@@ -180,6 +195,8 @@ func (in CatalogInput) unsupported(c *catalog) string {
 		return "gestion"
 	case in.LongBookings.Set && !c.has("long_bookings"):
 		return "long_bookings"
+	case in.LedgerAccount.Set && !c.has("ledger_account"):
+		return "ledger_account"
 	case (in.CourtTypeID.Set || in.Cost.Set || in.Price.Set) && !c.has("court_type_id"):
 		return "court_type_id"
 	}

@@ -48,8 +48,9 @@ var (
 		reference{"courts", "court_type_id", "courts"})
 	documentTypes = newCatalog("document_types", "document type", []string{"name", "description"}, []string{"name", "description"},
 		reference{"clients", "document_type_id", "clients"})
-	paymentTypes = newCatalog("payment_types", "payment type", []string{"name", "description"}, []string{"name", "description"})
-	statuses     = newCatalog("reservation_statuses", "reservation status", []string{"name", "color", "description"},
+	paymentTypes = newCatalog("payment_types", "payment type", []string{"name", "description", "ledger_account"}, []string{"name", "description"},
+		reference{"payments", "payment_type_id", "payments"})
+	statuses = newCatalog("reservation_statuses", "reservation status", []string{"name", "color", "description"},
 		[]string{"name", "description"}, reference{"reservations", "reservation_status_id", "bookings"})
 	reservationTypes = newCatalog("reservation_types", "reservation type", []string{"name", "description", "gestion", "long_bookings"},
 		[]string{"name", "description"}, reference{"reservations", "reservation_type_id", "bookings"},

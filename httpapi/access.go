@@ -52,6 +52,9 @@ func (s *Server) handle(pattern string, level access, h handlerFunc) {
 		}
 		a := actor(r)
 		ri.principal = a.Label()
+		if level == staff && r.Method == http.MethodGet {
+			s.setXSRFCookie(w, r)
+		}
 		if err := h(w, r); err != nil {
 			writeError(w, r, s.log, err)
 		}

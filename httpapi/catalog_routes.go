@@ -184,14 +184,14 @@ func (s *Server) listPaymentTypes(w http.ResponseWriter, r *http.Request) error 
 // @Tags catalogs
 // @Accept json
 // @Produce json
-// @Param body body namedInput true "The payment type"
+// @Param body body paymentTypeInput true "The payment type"
 // @Success 201 {object} paymentTypeDTO
 // @Failure 400,401,403,409,413 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payment-types [post]
 func (s *Server) createPaymentType(w http.ResponseWriter, r *http.Request) error {
-	return createCatalog[namedInput](w, r, s.o.Catalogs.PaymentTypes, newPaymentTypeDTO)
+	return createCatalog[paymentTypeInput](w, r, s.o.Catalogs.PaymentTypes, newPaymentTypeDTO)
 }
 
 // getPaymentType reads one payment type.
@@ -217,14 +217,14 @@ func (s *Server) getPaymentType(w http.ResponseWriter, r *http.Request) error {
 // @Accept json
 // @Produce json
 // @Param id path int true "payment type id"
-// @Param body body namedPatch true "Fields to change"
+// @Param body body paymentTypePatch true "Fields to change"
 // @Success 200 {object} paymentTypeDTO
 // @Failure 400,401,403,404,409,413 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payment-types/{id} [patch]
 func (s *Server) updatePaymentType(w http.ResponseWriter, r *http.Request) error {
-	return updateCatalog[namedPatch](w, r, s.o.Catalogs.PaymentTypes, newPaymentTypeDTO)
+	return updateCatalog[paymentTypePatch](w, r, s.o.Catalogs.PaymentTypes, newPaymentTypeDTO)
 }
 
 // deletePaymentType deletes a payment type that nothing refers to.

@@ -20,7 +20,17 @@ type courtTypeDTO struct {
 }
 
 type documentTypeDTO courtTypeDTO
-type paymentTypeDTO courtTypeDTO
+
+// paymentTypeDTO is a payment type; ledger_account is the account of the
+// accounting chart its completed payments are debited to (null: the bank).
+type paymentTypeDTO struct {
+	ID            int64     `json:"id" validate:"required" example:"1"`
+	Name          string    `json:"name" validate:"required" example:"Cash"`
+	Description   *string   `json:"description" validate:"required" extensions:"x-nullable"`
+	LedgerAccount *string   `json:"ledger_account" validate:"required" extensions:"x-nullable" example:"1.1.05.01"`
+	CreatedAt     time.Time `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt     time.Time `json:"updated_at" validate:"required" format:"date-time"`
+}
 
 type statusDTO struct {
 	ID          int64     `json:"id" validate:"required" example:"1"`
@@ -61,7 +71,8 @@ func newDocumentTypeDTO(t booking.DocumentType) documentTypeDTO {
 }
 
 func newPaymentTypeDTO(t booking.PaymentType) paymentTypeDTO {
-	return paymentTypeDTO{ID: t.ID, Name: t.Name, Description: t.Description, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+	return paymentTypeDTO{ID: t.ID, Name: t.Name, Description: t.Description, LedgerAccount: t.LedgerAccount,
+		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 }
 
 func newStatusDTO(t booking.ReservationStatus) statusDTO {
@@ -88,6 +99,24 @@ type namedInput struct {
 type namedPatch struct {
 	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Padel"`
 	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+}
+
+// paymentTypeInput creates a payment type; paymentTypePatch changes one.
+type paymentTypeInput struct {
+	Name          clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Cash"`
+	Description   clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+	LedgerAccount clubhouse.Optional[string] `json:"ledger_account" swaggertype:"string" extensions:"x-nullable" example:"1.1.05.01"`
+}
+
+type paymentTypePatch struct {
+	Name          clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Cash"`
+	Description   clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+	LedgerAccount clubhouse.Optional[string] `json:"ledger_account" swaggertype:"string" extensions:"x-nullable" example:"1.1.05.01"`
+}
+
+func (in paymentTypeInput) domain() booking.CatalogInput { return paymentTypePatch(in).domain() }
+func (in paymentTypePatch) domain() booking.CatalogInput {
+	return booking.CatalogInput{Name: in.Name, Description: in.Description, LedgerAccount: in.LedgerAccount}
 }
 
 type statusInput struct {

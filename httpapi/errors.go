@@ -36,6 +36,10 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		writeJSONBody(w, http.StatusInternalServerError, errorBody{Error: "internal error", Message: "The server failed to handle the request."})
 		return
 	}
+	if e.Kind == clubhouse.Unavailable {
+		// A dependency failed or is not configured: the cause is for operators.
+		log.WarnContext(r.Context(), "unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
 	if e.Kind == clubhouse.RateLimited {
 		w.Header().Set("Retry-After", "60")
 	}

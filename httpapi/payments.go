@@ -326,9 +326,10 @@ func (in bookingPaymentInput) domain() payments.Input {
 // createBookingPayment records a payment of the booking in the path.
 //
 // @Summary Add a payment to a booking
-// @Description JSON, or multipart/form-data with the same fields and a required receipt file field foto (JPEG, PNG or WebP, at most 5 MB; 503 while receipt storage is not configured). reservation_id comes from the path. Emits payment:updated.
+// @Description JSON (foto is then null), or multipart/form-data with the same fields as text parts (amount a decimal, payment_type_id an integer, status true or false; an empty part is null) plus a required file part foto: the receipt, JPEG, PNG or WebP as its bytes show (not its name or declared type; 415 otherwise), at most 5 MiB = 5242880 bytes (413 otherwise); the whole multipart body at most 6 MiB (413, refused before reading when Content-Length says more). The image goes to private storage and foto holds its internal key, never an address; nothing is stored when the request fails. 503 for multipart while receipt storage is not configured or does not answer. reservation_id comes from the path. Emits payment:updated.
 // @Tags payments
 // @Accept json
+// @Accept mpfd
 // @Produce json
 // @Param bookingId path int true "booking id"
 // @Param body body bookingPaymentInput true "The payment"
@@ -341,6 +342,9 @@ func (s *Server) createBookingPayment(w http.ResponseWriter, r *http.Request) er
 	id, err := pathID(r, "bookingId")
 	if err != nil {
 		return err
+	}
+	if isMultipart(r) {
+		return s.createBookingPaymentForm(w, r, id)
 	}
 	var in bookingPaymentInput
 	if err := decodeJSON(r, &in); err != nil {
@@ -396,9 +400,10 @@ type bookingPaymentPatch struct {
 // updateBookingPayment changes a payment of the booking in the path.
 //
 // @Summary Update a booking's payment
-// @Description JSON with the fields to change (status true validates the payment), or multipart/form-data with a file field foto to add or replace the receipt (503 while storage is not configured). Emits payment:updated.
+// @Description JSON with the fields to change (status true validates the payment), or multipart/form-data with the same fields as text parts (typed as in createBookingPayment; an empty part is null) and an optional file part foto that adds or replaces the receipt (JPEG, PNG or WebP by its bytes, 415 otherwise; at most 5 MiB, 413 otherwise). A replaced receipt's object is deleted; when the request fails the old receipt stays and the new image is not kept. 503 for multipart while receipt storage is not configured or does not answer. Emits payment:updated.
 // @Tags payments
 // @Accept json
+// @Accept mpfd
 // @Produce json
 // @Param bookingId path int true "booking id"
 // @Param paymentId path int true "payment id"
@@ -416,6 +421,9 @@ func (s *Server) updateBookingPayment(w http.ResponseWriter, r *http.Request) er
 	id, err := pathID(r, "paymentId")
 	if err != nil {
 		return err
+	}
+	if isMultipart(r) {
+		return s.updateBookingPaymentForm(w, r, booking, id)
 	}
 	var in bookingPaymentPatch
 	if err := decodeJSON(r, &in); err != nil {

@@ -9,6 +9,7 @@ import "net/http"
 // @description Sports club management: courts, bookings, payments, classes, events, tickets and accounting.
 // @description Times of bookings and events are wall-clock times in the club's zone (CLUB_TIMEZONE); a trailing Z is not UTC.
 // @description Errors answer {error, message}. Request bodies are JSON objects of at most 1 MiB; unknown fields are rejected.
+// @description Every authenticated admin GET sets the cookie XSRF-TOKEN (Path=/, SameSite=Strict, readable by scripts) when the request has none; receipt downloads send its value back in the X-XSRF-TOKEN header.
 // @BasePath /
 // @securityDefinitions.apikey Bearer
 // @in header
@@ -33,6 +34,10 @@ func (s *Server) routes() {
 	s.handle("POST /api/auth/login", public, s.login)
 	s.handle("POST /api/auth/refresh", public, s.refresh)
 	s.handle("POST /api/auth/set-password", public, s.setPassword)
+
+	// The gateway's callback: public, but every delivery must be signed.
+	s.handle("POST /webhooks/payment", public, s.paymentWebhook)
+	s.handle("POST /api/webhooks/payment", public, s.paymentWebhook)
 
 	s.handle("GET /api/admin/court-types", staff, s.listCourtTypes)
 	s.handle("POST /api/admin/court-types", staff, s.createCourtType)
@@ -102,6 +107,8 @@ func (s *Server) routes() {
 	s.handle("GET /api/admin/booking/{bookingId}/payment/{paymentId}", staff, s.getBookingPayment)
 	s.handle("PATCH /api/admin/booking/{bookingId}/payment/{paymentId}", staff, s.updateBookingPayment)
 	s.handle("DELETE /api/admin/booking/{bookingId}/payment/{paymentId}", staff, s.deleteBookingPayment)
+	s.handle("GET /api/admin/booking/{bookingId}/payment/{paymentId}/foto", staff, s.getReceipt)
+	s.handle("DELETE /api/admin/booking/{bookingId}/payment/{paymentId}/foto", staff, s.deleteReceipt)
 
 	s.handle("GET /api/admin/dashboard/stats", staff, s.dashboardStats)
 	s.handle("GET /api/admin/payments", staff, s.listPayments)
@@ -111,6 +118,8 @@ func (s *Server) routes() {
 	s.handle("GET /api/admin/payments/{id}", staff, s.getPayment)
 	s.handle("PATCH /api/admin/payments/{id}", staff, s.updatePayment)
 	s.handle("DELETE /api/admin/payments/{id}", staff, s.deletePayment)
+	s.handle("GET /api/admin/payments/inbox", staff, s.listPaymentInbox)
+	s.handle("POST /api/admin/payments/inbox/{id}/resolve", staff, s.resolvePaymentInbox)
 
 	s.handle("GET /api/admin/coupons", staff, s.listCoupons)
 	s.handle("POST /api/admin/coupons", staff, s.createCoupon)
@@ -155,6 +164,28 @@ func (s *Server) routes() {
 	s.handle("GET /api/reservations/{id}", authenticated, s.getReservation)
 	s.handle("PUT /api/reservations/{id}", authenticated, s.updateReservation)
 	s.handle("DELETE /api/reservations/{id}", authenticated, s.deleteReservation)
+
+	s.handle("GET /api/accounting/accounts", accounting, s.listAccounts)
+	s.handle("POST /api/accounting/accounts", accounting, s.createAccount)
+	s.handle("GET /api/accounting/accounts/{code}", accounting, s.getAccount)
+	s.handle("PATCH /api/accounting/accounts/{code}", accounting, s.updateAccount)
+	s.handle("DELETE /api/accounting/accounts/{code}", accounting, s.deleteAccount)
+	s.handle("GET /api/accounting/journal", accounting, s.listEntries)
+	s.handle("POST /api/accounting/journal", accounting, s.postEntry)
+	s.handle("GET /api/accounting/journal/{id}", accounting, s.getEntry)
+	s.handle("POST /api/accounting/journal/{id}/reverse", accounting, s.reverseEntry)
+	s.handle("GET /api/accounting/ledger/{code}", accounting, s.generalLedger)
+	s.handle("GET /api/accounting/trial-balance", accounting, s.trialBalance)
+	s.handle("GET /api/accounting/statements/financial-position", accounting, s.financialPosition)
+	s.handle("GET /api/accounting/statements/profit-or-loss", accounting, s.profitOrLoss)
+	s.handle("GET /api/accounting/statements/changes-in-equity", accounting, s.changesInEquity)
+	s.handle("GET /api/accounting/periods", accounting, s.listPeriods)
+	s.handle("POST /api/accounting/periods", accounting, s.createPeriod)
+	s.handle("GET /api/accounting/periods/{id}", accounting, s.getPeriod)
+	s.handle("GET /api/accounting/periods/{id}/close-readiness", accounting, s.closeReadiness)
+	s.handle("POST /api/accounting/periods/{id}/close-results", accounting, s.closeResults)
+	s.handle("POST /api/accounting/periods/{id}/close", accounting, s.closePeriod)
+	s.handle("POST /api/accounting/cash-register/close", accounting, s.cashRegisterClose)
 
 	s.handle("GET /api/trainer/courts", trainer, s.listTrainerCourts)
 	s.handle("GET /api/trainer/document-types", trainer, s.listTrainerDocumentTypes)

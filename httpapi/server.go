@@ -17,6 +17,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -34,9 +35,17 @@ type Options struct {
 	Bookings      *booking.Bookings
 	Discounts     *booking.Discounts
 	Payments      *payments.Service
-	Events        Publisher // receives booking:changed and payment:updated; nil drops them
+	Ledger        *ledger.Ledger         // nil: the accounting routes answer 503
+	AccountingDB  *sqldb.DB              // the ledger's database, for the health check
+	Poster        *payments.LedgerPoster // reports payments waiting for the ledger
+	Events        Publisher              // receives booking:changed and payment:updated; nil drops them
 	Now           func() time.Time
 	Zone          *time.Location // the club's time zone
+
+	// WebhookSecrets are the keys of POST /webhooks/payment signatures
+	// (PAYMENT_WEBHOOK_SECRET; several during a rotation). None: the
+	// webhook answers 503.
+	WebhookSecrets []string
 }
 
 // Server is the Clubhouse HTTP API.
@@ -82,10 +91,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // Registry returns the Prometheus registry of the server's metrics.
 func (s *Server) Registry() *prometheus.Registry { return s.metrics.reg }
 
-// health answers the database status.
+// health answers the status of the databases.
 //
 // @Summary Health check
-// @Description 200 when the database answers within two seconds, 503 otherwise. Recovers without a restart.
+// @Description 200 when the main database answers within two seconds, 503 otherwise; recovers without a restart. accounting reports the ledger's database (off when not configured); it does not change the status, since bookings work without it.
 // @Tags system
 // @Produce json
 // @Success 200 {object} healthDTO
@@ -94,16 +103,26 @@ func (s *Server) Registry() *prometheus.Registry { return s.metrics.reg }
 func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
+	out := healthDTO{Status: "ok", Database: "up", Accounting: "off"}
+	if s.o.AccountingDB != nil {
+		out.Accounting = "up"
+		if err := s.o.AccountingDB.PingContext(ctx); err != nil {
+			s.log.WarnContext(r.Context(), "health: accounting database unreachable", "err", err)
+			out.Accounting = "down"
+		}
+	}
 	if err := s.o.DB.PingContext(ctx); err != nil {
 		s.log.WarnContext(r.Context(), "health: database unreachable", "err", err)
-		return writeJSON(w, http.StatusServiceUnavailable, healthDTO{Status: "unavailable", Database: "down"})
+		out.Status, out.Database = "unavailable", "down"
+		return writeJSON(w, http.StatusServiceUnavailable, out)
 	}
-	return writeJSON(w, http.StatusOK, healthDTO{Status: "ok", Database: "up"})
+	return writeJSON(w, http.StatusOK, out)
 }
 
 type healthDTO struct {
-	Status   string `json:"status" validate:"required" example:"ok" enums:"ok,unavailable"`
-	Database string `json:"database" validate:"required" example:"up" enums:"up,down"`
+	Status     string `json:"status" validate:"required" example:"ok" enums:"ok,unavailable"`
+	Database   string `json:"database" validate:"required" example:"up" enums:"up,down"`
+	Accounting string `json:"accounting" validate:"required" example:"up" enums:"up,down,off"`
 }
 
 // zone is the club's time zone.

@@ -161,21 +161,21 @@ func TestHealth_databaseDownAndBack(t *testing.T) {
 
 	code, body := getHealth(t, srv.URL)
 	require.Equal(t, http.StatusOK, code, "%v", body)
-	assert.Equal(t, map[string]string{"status": "ok", "database": "up"}, body)
+	assert.Equal(t, map[string]string{"status": "ok", "database": "up", "accounting": "off"}, body)
 
 	p.setDown(true)
 	waitFor(t, 20*time.Second, "/health answers 503 with the database down", func() bool {
 		code, body = getHealth(t, srv.URL)
 		return code == http.StatusServiceUnavailable
 	})
-	assert.Equal(t, map[string]string{"status": "unavailable", "database": "down"}, body)
+	assert.Equal(t, map[string]string{"status": "unavailable", "database": "down", "accounting": "off"}, body)
 
 	p.setDown(false)
 	waitFor(t, 20*time.Second, "/health answers 200 once the database is back", func() bool {
 		code, body = getHealth(t, srv.URL)
 		return code == http.StatusOK
 	})
-	assert.Equal(t, map[string]string{"status": "ok", "database": "up"}, body)
+	assert.Equal(t, map[string]string{"status": "ok", "database": "up", "accounting": "off"}, body)
 }
 
 func TestMetrics(t *testing.T) {

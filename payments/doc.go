@@ -3,5 +3,6 @@
 // kept in a private object store, and the reconciliation of payment-gateway
 // events (idempotent under repeated delivery, with an inbox for events that
 // match nothing). Pure rules live in payment.go, receipt.go and webhook.go;
-// the SQL in store.go; the use cases in service.go.
+// the SQL in store.go and reconcile_store.go; the use cases in service.go,
+// receipts.go (receipt upload, replacement, download) and reconcile.go.
 package payments

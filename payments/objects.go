@@ -8,7 +8,8 @@ import (
 )
 
 // ObjectStore keeps receipt images privately. Keys are internal; clients
-// never see an object's address.
+// never see an object's address. Any error other than ErrObjectNotFound is
+// taken for a failure of the store and answered as ErrStorageFailed.
 type ObjectStore interface {
 	// Put stores size bytes of body under key with the content type.
 	Put(ctx context.Context, key, contentType string, body io.Reader, size int64) error
@@ -23,4 +24,8 @@ var (
 	ErrStorageOff = clubhouse.Errorf(clubhouse.Unavailable, "storage not configured",
 		"Receipt storage is not configured on this server (OBJSTORE_BUCKET).")
 	ErrObjectNotFound = clubhouse.Errorf(clubhouse.NotFound, "receipt not found", "The receipt image is missing from storage.")
+	// ErrStorageFailed is a failure of the object store itself (unreachable,
+	// credentials refused): a fault on the server's side, answered 503.
+	ErrStorageFailed = clubhouse.Errorf(clubhouse.Unavailable, "storage unavailable",
+		"Receipt storage did not accept the request; nothing was changed. Try again later.")
 )

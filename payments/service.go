@@ -181,7 +181,7 @@ func (s *Service) ClientCreate(ctx context.Context, clientID int64, in Input) (P
 // not 0) and its receipt. The row is deleted and the object removed in one
 // transaction that commits only when the object is gone, so no payment is
 // left pointing to nothing. Errors: ErrNotFound, ErrStorageOff when the
-// payment has a receipt and storage is not configured.
+// payment has a receipt and storage is not configured, ErrStorageFailed.
 func (s *Service) Delete(ctx context.Context, bookingID, id int64) error {
 	return sqldb.Transact(ctx, s.db.DB, func(tx *sqlx.Tx) error {
 		p, err := s.store.get(ctx, tx, id, true)
@@ -199,7 +199,7 @@ func (s *Service) Delete(ctx context.Context, bookingID, id int64) error {
 		}
 		if p.Foto != nil {
 			if err := s.objects.Delete(ctx, *p.Foto); err != nil {
-				return fmt.Errorf("delete receipt: %w", err)
+				return storageErr("delete receipt", err)
 			}
 		}
 		return nil

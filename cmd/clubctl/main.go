@@ -86,6 +86,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 					},
 				},
 			},
+			accountingCommand(),
 			{
 				Name: "token", Usage: "mint an access token for a user from the signing key file", Action: token,
 				Flags: []cli.Flag{

@@ -21,6 +21,8 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/app"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/demo"
+	"github.com/clubhouse-go/clubhouse/internal/objstore"
+	"github.com/clubhouse-go/clubhouse/payments"
 )
 
 func main() {
@@ -62,13 +64,22 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 		return err
 	}
 	defer db.Close()
+	adb, err := app.OpenAccountingDB(ctx, cfg, migrate, log)
+	if err != nil {
+		return fmt.Errorf("accounting database: %w", err)
+	}
+	defer adb.Close()
 	var key auth.SigningKey
 	if cfg.OIDCIssuerURL == "" {
 		if key, err = auth.LoadOrCreateSigningKey(cfg.SigningKeyFile); err != nil {
 			return err
 		}
 	}
-	a, err := app.Build(ctx, cfg, db, log, app.Options{Key: key})
+	objects, err := openObjects(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	a, err := app.Build(ctx, cfg, db, log, app.Options{Key: key, Objects: objects, Accounting: adb})
 	if err != nil {
 		return err
 	}
@@ -76,6 +87,9 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 		if err := demo.Seed(ctx, a, stdout); err != nil {
 			return fmt.Errorf("demo: %w", err)
 		}
+	}
+	if a.Poster != nil {
+		go a.Poster.Run(ctx, 2*time.Second, func(err error) { log.Warn("ledger poster", "err", err) })
 	}
 	ln, err := net.Listen("tcp", fmt.Sprintf(":%d", cfg.Port))
 	if err != nil {
@@ -107,4 +121,29 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// openObjects returns the receipt store of cfg, or nil when OBJSTORE_BUCKET
+// is unset (the receipt routes then answer 503). An unreachable store is
+// logged, not fatal: it may come back, and only receipts need it.
+func openObjects(ctx context.Context, cfg app.Config, log *slog.Logger) (payments.ObjectStore, error) {
+	if cfg.Objects.Bucket == "" {
+		log.Info("receipt storage not configured (OBJSTORE_BUCKET unset): receipt routes answer 503")
+		return nil, nil
+	}
+	if cfg.Objects.PublicBaseURL != "" {
+		log.Warn("OBJSTORE_PUBLIC_BASE_URL is ignored: receipts are private and served only through the API")
+	}
+	st, err := objstore.New(ctx, cfg.Objects)
+	if err != nil {
+		return nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := st.Check(cctx); err != nil {
+		log.Warn("receipt storage unreachable; receipt routes answer 503 until it answers", "bucket", cfg.Objects.Bucket, "err", err)
+	} else {
+		log.Info("receipt storage ready", "bucket", cfg.Objects.Bucket, "endpoint", cfg.Objects.Endpoint)
+	}
+	return st, nil
 }

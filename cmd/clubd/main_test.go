@@ -69,10 +69,24 @@ func freePort(tb testing.TB) int {
 // start runs clubd on a free port with the database dsn, the signing key
 // file key and the extra flags, and waits until /health answers 200. The
 // server is stopped when the test ends.
+// accountingDBs gives each main test database its own accounting database,
+// kept across restarts of clubd on the same main database.
+var accountingDBs sync.Map
+
+func accountingFor(tb testing.TB, dsn string) string {
+	tb.Helper()
+	if v, ok := accountingDBs.Load(dsn); ok {
+		return v.(string)
+	}
+	v, _ := accountingDBs.LoadOrStore(dsn, dbtest.Missing(tb))
+	return v.(string)
+}
+
 func start(tb testing.TB, dsn, key string, extra ...string) *server {
 	tb.Helper()
 	port := freePort(tb)
-	args := append([]string{"clubd", "--port", strconv.Itoa(port), "--database-url", dsn, "--auth-signing-key-file", key}, extra...)
+	args := append([]string{"clubd", "--port", strconv.Itoa(port), "--database-url", dsn, "--auth-signing-key-file", key,
+		"--accounting-database-url", accountingFor(tb, dsn)}, extra...)
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &server{addr: fmt.Sprintf("127.0.0.1:%d", port), stdout: &syncBuffer{}, cancel: cancel, done: make(chan struct{})}
 	go func() {
@@ -222,7 +236,7 @@ func TestRun_createsMigratesSeedsOnce(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, json.NewDecoder(res.Body).Decode(&health))
 	res.Body.Close()
-	assert.Equal(t, map[string]string{"status": "ok", "database": "up"}, health)
+	assert.Equal(t, map[string]string{"status": "ok", "database": "up", "accounting": "up"}, health)
 
 	fi, err := os.Stat(key)
 	require.NoError(t, err, "the signing key file was created")

@@ -11,6 +11,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/httpapi"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
@@ -29,6 +30,8 @@ type App struct {
 	Bookings  *booking.Bookings
 	Discounts *booking.Discounts
 	Payments  *payments.Service
+	Ledger    *ledger.Ledger         // nil without an accounting database
+	Poster    *payments.LedgerPoster // posts completed payments to Ledger; nil without it
 	Server    *httpapi.Server
 }
 
@@ -55,6 +58,29 @@ func OpenDB(ctx context.Context, cfg Config, migrate bool, log *slog.Logger) (*s
 	return db, nil
 }
 
+// OpenAccountingDB creates the ledger's database when missing, connects to
+// it and, when migrate is set, applies its migrations.
+func OpenAccountingDB(ctx context.Context, cfg Config, migrate bool, log *slog.Logger) (*sqldb.DB, error) {
+	if err := sqldb.EnsureDatabase(ctx, cfg.AccountingDatabaseURL); err != nil {
+		return nil, err
+	}
+	db, err := sqldb.Open(ctx, cfg.AccountingDatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if migrate {
+		applied, err := migrations.Up(ctx, db.DB.DB, migrations.Accounting())
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		if len(applied) > 0 {
+			log.Info("migrated accounting database", "versions", applied)
+		}
+	}
+	return db, nil
+}
+
 // Options are what Build needs besides the Config.
 type Options struct {
 	Key        auth.SigningKey // the local provider's key; unused with an external issuer
@@ -63,6 +89,7 @@ type Options struct {
 	HTTPClient *http.Client // for OIDC discovery and JWKS
 	Events     httpapi.Publisher
 	Objects    payments.ObjectStore // receipt storage; nil: not configured
+	Accounting *sqldb.DB            // the ledger's database; nil: accounting routes answer 503
 	Now        func() time.Time
 }
 
@@ -97,9 +124,14 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	a.Bookings = booking.NewBookings(db, cfg.ClubTimezone, o.Now, a.Tariffs)
 	a.Discounts = booking.NewDiscounts(db, a.Bookings)
 	a.Payments = payments.NewService(db, o.Objects, o.Now)
+	if o.Accounting != nil {
+		a.Ledger = ledger.New(o.Accounting, o.Now)
+		a.Poster = payments.NewLedgerPoster(db, a.Ledger, cfg.ClubTimezone)
+	}
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
-		Catalogs: a.Catalogs, Clients: a.Clients, Tariffs: a.Tariffs, Bookings: a.Bookings, Discounts: a.Discounts, Payments: a.Payments, Events: o.Events, Now: o.Now, Zone: cfg.ClubTimezone,
+		Catalogs: a.Catalogs, Clients: a.Clients, Tariffs: a.Tariffs, Bookings: a.Bookings, Discounts: a.Discounts, Payments: a.Payments, Ledger: a.Ledger, Poster: a.Poster, AccountingDB: o.Accounting, WebhookSecrets: cfg.PaymentWebhookSecrets,
+		Events: o.Events, Now: o.Now, Zone: cfg.ClubTimezone,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("build http server: %w", err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/clubhouse-go/clubhouse/internal/objstore"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
@@ -21,6 +22,7 @@ type Config struct {
 	DatabaseURL           string
 	AccountingDatabaseURL string
 	BotAPIKeys            []string
+	PaymentWebhookSecrets []string // keys of the payment webhook's signatures; none: webhook off
 	ClubTimezone          *time.Location
 	SigningKeyFile        string
 	PublicBaseURL         string
@@ -30,6 +32,7 @@ type Config struct {
 	Migrate               bool
 	Demo                  bool
 	LogFormat             string
+	Objects               objstore.Config // receipt storage; Bucket empty: not configured
 }
 
 // DefaultDatabaseURL is the main database when DATABASE_URL is unset.
@@ -42,6 +45,7 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "database-url", EnvVars: []string{"DATABASE_URL"}, Value: DefaultDatabaseURL, Usage: "main PostgreSQL database (created if missing)"},
 		&cli.StringFlag{Name: "accounting-database-url", EnvVars: []string{"ACCOUNTING_DATABASE_URL"}, Usage: "accounting database (default: clubhouse_accounting on the main server)"},
 		&cli.StringFlag{Name: "bot-api-keys", EnvVars: []string{"BOT_API_KEYS"}, Usage: "comma-separated API keys accepted in the X-Auth header"},
+		&cli.StringFlag{Name: "payment-webhook-secret", EnvVars: []string{"PAYMENT_WEBHOOK_SECRET"}, Usage: "HMAC key of POST /webhooks/payment signatures; comma-separated during a rotation (unset: the webhook answers 503)"},
 		&cli.StringFlag{Name: "club-timezone", EnvVars: []string{"CLUB_TIMEZONE"}, Value: "America/Bogota", Usage: "IANA zone of the club's wall-clock times"},
 		&cli.StringFlag{Name: "auth-signing-key-file", EnvVars: []string{"AUTH_SIGNING_KEY_FILE"}, Value: "clubhouse-signing-key.pem", Usage: "RS256 private key (PEM); generated with mode 0600 when missing"},
 		&cli.StringFlag{Name: "public-base-url", EnvVars: []string{"PUBLIC_BASE_URL"}, Usage: "address clients reach clubd at; also the token issuer (default http://localhost:PORT)"},
@@ -50,6 +54,13 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "oidc-issuer-url", EnvVars: []string{"OIDC_ISSUER_URL"}, Usage: "trust this external OIDC issuer instead of the local provider"},
 		&cli.IntFlag{Name: "port", EnvVars: []string{"PORT"}, Value: 6000, Usage: "HTTP port"},
 		&cli.StringFlag{Name: "log-format", EnvVars: []string{"LOG_FORMAT"}, Value: "text", Usage: "text or json"},
+		&cli.StringFlag{Name: "objstore-bucket", EnvVars: []string{"OBJSTORE_BUCKET"}, Usage: "S3 bucket of payment receipts; unset: receipt routes answer 503"},
+		&cli.StringFlag{Name: "objstore-access-key-id", EnvVars: []string{"OBJSTORE_ACCESS_KEY_ID"}, Usage: "access key of the receipt bucket (unset: the AWS SDK's default credentials)"},
+		&cli.StringFlag{Name: "objstore-secret-access-key", EnvVars: []string{"OBJSTORE_SECRET_ACCESS_KEY"}, Usage: "secret key of the receipt bucket"},
+		&cli.StringFlag{Name: "objstore-default-region", EnvVars: []string{"OBJSTORE_DEFAULT_REGION"}, Value: objstore.DefaultRegion, Usage: "region of the receipt bucket"},
+		&cli.StringFlag{Name: "objstore-endpoint", EnvVars: []string{"OBJSTORE_ENDPOINT"}, Usage: "S3-compatible endpoint URL (unset: AWS S3)"},
+		&cli.BoolFlag{Name: "objstore-use-path-style-endpoint", EnvVars: []string{"OBJSTORE_USE_PATH_STYLE_ENDPOINT"}, Usage: "address the bucket as endpoint/bucket/key (MinIO, versitygw)"},
+		&cli.StringFlag{Name: "objstore-public-base-url", EnvVars: []string{"OBJSTORE_PUBLIC_BASE_URL"}, Usage: "ignored: receipts are private and served only through the API"},
 	}
 }
 
@@ -64,10 +75,21 @@ func FromCLI(c *cli.Context) (Config, error) {
 		AccessTokenTTL: c.Duration("access-token-ttl"),
 		OIDCIssuerURL:  c.String("oidc-issuer-url"),
 		LogFormat:      c.String("log-format"),
+		Objects: objstore.Config{
+			Bucket: c.String("objstore-bucket"), AccessKeyID: c.String("objstore-access-key-id"),
+			SecretAccessKey: c.String("objstore-secret-access-key"), Region: c.String("objstore-default-region"),
+			Endpoint: c.String("objstore-endpoint"), UsePathStyle: c.Bool("objstore-use-path-style-endpoint"),
+			PublicBaseURL: c.String("objstore-public-base-url"),
+		},
 	}
 	for _, k := range strings.Split(c.String("bot-api-keys"), ",") {
 		if k = strings.TrimSpace(k); k != "" {
 			cfg.BotAPIKeys = append(cfg.BotAPIKeys, k)
+		}
+	}
+	for _, k := range strings.Split(c.String("payment-webhook-secret"), ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			cfg.PaymentWebhookSecrets = append(cfg.PaymentWebhookSecrets, k)
 		}
 	}
 	loc, err := time.LoadLocation(c.String("club-timezone"))
@@ -88,6 +110,11 @@ func FromCLI(c *cli.Context) (Config, error) {
 	}
 	if cfg.Port <= 0 || cfg.Port > 65535 {
 		return Config{}, fmt.Errorf("PORT %d is not a TCP port", cfg.Port)
+	}
+	if cfg.Objects.Bucket != "" {
+		if err := cfg.Objects.Validate(); err != nil {
+			return Config{}, err
+		}
 	}
 	if cfg.AccessTokenTTL < time.Minute {
 		return Config{}, errors.New("ACCESS_TOKEN_TTL must be at least 1m")

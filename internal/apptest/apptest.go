@@ -24,6 +24,9 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/app"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/ledger"
+	"github.com/clubhouse-go/clubhouse/migrations"
+	"github.com/clubhouse-go/clubhouse/payments"
 )
 
 // BotKey is the bot API key every test app accepts.
@@ -65,6 +68,23 @@ type App struct {
 
 // Option changes the configuration of a test app.
 type Option func(*app.Config, *app.Options)
+
+// WithLedger gives the app an accounting database of its own, migrated and
+// seeded with the demo chart of accounts.
+func WithLedger(tb testing.TB) Option {
+	tb.Helper()
+	db, _ := dbtest.NewWith(tb, migrations.Accounting())
+	if err := ledger.New(db, time.Now).SeedChart(context.Background(), ledger.DemoChart); err != nil {
+		tb.Fatalf("apptest: seed chart: %v", err)
+	}
+	return func(_ *app.Config, o *app.Options) { o.Accounting = db }
+}
+
+// WithObjects stores receipts in objects (by default storage is not
+// configured and the receipt routes answer 503).
+func WithObjects(objects payments.ObjectStore) Option {
+	return func(_ *app.Config, o *app.Options) { o.Objects = objects }
+}
 
 // New starts a clubd handler over a fresh database; it stops with the test.
 func New(tb testing.TB, opts ...Option) *App {

@@ -35,13 +35,13 @@ func check(t *testing.T, method, path string, code int, body string) []string {
 // drift between the server and its description.
 func TestContract_catchesDrift(t *testing.T) {
 	t.Parallel()
-	ok := `{"status":"ok","database":"up"}`
+	ok := `{"status":"ok","database":"up","accounting":"off"}`
 	assert.Empty(t, check(t, "GET", "/health", 200, ok), "a documented response passes")
 	assert.NotEmpty(t, check(t, "GET", "/api/nowhere", 200, ok), "an undocumented route fails")
 	assert.NotEmpty(t, check(t, "GET", "/health", 418, ok), "an undocumented status fails")
-	assert.NotEmpty(t, check(t, "GET", "/health", 200, `{"status":"ok","database":"up","extra":1}`), "an undocumented field fails")
+	assert.NotEmpty(t, check(t, "GET", "/health", 200, `{"status":"ok","database":"up","accounting":"off","extra":1}`), "an undocumented field fails")
 	assert.NotEmpty(t, check(t, "GET", "/health", 200, `{"status":"ok"}`), "a missing required field fails")
-	assert.NotEmpty(t, check(t, "GET", "/health", 200, `{"status":"ok","database":7}`), "a field of the wrong type fails")
+	assert.NotEmpty(t, check(t, "GET", "/health", 200, `{"status":"ok","database":7,"accounting":"off"}`), "a field of the wrong type fails")
 	assert.Empty(t, check(t, "GET", "/api/nowhere", 404, `{"error":"not found"}`), "a 404 error for an unknown path passes")
 	assert.NotEmpty(t, check(t, "GET", "/api/nowhere", 404, `not json`), "a 404 without an error body fails")
 }

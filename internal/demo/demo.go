@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/app"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/ledger"
 )
 
 // catalogSQL inserts the demo catalogs, skipping rows that exist by name.
@@ -32,6 +34,7 @@ INSERT INTO payment_types (name, description) VALUES
 	('Cash', 'Paid at the front desk'), ('Card', 'Debit or credit card'), ('Transfer', 'Bank transfer with receipt'),
 	('Gateway', 'Online payment gateway')
 	ON CONFLICT ((lower(name))) DO NOTHING;
+UPDATE payment_types SET ledger_account = '1.1.05.01' WHERE lower(name) = 'cash' AND ledger_account IS NULL;
 INSERT INTO reservation_statuses (name, color, description) VALUES
 	('Pending', '#F9A825', 'Booked, not yet paid'), ('Confirmed', '#2E7D32', 'Paid or approved'),
 	('Cancelled', '#C62828', 'Cancelled by the club or the client'), ('Completed', '#1565C0', 'Played')
@@ -120,6 +123,11 @@ func Seed(ctx context.Context, a *app.App, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if a.Ledger != nil {
+		if err := seedLedger(ctx, a); err != nil {
+			return err
+		}
+	}
 	if len(made) == 0 {
 		fmt.Fprintln(out, "Demo club ready; its users already existed (reset a password with: clubctl user password --email E --password P).")
 		return nil
@@ -135,4 +143,23 @@ func password() string {
 	b := make([]byte, 12)
 	_, _ = rand.Read(b) // never fails on supported platforms
 	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// seedLedger adds the demo chart of accounts and, when no period covers
+// today, an open period for the current year.
+func seedLedger(ctx context.Context, a *app.App) error {
+	if err := a.Ledger.SeedChart(ctx, ledger.DemoChart); err != nil {
+		return err
+	}
+	now := time.Now().In(a.Config.ClubTimezone)
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	if _, err := a.Ledger.OpenPeriodFor(ctx, today); err == nil {
+		return nil
+	}
+	_, err := a.Ledger.CreatePeriod(ctx, fmt.Sprint(now.Year()), time.Date(now.Year(), 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(now.Year(), 12, 31, 0, 0, 0, 0, time.UTC))
+	if clubhouse.KindOf(err) == clubhouse.Conflict {
+		return nil // a closed or overlapping period exists: leave the accountant's periods alone
+	}
+	return err
 }

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse/internal/apptest"
+)
+
+// clubctl runs clubctl against the test app with token (through CLUBD_URL
+// and CLUBD_TOKEN, as an operator would) and returns stdout.
+func clubctl(t *testing.T, app *apptest.App, token string, args ...string) (string, error) {
+	t.Helper()
+	t.Setenv("CLUBD_URL", app.URL)
+	t.Setenv("CLUBD_TOKEN", token)
+	var out bytes.Buffer
+	err := run(append([]string{"clubctl"}, args...), &out, io.Discard)
+	return out.String(), err
+}
+
+func TestAccountingCommands(t *testing.T) {
+	app := apptest.New(t, apptest.WithLedger(t))
+	token := app.Token(app.User("books@test.club", "accounting"))
+
+	out, err := clubctl(t, app, token, "accounting", "period", "create", "--name", "2026-03", "--start", "2026-03-01", "--end", "2026-03-31")
+	require.NoError(t, err)
+	assert.Contains(t, out, "2026-03 (2026-03-01 to 2026-03-31) is open")
+	_, err = clubctl(t, app, token, "accounting", "period", "create", "--name", "x", "--start", "2026-03-15", "--end", "2026-04-15")
+	require.ErrorContains(t, err, "overlaps", "the server's message, in one line")
+
+	app.As(app.User("books@test.club")).Post("/api/accounting/journal", map[string]any{"date": "2026-03-02", "description": "Rentals",
+		"lines": []any{map[string]any{"account_code": "1.1.10.01", "debit": 90000}, map[string]any{"account_code": "4.1.05", "credit": 90000}}}).
+		Status(t, http.StatusCreated)
+
+	out, err = clubctl(t, app, token, "accounting", "trial-balance", "--as-of", "2026-03-31")
+	require.NoError(t, err)
+	assert.Contains(t, out, "balanced: true")
+	assert.Contains(t, out, "Alquiler de canchas")
+	out, err = clubctl(t, app, token, "accounting", "trial-balance", "--as-of", "2026-03-31", "--format", "csv")
+	require.NoError(t, err)
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"CODE", "ACCOUNT", "DEBIT", "CREDIT", "BALANCE"}, recs[0])
+	assert.Len(t, recs, 4, "header, two accounts, total")
+
+	out, err = clubctl(t, app, token, "accounting", "statement", "profit-or-loss", "--from", "2026-03-01", "--to", "2026-03-31")
+	require.NoError(t, err)
+	assert.Contains(t, out, "90000")
+	_, err = clubctl(t, app, token, "accounting", "statement", "financial-position", "--as-of", "2026-03-31", "--format", "csv")
+	require.NoError(t, err)
+	_, err = clubctl(t, app, token, "accounting", "statement", "changes-in-equity", "--period", "1")
+	require.NoError(t, err)
+
+	out, err = clubctl(t, app, token, "accounting", "period", "readiness", "1")
+	require.NoError(t, err)
+	assert.Contains(t, out, "ready to close: true")
+	out, err = clubctl(t, app, token, "accounting", "period", "close", "1")
+	require.NoError(t, err)
+	assert.Contains(t, out, "is closed")
+	out, err = clubctl(t, app, token, "accounting", "period", "list")
+	require.NoError(t, err)
+	assert.Contains(t, out, "closed")
+
+	_, err = clubctl(t, app, token, "accounting", "period", "close", "abc")
+	require.ErrorContains(t, err, "period id")
+	_, err = clubctl(t, app, "wrong-key", "accounting", "period", "list")
+	require.ErrorContains(t, err, "401")
+	_, err = clubctl(t, app, apptest.BotKey, "accounting", "period", "list")
+	require.NoError(t, err, "a bot key goes in X-Auth")
+	_, err = clubctl(t, app, token, "accounting", "trial-balance", "--format", "xml")
+	require.ErrorContains(t, err, "table or csv")
+}

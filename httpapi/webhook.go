@@ -1,0 +1,229 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/payments"
+)
+
+// maxWebhookBody bounds a delivery of the payment webhook; the body is read
+// whole before its signature is checked.
+const maxWebhookBody = 64 << 10
+
+var errWebhookTooLarge = clubhouse.Errorf(clubhouse.TooLarge, "request too large", "A webhook delivery is at most 64 KiB.")
+
+// webhookEvent is a payment gateway event.
+type webhookEvent struct {
+	TransactionID   string  `json:"transaction_id" validate:"required" example:"TX-2026-0001"`
+	Amount          money   `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
+	Status          string  `json:"status" validate:"required" example:"completed"`
+	GatewayResponse *string `json:"gateway_response" extensions:"x-nullable" example:"{\"id\":\"TX-2026-0001\",\"state\":\"APPROVED\"}"`
+	Date            *string `json:"date" format:"date-time" extensions:"x-nullable" example:"2026-03-02T10:05:00-05:00"`
+	ReservationID   *int64  `json:"reservation_id" extensions:"x-nullable" example:"41"`
+	EnrollmentID    *int64  `json:"enrollment_id" extensions:"x-nullable"`
+}
+
+func (in webhookEvent) domain(raw []byte) (payments.Event, error) {
+	e := payments.Event{TransactionID: in.TransactionID, Amount: in.Amount.decimal(), Status: in.Status,
+		GatewayResponse: in.GatewayResponse, ReservationID: in.ReservationID, EnrollmentID: in.EnrollmentID, Payload: raw}
+	if in.Date != nil {
+		d, err := payments.ParseEventDate(*in.Date)
+		if err != nil {
+			return payments.Event{}, err
+		}
+		e.Date = &d
+	}
+	return e, nil
+}
+
+// webhookResult answers a gateway event. payment_id is null while the event
+// waits in the inbox (status queued).
+type webhookResult struct {
+	Status    string `json:"status" validate:"required" enums:"processed,queued" example:"processed"`
+	PaymentID *int64 `json:"payment_id" validate:"required" extensions:"x-nullable" example:"12"`
+	Changed   bool   `json:"changed" validate:"required"`
+	InboxID   *int64 `json:"inbox_id" validate:"required" extensions:"x-nullable"`
+}
+
+func newWebhookResult(r payments.Result) webhookResult {
+	out := webhookResult{Status: r.Status, Changed: r.Changed}
+	if r.Payment.ID != 0 {
+		out.PaymentID = &r.Payment.ID
+	}
+	if r.InboxID != 0 {
+		out.InboxID = &r.InboxID
+	}
+	return out
+}
+
+// paymentWebhook receives a payment gateway event.
+//
+// @Summary Payment gateway webhook
+// @Description Signed deliveries only. X-Webhook-Signature is "t=<unix seconds>,v1=<hex HMAC-SHA256>", the HMAC keyed with PAYMENT_WEBHOOK_SECRET over the bytes "<t>.<raw body>" (t as sent, a dot, the body exactly as sent). Several v1 values may be sent (one per secret while rotating; PAYMENT_WEBHOOK_SECRET then lists both, comma-separated); one match suffices. A missing or wrong signature, or a t more than 5 minutes away from the server's clock, answers 401; without a configured secret the webhook answers 503 and accepts nothing.
+// @Description Deliveries are idempotent: a payment with the transaction_id takes the event's status (completed: status true; pending, failed, refunded: status false, kept in status_detail) only when it moves the payment forward (pending, failed, completed, refunded), and its gateway_response when that differs. Repeats, concurrent or not, change nothing and answer the same payment_id. The amount and the booking of a payment never change; an event that disagrees is kept in the inbox with a note (inbox_id).
+// @Description Without such a payment, an event naming reservation_id creates the payment on that booking (dated with date, default now). Any other event (no reservation_id, an unknown one, or an enrollment_id: enrollments are not available yet) is kept in the inbox for staff, answered with status queued and payment_id null.
+// @Description Bad event data answers 400 (retrying will not help); a 5xx means the gateway should retry. status accepts completed, pending, failed and refunded, and the synonyms approved, paid, success, declined, rejected, cancelled, expired, reversed. Emits payment:updated when a payment was created or changed. Also served at /api/webhooks/payment.
+// @Tags payments
+// @Accept json
+// @Produce json
+// @Param X-Webhook-Signature header string true "t=<unix seconds>,v1=<hex HMAC-SHA256 of the bytes <t>.<raw body>>, keyed with PAYMENT_WEBHOOK_SECRET"
+// @Param body body webhookEvent true "The gateway event"
+// @Success 200 {object} webhookResult
+// @Failure 400,401,413,503 {object} errorBody
+// @Router /webhooks/payment [post]
+// @Router /api/webhooks/payment [post]
+func (s *Server) paymentWebhook(w http.ResponseWriter, r *http.Request) error {
+	if len(s.o.WebhookSecrets) == 0 {
+		return payments.ErrWebhookOff
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxWebhookBody))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return errWebhookTooLarge
+	}
+	if err != nil {
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid JSON", "The request body could not be read: %v.", err)
+	}
+	if err := payments.VerifySignature(r.Header.Get(payments.SignatureHeader), body, s.o.WebhookSecrets, s.o.Now()); err != nil {
+		return err
+	}
+	var in webhookEvent
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	e, err := in.domain(body)
+	if err != nil {
+		return err
+	}
+	res, err := s.o.Payments.Reconcile(r.Context(), e)
+	if err != nil {
+		return err
+	}
+	if res.Changed {
+		s.publishPayment(res.Payment, false)
+	}
+	if res.Note != "" {
+		s.log.WarnContext(r.Context(), "payment event kept in the inbox", "transaction_id", e.TransactionID,
+			"inbox_id", res.InboxID, "payment_id", res.Payment.ID, "note", res.Note)
+	}
+	return writeJSON(w, http.StatusOK, newWebhookResult(res))
+}
+
+// inboxEntryDTO is a gateway event kept for staff. status is the status
+// detail the event stands for; payload is the latest delivery as received.
+type inboxEntryDTO struct {
+	ID              int64           `json:"id" validate:"required" example:"3"`
+	TransactionID   string          `json:"transaction_id" validate:"required" example:"TX-2026-0001"`
+	Amount          *money          `json:"amount" validate:"required" swaggertype:"number" extensions:"x-nullable" example:"60000"`
+	Status          string          `json:"status" validate:"required" enums:"pending,completed,failed,refunded"`
+	GatewayResponse *string         `json:"gateway_response" validate:"required" extensions:"x-nullable"`
+	Date            *time.Time      `json:"date" validate:"required" format:"date-time" extensions:"x-nullable"`
+	Payload         json.RawMessage `json:"payload" validate:"required" swaggertype:"object"`
+	Deliveries      int             `json:"deliveries" validate:"required" example:"1"`
+	ReceivedAt      time.Time       `json:"received_at" validate:"required" format:"date-time"`
+	ResolvedAt      *time.Time      `json:"resolved_at" validate:"required" format:"date-time" extensions:"x-nullable"`
+	Resolution      *string         `json:"resolution" validate:"required" enums:"attached,dismissed" extensions:"x-nullable"`
+	PaymentID       *int64          `json:"payment_id" validate:"required" extensions:"x-nullable"`
+	Note            *string         `json:"note" validate:"required" extensions:"x-nullable"`
+}
+
+func newInboxEntryDTO(e payments.InboxEntry) inboxEntryDTO {
+	var amount *money
+	if e.Amount != nil {
+		m := money(*e.Amount)
+		amount = &m
+	}
+	return inboxEntryDTO{ID: e.ID, TransactionID: e.TransactionID, Amount: amount, Status: e.Status,
+		GatewayResponse: e.GatewayResponse, Date: e.EventDate, Payload: e.Payload, Deliveries: e.Deliveries,
+		ReceivedAt: e.ReceivedAt, ResolvedAt: e.ResolvedAt, Resolution: e.Resolution, PaymentID: e.PaymentID, Note: e.Note}
+}
+
+// listPaymentInbox lists the gateway events kept for staff.
+//
+// @Summary List the payment inbox
+// @Description Gateway events that matched no payment and named nothing to attach to (or an enrollment, or a booking that does not exist), and events a payment did not fully take (another amount or booking, a status that would move it back). One entry per transaction_id: deliveries counts its deliveries, payload holds the latest. open=true (default) lists the open entries, oldest first; open=false the resolved ones, latest resolved first.
+// @Tags payments
+// @Produce json
+// @Param open query bool false "true: open entries; false: resolved ones" default(true)
+// @Param limit query int false "Page size, 1 to 1000" default(100)
+// @Param offset query int false "Rows to skip" default(0)
+// @Success 200 {array} inboxEntryDTO
+// @Failure 400,401,403 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/payments/inbox [get]
+func (s *Server) listPaymentInbox(w http.ResponseWriter, r *http.Request) error {
+	f := payments.InboxFilter{Open: true}
+	open, err := queryBool(r, "open")
+	if err != nil {
+		return err
+	}
+	if open != nil {
+		f.Open = *open
+	}
+	if f.Limit, err = queryInt(r, "limit", 100, 1, 1000); err != nil {
+		return err
+	}
+	if f.Offset, err = queryInt(r, "offset", 0, 0, 1<<31-1); err != nil {
+		return err
+	}
+	rows, err := s.o.Payments.Inbox(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, mapSlice(rows, newInboxEntryDTO))
+}
+
+// inboxResolution resolves an inbox entry.
+type inboxResolution struct {
+	Action        string  `json:"action" validate:"required" enums:"attach,dismiss" example:"attach"`
+	ReservationID *int64  `json:"reservation_id" extensions:"x-nullable" example:"41"`
+	Note          *string `json:"note" extensions:"x-nullable" example:"Paid at the front desk; gateway test event."`
+}
+
+// resolvePaymentInbox resolves an inbox entry.
+//
+// @Summary Resolve a payment inbox entry
+// @Description attach creates the entry's payment on the booking reservation_id (required) from the stored event: its amount, status, gateway_response and date; the entry records the payment_id. 409 when a payment with the entry's transaction_id exists (an entry kept for a disagreeing event can only be dismissed). dismiss closes the entry with a note (required). A note is appended to the entry's note. 409 for an entry already resolved. Emits payment:updated on attach.
+// @Tags payments
+// @Accept json
+// @Produce json
+// @Param id path int true "inbox entry id"
+// @Param body body inboxResolution true "The decision"
+// @Success 200 {object} inboxEntryDTO
+// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/payments/inbox/{id}/resolve [post]
+func (s *Server) resolvePaymentInbox(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	var in inboxResolution
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	res := payments.Resolution{Action: in.Action}
+	if in.ReservationID != nil {
+		res.ReservationID = *in.ReservationID
+	}
+	if in.Note != nil {
+		res.Note = *in.Note
+	}
+	entry, p, err := s.o.Payments.ResolveInbox(r.Context(), id, res)
+	if err != nil {
+		return err
+	}
+	if p.ID != 0 {
+		s.publishPayment(p, false)
+	}
+	return writeJSON(w, http.StatusOK, newInboxEntryDTO(entry))
+}

@@ -1,0 +1,172 @@
+package payments
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/shopspring/decimal"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/ledger"
+)
+
+// Default accounts of the payment postings (see ledger.DemoChart).
+const (
+	BankAccount       = "1.1.10.01" // debited when the payment type names no account
+	BookingIncome     = "4.1.05"    // credited for booking payments
+	EnrollmentsIncome = "4.1.10"    // credited for class enrollment payments
+)
+
+// LedgerPoster posts completed payments to the ledger from the outbox the
+// payments table fills in the same transaction as each payment change.
+// Each outbox item is posted with the idempotency key payment:<id>:<kind>,
+// so a crash between the ledger's commit and the outbox's is repaired by
+// posting again, which returns the entry already made: exactly once.
+type LedgerPoster struct {
+	db     *sqldb.DB
+	ledger *ledger.Ledger
+	zone   *time.Location
+}
+
+// NewLedgerPoster returns a poster from db's outbox to l; zone dates the
+// payments.
+func NewLedgerPoster(db *sqldb.DB, l *ledger.Ledger, zone *time.Location) *LedgerPoster {
+	return &LedgerPoster{db: db, ledger: l, zone: zone}
+}
+
+type outboxItem struct {
+	ID            int64           `db:"id"`
+	PaymentID     int64           `db:"payment_id"`
+	Kind          string          `db:"kind"`
+	PaidAt        time.Time       `db:"paid_at"`
+	Amount        decimal.Decimal `db:"amount"`
+	ForEnrollment bool            `db:"for_enrollment"`
+	LedgerAccount *string         `db:"ledger_account"`
+	PaymentType   *string         `db:"payment_type"`
+	Attempts      int             `db:"attempts"`
+}
+
+// PostPending posts every outbox item it can and returns how many it
+// posted and how many wait (for an open period, mostly: an item whose date
+// no open period covers waits and is reported in close-readiness).
+func (p *LedgerPoster) PostPending(ctx context.Context) (posted, waiting int, err error) {
+	round := p.round(ctx)
+	for {
+		done, wait, more, err := p.postOne(ctx, round)
+		if err != nil {
+			return posted, waiting, err
+		}
+		posted, waiting = posted+done, waiting+wait
+		if !more {
+			return posted, waiting, nil
+		}
+	}
+}
+
+// postOne posts the oldest outbox item not being posted by another poster
+// and not already tried in this round (attempts below round). more is
+// false when none is left.
+func (p *LedgerPoster) postOne(ctx context.Context, round int) (posted, waiting int, more bool, err error) {
+	err = sqldb.Transact(ctx, p.db.DB, func(tx *sqlx.Tx) error {
+		posted, waiting, more = 0, 0, false
+		var it outboxItem
+		err := tx.GetContext(ctx, &it, `SELECT o.id, o.payment_id, o.kind, o.paid_at, o.amount, o.for_enrollment, o.attempts,
+			pt.ledger_account, pt.name AS payment_type
+			FROM ledger_outbox o LEFT JOIN payment_types pt ON pt.id = o.payment_type_id
+			WHERE o.posted_at IS NULL AND (o.last_error IS NULL OR o.attempts < $1)
+			ORDER BY o.id LIMIT 1 FOR UPDATE OF o SKIP LOCKED`, round)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		more = true
+		e, _, perr := p.ledger.Post(ctx, p.entry(it))
+		if perr != nil {
+			if k := clubhouse.KindOf(perr); k == clubhouse.Conflict || k == clubhouse.Invalid {
+				// No open period, or the chart lacks the account: wait, and say why.
+				waiting = 1
+				_, err := tx.ExecContext(ctx, `UPDATE ledger_outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`,
+					it.ID, perr.Error())
+				return err
+			}
+			return perr
+		}
+		posted = 1
+		_, err = tx.ExecContext(ctx, `UPDATE ledger_outbox SET posted_at = now(), entry_id = $2, attempts = attempts + 1,
+			last_error = NULL WHERE id = $1`, it.ID, e.ID)
+		return err
+	})
+	return posted, waiting, more, err
+}
+
+// round is the attempt count below which items are tried in a call of
+// PostPending, so that each call tries every waiting item once.
+func (p *LedgerPoster) round(ctx context.Context) int {
+	var n int
+	if err := p.db.GetContext(ctx, &n, `SELECT COALESCE(max(attempts), 0) + 1 FROM ledger_outbox WHERE posted_at IS NULL`); err != nil {
+		return 1
+	}
+	return n
+}
+
+// entry is the ledger entry of an outbox item: the payment's account
+// against income, or the reverse.
+func (p *LedgerPoster) entry(it outboxItem) ledger.EntryInput {
+	debit, credit := BankAccount, BookingIncome
+	if it.LedgerAccount != nil {
+		debit = *it.LedgerAccount
+	}
+	if it.ForEnrollment {
+		credit = EnrollmentsIncome
+	}
+	desc := fmt.Sprintf("Payment %d", it.PaymentID)
+	if it.PaymentType != nil {
+		desc += " (" + *it.PaymentType + ")"
+	}
+	if it.Kind == "reverse" {
+		debit, credit = credit, debit
+		desc = "Reversal of " + desc
+	}
+	paid := it.PaidAt.In(p.zone)
+	return ledger.EntryInput{
+		Date:           time.Date(paid.Year(), paid.Month(), paid.Day(), 0, 0, 0, 0, time.UTC),
+		Description:    desc,
+		Source:         "payment",
+		IdempotencyKey: fmt.Sprintf("payment:%d:%s", it.PaymentID, it.Kind),
+		CreatedBy:      "ledger-poster",
+		Lines:          []ledger.LineInput{{AccountCode: debit, Debit: it.Amount}, {AccountCode: credit, Credit: it.Amount}},
+	}
+}
+
+// Waiting counts the outbox items dated from from to to (club dates) that
+// are not posted yet.
+func (p *LedgerPoster) Waiting(ctx context.Context, from, to time.Time) (int, error) {
+	var n int
+	err := p.db.GetContext(ctx, &n, `SELECT count(*) FROM ledger_outbox
+		WHERE posted_at IS NULL AND (paid_at AT TIME ZONE $3)::date BETWEEN $1 AND $2`, from, to, p.zone.String())
+	return n, err
+}
+
+// Run posts pending items every interval until ctx ends, reporting each
+// round's error to report.
+func (p *LedgerPoster) Run(ctx context.Context, interval time.Duration, report func(error)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if _, _, err := p.PostPending(ctx); err != nil && ctx.Err() == nil {
+			report(err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,309 @@
+package payments
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/shopspring/decimal"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// The statuses of a reconciled event.
+const (
+	ResultProcessed = "processed" // the event's payment was found or created
+	ResultQueued    = "queued"    // nothing to attach the event to: kept in the inbox
+)
+
+// Result is what Reconcile did with an event.
+type Result struct {
+	Status  string  // ResultProcessed or ResultQueued
+	Payment Payment // the event's payment; zero when queued
+	// Changed is true when the payment was created or its state or gateway
+	// response changed: once per change, however often the event arrives.
+	Changed bool
+	// InboxID is the inbox entry that keeps the event for an operator: the
+	// queued event, or a processed one the payment did not fully take (a
+	// different amount or booking, a status that would move it back); 0
+	// when none. Note says why.
+	InboxID int64
+	Note    string
+}
+
+// Reconcile applies a gateway event, in one transaction:
+//
+//   - a payment with the event's transaction_id takes the event's status
+//     when it advances the payment (see Advances) and its gateway_response
+//     when that differs; a duplicate changes nothing. The amount and the
+//     booking of a payment never change: an event that disagrees is applied
+//     otherwise as usual and also kept in the inbox with a note, for an
+//     operator to check.
+//   - without such a payment, an event naming an existing reservation_id
+//     creates the payment there, dated with the event's date. Concurrent
+//     deliveries of one event create one payment, and only one of them
+//     reports Changed.
+//   - any other event (no reservation, an unknown one, or an enrollment:
+//     enrollments do not exist yet) is kept in the inbox, one entry per
+//     transaction_id counting its deliveries and holding the latest one.
+//
+// Errors: Invalid for bad event data (see Event.Validate).
+func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
+	status, detail, err := e.Validate()
+	if err != nil {
+		return Result{}, err
+	}
+	date := s.now()
+	if e.Date != nil {
+		date = *e.Date
+	}
+	if len(e.Payload) == 0 {
+		if e.Payload, err = json.Marshal(eventJSON(e, date)); err != nil {
+			return Result{}, fmt.Errorf("reconcile: encode event: %w", err)
+		}
+	}
+	in := inboxRow{TransactionID: e.TransactionID, Amount: e.Amount, Status: detail, GatewayResponse: e.GatewayResponse,
+		EventDate: date, Payload: string(e.Payload)}
+	var res Result
+	err = sqldb.Transact(ctx, s.db.DB, func(tx *sqlx.Tx) error {
+		p, err := s.store.byTransactionLocked(ctx, tx, e.TransactionID)
+		switch {
+		case err == nil:
+			res, err = s.apply(ctx, tx, p, e, in, status, detail)
+			return err
+		case !errors.Is(err, ErrNotFound):
+			return err
+		}
+		switch {
+		case e.EnrollmentID != nil:
+			in.Note = fmt.Sprintf("enrollment_id %d: class enrollments do not exist yet; attach the payment to a booking or dismiss the event.", *e.EnrollmentID)
+		case e.ReservationID == nil:
+			in.Note = "The event names no known transaction_id and no reservation_id or enrollment_id."
+		default:
+			var created bool
+			if res, created, err = s.create(ctx, tx, e, in, status, detail, date); err != nil || created {
+				return err
+			}
+			in.Note = fmt.Sprintf("reservation_id %d does not name an existing booking.", *e.ReservationID)
+		}
+		id, err := s.store.upsertInbox(ctx, tx, in)
+		res = Result{Status: ResultQueued, InboxID: id, Note: in.Note}
+		return err
+	})
+	if err != nil {
+		return Result{}, fmt.Errorf("reconcile %s: %w", e.TransactionID, err)
+	}
+	return res, nil
+}
+
+// create creates the payment of event e on its booking, or applies e to
+// the payment a concurrent delivery created first. created is false when
+// the booking does not exist.
+func (s *Service) create(ctx context.Context, tx *sqlx.Tx, e Event, in inboxRow, status bool, detail string, date time.Time) (res Result, created bool, err error) {
+	// An earlier delivery without the booking may wait in the inbox: the
+	// new payment closes its entry.
+	id, booking, err := s.store.insertFromEvent(ctx, tx, Payment{ReservationID: e.ReservationID, Amount: e.Amount,
+		TransactionID: &e.TransactionID, GatewayResponse: e.GatewayResponse, Status: status, StatusDetail: detail, Date: date},
+		s.now(), fmt.Sprintf("Attached by a later delivery naming reservation_id %d.", *e.ReservationID))
+	switch {
+	case err != nil || !booking:
+		return Result{}, false, err
+	case id == 0: // a concurrent delivery created it and committed
+		p, err := s.store.byTransactionLocked(ctx, tx, e.TransactionID)
+		if err != nil {
+			return Result{}, false, err
+		}
+		res, err = s.apply(ctx, tx, p, e, in, status, detail)
+		return res, true, err
+	}
+	p, err := s.store.get(ctx, tx, id, false)
+	return Result{Status: ResultProcessed, Payment: p, Changed: true}, true, err
+}
+
+// apply applies event e to the locked payment p (see Reconcile).
+func (s *Service) apply(ctx context.Context, tx *sqlx.Tx, p Payment, e Event, in inboxRow, status bool, detail string) (Result, error) {
+	res := Result{Status: ResultProcessed, Payment: p}
+	var notes []string
+	if !p.Amount.Equal(e.Amount) {
+		notes = append(notes, fmt.Sprintf("The event's amount %s differs from the payment's %s; the payment keeps its amount.", e.Amount, p.Amount))
+	}
+	if e.ReservationID != nil && (p.ReservationID == nil || *p.ReservationID != *e.ReservationID) {
+		notes = append(notes, fmt.Sprintf("The event names reservation_id %d; the payment stays where it is.", *e.ReservationID))
+	}
+	if e.EnrollmentID != nil && (p.EnrollmentID == nil || *p.EnrollmentID != *e.EnrollmentID) {
+		notes = append(notes, fmt.Sprintf("The event names enrollment_id %d; the payment stays where it is.", *e.EnrollmentID))
+	}
+	next, changed := p, false
+	switch {
+	case Advances(p.StatusDetail, detail):
+		next.Status, next.StatusDetail, changed = status, detail, true
+	case detail != p.StatusDetail:
+		notes = append(notes, fmt.Sprintf("Status %s after %s was not applied: events only move a payment forward (pending, failed, completed, refunded).", detail, p.StatusDetail))
+	}
+	// The gateway's response goes with the state it describes: a stale
+	// event's response does not replace the current one.
+	if detail == next.StatusDetail && e.GatewayResponse != nil && (p.GatewayResponse == nil || *p.GatewayResponse != *e.GatewayResponse) {
+		next.GatewayResponse, changed = e.GatewayResponse, true
+	}
+	if changed {
+		updated, err := s.store.setState(ctx, tx, next)
+		if err != nil {
+			return Result{}, err
+		}
+		res.Payment, res.Changed = updated, true
+	}
+	if len(notes) > 0 {
+		in.Note, in.PaymentID = strings.Join(notes, " "), &p.ID
+		id, err := s.store.upsertInbox(ctx, tx, in)
+		if err != nil {
+			return Result{}, err
+		}
+		res.InboxID, res.Note = id, in.Note
+	}
+	return res, nil
+}
+
+// eventJSON is the inbox payload of an event that came without its raw JSON.
+func eventJSON(e Event, date time.Time) map[string]any {
+	return map[string]any{"transaction_id": e.TransactionID, "amount": e.Amount, "status": e.Status,
+		"gateway_response": e.GatewayResponse, "date": date, "reservation_id": e.ReservationID, "enrollment_id": e.EnrollmentID}
+}
+
+// InboxEntry is a gateway event kept for an operator: it matched no payment
+// and named nothing to attach to, or a payment did not fully take it.
+type InboxEntry struct {
+	ID              int64            `db:"id"`
+	TransactionID   string           `db:"transaction_id"`
+	Amount          *decimal.Decimal `db:"amount"`
+	Status          string           `db:"status"` // the status detail the event stands for
+	GatewayResponse *string          `db:"gateway_response"`
+	EventDate       *time.Time       `db:"event_date"`
+	Payload         []byte           `db:"payload"` // the latest delivery's JSON
+	Deliveries      int              `db:"deliveries"`
+	ReceivedAt      time.Time        `db:"received_at"` // the first delivery
+	ResolvedAt      *time.Time       `db:"resolved_at"`
+	Resolution      *string          `db:"resolution"` // attached or dismissed; nil while open
+	PaymentID       *int64           `db:"payment_id"`
+	Note            *string          `db:"note"`
+}
+
+// InboxFilter selects inbox entries: the open ones, oldest first, or the
+// resolved ones, latest resolved first.
+type InboxFilter struct {
+	Open          bool
+	Limit, Offset int
+}
+
+// Inbox lists the entries of the inbox that f selects.
+func (s *Service) Inbox(ctx context.Context, f InboxFilter) ([]InboxEntry, error) {
+	return s.store.listInbox(ctx, s.db, f)
+}
+
+// The actions of ResolveInbox.
+const (
+	ActionAttach  = "attach"
+	ActionDismiss = "dismiss"
+)
+
+// The resolutions an inbox entry ends with.
+const (
+	ResolutionAttached  = "attached"
+	ResolutionDismissed = "dismissed"
+)
+
+// Resolution is an operator's decision on an inbox entry.
+type Resolution struct {
+	Action        string // ActionAttach or ActionDismiss
+	ReservationID int64  // attach: the booking the payment belongs to
+	Note          string // why; required to dismiss
+}
+
+// Errors of the inbox.
+var (
+	ErrInboxNotFound = clubhouse.Errorf(clubhouse.NotFound, "inbox entry not found", "The inbox entry does not exist.")
+	ErrInboxResolved = clubhouse.Errorf(clubhouse.Conflict, "already resolved", "The inbox entry was already resolved.")
+)
+
+// ResolveInbox closes the inbox entry with id, in one transaction. Attach
+// creates the entry's payment on the booking r.ReservationID from the stored
+// event (its amount, status, gateway response and date) and records it on
+// the entry; dismiss records r.Note. It returns the entry and, for attach,
+// the payment. Errors: ErrInboxNotFound, ErrInboxResolved, Invalid
+// ("invalid data" for an unknown action, "incomplete data" without the
+// reservation_id or note the action needs, "invalid reference" for a
+// booking that does not exist), ErrTransactionUsed when a payment with the
+// entry's transaction_id exists.
+func (s *Service) ResolveInbox(ctx context.Context, id int64, r Resolution) (InboxEntry, Payment, error) {
+	r.Note = strings.TrimSpace(r.Note)
+	switch {
+	case r.Action != ActionAttach && r.Action != ActionDismiss:
+		return InboxEntry{}, Payment{}, clubhouse.Errorf(clubhouse.Invalid, "invalid data", "action must be attach or dismiss, not %q.", r.Action)
+	case r.Action == ActionAttach && r.ReservationID == 0:
+		return InboxEntry{}, Payment{}, clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: reservation_id.")
+	case r.Action == ActionAttach && r.ReservationID < 0:
+		return InboxEntry{}, Payment{}, clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "reservation_id must be a positive integer.")
+	case r.Action == ActionDismiss && r.Note == "":
+		return InboxEntry{}, Payment{}, clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: note.")
+	}
+	var entry InboxEntry
+	var pay Payment
+	err := sqldb.Transact(ctx, s.db.DB, func(tx *sqlx.Tx) error {
+		pay = Payment{}
+		e, err := s.store.inboxLocked(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if e.ResolvedAt != nil {
+			return ErrInboxResolved
+		}
+		var note *string
+		if r.Note != "" {
+			note = &r.Note
+		}
+		resolution := ResolutionDismissed
+		if r.Action == ActionAttach {
+			if pay, err = s.attach(ctx, tx, e, r.ReservationID); err != nil {
+				return err
+			}
+			resolution, e.PaymentID = ResolutionAttached, &pay.ID
+		}
+		entry, err = s.store.resolveInbox(ctx, tx, id, resolution, e.PaymentID, note, s.now())
+		return err
+	})
+	if err != nil {
+		return InboxEntry{}, Payment{}, fmt.Errorf("resolve inbox entry %d: %w", id, err)
+	}
+	return entry, pay, nil
+}
+
+// attach creates the payment of inbox entry e on the booking with
+// reservationID.
+func (s *Service) attach(ctx context.Context, tx *sqlx.Tx, e InboxEntry, reservationID int64) (Payment, error) {
+	if e.Amount == nil {
+		return Payment{}, clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "The stored event has no amount.")
+	}
+	status, detail, err := ParseStatus(e.Status)
+	if err != nil {
+		return Payment{}, err
+	}
+	date := s.now()
+	if e.EventDate != nil {
+		date = *e.EventDate
+	}
+	id, booking, err := s.store.insertFromEvent(ctx, tx, Payment{ReservationID: &reservationID, Amount: *e.Amount,
+		TransactionID: &e.TransactionID, GatewayResponse: e.GatewayResponse, Status: status, StatusDetail: detail, Date: date}, s.now(), "")
+	switch {
+	case err != nil:
+		return Payment{}, err
+	case !booking:
+		return Payment{}, clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "reservation_id %d does not name an existing booking.", reservationID)
+	case id == 0:
+		return Payment{}, ErrTransactionUsed
+	}
+	return s.store.get(ctx, tx, id, false)
+}

@@ -1,0 +1,264 @@
+package payments_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/payments"
+)
+
+func clock() time.Time { return time.Date(2026, 3, 2, 15, 0, 0, 0, time.UTC) }
+
+// newBooking stores a booking on a fresh court and returns its id.
+func newBooking(tb testing.TB, db *sqldb.DB) int64 {
+	tb.Helper()
+	ctx := context.Background()
+	var typeID, courtID, rtID, id int64
+	n := time.Now().UnixNano()
+	require.NoError(tb, db.GetContext(ctx, &typeID, `INSERT INTO court_types (name) VALUES ($1) RETURNING id`, fmt.Sprint("type ", n)))
+	require.NoError(tb, db.GetContext(ctx, &courtID, `INSERT INTO courts (court_type_id, name) VALUES ($1, $2) RETURNING id`, typeID, fmt.Sprint("court ", n)))
+	require.NoError(tb, db.GetContext(ctx, &rtID, `INSERT INTO reservation_types (name) VALUES ($1) RETURNING id`, fmt.Sprint("rental ", n)))
+	require.NoError(tb, db.GetContext(ctx, &id, `INSERT INTO reservations (court_id, reservation_type_id, checking, checkout)
+		VALUES ($1, $2, '2026-03-02 10:00', '2026-03-02 11:00') RETURNING id`, courtID, rtID))
+	return id
+}
+
+func event(txid, amount, status string, reservation *int64) payments.Event {
+	return payments.Event{TransactionID: txid, Amount: decimal.RequireFromString(amount), Status: status, ReservationID: reservation}
+}
+
+func count(tb testing.TB, db *sqldb.DB, query string, args ...any) int {
+	tb.Helper()
+	var n int
+	require.NoError(tb, db.GetContext(context.Background(), &n, query, args...))
+	return n
+}
+
+// TestReconcile_concurrent delivers one event from 50 goroutines at once:
+// one payment, one change, no error.
+func TestReconcile_concurrent(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	svc := payments.NewService(db, nil, clock)
+	booking := newBooking(t, db)
+	ctx := context.Background()
+
+	for _, tc := range []struct {
+		name  string
+		event payments.Event
+	}{
+		{"new payment", event("tx-race", "60000", "completed", &booking)},
+		{"inbox", event("tx-lost", "60000", "completed", nil)},
+	} {
+		results := make([]payments.Result, 50)
+		errs := make([]error, 50)
+		var start, done sync.WaitGroup
+		start.Add(1)
+		for i := range results {
+			done.Go(func() {
+				start.Wait()
+				results[i], errs[i] = svc.Reconcile(ctx, tc.event)
+			})
+		}
+		start.Done()
+		done.Wait()
+		changed, ids := 0, map[int64]bool{}
+		for i, r := range results {
+			require.NoError(t, errs[i], tc.name)
+			if r.Changed {
+				changed++
+			}
+			ids[r.Payment.ID+r.InboxID] = true
+		}
+		assert.Len(t, ids, 1, "%s: every delivery names the same row", tc.name)
+		if tc.event.ReservationID != nil {
+			assert.Equal(t, 1, changed, "exactly one delivery creates the payment")
+			assert.Equal(t, 1, count(t, db, `SELECT count(*) FROM payments WHERE transaction_id = $1`, tc.event.TransactionID))
+		} else {
+			assert.Zero(t, changed)
+			assert.Equal(t, 50, count(t, db, `SELECT deliveries FROM payment_inbox WHERE transaction_id = $1`, tc.event.TransactionID))
+			assert.Zero(t, count(t, db, `SELECT count(*) FROM payments WHERE transaction_id = $1`, tc.event.TransactionID))
+		}
+	}
+}
+
+func TestReconcile_transitions(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	svc := payments.NewService(db, nil, clock)
+	booking := newBooking(t, db)
+	ctx := context.Background()
+	resp := func(s string) *string { return &s }
+
+	e := event("tx-1", "60000", "pending", &booking)
+	date := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
+	e.Date = &date
+	r, err := svc.Reconcile(ctx, e)
+	require.NoError(t, err)
+	assert.Equal(t, payments.ResultProcessed, r.Status)
+	assert.True(t, r.Changed)
+	assert.False(t, r.Payment.Status)
+	assert.Equal(t, payments.DetailPending, r.Payment.StatusDetail)
+	assert.True(t, r.Payment.Date.Equal(date), "the payment is dated with the event")
+	id := r.Payment.ID
+
+	step := func(status string, gw *string, wantChanged bool, wantStatus bool, wantDetail string) payments.Result {
+		t.Helper()
+		e := event("tx-1", "60000", status, nil)
+		e.GatewayResponse = gw
+		r, err := svc.Reconcile(ctx, e)
+		require.NoError(t, err)
+		assert.Equal(t, id, r.Payment.ID)
+		assert.Equal(t, wantChanged, r.Changed, status)
+		assert.Equal(t, wantStatus, r.Payment.Status, status)
+		assert.Equal(t, wantDetail, r.Payment.StatusDetail, status)
+		return r
+	}
+	step("pending", nil, false, false, payments.DetailPending)
+	step("approved", resp(`{"id":"tx-1","state":"APPROVED"}`), true, true, payments.DetailCompleted)
+	step("completed", resp(`{"id":"tx-1","state":"APPROVED"}`), false, true, payments.DetailCompleted)
+	step("completed", resp(`{"id":"tx-1","state":"APPROVED","fee":1}`), true, true, payments.DetailCompleted)
+
+	// A late pending delivery does not undo the completed payment; it is
+	// kept in the inbox for an operator to see.
+	late := step("pending", resp("late"), false, true, payments.DetailCompleted)
+	assert.NotZero(t, late.InboxID)
+	assert.Contains(t, late.Note, "not applied")
+	p, err := svc.Get(ctx, id)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"id":"tx-1","state":"APPROVED","fee":1}`, *p.GatewayResponse, "a stale event's response is not kept")
+
+	step("refunded", nil, true, false, payments.DetailRefunded)
+	step("refunded", nil, false, false, payments.DetailRefunded)
+	step("completed", nil, false, false, payments.DetailRefunded)
+	assert.Equal(t, 1, count(t, db, `SELECT count(*) FROM payments`))
+}
+
+func TestReconcile_amountMismatch(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	svc := payments.NewService(db, nil, clock)
+	booking, other := newBooking(t, db), newBooking(t, db)
+	ctx := context.Background()
+
+	r, err := svc.Reconcile(ctx, event("tx-1", "60000", "pending", &booking))
+	require.NoError(t, err)
+	require.Zero(t, r.InboxID)
+	r, err = svc.Reconcile(ctx, event("tx-1", "59000.5", "completed", &other))
+	require.NoError(t, err)
+	assert.True(t, r.Changed, "the status still applies")
+	assert.True(t, r.Payment.Status)
+	assert.True(t, r.Payment.Amount.Equal(decimal.NewFromInt(60000)), "the amount does not change")
+	assert.Equal(t, booking, *r.Payment.ReservationID, "nor the booking")
+	require.NotZero(t, r.InboxID)
+	assert.Contains(t, r.Note, "59000.5 differs from the payment's 60000")
+	assert.Contains(t, r.Note, fmt.Sprintf("reservation_id %d", other))
+
+	open, err := svc.Inbox(ctx, payments.InboxFilter{Open: true, Limit: 10})
+	require.NoError(t, err)
+	require.Len(t, open, 1)
+	assert.Equal(t, r.Payment.ID, *open[0].PaymentID)
+
+	// Attaching would create a second payment of the transaction.
+	_, _, err = svc.ResolveInbox(ctx, r.InboxID, payments.Resolution{Action: payments.ActionAttach, ReservationID: booking})
+	require.ErrorIs(t, err, payments.ErrTransactionUsed)
+	_, _, err = svc.ResolveInbox(ctx, r.InboxID, payments.Resolution{Action: payments.ActionDismiss, Note: "fee withheld by the gateway"})
+	require.NoError(t, err)
+
+	// The same delivery again does not reopen it; a different one does.
+	r2, err := svc.Reconcile(ctx, event("tx-1", "59000.5", "completed", &other))
+	require.NoError(t, err)
+	assert.False(t, r2.Changed)
+	assert.Equal(t, r.InboxID, r2.InboxID)
+	open, err = svc.Inbox(ctx, payments.InboxFilter{Open: true, Limit: 10})
+	require.NoError(t, err)
+	assert.Empty(t, open)
+	_, err = svc.Reconcile(ctx, event("tx-1", "58000", "completed", nil))
+	require.NoError(t, err)
+	open, err = svc.Inbox(ctx, payments.InboxFilter{Open: true, Limit: 10})
+	require.NoError(t, err)
+	require.Len(t, open, 1)
+	assert.Equal(t, 3, open[0].Deliveries)
+	assert.Nil(t, open[0].Resolution)
+}
+
+func TestReconcile_inbox(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	svc := payments.NewService(db, nil, clock)
+	booking := newBooking(t, db)
+	ctx := context.Background()
+	ref := func(v int64) *int64 { return &v }
+
+	cases := []struct {
+		event payments.Event
+		note  string
+	}{
+		{event("tx-none", "100", "completed", nil), "no reservation_id"},
+		{event("tx-gone", "100", "completed", ref(999999)), "reservation_id 999999 does not name"},
+		{payments.Event{TransactionID: "tx-class", Amount: decimal.NewFromInt(100), Status: "failed", EnrollmentID: ref(7)}, "enrollment_id 7"},
+	}
+	for _, c := range cases {
+		r, err := svc.Reconcile(ctx, c.event)
+		require.NoError(t, err)
+		assert.Equal(t, payments.ResultQueued, r.Status)
+		assert.Zero(t, r.Payment.ID)
+		assert.NotZero(t, r.InboxID)
+		assert.Contains(t, r.Note, c.note)
+	}
+	open, err := svc.Inbox(ctx, payments.InboxFilter{Open: true, Limit: 10})
+	require.NoError(t, err)
+	require.Len(t, open, 3)
+	assert.Equal(t, "tx-none", open[0].TransactionID, "oldest first")
+	assert.JSONEq(t, `{"transaction_id":"tx-none","amount":"100","status":"completed","gateway_response":null,
+		"date":"2026-03-02T15:00:00Z","reservation_id":null,"enrollment_id":null}`, string(open[0].Payload))
+
+	// A later delivery that names the booking creates the payment and
+	// closes the entry.
+	r, err := svc.Reconcile(ctx, event("tx-none", "100", "completed", &booking))
+	require.NoError(t, err)
+	assert.True(t, r.Changed)
+	closed, err := svc.Inbox(ctx, payments.InboxFilter{Limit: 10})
+	require.NoError(t, err)
+	require.Len(t, closed, 1)
+	assert.Equal(t, payments.ResolutionAttached, *closed[0].Resolution)
+	assert.Equal(t, r.Payment.ID, *closed[0].PaymentID)
+
+	// The operator attaches one and dismisses the other.
+	entry, pay, err := svc.ResolveInbox(ctx, open[2].ID, payments.Resolution{Action: payments.ActionAttach, ReservationID: booking})
+	require.NoError(t, err)
+	assert.Equal(t, payments.ResolutionAttached, *entry.Resolution)
+	assert.Equal(t, pay.ID, *entry.PaymentID)
+	assert.Equal(t, payments.DetailFailed, pay.StatusDetail)
+	assert.False(t, pay.Status)
+	assert.Equal(t, "tx-class", *pay.TransactionID)
+	_, _, err = svc.ResolveInbox(ctx, open[2].ID, payments.Resolution{Action: payments.ActionDismiss, Note: "x"})
+	require.ErrorIs(t, err, payments.ErrInboxResolved)
+
+	_, _, err = svc.ResolveInbox(ctx, open[1].ID, payments.Resolution{Action: payments.ActionAttach, ReservationID: 999999})
+	assert.Equal(t, "invalid reference", clubhouse.AsError(err).Code)
+	_, _, err = svc.ResolveInbox(ctx, open[1].ID, payments.Resolution{Action: payments.ActionDismiss})
+	assert.Equal(t, "incomplete data", clubhouse.AsError(err).Code)
+	_, _, err = svc.ResolveInbox(ctx, open[1].ID, payments.Resolution{Action: "merge"})
+	assert.Equal(t, "invalid data", clubhouse.AsError(err).Code)
+	entry, _, err = svc.ResolveInbox(ctx, open[1].ID, payments.Resolution{Action: payments.ActionDismiss, Note: "test event"})
+	require.NoError(t, err)
+	assert.Equal(t, payments.ResolutionDismissed, *entry.Resolution)
+	assert.Contains(t, *entry.Note, "does not name an existing booking.\ntest event")
+	_, _, err = svc.ResolveInbox(ctx, 424242, payments.Resolution{Action: payments.ActionDismiss, Note: "x"})
+	require.ErrorIs(t, err, payments.ErrInboxNotFound)
+
+	open, err = svc.Inbox(ctx, payments.InboxFilter{Open: true, Limit: 10})
+	require.NoError(t, err)
+	assert.Empty(t, open)
+}
