@@ -109,6 +109,24 @@ type paginationDTO struct {
 	TotalPages int `json:"totalPages" validate:"required" example:"3"`
 }
 
+// pageQuery reads page (from 1, default 1) and limit (1 to 100, default
+// 10) into the pagination of an answer; setTotal fills in the rest.
+func pageQuery(r *http.Request) (paginationDTO, error) {
+	page, err := queryInt(r, "page", 1, 1, 1_000_000)
+	if err != nil {
+		return paginationDTO{}, err
+	}
+	limit, err := queryInt(r, "limit", 10, 1, 100)
+	if err != nil {
+		return paginationDTO{}, err
+	}
+	return paginationDTO{Page: page, Limit: limit}, nil
+}
+
+func (p *paginationDTO) setTotal(total int) {
+	p.Total, p.TotalPages = total, (total+p.Limit-1)/p.Limit
+}
+
 type accountBookingsDTO struct {
 	Bookings   []accountBookingDTO `json:"bookings" validate:"required"`
 	Pagination paginationDTO       `json:"pagination" validate:"required"`
@@ -128,27 +146,23 @@ type accountBookingsDTO struct {
 // @Security XAuth
 // @Router /api/account/bookings [get]
 func (s *Server) listAccountBookings(w http.ResponseWriter, r *http.Request) error {
-	page, err := queryInt(r, "page", 1, 1, 1_000_000)
+	pg, err := pageQuery(r)
 	if err != nil {
 		return err
 	}
-	limit, err := queryInt(r, "limit", 10, 1, 100)
-	if err != nil {
-		return err
-	}
-	out := accountBookingsDTO{Bookings: []accountBookingDTO{}, Pagination: paginationDTO{Page: page, Limit: limit}}
+	out := accountBookingsDTO{Bookings: []accountBookingDTO{}, Pagination: pg}
 	c, err := s.callerClient(r)
 	if err != nil {
 		return writeJSON(w, http.StatusOK, out)
 	}
-	rows, total, err := s.o.Bookings.ClientPage(r.Context(), c.ID, page, limit)
+	rows, total, err := s.o.Bookings.ClientPage(r.Context(), c.ID, pg.Page, pg.Limit)
 	if err != nil {
 		return err
 	}
 	if out.Bookings, err = s.accountBookingDTOs(r, rows); err != nil {
 		return err
 	}
-	out.Pagination.Total, out.Pagination.TotalPages = total, (total+limit-1)/limit
+	out.Pagination.setTotal(total)
 	return writeJSON(w, http.StatusOK, out)
 }
 

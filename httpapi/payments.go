@@ -513,25 +513,21 @@ type accountPaymentsDTO struct {
 // @Security XAuth
 // @Router /api/account/payments [get]
 func (s *Server) listAccountPayments(w http.ResponseWriter, r *http.Request) error {
-	page, err := queryInt(r, "page", 1, 1, 1_000_000)
+	pg, err := pageQuery(r)
 	if err != nil {
 		return err
 	}
-	limit, err := queryInt(r, "limit", 10, 1, 100)
-	if err != nil {
-		return err
-	}
-	out := accountPaymentsDTO{Payments: []accountPaymentDTO{}, Pagination: paginationDTO{Page: page, Limit: limit}}
+	out := accountPaymentsDTO{Payments: []accountPaymentDTO{}, Pagination: pg}
 	c, err := s.callerClient(r)
 	if err != nil {
 		return writeJSON(w, http.StatusOK, out)
 	}
-	rows, total, err := s.o.Payments.ClientPage(r.Context(), c.ID, page, limit)
+	rows, total, err := s.o.Payments.ClientPage(r.Context(), c.ID, pg.Page, pg.Limit)
 	if err != nil {
 		return err
 	}
 	out.Payments = mapSlice(rows, newAccountPaymentDTO)
-	out.Pagination.Total, out.Pagination.TotalPages = total, (total+limit-1)/limit
+	out.Pagination.setTotal(total)
 	return writeJSON(w, http.StatusOK, out)
 }
 
