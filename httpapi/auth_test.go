@@ -446,3 +446,15 @@ func TestAuthExternalIssuer_defaultClient(t *testing.T) {
 	app := apptest.New(t, withoutClient)
 	bearer(app, idp.token(t, "ext-subject-1", nil)).Get("/api/account/profile").Status(t, http.StatusOK)
 }
+
+// TestAuthExternalIssuer_trailingSlash: the issuer configured with a
+// trailing slash still accepts the tokens its discovery document names.
+func TestAuthExternalIssuer_trailingSlash(t *testing.T) {
+	t.Parallel()
+	idp := newIDP(t)
+	app := apptest.New(t, func(cfg *app.Config, o *app.Options) {
+		cfg.OIDCIssuerURL = idp.URL + "/"
+		o.HTTPClient = idp.Client()
+	})
+	bearer(app, idp.token(t, "ext-subject-2", nil)).Get("/api/account/profile").Status(t, http.StatusOK)
+}

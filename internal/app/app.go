@@ -110,7 +110,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		if err != nil {
 			return nil, err
 		}
-		ao.Verifier.Keys, ao.External = keys, cfg.OIDCIssuerURL
+		ao.Verifier.Keys, ao.Verifier.Issuer, ao.External = keys, keys.Issuer, keys.Issuer
 	} else {
 		ao.Issuer = &auth.Issuer{Key: o.Key, Issuer: cfg.Issuer(), Audience: cfg.Audience, TTL: cfg.AccessTokenTTL, Now: o.Now}
 		a.Issuer = ao.Issuer

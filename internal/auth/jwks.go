@@ -78,6 +78,7 @@ func (s StaticKeys) PublicKey(_ context.Context, kid string) (*rsa.PublicKey, er
 // token names a key id it does not hold (the issuer rotated its keys), at most
 // once per MinRefresh so that forged key ids cannot flood the issuer.
 type RemoteKeys struct {
+	Issuer     string // the issuer exactly as its discovery document spells it
 	URL        string
 	Client     *http.Client
 	MinRefresh time.Duration
@@ -152,7 +153,8 @@ func fetchJWKS(ctx context.Context, c *http.Client, url string) (map[string]*rsa
 }
 
 // Discover reads the OIDC discovery document of issuer and returns a
-// RemoteKeys on its jwks_uri. A nil c means a default client.
+// RemoteKeys on its jwks_uri. A trailing slash on issuer does not matter;
+// tokens are checked against the issuer the document names. A nil c means a default client.
 func Discover(ctx context.Context, c *http.Client, issuer string) (*RemoteKeys, error) {
 	c = orDefault(c)
 	var doc struct {
@@ -168,7 +170,7 @@ func Discover(ctx context.Context, c *http.Client, issuer string) (*RemoteKeys, 
 	if doc.JWKSURI == "" {
 		return nil, errors.New("oidc discovery: no jwks_uri")
 	}
-	return &RemoteKeys{URL: doc.JWKSURI, Client: c, MinRefresh: time.Minute}, nil
+	return &RemoteKeys{Issuer: doc.Issuer, URL: doc.JWKSURI, Client: c, MinRefresh: time.Minute}, nil
 }
 
 func getJSON(ctx context.Context, c *http.Client, url string, v any) error {
