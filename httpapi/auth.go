@@ -4,6 +4,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+
+	"github.com/clubhouse-go/clubhouse"
 )
 
 type loginInput struct {
@@ -111,11 +113,16 @@ type discoveryDTO struct {
 // openIDConfiguration publishes OIDC discovery.
 //
 // @Summary OpenID Connect discovery
+// @Description 404 when clubd trusts an external issuer (OIDC_ISSUER_URL): the discovery document is that issuer's.
 // @Tags auth
 // @Produce json
 // @Success 200 {object} discoveryDTO
+// @Failure 404 {object} errorBody
 // @Router /.well-known/openid-configuration [get]
 func (s *Server) openIDConfiguration(w http.ResponseWriter, r *http.Request) error {
+	if len(s.o.JWKS.Keys) == 0 {
+		return clubhouse.Errorf(clubhouse.NotFound, "not found", "clubd is not the identity provider here; ask the issuer %s.", s.o.Issuer)
+	}
 	base := strings.TrimRight(s.o.PublicBaseURL, "/")
 	return writeJSON(w, http.StatusOK, discoveryDTO{
 		Issuer:                           s.o.Issuer,

@@ -458,3 +458,13 @@ func TestAuthExternalIssuer_trailingSlash(t *testing.T) {
 	})
 	bearer(app, idp.token(t, "ext-subject-2", nil)).Get("/api/account/profile").Status(t, http.StatusOK)
 }
+
+func TestAuthExternalIssuer_noLocalDiscovery(t *testing.T) {
+	t.Parallel()
+	idp := newIDP(t)
+	app := apptest.New(t, idp.option())
+	app.Anonymous().Get("/.well-known/openid-configuration").Status(t, http.StatusNotFound)
+	var keys map[string][]any
+	app.Anonymous().Get("/.well-known/jwks.json").Status(t, http.StatusOK).JSON(t, &keys)
+	assert.Empty(t, keys["keys"])
+}
