@@ -3,6 +3,7 @@ package ledger_test
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -205,38 +206,58 @@ func TestClose_resultsAndPeriod(t *testing.T) {
 }
 
 // TestClose_racingPostings: postings racing a close never land in the
-// closed period.
+// closed period. The posters keep posting until the close turns them away,
+// and the close starts once some postings are in, so that postings are in
+// flight on both sides of it (with all of them started at once, the close
+// often ran before or after every one of them).
 func TestClose_racingPostings(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	l := newLedger(t)
 	p, err := l.CreatePeriod(ctx, "2026-01", day("2026-01-01"), day("2026-01-31"))
 	require.NoError(t, err)
+	var accepted atomic.Int64
+	some, stopped := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for range 30 {
+	for range 8 {
 		wg.Go(func() {
-			<-start
-			_, _, err := l.Post(ctx, entry("2026-01-15", "Sale", dr("1.1.10.01", "10"), cr("4.1.05", "10")))
-			if err != nil {
-				assert.ErrorIs(t, err, ledger.ErrNoOpenPeriod)
+			for ctx.Err() == nil {
+				_, _, err := l.Post(ctx, entry("2026-01-15", "Sale", dr("1.1.10.01", "10"), cr("4.1.05", "10")))
+				if err != nil {
+					assert.ErrorIs(t, err, ledger.ErrNoOpenPeriod)
+					return
+				}
+				if accepted.Add(1) == 20 {
+					close(some)
+				}
 			}
 		})
 	}
-	wg.Go(func() {
-		<-start
-		_, err := l.Close(ctx, p.ID, "test")
-		assert.NoError(t, err)
-	})
-	close(start)
-	wg.Wait()
+	go func() { wg.Wait(); close(stopped) }()
+	select {
+	case <-some:
+	case <-stopped:
+		t.Fatal("the posters stopped before the close")
+	}
+	_, err = l.Close(ctx, p.ID, "test")
+	if !assert.NoError(t, err) {
+		cancel()
+	}
+	<-stopped
+
+	n := accepted.Load()
+	entries, err := l.Entries(ctx, ledger.EntryFilter{PeriodID: p.ID, Source: "manual", Limit: 1_000_000})
+	require.NoError(t, err)
+	assert.Len(t, entries, int(n), "the period holds the accepted sales and no other")
 	tb, err := l.TrialBalance(ctx, day("2026-01-31"))
 	require.NoError(t, err)
+	bal := map[string]decimal.Decimal{}
 	for _, r := range tb.Rows {
-		if r.Code == "4.1.05" {
-			assert.True(t, r.Balance.IsZero(), "every accepted sale was closed into 3.1: none landed after the close")
-		}
+		bal[r.Code] = r.Balance
 	}
+	assert.True(t, bal["4.1.05"].IsZero(), "every accepted sale was closed into 3.1, none landed after the close: %s", bal["4.1.05"])
+	assert.Equal(t, decimal.NewFromInt(-10*n).String(), bal["3.1"].String(), "3.1 holds the %d accepted sales", n)
 	assert.True(t, tb.TotalDebit.Equal(tb.TotalCredit))
 }
 
