@@ -108,7 +108,7 @@ func (l *Ledger) closeResults(ctx context.Context, tx *sqlx.Tx, p Period, by str
 		// A single account with a balance and a zero net cannot happen.
 		return 0, fmt.Errorf("close results: one-line closing entry for period %d", p.ID)
 	}
-	id, _, err := l.post(ctx, tx, in, nil)
+	e, _, err := l.post(ctx, tx, in, nil)
 	if err != nil {
 		if clubhouse.AsError(err) != nil && clubhouse.AsError(err).Code == "invalid reference" {
 			return 0, errNoResultsAccount
@@ -116,7 +116,7 @@ func (l *Ledger) closeResults(ctx context.Context, tx *sqlx.Tx, p Period, by str
 		return 0, err
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE periods SET results_closed_at = now() WHERE id = $1`, p.ID)
-	return id, err
+	return e.ID, err
 }
 
 // Check is an item of the close-readiness checklist.

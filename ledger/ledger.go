@@ -69,7 +69,11 @@ func pgMessage(err error) string {
 	return s
 }
 
-const accountColumns = `id, code, name, parent_id, class, normal_side, postable, active, never_negative, balance, created_at, updated_at`
+// accountColumns read an account; its balance adds the deposits not yet
+// folded in (see migration 00002 of the accounting set).
+const accountColumns = `id, code, name, parent_id, class, normal_side, postable, active, never_negative,
+	balance + COALESCE((SELECT sum(d.amount) FROM balance_deltas d WHERE d.account_id = accounts.id), 0) AS balance,
+	created_at, updated_at`
 
 // Accounts returns the chart of accounts in code order.
 func (l *Ledger) Accounts(ctx context.Context) ([]Account, error) {
@@ -162,6 +166,9 @@ func (l *Ledger) UpdateAccount(ctx context.Context, code string, in AccountInput
 			}
 		}
 		a.Active = in.Active.Or(a.Active)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM balance_deltas WHERE account_id = $1`, a.ID); err != nil {
+			return err
+		}
 		balance := a.Balance
 		if nn := in.NeverNegative.Or(a.NeverNegative); nn && !a.NeverNegative {
 			// Start tracking the balance from the postings so far.

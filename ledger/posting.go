@@ -24,44 +24,37 @@ func (l *Ledger) Post(ctx context.Context, in EntryInput) (Entry, bool, error) {
 	if err := in.Validate(); err != nil {
 		return Entry{}, false, err
 	}
-	var id int64
+	var e Entry
 	var created bool
 	err := sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
 		var err error
-		id, created, err = l.post(ctx, tx, in, nil)
+		e, created, err = l.post(ctx, tx, in, nil)
 		return err
 	})
 	if err != nil {
 		return Entry{}, false, fmt.Errorf("post entry: %w", mapErr(err, nil))
 	}
-	e, err := l.Entry(ctx, id)
-	return e, created, err
+	return e, created, nil
 }
 
-// post writes in on tx, reversing reversalOf when not nil. It returns the
-// entry's id and whether it was written now.
-func (l *Ledger) post(ctx context.Context, tx *sqlx.Tx, in EntryInput, reversalOf *int64) (int64, bool, error) {
-	codes := make([]string, len(in.Lines))
-	for i, ln := range in.Lines {
-		codes[i] = strings.TrimSpace(ln.AccountCode)
-	}
-	ids, err := l.accountIDs(ctx, tx, codes)
-	if err != nil {
-		return 0, false, err
-	}
+// post writes in on tx, reversing reversalOf when not nil, and returns the
+// entry and whether it was written now. It takes two statements, the entry
+// and its lines (which resolve the account codes), and builds the answer
+// from what they return; only a replayed key reads the original back.
+func (l *Ledger) post(ctx context.Context, tx *sqlx.Tx, in EntryInput, reversalOf *int64) (Entry, bool, error) {
 	hash := in.hash()
-	var key *string
+	var key, by *string
 	if in.IdempotencyKey != "" {
 		key = &in.IdempotencyKey
 	}
-	var by *string
 	if in.CreatedBy != "" {
 		by = &in.CreatedBy
 	}
-	var id int64
-	err = tx.GetContext(ctx, &id, `INSERT INTO entries (date, description, source, idempotency_key, content_hash, reversal_of, created_by, period_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, 0) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
-		in.Date, strings.TrimSpace(in.Description), in.source(), key, hash, reversalOf, by)
+	e := Entry{Date: in.Date, Description: strings.TrimSpace(in.Description), Source: in.source(), IdempotencyKey: key,
+		ReversalOf: reversalOf, CreatedBy: by}
+	err := tx.QueryRowxContext(ctx, `INSERT INTO entries (date, description, source, idempotency_key, content_hash, reversal_of, created_by, period_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, 0) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id, period_id, created_at`,
+		in.Date, e.Description, e.Source, key, hash, reversalOf, by).Scan(&e.ID, &e.PeriodID, &e.CreatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		// The key was used: by this very entry, or by another.
 		var prior struct {
@@ -69,54 +62,59 @@ func (l *Ledger) post(ctx context.Context, tx *sqlx.Tx, in EntryInput, reversalO
 			Hash []byte `db:"content_hash"`
 		}
 		if err := tx.GetContext(ctx, &prior, `SELECT id, content_hash FROM entries WHERE idempotency_key = $1`, *key); err != nil {
-			return 0, false, err
+			return Entry{}, false, err
 		}
 		if !bytes.Equal(prior.Hash, hash) {
-			return 0, false, ErrKeyReused
+			return Entry{}, false, ErrKeyReused
 		}
-		return prior.ID, false, nil
+		orig, err := l.entry(ctx, tx, prior.ID)
+		return orig, false, err
 	}
 	if err != nil {
-		return 0, false, err
+		return Entry{}, false, err
 	}
-	accts := make([]int64, len(in.Lines))
+	codes := make([]string, len(in.Lines))
 	debits, credits, memos := make([]string, len(in.Lines)), make([]string, len(in.Lines)), make([]*string, len(in.Lines))
 	for i, ln := range in.Lines {
-		accts[i] = ids[codes[i]]
+		codes[i] = strings.TrimSpace(ln.AccountCode)
 		debits[i], credits[i] = ln.Debit.StringFixed(2), ln.Credit.StringFixed(2)
 		if ln.Memo != "" {
 			m := ln.Memo
 			memos[i] = &m
 		}
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO lines (entry_id, account_id, debit, credit, memo, date, period_id)
-		SELECT $1, a, d, c, m, $6, 0 FROM unnest($2::bigint[], $3::numeric[], $4::numeric[], $5::text[]) AS t(a, d, c, m)`,
-		id, accts, debits, credits, memos, in.Date)
+	e.Lines = make([]Line, 0, len(in.Lines))
+	err = tx.SelectContext(ctx, &e.Lines, `WITH t AS (
+			SELECT * FROM unnest($2::text[], $3::numeric[], $4::numeric[], $5::text[]) WITH ORDINALITY AS t(code, d, c, m, ord)
+		), ins AS (
+			INSERT INTO lines (entry_id, account_id, debit, credit, memo, date, period_id)
+			SELECT $1, a.id, t.d, t.c, t.m, $6, 0 FROM t JOIN accounts a ON a.code = t.code ORDER BY t.ord
+			RETURNING id, entry_id, account_id, debit, credit, memo
+		)
+		SELECT ins.id, ins.entry_id, ins.account_id, a.code AS account_code, a.name AS account_name, ins.debit, ins.credit, ins.memo
+		FROM ins JOIN accounts a ON a.id = ins.account_id ORDER BY ins.id`,
+		e.ID, codes, debits, credits, memos, in.Date)
 	if err != nil {
-		return 0, false, err
+		return Entry{}, false, err
 	}
-	return id, true, nil
+	if len(e.Lines) != len(in.Lines) {
+		return Entry{}, false, unknownCode(codes, e.Lines)
+	}
+	return e, true, nil
 }
 
-// accountIDs resolves account codes. Errors: Invalid naming an unknown code.
-func (l *Ledger) accountIDs(ctx context.Context, q sqldb.Queryer, codes []string) (map[string]int64, error) {
-	var rows []struct {
-		ID   int64  `db:"id"`
-		Code string `db:"code"`
-	}
-	if err := q.SelectContext(ctx, &rows, `SELECT id, code FROM accounts WHERE code = ANY($1)`, codes); err != nil {
-		return nil, err
-	}
-	ids := make(map[string]int64, len(rows))
-	for _, r := range rows {
-		ids[r.Code] = r.ID
+// unknownCode names the first code of codes that no written line has.
+func unknownCode(codes []string, lines []Line) error {
+	found := make(map[string]bool, len(lines))
+	for _, l := range lines {
+		found[l.AccountCode] = true
 	}
 	for _, c := range codes {
-		if _, ok := ids[c]; !ok {
-			return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "Account %q does not exist.", c)
+		if !found[c] {
+			return clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "Account %q does not exist.", c)
 		}
 	}
-	return ids, nil
+	return clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "An account of the entry does not exist.")
 }
 
 // Reverse posts the reversal of the entry with id, dated date (the
@@ -124,7 +122,7 @@ func (l *Ledger) accountIDs(ctx context.Context, q sqldb.Queryer, codes []string
 // once; the same idempotency key returns the same reversal. Errors:
 // ErrEntryNotFound, ErrAlreadyReversed, and those of Post.
 func (l *Ledger) Reverse(ctx context.Context, id int64, date time.Time, key, by string) (Entry, bool, error) {
-	var rid int64
+	var rev Entry
 	var created bool
 	err := sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
 		orig, err := l.entry(ctx, tx, id)
@@ -143,14 +141,13 @@ func (l *Ledger) Reverse(ctx context.Context, id int64, date time.Time, key, by 
 			}
 			in.Lines = append(in.Lines, LineInput{AccountCode: ln.AccountCode, Debit: ln.Credit, Credit: ln.Debit, Memo: memo})
 		}
-		rid, created, err = l.post(ctx, tx, in, &id)
+		rev, created, err = l.post(ctx, tx, in, &id)
 		return err
 	})
 	if err != nil {
 		return Entry{}, false, fmt.Errorf("reverse entry: %w", mapErr(err, ErrEntryNotFound))
 	}
-	e, err := l.Entry(ctx, rid)
-	return e, created, err
+	return rev, created, nil
 }
 
 const entrySelect = `SELECT e.id, e.period_id, e.date, e.description, e.source, e.idempotency_key, e.reversal_of,
