@@ -27,6 +27,9 @@ func (o *Optional[T]) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// Present reports whether the field was sent with a value (not null).
+func (o Optional[T]) Present() bool { return o.Set && o.Value != nil }
+
 // Or returns the value when set and non-null, else def.
 func (o Optional[T]) Or(def T) T {
 	if o.Set && o.Value != nil {

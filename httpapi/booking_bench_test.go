@@ -24,8 +24,9 @@ import (
 // The booking benchmarks compare POST /api/admin/booking, sent over HTTP to
 // the real handler stack, with raw pgx inserts into the same table. The disk
 // of a test machine can change speed within minutes, so absolute figures say
-// little: each iteration runs four rounds in the order raw, API, API, raw,
-// and the benchmarks report the ratios. Run them with
+// little: each iteration alternates short rounds in the order raw, API, API,
+// raw, so that both paths meet the same conditions, and the benchmarks report
+// the ratios. Run them with
 //
 //	go test ./httpapi/ -run XXX -bench Booking -benchtime 3x
 //
@@ -34,9 +35,9 @@ import (
 // the pool size; the HTTP client keeps its connections alive and skips
 // apptest's contract checks, which would dominate the timing.
 const (
-	benchClients   = 32  // concurrent clients, raw or HTTP
-	benchPerClient = 100 // inserts per client in a round of BenchmarkBookingInsert
-	benchWaves     = 50  // races per round of BenchmarkBookingRace
+	benchClients   = 32 // concurrent clients, raw or HTTP
+	benchPerClient = 50 // inserts per client in a round of BenchmarkBookingInsert
+	benchWaves     = 50 // races of each path per iteration of BenchmarkBookingRace
 )
 
 // rawInsertSQL is the raw baseline: the insert the store makes, with the
@@ -59,7 +60,6 @@ type benchSlot struct {
 // bookingBench is a test app with a club to book, a raw pgx pool on its
 // database and a keep-alive HTTP client for it.
 type bookingBench struct {
-	app     *apptest.App
 	pool    *pgxpool.Pool
 	client  *http.Client
 	url     string
@@ -74,7 +74,7 @@ func newBookingBench(b *testing.B, courts int) *bookingBench {
 	app := apptest.New(b)
 	admin := app.AsAdmin()
 	typeID := admin.Post("/api/admin/court-types", map[string]any{"name": "Padel"}).Status(b, http.StatusCreated).ID(b)
-	bb := &bookingBench{app: app, url: app.URL + "/api/admin/booking",
+	bb := &bookingBench{url: app.URL + "/api/admin/booking",
 		typeID:  admin.Post("/api/admin/reservation-types", map[string]any{"name": "Rental"}).Status(b, http.StatusCreated).ID(b),
 		pending: admin.Post("/api/admin/reservation-statuses", map[string]any{"name": "Pending", "color": "#F9A825"}).Status(b, http.StatusCreated).ID(b),
 	}
@@ -199,22 +199,27 @@ func (s *side) p99() float64 {
 	return float64(l[(len(l)*99+99)/100-1]) / float64(time.Millisecond)
 }
 
-// abba runs round in the order raw, API, API, raw at each iteration of b,
-// logs each iteration's figures, reports the median of the iterations'
-// ratios (robust to a burst of load from elsewhere) and returns the totals
-// of each side.
-func abba(b *testing.B, unit string, round func(api bool) side) (raw, api side) {
+// abba runs round reps times in the order raw, API, API, raw at each
+// iteration of b, then end (when not nil). It logs each iteration's figures,
+// reports the median of the iterations' ratios (robust to a burst of load
+// from elsewhere) and returns the totals of each side.
+func abba(b *testing.B, unit string, reps int, round func(api bool) side, end func()) (raw, api side) {
 	b.Helper()
 	var ratios []float64
 	for i := 0; b.Loop(); i++ {
 		var r, a side
-		for _, isAPI := range []bool{false, true, true, false} {
-			s := round(isAPI)
-			if isAPI {
-				a.add(s.ops, s.elapsed, s.lat)
-			} else {
-				r.add(s.ops, s.elapsed, s.lat)
+		for range reps {
+			for _, isAPI := range []bool{false, true, true, false} {
+				s := round(isAPI)
+				if isAPI {
+					a.add(s.ops, s.elapsed, s.lat)
+				} else {
+					r.add(s.ops, s.elapsed, s.lat)
+				}
 			}
+		}
+		if end != nil {
+			end()
 		}
 		ratios = append(ratios, a.rate()/r.rate())
 		b.Logf("iteration %d: raw %.0f %s p99 %.1f ms, api %.0f %s p99 %.1f ms, ratio %.2f",
@@ -278,7 +283,7 @@ func BenchmarkBookingInsert(b *testing.B) {
 	round(false, 4)
 	round(true, 4)
 
-	raw, api := abba(b, "ops/s", func(api bool) side { return round(api, benchPerClient) })
+	raw, api := abba(b, "ops/s", 2, func(api bool) side { return round(api, benchPerClient) }, nil)
 
 	if n := fivexx.Load(); n != 0 {
 		b.Fatalf("%d responses were 5xx", n)
@@ -343,41 +348,39 @@ func BenchmarkBookingRace(b *testing.B) {
 			return nil
 		}
 	}
-	// round runs benchWaves races, checks that no bookings overlap and frees
-	// the slots again.
+	// round is one race, on fresh slots.
 	round := func(api bool) side {
-		var r side
-		op := waveOp(api)
-		for range benchWaves {
-			d, lat, err := clients(ctx, 1, op)
-			if err != nil {
-				b.Fatalf("api %v (%d 5xx): %v", api, fivexx.Load(), err)
-			}
-			r.add(len(lat), d, lat)
-			wave.Add(1)
+		d, lat, err := clients(ctx, 1, waveOp(api))
+		if err != nil {
+			b.Fatalf("api %v (%d 5xx): %v", api, fivexx.Load(), err)
 		}
+		wave.Add(1)
+		if api {
+			waves.Add(1)
+		}
+		return side{ops: len(lat), elapsed: d, lat: lat}
+	}
+	// end checks that no bookings overlap and frees the slots again.
+	end := func() {
 		if n := bb.count(b, overlapsSQL); n != 0 {
 			b.Fatalf("%d pairs of bookings overlap", n)
 		}
 		if _, err := bb.pool.Exec(ctx, "DELETE FROM reservations"); err != nil {
 			b.Fatal(err)
 		}
-		return r
 	}
-	round(false) // warm up
-	round(true)
-	wave.Store(0)
+	for range 4 { // warm up
+		round(false)
+		round(true)
+	}
+	end()
 	rawWon.Store(0)
 	apiWon.Store(0)
 	conflicts.Store(0)
+	waves.Store(0)
 	bb.aborted.Store(0)
 
-	raw, api := abba(b, "attempts/s", func(api bool) side {
-		if api {
-			waves.Add(benchWaves)
-		}
-		return round(api)
-	})
+	raw, api := abba(b, "attempts/s", benchWaves/2, round, end)
 
 	if n := fivexx.Load(); n != 0 {
 		b.Fatalf("%d responses were 5xx", n)

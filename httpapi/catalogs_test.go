@@ -118,3 +118,10 @@ func TestReservationTypes_gestion(t *testing.T) {
 	app.AsClient().Get("/api/account/reservation-types").Status(t, http.StatusOK).JSON(t, &types)
 	assert.Len(t, types, 2)
 }
+
+func TestDecode_trailingData(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	app.AsAdmin().Post("/api/admin/court-types", `{"name": "Squash"} {"name": "x"}`).Status(t, http.StatusBadRequest).Error(t, "invalid JSON")
+	app.AsAdmin().Post("/api/admin/court-types", `[{"name": "Squash"}]`).Status(t, http.StatusBadRequest).Error(t, "invalid JSON")
+}

@@ -25,9 +25,10 @@ var (
 )
 
 // decodeJSON reads a JSON object from r into dst. Fields tagged
-// validate:"required" must be present and non-null, or the answer is 400
-// "incomplete data" listing every missing field. Unknown fields, values of
-// the wrong type and malformed JSON are 400s naming the problem.
+// validate:"required" must be present and non-null (a zero value counts as
+// absent for plain fields), or the answer is 400 "incomplete data" listing
+// every missing field. Unknown fields, values of the wrong type, trailing
+// data and malformed JSON are 400s naming the problem.
 func decodeJSON(r *http.Request, dst any) error {
 	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxJSONBody))
 	var tooBig *http.MaxBytesError
@@ -40,25 +41,33 @@ func decodeJSON(r *http.Request, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return errEmptyBody
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(body, &fields); err != nil {
-		return jsonError(err)
-	}
-	var missing []string
-	for _, name := range requiredFields(reflect.TypeOf(dst).Elem()) {
-		if v, ok := fields[name]; !ok || string(v) == "null" {
-			missing = append(missing, name)
-		}
-	}
-	if len(missing) > 0 {
-		return clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: %s.", strings.Join(missing, ", "))
-	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
 		return jsonError(err)
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid JSON", "The request body must hold one JSON object and nothing after it.")
+	}
+	v := reflect.ValueOf(dst).Elem()
+	var missing []string
+	for _, f := range requiredFields(v.Type()) {
+		if absent(v.Field(f.index)) {
+			missing = append(missing, f.name)
+		}
+	}
+	if len(missing) > 0 {
+		return clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: %s.", strings.Join(missing, ", "))
+	}
 	return nil
+}
+
+// absent reports whether a decoded field counts as not sent.
+func absent(f reflect.Value) bool {
+	if p, ok := f.Interface().(interface{ Present() bool }); ok {
+		return !p.Present()
+	}
+	return f.IsZero()
 }
 
 func jsonError(err error) error {
@@ -104,25 +113,32 @@ func jsonTypeName(t reflect.Type) string {
 	return "an object"
 }
 
-var requiredCache sync.Map // reflect.Type -> []string
+var requiredCache sync.Map // reflect.Type -> []requiredField
 
-// requiredFields lists the JSON names of t's fields tagged validate:"required".
-func requiredFields(t reflect.Type) []string {
+// requiredField is a field tagged validate:"required": its index and JSON name.
+type requiredField struct {
+	index int
+	name  string
+}
+
+// requiredFields lists the fields of t tagged validate:"required".
+func requiredFields(t reflect.Type) []requiredField {
 	if v, ok := requiredCache.Load(t); ok {
-		return v.([]string)
+		return v.([]requiredField)
 	}
-	var names []string
+	var fields []requiredField
 	if t.Kind() == reflect.Struct {
-		for f := range t.Fields() {
+		for i := range t.NumField() {
+			f := t.Field(i)
 			if !slices.Contains(strings.Split(f.Tag.Get("validate"), ","), "required") {
 				continue
 			}
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			names = append(names, name)
+			fields = append(fields, requiredField{index: i, name: name})
 		}
 	}
-	requiredCache.Store(t, names)
-	return names
+	requiredCache.Store(t, fields)
+	return fields
 }
 
 // writeJSON answers v with status.
