@@ -538,8 +538,9 @@ func newAdminPriceDTO(q booking.BookingQuote) adminPriceDTO {
 		CheckoutDate: q.Span.End.Format(time.DateOnly), CheckoutTime: q.Span.End.Format(time.TimeOnly)}
 }
 
-// spanFromQuery reads date, checking (HH:MM) and checkout (HH:MM); a
-// checkout not after checking falls on the next day.
+// spanFromQuery reads date, checking (HH:MM) and checkout (HH:MM). A
+// checkout of 00:00 (or 24:00) is the midnight that ends the date; any other
+// checkout not after checking is refused, as in every route.
 func spanFromQuery(r *http.Request) (checking, checkout string, err error) {
 	q := r.URL.Query()
 	var missing []string
@@ -563,14 +564,19 @@ func spanFromQuery(r *http.Request) (checking, checkout string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	end := day
-	if to <= from {
-		end = day.AddDate(0, 0, 1)
+	if to == 0 {
+		to = 24 * time.Hour
 	}
-	return day.Add(from).Format(wallLayout), end.Add(to).Format(wallLayout), nil
+	if to <= from {
+		return "", "", booking.ErrCheckoutBeforeChecking
+	}
+	return day.Add(from).Format(wallLayout), day.Add(to).Format(wallLayout), nil
 }
 
 func clockOf(name, s string) (time.Duration, error) {
+	if s == "24:00" || s == "24:00:00" {
+		return 24 * time.Hour, nil
+	}
 	for _, l := range []string{"15:04", "15:04:05"} {
 		if t, err := time.Parse(l, s); err == nil {
 			return time.Duration(t.Hour())*time.Hour + time.Duration(t.Minute())*time.Minute + time.Duration(t.Second())*time.Second, nil
@@ -582,7 +588,7 @@ func clockOf(name, s string) (time.Duration, error) {
 // calculatePrice prices a span on a court.
 //
 // @Summary Calculate a price (admin)
-// @Description Prices the span per 30-minute slot with the active tariffs and says whether the court is free. A checkout not after checking falls on the next day.
+// @Description Prices the span per 30-minute slot with the active tariffs and says whether the court is free. checkout must be after checking (400 otherwise); 00:00 or 24:00 is the midnight that ends the date.
 // @Tags bookings
 // @Produce json
 // @Param date query string true "Date of checking (YYYY-MM-DD)"

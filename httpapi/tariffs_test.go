@@ -99,11 +99,14 @@ func TestCalculatePrice_appliesTariffsAndRecompiles(t *testing.T) {
 	require.Len(t, full, 1)
 	assert.EqualValues(t, 144000, full[0]["total_amount"])
 
-	// Across midnight: checkout not after checking is the next day.
-	p = admin.Get(path("/api/admin/booking/calculate-price?date=2026-03-10&checking=23:00&checkout=01:00&court_id=%d", c.courtB)).
+	// checkout after checking, as everywhere; 00:00 ends the day.
+	admin.Get(path("/api/admin/booking/calculate-price?date=2026-03-10&checking=23:00&checkout=01:00&court_id=%d", c.courtB)).
+		Status(t, http.StatusBadRequest).Error(t, "invalid date")
+	p = admin.Get(path("/api/admin/booking/calculate-price?date=2026-03-10&checking=23:00&checkout=00:00&court_id=%d", c.courtB)).
 		Status(t, http.StatusOK).Object(t)
 	assert.Equal(t, "2026-03-11", p["checkout_date"])
-	assert.EqualValues(t, 2, p["hours"])
+	assert.Equal(t, "00:00:00", p["checkout_time"])
+	assert.EqualValues(t, 1, p["hours"])
 
 	admin.Get("/api/admin/booking/calculate-price?date=2026-03-10&checking=23:00").Status(t, http.StatusBadRequest).Error(t, "incomplete data")
 	admin.Get("/api/admin/booking/calculate-price?date=2026-03-10&checking=10:15&checkout=11:00&court_id=1").Status(t, http.StatusBadRequest)
