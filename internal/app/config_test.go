@@ -1,0 +1,69 @@
+package app_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/urfave/cli/v2"
+
+	"github.com/clubhouse-go/clubhouse/internal/app"
+)
+
+// parse runs the shared flags over args and env and returns the Config.
+func parse(t *testing.T, env map[string]string, args ...string) (app.Config, error) {
+	t.Helper()
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	var cfg app.Config
+	var perr error
+	a := &cli.App{Flags: app.Flags(), Action: func(c *cli.Context) error {
+		cfg, perr = app.FromCLI(c)
+		return nil
+	}}
+	require.NoError(t, a.Run(append([]string{"clubd"}, args...)))
+	return cfg, perr
+}
+
+func TestFromCLI_defaults(t *testing.T) {
+	cfg, err := parse(t, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 6000, cfg.Port)
+	assert.Equal(t, app.DefaultDatabaseURL, cfg.DatabaseURL)
+	assert.Equal(t, "postgres://postgres@127.0.0.1:5432/clubhouse_accounting?sslmode=disable", cfg.AccountingDatabaseURL,
+		"the accounting database defaults to clubhouse_accounting on the same server")
+	assert.Equal(t, "America/Bogota", cfg.ClubTimezone.String())
+	assert.Equal(t, "http://localhost:6000", cfg.PublicBaseURL)
+	assert.Equal(t, cfg.PublicBaseURL, cfg.Issuer())
+	assert.Empty(t, cfg.BotAPIKeys)
+}
+
+func TestFromCLI_environment(t *testing.T) {
+	cfg, err := parse(t, map[string]string{
+		"PORT": "7001", "BOT_API_KEYS": " one, two ,,", "CLUB_TIMEZONE": "Europe/Madrid",
+		"PUBLIC_BASE_URL": "https://club.example.com/", "PAYMENT_WEBHOOK_SECRET": "a,b",
+		"OIDC_ISSUER_URL": "https://id.example.com",
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 7001, cfg.Port)
+	assert.Equal(t, []string{"one", "two"}, cfg.BotAPIKeys)
+	assert.Equal(t, "Europe/Madrid", cfg.ClubTimezone.String())
+	assert.Equal(t, "https://club.example.com", cfg.PublicBaseURL)
+	assert.Equal(t, []string{"a", "b"}, cfg.PaymentWebhookSecrets)
+	assert.Equal(t, "https://id.example.com", cfg.Issuer())
+}
+
+func TestFromCLI_refusals(t *testing.T) {
+	for name, env := range map[string]map[string]string{
+		"bad zone":     {"CLUB_TIMEZONE": "Mars/Olympus"},
+		"bad port":     {"PORT": "70000"},
+		"relative url": {"PUBLIC_BASE_URL": "club.example.com"},
+		"short ttl":    {"ACCESS_TOKEN_TTL": "10s"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := parse(t, env)
+			require.Error(t, err)
+		})
+	}
+}
