@@ -53,6 +53,11 @@ func TestArchitecture(t *testing.T) {
 				require.False(t, d == "httpapi" || strings.HasPrefix(d, "cmd/") || d == "internal/app" || d == "internal/apptest" || d == "internal/demo",
 					"domain package %s must not import %s", name, d)
 			}
+		case top == "examples":
+			for _, d := range project {
+				require.False(t, strings.HasPrefix(d, "internal/") || d == "httpapi" || strings.HasPrefix(d, "cmd/"),
+					"example %s uses only the public library, not %s", name, d)
+			}
 		case strings.HasPrefix(name, "internal/sqldb"), strings.HasPrefix(name, "internal/auth"):
 			for _, d := range project {
 				require.NotContains(t, append(domain, "httpapi"), strings.Split(d, "/")[0], "plumbing package %s must not import %s", name, d)
