@@ -76,7 +76,8 @@ const maxLines = 10_000
 
 // Validate checks in as the database will: a date, a description, two or
 // more lines, each with one positive side and at most two decimals, debits
-// equal to credits. Errors: Invalid naming the problem.
+// equal to credits, and memorandum accounts (classes 8 and 9) never mixed
+// with the others. Errors: Invalid naming the problem.
 func (in EntryInput) Validate() error {
 	if in.Date.IsZero() {
 		return clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: date.")
@@ -91,7 +92,11 @@ func (in EntryInput) Validate() error {
 		return clubhouse.Errorf(clubhouse.Invalid, "invalid entry", "An entry has at most %d lines.", maxLines)
 	}
 	debit, credit := decimal.Zero, decimal.Zero
+	memo := 0
 	for i, l := range in.Lines {
+		if c := strings.TrimSpace(l.AccountCode); c != "" && (c[0] == '8' || c[0] == '9') {
+			memo++
+		}
 		if strings.TrimSpace(l.AccountCode) == "" {
 			return clubhouse.Errorf(clubhouse.Invalid, "invalid entry", "Line %d names no account.", i+1)
 		}
@@ -106,6 +111,11 @@ func (in EntryInput) Validate() error {
 	}
 	if !debit.Equal(credit) {
 		return clubhouse.Errorf(clubhouse.Invalid, ErrUnbalanced.Code, "Debits %s and credits %s differ; an entry balances to the cent.", debit, credit)
+	}
+	if memo != 0 && memo != len(in.Lines) {
+		// Memorandum accounts offset each other; mixed with the balance sheet
+		// they would break the equity equation and block the close.
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid entry", "An entry on memorandum accounts (classes 8 and 9) has only memorandum lines.")
 	}
 	return nil
 }

@@ -65,6 +65,7 @@ func TestPost_invariants(t *testing.T) {
 		{entry("2026-02-05", "No period", dr("1.1.10.01", "10"), cr("4.1.05", "10")), clubhouse.Conflict},
 		{entry("2026-01-05", "Vault below zero", dr("1.1.10.01", "10"), cr("1.1.05.02", "10")), clubhouse.Conflict},
 		{entry("2026-01-05", "Three decimals", dr("1.1.10.01", "10.001"), cr("4.1.05", "10.001")), clubhouse.Invalid},
+		{entry("2026-01-05", "Memorandum mixed in", dr("8", "10"), cr("4.1.05", "10")), clubhouse.Invalid},
 	}
 	for _, c := range cases {
 		_, _, err := l.Post(ctx, c.in)
