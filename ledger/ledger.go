@@ -12,17 +12,45 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/migrations"
 )
 
 // Ledger is the double-entry ledger on its own database.
 type Ledger struct {
-	db  *sqldb.DB
-	now func() time.Time
+	db    *sqldb.DB
+	now   func() time.Time
+	owned bool // Open made db: CloseDB closes it
 }
 
 // New returns the ledger stored in db (migrated with migrations.Accounting).
 func New(db *sqldb.DB, now func() time.Time) *Ledger {
 	return &Ledger{db: db, now: now}
+}
+
+// Open connects to the ledger's PostgreSQL database at dsn, for programs
+// that use the ledger without the rest of Clubhouse. It creates the database
+// when missing and applies the accounting migrations. CloseDB releases it.
+func Open(ctx context.Context, dsn string) (*Ledger, error) {
+	if err := sqldb.EnsureDatabase(ctx, dsn); err != nil {
+		return nil, err
+	}
+	db, err := sqldb.Open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := migrations.Up(ctx, db.DB.DB, migrations.Accounting()); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Ledger{db: db, now: time.Now, owned: true}, nil
+}
+
+// CloseDB closes the database of a ledger made by Open; it does nothing for
+// one made by New, whose database belongs to the caller.
+func (l *Ledger) CloseDB() {
+	if l.owned {
+		l.db.Close()
+	}
 }
 
 // ruleErrors maps the rules the triggers raise (named in their HINT) and the
