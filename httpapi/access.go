@@ -43,6 +43,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 // handle registers h at pattern behind the access check of level.
 func (s *Server) handle(pattern string, level access, h handlerFunc) {
+	s.patterns = append(s.patterns, pattern)
 	s.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := infoFrom(r.Context())
 		ri.route = pattern

@@ -9,6 +9,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -50,14 +51,19 @@ type Options struct {
 
 // Server is the Clubhouse HTTP API.
 type Server struct {
-	o       Options
-	log     *slog.Logger
-	mux     *http.ServeMux
-	metrics *metrics
-	handler http.Handler
-	apiDocs []byte
-	assets  http.Handler // the embedded swagger-ui files
+	o        Options
+	log      *slog.Logger
+	mux      *http.ServeMux
+	metrics  *metrics
+	handler  http.Handler
+	apiDocs  []byte
+	assets   http.Handler // the embedded swagger-ui files
+	patterns []string     // every registered pattern, for Patterns
 }
+
+// Patterns lists the route patterns of the server ("GET /health", ...), in
+// registration order.
+func (s *Server) Patterns() []string { return slices.Clone(s.patterns) }
 
 // New returns a Server with its routes registered.
 func New(o Options) (*Server, error) {
