@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -165,8 +166,8 @@ func (b *Bookings) Validate(ctx context.Context, in SpanInput) error {
 	if err != nil {
 		return fmt.Errorf("validate booking: %w", err)
 	}
-	if !NewChecker(booked).Free(court.ID, span, in.ExcludeID) {
-		return ErrCourtTaken
+	if ids := NewChecker(booked).Conflicts(court.ID, span, in.ExcludeID); len(ids) > 0 {
+		return clubhouse.Errorf(ErrCourtTaken.Kind, ErrCourtTaken.Code, "The court is already booked in that slot, by %s.", bookingList(ids))
 	}
 	return nil
 }
@@ -294,4 +295,16 @@ func (b *Bookings) amounts(ctx context.Context, q sqldb.Queryer, rs []Reservatio
 		out[r.ID] = amountOf(q, r.Discount())
 	}
 	return out, nil
+}
+
+// bookingList names bookings for a message: "booking 12" or "bookings 12, 13".
+func bookingList(ids []int64) string {
+	if len(ids) == 1 {
+		return fmt.Sprintf("booking %d", ids[0])
+	}
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = fmt.Sprint(id)
+	}
+	return "bookings " + strings.Join(s, ", ")
 }

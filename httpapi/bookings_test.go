@@ -187,3 +187,15 @@ func TestBookings_race(t *testing.T) {
 	require.NoError(t, app.DB.GetContext(t.Context(), &count, "SELECT count(*) FROM reservations"))
 	assert.Equal(t, 1, count)
 }
+
+func TestValidate_namesTheConflicts(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	c := newClub(t, app)
+	admin := app.AsAdmin()
+	a := admin.Post("/api/admin/booking", c.slot(c.courtA, "2026-03-02 10:00", "2026-03-02 11:00")).Status(t, http.StatusCreated).ID(t)
+	b := admin.Post("/api/admin/booking", c.slot(c.courtA, "2026-03-02 11:00", "2026-03-02 12:00")).Status(t, http.StatusCreated).ID(t)
+	r := admin.Post("/api/admin/booking/validate", map[string]any{"court_id": c.courtA, "checking": "2026-03-02 10:30", "checkout": "2026-03-02 11:30"}).
+		Status(t, http.StatusConflict).Error(t, "court occupied")
+	assert.Contains(t, string(r.Body), fmt.Sprintf("bookings %d, %d", a, b))
+}

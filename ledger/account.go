@@ -62,9 +62,6 @@ func ClassKind(class int) string {
 	return KindMemo
 }
 
-// IsResult reports whether the class closes into 3.1 at period end.
-func IsResult(class int) bool { k := ClassKind(class); return k == KindIncome || k == KindExpense }
-
 // DefaultSide is the normal side of a class: debit for assets, expenses,
 // costs and debtor memorandum accounts (8), credit for the rest.
 func DefaultSide(class int) string {
