@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
@@ -42,7 +43,45 @@ func OpenAPI() (*openapi3.T, error) {
 		"Bearer": {Value: openapi3.NewJWTSecurityScheme().WithDescription("RS256 access token from /api/auth/login or the configured issuer.")},
 		"XAuth":  {Value: openapi3.NewSecurityScheme().WithType("apiKey").WithIn("header").WithName("X-Auth").WithDescription("Bot API key, one of BOT_API_KEYS.")},
 	}
+	receiptForms(doc)
 	return doc, nil
+}
+
+// receiptForms describes the multipart bodies, which Swagger 2.0 cannot put
+// beside a JSON body on one operation: the JSON fields as form fields, plus
+// the receipt file foto, required when a payment is created.
+func receiptForms(doc *openapi3.T) {
+	for _, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			if op.RequestBody == nil || op.RequestBody.Value == nil {
+				continue
+			}
+			mt := op.RequestBody.Value.Content.Get("multipart/form-data")
+			js := op.RequestBody.Value.Content.Get("application/json")
+			if mt == nil || js == nil || js.Schema == nil {
+				continue
+			}
+			src := js.Schema.Value
+			if src == nil && js.Schema.Ref != "" {
+				src = doc.Components.Schemas[strings.TrimPrefix(js.Schema.Ref, "#/components/schemas/")].Value
+			}
+			if src == nil {
+				continue
+			}
+			form := openapi3.NewObjectSchema()
+			for name, p := range src.Properties {
+				form.WithPropertyRef(name, p)
+			}
+			foto := openapi3.NewStringSchema().WithFormat("binary")
+			foto.Description = "Receipt image: JPEG, PNG or WebP (decided by its bytes), at most 5 MiB."
+			form.WithProperty("foto", foto)
+			form.Required = append([]string(nil), src.Required...)
+			if method == http.MethodPost {
+				form.Required = append(form.Required, "foto")
+			}
+			mt.Schema = openapi3.NewSchemaRef("", form)
+		}
+	}
 }
 
 // OpenAPIJSON returns the served OpenAPI 3.0 document.

@@ -36,3 +36,19 @@ func TestEveryRouteDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestReceiptFormsDocumented: the multipart bodies carry the receipt file,
+// required when a payment is created.
+func TestReceiptFormsDocumented(t *testing.T) {
+	t.Parallel()
+	doc, err := httpapi.OpenAPI()
+	require.NoError(t, err)
+	post := doc.Paths.Find("/api/admin/booking/{bookingId}/payment").Post.RequestBody.Value.Content.Get("multipart/form-data")
+	require.NotNil(t, post)
+	assert.Equal(t, "binary", post.Schema.Value.Properties["foto"].Value.Format)
+	assert.Contains(t, post.Schema.Value.Required, "foto")
+	patch := doc.Paths.Find("/api/admin/booking/{bookingId}/payment/{paymentId}").Patch.RequestBody.Value.Content.Get("multipart/form-data")
+	require.NotNil(t, patch)
+	assert.NotContains(t, patch.Schema.Value.Required, "foto")
+	assert.Contains(t, patch.Schema.Value.Properties, "foto")
+}
