@@ -30,13 +30,8 @@ var roles = map[access][]clubhouse.Role{
 
 var errForbidden = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "Your credentials do not grant access to this route.")
 
-type actorKey struct{}
-
 // actor returns the authenticated principal of the request.
-func actor(r *http.Request) clubhouse.Actor {
-	a, _ := r.Context().Value(actorKey{}).(clubhouse.Actor)
-	return a
-}
+func actor(r *http.Request) clubhouse.Actor { return infoFrom(r.Context()).actor }
 
 // handlerFunc is a route handler; a returned error becomes the response.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
@@ -51,8 +46,6 @@ func (s *Server) handle(pattern string, level access, h handlerFunc) {
 			writeError(w, r, s.log, err)
 			return
 		}
-		a := actor(r)
-		ri.principal = a.Label()
 		if level == staff && r.Method == http.MethodGet {
 			s.setXSRFCookie(w, r)
 		}
@@ -72,8 +65,8 @@ func (s *Server) authorize(r *http.Request, level access) error {
 	if err != nil {
 		return err
 	}
-	*r = *r.WithContext(context.WithValue(r.Context(), actorKey{}, a))
-	infoFrom(r.Context()).principal = a.Label()
+	ri := infoFrom(r.Context())
+	ri.actor, ri.principal = a, a.Label()
 	if need, ok := roles[level]; ok && !a.HasAny(need...) {
 		return errForbidden
 	}

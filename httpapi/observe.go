@@ -11,14 +11,16 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
 // requestInfo is filled in by the route handler and read by observe once
-// the response is written.
+// the response is written; it also carries the authenticated actor.
 type requestInfo struct {
 	route     string
 	principal string
+	actor     clubhouse.Actor
 }
 
 type infoKey struct{}
