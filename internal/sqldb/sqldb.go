@@ -59,6 +59,12 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open pool: %w", err)
 	}
+	// database/sql's own limits stay at their defaults on purpose: each of
+	// its idle connections holds a pgx connection, so more idle ones than two
+	// can leave pgx's pool empty while new queries wait on it (a deadlock,
+	// seen here), and a bounded number of open ones moves the waiting into
+	// database/sql's queue, which does not serve waiters in order (the p99
+	// doubled).
 	return &DB{DB: sqlx.NewDb(stdlib.OpenDBFromPool(pool), "pgx"), Pool: pool}, nil
 }
 
