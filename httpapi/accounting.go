@@ -14,11 +14,15 @@ import (
 
 var errNoLedger = clubhouse.Errorf(clubhouse.Unavailable, "accounting not configured", "The accounting database is not configured on this server.")
 
-func (s *Server) ledger() (*ledger.Ledger, error) {
-	if s.o.Ledger == nil {
-		return nil, errNoLedger
+// withLedger adapts an accounting handler: it answers 503 when no
+// accounting database is configured, and hands the ledger over otherwise.
+func (s *Server) withLedger(h func(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if s.o.Ledger == nil {
+			return errNoLedger
+		}
+		return h(w, r, s.o.Ledger)
 	}
-	return s.o.Ledger, nil
 }
 
 type accountDTO struct {
@@ -56,11 +60,7 @@ func newAccountDTO(a ledger.Account) accountDTO {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/accounts [get]
-func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	rows, err := l.Accounts(r.Context())
 	if err != nil {
 		return err
@@ -95,11 +95,7 @@ type accountPatch struct {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/accounts [post]
-func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) createAccount(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	var in accountInput
 	if err := decodeJSON(r, &in); err != nil {
 		return err
@@ -123,11 +119,7 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) error {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/accounts/{code} [get]
-func (s *Server) getAccount(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) getAccount(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	a, err := l.Account(r.Context(), r.PathValue("code"))
 	if err != nil {
 		return err
@@ -149,11 +141,7 @@ func (s *Server) getAccount(w http.ResponseWriter, r *http.Request) error {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/accounts/{code} [patch]
-func (s *Server) updateAccount(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) updateAccount(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	var in accountPatch
 	if err := decodeJSON(r, &in); err != nil {
 		return err
@@ -182,11 +170,7 @@ type deleteAccountDTO struct {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/accounts/{code} [delete]
-func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	deactivated, err := l.DeleteAccount(r.Context(), r.PathValue("code"))
 	if err != nil {
 		return err
@@ -275,11 +259,7 @@ func (in entryInput) domain(by string) (ledger.EntryInput, error) {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/journal [post]
-func (s *Server) postEntry(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) postEntry(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	var in entryInput
 	if err := decodeJSON(r, &in); err != nil {
 		return err
@@ -320,12 +300,9 @@ func (s *Server) postEntry(w http.ResponseWriter, r *http.Request) error {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/journal [get]
-func (s *Server) listEntries(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) listEntries(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	var f ledger.EntryFilter
+	var err error
 	if f.From, err = optDate(r, "from"); err != nil {
 		return err
 	}
@@ -368,11 +345,7 @@ func optDate(r *http.Request, name string) (time.Time, error) {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/journal/{id} [get]
-func (s *Server) getEntry(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) getEntry(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
@@ -404,11 +377,7 @@ type reverseInput struct {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/journal/{id}/reverse [post]
-func (s *Server) reverseEntry(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) reverseEntry(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err

@@ -36,11 +36,7 @@ func newPeriodDTO(p ledger.Period) periodDTO {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/periods [get]
-func (s *Server) listPeriods(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) listPeriods(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	rows, err := l.Periods(r.Context())
 	if err != nil {
 		return err
@@ -67,11 +63,7 @@ type periodInput struct {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/periods [post]
-func (s *Server) createPeriod(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) createPeriod(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	var in periodInput
 	if err := decodeJSON(r, &in); err != nil {
 		return err
@@ -102,11 +94,7 @@ func (s *Server) createPeriod(w http.ResponseWriter, r *http.Request) error {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/periods/{id} [get]
-func (s *Server) getPeriod(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) getPeriod(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
@@ -142,11 +130,7 @@ type readinessDTO struct {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/periods/{id}/close-readiness [get]
-func (s *Server) closeReadiness(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) closeReadiness(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
@@ -193,11 +177,7 @@ type closeResultsDTO struct {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/periods/{id}/close-results [post]
-func (s *Server) closeResults(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) closeResults(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
@@ -226,11 +206,7 @@ func (s *Server) closeResults(w http.ResponseWriter, r *http.Request) error {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/periods/{id}/close [post]
-func (s *Server) closePeriod(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) closePeriod(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
@@ -315,11 +291,7 @@ func (s *Server) span(r *http.Request) (time.Time, time.Time, error) {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/trial-balance [get]
-func (s *Server) trialBalance(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) trialBalance(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	at, err := s.asOf(r)
 	if err != nil {
 		return err
@@ -369,11 +341,7 @@ type generalLedgerDTO struct {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/ledger/{code} [get]
-func (s *Server) generalLedger(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) generalLedger(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	from, to, err := s.span(r)
 	if err != nil {
 		return err
@@ -428,11 +396,7 @@ type financialPositionDTO struct {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/statements/financial-position [get]
-func (s *Server) financialPosition(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) financialPosition(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	at, err := s.asOf(r)
 	if err != nil {
 		return err
@@ -467,11 +431,7 @@ type profitOrLossDTO struct {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/statements/profit-or-loss [get]
-func (s *Server) profitOrLoss(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) profitOrLoss(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	from, to, err := s.span(r)
 	if err != nil {
 		return err
@@ -519,11 +479,7 @@ func newEquityChangeDTO(c ledger.EquityChange) equityChangeDTO {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/statements/changes-in-equity [get]
-func (s *Server) changesInEquity(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) changesInEquity(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	from, to, err := s.span(r)
 	if err != nil {
 		return err
@@ -559,11 +515,7 @@ type cashCloseInput struct {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/cash-register/close [post]
-func (s *Server) cashRegisterClose(w http.ResponseWriter, r *http.Request) error {
-	l, err := s.ledger()
-	if err != nil {
-		return err
-	}
+func (s *Server) cashRegisterClose(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
 	var in cashCloseInput
 	if err := decodeJSON(r, &in); err != nil {
 		return err
