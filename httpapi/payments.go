@@ -372,11 +372,7 @@ func (s *Server) createBookingPayment(w http.ResponseWriter, r *http.Request) er
 // @Security XAuth
 // @Router /api/admin/booking/{bookingId}/payment/{paymentId} [get]
 func (s *Server) getBookingPayment(w http.ResponseWriter, r *http.Request) error {
-	booking, err := pathID(r, "bookingId")
-	if err != nil {
-		return err
-	}
-	id, err := pathID(r, "paymentId")
+	booking, id, err := bookingPaymentIDs(r)
 	if err != nil {
 		return err
 	}
@@ -414,11 +410,7 @@ type bookingPaymentPatch struct {
 // @Security XAuth
 // @Router /api/admin/booking/{bookingId}/payment/{paymentId} [patch]
 func (s *Server) updateBookingPayment(w http.ResponseWriter, r *http.Request) error {
-	booking, err := pathID(r, "bookingId")
-	if err != nil {
-		return err
-	}
-	id, err := pathID(r, "paymentId")
+	booking, id, err := bookingPaymentIDs(r)
 	if err != nil {
 		return err
 	}
@@ -599,4 +591,14 @@ func (s *Server) createAccountPayment(w http.ResponseWriter, r *http.Request) er
 	}
 	s.publishPayment(p, false)
 	return writeJSON(w, http.StatusCreated, newAccountPaymentDTO(p))
+}
+
+// bookingPaymentIDs reads the booking and payment ids of a
+// /api/admin/booking/{bookingId}/payment/{paymentId} path.
+func bookingPaymentIDs(r *http.Request) (booking, payment int64, err error) {
+	if booking, err = pathID(r, "bookingId"); err != nil {
+		return 0, 0, err
+	}
+	payment, err = pathID(r, "paymentId")
+	return booking, payment, err
 }

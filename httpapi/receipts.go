@@ -275,11 +275,7 @@ func (s *Server) updateBookingPaymentForm(w http.ResponseWriter, r *http.Request
 // @Security XAuth
 // @Router /api/admin/booking/{bookingId}/payment/{paymentId}/foto [get]
 func (s *Server) getReceipt(w http.ResponseWriter, r *http.Request) error {
-	booking, err := pathID(r, "bookingId")
-	if err != nil {
-		return err
-	}
-	id, err := pathID(r, "paymentId")
+	booking, id, err := bookingPaymentIDs(r)
 	if err != nil {
 		return err
 	}
@@ -318,11 +314,7 @@ func (s *Server) getReceipt(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/booking/{bookingId}/payment/{paymentId}/foto [delete]
 func (s *Server) deleteReceipt(w http.ResponseWriter, r *http.Request) error {
-	booking, err := pathID(r, "bookingId")
-	if err != nil {
-		return err
-	}
-	id, err := pathID(r, "paymentId")
+	booking, id, err := bookingPaymentIDs(r)
 	if err != nil {
 		return err
 	}
