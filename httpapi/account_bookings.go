@@ -66,7 +66,7 @@ func newBookingPaymentDTO(p payments.Payment) bookingPaymentDTO {
 	if p.Status {
 		status = "completed"
 	}
-	return bookingPaymentDTO{ID: p.ID, Amount: money(p.Amount), TransactionID: p.TransactionID, Status: status,
+	return bookingPaymentDTO{ID: p.ID, Amount: money(p.Amount), TransactionID: p.Reference(), Status: status,
 		StatusBoolean: p.Status, StatusDetail: p.StatusDetail, PaymentTypeID: p.PaymentTypeID,
 		PaymentTypeName: p.PaymentTypeName, Date: p.Date, Description: p.Description}
 }

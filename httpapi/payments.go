@@ -11,7 +11,10 @@ import (
 
 // paymentDTO is a payment as staff see it. status is false while pending and
 // true once completed; status_detail also tells failed and refunded apart.
-// foto is the internal key of the receipt, never an address.
+// foto is the internal key of the receipt, never an address. client_claim
+// marks a payment a client reported: its transaction_id is the one the
+// client gave, matched to the gateway's only when staff complete the
+// payment or a gateway event names the same booking, amount and id.
 type paymentDTO struct {
 	ID              int64     `json:"id" validate:"required"`
 	ReservationID   *int64    `json:"reservation_id" validate:"required" extensions:"x-nullable"`
@@ -20,6 +23,7 @@ type paymentDTO struct {
 	PaymentTypeName *string   `json:"payment_type_name" validate:"required" extensions:"x-nullable"`
 	Amount          money     `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
 	TransactionID   *string   `json:"transaction_id" validate:"required" extensions:"x-nullable" example:"TX-2026-0001"`
+	ClientClaim     bool      `json:"client_claim" validate:"required"`
 	GatewayResponse *string   `json:"gateway_response" validate:"required" extensions:"x-nullable"`
 	Status          bool      `json:"status" validate:"required"`
 	StatusDetail    string    `json:"status_detail" validate:"required" enums:"pending,completed,failed,refunded"`
@@ -32,7 +36,7 @@ type paymentDTO struct {
 
 func newPaymentDTO(p payments.Payment) paymentDTO {
 	return paymentDTO{ID: p.ID, ReservationID: p.ReservationID, EnrollmentID: p.EnrollmentID, PaymentTypeID: p.PaymentTypeID,
-		PaymentTypeName: p.PaymentTypeName, Amount: money(p.Amount), TransactionID: p.TransactionID,
+		PaymentTypeName: p.PaymentTypeName, Amount: money(p.Amount), TransactionID: p.Reference(), ClientClaim: p.Claim(),
 		GatewayResponse: p.GatewayResponse, Status: p.Status, StatusDetail: p.StatusDetail, Date: p.Date,
 		Description: p.Description, Foto: p.Foto, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 }
@@ -226,7 +230,7 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) error {
 // updatePayment changes a payment.
 //
 // @Summary Update a payment
-// @Description Changes only the fields sent; status true validates a pending payment (it then counts toward total_paid). Emits payment:updated.
+// @Description Changes only the fields sent; status true validates a pending payment (it then counts toward total_paid). Validating a client's claim confirms it: it takes the transaction_id the client reported as its gateway id, unless the request sends another (409 when a gateway payment already holds it). Emits payment:updated.
 // @Tags payments
 // @Accept json
 // @Produce json
@@ -480,7 +484,7 @@ func isoOrNil(t *time.Time) *string {
 
 func newAccountPaymentDTO(p payments.Payment) accountPaymentDTO {
 	return accountPaymentDTO{ID: p.ID, ReservationID: p.ReservationID, PaymentTypeID: p.PaymentTypeID,
-		PaymentTypeName: p.PaymentTypeName, Amount: money(p.Amount), TransactionID: p.TransactionID,
+		PaymentTypeName: p.PaymentTypeName, Amount: money(p.Amount), TransactionID: p.Reference(),
 		GatewayResponse: p.GatewayResponse, Status: p.Status, StatusDetail: p.StatusDetail, Date: p.Date,
 		Description: p.Description, HasReceipt: p.Foto != nil, CourtName: p.CourtName,
 		Checking: isoOrNil(p.Checking), Checkout: isoOrNil(p.Checkout)}
@@ -562,7 +566,7 @@ type accountPaymentInput struct {
 // createAccountPayment records a payment the caller made for a booking.
 //
 // @Summary Report a payment
-// @Description The payment is pending (status false, gateway_response null) until staff or the gateway complete it. reservation_id must be one of the caller's bookings (403 otherwise); ids must be numbers, amount above 0 with at most two decimals, transaction_id a non-empty string. Emits payment:updated.
+// @Description The payment is a claim: pending (status false, gateway_response null) until staff complete it or a gateway event names the same booking, amount and transaction_id. The transaction_id given is kept apart from the gateway's transaction ids, so it never takes over a gateway payment and tells nothing about which ids exist; 409 only when the caller already reported that transaction_id for the booking. reservation_id must be one of the caller's bookings (403 otherwise); ids must be numbers, amount above 0 with at most two decimals, transaction_id a non-empty string. Emits payment:updated.
 // @Tags account
 // @Accept json
 // @Produce json

@@ -17,22 +17,38 @@ type Payment struct {
 	PaymentTypeID   *int64          `db:"payment_type_id"`
 	PaymentTypeName *string         `db:"payment_type_name"`
 	Amount          decimal.Decimal `db:"amount"`
-	TransactionID   *string         `db:"transaction_id"`
-	GatewayResponse *string         `db:"gateway_response"`
-	Status          bool            `db:"status"`        // false pending, true completed
-	StatusDetail    string          `db:"status_detail"` // pending, completed, failed or refunded
-	Date            time.Time       `db:"date"`
-	Description     *string         `db:"description"`
-	Foto            *string         `db:"foto"` // object key of the receipt, never a URL
-	FotoType        *string         `db:"foto_content_type"`
-	CreatedAt       time.Time       `db:"created_at"`
-	UpdatedAt       time.Time       `db:"updated_at"`
+	TransactionID   *string         `db:"transaction_id"` // the gateway's id; nil on an unconfirmed claim
+	// ClaimedTransactionID is the id a client reported when filing the
+	// payment (see Service.ClientCreate); nil on payments staff or the
+	// gateway created.
+	ClaimedTransactionID *string   `db:"claimed_transaction_id"`
+	GatewayResponse      *string   `db:"gateway_response"`
+	Status               bool      `db:"status"`        // false pending, true completed
+	StatusDetail         string    `db:"status_detail"` // pending, completed, failed or refunded
+	Date                 time.Time `db:"date"`
+	Description          *string   `db:"description"`
+	Foto                 *string   `db:"foto"` // object key of the receipt, never a URL
+	FotoType             *string   `db:"foto_content_type"`
+	CreatedAt            time.Time `db:"created_at"`
+	UpdatedAt            time.Time `db:"updated_at"`
 	// The booking's, for the account views.
 	CourtName *string    `db:"court_name"`
 	Checking  *time.Time `db:"checking"`
 	Checkout  *time.Time `db:"checkout"`
 	ClientID  *int64     `db:"client_id"`
 }
+
+// Reference is the payment's transaction id as people see it: the
+// gateway's, or the one the client reported while the claim is unconfirmed.
+func (p Payment) Reference() *string {
+	if p.TransactionID != nil {
+		return p.TransactionID
+	}
+	return p.ClaimedTransactionID
+}
+
+// Claim reports whether a client filed the payment.
+func (p Payment) Claim() bool { return p.ClaimedTransactionID != nil }
 
 // Status details. Completed is the only one that counts as paid.
 const (

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,19 +41,23 @@ type Result struct {
 //
 //   - a payment with the event's transaction_id takes the event's status
 //     when it advances the payment (see Advances) and its gateway_response
-//     when that differs; a duplicate changes nothing. The amount and the
-//     booking of a payment never change: an event that disagrees is applied
-//     otherwise as usual and also kept in the inbox with a note, for an
-//     operator to check.
+//     when that differs; a duplicate changes nothing. An event that
+//     disagrees with the payment (another amount, booking or enrollment)
+//     changes nothing: it is kept in the inbox with a note for staff, and
+//     the result is queued.
 //   - without such a payment, an event naming an existing reservation_id
-//     creates the payment there, dated with the event's date. Concurrent
-//     deliveries of one event create one payment, and only one of them
-//     reports Changed.
+//     confirms the client's claim on that booking with the same
+//     transaction_id and amount (see ClientCreate), or else creates the
+//     payment there, dated with the event's date; a claim on the booking
+//     with the same id and another amount stays unconfirmed and the event
+//     is noted in the inbox. Concurrent deliveries of one event create or
+//     confirm one payment, and only one of them reports Changed.
 //   - any other event (no reservation, an unknown one, or an enrollment:
 //     enrollments do not exist yet) is kept in the inbox, one entry per
 //     transaction_id counting its deliveries and holding the latest one.
 //
-// Errors: Invalid for bad event data (see Event.Validate).
+// A client's claim on another booking, or with another amount, never takes
+// an event. Errors: Invalid for bad event data (see Event.Validate).
 func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 	status, detail, err := e.Validate()
 	if err != nil {
@@ -85,11 +90,18 @@ func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 		case e.ReservationID == nil:
 			in.Note = "The event names no known transaction_id and no reservation_id or enrollment_id."
 		default:
-			var created bool
-			if res, created, err = s.create(ctx, tx, e, in, status, detail, date); err != nil || created {
+			var done bool
+			if res, done, err = s.confirmOrCreate(ctx, tx, e, in, status, detail, date); err != nil || done {
 				return err
 			}
 			in.Note = fmt.Sprintf("reservation_id %d does not name an existing booking.", *e.ReservationID)
+		}
+		claims, err := s.store.claimsOf(ctx, tx, e.TransactionID)
+		if err != nil {
+			return err
+		}
+		if len(claims) > 0 {
+			in.Note += fmt.Sprintf(" Unconfirmed client claims report this transaction_id: payment ids %s.", joinIDs(claims))
 		}
 		id, err := s.store.upsertInbox(ctx, tx, in)
 		res = Result{Status: ResultQueued, InboxID: id, Note: in.Note}
@@ -99,6 +111,37 @@ func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 		return Result{}, fmt.Errorf("reconcile %s: %w", e.TransactionID, err)
 	}
 	return res, nil
+}
+
+// confirmOrCreate applies event e, which names a booking and a transaction
+// id no payment holds: it confirms the client's claim of that id on the
+// booking when the amounts agree, and otherwise creates the payment (see
+// create), noting a disagreeing claim in the inbox. done is false when the
+// booking does not exist.
+func (s *Service) confirmOrCreate(ctx context.Context, tx *sqlx.Tx, e Event, in inboxRow, status bool, detail string, date time.Time) (res Result, done bool, err error) {
+	claim, err := s.store.claimLocked(ctx, tx, *e.ReservationID, e.TransactionID)
+	switch {
+	case err == nil && claim.Amount.Equal(e.Amount):
+		if claim, err = s.store.confirmClaim(ctx, tx, claim.ID, e.TransactionID); err != nil {
+			return Result{}, false, err
+		}
+		res, err = s.apply(ctx, tx, claim, e, in, status, detail)
+		res.Changed = true
+		return res, true, err
+	case err != nil && !errors.Is(err, ErrNotFound):
+		return Result{}, false, err
+	}
+	if res, done, err = s.create(ctx, tx, e, in, status, detail, date); err != nil || !done || claim.ID == 0 || res.InboxID != 0 {
+		return res, done, err
+	}
+	in.Note = fmt.Sprintf("The client's claim (payment %d) reports this transaction_id with amount %s; the gateway's amount is %s. The gateway's payment was recorded; the claim stays unconfirmed.",
+		claim.ID, claim.Amount, e.Amount)
+	in.PaymentID = &res.Payment.ID
+	if res.InboxID, err = s.store.upsertInbox(ctx, tx, in); err != nil {
+		return Result{}, false, err
+	}
+	res.Note = in.Note
+	return res, true, nil
 }
 
 // create creates the payment of event e on its booking, or applies e to
@@ -125,19 +168,25 @@ func (s *Service) create(ctx context.Context, tx *sqlx.Tx, e Event, in inboxRow,
 	return Result{Status: ResultProcessed, Payment: p, Changed: true}, true, err
 }
 
-// apply applies event e to the locked payment p (see Reconcile).
+// apply applies event e to the locked payment p (see Reconcile). An event
+// that disagrees with p's amount, booking or enrollment changes nothing and
+// is kept in the inbox.
 func (s *Service) apply(ctx context.Context, tx *sqlx.Tx, p Payment, e Event, in inboxRow, status bool, detail string) (Result, error) {
-	res := Result{Status: ResultProcessed, Payment: p}
 	var notes []string
 	if !p.Amount.Equal(e.Amount) {
-		notes = append(notes, fmt.Sprintf("The event's amount %s differs from the payment's %s; the payment keeps its amount.", e.Amount, p.Amount))
+		notes = append(notes, fmt.Sprintf("The event's amount %s differs from the payment's %s.", e.Amount, p.Amount))
 	}
 	if e.ReservationID != nil && (p.ReservationID == nil || *p.ReservationID != *e.ReservationID) {
-		notes = append(notes, fmt.Sprintf("The event names reservation_id %d; the payment stays where it is.", *e.ReservationID))
+		notes = append(notes, fmt.Sprintf("The event names reservation_id %d; the payment belongs elsewhere.", *e.ReservationID))
 	}
 	if e.EnrollmentID != nil && (p.EnrollmentID == nil || *p.EnrollmentID != *e.EnrollmentID) {
-		notes = append(notes, fmt.Sprintf("The event names enrollment_id %d; the payment stays where it is.", *e.EnrollmentID))
+		notes = append(notes, fmt.Sprintf("The event names enrollment_id %d; the payment belongs elsewhere.", *e.EnrollmentID))
 	}
+	if len(notes) > 0 {
+		notes = append(notes, fmt.Sprintf("Payment %d was left unchanged; staff decide.", p.ID))
+		return s.hold(ctx, tx, in, p.ID, Result{Status: ResultQueued}, notes)
+	}
+	res := Result{Status: ResultProcessed, Payment: p}
 	next, changed := p, false
 	switch {
 	case Advances(p.StatusDetail, detail):
@@ -158,14 +207,29 @@ func (s *Service) apply(ctx context.Context, tx *sqlx.Tx, p Payment, e Event, in
 		res.Payment, res.Changed = updated, true
 	}
 	if len(notes) > 0 {
-		in.Note, in.PaymentID = strings.Join(notes, " "), &p.ID
-		id, err := s.store.upsertInbox(ctx, tx, in)
-		if err != nil {
-			return Result{}, err
-		}
-		res.InboxID, res.Note = id, in.Note
+		return s.hold(ctx, tx, in, p.ID, res, notes)
 	}
 	return res, nil
+}
+
+// hold keeps event in in the inbox with notes, linked to the payment with
+// paymentID, and returns res with the entry.
+func (s *Service) hold(ctx context.Context, tx *sqlx.Tx, in inboxRow, paymentID int64, res Result, notes []string) (Result, error) {
+	in.Note, in.PaymentID = strings.Join(notes, " "), &paymentID
+	id, err := s.store.upsertInbox(ctx, tx, in)
+	if err != nil {
+		return Result{}, err
+	}
+	res.InboxID, res.Note = id, in.Note
+	return res, nil
+}
+
+func joinIDs(ids []int64) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(out, ", ")
 }
 
 // eventJSON is the inbox payload of an event that came without its raw JSON.

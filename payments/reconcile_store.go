@@ -30,6 +30,35 @@ func (store) byTransactionLocked(ctx context.Context, q sqldb.Queryer, txid stri
 	return p, sqldb.Map(err, ErrNotFound, nil)
 }
 
+// claimLocked returns the client's unconfirmed claim of transaction id
+// txid on the booking with reservationID, locked until the transaction
+// ends. Errors: ErrNotFound.
+func (store) claimLocked(ctx context.Context, q sqldb.Queryer, reservationID int64, txid string) (Payment, error) {
+	var p Payment
+	err := q.GetContext(ctx, &p, paymentSelect+` WHERE p.reservation_id = $1 AND p.claimed_transaction_id = $2
+		AND p.transaction_id IS NULL FOR UPDATE OF p`, reservationID, txid)
+	return p, sqldb.Map(err, ErrNotFound, nil)
+}
+
+// confirmClaim gives the claim with id the gateway's transaction id txid.
+func (s store) confirmClaim(ctx context.Context, q sqldb.Queryer, id int64, txid string) (Payment, error) {
+	if _, err := q.ExecContext(ctx, `UPDATE payments SET transaction_id = $2, updated_at = now() WHERE id = $1`, id, txid); err != nil {
+		return Payment{}, sqldb.Map(err, ErrNotFound, paymentErrors)
+	}
+	return s.get(ctx, q, id, false)
+}
+
+// claimsOf lists the unconfirmed claims that report transaction id txid.
+func (store) claimsOf(ctx context.Context, q sqldb.Queryer, txid string) ([]int64, error) {
+	ids := []int64{}
+	err := q.SelectContext(ctx, &ids, `SELECT id FROM payments WHERE claimed_transaction_id = $1 AND transaction_id IS NULL
+		ORDER BY id LIMIT 20`, txid)
+	if err != nil {
+		return nil, fmt.Errorf("claims of %s: %w", txid, err)
+	}
+	return ids, nil
+}
+
 // insertFromEvent inserts the payment p of a gateway event on its booking
 // p.ReservationID, in one statement. booking is false when the booking
 // does not exist (it is kept from being deleted otherwise), and id is 0

@@ -69,7 +69,10 @@ func (s *Service) CreateForBooking(ctx context.Context, bookingID int64, in Inpu
 }
 
 // Update changes the fields set in in; Status true validates a pending
-// payment. Errors: as Create, and ErrNotFound.
+// payment. Staff validating a client's unconfirmed claim confirm it: it
+// takes the claimed transaction id as its gateway id unless in sets
+// another. Errors: as Create, ErrNotFound, and ErrTransactionUsed when a
+// gateway payment holds the claimed id.
 func (s *Service) Update(ctx context.Context, id int64, in Input) (Payment, error) {
 	return s.update(ctx, id, 0, in)
 }
@@ -93,6 +96,9 @@ func (s *Service) update(ctx context.Context, id, bookingID int64, in Input) (Pa
 		}
 		if err := in.apply(&p); err != nil {
 			return err
+		}
+		if p.Status && p.TransactionID == nil {
+			p.TransactionID = p.ClaimedTransactionID
 		}
 		out, err = s.store.update(ctx, tx, p)
 		return err
@@ -157,15 +163,22 @@ func (s *Service) ClientGet(ctx context.Context, clientID, id int64) (Payment, e
 	return p, nil
 }
 
-// ClientCreate stores a pending payment the client reports for one of their
-// bookings; status and gateway response are not theirs to set.
-// Errors: as Create, ErrNotYours for another client's booking.
+// ClientCreate stores the payment a client reports for one of their
+// bookings. It is a claim, not a fact: it stays pending, status and gateway
+// response are not the client's to set, and the transaction id the client
+// gives is kept as ClaimedTransactionID, apart from the gateway's ids, so
+// that a client can neither occupy a gateway id nor learn which exist. A
+// gateway event naming the same booking, amount and id confirms the claim
+// (see Reconcile), and so can staff (see Update).
+// Errors: as Create, ErrNotYours for another client's booking,
+// ErrClaimRepeated when the client reported the id for the booking before.
 func (s *Service) ClientCreate(ctx context.Context, clientID int64, in Input) (Payment, error) {
 	in.Status, in.GatewayResponse = clubhouse.Optional[bool]{}, clubhouse.Optional[string]{}
 	var p Payment
 	if err := in.apply(&p, "reservation_id", "payment_type_id", "amount", "transaction_id"); err != nil {
 		return Payment{}, err
 	}
+	p.ClaimedTransactionID, p.TransactionID = p.TransactionID, nil
 	owner, err := s.store.bookingClient(ctx, s.db, *p.ReservationID)
 	if err != nil || owner != clientID {
 		return Payment{}, ErrNotYours

@@ -17,6 +17,7 @@ var (
 	ErrBookingNotFound = clubhouse.Errorf(clubhouse.NotFound, "booking not found", "The booking does not exist.")
 	ErrNotYours        = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "The payment or its booking is not yours.")
 	ErrTransactionUsed = clubhouse.Errorf(clubhouse.Conflict, "duplicate transaction", "A payment with that transaction_id already exists.")
+	ErrClaimRepeated   = clubhouse.Errorf(clubhouse.Conflict, "duplicate transaction", "You already reported a payment with that transaction_id for this booking.")
 )
 
 var paymentErrors = sqldb.Mapping{
@@ -26,10 +27,14 @@ var paymentErrors = sqldb.Mapping{
 	"payments_amount_check":         clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "amount must be greater than 0."),
 	"payments_one_owner":            clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "A payment belongs to a booking or an enrollment, never both."),
 	"payments_transaction_id_check": clubhouse.Errorf(clubhouse.Invalid, "invalid data", "transaction_id must not be empty."),
+	"payments_claim_key":            ErrClaimRepeated,
+	"payments_enrollment_claim_key": ErrClaimRepeated,
+	"payments_claim_unconfirmed_check": clubhouse.Errorf(clubhouse.Conflict, "unconfirmed claim",
+		"A payment a client reported is completed only with a gateway transaction_id."),
 }
 
 const paymentSelect = `SELECT p.id, p.reservation_id, p.enrollment_id, p.payment_type_id, pt.name AS payment_type_name,
-	p.amount, p.transaction_id, p.gateway_response, p.status, p.status_detail, p.date, p.description, p.foto,
+	p.amount, p.transaction_id, p.claimed_transaction_id, p.gateway_response, p.status, p.status_detail, p.date, p.description, p.foto,
 	p.foto_content_type, p.created_at, p.updated_at, co.name AS court_name, r.checking, r.checkout, r.client_id
 	FROM payments p
 	LEFT JOIN payment_types pt ON pt.id = p.payment_type_id
@@ -55,7 +60,7 @@ func (store) list(ctx context.Context, q sqldb.Queryer, f Filter) ([]Payment, er
 		conds = append(conds, fmt.Sprintf(cond, len(args)))
 	}
 	if s := strings.TrimSpace(f.Search); s != "" {
-		add("(p.transaction_id ILIKE '%%' || $%[1]d || '%%' OR p.description ILIKE '%%' || $%[1]d || '%%')", sqldb.EscapeLike(s))
+		add("(p.transaction_id ILIKE '%%' || $%[1]d || '%%' OR p.claimed_transaction_id ILIKE '%%' || $%[1]d || '%%' OR p.description ILIKE '%%' || $%[1]d || '%%')", sqldb.EscapeLike(s))
 	}
 	if f.Status != nil {
 		add("p.status = $%d", *f.Status)
@@ -104,10 +109,10 @@ func (store) byTransaction(ctx context.Context, q sqldb.Queryer, txid string) (P
 func (s store) insert(ctx context.Context, q sqldb.Queryer, p Payment) (Payment, error) {
 	var id int64
 	err := q.GetContext(ctx, &id, `INSERT INTO payments (reservation_id, enrollment_id, payment_type_id, amount, transaction_id,
-		gateway_response, status, status_detail, description, foto, foto_content_type)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
-		p.ReservationID, p.EnrollmentID, p.PaymentTypeID, p.Amount, p.TransactionID, p.GatewayResponse, p.Status,
-		p.StatusDetail, p.Description, p.Foto, p.FotoType)
+		claimed_transaction_id, gateway_response, status, status_detail, description, foto, foto_content_type)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+		p.ReservationID, p.EnrollmentID, p.PaymentTypeID, p.Amount, p.TransactionID, p.ClaimedTransactionID,
+		p.GatewayResponse, p.Status, p.StatusDetail, p.Description, p.Foto, p.FotoType)
 	if err != nil {
 		return Payment{}, sqldb.Map(err, nil, paymentErrors)
 	}
