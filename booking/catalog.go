@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
 // CourtType is a kind of court (tennis, padel, football 5).
@@ -174,6 +175,10 @@ func (in CatalogInput) columns(c *catalog, create bool) (map[string]any, error) 
 			v := f.Or(decimal.Zero)
 			if err := validMoney(name, v); err != nil {
 				return nil, err
+			}
+			if name == "price" && pricing.ValidPrice(v) != nil {
+				// A price the engine cannot quote would fail every grid later.
+				return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "Field price must be below 1000000000 per hour.")
 			}
 			cols[name] = v
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
@@ -66,6 +68,19 @@ func (tariffStore) get(ctx context.Context, q sqldb.Queryer, id int64, lock bool
 	}
 	err := q.GetContext(ctx, &t, query, id)
 	return t, sqldb.Map(err, ErrTariffNotFound, nil)
+}
+
+// countLocked counts the stored tariffs under a transaction-scoped advisory
+// lock, so that concurrent creations cannot pass MaxTariffs together.
+func (tariffStore) countLocked(ctx context.Context, tx *sqlx.Tx) (int, error) {
+	var n int
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('clubhouse.tariffs'))`); err != nil {
+		return 0, fmt.Errorf("lock tariffs: %w", err)
+	}
+	if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM tariffs`); err != nil {
+		return 0, fmt.Errorf("count tariffs: %w", err)
+	}
+	return n, nil
 }
 
 func (s tariffStore) save(ctx context.Context, q sqldb.Queryer, t Tariff) (Tariff, error) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
@@ -39,14 +40,35 @@ func (t *Tariffs) Get(ctx context.Context, id int64) (Tariff, error) {
 	return t.store.get(ctx, t.db, id, false)
 }
 
+// MaxTariffs bounds the stored tariffs: every quote of every slot looks at
+// each active one.
+const MaxTariffs = 500
+
+// ErrTooManyTariffs is returned when creating a tariff beyond MaxTariffs.
+var ErrTooManyTariffs = clubhouse.Errorf(clubhouse.Invalid, "limit exceeded",
+	"A club holds at most %d tariffs; delete or change one instead.", MaxTariffs)
+
 // Create validates and stores a tariff. Errors: Invalid naming the field
-// (adjustment, rrule, dates, times, references), "incomplete data".
+// (adjustment, rrule, dates, times, references), "incomplete data",
+// ErrTooManyTariffs.
 func (t *Tariffs) Create(ctx context.Context, in TariffInput) (Tariff, error) {
 	var tr Tariff
 	if err := in.apply(&tr); err != nil {
 		return Tariff{}, err
 	}
-	return t.store.save(ctx, t.db, tr)
+	var out Tariff
+	err := sqldb.Transact(ctx, t.db.DB, func(tx *sqlx.Tx) error {
+		n, err := t.store.countLocked(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if n >= MaxTariffs {
+			return ErrTooManyTariffs
+		}
+		out, err = t.store.save(ctx, tx, tr)
+		return err
+	})
+	return out, err
 }
 
 // Update changes the fields set in in and validates the result as a whole.
@@ -100,11 +122,15 @@ func (t *Tariffs) Set(ctx context.Context, q sqldb.Queryer) (*pricing.Set, error
 	}
 	ts := make([]pricing.Tariff, 0, len(rows))
 	for _, r := range rows {
+		// A tariff stored before its rule was refused on save (or edited by
+		// hand) is left out rather than stop every quote.
 		pt, err := r.engine()
-		if err != nil {
-			return nil, fmt.Errorf("tariff %d: %w", r.ID, err) // validated on save: a bug or a hand edit
+		if err == nil {
+			err = pt.Validate()
 		}
-		ts = append(ts, pt)
+		if err == nil {
+			ts = append(ts, pt)
+		}
 	}
 	if set, err = pricing.Compile(ts, t.compileWindow()); err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
 // Wall times: checking and checkout are wall-clock times in the club's zone,
@@ -32,12 +33,12 @@ func ParseWall(field, s string, club *time.Location) (time.Time, error) {
 	bare := strings.TrimSuffix(strings.TrimSuffix(s, "Z"), "z")
 	for _, l := range wallLayouts {
 		if t, err := time.Parse(l, bare); err == nil {
-			return t, nil
+			return inRange(field, t)
 		}
 	}
 	for _, l := range []string{time.RFC3339, time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02 15:04:05Z07:00"} {
 		if t, err := time.Parse(l, s); err == nil {
-			return Wall(t.In(club)), nil
+			return inRange(field, Wall(t.In(club)))
 		}
 	}
 	return time.Time{}, bad
@@ -54,7 +55,26 @@ func ParseDate(field, s string) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, clubhouse.Errorf(clubhouse.Invalid, "invalid date", "%s must be a date YYYY-MM-DD, not %q.", field, s)
 	}
+	if !pricing.InRange(t) {
+		return time.Time{}, errOutOfRange(field, t)
+	}
 	return t, nil
+}
+
+// inRange refuses wall times the club's calendar does not hold: bookings,
+// prices, tariffs, coupons and the ledger's dates lie from
+// pricing.FirstDate to pricing.LastDate, which bounds the work any date can
+// ask for. The midnight that ends the last date is in range.
+func inRange(field string, t time.Time) (time.Time, error) {
+	if !pricing.InRange(t) && !pricing.InRange(t.Add(-time.Nanosecond)) {
+		return time.Time{}, errOutOfRange(field, t)
+	}
+	return t, nil
+}
+
+func errOutOfRange(field string, t time.Time) error {
+	return clubhouse.Errorf(clubhouse.Invalid, "invalid date", "%s must lie from %s to %s, not %s.",
+		field, pricing.FirstDate, pricing.LastDate, t.Format(time.DateOnly))
 }
 
 // Span is a half-open interval [Start, End) of wall time on one court.

@@ -329,7 +329,7 @@ type generalLedgerDTO struct {
 // generalLedger answers an account's general ledger.
 //
 // @Summary General ledger of an account
-// @Description The account's postings from from to to (or in period_id), with the opening balance and a running balance, signed by the account's normal side.
+// @Description The account's postings from from to to (or in period_id), with the opening balance and a running balance, signed by the account's normal side. At most 10000 lines: a range with more answers 400 "limit exceeded" (ask for shorter ranges). Dates lie from 2000-01-01 to 2099-12-31.
 // @Tags accounting
 // @Produce json
 // @Param code path string true "account code"

@@ -105,7 +105,7 @@ func (s *Server) listTariffs(w http.ResponseWriter, r *http.Request) error {
 // createTariff creates a tariff.
 //
 // @Summary Create a tariff
-// @Description adjustment is a signed percentage of the slot's base price ("+20%", "-15.5%") or a signed amount per hour ("+5000", "-2500.50"), at most two decimals. Adjustments of overlapping tariffs add up per 30-minute slot; a slot never costs less than zero. rrule is an RFC 5545 rule (DTSTART defaults to start_date). Every field is validated here, never at quote time: a 400 names the field.
+// @Description adjustment is a signed percentage of the slot's base price ("+20%", "-15.5%") or a signed amount per hour ("+5000", "-2500.50"), at most two decimals. Adjustments of overlapping tariffs add up per 30-minute slot; a slot never costs less than zero. rrule is an RFC 5545 rule (DTSTART defaults to start_date) that falls at most once a day, since tariffs apply by date: FREQ DAILY, WEEKLY, MONTHLY or YEARLY, at most one BYHOUR, BYMINUTE and BYSECOND, a DTSTART from 1970 on, and at least one date up to 2099-12-31. start_date and end_date lie from 2000-01-01 to 2099-12-31. A club holds at most 500 tariffs (400 "limit exceeded" beyond). Every field is validated here, never at quote time: a 400 names the field.
 // @Tags tariffs
 // @Accept json
 // @Produce json

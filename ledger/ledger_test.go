@@ -2,6 +2,7 @@ package ledger_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -290,4 +291,30 @@ func TestNeverNegative_concurrent(t *testing.T) {
 	a, err := l.Account(ctx, "1.1.05.02")
 	require.NoError(t, err)
 	assert.True(t, a.Balance.IsZero())
+}
+
+// TestGeneralLedger_bounded: a general ledger holds at most MaxLedgerLines
+// lines; a range with more is refused, not loaded whole.
+func TestGeneralLedger_bounded(t *testing.T) {
+	t.Parallel()
+	l := newLedger(t)
+	ctx := context.Background()
+	_, err := l.CreatePeriod(ctx, "2026", day("2026-01-01"), day("2026-12-31"))
+	require.NoError(t, err)
+	half := ledger.MaxLedgerLines/2 + 1 // two entries: an entry holds at most 10,000 lines too
+	for i := range 2 {
+		lines := make([]ledger.LineInput, 0, half+1)
+		for range half {
+			lines = append(lines, ledger.LineInput{AccountCode: "1.1.10.01", Debit: amt("1")})
+		}
+		lines = append(lines, ledger.LineInput{AccountCode: "4.1.05", Credit: amt(fmt.Sprint(half))})
+		_, _, err = l.Post(ctx, entry("2026-03-02", fmt.Sprint("many small sales ", i), lines...))
+		require.NoError(t, err)
+	}
+
+	_, err = l.GeneralLedger(ctx, "1.1.10.01", day("2026-01-01"), day("2026-12-31"))
+	require.ErrorIs(t, err, ledger.ErrTooManyLines)
+	gl, err := l.GeneralLedger(ctx, "4.1.05", day("2026-01-01"), day("2026-12-31"))
+	require.NoError(t, err)
+	assert.Len(t, gl.Lines, 2)
 }

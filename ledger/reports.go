@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
@@ -72,8 +73,18 @@ type GeneralLedger struct {
 	Closing decimal.Decimal
 }
 
+// MaxLedgerLines bounds the lines of one general ledger, and so its memory
+// and response size: a longer range is asked for in parts.
+const MaxLedgerLines = 10_000
+
+// ErrTooManyLines is returned when a general ledger would hold more than
+// MaxLedgerLines lines.
+var ErrTooManyLines = clubhouse.Errorf(clubhouse.Invalid, "limit exceeded",
+	"The account has more than %d postings in that range; ask for a shorter one.", MaxLedgerLines)
+
 // GeneralLedger returns the postings of the account with code from from to
-// to (inclusive) with a running balance. Errors: ErrAccountNotFound.
+// to (inclusive) with a running balance. Errors: ErrAccountNotFound,
+// ErrTooManyLines.
 func (l *Ledger) GeneralLedger(ctx context.Context, code string, from, to time.Time) (GeneralLedger, error) {
 	a, err := l.Account(ctx, code)
 	if err != nil {
@@ -92,9 +103,13 @@ func (l *Ledger) GeneralLedger(ctx context.Context, code string, from, to time.T
 	err = l.db.SelectContext(ctx, &gl.Lines, `SELECT l.entry_id, l.date, e.description, l.debit, l.credit, l.memo,
 		$4 * sum(l.debit - l.credit) OVER (ORDER BY l.date, l.entry_id, l.id) + $5 AS balance
 		FROM lines l JOIN entries e ON e.id = l.entry_id
-		WHERE l.account_id = $1 AND l.date BETWEEN $2 AND $3 ORDER BY l.date, l.entry_id, l.id`, a.ID, from, to, sign, gl.Opening)
+		WHERE l.account_id = $1 AND l.date BETWEEN $2 AND $3 ORDER BY l.date, l.entry_id, l.id LIMIT $6`,
+		a.ID, from, to, sign, gl.Opening, MaxLedgerLines+1)
 	if err != nil {
 		return GeneralLedger{}, fmt.Errorf("general ledger: %w", err)
+	}
+	if len(gl.Lines) > MaxLedgerLines {
+		return GeneralLedger{}, ErrTooManyLines
 	}
 	gl.Closing = gl.Opening
 	if n := len(gl.Lines); n > 0 {

@@ -96,3 +96,27 @@ func BenchmarkDayGrid(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCompile_costlyRules: the most expensive accepted rules (a daily
+// rule from 1970, a rule that falls once in four years, and one that falls
+// once in 28 years), compiled and then quoted on a date outside the window,
+// which expands each over the whole range once. Before rules were bounded,
+// one FREQ=SECONDLY rule took tens of seconds and gigabytes here.
+func BenchmarkCompile_costlyRules(b *testing.B) {
+	ts := []Tariff{
+		{ID: 1, RRule: "DTSTART:19700101T000000Z\nRRULE:FREQ=DAILY", Adjustment: adj("+1%"), Active: true},
+		{ID: 2, RRule: "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29", Adjustment: adj("+1%"), Active: true},
+		{ID: 3, RRule: "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO", Adjustment: adj("+1%"), Active: true},
+	}
+	r := Request{CourtID: 1, PricePerHour: decimal.NewFromInt(60000), Start: at("2090-03-07 17:00"), End: at("2090-03-07 19:00")}
+	b.ReportAllocs()
+	for b.Loop() {
+		set, err := Compile(ts, benchWindow)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := set.Quote(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

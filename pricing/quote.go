@@ -59,6 +59,7 @@ var (
 		"checking and checkout must fall on :00 or :30; slots are 30 minutes.")
 	ErrEmptySpan = clubhouse.Errorf(clubhouse.Invalid, "invalid date", "checkout must be after checking.")
 	ErrLongSpan  = clubhouse.Errorf(clubhouse.Invalid, "invalid date", "A span longer than 31 days cannot be priced.")
+	ErrDateRange = clubhouse.Errorf(clubhouse.Invalid, "invalid date", "Dates must lie %s.", rangeText)
 	ErrBadPrice  = clubhouse.Errorf(clubhouse.Invalid, "invalid amount",
 		"The court's price per hour must be from 0 to 999999999.99, with at most two decimals.")
 )
@@ -71,7 +72,8 @@ const (
 	ticksPerUnit = 100 * ticksPerCent
 )
 
-// Quote prices r. Errors: ErrOffGrid, ErrEmptySpan, ErrLongSpan, ErrBadPrice.
+// Quote prices r. Errors: ErrOffGrid, ErrEmptySpan, ErrLongSpan,
+// ErrDateRange for a span outside FirstDate..LastDate, ErrBadPrice.
 func (s *Set) Quote(r Request) (Quote, error) {
 	startDay, startMin := dayOf(r.Start), r.Start.Hour()*60+r.Start.Minute()
 	endDay, endMin := dayOf(r.End), r.End.Hour()*60+r.End.Minute()
@@ -85,7 +87,9 @@ func (s *Set) Quote(r Request) (Quote, error) {
 		return Quote{}, ErrEmptySpan
 	case n > maxSlots:
 		return Quote{}, ErrLongSpan
-	case r.PricePerHour.IsNegative() || r.PricePerHour.Cmp(maxPricePerHour) >= 0 || r.PricePerHour.Exponent() < -2 && !r.PricePerHour.Equal(r.PricePerHour.Truncate(2)):
+	case startDay < firstDay || endDay > lastDay+1 || endDay == lastDay+1 && endMin > 0:
+		return Quote{}, ErrDateRange
+	case ValidPrice(r.PricePerHour) != nil:
 		return Quote{}, ErrBadPrice
 	}
 	// The base of a slot, in thousandths: half the price per hour.
@@ -138,6 +142,16 @@ func (s *Set) Quote(r Request) (Quote, error) {
 	q.FinalPrice = decimal.New(finalCents, -2)
 	q.PricePerHour = decimal.New(divRound(finalCents*2, int64(n)), -2)
 	return q, nil
+}
+
+// ValidPrice reports whether the engine can quote a court at price per
+// hour p: from 0 to below one billion, with at most two decimals, so that
+// the integer arithmetic of a quote cannot overflow. Errors: ErrBadPrice.
+func ValidPrice(p decimal.Decimal) error {
+	if p.IsNegative() || p.Cmp(maxPricePerHour) >= 0 || !p.Equal(p.Truncate(2)) {
+		return ErrBadPrice
+	}
+	return nil
 }
 
 // roundCents rounds ticks to cents, half away from zero.

@@ -179,6 +179,22 @@ func TestValidate(t *testing.T) {
 		{StartDate: date("2026-03-10"), EndDate: date("2026-03-01")},
 		{StartTime: clock("10:00"), EndTime: clock("10:00")},
 		{RRule: "FREQ=MONTHLY;BYDAY=10FR"}, // parses, but rrule-go panics expanding it
+		// Tariffs apply by date: a rule that repeats within a day means
+		// nothing, and expanding one took minutes and gigabytes.
+		{RRule: "FREQ=HOURLY"},
+		{RRule: "FREQ=MINUTELY;INTERVAL=5"},
+		{RRule: "FREQ=SECONDLY"},
+		{RRule: "DTSTART:20260302T000000Z\nRRULE:FREQ=SECONDLY"},
+		{RRule: "FREQ=DAILY;BYHOUR=1,2,3"},
+		{RRule: "FREQ=DAILY;BYMINUTE=0,30"},
+		{RRule: "FREQ=YEARLY;BYSECOND=1,2"},
+		// Rules whose expansion rrule-go would carry to the year 9999.
+		{RRule: "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30"},
+		{RRule: "DTSTART:18500101T000000Z\nRRULE:FREQ=DAILY"},
+		{RRule: "FREQ=DAILY;DTSTART=21500101T000000Z"},
+		{RRule: "DTSTART:00010101T000000Z\nRRULE:FREQ=WEEKLY"}, // rrule-go reads it as no DTSTART
+		{StartDate: date("1999-12-31")},
+		{EndDate: date("2100-01-01")},
 	}
 	for _, tr := range bad {
 		err := tr.Validate()
@@ -187,6 +203,40 @@ func TestValidate(t *testing.T) {
 	}
 	_, err := Compile([]Tariff{{ID: 7, RRule: "nope", Active: true}}, window)
 	require.ErrorContains(t, err, "tariff 7")
+}
+
+// TestValidate_boundedCost refuses the rules whose expansion took minutes
+// and gigabytes, and quotes the most expensive rules that are accepted at
+// either end of the range; BenchmarkCompile_costlyRules gives the times.
+func TestValidate_boundedCost(t *testing.T) {
+	t.Parallel()
+	for _, r := range []string{"FREQ=SECONDLY", "FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=0,1,2,3,4,5,6,7,8,9;BYSECOND=0,1,2,3,4,5,6,7,8,9"} {
+		require.Error(t, Tariff{RRule: r}.Validate())
+	}
+	costly := []Tariff{
+		{ID: 1, RRule: "DTSTART:19700101T000000Z\nRRULE:FREQ=DAILY", Adjustment: adj("+1%"), Active: true},
+		{ID: 2, RRule: "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29", Adjustment: adj("+1%"), Active: true},
+		{ID: 3, RRule: "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO", Adjustment: adj("+1%"), Active: true},
+	}
+	set, err := Compile(costly, window)
+	require.NoError(t, err)
+	for _, day := range []string{"2000-01-01", "2024-02-29", "2099-12-31", "2026-06-01"} {
+		_, err := set.Quote(Request{CourtID: 1, PricePerHour: dec("100"), Start: at(day + " 00:00"), End: at(day + " 23:30")})
+		require.NoError(t, err, day)
+	}
+}
+
+func TestQuote_dateRange(t *testing.T) {
+	t.Parallel()
+	set, err := Compile(nil, window)
+	require.NoError(t, err)
+	for _, span := range [][2]string{{"1999-12-31 23:00", "2000-01-01 01:00"}, {"2099-12-31 23:30", "2100-01-01 00:30"}, {"0001-01-01 10:00", "0001-01-01 11:00"}} {
+		_, err := set.Quote(Request{CourtID: 1, PricePerHour: dec("100"), Start: at(span[0]), End: at(span[1])})
+		require.ErrorIs(t, err, ErrDateRange, span)
+	}
+	q, err := set.Quote(Request{CourtID: 1, PricePerHour: dec("100"), Start: at("2099-12-31 23:30"), End: at("2100-01-01 00:00")})
+	require.NoError(t, err, "the midnight that ends the last date")
+	assert.Equal(t, "50", q.FinalPrice.String())
 }
 
 func TestParseAdjustment(t *testing.T) {

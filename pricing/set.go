@@ -3,13 +3,15 @@ package pricing
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/teambition/rrule-go"
 )
 
 // Window is the range of dates over which Compile precomputes recurrence
-// rules. Dates outside it are priced correctly, only slower.
+// rules; it is clipped to FirstDate..LastDate. A rule's days outside it are
+// expanded over that whole range on the first quote that needs one, once.
 type Window struct {
 	From, To time.Time // first and last date (only the dates are read)
 }
@@ -33,7 +35,8 @@ type compiled struct {
 	winStart    int   // minutes after the anchor day's midnight
 	winEnd      int   // may exceed 1440 when the window crosses midnight
 	rule        *rrule.RRule
-	ruleDays    []uint64 // bit i: the rule includes day from+i
+	ruleDays    []uint64  // bit i: the rule includes day from+i
+	allDays     *lazyDays // the rule's days from firstDay to lastDay, for dates outside the window
 	isPercent   bool
 	hundredths  int64 // the adjustment's value in hundredths: 1550 for "+15.5%" or "+15.50"
 }
@@ -43,11 +46,29 @@ const (
 	maxDay = 1<<31 - 1
 )
 
+// lazyDays is a rule's days over the whole range the engine prices (4.5 KiB),
+// expanded on the first question about a date outside the window.
+type lazyDays struct {
+	once sync.Once
+	bits []uint64
+}
+
+func (l *lazyDays) has(rule *rrule.RRule, d int) bool {
+	l.once.Do(func() {
+		// Validate expanded the rule once already: an error is not expected,
+		// and leaves no day set.
+		l.bits, _ = days(rule, firstDay, lastDay-firstDay+1)
+	})
+	i := d - firstDay
+	return i >= 0 && i/64 < len(l.bits) && l.bits[i/64]&(1<<(i%64)) != 0
+}
+
 // Compile validates the active tariffs of ts and compiles them over w, in
 // tariff id order. Inactive tariffs are left out. Errors: the first invalid
 // tariff's error, naming its id.
 func Compile(ts []Tariff, w Window) (*Set, error) {
-	s := &Set{from: dayOf(w.From), days: dayOf(w.To) - dayOf(w.From) + 1}
+	s := &Set{from: max(dayOf(w.From), firstDay)}
+	s.days = min(dayOf(w.To), lastDay) - s.from + 1
 	if s.days < 0 {
 		s.days = 0
 	}
@@ -100,17 +121,10 @@ func (s *Set) compile(t Tariff) (compiled, error) {
 		return compiled{}, err
 	}
 	if rule != nil {
-		c.rule = rule
-		c.ruleDays = make([]uint64, (s.days+63)/64)
+		c.rule, c.allDays = rule, &lazyDays{}
 		if s.days > 0 {
-			occs, err := between(rule, dayTime(s.from).Add(-time.Nanosecond), dayTime(s.from+s.days), false)
-			if err != nil {
+			if c.ruleDays, err = days(rule, s.from, s.days); err != nil {
 				return compiled{}, err
-			}
-			for _, occ := range occs {
-				if i := dayOf(occ) - s.from; i >= 0 && i < s.days {
-					c.ruleDays[i/64] |= 1 << (i % 64)
-				}
 			}
 		}
 	}
@@ -128,9 +142,7 @@ func (s *Set) onDay(c *compiled, d int) bool {
 	if i := d - s.from; i >= 0 && i < s.days {
 		return c.ruleDays[i/64]&(1<<(i%64)) != 0
 	}
-	day := dayTime(d)
-	occs, err := between(c.rule, day, day.Add(24*time.Hour-time.Nanosecond), true)
-	return err == nil && len(occs) > 0
+	return c.allDays.has(c.rule, d)
 }
 
 // covers reports whether c applies to the 30-minute slot starting at minute

@@ -67,16 +67,27 @@ func (t Tariff) Validate() error {
 	if t.StartTime != nil && t.EndTime != nil && *t.StartTime == *t.EndTime {
 		return clubhouse.Errorf(clubhouse.Invalid, "invalid time", "start_time and end_time must differ; leave both empty for the whole day.")
 	}
+	if t.StartDate != nil && !InRange(*t.StartDate) {
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid date", "start_date must lie %s.", rangeText)
+	}
+	if t.EndDate != nil && !InRange(*t.EndDate) {
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid date", "end_date must lie %s.", rangeText)
+	}
 	r, err := t.rule()
+	if err != nil || r == nil {
+		return err
+	}
+	// Some rules parse but make rrule-go panic when expanded
+	// (FREQ=MONTHLY;BYDAY=10FR), and rrule-go looks for an occurrence up to
+	// the year 9999 before it gives up: find the first one now, so that a
+	// rule is refused when it panics or never falls on a date the engine
+	// prices, and the cost of every later expansion is bounded.
+	first, err := firstOccurrence(r)
 	if err != nil {
 		return err
 	}
-	if r != nil {
-		// Some rules parse but make rrule-go panic when expanded
-		// (FREQ=MONTHLY;BYDAY=10FR): expand a year now to refuse them.
-		if _, err := between(r, r.GetDTStart(), r.GetDTStart().AddDate(1, 0, 0), true); err != nil {
-			return err
-		}
+	if first.IsZero() || dayOf(first) > lastDay {
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid rrule", "rrule never falls on a date up to %s, so it would never apply.", LastDate)
 	}
 	return nil
 }
@@ -84,14 +95,62 @@ func (t Tariff) Validate() error {
 // errRuleExpansion is returned for a rule that rrule-go cannot expand.
 var errRuleExpansion = clubhouse.Errorf(clubhouse.Invalid, "invalid rrule", "rrule cannot be expanded into dates; check its BYxxx parts.")
 
-// between is r.Between that turns a panic of rrule-go into errRuleExpansion.
-func between(r *rrule.RRule, after, before time.Time, inc bool) (ts []time.Time, err error) {
+// firstOccurrence returns r's first occurrence (zero when it has none),
+// turning a panic of rrule-go into errRuleExpansion.
+func firstOccurrence(r *rrule.RRule) (first time.Time, err error) {
 	defer func() {
 		if recover() != nil {
-			ts, err = nil, errRuleExpansion
+			first, err = time.Time{}, errRuleExpansion
 		}
 	}()
-	return r.Between(after, before, inc), nil
+	first, _ = r.Iterator()()
+	return first, nil
+}
+
+// days marks the dates of r's occurrences from day from on, for n days:
+// bit i is day from+i. It iterates from r's DTSTART (1970 at the earliest,
+// see checkRule) and stops at the first occurrence after the range or at
+// the rule's end; a panic of rrule-go is errRuleExpansion.
+func days(r *rrule.RRule, from, n int) (bits []uint64, err error) {
+	defer func() {
+		if recover() != nil {
+			bits, err = nil, errRuleExpansion
+		}
+	}()
+	bits = make([]uint64, (n+63)/64)
+	next := r.Iterator()
+	for {
+		occ, ok := next()
+		if !ok {
+			return bits, nil
+		}
+		i := dayOf(occ) - from
+		if i >= n {
+			return bits, nil
+		}
+		if i >= 0 {
+			bits[i/64] |= 1 << (i % 64)
+		}
+	}
+}
+
+// checkRule refuses the parts of a rule that mean nothing for tariffs, which
+// apply by date, or that would let the cost of expanding it grow without
+// bound: repeating more often than daily, several hours, minutes or seconds
+// a day, and a DTSTART outside 1970 to LastDate. named tells whether the
+// rule wrote a DTSTART.
+func checkRule(o rrule.ROption, named bool) error {
+	switch {
+	case o.Freq > rrule.DAILY:
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid rrule",
+			"rrule must repeat daily or less often (FREQ=DAILY, WEEKLY, MONTHLY or YEARLY): tariffs apply by date, not %s.", o.Freq)
+	case len(o.Byhour) > 1 || len(o.Byminute) > 1 || len(o.Bysecond) > 1:
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid rrule",
+			"rrule must fall at most once a day: tariffs apply by date; leave BYHOUR, BYMINUTE and BYSECOND out.")
+	case named && (o.Dtstart.Year() < 1970 || dayOf(o.Dtstart) > lastDay):
+		return clubhouse.Errorf(clubhouse.Invalid, "invalid rrule", "rrule's DTSTART must lie from 1970-01-01 to %s.", LastDate)
+	}
+	return nil
 }
 
 // rule parses the tariff's recurrence rule; nil when it has none.
@@ -104,6 +163,9 @@ func (t Tariff) rule() (*rrule.RRule, error) {
 		return clubhouse.Errorf(clubhouse.Invalid, "invalid rrule", "rrule is not a valid RFC 5545 rule (%v); example: FREQ=WEEKLY;BYDAY=SA,SU.", err)
 	}
 	var r *rrule.RRule
+	// rrule-go reads DTSTART 0001-01-01 as no DTSTART at all: refuse it
+	// rather than quietly anchor the rule elsewhere.
+	named := strings.Contains(strings.ToUpper(s), "DTSTART")
 	if strings.Contains(s, ":") { // DTSTART:...\nRRULE:... form
 		set, err := rrule.StrToRRuleSet(strings.ReplaceAll(s, `\n`, "\n"))
 		if err != nil {
@@ -111,6 +173,11 @@ func (t Tariff) rule() (*rrule.RRule, error) {
 		}
 		if r = set.GetRRule(); r == nil {
 			return nil, bad(fmt.Errorf("no RRULE line"))
+		}
+		o := r.OrigOptions
+		o.Dtstart = set.GetDTStart()
+		if err := checkRule(o, named); err != nil {
+			return nil, err
 		}
 		if dt := set.GetDTStart(); !dt.IsZero() {
 			r.DTStart(dt)
@@ -120,6 +187,9 @@ func (t Tariff) rule() (*rrule.RRule, error) {
 		opt, err := rrule.StrToROption(s)
 		if err != nil {
 			return nil, bad(err)
+		}
+		if err := checkRule(*opt, named); err != nil {
+			return nil, err
 		}
 		if r, err = rrule.NewRRule(*opt); err != nil {
 			return nil, bad(err)
@@ -134,6 +204,26 @@ func (t Tariff) rule() (*rrule.RRule, error) {
 	}
 	r.DTStart(anchor)
 	return r, nil
+}
+
+// The range of dates the engine prices, and so of bookings, quotes and
+// tariff dates (YYYY-MM-DD): it bounds the cost of expanding any rule.
+const (
+	FirstDate = "2000-01-01"
+	LastDate  = "2099-12-31"
+)
+
+var (
+	firstDay  = dayOf(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))
+	lastDay   = dayOf(time.Date(2099, 12, 31, 0, 0, 0, 0, time.UTC))
+	rangeText = "from " + FirstDate + " to " + LastDate
+)
+
+// InRange reports whether the date of t (its wall-clock fields) lies from
+// FirstDate to LastDate.
+func InRange(t time.Time) bool {
+	d := dayOf(t)
+	return d >= firstDay && d <= lastDay
 }
 
 // dayOf numbers the date of t (its wall-clock fields) in days since 1970-01-01.
