@@ -299,6 +299,56 @@ func TestAuthDisabledUser(t *testing.T) {
 	unauthorized(t, refreshResponse(t, app, p.RefreshToken))
 }
 
+// TestAuthBearer_rolesFromUserRow changes an operator's roles and disabled
+// flag while their access token lives: each change rules the very next
+// request, because roles come from the user's row, not from the token.
+func TestAuthBearer_rolesFromUserRow(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	sudo := app.AsSudo()
+	u := app.User("ops@test.club", clubhouse.RoleOperator)
+	p := logIn(t, app, u) // a token that says operator: true until it expires
+	ops := bearer(app, p.AccessToken)
+	change := func(fields map[string]any) {
+		t.Helper()
+		sudo.Patch("/api/sudo/users/"+u.LocalID, fields).Status(t, http.StatusOK)
+	}
+	courtType := func(name string) *apptest.Response {
+		t.Helper()
+		return ops.Post("/api/admin/court-types", map[string]any{"name": name})
+	}
+
+	courtType("Tennis").Status(t, http.StatusCreated)
+
+	change(map[string]any{"operator": false})
+	courtType("Squash").Status(t, http.StatusForbidden).Error(t, "forbidden")
+	ops.Get("/api/admin/court-types").Status(t, http.StatusForbidden)
+	profile := ops.Get("/api/account/profile").Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, false, profile["operator"], "the token still works for what a client may do")
+
+	change(map[string]any{"operator": true})
+	courtType("Squash").Status(t, http.StatusCreated)
+
+	change(map[string]any{"operator": false, "admin": true})
+	courtType("Padel").Status(t, http.StatusCreated)
+	change(map[string]any{"admin": false})
+	courtType("Padel 2").Status(t, http.StatusForbidden)
+	change(map[string]any{"accounting": true})
+	ops.Get("/api/admin/court-types").Status(t, http.StatusForbidden)
+	change(map[string]any{"operator": true})
+
+	change(map[string]any{"disabled": true})
+	unauthorized(t, courtType("Padel 3").Error(t, "user disabled"))
+	unauthorized(t, ops.Get("/api/account/profile").Error(t, "user disabled"))
+	change(map[string]any{"disabled": false})
+	courtType("Padel 3").Status(t, http.StatusCreated)
+
+	_, err := app.DB.ExecContext(t.Context(), `DELETE FROM users WHERE id = $1`, u.ID)
+	require.NoError(t, err)
+	unauthorized(t, courtType("Padel 4").Error(t, "invalid token"))
+	unauthorized(t, ops.Get("/api/account/profile").Error(t, "invalid token"))
+}
+
 func TestAuthWellKnown(t *testing.T) {
 	t.Parallel()
 	app := apptest.New(t)
@@ -418,13 +468,24 @@ func TestAuthExternalIssuer(t *testing.T) {
 	require.Len(t, rows, 1, "the subject became exactly one user")
 	assert.Equal(t, idp.URL, rows[0].Issuer)
 
-	// Roles come from the token's boolean claims.
+	// The first token of a subject gives its row its roles; from then on the
+	// row rules, and a later token's claims neither raise nor lower them.
 	bearer(app, plain).Get("/api/admin/court-types").Status(t, http.StatusForbidden)
-	admin := idp.token(t, "ext-subject-1", jwt.MapClaims{"email": "ext@idp.test", "admin": true})
+	raised := idp.token(t, "ext-subject-1", jwt.MapClaims{"email": "ext@idp.test", "admin": true})
+	bearer(app, raised).Get("/api/admin/court-types").Status(t, http.StatusForbidden)
+	admin := idp.token(t, "ext-subject-3", jwt.MapClaims{"admin": true})
 	bearer(app, admin).Get("/api/admin/court-types").Status(t, http.StatusOK)
 	trainer := idp.token(t, "ext-subject-2", jwt.MapClaims{"trainer": true})
 	bearer(app, trainer).Get("/api/admin/court-types").Status(t, http.StatusForbidden)
+	bearer(app, trainer).Get("/api/trainer/courts").Status(t, http.StatusOK)
 	assert.EqualValues(t, 1, idp.jwksCalls.Load(), "the issuer's keys are fetched once and cached")
+
+	app.AsBot().Patch("/api/sudo/users/ext-subject-3", map[string]any{"admin": false}).Status(t, http.StatusOK)
+	bearer(app, admin).Get("/api/admin/court-types").Status(t, http.StatusForbidden)
+	app.AsBot().Patch("/api/sudo/users/ext-subject-1", map[string]any{"operator": true}).Status(t, http.StatusOK)
+	bearer(app, plain).Get("/api/admin/court-types").Status(t, http.StatusOK)
+	app.AsBot().Patch("/api/sudo/users/ext-subject-1", map[string]any{"disabled": true}).Status(t, http.StatusOK)
+	unauthorized(t, bearer(app, plain).Get("/api/account/profile").Error(t, "user disabled"))
 
 	// Tokens of the local provider or of another issuer are refused.
 	local := signJWT(t, jwt.SigningMethodRS256, apptest.SigningKey(t).Private, apptest.SigningKey(t).KID,

@@ -177,9 +177,16 @@ func (s *Service) issue(ctx context.Context, q sqldb.Queryer, u User, family str
 	return Tokens{AccessToken: access, ExpiresIn: ttl, RefreshToken: refresh}, nil
 }
 
-// Authenticate verifies a bearer token and returns its actor. With an
-// external issuer, a subject seen for the first time gets a user row.
-// Errors: ErrInvalidToken, ErrUserDisabled.
+// Authenticate verifies a bearer token and returns its actor. The token
+// proves who the caller is; what the caller may do comes from the user's row,
+// read on every call (one lookup by the unique local_id), so a change of
+// roles, a disabled flag or a deleted user takes effect on the next request
+// rather than when the token expires. The role claims of the token are not
+// trusted. With an external issuer, a subject seen for the first time gets a
+// user row whose roles are that first token's claims; from then on the row
+// rules, as for local users (roles change with PATCH /api/sudo/users/{uid} or
+// clubctl user roles). Errors: ErrInvalidToken (also for a subject without a
+// row), ErrUserDisabled; both are Unauthenticated, as at login.
 func (s *Service) Authenticate(ctx context.Context, bearer string) (clubhouse.Actor, error) {
 	c, err := s.o.Verifier.Verify(ctx, bearer)
 	if err != nil {
@@ -198,7 +205,7 @@ func (s *Service) Authenticate(ctx context.Context, bearer string) (clubhouse.Ac
 	if u.Disabled {
 		return clubhouse.Actor{}, ErrUserDisabled
 	}
-	return clubhouse.Actor{UserID: u.ID, UID: u.LocalID, Email: deref(u.Email), Roles: c.Roles()}, nil
+	return clubhouse.Actor{UserID: u.ID, UID: u.LocalID, Email: deref(u.Email), Roles: u.Roles()}, nil
 }
 
 // firstSight creates the user row of an external subject, tolerating a
