@@ -80,7 +80,7 @@ func (s *Server) refresh(w http.ResponseWriter, r *http.Request) error {
 // setPassword spends a set-password link.
 //
 // @Summary Set a password from a link
-// @Description Spends the one-time token of a set-password link (sent when an administrator creates a client with an email) and sets the user's password.
+// @Description Spends the one-time token of a set-password link (sent when an administrator creates a client with an email) and sets the user's password. Every refresh token the user held is revoked with it; access tokens already issued live out their TTL.
 // @Tags auth
 // @Accept json
 // @Param body body setPasswordInput true "Token and new password"

@@ -178,6 +178,44 @@ func TestAuthRefresh(t *testing.T) {
 	app.Anonymous().Post("/api/auth/refresh", map[string]any{}).Status(t, http.StatusBadRequest).Error(t, "incomplete data")
 }
 
+// TestAuthNewPassword_revokesRefreshTokens sets a password by each path
+// that sets one and checks that every refresh token the user held before is
+// refused after, while other users' sessions live on.
+func TestAuthNewPassword_revokesRefreshTokens(t *testing.T) {
+	t.Parallel()
+	for name, set := range map[string]func(t *testing.T, app *apptest.App, u auth.User, password string){
+		"set-password link": func(t *testing.T, app *apptest.App, u auth.User, password string) {
+			tok, err := app.Auth.NewPasswordToken(t.Context(), app.DB, u.ID) // what a client's invitation sends
+			require.NoError(t, err)
+			app.Anonymous().Post("/api/auth/set-password", map[string]any{"token": tok, "password": password}).
+				Status(t, http.StatusNoContent)
+		},
+		"clubctl user password": func(t *testing.T, app *apptest.App, u auth.User, password string) {
+			require.NoError(t, app.Auth.ResetPassword(t.Context(), *u.Email, password))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			app := apptest.New(t)
+			u := app.User("ana@test.club")
+			bo := logIn(t, app, app.User("bo@test.club"))
+			rotated := logIn(t, app, u)
+			refreshResponse(t, app, rotated.RefreshToken).Status(t, http.StatusOK).JSON(t, &rotated)
+			other := logIn(t, app, u) // a second session, another family
+
+			set(t, app, u, "a new secret")
+
+			unauthorized(t, refreshResponse(t, app, rotated.RefreshToken).Error(t, "invalid refresh token"))
+			unauthorized(t, refreshResponse(t, app, other.RefreshToken).Error(t, "invalid refresh token"))
+			unauthorized(t, loginResponse(t, app, "ana@test.club", "password-ana@test.club"))
+			var fresh tokenPair
+			loginResponse(t, app, "ana@test.club", "a new secret").Status(t, http.StatusOK).JSON(t, &fresh)
+			refreshResponse(t, app, fresh.RefreshToken).Status(t, http.StatusOK)
+			refreshResponse(t, app, bo.RefreshToken).Status(t, http.StatusOK)
+		})
+	}
+}
+
 func TestAuthBearer_invalidTokens(t *testing.T) {
 	t.Parallel()
 	app := apptest.New(t)

@@ -290,8 +290,11 @@ func (s *Service) NewPasswordToken(ctx context.Context, q sqldb.Queryer, userID 
 	return tok, nil
 }
 
-// SetPassword spends a set-password token and sets the user's password.
-// Errors: ErrBadPasswordToken, ErrPasswordTooWeak.
+// SetPassword spends a set-password token and sets the user's password. In
+// the same transaction it revokes every refresh token of the user, so no
+// session started with the old password outlives it (access tokens already
+// issued live out their short TTL). Errors: ErrBadPasswordToken,
+// ErrPasswordTooWeak.
 func (s *Service) SetPassword(ctx context.Context, tok, password string) error {
 	if len(password) < 8 || len(password) > 72 {
 		return ErrPasswordTooWeak
@@ -305,8 +308,17 @@ func (s *Service) SetPassword(ctx context.Context, tok, password string) error {
 		if err != nil {
 			return err
 		}
-		return s.store.SetPasswordHash(ctx, tx, id, string(hash))
+		return s.setPasswordHash(ctx, tx, id, string(hash))
 	})
+}
+
+// setPasswordHash is the one way a password changes: it stores hash and
+// revokes every refresh token of the user, on tx.
+func (s *Service) setPasswordHash(ctx context.Context, tx *sqlx.Tx, userID int64, hash string) error {
+	if err := s.store.SetPasswordHash(ctx, tx, userID, hash); err != nil {
+		return err
+	}
+	return s.store.RevokeUserRefresh(ctx, tx, userID, s.o.Now())
 }
 
 // User returns the user whose uid is uid. Errors: ErrUserNotFound.
@@ -405,20 +417,23 @@ func newID() string {
 }
 
 // ResetPassword sets the password of the user with email, for operators
-// (clubctl user password). Errors: ErrUserNotFound, ErrPasswordTooWeak.
+// (clubctl user password), and in the same transaction revokes every refresh
+// token of the user. Errors: ErrUserNotFound, ErrPasswordTooWeak.
 func (s *Service) ResetPassword(ctx context.Context, email, password string) error {
 	if len(password) < 8 || len(password) > 72 {
 		return ErrPasswordTooWeak
-	}
-	u, err := s.store.ByEmail(ctx, s.o.DB, email)
-	if err != nil {
-		return err
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.o.BcryptCost)
 	if err != nil {
 		return fmt.Errorf("hash password: %w", err)
 	}
-	return s.store.SetPasswordHash(ctx, s.o.DB, u.ID, string(hash))
+	return sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
+		u, err := s.store.ByEmail(ctx, tx, email)
+		if err != nil {
+			return err
+		}
+		return s.setPasswordHash(ctx, tx, u.ID, string(hash))
+	})
 }
 
 // UserChange is a change to a user's roles and disabled flag; nil fields stay.
