@@ -32,7 +32,7 @@ type tokenDTO struct {
 // login exchanges email and password for tokens.
 //
 // @Summary Sign in
-// @Description Rate limited per account (5 per minute) and per address (30 per minute): 429 past that.
+// @Description Rate limited (429 with Retry-After in seconds): 30 attempts a minute per address (IPv4, or IPv6 /64); per account and address, 5 failed attempts, then waits of 1 minute doubling up to 15 minutes, cleared by a successful login; while an account sees more than 20 failures an hour from all addresses, each address gets 1 failed attempt before the waits. A refused attempt does not count.
 // @Tags auth
 // @Accept json
 // @Produce json

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -132,21 +133,116 @@ func TestAuthLogin_errors(t *testing.T) {
 	app.Anonymous().Post("/api/auth/login", `{"email": "ana@test.club"`).Status(t, http.StatusBadRequest)
 }
 
+// TestAuthLogin_rateLimited is brute force from one address: five free
+// failures, then waits that double, whatever the forwarding headers say.
 func TestAuthLogin_rateLimited(t *testing.T) {
 	t.Parallel()
-	app := apptest.New(t)
+	clk := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clk))
 	app.User("ana@test.club")
 	app.User("bo@test.club")
+	attacker := app.Anonymous().From("127.0.1.1")
+	login := func(c *apptest.Client, email, password string) *apptest.Response {
+		t.Helper()
+		return c.Post("/api/auth/login", map[string]any{"email": email, "password": password})
+	}
+	limited := func(res *apptest.Response, retryAfter string) {
+		t.Helper()
+		res.Status(t, http.StatusTooManyRequests).Error(t, "too many attempts")
+		assert.Equal(t, retryAfter, res.Header.Get("Retry-After"), "%s", res)
+		assert.NotEmpty(t, res.Object(t)["message"])
+	}
 
 	for range 5 {
-		loginResponse(t, app, "ana@test.club", "wrong-password").Status(t, http.StatusUnauthorized)
+		login(attacker, "ana@test.club", "wrong-password").Status(t, http.StatusUnauthorized)
 	}
-	res := loginResponse(t, app, "ana@test.club", "password-ana@test.club").
-		Status(t, http.StatusTooManyRequests).Error(t, "too many attempts")
-	assert.Equal(t, "60", res.Header.Get("Retry-After"))
-	assert.NotEmpty(t, res.Object(t)["message"])
+	limited(login(attacker, "ana@test.club", "password-ana@test.club"), "60")
+	for _, h := range []string{"X-Forwarded-For", "X-Real-IP", "Forwarded"} {
+		limited(login(attacker.WithHeader(h, "198.51.100.7"), "ana@test.club", "password-ana@test.club"), "60")
+	}
+	login(attacker, "bo@test.club", "password-bo@test.club").Status(t, http.StatusOK)
 
-	loginResponse(t, app, "bo@test.club", "password-bo@test.club").Status(t, http.StatusOK)
+	clk.Advance(time.Minute)
+	login(attacker, "ana@test.club", "wrong-password").Status(t, http.StatusUnauthorized)
+	limited(login(attacker, "ana@test.club", "password-ana@test.club"), "120")
+	clk.Advance(2 * time.Minute)
+	login(attacker, "ana@test.club", "wrong-password").Status(t, http.StatusUnauthorized)
+	limited(login(attacker, "ana@test.club", "password-ana@test.club"), "240")
+
+	spray := app.Anonymous().From("127.0.1.2")
+	for i := range 30 {
+		login(spray, fmt.Sprintf("nobody%d@test.club", i), "guess").Status(t, http.StatusUnauthorized)
+	}
+	limited(login(spray, "bo@test.club", "password-bo@test.club"), "2")
+}
+
+// TestAuthLogin_lockoutFails hammers an account from several addresses for
+// an hour, each trying whenever the limits let it: the user signs in from
+// her own address all along, and a typo of hers costs a minute.
+func TestAuthLogin_lockoutFails(t *testing.T) {
+	t.Parallel()
+	clk := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clk))
+	app.User("ana@test.club")
+	login := func(from, password string) *apptest.Response {
+		t.Helper()
+		return app.Anonymous().From(from).Post("/api/auth/login", map[string]any{"email": "ana@test.club", "password": password})
+	}
+
+	refused := 0
+	for minute := range 60 {
+		for a := range 8 {
+			res := login(fmt.Sprintf("127.0.1.%d", a+1), "a-guess")
+			require.Contains(t, []int{http.StatusUnauthorized, http.StatusTooManyRequests}, res.Code, "%s", res)
+			if res.Code == http.StatusTooManyRequests {
+				refused++
+			}
+		}
+		if minute%10 == 0 {
+			login("127.0.0.2", "password-ana@test.club").Status(t, http.StatusOK)
+		}
+		clk.Advance(time.Minute)
+	}
+	assert.Greater(t, refused, 8*50, "the attackers spend most of the hour waiting")
+
+	login("127.0.0.3", "a-typo").Status(t, http.StatusUnauthorized)
+	res := login("127.0.0.3", "password-ana@test.club").Status(t, http.StatusTooManyRequests)
+	assert.Equal(t, "60", res.Header.Get("Retry-After"), "under attack, one free failure per address")
+	clk.Advance(time.Minute)
+	login("127.0.0.3", "password-ana@test.club").Status(t, http.StatusOK)
+}
+
+// TestAuthLogin_floodDoesNotClearLimits floods the login limits with many
+// emails from many addresses (the old in-memory limiter cleared all its
+// counters past 100,000 keys) and purges them: the attacker stays limited.
+func TestAuthLogin_floodDoesNotClearLimits(t *testing.T) {
+	t.Parallel()
+	clk := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clk))
+	app.User("ana@test.club")
+	attacker := app.Anonymous().From("127.0.1.1")
+	login := func(c *apptest.Client, email, password string) *apptest.Response {
+		t.Helper()
+		return c.Post("/api/auth/login", map[string]any{"email": email, "password": password})
+	}
+	for range 5 {
+		login(attacker, "ana@test.club", "wrong-password").Status(t, http.StatusUnauthorized)
+	}
+	login(attacker, "ana@test.club", "password-ana@test.club").Status(t, http.StatusTooManyRequests)
+
+	for a := range 20 {
+		from := app.Anonymous().From(fmt.Sprintf("127.0.2.%d", a+1))
+		for i := range 31 {
+			res := login(from, fmt.Sprintf("flood-%d-%d@test.club", a, i), "guess")
+			require.Contains(t, []int{http.StatusUnauthorized, http.StatusTooManyRequests}, res.Code, "%s", res)
+		}
+	}
+	clk.Advance(50 * time.Second)
+	_, err := app.Auth.PurgeLoginLimits(t.Context())
+	require.NoError(t, err)
+
+	login(attacker, "ana@test.club", "password-ana@test.club").Status(t, http.StatusTooManyRequests)
+	login(app.Anonymous().From("127.0.0.2"), "ana@test.club", "password-ana@test.club").Status(t, http.StatusOK)
 }
 
 func TestAuthRefresh(t *testing.T) {

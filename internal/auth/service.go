@@ -35,9 +35,9 @@ type Options struct {
 
 // Service authenticates principals and manages users.
 type Service struct {
-	o       Options
-	store   Store
-	limiter *limiter
+	o      Options
+	store  Store
+	limits limits
 	// dummyHash makes a login for an unknown email, or a user without a
 	// password, cost as much as a wrong password: it has the same bcrypt cost.
 	dummyHash []byte
@@ -55,7 +55,7 @@ func NewService(o Options) *Service {
 		o.Now = time.Now
 	}
 	dummy, _ := bcrypt.GenerateFromPassword([]byte("not a password"), o.BcryptCost) // fails only for a cost out of range
-	return &Service{o: o, limiter: newLimiter(o.Limits, o.Now), dummyHash: dummy}
+	return &Service{o: o, limits: newLimits(o.Limits), dummyHash: dummy}
 }
 
 // Tokens is the answer to a login or a refresh.
@@ -76,13 +76,17 @@ var (
 )
 
 // Login checks email and password and returns a new token pair. addr is the
-// caller's address, for rate limiting. Errors: ErrBadCredentials,
-// ErrUserDisabled, a RateLimited error, ErrLocalOnly.
+// caller's IP address, for the rate limits (see LoginLimits): the attempt is
+// charged before the password is checked, so parallel attempts cannot pass a
+// limit together, and a success takes the charge back. Errors:
+// ErrBadCredentials, ErrUserDisabled, *TooManyAttempts (ErrTooManyAttempts),
+// ErrLocalOnly.
 func (s *Service) Login(ctx context.Context, email, password, addr string) (Tokens, error) {
 	if s.o.Issuer == nil {
 		return Tokens{}, ErrLocalOnly
 	}
-	if err := s.limiter.allow(normalizeEmail(email), addr); err != nil {
+	keys := keysFor(email, addr)
+	if err := s.chargeAttempt(ctx, keys); err != nil {
 		return Tokens{}, err
 	}
 	u, err := s.store.ByEmail(ctx, s.o.DB, normalizeEmail(email))
@@ -108,6 +112,9 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (Toke
 		if err := s.store.TouchSignIn(ctx, tx, u.ID, s.o.Now()); err != nil {
 			return err
 		}
+		if err := s.attemptSucceeded(ctx, tx, keys); err != nil {
+			return err
+		}
 		t, err = s.issue(ctx, tx, u, newID())
 		return err
 	})
@@ -115,6 +122,86 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (Toke
 		return Tokens{}, fmt.Errorf("login: %w", err)
 	}
 	return t, nil
+}
+
+// chargeAttempt charges a login attempt to the counters of keys, or returns
+// a *TooManyAttempts when a limit refuses it. A lock-free read answers the
+// refusals, so a flood of refused attempts writes nothing; an attempt the
+// read allows is judged again on the locked counters and charged.
+func (s *Service) chargeAttempt(ctx context.Context, k loginKeys) error {
+	cs, err := s.store.readCounters(ctx, s.o.DB, k.all())
+	if err != nil {
+		return fmt.Errorf("login: %w", err)
+	}
+	if _, _, _, wait := s.limits.charge(s.o.Now(), cs[k.address], cs[k.account], cs[k.pair]); wait > 0 {
+		return &TooManyAttempts{Wait: wait}
+	}
+	err = sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
+		now := s.o.Now()
+		cs, err := s.store.lockCounters(ctx, tx, k.all(), now)
+		if err != nil {
+			return err
+		}
+		addr, acct, pair, wait := s.limits.charge(now, cs[k.address], cs[k.account], cs[k.pair])
+		if wait > 0 {
+			return &TooManyAttempts{Wait: wait}
+		}
+		return s.store.saveCounters(ctx, tx, addr, acct, pair)
+	})
+	var tma *TooManyAttempts
+	if err != nil && !errors.As(err, &tma) {
+		return fmt.Errorf("login: %w", err)
+	}
+	return err
+}
+
+// attemptSucceeded clears, on tx, the failures of the account from the
+// address of keys, and takes back the account's charge for the attempt.
+func (s *Service) attemptSucceeded(ctx context.Context, tx *sqlx.Tx, k loginKeys) error {
+	now := s.o.Now()
+	if err := s.store.deleteCounter(ctx, tx, k.pair); err != nil {
+		return err
+	}
+	cs, err := s.store.lockCounters(ctx, tx, []string{k.account}, now)
+	if err != nil {
+		return err
+	}
+	return s.store.saveCounters(ctx, tx, s.limits.refund(now, cs[k.account]))
+}
+
+// purgeBatch bounds the rows one statement of PurgeLoginLimits deletes.
+const purgeBatch = 10_000
+
+// PurgeLoginLimits deletes the counters of the login limits that are back at
+// rest; deleting them changes no decision, and a counter that limits anyone
+// is never deleted. It returns how many it deleted. Several instances may
+// purge at once. RunLoginLimitsPurge calls it periodically.
+func (s *Service) PurgeLoginLimits(ctx context.Context) (int64, error) {
+	var total int64
+	for {
+		n, err := s.store.purgeCounters(ctx, s.o.DB, s.o.Now(), purgeBatch)
+		total += n
+		if err != nil || n < purgeBatch {
+			return total, err
+		}
+	}
+}
+
+// RunLoginLimitsPurge calls PurgeLoginLimits every interval until ctx ends,
+// passing its errors to report.
+func (s *Service) RunLoginLimitsPurge(ctx context.Context, interval time.Duration, report func(error)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if _, err := s.PurgeLoginLimits(ctx); err != nil && ctx.Err() == nil {
+			report(err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // Refresh spends refresh token tok and returns a new pair in the same family.
