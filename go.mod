@@ -20,7 +20,6 @@ require (
 	github.com/teambition/rrule-go v1.8.2
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/crypto v0.58.0
-	golang.org/x/time v0.16.0
 	pgregory.net/rapid v1.3.0
 )
 

@@ -32,7 +32,7 @@ type tokenDTO struct {
 // login exchanges email and password for tokens.
 //
 // @Summary Sign in
-// @Description Rate limited per account (5 per minute) and per address (30 per minute): 429 past that.
+// @Description Rate limited (429 with Retry-After in seconds): 30 attempts a minute per address (IPv4, or IPv6 /64); per account and address, 5 failed attempts, then waits of 1 minute doubling up to 15 minutes, cleared by a successful login; while an account sees more than 20 failures an hour from all addresses, each address gets 1 failed attempt before the waits. A refused attempt does not count.
 // @Tags auth
 // @Accept json
 // @Produce json
@@ -80,7 +80,7 @@ func (s *Server) refresh(w http.ResponseWriter, r *http.Request) error {
 // setPassword spends a set-password link.
 //
 // @Summary Set a password from a link
-// @Description Spends the one-time token of a set-password link (sent when an administrator creates a client with an email) and sets the user's password.
+// @Description Spends the one-time token of a set-password link (sent when an administrator creates a client with an email) and sets the user's password. Every refresh token the user held is revoked with it; access tokens already issued live out their TTL.
 // @Tags auth
 // @Accept json
 // @Param body body setPasswordInput true "Token and new password"

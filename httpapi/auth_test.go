@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -132,21 +133,116 @@ func TestAuthLogin_errors(t *testing.T) {
 	app.Anonymous().Post("/api/auth/login", `{"email": "ana@test.club"`).Status(t, http.StatusBadRequest)
 }
 
+// TestAuthLogin_rateLimited is brute force from one address: five free
+// failures, then waits that double, whatever the forwarding headers say.
 func TestAuthLogin_rateLimited(t *testing.T) {
 	t.Parallel()
-	app := apptest.New(t)
+	clk := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clk))
 	app.User("ana@test.club")
 	app.User("bo@test.club")
+	attacker := app.Anonymous().From("127.0.1.1")
+	login := func(c *apptest.Client, email, password string) *apptest.Response {
+		t.Helper()
+		return c.Post("/api/auth/login", map[string]any{"email": email, "password": password})
+	}
+	limited := func(res *apptest.Response, retryAfter string) {
+		t.Helper()
+		res.Status(t, http.StatusTooManyRequests).Error(t, "too many attempts")
+		assert.Equal(t, retryAfter, res.Header.Get("Retry-After"), "%s", res)
+		assert.NotEmpty(t, res.Object(t)["message"])
+	}
 
 	for range 5 {
-		loginResponse(t, app, "ana@test.club", "wrong-password").Status(t, http.StatusUnauthorized)
+		login(attacker, "ana@test.club", "wrong-password").Status(t, http.StatusUnauthorized)
 	}
-	res := loginResponse(t, app, "ana@test.club", "password-ana@test.club").
-		Status(t, http.StatusTooManyRequests).Error(t, "too many attempts")
-	assert.Equal(t, "60", res.Header.Get("Retry-After"))
-	assert.NotEmpty(t, res.Object(t)["message"])
+	limited(login(attacker, "ana@test.club", "password-ana@test.club"), "60")
+	for _, h := range []string{"X-Forwarded-For", "X-Real-IP", "Forwarded"} {
+		limited(login(attacker.WithHeader(h, "198.51.100.7"), "ana@test.club", "password-ana@test.club"), "60")
+	}
+	login(attacker, "bo@test.club", "password-bo@test.club").Status(t, http.StatusOK)
 
-	loginResponse(t, app, "bo@test.club", "password-bo@test.club").Status(t, http.StatusOK)
+	clk.Advance(time.Minute)
+	login(attacker, "ana@test.club", "wrong-password").Status(t, http.StatusUnauthorized)
+	limited(login(attacker, "ana@test.club", "password-ana@test.club"), "120")
+	clk.Advance(2 * time.Minute)
+	login(attacker, "ana@test.club", "wrong-password").Status(t, http.StatusUnauthorized)
+	limited(login(attacker, "ana@test.club", "password-ana@test.club"), "240")
+
+	spray := app.Anonymous().From("127.0.1.2")
+	for i := range 30 {
+		login(spray, fmt.Sprintf("nobody%d@test.club", i), "guess").Status(t, http.StatusUnauthorized)
+	}
+	limited(login(spray, "bo@test.club", "password-bo@test.club"), "2")
+}
+
+// TestAuthLogin_lockoutFails hammers an account from several addresses for
+// an hour, each trying whenever the limits let it: the user signs in from
+// her own address all along, and a typo of hers costs a minute.
+func TestAuthLogin_lockoutFails(t *testing.T) {
+	t.Parallel()
+	clk := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clk))
+	app.User("ana@test.club")
+	login := func(from, password string) *apptest.Response {
+		t.Helper()
+		return app.Anonymous().From(from).Post("/api/auth/login", map[string]any{"email": "ana@test.club", "password": password})
+	}
+
+	refused := 0
+	for minute := range 60 {
+		for a := range 8 {
+			res := login(fmt.Sprintf("127.0.1.%d", a+1), "a-guess")
+			require.Contains(t, []int{http.StatusUnauthorized, http.StatusTooManyRequests}, res.Code, "%s", res)
+			if res.Code == http.StatusTooManyRequests {
+				refused++
+			}
+		}
+		if minute%10 == 0 {
+			login("127.0.0.2", "password-ana@test.club").Status(t, http.StatusOK)
+		}
+		clk.Advance(time.Minute)
+	}
+	assert.Greater(t, refused, 8*50, "the attackers spend most of the hour waiting")
+
+	login("127.0.0.3", "a-typo").Status(t, http.StatusUnauthorized)
+	res := login("127.0.0.3", "password-ana@test.club").Status(t, http.StatusTooManyRequests)
+	assert.Equal(t, "60", res.Header.Get("Retry-After"), "under attack, one free failure per address")
+	clk.Advance(time.Minute)
+	login("127.0.0.3", "password-ana@test.club").Status(t, http.StatusOK)
+}
+
+// TestAuthLogin_floodDoesNotClearLimits floods the login limits with many
+// emails from many addresses (the old in-memory limiter cleared all its
+// counters past 100,000 keys) and purges them: the attacker stays limited.
+func TestAuthLogin_floodDoesNotClearLimits(t *testing.T) {
+	t.Parallel()
+	clk := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clk))
+	app.User("ana@test.club")
+	attacker := app.Anonymous().From("127.0.1.1")
+	login := func(c *apptest.Client, email, password string) *apptest.Response {
+		t.Helper()
+		return c.Post("/api/auth/login", map[string]any{"email": email, "password": password})
+	}
+	for range 5 {
+		login(attacker, "ana@test.club", "wrong-password").Status(t, http.StatusUnauthorized)
+	}
+	login(attacker, "ana@test.club", "password-ana@test.club").Status(t, http.StatusTooManyRequests)
+
+	for a := range 20 {
+		from := app.Anonymous().From(fmt.Sprintf("127.0.2.%d", a+1))
+		for i := range 31 {
+			res := login(from, fmt.Sprintf("flood-%d-%d@test.club", a, i), "guess")
+			require.Contains(t, []int{http.StatusUnauthorized, http.StatusTooManyRequests}, res.Code, "%s", res)
+		}
+	}
+	clk.Advance(50 * time.Second)
+	_, err := app.Auth.PurgeLoginLimits(t.Context())
+	require.NoError(t, err)
+
+	login(attacker, "ana@test.club", "password-ana@test.club").Status(t, http.StatusTooManyRequests)
+	login(app.Anonymous().From("127.0.0.2"), "ana@test.club", "password-ana@test.club").Status(t, http.StatusOK)
 }
 
 func TestAuthRefresh(t *testing.T) {
@@ -176,6 +272,44 @@ func TestAuthRefresh(t *testing.T) {
 	unauthorized(t, refreshResponse(t, app, "garbage"))
 	refreshResponse(t, app, "").Status(t, http.StatusBadRequest).Error(t, "incomplete data") // an empty token is a missing one
 	app.Anonymous().Post("/api/auth/refresh", map[string]any{}).Status(t, http.StatusBadRequest).Error(t, "incomplete data")
+}
+
+// TestAuthNewPassword_revokesRefreshTokens sets a password by each path
+// that sets one and checks that every refresh token the user held before is
+// refused after, while other users' sessions live on.
+func TestAuthNewPassword_revokesRefreshTokens(t *testing.T) {
+	t.Parallel()
+	for name, set := range map[string]func(t *testing.T, app *apptest.App, u auth.User, password string){
+		"set-password link": func(t *testing.T, app *apptest.App, u auth.User, password string) {
+			tok, err := app.Auth.NewPasswordToken(t.Context(), app.DB, u.ID) // what a client's invitation sends
+			require.NoError(t, err)
+			app.Anonymous().Post("/api/auth/set-password", map[string]any{"token": tok, "password": password}).
+				Status(t, http.StatusNoContent)
+		},
+		"clubctl user password": func(t *testing.T, app *apptest.App, u auth.User, password string) {
+			require.NoError(t, app.Auth.ResetPassword(t.Context(), *u.Email, password))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			app := apptest.New(t)
+			u := app.User("ana@test.club")
+			bo := logIn(t, app, app.User("bo@test.club"))
+			rotated := logIn(t, app, u)
+			refreshResponse(t, app, rotated.RefreshToken).Status(t, http.StatusOK).JSON(t, &rotated)
+			other := logIn(t, app, u) // a second session, another family
+
+			set(t, app, u, "a new secret")
+
+			unauthorized(t, refreshResponse(t, app, rotated.RefreshToken).Error(t, "invalid refresh token"))
+			unauthorized(t, refreshResponse(t, app, other.RefreshToken).Error(t, "invalid refresh token"))
+			unauthorized(t, loginResponse(t, app, "ana@test.club", "password-ana@test.club"))
+			var fresh tokenPair
+			loginResponse(t, app, "ana@test.club", "a new secret").Status(t, http.StatusOK).JSON(t, &fresh)
+			refreshResponse(t, app, fresh.RefreshToken).Status(t, http.StatusOK)
+			refreshResponse(t, app, bo.RefreshToken).Status(t, http.StatusOK)
+		})
+	}
 }
 
 func TestAuthBearer_invalidTokens(t *testing.T) {
@@ -299,6 +433,56 @@ func TestAuthDisabledUser(t *testing.T) {
 	unauthorized(t, refreshResponse(t, app, p.RefreshToken))
 }
 
+// TestAuthBearer_rolesFromUserRow changes an operator's roles and disabled
+// flag while their access token lives: each change rules the very next
+// request, because roles come from the user's row, not from the token.
+func TestAuthBearer_rolesFromUserRow(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	sudo := app.AsSudo()
+	u := app.User("ops@test.club", clubhouse.RoleOperator)
+	p := logIn(t, app, u) // a token that says operator: true until it expires
+	ops := bearer(app, p.AccessToken)
+	change := func(fields map[string]any) {
+		t.Helper()
+		sudo.Patch("/api/sudo/users/"+u.LocalID, fields).Status(t, http.StatusOK)
+	}
+	courtType := func(name string) *apptest.Response {
+		t.Helper()
+		return ops.Post("/api/admin/court-types", map[string]any{"name": name})
+	}
+
+	courtType("Tennis").Status(t, http.StatusCreated)
+
+	change(map[string]any{"operator": false})
+	courtType("Squash").Status(t, http.StatusForbidden).Error(t, "forbidden")
+	ops.Get("/api/admin/court-types").Status(t, http.StatusForbidden)
+	profile := ops.Get("/api/account/profile").Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, false, profile["operator"], "the token still works for what a client may do")
+
+	change(map[string]any{"operator": true})
+	courtType("Squash").Status(t, http.StatusCreated)
+
+	change(map[string]any{"operator": false, "admin": true})
+	courtType("Padel").Status(t, http.StatusCreated)
+	change(map[string]any{"admin": false})
+	courtType("Padel 2").Status(t, http.StatusForbidden)
+	change(map[string]any{"accounting": true})
+	ops.Get("/api/admin/court-types").Status(t, http.StatusForbidden)
+	change(map[string]any{"operator": true})
+
+	change(map[string]any{"disabled": true})
+	unauthorized(t, courtType("Padel 3").Error(t, "user disabled"))
+	unauthorized(t, ops.Get("/api/account/profile").Error(t, "user disabled"))
+	change(map[string]any{"disabled": false})
+	courtType("Padel 3").Status(t, http.StatusCreated)
+
+	_, err := app.DB.ExecContext(t.Context(), `DELETE FROM users WHERE id = $1`, u.ID)
+	require.NoError(t, err)
+	unauthorized(t, courtType("Padel 4").Error(t, "invalid token"))
+	unauthorized(t, ops.Get("/api/account/profile").Error(t, "invalid token"))
+}
+
 func TestAuthWellKnown(t *testing.T) {
 	t.Parallel()
 	app := apptest.New(t)
@@ -418,13 +602,24 @@ func TestAuthExternalIssuer(t *testing.T) {
 	require.Len(t, rows, 1, "the subject became exactly one user")
 	assert.Equal(t, idp.URL, rows[0].Issuer)
 
-	// Roles come from the token's boolean claims.
+	// The first token of a subject gives its row its roles; from then on the
+	// row rules, and a later token's claims neither raise nor lower them.
 	bearer(app, plain).Get("/api/admin/court-types").Status(t, http.StatusForbidden)
-	admin := idp.token(t, "ext-subject-1", jwt.MapClaims{"email": "ext@idp.test", "admin": true})
+	raised := idp.token(t, "ext-subject-1", jwt.MapClaims{"email": "ext@idp.test", "admin": true})
+	bearer(app, raised).Get("/api/admin/court-types").Status(t, http.StatusForbidden)
+	admin := idp.token(t, "ext-subject-3", jwt.MapClaims{"admin": true})
 	bearer(app, admin).Get("/api/admin/court-types").Status(t, http.StatusOK)
 	trainer := idp.token(t, "ext-subject-2", jwt.MapClaims{"trainer": true})
 	bearer(app, trainer).Get("/api/admin/court-types").Status(t, http.StatusForbidden)
+	bearer(app, trainer).Get("/api/trainer/courts").Status(t, http.StatusOK)
 	assert.EqualValues(t, 1, idp.jwksCalls.Load(), "the issuer's keys are fetched once and cached")
+
+	app.AsBot().Patch("/api/sudo/users/ext-subject-3", map[string]any{"admin": false}).Status(t, http.StatusOK)
+	bearer(app, admin).Get("/api/admin/court-types").Status(t, http.StatusForbidden)
+	app.AsBot().Patch("/api/sudo/users/ext-subject-1", map[string]any{"operator": true}).Status(t, http.StatusOK)
+	bearer(app, plain).Get("/api/admin/court-types").Status(t, http.StatusOK)
+	app.AsBot().Patch("/api/sudo/users/ext-subject-1", map[string]any{"disabled": true}).Status(t, http.StatusOK)
+	unauthorized(t, bearer(app, plain).Get("/api/account/profile").Error(t, "user disabled"))
 
 	// Tokens of the local provider or of another issuer are refused.
 	local := signJWT(t, jwt.SigningMethodRS256, apptest.SigningKey(t).Private, apptest.SigningKey(t).KID,

@@ -1,8 +1,12 @@
 package httpapi
 
 import (
+	"errors"
 	"log/slog"
+	"math"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/clubhouse-go/clubhouse"
 )
@@ -19,6 +23,17 @@ var statusOf = map[clubhouse.Kind]int{
 	clubhouse.UnsupportedMedia: http.StatusUnsupportedMediaType,
 	clubhouse.RateLimited:      http.StatusTooManyRequests,
 	clubhouse.Unavailable:      http.StatusServiceUnavailable,
+}
+
+// retryAfter is the Retry-After of a RateLimited error: the wait the error
+// carries (a RetryAfter method, as auth.TooManyAttempts has) in whole
+// seconds rounded up, or 60 when it carries none.
+func retryAfter(err error) string {
+	var r interface{ RetryAfter() time.Duration }
+	if errors.As(err, &r) && r.RetryAfter() > 0 {
+		return strconv.FormatInt(int64(math.Ceil(r.RetryAfter().Seconds())), 10)
+	}
+	return "60"
 }
 
 // errorBody is the body of every error response.
@@ -41,7 +56,7 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		log.WarnContext(r.Context(), "unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	if e.Kind == clubhouse.RateLimited {
-		w.Header().Set("Retry-After", "60")
+		w.Header().Set("Retry-After", retryAfter(err))
 	}
 	if e.Kind == clubhouse.Unauthenticated {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="clubhouse"`)

@@ -3,12 +3,14 @@ package httpapi
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -58,4 +60,32 @@ func TestWriteError_unknownErrorIsLoggedNotShown(t *testing.T) {
 	assert.Equal(t, http.StatusInternalServerError, w.Code)
 	assert.NotContains(t, w.Body.String(), "secret detail")
 	assert.Contains(t, log.String(), "secret detail")
+}
+
+// waitError is a RateLimited error that carries its wait, as
+// auth.TooManyAttempts does.
+type waitError struct{ wait time.Duration }
+
+func (e waitError) Error() string { return "wait" }
+func (e waitError) Unwrap() error {
+	return clubhouse.Errorf(clubhouse.RateLimited, "too many attempts", "Wait.")
+}
+func (e waitError) RetryAfter() time.Duration { return e.wait }
+
+func TestWriteError_retryAfter(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{clubhouse.Errorf(clubhouse.RateLimited, "too many", "no wait given"), "60"},
+		{waitError{90 * time.Second}, "90"},
+		{fmt.Errorf("login: %w", waitError{1500 * time.Millisecond}), "2"},
+		{waitError{time.Microsecond}, "1"},
+	} {
+		w := httptest.NewRecorder()
+		writeError(w, httptest.NewRequest("POST", "/", nil), slog.New(slog.NewTextHandler(io.Discard, nil)), tc.err)
+		assert.Equal(t, http.StatusTooManyRequests, w.Code, "%v", tc.err)
+		assert.Equal(t, tc.want, w.Header().Get("Retry-After"), "%v", tc.err)
+	}
 }

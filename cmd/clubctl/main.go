@@ -255,7 +255,7 @@ func userRoles(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "%s roles=%s (tokens issued before keep their roles until they expire)\n", c.String("email"), roleList(u))
+	fmt.Fprintf(c.App.Writer, "%s roles=%s (from the user's next request on)\n", c.String("email"), roleList(u))
 	return nil
 }
 

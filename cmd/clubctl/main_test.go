@@ -107,10 +107,12 @@ func TestUser_lifecycle(t *testing.T) {
 		clubhouse.RoleAdmin: false, clubhouse.RoleSudo: false, clubhouse.RoleAccounting: false}, u.Roles())
 	assert.Equal(t, "Ops", *u.DisplayName)
 
-	_, err = svc.Login(ctx, "ops@club.test", "first-password", "127.0.0.1")
+	before, err := svc.Login(ctx, "ops@club.test", "first-password", "127.0.0.1")
 	require.NoError(t, err, "the password given at creation signs in")
 	out = c.must(t, "user", "password", "--email", "ops@club.test", "--password", "second-password")
 	assert.Equal(t, "password set for ops@club.test\n", out)
+	_, err = svc.Refresh(ctx, before.RefreshToken)
+	assert.ErrorIs(t, err, auth.ErrBadRefresh, "a new password revokes the refresh tokens issued before")
 	_, err = svc.Login(ctx, "ops@club.test", "second-password", "127.0.0.1")
 	assert.NoError(t, err, "the new password signs in")
 	_, err = svc.Login(ctx, "ops@club.test", "first-password", "127.0.0.1")

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -61,9 +62,10 @@ type App struct {
 	Logs   *bytes.Buffer // everything the server logged
 	Events *Events       // every message the server published
 
-	tb    testing.TB
-	mu    sync.Mutex
-	users map[string]auth.User
+	tb      testing.TB
+	mu      sync.Mutex
+	users   map[string]auth.User
+	clients map[string]*http.Client // by source address, for Client.From
 }
 
 // Option changes the configuration of a test app.
@@ -84,6 +86,35 @@ func WithLedger(tb testing.TB) Option {
 // configured and the receipt routes answer 503).
 func WithObjects(objects payments.ObjectStore) Option {
 	return func(_ *app.Config, o *app.Options) { o.Objects = objects }
+}
+
+// WithClock makes the app read the time from c instead of the system clock.
+func WithClock(c *Clock) Option {
+	return func(_ *app.Config, o *app.Options) { o.Now = c.Now }
+}
+
+// Clock is a settable clock. It starts at the system's time and then moves
+// only when told to, so tests of waits need no sleeps.
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewClock returns a clock stopped at the system's time.
+func NewClock() *Clock { return &Clock{t: time.Now().Truncate(time.Microsecond)} }
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
 }
 
 // New starts a clubd handler over a fresh database; it stops with the test.
@@ -107,7 +138,16 @@ func New(tb testing.TB, opts ...Option) *App {
 	}
 	srv := httptest.NewServer(a.Server)
 	tb.Cleanup(srv.Close)
-	return &App{App: a, URL: srv.URL, Logs: &logs.Buffer, Events: events, tb: tb, users: map[string]auth.User{}}
+	ta := &App{App: a, URL: srv.URL, Logs: &logs.Buffer, Events: events, tb: tb, users: map[string]auth.User{},
+		clients: map[string]*http.Client{}}
+	tb.Cleanup(func() {
+		ta.mu.Lock()
+		defer ta.mu.Unlock()
+		for _, c := range ta.clients {
+			c.CloseIdleConnections()
+		}
+	})
+	return ta
 }
 
 func mustZone(tb testing.TB, name string) *time.Location {
@@ -200,13 +240,34 @@ func (a *App) Anonymous() *Client {
 type Client struct {
 	app    *App
 	header http.Header
+	http   *http.Client // nil: http.DefaultClient
 }
 
 // WithHeader returns a copy of c that also sends header k: v.
 func (c *Client) WithHeader(k, v string) *Client {
 	h := c.header.Clone()
 	h.Set(k, v)
-	return &Client{app: c.app, header: h}
+	return &Client{app: c.app, header: h, http: c.http}
+}
+
+// From returns a copy of c whose requests come from the loopback address ip
+// (127.0.0.0/8, which Linux serves whole), so that the server sees a
+// RemoteAddr of ip, as it would for a caller on another host.
+func (c *Client) From(ip string) *Client {
+	c.app.tb.Helper()
+	addr := net.ParseIP(ip)
+	if addr == nil || !addr.IsLoopback() {
+		c.app.tb.Fatalf("apptest: From(%q): not a loopback address", ip)
+	}
+	c.app.mu.Lock()
+	defer c.app.mu.Unlock()
+	hc, ok := c.app.clients[ip]
+	if !ok {
+		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: addr}}
+		hc = &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+		c.app.clients[ip] = hc
+	}
+	return &Client{app: c.app, header: c.header.Clone(), http: hc}
 }
 
 // Get sends GET path.
@@ -254,12 +315,16 @@ func (c *Client) Do(method, path string, body any) *Response {
 	if raw != nil && req.Header.Get("Content-Type") == "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	return c.app.send(req, raw)
+	hc := c.http
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	return c.app.send(hc, req, raw)
 }
 
-func (a *App) send(req *http.Request, reqBody []byte) *Response {
+func (a *App) send(hc *http.Client, req *http.Request, reqBody []byte) *Response {
 	a.tb.Helper()
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
 		a.tb.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
 	}

@@ -7,5 +7,6 @@
 //
 // Tokens are accepted only when signed with RS256 by a key of the issuer's key
 // set, for the configured issuer and audience, and not expired; everything
-// else is a clubhouse.Unauthenticated error.
+// else is a clubhouse.Unauthenticated error. A token proves identity only: the
+// roles and the disabled flag are read from the user's row on every request.
 package auth

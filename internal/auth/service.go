@@ -35,9 +35,9 @@ type Options struct {
 
 // Service authenticates principals and manages users.
 type Service struct {
-	o       Options
-	store   Store
-	limiter *limiter
+	o      Options
+	store  Store
+	limits limits
 	// dummyHash makes a login for an unknown email, or a user without a
 	// password, cost as much as a wrong password: it has the same bcrypt cost.
 	dummyHash []byte
@@ -55,7 +55,7 @@ func NewService(o Options) *Service {
 		o.Now = time.Now
 	}
 	dummy, _ := bcrypt.GenerateFromPassword([]byte("not a password"), o.BcryptCost) // fails only for a cost out of range
-	return &Service{o: o, limiter: newLimiter(o.Limits, o.Now), dummyHash: dummy}
+	return &Service{o: o, limits: newLimits(o.Limits), dummyHash: dummy}
 }
 
 // Tokens is the answer to a login or a refresh.
@@ -76,13 +76,17 @@ var (
 )
 
 // Login checks email and password and returns a new token pair. addr is the
-// caller's address, for rate limiting. Errors: ErrBadCredentials,
-// ErrUserDisabled, a RateLimited error, ErrLocalOnly.
+// caller's IP address, for the rate limits (see LoginLimits): the attempt is
+// charged before the password is checked, so parallel attempts cannot pass a
+// limit together, and a success takes the charge back. Errors:
+// ErrBadCredentials, ErrUserDisabled, *TooManyAttempts (ErrTooManyAttempts),
+// ErrLocalOnly.
 func (s *Service) Login(ctx context.Context, email, password, addr string) (Tokens, error) {
 	if s.o.Issuer == nil {
 		return Tokens{}, ErrLocalOnly
 	}
-	if err := s.limiter.allow(normalizeEmail(email), addr); err != nil {
+	keys := keysFor(email, addr)
+	if err := s.chargeAttempt(ctx, keys); err != nil {
 		return Tokens{}, err
 	}
 	u, err := s.store.ByEmail(ctx, s.o.DB, normalizeEmail(email))
@@ -108,6 +112,9 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (Toke
 		if err := s.store.TouchSignIn(ctx, tx, u.ID, s.o.Now()); err != nil {
 			return err
 		}
+		if err := s.attemptSucceeded(ctx, tx, keys); err != nil {
+			return err
+		}
 		t, err = s.issue(ctx, tx, u, newID())
 		return err
 	})
@@ -115,6 +122,86 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (Toke
 		return Tokens{}, fmt.Errorf("login: %w", err)
 	}
 	return t, nil
+}
+
+// chargeAttempt charges a login attempt to the counters of keys, or returns
+// a *TooManyAttempts when a limit refuses it. A lock-free read answers the
+// refusals, so a flood of refused attempts writes nothing; an attempt the
+// read allows is judged again on the locked counters and charged.
+func (s *Service) chargeAttempt(ctx context.Context, k loginKeys) error {
+	cs, err := s.store.readCounters(ctx, s.o.DB, k.all())
+	if err != nil {
+		return fmt.Errorf("login: %w", err)
+	}
+	if _, _, _, wait := s.limits.charge(s.o.Now(), cs[k.address], cs[k.account], cs[k.pair]); wait > 0 {
+		return &TooManyAttempts{Wait: wait}
+	}
+	err = sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
+		now := s.o.Now()
+		cs, err := s.store.lockCounters(ctx, tx, k.all(), now)
+		if err != nil {
+			return err
+		}
+		addr, acct, pair, wait := s.limits.charge(now, cs[k.address], cs[k.account], cs[k.pair])
+		if wait > 0 {
+			return &TooManyAttempts{Wait: wait}
+		}
+		return s.store.saveCounters(ctx, tx, addr, acct, pair)
+	})
+	var tma *TooManyAttempts
+	if err != nil && !errors.As(err, &tma) {
+		return fmt.Errorf("login: %w", err)
+	}
+	return err
+}
+
+// attemptSucceeded clears, on tx, the failures of the account from the
+// address of keys, and takes back the account's charge for the attempt.
+func (s *Service) attemptSucceeded(ctx context.Context, tx *sqlx.Tx, k loginKeys) error {
+	now := s.o.Now()
+	if err := s.store.deleteCounter(ctx, tx, k.pair); err != nil {
+		return err
+	}
+	cs, err := s.store.lockCounters(ctx, tx, []string{k.account}, now)
+	if err != nil {
+		return err
+	}
+	return s.store.saveCounters(ctx, tx, s.limits.refund(now, cs[k.account]))
+}
+
+// purgeBatch bounds the rows one statement of PurgeLoginLimits deletes.
+const purgeBatch = 10_000
+
+// PurgeLoginLimits deletes the counters of the login limits that are back at
+// rest; deleting them changes no decision, and a counter that limits anyone
+// is never deleted. It returns how many it deleted. Several instances may
+// purge at once. RunLoginLimitsPurge calls it periodically.
+func (s *Service) PurgeLoginLimits(ctx context.Context) (int64, error) {
+	var total int64
+	for {
+		n, err := s.store.purgeCounters(ctx, s.o.DB, s.o.Now(), purgeBatch)
+		total += n
+		if err != nil || n < purgeBatch {
+			return total, err
+		}
+	}
+}
+
+// RunLoginLimitsPurge calls PurgeLoginLimits every interval until ctx ends,
+// passing its errors to report.
+func (s *Service) RunLoginLimitsPurge(ctx context.Context, interval time.Duration, report func(error)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if _, err := s.PurgeLoginLimits(ctx); err != nil && ctx.Err() == nil {
+			report(err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // Refresh spends refresh token tok and returns a new pair in the same family.
@@ -177,9 +264,16 @@ func (s *Service) issue(ctx context.Context, q sqldb.Queryer, u User, family str
 	return Tokens{AccessToken: access, ExpiresIn: ttl, RefreshToken: refresh}, nil
 }
 
-// Authenticate verifies a bearer token and returns its actor. With an
-// external issuer, a subject seen for the first time gets a user row.
-// Errors: ErrInvalidToken, ErrUserDisabled.
+// Authenticate verifies a bearer token and returns its actor. The token
+// proves who the caller is; what the caller may do comes from the user's row,
+// read on every call (one lookup by the unique local_id), so a change of
+// roles, a disabled flag or a deleted user takes effect on the next request
+// rather than when the token expires. The role claims of the token are not
+// trusted. With an external issuer, a subject seen for the first time gets a
+// user row whose roles are that first token's claims; from then on the row
+// rules, as for local users (roles change with PATCH /api/sudo/users/{uid} or
+// clubctl user roles). Errors: ErrInvalidToken (also for a subject without a
+// row), ErrUserDisabled; both are Unauthenticated, as at login.
 func (s *Service) Authenticate(ctx context.Context, bearer string) (clubhouse.Actor, error) {
 	c, err := s.o.Verifier.Verify(ctx, bearer)
 	if err != nil {
@@ -198,7 +292,7 @@ func (s *Service) Authenticate(ctx context.Context, bearer string) (clubhouse.Ac
 	if u.Disabled {
 		return clubhouse.Actor{}, ErrUserDisabled
 	}
-	return clubhouse.Actor{UserID: u.ID, UID: u.LocalID, Email: deref(u.Email), Roles: c.Roles()}, nil
+	return clubhouse.Actor{UserID: u.ID, UID: u.LocalID, Email: deref(u.Email), Roles: u.Roles()}, nil
 }
 
 // firstSight creates the user row of an external subject, tolerating a
@@ -283,8 +377,11 @@ func (s *Service) NewPasswordToken(ctx context.Context, q sqldb.Queryer, userID 
 	return tok, nil
 }
 
-// SetPassword spends a set-password token and sets the user's password.
-// Errors: ErrBadPasswordToken, ErrPasswordTooWeak.
+// SetPassword spends a set-password token and sets the user's password. In
+// the same transaction it revokes every refresh token of the user, so no
+// session started with the old password outlives it (access tokens already
+// issued live out their short TTL). Errors: ErrBadPasswordToken,
+// ErrPasswordTooWeak.
 func (s *Service) SetPassword(ctx context.Context, tok, password string) error {
 	if len(password) < 8 || len(password) > 72 {
 		return ErrPasswordTooWeak
@@ -298,8 +395,17 @@ func (s *Service) SetPassword(ctx context.Context, tok, password string) error {
 		if err != nil {
 			return err
 		}
-		return s.store.SetPasswordHash(ctx, tx, id, string(hash))
+		return s.setPasswordHash(ctx, tx, id, string(hash))
 	})
+}
+
+// setPasswordHash is the one way a password changes: it stores hash and
+// revokes every refresh token of the user, on tx.
+func (s *Service) setPasswordHash(ctx context.Context, tx *sqlx.Tx, userID int64, hash string) error {
+	if err := s.store.SetPasswordHash(ctx, tx, userID, hash); err != nil {
+		return err
+	}
+	return s.store.RevokeUserRefresh(ctx, tx, userID, s.o.Now())
 }
 
 // User returns the user whose uid is uid. Errors: ErrUserNotFound.
@@ -398,20 +504,23 @@ func newID() string {
 }
 
 // ResetPassword sets the password of the user with email, for operators
-// (clubctl user password). Errors: ErrUserNotFound, ErrPasswordTooWeak.
+// (clubctl user password), and in the same transaction revokes every refresh
+// token of the user. Errors: ErrUserNotFound, ErrPasswordTooWeak.
 func (s *Service) ResetPassword(ctx context.Context, email, password string) error {
 	if len(password) < 8 || len(password) > 72 {
 		return ErrPasswordTooWeak
-	}
-	u, err := s.store.ByEmail(ctx, s.o.DB, email)
-	if err != nil {
-		return err
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.o.BcryptCost)
 	if err != nil {
 		return fmt.Errorf("hash password: %w", err)
 	}
-	return s.store.SetPasswordHash(ctx, s.o.DB, u.ID, string(hash))
+	return sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
+		u, err := s.store.ByEmail(ctx, tx, email)
+		if err != nil {
+			return err
+		}
+		return s.setPasswordHash(ctx, tx, u.ID, string(hash))
+	})
 }
 
 // UserChange is a change to a user's roles and disabled flag; nil fields stay.

@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -49,7 +50,10 @@ func createUser(tb testing.TB, s *auth.Service, db *sqldb.DB, email, password st
 	return u
 }
 
-func TestLogin_limitPerAccount(t *testing.T) {
+// TestLogin_limitPerAccountAndAddress is brute force from one address: five
+// free failures, then waits that double, while the user signs in from her
+// own address all along.
+func TestLogin_limitPerAccountAndAddress(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	clk := newClock()
@@ -61,26 +65,35 @@ func TestLogin_limitPerAccount(t *testing.T) {
 		_, err := s.Login(ctx, "ana@example.com", "wrong-password", "10.0.0.1")
 		require.ErrorIs(t, err, auth.ErrBadCredentials, "attempt %d", i+1)
 	}
-	_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
-	require.ErrorIs(t, err, auth.ErrTooManyAttempts, "the 6th attempt within a minute, even with the right password")
+	_, err := s.Login(ctx, " ANA@example.com ", "right-password", "10.0.0.1")
+	require.ErrorIs(t, err, auth.ErrTooManyAttempts, "the 6th attempt, even with the right password, whatever the case or spaces")
 	assert.Equal(t, clubhouse.RateLimited, clubhouse.KindOf(err))
-	_, err = s.Login(ctx, " ANA@example.com ", "right-password", "10.0.0.2")
-	assert.ErrorIs(t, err, auth.ErrTooManyAttempts, "the account is limited whatever the case, spaces or address")
+	var tma *auth.TooManyAttempts
+	require.ErrorAs(t, err, &tma)
+	assert.Equal(t, time.Minute, tma.Wait)
 
+	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.2")
+	require.NoError(t, err, "the failures from one address do not block another")
 	_, err = s.Login(ctx, "bo@example.com", "bo-password", "10.0.0.1")
 	require.NoError(t, err, "another account from the same address has its own budget")
 
 	clk.Advance(59 * time.Second)
 	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
-	require.NoError(t, err, "the budget refills at 5 a minute")
-
-	clk.Advance(time.Minute)
-	for i := range 5 {
-		_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
-		require.NoError(t, err, "attempt %d after a quiet minute", i+1)
-	}
+	require.ErrorIs(t, err, auth.ErrTooManyAttempts)
+	clk.Advance(time.Second)
+	_, err = s.Login(ctx, "ana@example.com", "wrong-password", "10.0.0.1")
+	require.ErrorIs(t, err, auth.ErrBadCredentials, "one attempt after the wait")
 	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
-	assert.ErrorIs(t, err, auth.ErrTooManyAttempts)
+	require.ErrorAs(t, err, &tma)
+	assert.Equal(t, 2*time.Minute, tma.Wait, "the wait doubles")
+
+	clk.Advance(2 * time.Minute)
+	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+	require.NoError(t, err)
+	for i := range 5 {
+		_, err := s.Login(ctx, "ana@example.com", "wrong-password", "10.0.0.1")
+		require.ErrorIs(t, err, auth.ErrBadCredentials, "a success cleared the failures: attempt %d", i+1)
+	}
 }
 
 func TestLogin_limitPerAddress(t *testing.T) {
@@ -96,19 +109,12 @@ func TestLogin_limitPerAddress(t *testing.T) {
 	}
 	_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
 	require.ErrorIs(t, err, auth.ErrTooManyAttempts, "the 31st attempt from one address within a minute")
-
-	// The refused attempt took nothing from ana's budget: five more from
-	// another address pass, the sixth does not.
-	for i := range 5 {
-		_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.2")
-		require.NoError(t, err, "attempt %d", i+1)
-	}
 	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.2")
-	require.ErrorIs(t, err, auth.ErrTooManyAttempts)
+	require.NoError(t, err, "another address")
 
-	clk.Advance(time.Minute)
+	clk.Advance(2 * time.Second)
 	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
-	assert.NoError(t, err, "a minute later the address may try again")
+	assert.NoError(t, err, "the address bucket drains at 30 a minute")
 }
 
 func TestLogin_customLimits(t *testing.T) {
@@ -119,15 +125,132 @@ func TestLogin_customLimits(t *testing.T) {
 	createUser(t, s, db, "ana@example.com", "right-password")
 
 	for range 2 {
-		_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
-		require.NoError(t, err)
+		_, err := s.Login(ctx, "ana@example.com", "wrong-password", "10.0.0.1")
+		require.ErrorIs(t, err, auth.ErrBadCredentials)
 	}
 	_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
-	require.ErrorIs(t, err, auth.ErrTooManyAttempts)
+	require.ErrorIs(t, err, auth.ErrTooManyAttempts, "past 2 failures")
 	_, err = s.Login(ctx, "bo@example.com", "x", "10.0.0.1")
 	require.ErrorIs(t, err, auth.ErrBadCredentials)
 	_, err = s.Login(ctx, "cy@example.com", "x", "10.0.0.1")
 	require.ErrorIs(t, err, auth.ErrTooManyAttempts, "the 4th attempt from the address")
+}
+
+// TestLogin_concurrentGuesses sends many guesses from one address at once:
+// the attempt is charged before the password is checked, so only the free
+// failures get a bcrypt comparison.
+func TestLogin_concurrentGuesses(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := newClock()
+	s, db := localService(t, clk, nil)
+	createUser(t, s, db, "ana@example.com", "right-password")
+
+	const n = 20
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { _, errs[i] = s.Login(ctx, "ana@example.com", fmt.Sprintf("guess-%d", i), "10.0.0.1") })
+	}
+	wg.Wait()
+	bad, limited := 0, 0
+	for _, err := range errs {
+		switch {
+		case errors.Is(err, auth.ErrBadCredentials):
+			bad++
+		case errors.Is(err, auth.ErrTooManyAttempts):
+			limited++
+		default:
+			t.Errorf("unexpected error %v", err)
+		}
+	}
+	assert.Equal(t, 5, bad, "exactly the free failures were checked")
+	assert.Equal(t, n-5, limited)
+}
+
+// TestLogin_floodDoesNotClearLimits floods the limits with distinct emails
+// and addresses and purges: the attacker is still limited, and refused
+// attempts stored nothing. (The old in-memory limiter cleared every counter,
+// the attacker's included, once it held 100,000 keys.) Then 100,000 more
+// counters, half of them at rest, stand for the rest of a large flood: the
+// purge deletes exactly those at rest.
+func TestLogin_floodDoesNotClearLimits(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := newClock()
+	s, db := localService(t, clk, nil)
+	createUser(t, s, db, "ana@example.com", "right-password")
+	for range 5 {
+		_, err := s.Login(ctx, "ana@example.com", "wrong-password", "10.0.0.1")
+		require.ErrorIs(t, err, auth.ErrBadCredentials)
+	}
+	_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+	require.ErrorIs(t, err, auth.ErrTooManyAttempts)
+	count := func() (n int) {
+		require.NoError(t, db.GetContext(ctx, &n, `SELECT count(*) FROM login_limits`))
+		return n
+	}
+
+	const workers, perWorker = 4, 500
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range perWorker {
+				_, err := s.Login(ctx, fmt.Sprintf("flood-%d-%d@example.com", w, i), "guess", fmt.Sprintf("192.0.2.%d", w))
+				if i >= 30 && !errors.Is(err, auth.ErrTooManyAttempts) {
+					t.Errorf("flood attempt %d from address %d: %v", i, w, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, 3+workers*(1+2*30), count(), "refused attempts store nothing")
+	_, err = db.ExecContext(ctx, `INSERT INTO login_limits (key, n, at, rest_at)
+		SELECT 'p:flood' || i, 5, $1::timestamptz, $1::timestamptz + CASE WHEN i % 2 = 0 THEN interval '1 second' ELSE interval '1 hour' END
+		FROM generate_series(1, 100000) AS i`, clk.Now())
+	require.NoError(t, err)
+
+	clk.Advance(50 * time.Second)
+	n, err := s.PurgeLoginLimits(ctx)
+	require.NoError(t, err)
+	assert.EqualValues(t, 50_000+1, n, "the counters at rest: half the synthetic ones and the bucket of the attacker's address")
+	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+	require.ErrorIs(t, err, auth.ErrTooManyAttempts, "the attacker's address is still limited on the account")
+	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.2")
+	require.NoError(t, err, "and the user's own address is not")
+}
+
+// TestPurgeLoginLimits deletes the counters back at rest and only those.
+func TestPurgeLoginLimits(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := newClock()
+	s, db := localService(t, clk, nil)
+	createUser(t, s, db, "ana@example.com", "right-password")
+	for range 5 {
+		_, err := s.Login(ctx, "ana@example.com", "wrong-password", "10.0.0.1")
+		require.ErrorIs(t, err, auth.ErrBadCredentials)
+	}
+	_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.2")
+	require.NoError(t, err)
+	count := func() (n int) {
+		require.NoError(t, db.GetContext(ctx, &n, `SELECT count(*) FROM login_limits`))
+		return n
+	}
+	require.Equal(t, 4, count(), "two addresses, the account, one pair with failures")
+
+	clk.Advance(59 * time.Minute)
+	n, err := s.PurgeLoginLimits(ctx)
+	require.NoError(t, err)
+	assert.EqualValues(t, 3, n, "the address buckets and the account have drained")
+	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+	require.NoError(t, err, "the failures are forgotten after an hour only, and the wait is over")
+
+	clk.Advance(time.Hour)
+	_, err = s.PurgeLoginLimits(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, count(), "everything is at rest")
 }
 
 func TestLogin_credentials(t *testing.T) {

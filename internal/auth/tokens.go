@@ -11,8 +11,9 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 )
 
-// Claims are the claims of a Clubhouse access token. Roles arrive as boolean
-// claims, as the specification requires.
+// Claims are the claims of a Clubhouse access token. Roles travel as boolean
+// claims, as the specification requires, for clients to read; the server
+// itself takes the roles from the user's row (see Service.Authenticate).
 type Claims struct {
 	jwt.RegisteredClaims
 	Email      string `json:"email,omitempty"`

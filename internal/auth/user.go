@@ -143,7 +143,9 @@ func (Store) UpdateProfile(ctx context.Context, q sqldb.Queryer, id int64, displ
 	return u, sqldb.Map(err, ErrUserNotFound, nil)
 }
 
-// SetPasswordHash replaces the password hash of the user with id.
+// SetPasswordHash replaces the password hash of the user with id. It leaves
+// the user's refresh tokens alone: Service revokes them in the same
+// transaction whenever it sets a password.
 func (Store) SetPasswordHash(ctx context.Context, q sqldb.Queryer, id int64, hash string) error {
 	_, err := q.ExecContext(ctx, `UPDATE users SET password_hash = $2 WHERE id = $1`, id, hash)
 	return err
@@ -194,6 +196,14 @@ func (Store) MarkRefreshUsed(ctx context.Context, q sqldb.Queryer, id int64, t t
 // RevokeFamily revokes every token of family at t.
 func (Store) RevokeFamily(ctx context.Context, q sqldb.Queryer, family string, t time.Time) error {
 	_, err := q.ExecContext(ctx, `UPDATE refresh_tokens SET revoked_at = $2 WHERE family = $1 AND revoked_at IS NULL`, family, t)
+	return err
+}
+
+// RevokeUserRefresh revokes, at t, every refresh token of the user with id
+// that is not revoked yet: a spent or expired one too, so that presenting it
+// later still counts as reuse.
+func (Store) RevokeUserRefresh(ctx context.Context, q sqldb.Queryer, id int64, t time.Time) error {
+	_, err := q.ExecContext(ctx, `UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`, id, t)
 	return err
 }
 
