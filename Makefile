@@ -12,7 +12,7 @@ demo: services
 test: services apidocs-check lint
 	go test -race -count=1 ./...
 
-## services: install and start PostgreSQL (and the other local services), idempotently
+## services: install and start PostgreSQL, install versitygw; idempotent
 services:
 	bash .ci/services
 
