@@ -170,9 +170,9 @@ func (s *Server) listAccountBookings(w http.ResponseWriter, r *http.Request) err
 type accountBookingInput struct {
 	CourtID           clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"2"`
 	ReservationTypeID clubhouse.Optional[int64]  `json:"reservation_type_id" validate:"required" swaggertype:"integer" example:"1"`
-	Checking          clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02T10:00:00"`
-	Checkout          clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02T11:30:00"`
-	Notes             clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable"`
+	Checking          clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02T10:00:00" maxLength:"255"`
+	Checkout          clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02T11:30:00" maxLength:"255"`
+	Notes             clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
 // createdBookingDTO is the answer to a client's booking.

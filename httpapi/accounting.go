@@ -69,15 +69,15 @@ func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request, l *ledger.
 }
 
 type accountInput struct {
-	Code          clubhouse.Optional[string] `json:"code" validate:"required" swaggertype:"string" example:"1.1.05.03"`
-	Name          clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Caja menor"`
-	NormalSide    clubhouse.Optional[string] `json:"normal_side" swaggertype:"string" enums:"debit,credit"`
+	Code          clubhouse.Optional[string] `json:"code" validate:"required" swaggertype:"string" example:"1.1.05.03" maxLength:"255"`
+	Name          clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Caja menor" maxLength:"255"`
+	NormalSide    clubhouse.Optional[string] `json:"normal_side" swaggertype:"string" enums:"debit,credit" maxLength:"255"`
 	NeverNegative clubhouse.Optional[bool]   `json:"never_negative" swaggertype:"boolean"`
 	Active        clubhouse.Optional[bool]   `json:"active" swaggertype:"boolean"`
 }
 
 type accountPatch struct {
-	Name          clubhouse.Optional[string] `json:"name" swaggertype:"string"`
+	Name          clubhouse.Optional[string] `json:"name" swaggertype:"string" maxLength:"255"`
 	NeverNegative clubhouse.Optional[bool]   `json:"never_negative" swaggertype:"boolean"`
 	Active        clubhouse.Optional[bool]   `json:"active" swaggertype:"boolean"`
 }
@@ -210,19 +210,19 @@ func newEntryDTO(e ledger.Entry) entryDTO {
 }
 
 type lineInput struct {
-	AccountCode string `json:"account_code" validate:"required" example:"1.1.10.01"`
+	AccountCode string `json:"account_code" validate:"required" example:"1.1.10.01" maxLength:"255"`
 	Debit       *money `json:"debit" swaggertype:"number" example:"60000"`
 	Credit      *money `json:"credit" swaggertype:"number"`
-	Memo        string `json:"memo"`
+	Memo        string `json:"memo" maxLength:"2000"`
 }
 
 // entryInput is a journal entry to post.
 type entryInput struct {
-	Date           string      `json:"date" validate:"required" example:"2026-03-02"`
-	Description    string      `json:"description" validate:"required" example:"Court rentals of the day"`
+	Date           string      `json:"date" validate:"required" example:"2026-03-02" maxLength:"255"`
+	Description    string      `json:"description" validate:"required" example:"Court rentals of the day" maxLength:"2000"`
 	Lines          []lineInput `json:"lines" validate:"required"`
-	Source         string      `json:"source" example:"manual"`
-	IdempotencyKey string      `json:"idempotency_key" example:"pos-2026-03-02-17"`
+	Source         string      `json:"source" example:"manual" maxLength:"255"`
+	IdempotencyKey string      `json:"idempotency_key" example:"pos-2026-03-02-17" maxLength:"255"`
 }
 
 func (in entryInput) domain(by string) (ledger.EntryInput, error) {
@@ -358,8 +358,8 @@ func (s *Server) getEntry(w http.ResponseWriter, r *http.Request, l *ledger.Ledg
 }
 
 type reverseInput struct {
-	Date           string `json:"date" example:"2026-03-05"`
-	IdempotencyKey string `json:"idempotency_key"`
+	Date           string `json:"date" example:"2026-03-05" maxLength:"255"`
+	IdempotencyKey string `json:"idempotency_key" maxLength:"255"`
 }
 
 // reverseEntry posts the reversal of an entry.

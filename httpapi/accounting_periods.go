@@ -45,9 +45,9 @@ func (s *Server) listPeriods(w http.ResponseWriter, r *http.Request, l *ledger.L
 }
 
 type periodInput struct {
-	Name      string `json:"name" validate:"required" example:"2026-03"`
-	StartDate string `json:"start_date" validate:"required" example:"2026-03-01"`
-	EndDate   string `json:"end_date" validate:"required" example:"2026-03-31"`
+	Name      string `json:"name" validate:"required" example:"2026-03" maxLength:"255"`
+	StartDate string `json:"start_date" validate:"required" example:"2026-03-01" maxLength:"255"`
+	EndDate   string `json:"end_date" validate:"required" example:"2026-03-31" maxLength:"255"`
 }
 
 // createPeriod opens an accounting period.
@@ -493,12 +493,12 @@ func (s *Server) changesInEquity(w http.ResponseWriter, r *http.Request, l *ledg
 }
 
 type cashCloseInput struct {
-	Date           string `json:"date" validate:"required" example:"2026-03-02"`
+	Date           string `json:"date" validate:"required" example:"2026-03-02" maxLength:"255"`
 	Amount         *money `json:"amount" validate:"required" swaggertype:"number" example:"250000"`
-	FromAccount    string `json:"from_account" example:"1.1.05.02"`
-	ToAccount      string `json:"to_account" example:"1.1.05.01"`
-	Description    string `json:"description"`
-	IdempotencyKey string `json:"idempotency_key"`
+	FromAccount    string `json:"from_account" example:"1.1.05.02" maxLength:"255"`
+	ToAccount      string `json:"to_account" example:"1.1.05.01" maxLength:"255"`
+	Description    string `json:"description" maxLength:"2000"`
+	IdempotencyKey string `json:"idempotency_key" maxLength:"255"`
 }
 
 // cashRegisterClose records a cash-register close.

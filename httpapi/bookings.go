@@ -113,22 +113,22 @@ type bookingViewDTO struct {
 type bookingInput struct {
 	CourtID             clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"2"`
 	ReservationTypeID   clubhouse.Optional[int64]  `json:"reservation_type_id" validate:"required" swaggertype:"integer" example:"1"`
-	Checking            clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02 10:00:00"`
-	Checkout            clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02 11:30:00"`
+	Checking            clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02 10:00:00" maxLength:"255"`
+	Checkout            clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02 11:30:00" maxLength:"255"`
 	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable" example:"7"`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
-	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable"`
+	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
 // bookingPatch changes a booking.
 type bookingPatch struct {
 	CourtID             clubhouse.Optional[int64]  `json:"court_id" swaggertype:"integer"`
 	ReservationTypeID   clubhouse.Optional[int64]  `json:"reservation_type_id" swaggertype:"integer"`
-	Checking            clubhouse.Optional[string] `json:"checking" swaggertype:"string" example:"2026-03-02 10:00:00"`
-	Checkout            clubhouse.Optional[string] `json:"checkout" swaggertype:"string" example:"2026-03-02 11:30:00"`
+	Checking            clubhouse.Optional[string] `json:"checking" swaggertype:"string" example:"2026-03-02 10:00:00" maxLength:"255"`
+	Checkout            clubhouse.Optional[string] `json:"checkout" swaggertype:"string" example:"2026-03-02 11:30:00" maxLength:"255"`
 	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
-	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable"`
+	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
 func (in bookingInput) domain() booking.BookingInput { return bookingPatch(in).domain() }
@@ -383,7 +383,7 @@ func (l *idList) UnmarshalJSON(b []byte) error {
 }
 
 type bulkDeleteInput struct {
-	IDs idList `json:"ids" validate:"required" swaggertype:"array,string" example:"12,13"`
+	IDs idList `json:"ids" validate:"required" swaggertype:"array,string" example:"12,13" maxLength:"20"`
 }
 
 type bulkDeleteDTO struct {
@@ -421,8 +421,8 @@ func (s *Server) deleteBookings(w http.ResponseWriter, r *http.Request) error {
 
 type validateInput struct {
 	CourtID       clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"2"`
-	Checking      clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02 10:00:00"`
-	Checkout      clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02 11:30:00"`
+	Checking      clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02 10:00:00" maxLength:"255"`
+	Checkout      clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02 11:30:00" maxLength:"255"`
 	ReservationID clubhouse.Optional[int64]  `json:"reservation_id" swaggertype:"integer" extensions:"x-nullable"`
 }
 

@@ -55,22 +55,22 @@ func (s *Server) publishPayment(p payments.Payment, deleted bool) {
 type paymentInput struct {
 	ReservationID   clubhouse.Optional[int64]  `json:"reservation_id" validate:"required" swaggertype:"integer" example:"41"`
 	Amount          clubhouse.Optional[money]  `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
-	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" example:"TX-2026-0001"`
+	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" example:"TX-2026-0001" maxLength:"200"`
 	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
 	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
-	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable"`
+	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
 }
 
 // paymentPatch changes a payment; status true validates a pending payment.
 type paymentPatch struct {
 	ReservationID   clubhouse.Optional[int64]  `json:"reservation_id" swaggertype:"integer"`
 	Amount          clubhouse.Optional[money]  `json:"amount" swaggertype:"number"`
-	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable"`
+	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" maxLength:"200"`
 	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
 	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
-	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable"`
+	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
 }
 
 func (in paymentInput) domain() payments.Input { return paymentPatch(in).domain() }
@@ -311,11 +311,11 @@ func (s *Server) listBookingPayments(w http.ResponseWriter, r *http.Request) err
 // bookingPaymentInput is a payment of the booking in the path.
 type bookingPaymentInput struct {
 	Amount          clubhouse.Optional[money]  `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
-	TransactionID   clubhouse.Optional[string] `json:"transaction_id" validate:"required" swaggertype:"string" example:"TX-2026-0001"`
+	TransactionID   clubhouse.Optional[string] `json:"transaction_id" validate:"required" swaggertype:"string" example:"TX-2026-0001" maxLength:"200"`
 	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
 	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
-	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable"`
+	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
 }
 
 func (in bookingPaymentInput) domain() payments.Input {
@@ -386,11 +386,11 @@ func (s *Server) getBookingPayment(w http.ResponseWriter, r *http.Request) error
 // bookingPaymentPatch changes a payment of the booking in the path.
 type bookingPaymentPatch struct {
 	Amount          clubhouse.Optional[money]  `json:"amount" swaggertype:"number"`
-	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable"`
+	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" maxLength:"200"`
 	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
 	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
-	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable"`
+	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
 }
 
 // updateBookingPayment changes a payment of the booking in the path.
@@ -555,8 +555,8 @@ type accountPaymentInput struct {
 	ReservationID clubhouse.Optional[int64]  `json:"reservation_id" validate:"required" swaggertype:"integer" example:"41"`
 	PaymentTypeID clubhouse.Optional[int64]  `json:"payment_type_id" validate:"required" swaggertype:"integer" example:"3"`
 	Amount        clubhouse.Optional[money]  `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
-	TransactionID clubhouse.Optional[string] `json:"transaction_id" validate:"required" swaggertype:"string" example:"BANK-778812"`
-	Description   clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+	TransactionID clubhouse.Optional[string] `json:"transaction_id" validate:"required" swaggertype:"string" example:"BANK-778812" maxLength:"200"`
+	Description   clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
 // createAccountPayment records a payment the caller made for a booking.

@@ -13,12 +13,12 @@ import (
 type seriesInput struct {
 	CourtID             clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"2"`
 	ReservationTypeID   clubhouse.Optional[int64]  `json:"reservation_type_id" validate:"required" swaggertype:"integer" example:"1"`
-	Checking            clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-03 18:00:00"`
-	Checkout            clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-03 19:30:00"`
-	RRule               string                     `json:"rrule" validate:"required" example:"FREQ=WEEKLY;BYDAY=TU,TH;COUNT=10"`
+	Checking            clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-03 18:00:00" maxLength:"255"`
+	Checkout            clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-03 19:30:00" maxLength:"255"`
+	RRule               string                     `json:"rrule" validate:"required" example:"FREQ=WEEKLY;BYDAY=TU,TH;COUNT=10" maxLength:"255"`
 	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable" example:"7"`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
-	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable"`
+	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 	SkipConflicts       bool                       `json:"skip_conflicts" default:"false"`
 }
 

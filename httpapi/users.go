@@ -127,8 +127,8 @@ func (s *Server) getProfile(w http.ResponseWriter, r *http.Request) error {
 }
 
 type profileInput struct {
-	DisplayName clubhouse.Optional[string] `json:"displayName" swaggertype:"string" extensions:"x-nullable" example:"Ana"`
-	Phone       clubhouse.Optional[string] `json:"phone" swaggertype:"string" extensions:"x-nullable" example:"+573001234567"`
+	DisplayName clubhouse.Optional[string] `json:"displayName" swaggertype:"string" extensions:"x-nullable" example:"Ana" maxLength:"255"`
+	Phone       clubhouse.Optional[string] `json:"phone" swaggertype:"string" extensions:"x-nullable" example:"+573001234567" maxLength:"255"`
 }
 
 // updateProfile changes the caller's display name and phone.
