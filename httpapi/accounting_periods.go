@@ -284,7 +284,7 @@ func (s *Server) span(r *http.Request) (time.Time, time.Time, error) {
 // @Description Every account's debits, credits and signed balance (debit - credit) up to a date: as_of, or the last day of period_id; today by default.
 // @Tags accounting
 // @Produce json
-// @Param as_of query string false "Date (YYYY-MM-DD)"
+// @Param as_of query string false "Date (YYYY-MM-DD)" maxlength(255)
 // @Param period_id query int false "Period, instead of as_of"
 // @Success 200 {object} trialBalanceDTO
 // @Failure 400,401,403,404,503 {object} errorBody
@@ -332,9 +332,9 @@ type generalLedgerDTO struct {
 // @Description The account's postings from from to to (or in period_id), with the opening balance and a running balance, signed by the account's normal side.
 // @Tags accounting
 // @Produce json
-// @Param code path string true "account code"
-// @Param from query string false "From date (YYYY-MM-DD); default the first of this month"
-// @Param to query string false "To date (YYYY-MM-DD); default today"
+// @Param code path string true "account code" maxlength(255)
+// @Param from query string false "From date (YYYY-MM-DD); default the first of this month" maxlength(255)
+// @Param to query string false "To date (YYYY-MM-DD); default today" maxlength(255)
 // @Param period_id query int false "Period, instead of from and to"
 // @Success 200 {object} generalLedgerDTO
 // @Failure 400,401,403,404,503 {object} errorBody
@@ -389,7 +389,7 @@ type financialPositionDTO struct {
 // @Description Assets, liabilities and equity at as_of (or the last day of period_id; today by default); equity includes the result not yet closed into 3.1, so assets = liabilities + equity.
 // @Tags accounting
 // @Produce json
-// @Param as_of query string false "Date (YYYY-MM-DD)"
+// @Param as_of query string false "Date (YYYY-MM-DD)" maxlength(255)
 // @Param period_id query int false "Period, instead of as_of"
 // @Success 200 {object} financialPositionDTO
 // @Failure 400,401,403,404,503 {object} errorBody
@@ -423,8 +423,8 @@ type profitOrLossDTO struct {
 // @Description Income, expenses and costs between from and to (or of period_id; this month by default), leaving out the closing entries; result is income minus expenses.
 // @Tags accounting
 // @Produce json
-// @Param from query string false "From date (YYYY-MM-DD)"
-// @Param to query string false "To date (YYYY-MM-DD)"
+// @Param from query string false "From date (YYYY-MM-DD)" maxlength(255)
+// @Param to query string false "To date (YYYY-MM-DD)" maxlength(255)
 // @Param period_id query int false "Period, instead of from and to"
 // @Success 200 {object} profitOrLossDTO
 // @Failure 400,401,403,404,503 {object} errorBody
@@ -471,8 +471,8 @@ func newEquityChangeDTO(c ledger.EquityChange) equityChangeDTO {
 // @Description Each equity account's opening balance, the results closed into it, its other movements and its closing balance between from and to (or of period_id), credit side positive.
 // @Tags accounting
 // @Produce json
-// @Param from query string false "From date (YYYY-MM-DD)"
-// @Param to query string false "To date (YYYY-MM-DD)"
+// @Param from query string false "From date (YYYY-MM-DD)" maxlength(255)
+// @Param to query string false "To date (YYYY-MM-DD)" maxlength(255)
 // @Param period_id query int false "Period, instead of from and to"
 // @Success 200 {object} changesInEquityDTO
 // @Failure 400,401,403,404,503 {object} errorBody

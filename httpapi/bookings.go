@@ -189,8 +189,8 @@ func bookingFilter(r *http.Request, defLimit int) (booking.BookingFilter, error)
 // @Produce json
 // @Param client_id query int false "Only this client's bookings"
 // @Param court_id query int false "Only this court's bookings"
-// @Param start_date query string false "Checking on or after this date (YYYY-MM-DD)"
-// @Param end_date query string false "Checking on or before this date (YYYY-MM-DD)"
+// @Param start_date query string false "Checking on or after this date (YYYY-MM-DD)" maxlength(255)
+// @Param end_date query string false "Checking on or before this date (YYYY-MM-DD)" maxlength(255)
 // @Param active query bool false "Only bookings whose checkout is in the future"
 // @Param confirmed query bool false "true: confirmed; false: pending"
 // @Param limit query int false "Page size, 1 to 5000" default(1000)
@@ -591,9 +591,9 @@ func clockOf(name, s string) (time.Duration, error) {
 // @Description Prices the span per 30-minute slot with the active tariffs and says whether the court is free. checkout must be after checking (400 otherwise); 00:00 or 24:00 is the midnight that ends the date.
 // @Tags bookings
 // @Produce json
-// @Param date query string true "Date of checking (YYYY-MM-DD)"
-// @Param checking query string true "Start time (HH:MM)"
-// @Param checkout query string true "End time (HH:MM)"
+// @Param date query string true "Date of checking (YYYY-MM-DD)" maxlength(255)
+// @Param checking query string true "Start time (HH:MM)" maxlength(255)
+// @Param checkout query string true "End time (HH:MM)" maxlength(255)
 // @Param court_id query int true "Court"
 // @Param reservation_type_id query int false "Reservation type, for type-specific tariffs"
 // @Success 200 {object} adminPriceDTO

@@ -80,7 +80,7 @@ type accountClientPatch struct {
 // @Summary List clients
 // @Tags clients
 // @Produce json
-// @Param search query string false "Case-insensitive match on email, display name, name, document or phone"
+// @Param search query string false "Case-insensitive match on email, display name, name, document or phone" maxlength(255)
 // @Param limit query int false "Page size, 1 to 1000" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} clientDTO

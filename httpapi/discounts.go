@@ -126,9 +126,9 @@ func (in contractPatch) domain() booking.DiscountInput {
 // @Summary List coupons
 // @Tags coupons
 // @Produce json
-// @Param search query string false "Case-insensitive match on code or description"
+// @Param search query string false "Case-insensitive match on code or description" maxlength(255)
 // @Success 200 {array} couponDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 400,401,403 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/coupons [get]
@@ -226,9 +226,9 @@ func (s *Server) deleteCoupon(w http.ResponseWriter, r *http.Request) error {
 // @Summary List contracts
 // @Tags contracts
 // @Produce json
-// @Param search query string false "Case-insensitive match on name or description"
+// @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} contractDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 400,401,403 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/contracts [get]

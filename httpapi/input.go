@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"net/http"
 	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/clubhouse-go/clubhouse"
 )
@@ -18,8 +21,8 @@ import (
 // bytes (and reports it as a duplicate), and an integer column holds int32.
 // Each text field declares its limit once, where the API description reads
 // it: the maxLength struct tag of a DTO field (and minimum and maximum for
-// integers). Limits of fields under a unique index stay far below the
-// index's, in characters of up to 4 bytes.
+// integers), the maxlength attribute of a @Param. Limits of fields under a
+// unique index stay far below the index's, in characters of up to 4 bytes.
 
 // defaultMaxLength bounds a text field or parameter that declares no
 // maxLength of its own (the general description of the API says so).
@@ -199,4 +202,54 @@ func jsonPathAt(body []byte, at int) string {
 			top.next()
 		}
 	}
+}
+
+// textParam is a text parameter of a route: where it travels (query, path
+// or header), its name, and its maxLength.
+type textParam struct {
+	in, name string
+	max      int
+}
+
+// textParams lists the text parameters of each operation of doc, by route
+// pattern ("GET /api/admin/courts").
+func textParams(doc *openapi3.T) map[string][]textParam {
+	out := map[string][]textParam{}
+	for p, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			for _, prm := range op.Parameters {
+				v := prm.Value
+				if v.Schema == nil || v.Schema.Value == nil || !v.Schema.Value.Type.Is(openapi3.TypeString) {
+					continue
+				}
+				max := defaultMaxLength
+				if v.Schema.Value.MaxLength != nil {
+					max = int(*v.Schema.Value.MaxLength)
+				}
+				out[method+" "+p] = append(out[method+" "+p], textParam{in: v.In, name: v.Name, max: max})
+			}
+		}
+	}
+	return out
+}
+
+// checkParams checks the text parameters params of r with checkText.
+func checkParams(r *http.Request, params []textParam) error {
+	for _, p := range params {
+		var values []string
+		switch p.in {
+		case openapi3.ParameterInQuery:
+			values = r.URL.Query()[p.name]
+		case openapi3.ParameterInPath:
+			values = []string{r.PathValue(p.name)}
+		case openapi3.ParameterInHeader:
+			values = r.Header.Values(p.name)
+		}
+		for _, v := range values {
+			if err := checkText(p.name, v, p.max); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

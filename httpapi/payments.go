@@ -85,7 +85,7 @@ func (in paymentPatch) domain() payments.Input {
 // @Description Pending payments first, then by date, latest first.
 // @Tags payments
 // @Produce json
-// @Param search query string false "Case-insensitive match on transaction_id or description"
+// @Param search query string false "Case-insensitive match on transaction_id or description" maxlength(255)
 // @Param status query bool false "false: pending; true: completed"
 // @Param reservation_id query int false "Only this booking's payments"
 // @Param limit query int false "Page size, 1 to 1000" default(100)
@@ -183,9 +183,9 @@ func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) error {
 // @Summary Read a payment by transaction id
 // @Tags payments
 // @Produce json
-// @Param transaction_id path string true "gateway transaction id"
+// @Param transaction_id path string true "gateway transaction id" maxlength(200)
 // @Success 200 {object} paymentDTO
-// @Failure 401,403,404 {object} errorBody
+// @Failure 400,401,403,404 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payments/transaction/{transaction_id} [get]

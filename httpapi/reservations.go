@@ -32,8 +32,8 @@ var errOtherClient = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "You can
 // @Param operator_id query int false "Only reservations made by this user"
 // @Param court_id query int false "Only this court"
 // @Param status query int false "Only this reservation status id"
-// @Param from query string false "Checking on or after (ISO 8601)"
-// @Param to query string false "Checkout on or before (ISO 8601)"
+// @Param from query string false "Checking on or after (ISO 8601)" maxlength(255)
+// @Param to query string false "Checkout on or before (ISO 8601)" maxlength(255)
 // @Success 200 {object} reservationListDTO
 // @Failure 400,401,403 {object} errorBody
 // @Security Bearer

@@ -142,7 +142,7 @@ func (s *Server) getSeries(w http.ResponseWriter, r *http.Request) error {
 // @Description Deletes the bookings of the series in one transaction, then the series. With from, only the bookings whose checking falls on or after that date are deleted and the earlier ones kept; the series goes once it has no bookings left. 409 "in use" when payments or events still refer to one of the bookings; then nothing is deleted. Emits booking:changed with the ids of the deleted bookings.
 // @Tags bookings
 // @Param id path int true "series id"
-// @Param from query string false "Only bookings on or after this date (YYYY-MM-DD)"
+// @Param from query string false "Only bookings on or after this date (YYYY-MM-DD)" maxlength(255)
 // @Success 204
 // @Failure 400,401,403,404,409 {object} errorBody
 // @Security Bearer

@@ -78,7 +78,7 @@ func (in tariffPatch) domain() booking.TariffInput {
 // @Summary List tariffs
 // @Tags tariffs
 // @Produce json
-// @Param search query string false "Case-insensitive match on description"
+// @Param search query string false "Case-insensitive match on description" maxlength(255)
 // @Param court_id query int false "Only tariffs of this court"
 // @Param reservation_type_id query int false "Only tariffs of this reservation type"
 // @Success 200 {array} tariffDTO

@@ -72,7 +72,7 @@ func newWebhookResult(r payments.Result) webhookResult {
 // @Tags payments
 // @Accept json
 // @Produce json
-// @Param X-Webhook-Signature header string true "t=<unix seconds>,v1=<hex HMAC-SHA256 of the bytes <t>.<raw body>>, keyed with PAYMENT_WEBHOOK_SECRET"
+// @Param X-Webhook-Signature header string true "t=<unix seconds>,v1=<hex HMAC-SHA256 of the bytes <t>.<raw body>>, keyed with PAYMENT_WEBHOOK_SECRET" maxlength(1000)
 // @Param body body webhookEvent true "The gateway event"
 // @Success 200 {object} webhookResult
 // @Failure 400,401,413,503 {object} errorBody
