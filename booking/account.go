@@ -43,8 +43,11 @@ type ClientFilter struct {
 
 // ClientList returns the client's bookings that match f, latest first.
 func (b *Bookings) ClientList(ctx context.Context, clientID int64, f ClientFilter) ([]Reservation, error) {
+	// The filter ids are cast: compared with 0 alone, PostgreSQL would
+	// type them integer, and an id beyond int32 would fail to encode.
 	query := reservationSelect + ` WHERE r.client_id = $1
-		AND ($2 = 0 OR r.court_id = $2) AND ($3 = 0 OR r.operator_id = $3) AND ($4 = 0 OR r.reservation_status_id = $4)
+		AND ($2::bigint = 0 OR r.court_id = $2) AND ($3::bigint = 0 OR r.operator_id = $3)
+		AND ($4::bigint = 0 OR r.reservation_status_id = $4)
 		AND ($5::timestamp IS NULL OR r.checking >= $5) AND ($6::timestamp IS NULL OR r.checkout <= $6)
 		ORDER BY r.checking DESC, r.id DESC LIMIT 1000`
 	rows := []Reservation{}

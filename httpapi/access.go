@@ -36,13 +36,19 @@ func actor(r *http.Request) clubhouse.Actor { return infoFrom(r.Context()).actor
 // handlerFunc is a route handler; a returned error becomes the response.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
-// handle registers h at pattern behind the access check of level.
+// handle registers h at pattern behind the access check of level and the
+// check of the text parameters the API description gives the route.
 func (s *Server) handle(pattern string, level access, h handlerFunc) {
 	s.patterns = append(s.patterns, pattern)
+	params := s.params[pattern]
 	s.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := infoFrom(r.Context())
 		ri.route = pattern
 		if err := s.authorize(r, level); err != nil {
+			writeError(w, r, s.log, err)
+			return
+		}
+		if err := checkParams(r, params); err != nil {
 			writeError(w, r, s.log, err)
 			return
 		}

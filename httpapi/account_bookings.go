@@ -170,9 +170,9 @@ func (s *Server) listAccountBookings(w http.ResponseWriter, r *http.Request) err
 type accountBookingInput struct {
 	CourtID           clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"2"`
 	ReservationTypeID clubhouse.Optional[int64]  `json:"reservation_type_id" validate:"required" swaggertype:"integer" example:"1"`
-	Checking          clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02T10:00:00"`
-	Checkout          clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02T11:30:00"`
-	Notes             clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable"`
+	Checking          clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02T10:00:00" maxLength:"255"`
+	Checkout          clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02T11:30:00" maxLength:"255"`
+	Notes             clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
 // createdBookingDTO is the answer to a client's booking.
@@ -266,9 +266,9 @@ type accountPriceDTO struct {
 // @Description As the admin variant; reservation_id, when editing, must be one of the caller's bookings and is left out of the availability check.
 // @Tags account
 // @Produce json
-// @Param date query string true "Date of checking (YYYY-MM-DD)"
-// @Param checking query string true "Start time (HH:MM)"
-// @Param checkout query string true "End time (HH:MM)"
+// @Param date query string true "Date of checking (YYYY-MM-DD)" maxlength(255)
+// @Param checking query string true "Start time (HH:MM)" maxlength(255)
+// @Param checkout query string true "End time (HH:MM)" maxlength(255)
 // @Param court_id query int true "Court"
 // @Param reservation_type_id query int false "Reservation type"
 // @Param reservation_id query int false "The caller's booking being edited"
@@ -309,8 +309,8 @@ type accountCourtDTO struct {
 // @Description With checking and checkout, available tells whether each court is free for that span; without them it is null.
 // @Tags account
 // @Produce json
-// @Param checking query string false "Start (ISO 8601 wall time)"
-// @Param checkout query string false "End (ISO 8601 wall time)"
+// @Param checking query string false "Start (ISO 8601 wall time)" maxlength(255)
+// @Param checkout query string false "End (ISO 8601 wall time)" maxlength(255)
 // @Success 200 {array} accountCourtDTO
 // @Failure 400,401 {object} errorBody
 // @Security Bearer

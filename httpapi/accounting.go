@@ -69,15 +69,15 @@ func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request, l *ledger.
 }
 
 type accountInput struct {
-	Code          clubhouse.Optional[string] `json:"code" validate:"required" swaggertype:"string" example:"1.1.05.03"`
-	Name          clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Caja menor"`
-	NormalSide    clubhouse.Optional[string] `json:"normal_side" swaggertype:"string" enums:"debit,credit"`
+	Code          clubhouse.Optional[string] `json:"code" validate:"required" swaggertype:"string" example:"1.1.05.03" maxLength:"255"`
+	Name          clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Caja menor" maxLength:"255"`
+	NormalSide    clubhouse.Optional[string] `json:"normal_side" swaggertype:"string" enums:"debit,credit" maxLength:"255"`
 	NeverNegative clubhouse.Optional[bool]   `json:"never_negative" swaggertype:"boolean"`
 	Active        clubhouse.Optional[bool]   `json:"active" swaggertype:"boolean"`
 }
 
 type accountPatch struct {
-	Name          clubhouse.Optional[string] `json:"name" swaggertype:"string"`
+	Name          clubhouse.Optional[string] `json:"name" swaggertype:"string" maxLength:"255"`
 	NeverNegative clubhouse.Optional[bool]   `json:"never_negative" swaggertype:"boolean"`
 	Active        clubhouse.Optional[bool]   `json:"active" swaggertype:"boolean"`
 }
@@ -113,9 +113,9 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request, l *ledger
 // @Summary Read an account
 // @Tags accounting
 // @Produce json
-// @Param code path string true "account code"
+// @Param code path string true "account code" maxlength(255)
 // @Success 200 {object} accountDTO
-// @Failure 401,403,404,503 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/accounts/{code} [get]
@@ -134,7 +134,7 @@ func (s *Server) getAccount(w http.ResponseWriter, r *http.Request, l *ledger.Le
 // @Tags accounting
 // @Accept json
 // @Produce json
-// @Param code path string true "account code"
+// @Param code path string true "account code" maxlength(255)
 // @Param body body accountPatch true "Fields to change"
 // @Success 200 {object} accountDTO
 // @Failure 400,401,403,404,409,413,503 {object} errorBody
@@ -164,9 +164,9 @@ type deleteAccountDTO struct {
 // @Description An account that was never posted to is deleted; one with postings is deactivated instead (it keeps its history and takes no new postings). 409 for a group account with sub-accounts.
 // @Tags accounting
 // @Produce json
-// @Param code path string true "account code"
+// @Param code path string true "account code" maxlength(255)
 // @Success 200 {object} deleteAccountDTO
-// @Failure 401,403,404,409,503 {object} errorBody
+// @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/accounting/accounts/{code} [delete]
@@ -210,19 +210,19 @@ func newEntryDTO(e ledger.Entry) entryDTO {
 }
 
 type lineInput struct {
-	AccountCode string `json:"account_code" validate:"required" example:"1.1.10.01"`
+	AccountCode string `json:"account_code" validate:"required" example:"1.1.10.01" maxLength:"255"`
 	Debit       *money `json:"debit" swaggertype:"number" example:"60000"`
 	Credit      *money `json:"credit" swaggertype:"number"`
-	Memo        string `json:"memo"`
+	Memo        string `json:"memo" maxLength:"2000"`
 }
 
 // entryInput is a journal entry to post.
 type entryInput struct {
-	Date           string      `json:"date" validate:"required" example:"2026-03-02"`
-	Description    string      `json:"description" validate:"required" example:"Court rentals of the day"`
+	Date           string      `json:"date" validate:"required" example:"2026-03-02" maxLength:"255"`
+	Description    string      `json:"description" validate:"required" example:"Court rentals of the day" maxLength:"2000"`
 	Lines          []lineInput `json:"lines" validate:"required"`
-	Source         string      `json:"source" example:"manual"`
-	IdempotencyKey string      `json:"idempotency_key" example:"pos-2026-03-02-17"`
+	Source         string      `json:"source" example:"manual" maxLength:"255"`
+	IdempotencyKey string      `json:"idempotency_key" example:"pos-2026-03-02-17" maxLength:"255"`
 }
 
 func (in entryInput) domain(by string) (ledger.EntryInput, error) {
@@ -251,7 +251,7 @@ func (in entryInput) domain(by string) (ledger.EntryInput, error) {
 // @Tags accounting
 // @Accept json
 // @Produce json
-// @Param Idempotency-Key header string false "Idempotency key, instead of idempotency_key"
+// @Param Idempotency-Key header string false "Idempotency key, instead of idempotency_key" maxlength(255)
 // @Param body body entryInput true "The entry"
 // @Success 201 {object} entryDTO
 // @Success 200 {object} entryDTO
@@ -288,10 +288,10 @@ func (s *Server) postEntry(w http.ResponseWriter, r *http.Request, l *ledger.Led
 // @Description Entries with their lines, latest first.
 // @Tags accounting
 // @Produce json
-// @Param from query string false "On or after this date (YYYY-MM-DD)"
-// @Param to query string false "On or before this date (YYYY-MM-DD)"
-// @Param account query string false "Only entries with a line on this account code"
-// @Param source query string false "Only entries of this source (manual, payment, reversal, close-results, cash-close)"
+// @Param from query string false "On or after this date (YYYY-MM-DD)" maxlength(255)
+// @Param to query string false "On or before this date (YYYY-MM-DD)" maxlength(255)
+// @Param account query string false "Only entries with a line on this account code" maxlength(255)
+// @Param source query string false "Only entries of this source (manual, payment, reversal, close-results, cash-close)" maxlength(255)
 // @Param period_id query int false "Only entries of this period"
 // @Param limit query int false "Page size, 1 to 1000" default(100)
 // @Param offset query int false "Rows to skip" default(0)
@@ -358,8 +358,8 @@ func (s *Server) getEntry(w http.ResponseWriter, r *http.Request, l *ledger.Ledg
 }
 
 type reverseInput struct {
-	Date           string `json:"date" example:"2026-03-05"`
-	IdempotencyKey string `json:"idempotency_key"`
+	Date           string `json:"date" example:"2026-03-05" maxLength:"255"`
+	IdempotencyKey string `json:"idempotency_key" maxLength:"255"`
 }
 
 // reverseEntry posts the reversal of an entry.

@@ -45,9 +45,9 @@ func (s *Server) listPeriods(w http.ResponseWriter, r *http.Request, l *ledger.L
 }
 
 type periodInput struct {
-	Name      string `json:"name" validate:"required" example:"2026-03"`
-	StartDate string `json:"start_date" validate:"required" example:"2026-03-01"`
-	EndDate   string `json:"end_date" validate:"required" example:"2026-03-31"`
+	Name      string `json:"name" validate:"required" example:"2026-03" maxLength:"255"`
+	StartDate string `json:"start_date" validate:"required" example:"2026-03-01" maxLength:"255"`
+	EndDate   string `json:"end_date" validate:"required" example:"2026-03-31" maxLength:"255"`
 }
 
 // createPeriod opens an accounting period.
@@ -284,7 +284,7 @@ func (s *Server) span(r *http.Request) (time.Time, time.Time, error) {
 // @Description Every account's debits, credits and signed balance (debit - credit) up to a date: as_of, or the last day of period_id; today by default.
 // @Tags accounting
 // @Produce json
-// @Param as_of query string false "Date (YYYY-MM-DD)"
+// @Param as_of query string false "Date (YYYY-MM-DD)" maxlength(255)
 // @Param period_id query int false "Period, instead of as_of"
 // @Success 200 {object} trialBalanceDTO
 // @Failure 400,401,403,404,503 {object} errorBody
@@ -332,9 +332,9 @@ type generalLedgerDTO struct {
 // @Description The account's postings from from to to (or in period_id), with the opening balance and a running balance, signed by the account's normal side. At most 10000 lines: a range with more answers 400 "limit exceeded" (ask for shorter ranges). Dates lie from 2000-01-01 to 2099-12-31.
 // @Tags accounting
 // @Produce json
-// @Param code path string true "account code"
-// @Param from query string false "From date (YYYY-MM-DD); default the first of this month"
-// @Param to query string false "To date (YYYY-MM-DD); default today"
+// @Param code path string true "account code" maxlength(255)
+// @Param from query string false "From date (YYYY-MM-DD); default the first of this month" maxlength(255)
+// @Param to query string false "To date (YYYY-MM-DD); default today" maxlength(255)
 // @Param period_id query int false "Period, instead of from and to"
 // @Success 200 {object} generalLedgerDTO
 // @Failure 400,401,403,404,503 {object} errorBody
@@ -389,7 +389,7 @@ type financialPositionDTO struct {
 // @Description Assets, liabilities and equity at as_of (or the last day of period_id; today by default); equity includes the result not yet closed into 3.1, so assets = liabilities + equity.
 // @Tags accounting
 // @Produce json
-// @Param as_of query string false "Date (YYYY-MM-DD)"
+// @Param as_of query string false "Date (YYYY-MM-DD)" maxlength(255)
 // @Param period_id query int false "Period, instead of as_of"
 // @Success 200 {object} financialPositionDTO
 // @Failure 400,401,403,404,503 {object} errorBody
@@ -423,8 +423,8 @@ type profitOrLossDTO struct {
 // @Description Income, expenses and costs between from and to (or of period_id; this month by default), leaving out the closing entries; result is income minus expenses.
 // @Tags accounting
 // @Produce json
-// @Param from query string false "From date (YYYY-MM-DD)"
-// @Param to query string false "To date (YYYY-MM-DD)"
+// @Param from query string false "From date (YYYY-MM-DD)" maxlength(255)
+// @Param to query string false "To date (YYYY-MM-DD)" maxlength(255)
 // @Param period_id query int false "Period, instead of from and to"
 // @Success 200 {object} profitOrLossDTO
 // @Failure 400,401,403,404,503 {object} errorBody
@@ -471,8 +471,8 @@ func newEquityChangeDTO(c ledger.EquityChange) equityChangeDTO {
 // @Description Each equity account's opening balance, the results closed into it, its other movements and its closing balance between from and to (or of period_id), credit side positive.
 // @Tags accounting
 // @Produce json
-// @Param from query string false "From date (YYYY-MM-DD)"
-// @Param to query string false "To date (YYYY-MM-DD)"
+// @Param from query string false "From date (YYYY-MM-DD)" maxlength(255)
+// @Param to query string false "To date (YYYY-MM-DD)" maxlength(255)
 // @Param period_id query int false "Period, instead of from and to"
 // @Success 200 {object} changesInEquityDTO
 // @Failure 400,401,403,404,503 {object} errorBody
@@ -493,12 +493,12 @@ func (s *Server) changesInEquity(w http.ResponseWriter, r *http.Request, l *ledg
 }
 
 type cashCloseInput struct {
-	Date           string `json:"date" validate:"required" example:"2026-03-02"`
+	Date           string `json:"date" validate:"required" example:"2026-03-02" maxLength:"255"`
 	Amount         *money `json:"amount" validate:"required" swaggertype:"number" example:"250000"`
-	FromAccount    string `json:"from_account" example:"1.1.05.02"`
-	ToAccount      string `json:"to_account" example:"1.1.05.01"`
-	Description    string `json:"description"`
-	IdempotencyKey string `json:"idempotency_key"`
+	FromAccount    string `json:"from_account" example:"1.1.05.02" maxLength:"255"`
+	ToAccount      string `json:"to_account" example:"1.1.05.01" maxLength:"255"`
+	Description    string `json:"description" maxLength:"2000"`
+	IdempotencyKey string `json:"idempotency_key" maxLength:"255"`
 }
 
 // cashRegisterClose records a cash-register close.

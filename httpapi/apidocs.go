@@ -84,15 +84,6 @@ func receiptForms(doc *openapi3.T) {
 	}
 }
 
-// OpenAPIJSON returns the served OpenAPI 3.0 document.
-func OpenAPIJSON() ([]byte, error) {
-	doc, err := OpenAPI()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(doc)
-}
-
 // apiDocsJSON serves the OpenAPI 3.0 description.
 //
 // @Summary OpenAPI description
@@ -130,9 +121,9 @@ func (s *Server) apiDocsPage(w http.ResponseWriter, r *http.Request) error {
 // @Produce text/javascript
 // @Produce png
 // @Produce json
-// @Param file path string true "asset file name, e.g. swagger-ui.css"
+// @Param file path string true "asset file name, e.g. swagger-ui.css" maxlength(255)
 // @Success 200 {string} string "the asset"
-// @Failure 404 {object} errorBody
+// @Failure 400,404 {object} errorBody
 // @Router /api-docs/{file} [get]
 func (s *Server) apiDocsAsset(w http.ResponseWriter, r *http.Request) error {
 	if _, err := fs.Stat(swaggerfiles.FS, r.PathValue("file")); err != nil {

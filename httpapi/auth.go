@@ -9,16 +9,16 @@ import (
 )
 
 type loginInput struct {
-	Email    string `json:"email" validate:"required" example:"admin@demo.club"`
-	Password string `json:"password" validate:"required" example:"secret-password"`
+	Email    string `json:"email" validate:"required" example:"admin@demo.club" maxLength:"255"`
+	Password string `json:"password" validate:"required" example:"secret-password" maxLength:"72"`
 }
 
 type refreshInput struct {
-	RefreshToken string `json:"refresh_token" validate:"required"`
+	RefreshToken string `json:"refresh_token" validate:"required" maxLength:"255"`
 }
 
 type setPasswordInput struct {
-	Token    string `json:"token" validate:"required"`
+	Token    string `json:"token" validate:"required" maxLength:"255"`
 	Password string `json:"password" validate:"required" minLength:"8" maxLength:"72"`
 }
 

@@ -113,22 +113,22 @@ type bookingViewDTO struct {
 type bookingInput struct {
 	CourtID             clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"2"`
 	ReservationTypeID   clubhouse.Optional[int64]  `json:"reservation_type_id" validate:"required" swaggertype:"integer" example:"1"`
-	Checking            clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02 10:00:00"`
-	Checkout            clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02 11:30:00"`
+	Checking            clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02 10:00:00" maxLength:"255"`
+	Checkout            clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02 11:30:00" maxLength:"255"`
 	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable" example:"7"`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
-	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable"`
+	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
 // bookingPatch changes a booking.
 type bookingPatch struct {
 	CourtID             clubhouse.Optional[int64]  `json:"court_id" swaggertype:"integer"`
 	ReservationTypeID   clubhouse.Optional[int64]  `json:"reservation_type_id" swaggertype:"integer"`
-	Checking            clubhouse.Optional[string] `json:"checking" swaggertype:"string" example:"2026-03-02 10:00:00"`
-	Checkout            clubhouse.Optional[string] `json:"checkout" swaggertype:"string" example:"2026-03-02 11:30:00"`
+	Checking            clubhouse.Optional[string] `json:"checking" swaggertype:"string" example:"2026-03-02 10:00:00" maxLength:"255"`
+	Checkout            clubhouse.Optional[string] `json:"checkout" swaggertype:"string" example:"2026-03-02 11:30:00" maxLength:"255"`
 	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
-	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable"`
+	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
 func (in bookingInput) domain() booking.BookingInput { return bookingPatch(in).domain() }
@@ -189,8 +189,8 @@ func bookingFilter(r *http.Request, defLimit int) (booking.BookingFilter, error)
 // @Produce json
 // @Param client_id query int false "Only this client's bookings"
 // @Param court_id query int false "Only this court's bookings"
-// @Param start_date query string false "Checking on or after this date (YYYY-MM-DD)"
-// @Param end_date query string false "Checking on or before this date (YYYY-MM-DD)"
+// @Param start_date query string false "Checking on or after this date (YYYY-MM-DD)" maxlength(255)
+// @Param end_date query string false "Checking on or before this date (YYYY-MM-DD)" maxlength(255)
 // @Param active query bool false "Only bookings whose checkout is in the future"
 // @Param confirmed query bool false "true: confirmed; false: pending"
 // @Param limit query int false "Page size, 1 to 5000" default(1000)
@@ -383,7 +383,7 @@ func (l *idList) UnmarshalJSON(b []byte) error {
 }
 
 type bulkDeleteInput struct {
-	IDs idList `json:"ids" validate:"required" swaggertype:"array,string" example:"12,13"`
+	IDs idList `json:"ids" validate:"required" swaggertype:"array,string" example:"12,13" maxLength:"20"`
 }
 
 type bulkDeleteDTO struct {
@@ -421,8 +421,8 @@ func (s *Server) deleteBookings(w http.ResponseWriter, r *http.Request) error {
 
 type validateInput struct {
 	CourtID       clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"2"`
-	Checking      clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02 10:00:00"`
-	Checkout      clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02 11:30:00"`
+	Checking      clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02 10:00:00" maxLength:"255"`
+	Checkout      clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02 11:30:00" maxLength:"255"`
 	ReservationID clubhouse.Optional[int64]  `json:"reservation_id" swaggertype:"integer" extensions:"x-nullable"`
 }
 
@@ -591,9 +591,9 @@ func clockOf(name, s string) (time.Duration, error) {
 // @Description Prices the span per 30-minute slot with the active tariffs and says whether the court is free. checkout must be after checking (400 otherwise); 00:00 or 24:00 is the midnight that ends the date.
 // @Tags bookings
 // @Produce json
-// @Param date query string true "Date of checking (YYYY-MM-DD)"
-// @Param checking query string true "Start time (HH:MM)"
-// @Param checkout query string true "End time (HH:MM)"
+// @Param date query string true "Date of checking (YYYY-MM-DD)" maxlength(255)
+// @Param checking query string true "Start time (HH:MM)" maxlength(255)
+// @Param checkout query string true "End time (HH:MM)" maxlength(255)
 // @Param court_id query int true "Court"
 // @Param reservation_type_id query int false "Reservation type, for type-specific tariffs"
 // @Success 200 {object} adminPriceDTO

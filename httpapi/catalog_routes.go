@@ -10,9 +10,9 @@ import "net/http"
 // @Summary List court types
 // @Tags catalogs
 // @Produce json
-// @Param search query string false "Case-insensitive match on name or description"
+// @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} courtTypeDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 400,401,403 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/court-types [get]
@@ -89,9 +89,9 @@ func (s *Server) deleteCourtType(w http.ResponseWriter, r *http.Request) error {
 // @Summary List document types
 // @Tags catalogs
 // @Produce json
-// @Param search query string false "Case-insensitive match on name or description"
+// @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} documentTypeDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 400,401,403 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/document-types [get]
@@ -168,9 +168,9 @@ func (s *Server) deleteDocumentType(w http.ResponseWriter, r *http.Request) erro
 // @Summary List payment types
 // @Tags catalogs
 // @Produce json
-// @Param search query string false "Case-insensitive match on name or description"
+// @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} paymentTypeDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 400,401,403 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payment-types [get]
@@ -247,9 +247,9 @@ func (s *Server) deletePaymentType(w http.ResponseWriter, r *http.Request) error
 // @Summary List reservation statuses
 // @Tags catalogs
 // @Produce json
-// @Param search query string false "Case-insensitive match on name or description"
+// @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} statusDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 400,401,403 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/reservation-statuses [get]
@@ -326,9 +326,9 @@ func (s *Server) deleteReservationStatus(w http.ResponseWriter, r *http.Request)
 // @Summary List reservation types
 // @Tags catalogs
 // @Produce json
-// @Param search query string false "Case-insensitive match on name or description"
+// @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} reservationTypeDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 400,401,403 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/reservation-types [get]
@@ -405,9 +405,9 @@ func (s *Server) deleteReservationType(w http.ResponseWriter, r *http.Request) e
 // @Summary List courts
 // @Tags catalogs
 // @Produce json
-// @Param search query string false "Case-insensitive match on name"
+// @Param search query string false "Case-insensitive match on name" maxlength(255)
 // @Success 200 {array} courtDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 400,401,403 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/courts [get]

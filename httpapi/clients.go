@@ -33,46 +33,46 @@ func newClientDTO(c booking.Client) clientDTO {
 
 // clientInput creates a client from the admin panel.
 type clientInput struct {
-	FirstName      clubhouse.Optional[string] `json:"first_name" validate:"required" swaggertype:"string" example:"Ana"`
-	LastName       clubhouse.Optional[string] `json:"last_name" validate:"required" swaggertype:"string" example:"Gómez"`
-	Document       clubhouse.Optional[string] `json:"document" validate:"required" swaggertype:"string" example:"1020304050"`
+	FirstName      clubhouse.Optional[string] `json:"first_name" validate:"required" swaggertype:"string" example:"Ana" maxLength:"255"`
+	LastName       clubhouse.Optional[string] `json:"last_name" validate:"required" swaggertype:"string" example:"Gómez" maxLength:"255"`
+	Document       clubhouse.Optional[string] `json:"document" validate:"required" swaggertype:"string" example:"1020304050" maxLength:"255"`
 	DocumentTypeID clubhouse.Optional[int64]  `json:"document_type_id" validate:"required" swaggertype:"integer" example:"1"`
 	UserID         clubhouse.Optional[int64]  `json:"user_id" swaggertype:"integer" extensions:"x-nullable"`
-	Email          clubhouse.Optional[string] `json:"email" swaggertype:"string" extensions:"x-nullable" example:"ana@example.com"`
-	DisplayName    clubhouse.Optional[string] `json:"display_name" swaggertype:"string" extensions:"x-nullable"`
-	Phone          clubhouse.Optional[string] `json:"phone" swaggertype:"string" extensions:"x-nullable"`
-	Address        clubhouse.Optional[string] `json:"address" swaggertype:"string" extensions:"x-nullable"`
+	Email          clubhouse.Optional[string] `json:"email" swaggertype:"string" extensions:"x-nullable" example:"ana@example.com" maxLength:"255"`
+	DisplayName    clubhouse.Optional[string] `json:"display_name" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	Phone          clubhouse.Optional[string] `json:"phone" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	Address        clubhouse.Optional[string] `json:"address" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
 }
 
 // clientPatch changes a client from the admin panel.
 type clientPatch struct {
-	FirstName      clubhouse.Optional[string] `json:"first_name" swaggertype:"string"`
-	LastName       clubhouse.Optional[string] `json:"last_name" swaggertype:"string"`
-	Document       clubhouse.Optional[string] `json:"document" swaggertype:"string"`
+	FirstName      clubhouse.Optional[string] `json:"first_name" swaggertype:"string" maxLength:"255"`
+	LastName       clubhouse.Optional[string] `json:"last_name" swaggertype:"string" maxLength:"255"`
+	Document       clubhouse.Optional[string] `json:"document" swaggertype:"string" maxLength:"255"`
 	DocumentTypeID clubhouse.Optional[int64]  `json:"document_type_id" swaggertype:"integer"`
-	Phone          clubhouse.Optional[string] `json:"phone" swaggertype:"string" extensions:"x-nullable"`
-	Address        clubhouse.Optional[string] `json:"address" swaggertype:"string" extensions:"x-nullable"`
+	Phone          clubhouse.Optional[string] `json:"phone" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	Address        clubhouse.Optional[string] `json:"address" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
 }
 
 // accountClientInput creates the caller's own client.
 type accountClientInput struct {
-	Email          clubhouse.Optional[string] `json:"email" validate:"required" swaggertype:"string" example:"ana@example.com"`
-	FirstName      clubhouse.Optional[string] `json:"first_name" validate:"required" swaggertype:"string" example:"Ana"`
-	LastName       clubhouse.Optional[string] `json:"last_name" validate:"required" swaggertype:"string" example:"Gómez"`
-	Document       clubhouse.Optional[string] `json:"document" validate:"required" swaggertype:"string" example:"1020304050"`
+	Email          clubhouse.Optional[string] `json:"email" validate:"required" swaggertype:"string" example:"ana@example.com" maxLength:"255"`
+	FirstName      clubhouse.Optional[string] `json:"first_name" validate:"required" swaggertype:"string" example:"Ana" maxLength:"255"`
+	LastName       clubhouse.Optional[string] `json:"last_name" validate:"required" swaggertype:"string" example:"Gómez" maxLength:"255"`
+	Document       clubhouse.Optional[string] `json:"document" validate:"required" swaggertype:"string" example:"1020304050" maxLength:"255"`
 	DocumentTypeID clubhouse.Optional[int64]  `json:"document_type_id" validate:"required" swaggertype:"integer" example:"1"`
-	Phone          clubhouse.Optional[string] `json:"phone" swaggertype:"string" extensions:"x-nullable"`
-	Address        clubhouse.Optional[string] `json:"address" swaggertype:"string" extensions:"x-nullable"`
+	Phone          clubhouse.Optional[string] `json:"phone" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	Address        clubhouse.Optional[string] `json:"address" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
 }
 
 // accountClientPatch changes the caller's own client; its fields are camelCase, as the panel sends them.
 type accountClientPatch struct {
-	FirstName      clubhouse.Optional[string] `json:"firstName" swaggertype:"string"`
-	LastName       clubhouse.Optional[string] `json:"lastName" swaggertype:"string"`
-	Document       clubhouse.Optional[string] `json:"document" swaggertype:"string"`
+	FirstName      clubhouse.Optional[string] `json:"firstName" swaggertype:"string" maxLength:"255"`
+	LastName       clubhouse.Optional[string] `json:"lastName" swaggertype:"string" maxLength:"255"`
+	Document       clubhouse.Optional[string] `json:"document" swaggertype:"string" maxLength:"255"`
 	DocumentTypeID clubhouse.Optional[int64]  `json:"documentTypeId" swaggertype:"integer"`
-	Address        clubhouse.Optional[string] `json:"address" swaggertype:"string" extensions:"x-nullable"`
-	Phone          clubhouse.Optional[string] `json:"phone" swaggertype:"string" extensions:"x-nullable"`
+	Address        clubhouse.Optional[string] `json:"address" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	Phone          clubhouse.Optional[string] `json:"phone" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
 }
 
 // listClients lists clients.
@@ -80,7 +80,7 @@ type accountClientPatch struct {
 // @Summary List clients
 // @Tags clients
 // @Produce json
-// @Param search query string false "Case-insensitive match on email, display name, name, document or phone"
+// @Param search query string false "Case-insensitive match on email, display name, name, document or phone" maxlength(255)
 // @Param limit query int false "Page size, 1 to 1000" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} clientDTO

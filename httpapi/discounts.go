@@ -63,26 +63,26 @@ func newContractDTO(c booking.Contract) contractDTO {
 
 // couponInput creates a coupon; couponPatch changes one.
 type couponInput struct {
-	Code             clubhouse.Optional[string] `json:"code" validate:"required" swaggertype:"string" example:"SUMMER10"`
-	Kind             clubhouse.Optional[string] `json:"kind" validate:"required" swaggertype:"string" enums:"percent,fixed"`
+	Code             clubhouse.Optional[string] `json:"code" validate:"required" swaggertype:"string" example:"SUMMER10" maxLength:"255"`
+	Kind             clubhouse.Optional[string] `json:"kind" validate:"required" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
 	Value            clubhouse.Optional[money]  `json:"value" validate:"required" swaggertype:"number" example:"10"`
-	Description      clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
-	ValidFrom        clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable" example:"2026-06-01"`
-	ValidUntil       clubhouse.Optional[string] `json:"valid_until" swaggertype:"string" extensions:"x-nullable" example:"2026-08-31"`
-	MaxUses          clubhouse.Optional[int]    `json:"max_uses" swaggertype:"integer" extensions:"x-nullable"`
-	MaxUsesPerClient clubhouse.Optional[int]    `json:"max_uses_per_client" swaggertype:"integer" extensions:"x-nullable"`
+	Description      clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	ValidFrom        clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable" example:"2026-06-01" maxLength:"255"`
+	ValidUntil       clubhouse.Optional[string] `json:"valid_until" swaggertype:"string" extensions:"x-nullable" example:"2026-08-31" maxLength:"255"`
+	MaxUses          clubhouse.Optional[int]    `json:"max_uses" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
+	MaxUsesPerClient clubhouse.Optional[int]    `json:"max_uses_per_client" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
 	IsActive         clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean"`
 }
 
 type couponPatch struct {
-	Code             clubhouse.Optional[string] `json:"code" swaggertype:"string"`
-	Kind             clubhouse.Optional[string] `json:"kind" swaggertype:"string" enums:"percent,fixed"`
+	Code             clubhouse.Optional[string] `json:"code" swaggertype:"string" maxLength:"255"`
+	Kind             clubhouse.Optional[string] `json:"kind" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
 	Value            clubhouse.Optional[money]  `json:"value" swaggertype:"number"`
-	Description      clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
-	ValidFrom        clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable"`
-	ValidUntil       clubhouse.Optional[string] `json:"valid_until" swaggertype:"string" extensions:"x-nullable"`
-	MaxUses          clubhouse.Optional[int]    `json:"max_uses" swaggertype:"integer" extensions:"x-nullable"`
-	MaxUsesPerClient clubhouse.Optional[int]    `json:"max_uses_per_client" swaggertype:"integer" extensions:"x-nullable"`
+	Description      clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	ValidFrom        clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	ValidUntil       clubhouse.Optional[string] `json:"valid_until" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	MaxUses          clubhouse.Optional[int]    `json:"max_uses" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
+	MaxUsesPerClient clubhouse.Optional[int]    `json:"max_uses_per_client" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
 	IsActive         clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean"`
 }
 
@@ -94,24 +94,24 @@ func (in couponPatch) domain() booking.DiscountInput {
 
 // contractInput creates a contract; contractPatch changes one.
 type contractInput struct {
-	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Gómez family membership"`
-	Kind        clubhouse.Optional[string] `json:"kind" validate:"required" swaggertype:"string" enums:"percent,fixed"`
+	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Gómez family membership" maxLength:"255"`
+	Kind        clubhouse.Optional[string] `json:"kind" validate:"required" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
 	Value       clubhouse.Optional[money]  `json:"value" validate:"required" swaggertype:"number" example:"15"`
 	ClientID    clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
-	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
-	ValidFrom   clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable"`
-	ValidUntil  clubhouse.Optional[string] `json:"valid_until" swaggertype:"string" extensions:"x-nullable"`
+	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	ValidFrom   clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	ValidUntil  clubhouse.Optional[string] `json:"valid_until" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
 	IsActive    clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean"`
 }
 
 type contractPatch struct {
-	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string"`
-	Kind        clubhouse.Optional[string] `json:"kind" swaggertype:"string" enums:"percent,fixed"`
+	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" maxLength:"255"`
+	Kind        clubhouse.Optional[string] `json:"kind" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
 	Value       clubhouse.Optional[money]  `json:"value" swaggertype:"number"`
 	ClientID    clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
-	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
-	ValidFrom   clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable"`
-	ValidUntil  clubhouse.Optional[string] `json:"valid_until" swaggertype:"string" extensions:"x-nullable"`
+	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	ValidFrom   clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	ValidUntil  clubhouse.Optional[string] `json:"valid_until" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
 	IsActive    clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean"`
 }
 
@@ -126,9 +126,9 @@ func (in contractPatch) domain() booking.DiscountInput {
 // @Summary List coupons
 // @Tags coupons
 // @Produce json
-// @Param search query string false "Case-insensitive match on code or description"
+// @Param search query string false "Case-insensitive match on code or description" maxlength(255)
 // @Success 200 {array} couponDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 400,401,403 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/coupons [get]
@@ -226,9 +226,9 @@ func (s *Server) deleteCoupon(w http.ResponseWriter, r *http.Request) error {
 // @Summary List contracts
 // @Tags contracts
 // @Produce json
-// @Param search query string false "Case-insensitive match on name or description"
+// @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} contractDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 400,401,403 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/contracts [get]
@@ -371,7 +371,7 @@ func (s *Server) listAppliedCoupons(w http.ResponseWriter, r *http.Request) erro
 }
 
 type applyCouponInput struct {
-	Code string `json:"code" validate:"required" example:"SUMMER10"`
+	Code string `json:"code" validate:"required" example:"SUMMER10" maxLength:"255"`
 }
 
 // applyCoupon applies a coupon to a booking.

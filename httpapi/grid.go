@@ -47,7 +47,7 @@ func newGridRowDTO(row booking.GridRow) gridRowDTO {
 // @Description For every court, the 48 slots of 30 minutes of the date (wall times in the club's zone): whether each is free and what booking it alone costs with the active tariffs.
 // @Tags account
 // @Produce json
-// @Param date query string true "Date (YYYY-MM-DD)"
+// @Param date query string true "Date (YYYY-MM-DD)" maxlength(255)
 // @Param reservation_type_id query int false "Reservation type, for type-specific tariffs"
 // @Success 200 {array} gridRowDTO
 // @Failure 400,401 {object} errorBody

@@ -16,9 +16,9 @@ import (
 // @Summary List courts (trainer)
 // @Tags trainer
 // @Produce json
-// @Param search query string false "Case-insensitive match on name"
+// @Param search query string false "Case-insensitive match on name" maxlength(255)
 // @Success 200 {array} courtDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 400,401,403 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/trainer/courts [get]
@@ -31,9 +31,9 @@ func (s *Server) listTrainerCourts(w http.ResponseWriter, r *http.Request) error
 // @Summary List document types (trainer)
 // @Tags trainer
 // @Produce json
-// @Param search query string false "Case-insensitive match on name or description"
+// @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} documentTypeDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 400,401,403 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/trainer/document-types [get]
@@ -46,9 +46,9 @@ func (s *Server) listTrainerDocumentTypes(w http.ResponseWriter, r *http.Request
 // @Summary List payment types (trainer)
 // @Tags trainer
 // @Produce json
-// @Param search query string false "Case-insensitive match on name or description"
+// @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} paymentTypeDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 400,401,403 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/trainer/payment-types [get]
@@ -61,9 +61,9 @@ func (s *Server) listTrainerPaymentTypes(w http.ResponseWriter, r *http.Request)
 // @Summary List reservation types (trainer)
 // @Tags trainer
 // @Produce json
-// @Param search query string false "Case-insensitive match on name or description"
+// @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} reservationTypeDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 400,401,403 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/trainer/reservation-types [get]
@@ -118,7 +118,7 @@ func (s *Server) listPublicCourtTypes(w http.ResponseWriter, r *http.Request) er
 // @Tags sudo
 // @Produce json
 // @Param maxResults query int false "Page size, 1 to 1000" default(50)
-// @Param pageToken query string false "Token of the next page, from the previous answer"
+// @Param pageToken query string false "Token of the next page, from the previous answer" maxlength(255)
 // @Success 200 {object} userListDTO
 // @Failure 400,401,403 {object} errorBody
 // @Security Bearer
@@ -145,7 +145,7 @@ type userChangeInput struct {
 // @Tags sudo
 // @Accept json
 // @Produce json
-// @Param uid path string true "user uid"
+// @Param uid path string true "user uid" maxlength(255)
 // @Param body body userChangeInput true "Claims to change"
 // @Success 200 {object} profileDTO
 // @Failure 400,401,403,404,409,413 {object} errorBody

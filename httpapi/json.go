@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/clubhouse-go/clubhouse"
 )
@@ -28,7 +29,9 @@ var (
 // validate:"required" must be present and non-null (a zero value counts as
 // absent for plain fields), or the answer is 400 "incomplete data" listing
 // every missing field. Unknown fields, values of the wrong type, trailing
-// data and malformed JSON are 400s naming the problem.
+// data and malformed JSON are 400s naming the problem, and so is text that
+// is not UTF-8, holds a NUL character or exceeds its field's maxLength, and
+// an integer outside its field's minimum and maximum (see checkFields).
 func decodeJSON(r *http.Request, dst any) error {
 	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxJSONBody))
 	var tooBig *http.MaxBytesError
@@ -41,6 +44,9 @@ func decodeJSON(r *http.Request, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return errEmptyBody
 	}
+	if !utf8.Valid(body) {
+		return utf8Error(body)
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
@@ -50,6 +56,9 @@ func decodeJSON(r *http.Request, dst any) error {
 		return clubhouse.Errorf(clubhouse.Invalid, "invalid JSON", "The request body must hold one JSON object and nothing after it.")
 	}
 	v := reflect.ValueOf(dst).Elem()
+	if err := checkFields(v, "", ""); err != nil {
+		return err
+	}
 	var missing []string
 	for _, f := range requiredFields(v.Type()) {
 		if absent(v.Field(f.index)) {

@@ -59,22 +59,22 @@ func (s *Server) publishPayment(p payments.Payment, deleted bool) {
 type paymentInput struct {
 	ReservationID   clubhouse.Optional[int64]  `json:"reservation_id" validate:"required" swaggertype:"integer" example:"41"`
 	Amount          clubhouse.Optional[money]  `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
-	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" example:"TX-2026-0001"`
+	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" example:"TX-2026-0001" maxLength:"200"`
 	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
 	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
-	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable"`
+	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
 }
 
 // paymentPatch changes a payment; status true validates a pending payment.
 type paymentPatch struct {
 	ReservationID   clubhouse.Optional[int64]  `json:"reservation_id" swaggertype:"integer"`
 	Amount          clubhouse.Optional[money]  `json:"amount" swaggertype:"number"`
-	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable"`
+	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" maxLength:"200"`
 	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
 	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
-	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable"`
+	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
 }
 
 func (in paymentInput) domain() payments.Input { return paymentPatch(in).domain() }
@@ -89,7 +89,7 @@ func (in paymentPatch) domain() payments.Input {
 // @Description Pending payments first, then by date, latest first.
 // @Tags payments
 // @Produce json
-// @Param search query string false "Case-insensitive match on transaction_id or description"
+// @Param search query string false "Case-insensitive match on transaction_id or description" maxlength(255)
 // @Param status query bool false "false: pending; true: completed"
 // @Param reservation_id query int false "Only this booking's payments"
 // @Param limit query int false "Page size, 1 to 1000" default(100)
@@ -187,9 +187,9 @@ func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) error {
 // @Summary Read a payment by transaction id
 // @Tags payments
 // @Produce json
-// @Param transaction_id path string true "gateway transaction id"
+// @Param transaction_id path string true "gateway transaction id" maxlength(200)
 // @Success 200 {object} paymentDTO
-// @Failure 401,403,404 {object} errorBody
+// @Failure 400,401,403,404 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payments/transaction/{transaction_id} [get]
@@ -315,11 +315,11 @@ func (s *Server) listBookingPayments(w http.ResponseWriter, r *http.Request) err
 // bookingPaymentInput is a payment of the booking in the path.
 type bookingPaymentInput struct {
 	Amount          clubhouse.Optional[money]  `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
-	TransactionID   clubhouse.Optional[string] `json:"transaction_id" validate:"required" swaggertype:"string" example:"TX-2026-0001"`
+	TransactionID   clubhouse.Optional[string] `json:"transaction_id" validate:"required" swaggertype:"string" example:"TX-2026-0001" maxLength:"200"`
 	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
 	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
-	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable"`
+	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
 }
 
 func (in bookingPaymentInput) domain() payments.Input {
@@ -390,11 +390,11 @@ func (s *Server) getBookingPayment(w http.ResponseWriter, r *http.Request) error
 // bookingPaymentPatch changes a payment of the booking in the path.
 type bookingPaymentPatch struct {
 	Amount          clubhouse.Optional[money]  `json:"amount" swaggertype:"number"`
-	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable"`
+	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" maxLength:"200"`
 	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
 	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
-	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable"`
+	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
 }
 
 // updateBookingPayment changes a payment of the booking in the path.
@@ -559,8 +559,8 @@ type accountPaymentInput struct {
 	ReservationID clubhouse.Optional[int64]  `json:"reservation_id" validate:"required" swaggertype:"integer" example:"41"`
 	PaymentTypeID clubhouse.Optional[int64]  `json:"payment_type_id" validate:"required" swaggertype:"integer" example:"3"`
 	Amount        clubhouse.Optional[money]  `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
-	TransactionID clubhouse.Optional[string] `json:"transaction_id" validate:"required" swaggertype:"string" example:"BANK-778812"`
-	Description   clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+	TransactionID clubhouse.Optional[string] `json:"transaction_id" validate:"required" swaggertype:"string" example:"BANK-778812" maxLength:"200"`
+	Description   clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
 // createAccountPayment records a payment the caller made for a booking.

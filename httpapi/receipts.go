@@ -8,6 +8,7 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -62,9 +63,10 @@ func (f *paymentForm) close() { _ = f.receipt.Close() }
 // decimal, payment_type_id an integer, status true or false; an empty value
 // is null), and the foto file is checked and spooled by
 // payments.ReadReceipt, never held in memory. The body is capped at
-// maxMultipartBody. The caller closes the form.
+// maxMultipartBody. The text fields are checked as those of a JSON body
+// (checkFields). The caller closes the form.
 // Errors: 400 for a malformed body, an unknown, repeated or ill-typed
-// field; 413 for a body, field or receipt too large; 415 for a receipt that
+// field, or text a JSON body could not carry either; 413 for a body, field or receipt too large; 415 for a receipt that
 // is not JPEG, PNG or WebP.
 func readPaymentForm(w http.ResponseWriter, r *http.Request) (_ *paymentForm, err error) {
 	if r.ContentLength > maxMultipartBody {
@@ -85,6 +87,9 @@ func readPaymentForm(w http.ResponseWriter, r *http.Request) (_ *paymentForm, er
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
+			if err := checkFields(reflect.ValueOf(f.patch), "", ""); err != nil {
+				return nil, err
+			}
 			return f, nil
 		}
 		if err != nil {
@@ -266,7 +271,7 @@ func (s *Server) updateBookingPaymentForm(w http.ResponseWriter, r *http.Request
 // @Produce json
 // @Param bookingId path int true "booking id"
 // @Param paymentId path int true "payment id"
-// @Param X-XSRF-TOKEN header string true "the value of the XSRF-TOKEN cookie"
+// @Param X-XSRF-TOKEN header string true "the value of the XSRF-TOKEN cookie" maxlength(255)
 // @Success 200 {file} file "The receipt image (image/jpeg, image/png or image/webp)"
 // @Header 200 {string} Cache-Control "private, no-store"
 // @Header 200,403 {string} Set-Cookie "XSRF-TOKEN=<token>; Path=/; SameSite=Strict (Secure over HTTPS), when the request carries no XSRF-TOKEN cookie"

@@ -32,8 +32,8 @@ var errOtherClient = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "You can
 // @Param operator_id query int false "Only reservations made by this user"
 // @Param court_id query int false "Only this court"
 // @Param status query int false "Only this reservation status id"
-// @Param from query string false "Checking on or after (ISO 8601)"
-// @Param to query string false "Checkout on or before (ISO 8601)"
+// @Param from query string false "Checking on or after (ISO 8601)" maxlength(255)
+// @Param to query string false "Checkout on or before (ISO 8601)" maxlength(255)
 // @Success 200 {object} reservationListDTO
 // @Failure 400,401,403 {object} errorBody
 // @Security Bearer
@@ -117,11 +117,11 @@ func (s *Server) getReservation(w http.ResponseWriter, r *http.Request) error {
 type reservationInput struct {
 	CourtID           clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"2"`
 	ReservationTypeID clubhouse.Optional[int64]  `json:"reservation_type_id" validate:"required" swaggertype:"integer" example:"1"`
-	Checking          clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02T10:00:00"`
-	Checkout          clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02T11:30:00"`
+	Checking          clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02T10:00:00" maxLength:"255"`
+	Checkout          clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02T11:30:00" maxLength:"255"`
 	ClientID          clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
 	OperatorID        clubhouse.Optional[int64]  `json:"operator_id" swaggertype:"integer" extensions:"x-nullable"`
-	Notes             clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable"`
+	Notes             clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
 // createReservation books a court for the caller.
@@ -160,9 +160,9 @@ func (s *Server) createReservation(w http.ResponseWriter, r *http.Request) error
 
 // reservationPatch moves the caller's reservation or changes its notes.
 type reservationPatch struct {
-	Checking clubhouse.Optional[string] `json:"checking" swaggertype:"string" example:"2026-03-02T10:00:00"`
-	Checkout clubhouse.Optional[string] `json:"checkout" swaggertype:"string" example:"2026-03-02T11:30:00"`
-	Notes    clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable"`
+	Checking clubhouse.Optional[string] `json:"checking" swaggertype:"string" example:"2026-03-02T10:00:00" maxLength:"255"`
+	Checkout clubhouse.Optional[string] `json:"checkout" swaggertype:"string" example:"2026-03-02T11:30:00" maxLength:"255"`
+	Notes    clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
 // updateReservation changes one of the caller's reservations.

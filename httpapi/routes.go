@@ -9,6 +9,7 @@ import "net/http"
 // @description Sports club management: courts, bookings, payments, classes, events, tickets and accounting.
 // @description Times of bookings and events are wall-clock times in the club's zone (CLUB_TIMEZONE); a trailing Z is not UTC.
 // @description Errors answer {error, message}. Request bodies are JSON objects of at most 1 MiB; unknown fields are rejected.
+// @description Text fields and parameters hold at most their maxLength characters (255 where none is given), and integers lie within their minimum and maximum; text with a NUL character or that is not UTF-8 is refused. Such input answers 400 invalid data naming the field; it is never stored altered.
 // @description Every authenticated admin GET sets the cookie XSRF-TOKEN (Path=/, SameSite=Strict, readable by scripts) when the request has none; receipt downloads send its value back in the X-XSRF-TOKEN header.
 // @BasePath /
 // @securityDefinitions.apikey Bearer

@@ -13,12 +13,12 @@ import (
 type seriesInput struct {
 	CourtID             clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"2"`
 	ReservationTypeID   clubhouse.Optional[int64]  `json:"reservation_type_id" validate:"required" swaggertype:"integer" example:"1"`
-	Checking            clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-03 18:00:00"`
-	Checkout            clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-03 19:30:00"`
-	RRule               string                     `json:"rrule" validate:"required" example:"FREQ=WEEKLY;BYDAY=TU,TH;COUNT=10"`
+	Checking            clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-03 18:00:00" maxLength:"255"`
+	Checkout            clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-03 19:30:00" maxLength:"255"`
+	RRule               string                     `json:"rrule" validate:"required" example:"FREQ=WEEKLY;BYDAY=TU,TH;COUNT=10" maxLength:"255"`
 	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable" example:"7"`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
-	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable"`
+	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 	SkipConflicts       bool                       `json:"skip_conflicts" default:"false"`
 }
 
@@ -142,7 +142,7 @@ func (s *Server) getSeries(w http.ResponseWriter, r *http.Request) error {
 // @Description Deletes the bookings of the series in one transaction, then the series. With from, only the bookings whose checking falls on or after that date are deleted and the earlier ones kept; the series goes once it has no bookings left. 409 "in use" when payments or events still refer to one of the bookings; then nothing is deleted. Emits booking:changed with the ids of the deleted bookings.
 // @Tags bookings
 // @Param id path int true "series id"
-// @Param from query string false "Only bookings on or after this date (YYYY-MM-DD)"
+// @Param from query string false "Only bookings on or after this date (YYYY-MM-DD)" maxlength(255)
 // @Success 204
 // @Failure 400,401,403,404,409 {object} errorBody
 // @Security Bearer

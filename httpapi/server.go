@@ -7,6 +7,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -57,8 +58,9 @@ type Server struct {
 	metrics  *metrics
 	handler  http.Handler
 	apiDocs  []byte
-	assets   http.Handler // the embedded swagger-ui files
-	patterns []string     // every registered pattern, for Patterns
+	assets   http.Handler           // the embedded swagger-ui files
+	patterns []string               // every registered pattern, for Patterns
+	params   map[string][]textParam // the text parameters of each pattern, checked before its handler
 }
 
 // Patterns lists the route patterns of the server ("GET /health", ...), in
@@ -79,11 +81,15 @@ func New(o Options) (*Server, error) {
 	if o.Events == nil {
 		o.Events = nopPublisher{}
 	}
-	docs, err := OpenAPIJSON()
+	doc, err := OpenAPI()
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{o: o, log: o.Logger, mux: http.NewServeMux(), apiDocs: docs,
+	docs, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{o: o, log: o.Logger, mux: http.NewServeMux(), apiDocs: docs, params: textParams(doc),
 		assets: http.StripPrefix("/api-docs/", http.FileServerFS(swaggerfiles.FS))}
 	s.metrics = newMetrics(o.DB)
 	s.routes()

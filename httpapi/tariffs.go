@@ -40,30 +40,30 @@ func newTariffDTO(t booking.Tariff) tariffDTO {
 // tariffInput creates a tariff. Times must fall on :00 or :30; an end_time
 // not after start_time crosses midnight.
 type tariffInput struct {
-	Adjustment        clubhouse.Optional[string] `json:"adjustment" validate:"required" swaggertype:"string" example:"+20%"`
+	Adjustment        clubhouse.Optional[string] `json:"adjustment" validate:"required" swaggertype:"string" example:"+20%" maxLength:"255"`
 	IsActive          clubhouse.Optional[bool]   `json:"is_active" validate:"required" swaggertype:"boolean" example:"true"`
 	CourtID           clubhouse.Optional[int64]  `json:"court_id" swaggertype:"integer" extensions:"x-nullable"`
 	ReservationTypeID clubhouse.Optional[int64]  `json:"reservation_type_id" swaggertype:"integer" extensions:"x-nullable"`
-	RRule             clubhouse.Optional[string] `json:"rrule" swaggertype:"string" extensions:"x-nullable" example:"FREQ=WEEKLY;BYDAY=SA,SU"`
-	StartDate         clubhouse.Optional[string] `json:"start_date" swaggertype:"string" extensions:"x-nullable" example:"2026-01-01"`
-	EndDate           clubhouse.Optional[string] `json:"end_date" swaggertype:"string" extensions:"x-nullable" example:"2026-12-31"`
-	StartTime         clubhouse.Optional[string] `json:"start_time" swaggertype:"string" extensions:"x-nullable" example:"18:00:00"`
-	EndTime           clubhouse.Optional[string] `json:"end_time" swaggertype:"string" extensions:"x-nullable" example:"22:00:00"`
-	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+	RRule             clubhouse.Optional[string] `json:"rrule" swaggertype:"string" extensions:"x-nullable" example:"FREQ=WEEKLY;BYDAY=SA,SU" maxLength:"255"`
+	StartDate         clubhouse.Optional[string] `json:"start_date" swaggertype:"string" extensions:"x-nullable" example:"2026-01-01" maxLength:"255"`
+	EndDate           clubhouse.Optional[string] `json:"end_date" swaggertype:"string" extensions:"x-nullable" example:"2026-12-31" maxLength:"255"`
+	StartTime         clubhouse.Optional[string] `json:"start_time" swaggertype:"string" extensions:"x-nullable" example:"18:00:00" maxLength:"255"`
+	EndTime           clubhouse.Optional[string] `json:"end_time" swaggertype:"string" extensions:"x-nullable" example:"22:00:00" maxLength:"255"`
+	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
 // tariffPatch changes a tariff; the result is validated as a whole.
 type tariffPatch struct {
-	Adjustment        clubhouse.Optional[string] `json:"adjustment" swaggertype:"string" example:"-10%"`
+	Adjustment        clubhouse.Optional[string] `json:"adjustment" swaggertype:"string" example:"-10%" maxLength:"255"`
 	IsActive          clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean"`
 	CourtID           clubhouse.Optional[int64]  `json:"court_id" swaggertype:"integer" extensions:"x-nullable"`
 	ReservationTypeID clubhouse.Optional[int64]  `json:"reservation_type_id" swaggertype:"integer" extensions:"x-nullable"`
-	RRule             clubhouse.Optional[string] `json:"rrule" swaggertype:"string" extensions:"x-nullable"`
-	StartDate         clubhouse.Optional[string] `json:"start_date" swaggertype:"string" extensions:"x-nullable"`
-	EndDate           clubhouse.Optional[string] `json:"end_date" swaggertype:"string" extensions:"x-nullable"`
-	StartTime         clubhouse.Optional[string] `json:"start_time" swaggertype:"string" extensions:"x-nullable"`
-	EndTime           clubhouse.Optional[string] `json:"end_time" swaggertype:"string" extensions:"x-nullable"`
-	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable"`
+	RRule             clubhouse.Optional[string] `json:"rrule" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	StartDate         clubhouse.Optional[string] `json:"start_date" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	EndDate           clubhouse.Optional[string] `json:"end_date" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	StartTime         clubhouse.Optional[string] `json:"start_time" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	EndTime           clubhouse.Optional[string] `json:"end_time" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
 func (in tariffInput) domain() booking.TariffInput { return tariffPatch(in).domain() }
@@ -78,7 +78,7 @@ func (in tariffPatch) domain() booking.TariffInput {
 // @Summary List tariffs
 // @Tags tariffs
 // @Produce json
-// @Param search query string false "Case-insensitive match on description"
+// @Param search query string false "Case-insensitive match on description" maxlength(255)
 // @Param court_id query int false "Only tariffs of this court"
 // @Param reservation_type_id query int false "Only tariffs of this reservation type"
 // @Success 200 {array} tariffDTO

@@ -61,7 +61,7 @@ type userListDTO struct {
 // @Tags users
 // @Produce json
 // @Param maxResults query int false "Page size, 1 to 1000" default(50)
-// @Param pageToken query string false "Token of the next page, from the previous answer"
+// @Param pageToken query string false "Token of the next page, from the previous answer" maxlength(255)
 // @Success 200 {object} userListDTO
 // @Failure 400,401,403 {object} errorBody
 // @Security Bearer
@@ -88,9 +88,9 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request) error {
 // @Summary Read a user
 // @Tags users
 // @Produce json
-// @Param uid path string true "user uid"
+// @Param uid path string true "user uid" maxlength(255)
 // @Success 200 {object} profileDTO
-// @Failure 401,403,404 {object} errorBody
+// @Failure 400,401,403,404 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/users/{uid} [get]
@@ -127,8 +127,8 @@ func (s *Server) getProfile(w http.ResponseWriter, r *http.Request) error {
 }
 
 type profileInput struct {
-	DisplayName clubhouse.Optional[string] `json:"displayName" swaggertype:"string" extensions:"x-nullable" example:"Ana"`
-	Phone       clubhouse.Optional[string] `json:"phone" swaggertype:"string" extensions:"x-nullable" example:"+573001234567"`
+	DisplayName clubhouse.Optional[string] `json:"displayName" swaggertype:"string" extensions:"x-nullable" example:"Ana" maxLength:"255"`
+	Phone       clubhouse.Optional[string] `json:"phone" swaggertype:"string" extensions:"x-nullable" example:"+573001234567" maxLength:"255"`
 }
 
 // updateProfile changes the caller's display name and phone.

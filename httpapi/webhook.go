@@ -20,11 +20,11 @@ var errWebhookTooLarge = clubhouse.Errorf(clubhouse.TooLarge, "request too large
 
 // webhookEvent is a payment gateway event.
 type webhookEvent struct {
-	TransactionID   string  `json:"transaction_id" validate:"required" example:"TX-2026-0001"`
+	TransactionID   string  `json:"transaction_id" validate:"required" example:"TX-2026-0001" maxLength:"200"`
 	Amount          money   `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
-	Status          string  `json:"status" validate:"required" example:"completed"`
-	GatewayResponse *string `json:"gateway_response" extensions:"x-nullable" example:"{\"id\":\"TX-2026-0001\",\"state\":\"APPROVED\"}"`
-	Date            *string `json:"date" format:"date-time" extensions:"x-nullable" example:"2026-03-02T10:05:00-05:00"`
+	Status          string  `json:"status" validate:"required" example:"completed" maxLength:"255"`
+	GatewayResponse *string `json:"gateway_response" extensions:"x-nullable" example:"{\"id\":\"TX-2026-0001\",\"state\":\"APPROVED\"}" maxLength:"65536"`
+	Date            *string `json:"date" format:"date-time" extensions:"x-nullable" example:"2026-03-02T10:05:00-05:00" maxLength:"255"`
 	ReservationID   *int64  `json:"reservation_id" extensions:"x-nullable" example:"41"`
 	EnrollmentID    *int64  `json:"enrollment_id" extensions:"x-nullable"`
 }
@@ -72,7 +72,7 @@ func newWebhookResult(r payments.Result) webhookResult {
 // @Tags payments
 // @Accept json
 // @Produce json
-// @Param X-Webhook-Signature header string true "t=<unix seconds>,v1=<hex HMAC-SHA256 of the bytes <t>.<raw body>>, keyed with PAYMENT_WEBHOOK_SECRET"
+// @Param X-Webhook-Signature header string true "t=<unix seconds>,v1=<hex HMAC-SHA256 of the bytes <t>.<raw body>>, keyed with PAYMENT_WEBHOOK_SECRET" maxlength(1000)
 // @Param body body webhookEvent true "The gateway event"
 // @Success 200 {object} webhookResult
 // @Failure 400,401,413,503 {object} errorBody
@@ -183,9 +183,9 @@ func (s *Server) listPaymentInbox(w http.ResponseWriter, r *http.Request) error 
 
 // inboxResolution resolves an inbox entry.
 type inboxResolution struct {
-	Action        string  `json:"action" validate:"required" enums:"attach,dismiss" example:"attach"`
+	Action        string  `json:"action" validate:"required" enums:"attach,dismiss" example:"attach" maxLength:"255"`
 	ReservationID *int64  `json:"reservation_id" extensions:"x-nullable" example:"41"`
-	Note          *string `json:"note" extensions:"x-nullable" example:"Paid at the front desk; gateway test event."`
+	Note          *string `json:"note" extensions:"x-nullable" example:"Paid at the front desk; gateway test event." maxLength:"2000"`
 }
 
 // resolvePaymentInbox resolves an inbox entry.
