@@ -74,9 +74,9 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				}
 			}
 			d := time.Since(start)
-			status := strconv.Itoa(sw.status)
-			s.metrics.requests.WithLabelValues(r.Method, ri.route, status).Inc()
-			s.metrics.latency.WithLabelValues(r.Method, ri.route, status).Observe(d.Seconds())
+			method, status := methodLabel(r.Method), strconv.Itoa(sw.status)
+			s.metrics.requests.WithLabelValues(method, ri.route, status).Inc()
+			s.metrics.latency.WithLabelValues(method, ri.route, status).Observe(d.Seconds())
 			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 				slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", ri.route),
 				slog.Int("status", sw.status), slog.Duration("duration", d), slog.String("principal", ri.principal))
@@ -88,7 +88,22 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	})
 }
 
-// metrics are the Prometheus collectors of one Server.
+// methodLabel is the method label of a request's metrics: the method when
+// it is a standard one, "other" otherwise. net/http accepts any token as a
+// method, and each label value is a series kept for the life of the
+// process, so a client inventing methods must not be able to add series.
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "other"
+}
+
+// metrics are the Prometheus collectors of one Server. Every label comes
+// from a closed set: method from methodLabel, route a registered pattern or
+// "unmatched", status a number the server wrote.
 type metrics struct {
 	reg      *prometheus.Registry
 	handler  http.Handler
@@ -100,7 +115,7 @@ func newMetrics(db *sqldb.DB) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "clubhouse_http_requests_total", Help: "HTTP requests by method, route and status.",
+			Name: "clubhouse_http_requests_total", Help: "HTTP requests by method (other for a non-standard one), route (unmatched when none) and status.",
 		}, []string{"method", "route", "status"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "clubhouse_http_request_duration_seconds", Help: "HTTP request latency by method, route and status.",

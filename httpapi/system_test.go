@@ -3,8 +3,10 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -196,6 +198,55 @@ func TestMetrics(t *testing.T) {
 	assert.Regexp(t, `(?m)^clubhouse_db_pool_connections\{state="idle"\} \d+`, body)
 	assert.Regexp(t, `(?m)^clubhouse_db_pool_connections\{state="acquired"\} \d+`, body)
 	assert.Regexp(t, `(?m)^clubhouse_db_pool_max_connections [1-9]`, body)
+}
+
+// TestMetrics_closedLabels floods the server with invented methods and
+// paths: they fold into the labels "other" and "unmatched", so the number
+// of series of the HTTP metrics stays what it was after the first two.
+func TestMetrics_closedLabels(t *testing.T) {
+	t.Parallel()
+	club := apptest.New(t)
+	send := func(method, path string) int {
+		t.Helper()
+		req, err := http.NewRequest(method, club.URL+path, nil)
+		require.NoError(t, err)
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res.StatusCode
+	}
+	series := func() (int, string) {
+		t.Helper()
+		body := string(club.Anonymous().Get("/metrics").Status(t, http.StatusOK).Body)
+		return len(regexp.MustCompile(`(?m)^clubhouse_http_`).FindAllString(body, -1)), body
+	}
+	const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	invented := func() string {
+		b := []byte{'X'} // no standard method starts with X
+		for range 1 + rand.N(12) {
+			b = append(b, letters[rand.N(len(letters))])
+		}
+		return string(b)
+	}
+	require.Equal(t, http.StatusMethodNotAllowed, send(invented(), "/health"))
+	require.Equal(t, http.StatusNotFound, send(invented(), "/no/such/path"))
+	series() // the first scrape adds the series of GET /metrics itself
+	before, _ := series()
+
+	for i := range 2000 {
+		path := fmt.Sprintf("/p%d/%x", i, rand.Uint64())
+		if i%3 == 0 {
+			path = "/health"
+		}
+		send(invented(), path)
+	}
+	after, body := series()
+	assert.Equal(t, before, after, "invented methods and paths added series")
+	assert.Regexp(t, `clubhouse_http_requests_total\{method="other",route="unmatched",status="405"\} \d+`, body)
+	assert.Regexp(t, `clubhouse_http_requests_total\{method="other",route="unmatched",status="404"\} \d+`, body)
+	assert.NotRegexp(t, `method="X`, body)
+	assert.NotContains(t, body, "/p1/")
 }
 
 func TestRequestLog(t *testing.T) {
