@@ -1,6 +1,9 @@
 package httpapi
 
-import "net/http"
+import (
+	"net/http"
+	"strings"
+)
 
 // General API information for the OpenAPI description (swag).
 //
@@ -199,21 +202,32 @@ func (s *Server) routes() {
 	s.handle("PATCH /api/sudo/users/{uid}", sudo, s.changeUser)
 }
 
-// dispatch routes r through the mux. Requests no route matches get the
-// mux's 404 or 405 (with its Allow header), as a JSON error body.
+// dispatch routes r through the mux. The mux answers some requests itself,
+// in text or with no body: 404, 405 (with its Allow header), a redirect to
+// the clean form of an unclean path (//x, /a/../b) and 400 for the target
+// "*". Those keep their status and headers and get a JSON error body.
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
-	if _, pattern := s.mux.Handler(r); pattern != "" {
+	if h, _ := s.mux.Handler(r); isRoute(h) {
 		s.mux.ServeHTTP(w, r)
 		return
 	}
 	rec := &statusOnly{header: w.Header()}
 	s.mux.ServeHTTP(rec, r)
 	w.Header().Del("X-Content-Type-Options")
-	if rec.code == http.StatusMethodNotAllowed {
-		writeJSONBody(w, rec.code, errorBody{Error: "method not allowed", Message: r.Method + " is not allowed on " + r.URL.Path + "; see the Allow header."})
-		return
+	writeJSONBody(w, rec.code, muxAnswer(rec.code, r, w.Header().Get("Location")))
+}
+
+// muxAnswer is the error body of an answer of the mux with status code.
+func muxAnswer(code int, r *http.Request, location string) errorBody {
+	switch {
+	case code == http.StatusNotFound:
+		return errorBody{Error: "not found", Message: "No route for " + r.Method + " " + r.URL.Path + "."}
+	case code == http.StatusMethodNotAllowed:
+		return errorBody{Error: "method not allowed", Message: r.Method + " is not allowed on " + r.URL.Path + "; see the Allow header."}
+	case code >= 300 && code < 400:
+		return errorBody{Error: strings.ToLower(http.StatusText(code)), Message: "The path is not in its clean form; repeat the request at " + location + "."}
 	}
-	writeJSONBody(w, http.StatusNotFound, errorBody{Error: "not found", Message: "No route for " + r.Method + " " + r.URL.Path + "."})
+	return errorBody{Error: strings.ToLower(http.StatusText(code)), Message: "No route for " + r.Method + " " + r.RequestURI + "."}
 }
 
 // statusOnly keeps the status and headers the mux writes and drops its
