@@ -109,6 +109,7 @@ type metrics struct {
 	handler  http.Handler
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+	refused  *prometheus.CounterVec
 }
 
 func newMetrics(db *sqldb.DB) *metrics {
@@ -121,9 +122,12 @@ func newMetrics(db *sqldb.DB) *metrics {
 			Name: "clubhouse_http_request_duration_seconds", Help: "HTTP request latency by method, route and status.",
 			Buckets: prometheus.DefBuckets,
 		}, []string{"method", "route", "status"}),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "clubhouse_http_refused_total", Help: "Requests net/http refused before routing (malformed, header too large, ...), by status.",
+		}, []string{"status"}),
 	}
 	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
-	m.reg.MustRegister(m.requests, m.latency,
+	m.reg.MustRegister(m.requests, m.latency, m.refused,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if db != nil {
 		m.reg.MustRegister(collectors.NewDBStatsCollector(db.DB.DB, "main"), poolCollector{db: db})

@@ -1,5 +1,6 @@
-// Package apptest runs a real clubd handler over a fresh test database and
-// calls it as a user of each role would. Every response it sees is checked
+// Package apptest runs a real clubd server (its handler, http.Server and
+// listener) over a fresh test database and calls it as a user of each role
+// would. Every response it sees is checked
 // against the OpenAPI description: an undocumented route, status or field
 // fails the test.
 package apptest
@@ -86,7 +87,7 @@ func WithObjects(objects payments.ObjectStore) Option {
 	return func(_ *app.Config, o *app.Options) { o.Objects = objects }
 }
 
-// New starts a clubd handler over a fresh database; it stops with the test.
+// New starts a clubd server over a fresh database; it stops with the test.
 func New(tb testing.TB, opts ...Option) *App {
 	tb.Helper()
 	db := dbtest.New(tb)
@@ -105,7 +106,11 @@ func New(tb testing.TB, opts ...Option) *App {
 	if err != nil {
 		tb.Fatalf("apptest: build: %v", err)
 	}
-	srv := httptest.NewServer(a.Server)
+	// The server runs as clubd runs it.
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Config = a.HTTPServer()
+	srv.Listener = a.Server.Listener(srv.Listener)
+	srv.Start()
 	tb.Cleanup(srv.Close)
 	return &App{App: a, URL: srv.URL, Logs: &logs.Buffer, Events: events, tb: tb, users: map[string]auth.User{}}
 }
