@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 
@@ -21,6 +23,10 @@ var statusOf = map[clubhouse.Kind]int{
 	clubhouse.Unavailable:      http.StatusServiceUnavailable,
 }
 
+// clientGone reports whether the client of r went away: net/http cancels
+// a request's context when its connection closes.
+func clientGone(r *http.Request) bool { return errors.Is(r.Context().Err(), context.Canceled) }
+
 // errorBody is the body of every error response.
 type errorBody struct {
 	Error   string `json:"error" validate:"required" example:"invalid reference"`
@@ -28,8 +34,16 @@ type errorBody struct {
 }
 
 // writeError answers err with the status of its kind. An error without a
-// kind is a 500 whose details go only to the log.
+// kind is a 500 whose details go only to the log. When the client has gone
+// away, whatever failed (most often the cancellation of its query) is not
+// the server's failure and nothing can reach the client: the request is
+// logged and counted as 499, and err is logged at info level.
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	if clientGone(r) {
+		infoFrom(r.Context()).clientGone = true
+		log.InfoContext(r.Context(), "client closed request", "method", r.Method, "path", r.URL.Path, "err", err)
+		return
+	}
 	e := clubhouse.AsError(err)
 	if e == nil || e.Kind == clubhouse.Internal {
 		log.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", r.URL.Path, "err", err)

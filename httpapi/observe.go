@@ -18,10 +18,16 @@ import (
 // requestInfo is filled in by the route handler and read by observe once
 // the response is written; it also carries the authenticated actor.
 type requestInfo struct {
-	route     string
-	principal string
-	actor     clubhouse.Actor
+	route      string
+	principal  string
+	actor      clubhouse.Actor
+	clientGone bool // the client went away before the answer; nothing was written
 }
+
+// statusClientClosed is nginx's status for a request whose client went away
+// before it was answered. It is never sent, only logged and counted, so
+// that a client hanging up does not show as a failure of the server.
+const statusClientClosed = 499
 
 type infoKey struct{}
 
@@ -82,7 +88,11 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				slog.Int("status", sw.status), slog.Duration("duration", d), slog.String("principal", ri.principal))
 		}()
 		next.ServeHTTP(sw, r)
-		if sw.status == 0 {
+		switch {
+		case sw.status != 0:
+		case ri.clientGone:
+			sw.status = statusClientClosed
+		default:
 			sw.status = http.StatusOK
 		}
 	})

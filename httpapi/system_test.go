@@ -249,6 +249,54 @@ func TestMetrics_closedLabels(t *testing.T) {
 	assert.NotContains(t, body, "/p1/")
 }
 
+// TestClientGone_499 hangs up on a request while its query waits for a
+// table lock: the request is logged and counted as 499, not as a 500, and
+// nothing is logged at error level.
+func TestClientGone_499(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	club := apptest.New(t)
+	token := "Bearer " + club.Token(club.User("admin@test.club", "admin"))
+	lock, err := club.DB.BeginTxx(ctx, nil)
+	require.NoError(t, err)
+	defer func() { _ = lock.Rollback() }() // when the test fails before it releases the lock
+	_, err = lock.ExecContext(ctx, "LOCK TABLE court_types IN ACCESS EXCLUSIVE MODE")
+	require.NoError(t, err)
+
+	rctx, hangUp := context.WithCancel(ctx)
+	req, err := http.NewRequestWithContext(rctx, http.MethodGet, club.URL+"/api/admin/court-types", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", token)
+	done := make(chan error, 1)
+	go func() {
+		res, err := http.DefaultClient.Do(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		done <- err
+	}()
+	waitFor(t, 20*time.Second, "the request's query waits for the lock", func() bool {
+		var waiting int
+		require.NoError(t, club.DB.GetContext(ctx, &waiting, `SELECT count(*) FROM pg_locks
+			WHERE NOT granted AND relation = 'court_types'::regclass
+			  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`))
+		return waiting > 0
+	})
+	hangUp()
+	require.ErrorIs(t, <-done, context.Canceled)
+	line := regexp.MustCompile(`(?m)^.*msg=request method=GET path=/api/admin/court-types .*$`)
+	waitFor(t, 20*time.Second, "the server logs the request", func() bool { return line.MatchString(club.LogText()) })
+	require.NoError(t, lock.Rollback())
+
+	logs := club.LogText()
+	assert.Contains(t, line.FindString(logs), "status=499")
+	assert.NotContains(t, logs, "level=ERROR")
+	assert.Contains(t, logs, "msg=\"client closed request\"")
+	body := string(club.Anonymous().Get("/metrics").Status(t, http.StatusOK).Body)
+	assert.Contains(t, body, `clubhouse_http_requests_total{method="GET",route="GET /api/admin/court-types",status="499"} 1`)
+	assert.NotRegexp(t, `status="5\d\d"`, body)
+}
+
 func TestRequestLog(t *testing.T) {
 	t.Parallel()
 	club := apptest.New(t)

@@ -59,10 +59,11 @@ func SigningKey(tb testing.TB) auth.SigningKey {
 type App struct {
 	*app.App
 	URL    string
-	Logs   *bytes.Buffer // everything the server logged
+	Logs   *bytes.Buffer // everything the server logged; read it with LogText while requests run
 	Events *Events       // every message the server published
 
 	tb    testing.TB
+	logs  *syncBuffer
 	mu    sync.Mutex
 	users map[string]auth.User
 }
@@ -112,7 +113,7 @@ func New(tb testing.TB, opts ...Option) *App {
 	srv.Listener = a.Server.Listener(srv.Listener)
 	srv.Start()
 	tb.Cleanup(srv.Close)
-	return &App{App: a, URL: srv.URL, Logs: &logs.Buffer, Events: events, tb: tb, users: map[string]auth.User{}}
+	return &App{App: a, URL: srv.URL, Logs: &logs.Buffer, logs: logs, Events: events, tb: tb, users: map[string]auth.User{}}
 }
 
 func mustZone(tb testing.TB, name string) *time.Location {
@@ -133,6 +134,14 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.Buffer.Write(p)
+}
+
+// LogText returns everything the server logged so far. Unlike Logs, it
+// may be read while the server handles requests.
+func (a *App) LogText() string {
+	a.logs.mu.Lock()
+	defer a.logs.mu.Unlock()
+	return a.logs.String()
 }
 
 // User returns the user with email, creating it with roles (and password
