@@ -77,15 +77,19 @@ func Map(err error, notFound *clubhouse.Error, m Mapping) error {
 // down or restarting, refuses connections, or the connection to it broke.
 var ErrUnavailable = clubhouse.Errorf(clubhouse.Unavailable, "database unavailable", "The database cannot be reached; try again shortly.")
 
-// MarkUnavailable returns err wrapped with ErrUnavailable when it says that
-// the database could not be reached or the connection to it was lost, and
-// err unchanged otherwise. The cause stays in the chain, for the log.
+// MarkUnavailable returns err, the error of a database operation, wrapped
+// with ErrUnavailable when it says that the database could not be reached
+// or that the connection to it was lost, and unchanged otherwise. The
+// cause stays in the chain, for the log.
 //
-// The caller's own cancellation or deadline is never an outage, whether it
-// struck while connecting, waiting for the pool or in a query; nor is an
-// error the server answered with (a statement timeout is 57014), except
-// the codes of a lost connection (class 08) and of a server shutting down,
-// crashed or starting (57P01, 57P02, 57P03).
+// A lost connection shows as pgconn's connect error, SQLSTATE class 08, a
+// server shutting down, crashed or starting (57P01, 57P02, 57P03), a bad
+// or closed connection, a closed pool, or a network error or unexpected
+// EOF anywhere in the chain: pgx returns some of those as the socket gave
+// them. The caller's own cancellation or deadline is never an outage,
+// whether it struck while connecting, waiting for the pool or in a query;
+// nor is any other error the server answered with (a statement timeout is
+// 57014).
 func MarkUnavailable(err error) error {
 	if unavailable(err) {
 		return fmt.Errorf("%w: %w", ErrUnavailable, err)
@@ -105,18 +109,10 @@ func unavailable(err error) bool {
 	if errors.As(err, &pg) {
 		return strings.HasPrefix(pg.Code, "08") || pg.Code == "57P01" || pg.Code == "57P02" || pg.Code == "57P03"
 	}
-	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) ||
-		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, puddle.ErrClosedPool) {
-		return true
-	}
-	// A broken connection reaches the caller as a network error or an
-	// unexpected EOF inside one of pgconn's errors, which all say whether
-	// they are safe to retry. The same errors from elsewhere (an HTTP
-	// client) are not the database's.
-	var fromPgconn interface{ SafeToRetry() bool }
 	var netErr net.Error
-	return errors.As(err, &fromPgconn) &&
-		(errors.As(err, &netErr) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF))
+	return errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) ||
+		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, puddle.ErrClosedPool) ||
+		errors.As(err, &netErr) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
 }
 
 // EscapeLike escapes the LIKE wildcards of a user's search term, for
