@@ -1,8 +1,10 @@
 package httpapi
 
 import (
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -58,4 +60,19 @@ func TestWriteError_unknownErrorIsLoggedNotShown(t *testing.T) {
 	assert.Equal(t, http.StatusInternalServerError, w.Code)
 	assert.NotContains(t, w.Body.String(), "secret detail")
 	assert.Contains(t, log.String(), "secret detail")
+}
+
+func TestWriteError_lostDatabase(t *testing.T) {
+	t.Parallel()
+	var log strings.Builder
+	w := httptest.NewRecorder()
+	writeError(w, httptest.NewRequest("GET", "/x", nil), slog.New(slog.NewTextHandler(&log, nil)),
+		fmt.Errorf("list courts: %w", driver.ErrBadConn))
+	assert.Equal(t, http.StatusServiceUnavailable, w.Code)
+	var body errorBody
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &body))
+	assert.Equal(t, "database unavailable", body.Error)
+	assert.NotContains(t, w.Body.String(), "bad connection")
+	assert.Contains(t, log.String(), "level=WARN")
+	assert.Contains(t, log.String(), "list courts: driver: bad connection")
 }

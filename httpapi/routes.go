@@ -12,6 +12,7 @@ import (
 // @description Sports club management: courts, bookings, payments, classes, events, tickets and accounting.
 // @description Times of bookings and events are wall-clock times in the club's zone (CLUB_TIMEZONE); a trailing Z is not UTC.
 // @description Errors answer {error, message}. Request bodies are JSON objects of at most 1 MiB; unknown fields are rejected.
+// @description A route that reads or writes a database answers 503 {error: "database unavailable"} while that database cannot be reached; retry later.
 // @description Every authenticated admin GET sets the cookie XSRF-TOKEN (Path=/, SameSite=Strict, readable by scripts) when the request has none; receipt downloads send its value back in the X-XSRF-TOKEN header.
 // @BasePath /
 // @securityDefinitions.apikey Bearer

@@ -180,6 +180,49 @@ func TestHealth_databaseDownAndBack(t *testing.T) {
 	assert.Equal(t, map[string]string{"status": "ok", "database": "up", "accounting": "off"}, body)
 }
 
+// TestDatabaseDown_503 cuts the database under a running server: the
+// routes that query it answer 503 "database unavailable", as the API
+// description documents, log the cause as a warning and no error, and
+// answer again once the database is back.
+func TestDatabaseDown_503(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	_, dsn := dbtest.NewWith(t, migrations.Main())
+	u, err := url.Parse(dsn)
+	require.NoError(t, err)
+	p := newProxy(t, u.Host)
+	u.Host = p.ln.Addr().String()
+	db, err := sqldb.Open(ctx, u.String())
+	require.NoError(t, err)
+	t.Cleanup(db.Close)
+	club := apptest.NewOn(t, db)
+	admin := club.AsAdmin() // the user is created while the database is up
+	admin.Get("/api/admin/court-types").Status(t, http.StatusOK)
+
+	p.setDown(true)
+	for _, r := range []*apptest.Response{
+		admin.Get("/api/admin/court-types"),
+		admin.Post("/api/admin/court-types", `{"name": "Padel"}`),
+		club.Anonymous().Get("/api/public/courts"),
+		club.Anonymous().Post("/api/auth/login", `{"email": "admin@test.club", "password": "password-admin@test.club"}`),
+	} {
+		r.Status(t, http.StatusServiceUnavailable).Error(t, "database unavailable")
+		assert.NotContains(t, string(r.Body), "127.0.0.1", "the cause stays in the log")
+	}
+	logs := club.LogText()
+	assert.NotContains(t, logs, "level=ERROR")
+	assert.Regexp(t, `level=WARN msg=unavailable method=GET path=/api/admin/court-types err=.*database unavailable`, logs)
+	body := string(club.Anonymous().Get("/metrics").Status(t, http.StatusOK).Body)
+	assert.Contains(t, body, `clubhouse_http_requests_total{method="GET",route="GET /api/admin/court-types",status="503"} 1`)
+	assert.NotContains(t, body, `status="500"`)
+
+	p.setDown(false)
+	waitFor(t, 20*time.Second, "the routes answer once the database is back", func() bool {
+		return admin.Get("/api/admin/court-types").Code == http.StatusOK
+	})
+	admin.Post("/api/admin/court-types", `{"name": "Padel"}`).Status(t, http.StatusCreated)
+}
+
 func TestMetrics(t *testing.T) {
 	t.Parallel()
 	club := apptest.New(t)

@@ -25,6 +25,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/app"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/payments"
@@ -91,7 +92,13 @@ func WithObjects(objects payments.ObjectStore) Option {
 // New starts a clubd server over a fresh database; it stops with the test.
 func New(tb testing.TB, opts ...Option) *App {
 	tb.Helper()
-	db := dbtest.New(tb)
+	return NewOn(tb, dbtest.New(tb), opts...)
+}
+
+// NewOn starts a clubd server over db, a migrated main database (reached
+// through a proxy that a test cuts, say); it stops with the test.
+func NewOn(tb testing.TB, db *sqldb.DB, opts ...Option) *App {
+	tb.Helper()
 	cfg := app.Config{
 		Port: 6000, DatabaseURL: "test", BotAPIKeys: []string{BotKey}, ClubTimezone: mustZone(tb, "America/Bogota"),
 		PublicBaseURL: Issuer, Audience: Audience, AccessTokenTTL: 15 * time.Minute,
