@@ -182,8 +182,8 @@ func TestHealth_databaseDownAndBack(t *testing.T) {
 
 // TestDatabaseDown_503 cuts the database under a running server: the
 // routes that query it answer 503 "database unavailable", as the API
-// description documents, log the cause as a warning and no error, and
-// answer again once the database is back.
+// description documents, never an empty answer; they log the cause as a
+// warning and no error, and answer again once the database is back.
 func TestDatabaseDown_503(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -196,7 +196,8 @@ func TestDatabaseDown_503(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(db.Close)
 	club := apptest.NewOn(t, db)
-	admin := club.AsAdmin() // the user is created while the database is up
+	// The users are created while the database is up.
+	admin, member, bot := club.AsAdmin(), club.AsClient(), club.AsBot()
 	admin.Get("/api/admin/court-types").Status(t, http.StatusOK)
 
 	p.setDown(true)
@@ -204,6 +205,10 @@ func TestDatabaseDown_503(t *testing.T) {
 		admin.Get("/api/admin/court-types"),
 		admin.Post("/api/admin/court-types", `{"name": "Padel"}`),
 		club.Anonymous().Get("/api/public/courts"),
+		member.Get("/api/account/bookings"),
+		// A bot authenticates without the database; its client record
+		// that cannot be read is not "no client", answered as an empty list.
+		bot.Get("/api/reservations"),
 		club.Anonymous().Post("/api/auth/login", `{"email": "admin@test.club", "password": "password-admin@test.club"}`),
 	} {
 		r.Status(t, http.StatusServiceUnavailable).Error(t, "database unavailable")
