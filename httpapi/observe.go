@@ -113,7 +113,8 @@ func methodLabel(method string) string {
 
 // metrics are the Prometheus collectors of one Server. Every label comes
 // from a closed set: method from methodLabel, route a registered pattern or
-// "unmatched", status a number the server wrote.
+// "unmatched", status a number the server wrote (or 499 when the client
+// left first).
 type metrics struct {
 	reg      *prometheus.Registry
 	handler  http.Handler

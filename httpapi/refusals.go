@@ -30,8 +30,8 @@ import (
 // error body. Every other write passes through unchanged.
 
 // Listener returns ln whose connections answer net/http's own refusals with
-// JSON error bodies, and count and log them like the requests the handler
-// sees. The server must serve on it (clubd does).
+// JSON error bodies, count them in clubhouse_http_refused_total by status
+// and log one line each. The server must serve on it (clubd does).
 func (s *Server) Listener(ln net.Listener) net.Listener {
 	return &refusalListener{Listener: ln, refused: s.refused}
 }
@@ -62,7 +62,8 @@ func (l *refusalListener) Accept() (net.Conn, error) {
 // at, so that a response body that happens to hold the bytes of a refusal
 // (a receipt image is the client's bytes) is never taken for one. A
 // refusal of a request that arrived pipelined behind another, in the read
-// that brought the first, keeps net/http's text.
+// that brought the first, keeps net/http's text. A hijacked connection (a
+// websocket) keeps the wrapper; its frames never begin as a response does.
 //
 // refusalConn has no ReadFrom: net/http then copies response bodies
 // through Write instead of sending files directly, which the API, serving

@@ -1,8 +1,7 @@
 // Package apptest runs a real clubd server (its handler, http.Server and
 // listener) over a fresh test database and calls it as a user of each role
-// would. Every response it sees is checked
-// against the OpenAPI description: an undocumented route, status or field
-// fails the test.
+// would. Every response it sees is checked against the OpenAPI
+// description: an undocumented route, status or field fails the test.
 package apptest
 
 import (
