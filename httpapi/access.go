@@ -36,12 +36,23 @@ func actor(r *http.Request) clubhouse.Actor { return infoFrom(r.Context()).actor
 // handlerFunc is a route handler; a returned error becomes the response.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
+// route is the http.Handler of a registered pattern; its type tells
+// dispatch the requests a route answers from those the mux answers itself.
+type route func(w http.ResponseWriter, r *http.Request)
+
+func (h route) ServeHTTP(w http.ResponseWriter, r *http.Request) { h(w, r) }
+
+func isRoute(h http.Handler) bool {
+	_, ok := h.(route)
+	return ok
+}
+
 // handle registers h at pattern behind the access check of level and the
 // check of the text parameters the API description gives the route.
 func (s *Server) handle(pattern string, level access, h handlerFunc) {
 	s.patterns = append(s.patterns, pattern)
 	params := s.params[pattern]
-	s.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.mux.Handle(pattern, route(func(w http.ResponseWriter, r *http.Request) {
 		ri := infoFrom(r.Context())
 		ri.route = pattern
 		if err := s.authorize(r, level); err != nil {

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
 	"time"
 
@@ -13,13 +14,16 @@ import (
 
 // The caller's own bookings: /api/account/bookings and /api/reservations.
 
-// callerClient returns the client record of the caller.
-func (s *Server) callerClient(r *http.Request) (booking.Client, error) {
+// callerClient returns the client record of the caller, and false when the
+// caller has none (a bot, or a user who has not created one). A failure to
+// look it up is an error, never "no client": a database that is down must
+// not answer as an empty account.
+func (s *Server) callerClient(r *http.Request) (booking.Client, bool, error) {
 	c, err := s.o.Clients.ForUser(r.Context(), actor(r).UserID)
-	if err != nil {
-		return booking.Client{}, booking.ErrNoClient
+	if errors.Is(err, booking.ErrClientNotFound) {
+		return booking.Client{}, false, nil
 	}
-	return c, nil
+	return c, err == nil, err
 }
 
 // accountBookingDTO is a booking as its client sees it; checking and
@@ -151,8 +155,11 @@ func (s *Server) listAccountBookings(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	out := accountBookingsDTO{Bookings: []accountBookingDTO{}, Pagination: pg}
-	c, err := s.callerClient(r)
+	c, ok, err := s.callerClient(r)
 	if err != nil {
+		return err
+	}
+	if !ok {
 		return writeJSON(w, http.StatusOK, out)
 	}
 	rows, total, err := s.o.Bookings.ClientPage(r.Context(), c.ID, pg.Page, pg.Limit)
@@ -206,9 +213,12 @@ func (s *Server) createAccountBooking(w http.ResponseWriter, r *http.Request) er
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.callerClient(r)
+	c, ok, err := s.callerClient(r)
 	if err != nil {
 		return err
+	}
+	if !ok {
+		return booking.ErrNoClient
 	}
 	b, err := s.o.Bookings.ClientCreate(r.Context(), actor(r), c.ID, booking.BookingInput{CourtID: in.CourtID,
 		ReservationTypeID: in.ReservationTypeID, Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes})
@@ -237,8 +247,11 @@ func (s *Server) getAccountBooking(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	c, err := s.callerClient(r)
+	c, ok, err := s.callerClient(r)
 	if err != nil {
+		return err
+	}
+	if !ok {
 		return booking.ErrBookingNotFound
 	}
 	b, err := s.o.Bookings.ClientGet(r.Context(), c.ID, id)
@@ -282,11 +295,11 @@ func (s *Server) calculateAccountPrice(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	var clientID int64
-	if c, err := s.callerClient(r); err == nil {
-		clientID = c.ID
+	c, _, err := s.callerClient(r) // no client: c.ID is 0
+	if err != nil {
+		return err
 	}
-	q, err := s.o.Bookings.ClientQuote(r.Context(), clientID, in)
+	q, err := s.o.Bookings.ClientQuote(r.Context(), c.ID, in)
 	if err != nil {
 		return err
 	}
@@ -352,8 +365,11 @@ func (s *Server) accountStats(w http.ResponseWriter, r *http.Request) error {
 		return errBotProfile
 	}
 	out := accountStatsDTO{HoursBooked: money{}, TotalAmount: money{}}
-	c, err := s.callerClient(r)
+	c, ok, err := s.callerClient(r)
 	if err != nil {
+		return err
+	}
+	if !ok {
 		return writeJSON(w, http.StatusOK, out)
 	}
 	st, err := s.o.Bookings.ClientStats(r.Context(), c.ID)

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
 // statusOf maps each error kind to its one HTTP status.
@@ -36,6 +38,10 @@ func retryAfter(err error) string {
 	return "60"
 }
 
+// clientGone reports whether the client of r went away: net/http cancels
+// a request's context when its connection closes.
+func clientGone(r *http.Request) bool { return errors.Is(r.Context().Err(), context.Canceled) }
+
 // errorBody is the body of every error response.
 type errorBody struct {
 	Error   string `json:"error" validate:"required" example:"invalid reference"`
@@ -43,9 +49,27 @@ type errorBody struct {
 }
 
 // writeError answers err with the status of its kind. An error without a
-// kind is a 500 whose details go only to the log.
+// kind is a 500 whose details go only to the log, unless it says that the
+// database cannot be reached: that is a 503 "database unavailable". When
+// the client has gone away, whatever failed (most often the cancellation
+// of its query) is not the server's failure and nothing can reach the
+// client: the request is logged and counted as 499, and err is logged at
+// info level.
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	if clientGone(r) {
+		infoFrom(r.Context()).clientGone = true
+		log.InfoContext(r.Context(), "client closed request", "method", r.Method, "path", r.URL.Path, "err", err)
+		return
+	}
 	e := clubhouse.AsError(err)
+	if e == nil {
+		// Stores return most database errors as they come: a lost
+		// database becomes a 503 here, once for every route. The other
+		// dependencies (token issuer, object storage) and the request
+		// body give their errors a kind where they fail.
+		err = sqldb.MarkUnavailable(err)
+		e = clubhouse.AsError(err)
+	}
 	if e == nil || e.Kind == clubhouse.Internal {
 		log.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", r.URL.Path, "err", err)
 		writeJSONBody(w, http.StatusInternalServerError, errorBody{Error: "internal error", Message: "The server failed to handle the request."})

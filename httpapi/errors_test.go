@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -88,4 +89,19 @@ func TestWriteError_retryAfter(t *testing.T) {
 		assert.Equal(t, http.StatusTooManyRequests, w.Code, "%v", tc.err)
 		assert.Equal(t, tc.want, w.Header().Get("Retry-After"), "%v", tc.err)
 	}
+}
+
+func TestWriteError_lostDatabase(t *testing.T) {
+	t.Parallel()
+	var log strings.Builder
+	w := httptest.NewRecorder()
+	writeError(w, httptest.NewRequest("GET", "/x", nil), slog.New(slog.NewTextHandler(&log, nil)),
+		fmt.Errorf("list courts: %w", driver.ErrBadConn))
+	assert.Equal(t, http.StatusServiceUnavailable, w.Code)
+	var body errorBody
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &body))
+	assert.Equal(t, "database unavailable", body.Error)
+	assert.NotContains(t, w.Body.String(), "bad connection")
+	assert.Contains(t, log.String(), "level=WARN")
+	assert.Contains(t, log.String(), "list courts: driver: bad connection")
 }

@@ -18,10 +18,16 @@ import (
 // requestInfo is filled in by the route handler and read by observe once
 // the response is written; it also carries the authenticated actor.
 type requestInfo struct {
-	route     string
-	principal string
-	actor     clubhouse.Actor
+	route      string
+	principal  string
+	actor      clubhouse.Actor
+	clientGone bool // the client went away before the answer; nothing was written
 }
+
+// statusClientClosed is nginx's status for a request whose client went away
+// before it was answered. It is never sent, only logged and counted, so
+// that a client hanging up does not show as a failure of the server.
+const statusClientClosed = 499
 
 type infoKey struct{}
 
@@ -74,41 +80,65 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				}
 			}
 			d := time.Since(start)
-			status := strconv.Itoa(sw.status)
-			s.metrics.requests.WithLabelValues(r.Method, ri.route, status).Inc()
-			s.metrics.latency.WithLabelValues(r.Method, ri.route, status).Observe(d.Seconds())
+			method, status := methodLabel(r.Method), strconv.Itoa(sw.status)
+			s.metrics.requests.WithLabelValues(method, ri.route, status).Inc()
+			s.metrics.latency.WithLabelValues(method, ri.route, status).Observe(d.Seconds())
 			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 				slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", ri.route),
 				slog.Int("status", sw.status), slog.Duration("duration", d), slog.String("principal", ri.principal))
 		}()
 		next.ServeHTTP(sw, r)
-		if sw.status == 0 {
+		switch {
+		case sw.status != 0:
+		case ri.clientGone:
+			sw.status = statusClientClosed
+		default:
 			sw.status = http.StatusOK
 		}
 	})
 }
 
-// metrics are the Prometheus collectors of one Server.
+// methodLabel is the method label of a request's metrics: the method when
+// it is a standard one, "other" otherwise. net/http accepts any token as a
+// method, and each label value is a series kept for the life of the
+// process, so a client inventing methods must not be able to add series.
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "other"
+}
+
+// metrics are the Prometheus collectors of one Server. Every label comes
+// from a closed set: method from methodLabel, route a registered pattern or
+// "unmatched", status a number the server wrote (or 499 when the client
+// left first).
 type metrics struct {
 	reg      *prometheus.Registry
 	handler  http.Handler
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+	refused  *prometheus.CounterVec
 }
 
 func newMetrics(db *sqldb.DB) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "clubhouse_http_requests_total", Help: "HTTP requests by method, route and status.",
+			Name: "clubhouse_http_requests_total", Help: "HTTP requests by method (other for a non-standard one), route (unmatched when none) and status.",
 		}, []string{"method", "route", "status"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "clubhouse_http_request_duration_seconds", Help: "HTTP request latency by method, route and status.",
 			Buckets: prometheus.DefBuckets,
 		}, []string{"method", "route", "status"}),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "clubhouse_http_refused_total", Help: "Requests net/http refused before routing (malformed, header too large, ...), by status.",
+		}, []string{"status"}),
 	}
 	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
-	m.reg.MustRegister(m.requests, m.latency,
+	m.reg.MustRegister(m.requests, m.latency, m.refused,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if db != nil {
 		m.reg.MustRegister(collectors.NewDBStatsCollector(db.DB.DB, "main"), poolCollector{db: db})

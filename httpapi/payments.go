@@ -514,8 +514,11 @@ func (s *Server) listAccountPayments(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	out := accountPaymentsDTO{Payments: []accountPaymentDTO{}, Pagination: pg}
-	c, err := s.callerClient(r)
+	c, ok, err := s.callerClient(r)
 	if err != nil {
+		return err
+	}
+	if !ok {
 		return writeJSON(w, http.StatusOK, out)
 	}
 	rows, total, err := s.o.Payments.ClientPage(r.Context(), c.ID, pg.Page, pg.Limit)
@@ -543,11 +546,11 @@ func (s *Server) getAccountPayment(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	var clientID int64
-	if c, err := s.callerClient(r); err == nil {
-		clientID = c.ID
+	c, _, err := s.callerClient(r) // no client: c.ID is 0
+	if err != nil {
+		return err
 	}
-	p, err := s.o.Payments.ClientGet(r.Context(), clientID, id)
+	p, err := s.o.Payments.ClientGet(r.Context(), c.ID, id)
 	if err != nil {
 		return err
 	}
@@ -584,11 +587,11 @@ func (s *Server) createAccountPayment(w http.ResponseWriter, r *http.Request) er
 	if in.TransactionID.Value != nil && strings.TrimSpace(*in.TransactionID.Value) == "" {
 		return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "transaction_id must be a non-empty string.")
 	}
-	var clientID int64
-	if c, err := s.callerClient(r); err == nil {
-		clientID = c.ID
+	c, _, err := s.callerClient(r) // no client: c.ID is 0
+	if err != nil {
+		return err
 	}
-	p, err := s.o.Payments.ClientCreate(r.Context(), clientID, payments.Input{ReservationID: in.ReservationID,
+	p, err := s.o.Payments.ClientCreate(r.Context(), c.ID, payments.Input{ReservationID: in.ReservationID,
 		PaymentTypeID: in.PaymentTypeID, Amount: optMoney(in.Amount), TransactionID: in.TransactionID, Description: in.Description})
 	if err != nil {
 		return err

@@ -68,8 +68,11 @@ func (s *Server) listReservations(w http.ResponseWriter, r *http.Request) error 
 		}
 	}
 	out := reservationListDTO{Data: []bookingDTO{}}
-	c, err := s.callerClient(r)
+	c, ok, err := s.callerClient(r)
 	if err != nil {
+		return err
+	}
+	if !ok {
 		if clientID != 0 {
 			return errOtherClient
 		}
@@ -102,8 +105,11 @@ func (s *Server) getReservation(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.callerClient(r)
+	c, ok, err := s.callerClient(r)
 	if err != nil {
+		return err
+	}
+	if !ok {
 		return booking.ErrBookingNotFound
 	}
 	b, err := s.o.Bookings.ClientGet(r.Context(), c.ID, id)
@@ -142,9 +148,12 @@ func (s *Server) createReservation(w http.ResponseWriter, r *http.Request) error
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.callerClient(r)
+	c, ok, err := s.callerClient(r)
 	if err != nil {
 		return err
+	}
+	if !ok {
+		return booking.ErrNoClient
 	}
 	if in.ClientID.Value != nil && *in.ClientID.Value != c.ID {
 		return errOtherClient
@@ -188,8 +197,11 @@ func (s *Server) updateReservation(w http.ResponseWriter, r *http.Request) error
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.callerClient(r)
+	c, ok, err := s.callerClient(r)
 	if err != nil {
+		return err
+	}
+	if !ok {
 		return booking.ErrBookingNotFound
 	}
 	b, err := s.o.Bookings.ClientUpdate(r.Context(), c.ID, id, booking.BookingInput{Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes})
@@ -216,8 +228,11 @@ func (s *Server) deleteReservation(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	c, err := s.callerClient(r)
+	c, ok, err := s.callerClient(r)
 	if err != nil {
+		return err
+	}
+	if !ok {
 		return booking.ErrBookingNotFound
 	}
 	if err := s.o.Bookings.ClientDelete(r.Context(), c.ID, id); err != nil {

@@ -1,15 +1,19 @@
 package httpapi
 
-import "net/http"
+import (
+	"net/http"
+	"strings"
+)
 
 // General API information for the OpenAPI description (swag).
 //
 // @title Clubhouse API
 // @version 0.4.0
-// @description Sports club management: courts, bookings, payments, classes, events, tickets and accounting.
+// @description Sports club management: courts, bookings, payments and accounting.
 // @description Times of bookings and events are wall-clock times in the club's zone (CLUB_TIMEZONE); a trailing Z is not UTC.
 // @description Errors answer {error, message}. Request bodies are JSON objects of at most 1 MiB; unknown fields are rejected.
 // @description Text fields and parameters hold at most their maxLength characters (255 where none is given), and integers lie within their minimum and maximum; text with a NUL character or that is not UTF-8 is refused. Such input answers 400 invalid data naming the field; it is never stored altered.
+// @description A route that reads or writes a database answers 503 {error: "database unavailable"} while that database cannot be reached; retry later.
 // @description Every authenticated admin GET sets the cookie XSRF-TOKEN (Path=/, SameSite=Strict, readable by scripts) when the request has none; receipt downloads send its value back in the X-XSRF-TOKEN header.
 // @BasePath /
 // @securityDefinitions.apikey Bearer
@@ -200,21 +204,32 @@ func (s *Server) routes() {
 	s.handle("PATCH /api/sudo/users/{uid}", sudo, s.changeUser)
 }
 
-// dispatch routes r through the mux. Requests no route matches get the
-// mux's 404 or 405 (with its Allow header), as a JSON error body.
+// dispatch routes r through the mux. The mux answers some requests itself,
+// in text or with no body: 404, 405 (with its Allow header), a redirect to
+// the clean form of an unclean path (//x, /a/../b) and 400 for the target
+// "*". Those keep their status and headers and get a JSON error body.
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
-	if _, pattern := s.mux.Handler(r); pattern != "" {
+	if h, _ := s.mux.Handler(r); isRoute(h) {
 		s.mux.ServeHTTP(w, r)
 		return
 	}
 	rec := &statusOnly{header: w.Header()}
 	s.mux.ServeHTTP(rec, r)
 	w.Header().Del("X-Content-Type-Options")
-	if rec.code == http.StatusMethodNotAllowed {
-		writeJSONBody(w, rec.code, errorBody{Error: "method not allowed", Message: r.Method + " is not allowed on " + r.URL.Path + "; see the Allow header."})
-		return
+	writeJSONBody(w, rec.code, muxAnswer(rec.code, r, w.Header().Get("Location")))
+}
+
+// muxAnswer is the error body of an answer of the mux with status code.
+func muxAnswer(code int, r *http.Request, location string) errorBody {
+	switch {
+	case code == http.StatusNotFound:
+		return errorBody{Error: "not found", Message: "No route for " + r.Method + " " + r.URL.Path + "."}
+	case code == http.StatusMethodNotAllowed:
+		return errorBody{Error: "method not allowed", Message: r.Method + " is not allowed on " + r.URL.Path + "; see the Allow header."}
+	case code >= 300 && code < 400:
+		return errorBody{Error: strings.ToLower(http.StatusText(code)), Message: "The path is not in its clean form; repeat the request at " + location + "."}
 	}
-	writeJSONBody(w, http.StatusNotFound, errorBody{Error: "not found", Message: "No route for " + r.Method + " " + r.URL.Path + "."})
+	return errorBody{Error: strings.ToLower(http.StatusText(code)), Message: "No route for " + r.Method + " " + r.RequestURI + "."}
 }
 
 // statusOnly keeps the status and headers the mux writes and drops its

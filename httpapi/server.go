@@ -118,12 +118,15 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 	out := healthDTO{Status: "ok", Database: "up", Accounting: "off"}
 	if s.o.AccountingDB != nil {
 		out.Accounting = "up"
-		if err := s.o.AccountingDB.PingContext(ctx); err != nil {
+		if err := s.o.AccountingDB.PingContext(ctx); err != nil && !clientGone(r) {
 			s.log.WarnContext(r.Context(), "health: accounting database unreachable", "err", err)
 			out.Accounting = "down"
 		}
 	}
 	if err := s.o.DB.PingContext(ctx); err != nil {
+		if clientGone(r) {
+			return err // not the database's fault: writeError counts a 499
+		}
 		s.log.WarnContext(r.Context(), "health: database unreachable", "err", err)
 		out.Status, out.Database = "unavailable", "down"
 		return writeJSON(w, http.StatusServiceUnavailable, out)

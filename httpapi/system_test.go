@@ -3,8 +3,10 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -178,6 +180,54 @@ func TestHealth_databaseDownAndBack(t *testing.T) {
 	assert.Equal(t, map[string]string{"status": "ok", "database": "up", "accounting": "off"}, body)
 }
 
+// TestDatabaseDown_503 cuts the database under a running server: the
+// routes that query it answer 503 "database unavailable", as the API
+// description documents, never an empty answer; they log the cause as a
+// warning and no error, and answer again once the database is back.
+func TestDatabaseDown_503(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	_, dsn := dbtest.NewWith(t, migrations.Main())
+	u, err := url.Parse(dsn)
+	require.NoError(t, err)
+	p := newProxy(t, u.Host)
+	u.Host = p.ln.Addr().String()
+	db, err := sqldb.Open(ctx, u.String())
+	require.NoError(t, err)
+	t.Cleanup(db.Close)
+	club := apptest.NewOn(t, db)
+	// The users are created while the database is up.
+	admin, member, bot := club.AsAdmin(), club.AsClient(), club.AsBot()
+	admin.Get("/api/admin/court-types").Status(t, http.StatusOK)
+
+	p.setDown(true)
+	for _, r := range []*apptest.Response{
+		admin.Get("/api/admin/court-types"),
+		admin.Post("/api/admin/court-types", `{"name": "Padel"}`),
+		club.Anonymous().Get("/api/public/courts"),
+		member.Get("/api/account/bookings"),
+		// A bot authenticates without the database; its client record
+		// that cannot be read is not "no client", answered as an empty list.
+		bot.Get("/api/reservations"),
+		club.Anonymous().Post("/api/auth/login", `{"email": "admin@test.club", "password": "password-admin@test.club"}`),
+	} {
+		r.Status(t, http.StatusServiceUnavailable).Error(t, "database unavailable")
+		assert.NotContains(t, string(r.Body), "127.0.0.1", "the cause stays in the log")
+	}
+	logs := club.LogText()
+	assert.NotContains(t, logs, "level=ERROR")
+	assert.Regexp(t, `level=WARN msg=unavailable method=GET path=/api/admin/court-types err=.*database unavailable`, logs)
+	body := string(club.Anonymous().Get("/metrics").Status(t, http.StatusOK).Body)
+	assert.Contains(t, body, `clubhouse_http_requests_total{method="GET",route="GET /api/admin/court-types",status="503"} 1`)
+	assert.NotContains(t, body, `status="500"`)
+
+	p.setDown(false)
+	waitFor(t, 20*time.Second, "the routes answer once the database is back", func() bool {
+		return admin.Get("/api/admin/court-types").Code == http.StatusOK
+	})
+	admin.Post("/api/admin/court-types", `{"name": "Padel"}`).Status(t, http.StatusCreated)
+}
+
 func TestMetrics(t *testing.T) {
 	t.Parallel()
 	club := apptest.New(t)
@@ -196,6 +246,103 @@ func TestMetrics(t *testing.T) {
 	assert.Regexp(t, `(?m)^clubhouse_db_pool_connections\{state="idle"\} \d+`, body)
 	assert.Regexp(t, `(?m)^clubhouse_db_pool_connections\{state="acquired"\} \d+`, body)
 	assert.Regexp(t, `(?m)^clubhouse_db_pool_max_connections [1-9]`, body)
+}
+
+// TestMetrics_closedLabels floods the server with invented methods and
+// paths: they fold into the labels "other" and "unmatched", so the number
+// of series of the HTTP metrics stays what it was after the first two.
+func TestMetrics_closedLabels(t *testing.T) {
+	t.Parallel()
+	club := apptest.New(t)
+	send := func(method, path string) int {
+		t.Helper()
+		req, err := http.NewRequest(method, club.URL+path, nil)
+		require.NoError(t, err)
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res.StatusCode
+	}
+	series := func() (int, string) {
+		t.Helper()
+		body := string(club.Anonymous().Get("/metrics").Status(t, http.StatusOK).Body)
+		return len(regexp.MustCompile(`(?m)^clubhouse_http_`).FindAllString(body, -1)), body
+	}
+	const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	invented := func() string {
+		b := []byte{'X'} // no standard method starts with X
+		for range 1 + rand.N(12) {
+			b = append(b, letters[rand.N(len(letters))])
+		}
+		return string(b)
+	}
+	require.Equal(t, http.StatusMethodNotAllowed, send(invented(), "/health"))
+	require.Equal(t, http.StatusNotFound, send(invented(), "/no/such/path"))
+	series() // the first scrape adds the series of GET /metrics itself
+	before, _ := series()
+
+	for i := range 2000 {
+		path := fmt.Sprintf("/p%d/%x", i, rand.Uint64())
+		if i%3 == 0 {
+			path = "/health"
+		}
+		send(invented(), path)
+	}
+	after, body := series()
+	assert.Equal(t, before, after, "invented methods and paths added series")
+	assert.Regexp(t, `clubhouse_http_requests_total\{method="other",route="unmatched",status="405"\} \d+`, body)
+	assert.Regexp(t, `clubhouse_http_requests_total\{method="other",route="unmatched",status="404"\} \d+`, body)
+	assert.NotRegexp(t, `method="X`, body)
+	assert.NotContains(t, body, "/p1/")
+}
+
+// TestClientGone_499 hangs up on a request while its query waits for a
+// table lock: the request is logged and counted as 499, not as a 500, and
+// nothing is logged at error level.
+func TestClientGone_499(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	club := apptest.New(t)
+	token := "Bearer " + club.Token(club.User("admin@test.club", "admin"))
+	lock, err := club.DB.BeginTxx(ctx, nil)
+	require.NoError(t, err)
+	defer func() { _ = lock.Rollback() }() // when the test fails before it releases the lock
+	_, err = lock.ExecContext(ctx, "LOCK TABLE court_types IN ACCESS EXCLUSIVE MODE")
+	require.NoError(t, err)
+
+	rctx, hangUp := context.WithCancel(ctx)
+	req, err := http.NewRequestWithContext(rctx, http.MethodGet, club.URL+"/api/admin/court-types", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", token)
+	done := make(chan error, 1)
+	go func() {
+		res, err := http.DefaultClient.Do(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		done <- err
+	}()
+	waitFor(t, 20*time.Second, "the request's query waits for the lock", func() bool {
+		var waiting int
+		require.NoError(t, club.DB.GetContext(ctx, &waiting, `SELECT count(*) FROM pg_locks
+			WHERE NOT granted AND relation = 'court_types'::regclass
+			  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`))
+		return waiting > 0
+	})
+	hangUp()
+	require.ErrorIs(t, <-done, context.Canceled)
+	line := regexp.MustCompile(`(?m)^.*msg=request method=GET path=/api/admin/court-types .*$`)
+	waitFor(t, 20*time.Second, "the server logs the request", func() bool { return line.MatchString(club.LogText()) })
+	require.NoError(t, lock.Rollback())
+
+	logs := club.LogText()
+	assert.Contains(t, line.FindString(logs), "status=499")
+	assert.NotContains(t, logs, "level=ERROR")
+	assert.Contains(t, logs, "msg=\"client closed request\"")
+	body := string(club.Anonymous().Get("/metrics").Status(t, http.StatusOK).Body)
+	assert.Contains(t, body, `clubhouse_http_requests_total{method="GET",route="GET /api/admin/court-types",status="499"} 1`)
+	assert.NotRegexp(t, `status="5\d\d"`, body)
 }
 
 func TestRequestLog(t *testing.T) {

@@ -96,16 +96,10 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           a.Server,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       2 * time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	srv := a.HTTPServer()
 	log.Info("clubd listening", "addr", ln.Addr().String(), "base_url", cfg.PublicBaseURL, "timezone", cfg.ClubTimezone.String())
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(a.Server.Listener(ln)) }()
 	select {
 	case err := <-errc:
 		return err

@@ -345,3 +345,30 @@ func TestRun_sigtermFinishesRequestsInFlight(t *testing.T) {
 
 	assert.NoError(t, s.wait(t), "run returns nil after a graceful shutdown")
 }
+
+// TestRun_refusalsAnswerJSON sends clubd requests that net/http refuses
+// before any handler runs: a missing Host, and a header over clubd's
+// 64 KiB limit (net/http's default is 1 MiB). Both answer a JSON error body.
+func TestRun_refusalsAnswerJSON(t *testing.T) {
+	s := start(t, dbtest.Missing(t), filepath.Join(t.TempDir(), "k.pem"))
+	for raw, want := range map[string]int{
+		"GET /health HTTP/1.1\r\n\r\n": http.StatusBadRequest,
+		"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 100<<10) + "\r\n\r\n": http.StatusRequestHeaderFieldsTooLarge,
+	} {
+		conn, err := net.Dial("tcp", s.addr)
+		require.NoError(t, err)
+		defer conn.Close()
+		require.NoError(t, conn.SetDeadline(time.Now().Add(time.Minute)))
+		// clubd answers and hangs up before it has read a large header.
+		go func() { _, _ = io.WriteString(conn, raw) }()
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		require.NoError(t, err)
+		var body map[string]string
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&body))
+		res.Body.Close()
+		assert.Equal(t, want, res.StatusCode)
+		assert.Equal(t, "application/json; charset=utf-8", res.Header.Get("Content-Type"))
+		assert.Equal(t, strings.ToLower(http.StatusText(want)), body["error"])
+		assert.NotEmpty(t, body["message"])
+	}
+}

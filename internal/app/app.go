@@ -139,3 +139,24 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	a.Server = srv
 	return a, nil
 }
+
+// maxHeaderBytes bounds a request's line and header; net/http refuses a
+// larger one with 431. Tokens, cookies and the API's headers fit in a few
+// KiB; net/http's default of 1 MiB lets each connection hold a megabyte
+// for nothing.
+const maxHeaderBytes = 64 << 10
+
+// HTTPServer returns the http.Server that serves a's API, with clubd's
+// timeouts and header limit and net/http's own messages in a's log. Serve
+// it on a.Server.Listener(ln), so that the requests net/http refuses
+// before the API sees them get JSON error bodies too.
+func (a *App) HTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           a.Server,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn),
+	}
+}

@@ -1,7 +1,7 @@
-// Package apptest runs a real clubd handler over a fresh test database and
-// calls it as a user of each role would. Every response it sees is checked
-// against the OpenAPI description: an undocumented route, status or field
-// fails the test.
+// Package apptest runs a real clubd server (its handler, http.Server and
+// listener) over a fresh test database and calls it as a user of each role
+// would. Every response it sees is checked against the OpenAPI
+// description: an undocumented route, status or field fails the test.
 package apptest
 
 import (
@@ -25,6 +25,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/app"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/payments"
@@ -59,12 +60,13 @@ func SigningKey(tb testing.TB) auth.SigningKey {
 type App struct {
 	*app.App
 	URL    string
-	Logs   *bytes.Buffer // everything the server logged
+	Logs   *bytes.Buffer // everything the server logged; read it with LogText while requests run
 	Events *Events       // every message the server published
 
 	tb      testing.TB
 	mu      sync.Mutex
 	users   map[string]auth.User
+	logs    *syncBuffer
 	clients map[string]*http.Client // by source address, for Client.From
 }
 
@@ -120,7 +122,13 @@ func (c *Clock) Advance(d time.Duration) {
 // New starts a clubd handler over a fresh database; it stops with the test.
 func New(tb testing.TB, opts ...Option) *App {
 	tb.Helper()
-	db := dbtest.New(tb)
+	return NewOn(tb, dbtest.New(tb), opts...)
+}
+
+// NewOn starts a clubd server over db, a migrated main database (reached
+// through a proxy that a test cuts, say); it stops with the test.
+func NewOn(tb testing.TB, db *sqldb.DB, opts ...Option) *App {
+	tb.Helper()
 	cfg := app.Config{
 		Port: 6000, DatabaseURL: "test", BotAPIKeys: []string{BotKey}, ClubTimezone: mustZone(tb, "America/Bogota"),
 		PublicBaseURL: Issuer, Audience: Audience, AccessTokenTTL: 15 * time.Minute,
@@ -136,9 +144,13 @@ func New(tb testing.TB, opts ...Option) *App {
 	if err != nil {
 		tb.Fatalf("apptest: build: %v", err)
 	}
-	srv := httptest.NewServer(a.Server)
+	// The server runs as clubd runs it.
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Config = a.HTTPServer()
+	srv.Listener = a.Server.Listener(srv.Listener)
+	srv.Start()
 	tb.Cleanup(srv.Close)
-	ta := &App{App: a, URL: srv.URL, Logs: &logs.Buffer, Events: events, tb: tb, users: map[string]auth.User{},
+	ta := &App{App: a, URL: srv.URL, Logs: &logs.Buffer, logs: logs, Events: events, tb: tb, users: map[string]auth.User{},
 		clients: map[string]*http.Client{}}
 	tb.Cleanup(func() {
 		ta.mu.Lock()
@@ -168,6 +180,14 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.Buffer.Write(p)
+}
+
+// LogText returns everything the server logged so far. Unlike Logs, it
+// may be read while the server handles requests.
+func (a *App) LogText() string {
+	a.logs.mu.Lock()
+	defer a.logs.mu.Unlock()
+	return a.logs.String()
 }
 
 // User returns the user with email, creating it with roles (and password

@@ -1,11 +1,17 @@
 package sqldb
 
 import (
+	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
+	"fmt"
+	"io"
+	"net"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/puddle/v2"
 
 	"github.com/clubhouse-go/clubhouse"
 )
@@ -44,8 +50,8 @@ type Mapping map[string]*clubhouse.Error
 
 // Map converts err into a domain error: sql.ErrNoRows becomes notFound, a
 // constraint listed in m becomes its error, and the remaining integrity
-// violations become generic Invalid or Conflict errors. Other errors are
-// returned unchanged (and so become 500s).
+// violations become generic Invalid or Conflict errors. Other errors, a
+// lost database among them (see MarkUnavailable), are returned unchanged.
 func Map(err error, notFound *clubhouse.Error, m Mapping) error {
 	if err == nil {
 		return nil
@@ -65,6 +71,48 @@ func Map(err error, notFound *clubhouse.Error, m Mapping) error {
 		return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "The data is not valid.")
 	}
 	return err
+}
+
+// ErrUnavailable is the error of a database that cannot be reached: it is
+// down or restarting, refuses connections, or the connection to it broke.
+var ErrUnavailable = clubhouse.Errorf(clubhouse.Unavailable, "database unavailable", "The database cannot be reached; try again shortly.")
+
+// MarkUnavailable returns err, the error of a database operation, wrapped
+// with ErrUnavailable when it says that the database could not be reached
+// or that the connection to it was lost, and unchanged otherwise. The
+// cause stays in the chain, for the log.
+//
+// A lost connection shows as pgconn's connect error, SQLSTATE class 08, a
+// server shutting down, crashed or starting (57P01, 57P02, 57P03), a bad
+// or closed connection, a closed pool, or a network error or unexpected
+// EOF anywhere in the chain: pgx returns some of those as the socket gave
+// them. The caller's own cancellation or deadline is never an outage,
+// whether it struck while connecting, waiting for the pool or in a query;
+// nor is any other error the server answered with (a statement timeout is
+// 57014).
+func MarkUnavailable(err error) error {
+	if unavailable(err) {
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return err
+}
+
+func unavailable(err error) bool {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var connect *pgconn.ConnectError
+	if errors.As(err, &connect) {
+		return true
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return strings.HasPrefix(pg.Code, "08") || pg.Code == "57P01" || pg.Code == "57P02" || pg.Code == "57P03"
+	}
+	var netErr net.Error
+	return errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) ||
+		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, puddle.ErrClosedPool) ||
+		errors.As(err, &netErr) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
 }
 
 // EscapeLike escapes the LIKE wildcards of a user's search term, for

@@ -3,11 +3,17 @@ package sqldb_test
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/puddle/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -101,4 +107,92 @@ func TestMap_realErrors(t *testing.T) {
 	var name string
 	err = db.GetContext(ctx, &name, "SELECT name FROM court_types WHERE id = -1")
 	assert.Same(t, errThingNotFound, sqldb.Map(err, errThingNotFound, nil))
+}
+
+func TestMarkUnavailable(t *testing.T) {
+	t.Parallel()
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	tests := []struct {
+		name string
+		err  error
+		lost bool
+	}{
+		{"connection failure", &pgconn.PgError{Code: "08006"}, true},
+		{"cannot connect", fmt.Errorf("q: %w", &pgconn.PgError{Code: "08001"}), true},
+		{"admin shutdown", &pgconn.PgError{Code: "57P01"}, true},
+		{"crash shutdown", &pgconn.PgError{Code: "57P02"}, true},
+		{"starting up", &pgconn.PgError{Code: "57P03"}, true},
+		{"bad connection", fmt.Errorf("list: %w", driver.ErrBadConn), true},
+		{"connection done", fmt.Errorf("commit: %w", sql.ErrConnDone), true},
+		{"conn closed", fmt.Errorf("exec: %w", pgconn.ErrConnClosed), true},
+		{"closed pool", fmt.Errorf("acquire: %w", puddle.ErrClosedPool), true},
+		{"network error", fmt.Errorf("list: %w", refused), true},
+		{"unexpected EOF, as pgx returns it", fmt.Errorf("authenticate: %w", io.ErrUnexpectedEOF), true},
+		{"statement timeout", &pgconn.PgError{Code: "57014"}, false},
+		{"serialization failure", &pgconn.PgError{Code: "40001"}, false},
+		{"unique violation", &pgconn.PgError{Code: "23505"}, false},
+		{"caller's deadline", fmt.Errorf("list: %w", context.DeadlineExceeded), false},
+		{"caller gone", fmt.Errorf("begin: %w", context.Canceled), false},
+		{"other", errors.New("boom"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := sqldb.MarkUnavailable(tt.err)
+			if !tt.lost {
+				assert.Same(t, tt.err, got, "returned unchanged")
+				return
+			}
+			assert.ErrorIs(t, got, sqldb.ErrUnavailable)
+			assert.ErrorIs(t, got, tt.err, "the cause stays in the chain")
+			assert.Equal(t, clubhouse.Unavailable, clubhouse.KindOf(got))
+		})
+	}
+	assert.NoError(t, sqldb.MarkUnavailable(nil))
+}
+
+// TestMarkUnavailable_realErrors checks the errors pgx and database/sql
+// return for a server that refuses connections and for a connection whose
+// backend was terminated, and that timeouts are not taken for them.
+func TestMarkUnavailable_realErrors(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	down, err := sqldb.Open(ctx, "postgres://postgres@"+addr+"/nothing?connect_timeout=5")
+	require.NoError(t, err)
+	t.Cleanup(down.Close)
+	err = down.PingContext(ctx)
+	require.Error(t, err)
+	assert.ErrorIs(t, sqldb.MarkUnavailable(err), sqldb.ErrUnavailable, "connection refused: %v", err)
+
+	db := dbtest.New(t)
+	conn, err := db.Conn(ctx)
+	require.NoError(t, err)
+	defer conn.Close()
+	var pid int
+	require.NoError(t, conn.QueryRowContext(ctx, "SELECT pg_backend_pid()").Scan(&pid))
+	var gone bool
+	require.NoError(t, db.GetContext(ctx, &gone, "SELECT pg_terminate_backend($1, 10000)", pid))
+	require.True(t, gone)
+	_, err = conn.ExecContext(ctx, "SELECT 1")
+	require.Error(t, err)
+	assert.ErrorIs(t, sqldb.MarkUnavailable(err), sqldb.ErrUnavailable, "terminated backend: %v", err)
+
+	conn, err = db.Conn(ctx)
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = conn.ExecContext(ctx, "SET statement_timeout = 20")
+	require.NoError(t, err)
+	_, err = conn.ExecContext(ctx, "SELECT pg_sleep(10)")
+	assert.Equal(t, "57014", sqldb.Code(err))
+	assert.Same(t, err, sqldb.MarkUnavailable(err), "a statement timeout")
+
+	dctx, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	_, err = db.ExecContext(dctx, "SELECT pg_sleep(10)")
+	require.Error(t, err)
+	assert.Same(t, err, sqldb.MarkUnavailable(err), "the caller's deadline: %v", err)
 }
