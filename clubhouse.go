@@ -64,3 +64,25 @@ func (a Actor) Label() string {
 	}
 	return a.UID
 }
+
+// Staff returns an actor for a program acting for the club with staff
+// rights (operator and admin), named uid in logs and records: a front-desk
+// tool, a batch job, an example.
+func Staff(uid string) Actor {
+	return Actor{UID: uid, Bot: true, Roles: map[Role]bool{RoleOperator: true, RoleAdmin: true}}
+}
+
+// Publisher receives the domain messages of the services, each a topic
+// ("booking:changed", "payment:updated") and a payload that encodes as JSON,
+// once the change it tells of has committed. Publish must not block: a
+// relay queues or drops.
+type Publisher interface {
+	Publish(topic string, payload any)
+}
+
+// Discard is a Publisher that drops every message.
+var Discard Publisher = discard{}
+
+type discard struct{}
+
+func (discard) Publish(string, any) {}

@@ -80,7 +80,7 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, clientI
 		return Reservation{}, err
 	}
 	var out Reservation
-	err := sqldb.Transact(ctx, b.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
 		if err := b.notClassType(ctx, tx, r.ReservationTypeID); err != nil {
 			return err
 		}
@@ -88,7 +88,11 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, clientI
 		out, err = b.insert(ctx, tx, by, r)
 		return err
 	})
-	return out, takenOnDeadlock(err)
+	if err != nil {
+		return Reservation{}, takenOnDeadlock(err)
+	}
+	b.publish(out.ID)
+	return out, nil
 }
 
 func (b *Bookings) notClassType(ctx context.Context, q sqldb.Queryer, typeID int64) error {
@@ -228,7 +232,7 @@ func (b *Bookings) DayGrid(ctx context.Context, date string, typeID int64) ([]Gr
 	if err != nil {
 		return nil, fmt.Errorf("day grid: %w", err)
 	}
-	set, err := b.tariffs.Set(ctx, b.db)
+	set, err := b.tariffs.compiled(ctx, b.db)
 	if err != nil {
 		return nil, err
 	}

@@ -17,17 +17,12 @@ import (
 // Bookings manages reservations: creation and changes under the
 // no-double-booking guard, conflict checks and price quotes.
 type Bookings struct {
-	db      *sqldb.DB
+	db      *sqlx.DB
 	zone    *time.Location
 	now     func() time.Time
 	tariffs *Tariffs
+	events  clubhouse.Publisher
 	store   reservationStore
-}
-
-// NewBookings returns the bookings stored in db. zone is the club's time
-// zone, now the clock.
-func NewBookings(db *sqldb.DB, zone *time.Location, now func() time.Time, tariffs *Tariffs) *Bookings {
-	return &Bookings{db: db, zone: zone, now: now, tariffs: tariffs}
 }
 
 // Now returns the club's current wall time.
@@ -79,7 +74,11 @@ func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Act
 // create is insert on the pool, outside any transaction.
 func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation) (Reservation, error) {
 	out, err := b.insert(ctx, b.db, by, r)
-	return out, takenOnDeadlock(err)
+	if err != nil {
+		return Reservation{}, takenOnDeadlock(err)
+	}
+	b.publish(out.ID)
+	return out, nil
 }
 
 // Get returns the booking with id with its names. Errors: ErrBookingNotFound.
@@ -96,7 +95,7 @@ func (b *Bookings) List(ctx context.Context, f BookingFilter) ([]Reservation, er
 // other booking of the court. Errors: as Create, and ErrBookingNotFound.
 func (b *Bookings) Update(ctx context.Context, id int64, in BookingInput) (Reservation, error) {
 	var out Reservation
-	err := sqldb.Transact(ctx, b.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
 		r, err := b.store.get(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -120,6 +119,7 @@ func (b *Bookings) Update(ctx context.Context, id int64, in BookingInput) (Reser
 	if err != nil {
 		return Reservation{}, fmt.Errorf("update booking: %w", takenOnDeadlock(err))
 	}
+	b.publish(out.ID)
 	return out, nil
 }
 
@@ -133,6 +133,7 @@ func (b *Bookings) Delete(ctx context.Context, id int64) error {
 	if len(deleted) == 0 {
 		return ErrBookingNotFound
 	}
+	b.publish(id)
 	return nil
 }
 
@@ -143,7 +144,23 @@ func (b *Bookings) DeleteMany(ctx context.Context, ids []int64) ([]int64, error)
 	if err != nil {
 		return nil, fmt.Errorf("delete bookings: %w", err)
 	}
+	b.publish(deleted...)
 	return deleted, nil
+}
+
+// TopicChanged is the topic of the message published after bookings are
+// created, changed or deleted; its payload is a Changed.
+const TopicChanged = "booking:changed"
+
+// Changed is the payload of booking:changed: the bookings that changed.
+type Changed struct {
+	IDs []int64 `json:"ids"`
+}
+
+func (b *Bookings) publish(ids ...int64) {
+	if len(ids) > 0 {
+		b.events.Publish(TopicChanged, Changed{IDs: ids})
+	}
 }
 
 // SpanInput is a court and a span to check or price, as sent by a client.
@@ -218,7 +235,7 @@ func (b *Bookings) Quote(ctx context.Context, in SpanInput) (BookingQuote, error
 }
 
 func (b *Bookings) quote(ctx context.Context, court Court, typeID int64, span Span, exclude int64) (BookingQuote, error) {
-	set, err := b.tariffs.Set(ctx, b.db)
+	set, err := b.tariffs.compiled(ctx, b.db)
 	if err != nil {
 		return BookingQuote{}, err
 	}
@@ -281,7 +298,7 @@ func (b *Bookings) Amounts(ctx context.Context, rs []Reservation) (map[int64]Amo
 // amounts is Amounts on q: inside a transaction it must run on the
 // transaction, never take a second connection from the pool.
 func (b *Bookings) amounts(ctx context.Context, q sqldb.Queryer, rs []Reservation) (map[int64]Amount, error) {
-	set, err := b.tariffs.Set(ctx, q)
+	set, err := b.tariffs.compiled(ctx, q)
 	if err != nil {
 		return nil, err
 	}

@@ -2,8 +2,7 @@ package booking
 
 import (
 	"context"
-
-	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/jmoiron/sqlx"
 )
 
 // Catalogs manages the club's catalogs and courts.
@@ -16,8 +15,8 @@ type Catalogs struct {
 	Courts           *Catalog[Court]
 }
 
-// NewCatalogs returns the catalogs stored in db.
-func NewCatalogs(db *sqldb.DB) *Catalogs {
+// newCatalogs returns the catalogs stored in db.
+func newCatalogs(db *sqlx.DB) *Catalogs {
 	return &Catalogs{
 		CourtTypes:       &Catalog[CourtType]{db: db, c: courtTypes},
 		DocumentTypes:    &Catalog[DocumentType]{db: db, c: documentTypes},
@@ -30,7 +29,7 @@ func NewCatalogs(db *sqldb.DB) *Catalogs {
 
 // Catalog is one catalog table: court types, courts, statuses and so on.
 type Catalog[T any] struct {
-	db *sqldb.DB
+	db *sqlx.DB
 	c  *catalog
 }
 
@@ -52,7 +51,7 @@ func (c *Catalog[T]) Create(ctx context.Context, in CatalogInput) (T, error) {
 		var zero T
 		return zero, err
 	}
-	return insert[T](ctx, c.db.DB, c.c, cols)
+	return insert[T](ctx, c.db, c.c, cols)
 }
 
 // Update changes the fields set in in. Errors: as Create, and NotFound.
@@ -65,11 +64,11 @@ func (c *Catalog[T]) Update(ctx context.Context, id int64, in CatalogInput) (T, 
 	if len(cols) == 0 {
 		return c.Get(ctx, id)
 	}
-	return update[T](ctx, c.db.DB, c.c, id, cols)
+	return update[T](ctx, c.db, c.c, id, cols)
 }
 
 // Delete removes the record with id. Errors: NotFound, Conflict when other
 // records still refer to it (the message names them).
 func (c *Catalog[T]) Delete(ctx context.Context, id int64) error {
-	return remove(ctx, c.db.DB, c.c, id)
+	return remove(ctx, c.db, c.c, id)
 }

@@ -10,22 +10,16 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
-// InviteFunc creates, on q, a user for a new client's email with a random
+// InviteFunc creates, in tx, a user for a new client's email with a random
 // password, and returns its id and a function that sends the user a
-// set-password link; Clients calls it only once the transaction committed.
-type InviteFunc func(ctx context.Context, q sqldb.Queryer, email string, displayName *string) (userID int64, send func(), err error)
+// set-password link; Clients calls send only once tx committed.
+type InviteFunc func(ctx context.Context, tx *sqlx.Tx, email string, displayName *string) (userID int64, send func(), err error)
 
 // Clients manages the club's clients.
 type Clients struct {
-	db     *sqldb.DB
+	db     *sqlx.DB
 	invite InviteFunc
 	store  clientStore
-}
-
-// NewClients returns the clients stored in db; invite creates the users of
-// clients created with an email.
-func NewClients(db *sqldb.DB, invite InviteFunc) *Clients {
-	return &Clients{db: db, invite: invite}
 }
 
 var (
@@ -75,7 +69,7 @@ func (c *Clients) Create(ctx context.Context, in ClientInput) (Client, error) {
 	}
 	var send func()
 	var out Client
-	err = sqldb.Transact(ctx, c.db.DB, func(tx *sqlx.Tx) error {
+	err = sqldb.Transact(ctx, c.db, func(tx *sqlx.Tx) error {
 		send = nil
 		switch {
 		case hasUser:

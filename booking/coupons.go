@@ -52,16 +52,12 @@ var (
 
 // Discounts manages coupons and contracts and applies them to bookings.
 type Discounts struct {
-	db       *sqldb.DB
+	db       *sqlx.DB
 	bookings *Bookings
+	events   clubhouse.Publisher
 
 	Coupons   *Catalog[Coupon]
 	Contracts *Catalog[Contract]
-}
-
-// NewDiscounts returns the coupons and contracts stored in db.
-func NewDiscounts(db *sqldb.DB, bookings *Bookings) *Discounts {
-	return &Discounts{db: db, bookings: bookings, Coupons: &Catalog[Coupon]{db: db, c: coupons}, Contracts: &Catalog[Contract]{db: db, c: contracts}}
 }
 
 // CreateCoupon validates and stores a coupon. Errors: Invalid, Conflict for a taken code.
@@ -70,7 +66,7 @@ func (d *Discounts) CreateCoupon(ctx context.Context, in DiscountInput) (Coupon,
 	if err != nil {
 		return Coupon{}, err
 	}
-	return insert[Coupon](ctx, d.db.DB, coupons, cols)
+	return insert[Coupon](ctx, d.db, coupons, cols)
 }
 
 // UpdateCoupon changes a coupon. Errors: as CreateCoupon, and NotFound.
@@ -83,7 +79,7 @@ func (d *Discounts) UpdateCoupon(ctx context.Context, id int64, in DiscountInput
 	if err != nil || len(cols) == 0 {
 		return cur, err
 	}
-	return update[Coupon](ctx, d.db.DB, coupons, id, cols)
+	return update[Coupon](ctx, d.db, coupons, id, cols)
 }
 
 // CreateContract validates and stores a contract. Errors: Invalid.
@@ -92,7 +88,7 @@ func (d *Discounts) CreateContract(ctx context.Context, in DiscountInput) (Contr
 	if err != nil {
 		return Contract{}, err
 	}
-	return insert[Contract](ctx, d.db.DB, contracts, cols)
+	return insert[Contract](ctx, d.db, contracts, cols)
 }
 
 // UpdateContract changes a contract. Errors: as CreateContract, and NotFound.
@@ -105,7 +101,7 @@ func (d *Discounts) UpdateContract(ctx context.Context, id int64, in DiscountInp
 	if err != nil || len(cols) == 0 {
 		return cur, err
 	}
-	return update[Contract](ctx, d.db.DB, contracts, id, cols)
+	return update[Contract](ctx, d.db, contracts, id, cols)
 }
 
 // ApplyCoupon applies the coupon with code to the booking with id, and
@@ -117,7 +113,7 @@ func (d *Discounts) UpdateContract(ctx context.Context, id int64, in DiscountInp
 // ErrHasContract, ErrHasCoupon.
 func (d *Discounts) ApplyCoupon(ctx context.Context, id int64, code string) (BookingQuote, error) {
 	today := d.bookings.Now()
-	err := sqldb.Transact(ctx, d.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, d.db, func(tx *sqlx.Tx) error {
 		r, err := d.bookings.store.get(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -165,13 +161,14 @@ func (d *Discounts) ApplyCoupon(ctx context.Context, id int64, code string) (Boo
 	if err != nil {
 		return BookingQuote{}, fmt.Errorf("apply coupon: %w", err)
 	}
+	d.bookings.publish(id)
 	return d.bookings.Price(ctx, id)
 }
 
 // RemoveCoupon removes the booking's coupon (its audit record is stamped
 // removed) and returns the new price. Errors: ErrBookingNotFound, ErrNoCoupon.
 func (d *Discounts) RemoveCoupon(ctx context.Context, id int64) (BookingQuote, error) {
-	err := sqldb.Transact(ctx, d.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, d.db, func(tx *sqlx.Tx) error {
 		r, err := d.bookings.store.get(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -188,6 +185,7 @@ func (d *Discounts) RemoveCoupon(ctx context.Context, id int64) (BookingQuote, e
 	if err != nil {
 		return BookingQuote{}, fmt.Errorf("remove coupon: %w", err)
 	}
+	d.bookings.publish(id)
 	return d.bookings.Price(ctx, id)
 }
 
@@ -197,7 +195,7 @@ func (d *Discounts) RemoveCoupon(ctx context.Context, id int64) (BookingQuote, e
 // Errors: ErrBookingNotFound, NotFound for the contract, ErrHasCoupon,
 // ErrContractInvalid, ErrContractClient.
 func (d *Discounts) SetContract(ctx context.Context, id int64, contractID *int64) (BookingQuote, error) {
-	err := sqldb.Transact(ctx, d.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, d.db, func(tx *sqlx.Tx) error {
 		r, err := d.bookings.store.get(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -223,6 +221,7 @@ func (d *Discounts) SetContract(ctx context.Context, id int64, contractID *int64
 	if err != nil {
 		return BookingQuote{}, fmt.Errorf("set contract: %w", err)
 	}
+	d.bookings.publish(id)
 	return d.bookings.Price(ctx, id)
 }
 

@@ -223,7 +223,7 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 		CreatedBy: r.OperatorID}
 	var out SeriesResult
 	var store seriesStore
-	err = sqldb.Transact(ctx, b.db.DB, func(tx *sqlx.Tx) error {
+	err = sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
 		out = SeriesResult{Created: []Reservation{}, Skipped: []Span{}}
 		// References first: a foreign key violation would abort the
 		// transaction with a less helpful message.
@@ -271,6 +271,11 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 	if err != nil {
 		return SeriesResult{}, fmt.Errorf("create series: %w", takenOnDeadlock(err))
 	}
+	ids := make([]int64, len(out.Created))
+	for i, r := range out.Created {
+		ids[i] = r.ID
+	}
+	b.publish(ids...)
 	return out, nil
 }
 
@@ -308,7 +313,7 @@ func (b *Bookings) GetSeries(ctx context.Context, id int64) (SeriesBookings, err
 func (b *Bookings) DeleteSeries(ctx context.Context, id int64, from *time.Time) ([]int64, error) {
 	var store seriesStore
 	var deleted []int64
-	err := sqldb.Transact(ctx, b.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
 		if _, err := store.get(ctx, tx, id, true); err != nil {
 			return err
 		}
@@ -321,5 +326,6 @@ func (b *Bookings) DeleteSeries(ctx context.Context, id int64, from *time.Time) 
 	if err != nil {
 		return nil, fmt.Errorf("delete series: %w", err)
 	}
+	b.publish(deleted...)
 	return deleted, nil
 }

@@ -15,19 +15,13 @@ import (
 
 // Tariffs manages the stored tariffs and keeps them compiled for quotes.
 type Tariffs struct {
-	db    *sqldb.DB
+	db    *sqlx.DB
 	now   func() time.Time
 	store tariffStore
 
 	mu      sync.Mutex
 	version int64
 	set     *pricing.Set
-}
-
-// NewTariffs returns the tariffs stored in db; now is the clock that places
-// the window of compiled dates.
-func NewTariffs(db *sqldb.DB, now func() time.Time) *Tariffs {
-	return &Tariffs{db: db, now: now}
 }
 
 // List returns the tariffs that match f, in id order.
@@ -57,7 +51,7 @@ func (t *Tariffs) Create(ctx context.Context, in TariffInput) (Tariff, error) {
 		return Tariff{}, err
 	}
 	var out Tariff
-	err := sqldb.Transact(ctx, t.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, t.db, func(tx *sqlx.Tx) error {
 		n, err := t.store.countLocked(ctx, tx)
 		if err != nil {
 			return err
@@ -75,7 +69,7 @@ func (t *Tariffs) Create(ctx context.Context, in TariffInput) (Tariff, error) {
 // Errors: as Create, and ErrTariffNotFound.
 func (t *Tariffs) Update(ctx context.Context, id int64, in TariffInput) (Tariff, error) {
 	var out Tariff
-	err := sqldb.Transact(ctx, t.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, t.db, func(tx *sqlx.Tx) error {
 		tr, err := t.store.get(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -101,11 +95,11 @@ func (t *Tariffs) compileWindow() pricing.Window {
 	return pricing.Window{From: now.AddDate(-1, 0, 0), To: now.AddDate(3, 0, 0)}
 }
 
-// Set returns the compiled active tariffs, compiling them again when any
+// compiled returns the compiled active tariffs, compiling them again when any
 // instance changed a tariff since the last compile (a trigger bumps a
 // version that this reads). It runs its queries on q and holds no lock
 // while it does, so that it cannot wait for a pool connection under a lock.
-func (t *Tariffs) Set(ctx context.Context, q sqldb.Queryer) (*pricing.Set, error) {
+func (t *Tariffs) compiled(ctx context.Context, q sqldb.Queryer) (*pricing.Set, error) {
 	v, err := t.store.version(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("tariff version: %w", err)

@@ -225,7 +225,6 @@ func (s *Server) createAccountBooking(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	s.publishBookings(b.ID)
 	return writeJSON(w, http.StatusCreated, createdBookingDTO{ID: b.ID, ClientID: b.ClientID, CourtID: b.CourtID,
 		ReservationTypeID: b.ReservationTypeID, Checking: b.Checking.Format(isoWall), Checkout: b.Checkout.Format(isoWall),
 		Notes: b.Notes, CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt})

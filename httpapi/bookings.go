@@ -15,28 +15,6 @@ import (
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
-// Publisher receives the domain messages of the API (booking:changed,
-// payment:updated) after their transaction committed. The realtime relay
-// implements it.
-type Publisher interface {
-	Publish(topic string, data any)
-}
-
-type nopPublisher struct{}
-
-func (nopPublisher) Publish(string, any) {}
-
-// bookingChanged is the payload of booking:changed.
-type bookingChanged struct {
-	IDs []int64 `json:"ids"`
-}
-
-func (s *Server) publishBookings(ids ...int64) {
-	if len(ids) > 0 {
-		s.o.Events.Publish("booking:changed", bookingChanged{IDs: ids})
-	}
-}
-
 const wallLayout = "2006-01-02 15:04:05"
 
 // bookingDTO is a booking; checking and checkout are wall times in the
@@ -268,7 +246,6 @@ func (s *Server) createBooking(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.publishBookings(b.ID)
 	return writeJSON(w, http.StatusCreated, newBookingDTO(b))
 }
 
@@ -335,7 +312,6 @@ func (s *Server) updateBooking(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.publishBookings(b.ID)
 	return writeJSON(w, http.StatusOK, newBookingDetailDTO(b))
 }
 
@@ -358,7 +334,6 @@ func (s *Server) deleteBooking(w http.ResponseWriter, r *http.Request) error {
 	if err := s.o.Bookings.Delete(r.Context(), id); err != nil {
 		return err
 	}
-	s.publishBookings(id)
 	return noContent(w)
 }
 
@@ -415,7 +390,6 @@ func (s *Server) deleteBookings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.publishBookings(deleted...)
 	return writeJSON(w, http.StatusOK, bulkDeleteDTO{Deleted: deleted})
 }
 

@@ -401,7 +401,6 @@ func (s *Server) applyCoupon(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.publishBookings(id)
 	return writeJSON(w, http.StatusOK, newAdminPriceDTO(q))
 }
 
@@ -426,7 +425,6 @@ func (s *Server) removeCoupon(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.publishBookings(id)
 	return writeJSON(w, http.StatusOK, newAdminPriceDTO(q))
 }
 
@@ -466,6 +464,5 @@ func (s *Server) setContract(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.publishBookings(id)
 	return writeJSON(w, http.StatusOK, newAdminPriceDTO(q))
 }

@@ -41,20 +41,6 @@ func newPaymentDTO(p payments.Payment) paymentDTO {
 		Description: p.Description, Foto: p.Foto, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 }
 
-// paymentUpdated is the payload of payment:updated.
-type paymentUpdated struct {
-	ID            int64  `json:"id"`
-	ReservationID *int64 `json:"reservation_id"`
-	Status        bool   `json:"status"`
-	StatusDetail  string `json:"status_detail"`
-	Deleted       bool   `json:"deleted,omitempty"`
-}
-
-func (s *Server) publishPayment(p payments.Payment, deleted bool) {
-	s.o.Events.Publish("payment:updated", paymentUpdated{ID: p.ID, ReservationID: p.ReservationID, Status: p.Status,
-		StatusDetail: p.StatusDetail, Deleted: deleted})
-}
-
 // paymentInput creates a payment from the admin panel.
 type paymentInput struct {
 	ReservationID   clubhouse.Optional[int64]  `json:"reservation_id" validate:"required" swaggertype:"integer" example:"41"`
@@ -223,7 +209,6 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.publishPayment(p, false)
 	return writeJSON(w, http.StatusCreated, newPaymentDTO(p))
 }
 
@@ -254,7 +239,6 @@ func (s *Server) updatePayment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.publishPayment(p, false)
 	return writeJSON(w, http.StatusOK, newPaymentDTO(p))
 }
 
@@ -278,14 +262,9 @@ func (s *Server) removePayment(w http.ResponseWriter, r *http.Request, bookingID
 	if err != nil {
 		return err
 	}
-	p, err := s.o.Payments.Get(r.Context(), id)
-	if err != nil {
-		return err
-	}
 	if err := s.o.Payments.Delete(r.Context(), bookingID, id); err != nil {
 		return err
 	}
-	s.publishPayment(p, true)
 	return noContent(w)
 }
 
@@ -358,7 +337,6 @@ func (s *Server) createBookingPayment(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	s.publishPayment(p, false)
 	return writeJSON(w, http.StatusCreated, newPaymentDTO(p))
 }
 
@@ -431,7 +409,6 @@ func (s *Server) updateBookingPayment(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	s.publishPayment(p, false)
 	return writeJSON(w, http.StatusOK, newPaymentDTO(p))
 }
 
@@ -596,7 +573,6 @@ func (s *Server) createAccountPayment(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	s.publishPayment(p, false)
 	return writeJSON(w, http.StatusCreated, newAccountPaymentDTO(p))
 }
 

@@ -231,7 +231,6 @@ func (s *Server) createBookingPaymentForm(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	s.publishPayment(p, false)
 	return writeJSON(w, http.StatusCreated, newPaymentDTO(p))
 }
 
@@ -256,7 +255,6 @@ func (s *Server) updateBookingPaymentForm(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	s.publishPayment(p, false)
 	return writeJSON(w, http.StatusOK, newPaymentDTO(p))
 }
 
@@ -323,11 +321,9 @@ func (s *Server) deleteReceipt(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.o.Payments.DeleteReceipt(r.Context(), booking, id)
-	if err != nil {
+	if _, err := s.o.Payments.DeleteReceipt(r.Context(), booking, id); err != nil {
 		return err
 	}
-	s.publishPayment(p, false)
 	return noContent(w)
 }
 

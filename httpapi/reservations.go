@@ -163,7 +163,6 @@ func (s *Server) createReservation(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	s.publishBookings(b.ID)
 	return writeJSON(w, http.StatusCreated, reservationDTO{Data: newBookingDTO(b)})
 }
 
@@ -208,7 +207,6 @@ func (s *Server) updateReservation(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	s.publishBookings(b.ID)
 	return writeJSON(w, http.StatusOK, reservationDTO{Data: newBookingDTO(b)})
 }
 
@@ -238,6 +236,5 @@ func (s *Server) deleteReservation(w http.ResponseWriter, r *http.Request) error
 	if err := s.o.Bookings.ClientDelete(r.Context(), c.ID, id); err != nil {
 		return err
 	}
-	s.publishBookings(id)
 	return noContent(w)
 }

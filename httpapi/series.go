@@ -99,11 +99,6 @@ func (s *Server) createSeries(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ids := make([]int64, len(res.Created))
-	for i, b := range res.Created {
-		ids[i] = b.ID
-	}
-	s.publishBookings(ids...)
 	reason := booking.ErrCourtTaken.Code
 	return writeJSON(w, http.StatusCreated, seriesCreatedDTO{Series: newSeriesDTO(res.Series),
 		Created: mapSlice(res.Created, newBookingDTO),
@@ -161,10 +156,8 @@ func (s *Server) deleteSeries(w http.ResponseWriter, r *http.Request) error {
 		}
 		from = &d
 	}
-	deleted, err := s.o.Bookings.DeleteSeries(r.Context(), id, from)
-	if err != nil {
+	if _, err := s.o.Bookings.DeleteSeries(r.Context(), id, from); err != nil {
 		return err
 	}
-	s.publishBookings(deleted...)
 	return noContent(w)
 }

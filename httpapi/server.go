@@ -40,7 +40,6 @@ type Options struct {
 	Ledger        *ledger.Ledger         // nil: the accounting routes answer 503
 	AccountingDB  *sqldb.DB              // the ledger's database, for the health check
 	Poster        *payments.LedgerPoster // reports payments waiting for the ledger
-	Events        Publisher              // receives booking:changed and payment:updated; nil drops them
 	Now           func() time.Time
 	Zone          *time.Location // the club's time zone
 
@@ -77,9 +76,6 @@ func New(o Options) (*Server, error) {
 	}
 	if o.Zone == nil {
 		o.Zone = time.UTC
-	}
-	if o.Events == nil {
-		o.Events = nopPublisher{}
 	}
 	doc, err := OpenAPI()
 	if err != nil {

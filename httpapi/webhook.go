@@ -106,9 +106,6 @@ func (s *Server) paymentWebhook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if res.Changed {
-		s.publishPayment(res.Payment, false)
-	}
 	if res.Note != "" {
 		s.log.WarnContext(r.Context(), "payment event kept in the inbox", "transaction_id", e.TransactionID,
 			"inbox_id", res.InboxID, "payment_id", res.Payment.ID, "note", res.Note)
@@ -218,12 +215,9 @@ func (s *Server) resolvePaymentInbox(w http.ResponseWriter, r *http.Request) err
 	if in.Note != nil {
 		res.Note = *in.Note
 	}
-	entry, p, err := s.o.Payments.ResolveInbox(r.Context(), id, res)
+	entry, _, err := s.o.Payments.ResolveInbox(r.Context(), id, res)
 	if err != nil {
 		return err
-	}
-	if p.ID != 0 {
-		s.publishPayment(p, false)
 	}
 	return writeJSON(w, http.StatusOK, newInboxEntryDTO(entry))
 }

@@ -37,7 +37,7 @@ const (
 func benchLedger(b *testing.B) (*ledger.Ledger, *sqldb.DB, map[string]int64) {
 	b.Helper()
 	db, _ := dbtest.NewWith(b, migrations.Accounting())
-	l := ledger.New(db, time.Now)
+	l := ledger.New(db.DB, time.Now)
 	require.NoError(b, l.SeedChart(context.Background(), ledger.DemoChart))
 	accts, err := l.Accounts(context.Background())
 	require.NoError(b, err)

@@ -35,7 +35,7 @@ var DemoChart = []ChartAccount{
 // SeedChart adds the accounts of chart that are missing, parents first (a
 // chart lists them in that order), in one transaction; it is idempotent.
 func (l *Ledger) SeedChart(ctx context.Context, chart []ChartAccount) error {
-	return sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
+	return sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		for _, a := range chart {
 			if !validCode(a.Code) {
 				return fmt.Errorf("seed chart: %s: %w", a.Code, ErrBadCode)

@@ -51,7 +51,7 @@ func lockPeriod(ctx context.Context, q sqldb.Queryer, id int64) (Period, error) 
 // ErrPeriodNotFound, ErrPeriodClosed, Conflict when 3.1 is missing.
 func (l *Ledger) CloseResults(ctx context.Context, id int64, by string) (*Entry, error) {
 	var entryID int64
-	err := sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		p, err := lockPeriod(ctx, tx, id)
 		if err != nil {
 			return err
@@ -192,7 +192,7 @@ func equityEquation(tb TrialBalance) (decimal.Decimal, decimal.Decimal) {
 // afterwards. Errors: ErrPeriodNotFound, ErrPeriodClosed, ErrCloseOrder,
 // Conflict naming a failed check.
 func (l *Ledger) Close(ctx context.Context, id int64, by string) (Period, error) {
-	err := sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		p, err := lockPeriod(ctx, tx, id)
 		if err != nil {
 			return err

@@ -29,7 +29,7 @@ func TestGolden_clubYear(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
-	l := ledger.New(db, time.Now)
+	l := ledger.New(db.DB, time.Now)
 	require.NoError(t, l.SeedChart(ctx, ledger.DemoChart))
 	post := func(in ledger.EntryInput) ledger.Entry {
 		t.Helper()

@@ -17,13 +17,13 @@ import (
 
 // Ledger is the double-entry ledger on its own database.
 type Ledger struct {
-	db    *sqldb.DB
+	db    *sqlx.DB
 	now   func() time.Time
-	owned bool // Open made db: CloseDB closes it
+	close func() // closes the database Open made; nil for New
 }
 
 // New returns the ledger stored in db (migrated with migrations.Accounting).
-func New(db *sqldb.DB, now func() time.Time) *Ledger {
+func New(db *sqlx.DB, now func() time.Time) *Ledger {
 	return &Ledger{db: db, now: now}
 }
 
@@ -42,14 +42,14 @@ func Open(ctx context.Context, dsn string) (*Ledger, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Ledger{db: db, now: time.Now, owned: true}, nil
+	return &Ledger{db: db.DB, now: time.Now, close: db.Close}, nil
 }
 
 // CloseDB closes the database of a ledger made by Open; it does nothing for
 // one made by New, whose database belongs to the caller.
 func (l *Ledger) CloseDB() {
-	if l.owned {
-		l.db.Close()
+	if l.close != nil {
+		l.close()
 	}
 }
 
@@ -143,7 +143,7 @@ func (l *Ledger) CreateAccount(ctx context.Context, in AccountInput) (Account, e
 		return Account{}, clubhouse.Errorf(clubhouse.Invalid, "invalid data", "normal_side must be debit or credit, not %q.", side)
 	}
 	var out Account
-	err := sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		var parentID *int64
 		if pc := ParentCode(code); pc != "" {
 			var p struct {
@@ -183,7 +183,7 @@ func (l *Ledger) UpdateAccount(ctx context.Context, code string, in AccountInput
 		return Account{}, clubhouse.Errorf(clubhouse.Invalid, "invalid data", "An account's code, side and postability cannot change; create another account.")
 	}
 	var out Account
-	err := sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		a, err := l.lockAccount(ctx, tx, code)
 		if err != nil {
 			return err
@@ -218,7 +218,7 @@ func (l *Ledger) UpdateAccount(ctx context.Context, code string, in AccountInput
 // children; a used account is deactivated instead (and so reported).
 // Errors: ErrAccountNotFound, Conflict for a group account with children.
 func (l *Ledger) DeleteAccount(ctx context.Context, code string) (deactivated bool, err error) {
-	err = sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
+	err = sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		a, err := l.lockAccount(ctx, tx, code)
 		if err != nil {
 			return err

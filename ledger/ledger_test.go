@@ -21,7 +21,7 @@ import (
 func newLedger(t testing.TB) *ledger.Ledger {
 	t.Helper()
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
-	l := ledger.New(db, time.Now)
+	l := ledger.New(db.DB, time.Now)
 	require.NoError(t, l.SeedChart(context.Background(), ledger.DemoChart))
 	return l
 }

@@ -26,7 +26,7 @@ func (l *Ledger) Post(ctx context.Context, in EntryInput) (Entry, bool, error) {
 	}
 	var e Entry
 	var created bool
-	err := sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		var err error
 		e, created, err = l.post(ctx, tx, in, nil)
 		return err
@@ -124,7 +124,7 @@ func unknownCode(codes []string, lines []Line) error {
 func (l *Ledger) Reverse(ctx context.Context, id int64, date time.Time, key, by string) (Entry, bool, error) {
 	var rev Entry
 	var created bool
-	err := sqldb.Transact(ctx, l.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		orig, err := l.entry(ctx, tx, id)
 		if err != nil {
 			return err

@@ -75,7 +75,7 @@ func newWorld(t *testing.T) *world {
 	t.Helper()
 	ctx := context.Background()
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
-	w := &world{l: ledger.New(db, time.Now), db: db}
+	w := &world{l: ledger.New(db.DB, time.Now), db: db}
 	require.NoError(t, w.l.SeedChart(ctx, append(slices.Clone(ledger.DemoChart), extraChart...)))
 	_, err := w.l.UpdateAccount(ctx, "1.1.10.09", ledger.AccountInput{Active: clubhouse.Some(false)})
 	require.NoError(t, err)

@@ -28,14 +28,14 @@ const (
 // so a crash between the ledger's commit and the outbox's is repaired by
 // posting again, which returns the entry already made: exactly once.
 type LedgerPoster struct {
-	db     *sqldb.DB
+	db     *sqlx.DB
 	ledger *ledger.Ledger
 	zone   *time.Location
 }
 
 // NewLedgerPoster returns a poster from db's outbox to l; zone dates the
 // payments.
-func NewLedgerPoster(db *sqldb.DB, l *ledger.Ledger, zone *time.Location) *LedgerPoster {
+func NewLedgerPoster(db *sqlx.DB, l *ledger.Ledger, zone *time.Location) *LedgerPoster {
 	return &LedgerPoster{db: db, ledger: l, zone: zone}
 }
 
@@ -72,7 +72,7 @@ func (p *LedgerPoster) PostPending(ctx context.Context) (posted, waiting int, er
 // and not already tried in this round (attempts below round). more is
 // false when none is left.
 func (p *LedgerPoster) postOne(ctx context.Context, round int) (posted, waiting int, more bool, err error) {
-	err = sqldb.Transact(ctx, p.db.DB, func(tx *sqlx.Tx) error {
+	err = sqldb.Transact(ctx, p.db, func(tx *sqlx.Tx) error {
 		posted, waiting, more = 0, 0, false
 		var it outboxItem
 		err := tx.GetContext(ctx, &it, `SELECT o.id, o.payment_id, o.kind, o.paid_at, o.amount, o.for_enrollment, o.attempts,

@@ -122,6 +122,7 @@ func (s *Service) CreateForBookingWithReceipt(ctx context.Context, bookingID int
 		s.removeObject(ctx, key)
 		return Payment{}, fmt.Errorf("create payment: %w", err)
 	}
+	s.publish(out, false)
 	return out, nil
 }
 
@@ -150,7 +151,7 @@ func (s *Service) UpdateForBookingWithReceipt(ctx context.Context, bookingID, id
 		return Payment{}, storageErr("store receipt", err)
 	}
 	var out Payment
-	err = sqldb.Transact(ctx, s.db.DB, func(tx *sqlx.Tx) error {
+	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		p, err := s.store.get(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -177,6 +178,7 @@ func (s *Service) UpdateForBookingWithReceipt(ctx context.Context, bookingID, id
 		s.removeObject(ctx, key)
 		return Payment{}, fmt.Errorf("update payment: %w", err)
 	}
+	s.publish(out, false)
 	return out, nil
 }
 
@@ -215,7 +217,7 @@ func (s *Service) DeleteReceipt(ctx context.Context, bookingID, id int64) (Payme
 		return Payment{}, err
 	}
 	var out Payment
-	err := sqldb.Transact(ctx, s.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		p, err := s.store.get(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -239,6 +241,7 @@ func (s *Service) DeleteReceipt(ctx context.Context, bookingID, id int64) (Payme
 	if err != nil {
 		return Payment{}, fmt.Errorf("delete receipt: %w", err)
 	}
+	s.publish(out, false)
 	return out, nil
 }
 

@@ -75,7 +75,7 @@ func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 	in := inboxRow{TransactionID: e.TransactionID, Amount: e.Amount, Status: detail, GatewayResponse: e.GatewayResponse,
 		EventDate: date, Payload: string(e.Payload)}
 	var res Result
-	err = sqldb.Transact(ctx, s.db.DB, func(tx *sqlx.Tx) error {
+	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		p, err := s.store.byTransactionLocked(ctx, tx, e.TransactionID)
 		switch {
 		case err == nil:
@@ -109,6 +109,9 @@ func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 	})
 	if err != nil {
 		return Result{}, fmt.Errorf("reconcile %s: %w", e.TransactionID, err)
+	}
+	if res.Changed {
+		s.publish(res.Payment, false)
 	}
 	return res, nil
 }
@@ -316,7 +319,7 @@ func (s *Service) ResolveInbox(ctx context.Context, id int64, r Resolution) (Inb
 	}
 	var entry InboxEntry
 	var pay Payment
-	err := sqldb.Transact(ctx, s.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		pay = Payment{}
 		e, err := s.store.inboxLocked(ctx, tx, id)
 		if err != nil {
@@ -341,6 +344,9 @@ func (s *Service) ResolveInbox(ctx context.Context, id int64, r Resolution) (Inb
 	})
 	if err != nil {
 		return InboxEntry{}, Payment{}, fmt.Errorf("resolve inbox entry %d: %w", id, err)
+	}
+	if pay.ID != 0 {
+		s.publish(pay, false)
 	}
 	return entry, pay, nil
 }

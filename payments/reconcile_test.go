@@ -49,7 +49,7 @@ func count(tb testing.TB, db *sqldb.DB, query string, args ...any) int {
 func TestReconcile_concurrent(t *testing.T) {
 	t.Parallel()
 	db := dbtest.New(t)
-	svc := payments.NewService(db, nil, clock)
+	svc := payments.New(db.DB, payments.Options{Now: clock})
 	booking := newBooking(t, db)
 	ctx := context.Background()
 
@@ -95,7 +95,7 @@ func TestReconcile_concurrent(t *testing.T) {
 func TestReconcile_transitions(t *testing.T) {
 	t.Parallel()
 	db := dbtest.New(t)
-	svc := payments.NewService(db, nil, clock)
+	svc := payments.New(db.DB, payments.Options{Now: clock})
 	booking := newBooking(t, db)
 	ctx := context.Background()
 	resp := func(s string) *string { return &s }
@@ -147,7 +147,7 @@ func TestReconcile_transitions(t *testing.T) {
 func TestReconcile_amountMismatch(t *testing.T) {
 	t.Parallel()
 	db := dbtest.New(t)
-	svc := payments.NewService(db, nil, clock)
+	svc := payments.New(db.DB, payments.Options{Now: clock})
 	booking, other := newBooking(t, db), newBooking(t, db)
 	ctx := context.Background()
 
@@ -202,7 +202,7 @@ func TestReconcile_amountMismatch(t *testing.T) {
 func TestReconcile_inbox(t *testing.T) {
 	t.Parallel()
 	db := dbtest.New(t)
-	svc := payments.NewService(db, nil, clock)
+	svc := payments.New(db.DB, payments.Options{Now: clock})
 	booking := newBooking(t, db)
 	ctx := context.Background()
 	ref := func(v int64) *int64 { return &v }

@@ -15,16 +15,31 @@ import (
 // Service manages payments. Its receipts live in Objects; a nil Objects
 // means receipt storage is not configured.
 type Service struct {
-	db      *sqldb.DB
+	db      *sqlx.DB
 	objects ObjectStore
 	now     func() time.Time
+	events  clubhouse.Publisher
 	store   store
 }
 
-// NewService returns the payments stored in db, with receipts in objects
-// (nil: not configured).
-func NewService(db *sqldb.DB, objects ObjectStore, now func() time.Time) *Service {
-	return &Service{db: db, objects: objects, now: now}
+// Options configure the payments service. The zero value is usable: no
+// receipt storage, the system clock, messages dropped.
+type Options struct {
+	Objects ObjectStore         // the receipts' bucket; nil: the receipt operations answer ErrStorageOff
+	Now     func() time.Time    // the clock; nil: time.Now
+	Events  clubhouse.Publisher // receives payment:updated after each commit; nil: dropped
+}
+
+// New returns the payments stored in db, a database migrated with
+// migrations.Main.
+func New(db *sqlx.DB, o Options) *Service {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Events == nil {
+		o.Events = clubhouse.Discard
+	}
+	return &Service{db: db, objects: o.Objects, now: o.Now, events: o.Events}
 }
 
 // List returns the payments that match f: pending first, then latest first.
@@ -55,6 +70,7 @@ func (s *Service) Create(ctx context.Context, in Input) (Payment, error) {
 	if err != nil {
 		return Payment{}, fmt.Errorf("create payment: %w", err)
 	}
+	s.publish(out, false)
 	return out, nil
 }
 
@@ -86,7 +102,7 @@ func (s *Service) UpdateForBooking(ctx context.Context, bookingID, id int64, in 
 
 func (s *Service) update(ctx context.Context, id, bookingID int64, in Input) (Payment, error) {
 	var out Payment
-	err := sqldb.Transact(ctx, s.db.DB, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		p, err := s.store.get(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -106,6 +122,7 @@ func (s *Service) update(ctx context.Context, id, bookingID int64, in Input) (Pa
 	if err != nil {
 		return Payment{}, fmt.Errorf("update payment: %w", err)
 	}
+	s.publish(out, false)
 	return out, nil
 }
 
@@ -187,6 +204,7 @@ func (s *Service) ClientCreate(ctx context.Context, clientID int64, in Input) (P
 	if err != nil {
 		return Payment{}, fmt.Errorf("create payment: %w", err)
 	}
+	s.publish(out, false)
 	return out, nil
 }
 
@@ -196,8 +214,10 @@ func (s *Service) ClientCreate(ctx context.Context, clientID int64, in Input) (P
 // left pointing to nothing. Errors: ErrNotFound, ErrStorageOff when the
 // payment has a receipt and storage is not configured, ErrStorageFailed.
 func (s *Service) Delete(ctx context.Context, bookingID, id int64) error {
-	return sqldb.Transact(ctx, s.db.DB, func(tx *sqlx.Tx) error {
-		p, err := s.store.get(ctx, tx, id, true)
+	var p Payment
+	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		var err error
+		p, err = s.store.get(ctx, tx, id, true)
 		if err != nil {
 			return err
 		}
@@ -217,6 +237,29 @@ func (s *Service) Delete(ctx context.Context, bookingID, id int64) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	s.publish(p, true)
+	return nil
+}
+
+// TopicUpdated is the topic of the message published after a payment is
+// created, changed or deleted; its payload is an Updated.
+const TopicUpdated = "payment:updated"
+
+// Updated is the payload of payment:updated.
+type Updated struct {
+	ID            int64  `json:"id"`
+	ReservationID *int64 `json:"reservation_id"`
+	Status        bool   `json:"status"`
+	StatusDetail  string `json:"status_detail"`
+	Deleted       bool   `json:"deleted,omitempty"`
+}
+
+func (s *Service) publish(p Payment, deleted bool) {
+	s.events.Publish(TopicUpdated, Updated{ID: p.ID, ReservationID: p.ReservationID, Status: p.Status,
+		StatusDetail: p.StatusDetail, Deleted: deleted})
 }
 
 // Stats are counts and sums of payments.

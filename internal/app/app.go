@@ -7,6 +7,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/httpapi"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
@@ -86,8 +89,8 @@ type Options struct {
 	Key        auth.SigningKey // the local provider's key; unused with an external issuer
 	BcryptCost int             // 0: bcrypt's default
 	Limits     auth.LoginLimits
-	HTTPClient *http.Client // for OIDC discovery and JWKS
-	Events     httpapi.Publisher
+	HTTPClient *http.Client         // for OIDC discovery and JWKS
+	Events     clubhouse.Publisher  // receives the services' domain messages; nil: dropped
 	Objects    payments.ObjectStore // receipt storage; nil: not configured
 	Accounting *sqldb.DB            // the ledger's database; nil: accounting routes answer 503
 	Now        func() time.Time
@@ -118,20 +121,20 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		jwks.Keys = []auth.JWK{auth.PublicJWK(o.Key)}
 	}
 	a.Auth = auth.NewService(ao)
-	a.Catalogs = booking.NewCatalogs(db)
-	a.Clients = booking.NewClients(db, a.Auth.NewClientUser)
-	a.Tariffs = booking.NewTariffs(db, o.Now)
-	a.Bookings = booking.NewBookings(db, cfg.ClubTimezone, o.Now, a.Tariffs)
-	a.Discounts = booking.NewDiscounts(db, a.Bookings)
-	a.Payments = payments.NewService(db, o.Objects, o.Now)
+	invite := func(ctx context.Context, tx *sqlx.Tx, email string, displayName *string) (int64, func(), error) {
+		return a.Auth.NewClientUser(ctx, tx, email, displayName)
+	}
+	club := booking.New(db.DB, booking.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: invite, Events: o.Events})
+	a.Catalogs, a.Clients, a.Tariffs, a.Bookings, a.Discounts = club.Catalogs, club.Clients, club.Tariffs, club.Bookings, club.Discounts
+	a.Payments = payments.New(db.DB, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events})
 	if o.Accounting != nil {
-		a.Ledger = ledger.New(o.Accounting, o.Now)
-		a.Poster = payments.NewLedgerPoster(db, a.Ledger, cfg.ClubTimezone)
+		a.Ledger = ledger.New(o.Accounting.DB, o.Now)
+		a.Poster = payments.NewLedgerPoster(db.DB, a.Ledger, cfg.ClubTimezone)
 	}
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
 		Catalogs: a.Catalogs, Clients: a.Clients, Tariffs: a.Tariffs, Bookings: a.Bookings, Discounts: a.Discounts, Payments: a.Payments, Ledger: a.Ledger, Poster: a.Poster, AccountingDB: o.Accounting, WebhookSecrets: cfg.PaymentWebhookSecrets,
-		Events: o.Events, Now: o.Now, Zone: cfg.ClubTimezone,
+		Now: o.Now, Zone: cfg.ClubTimezone,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("build http server: %w", err)

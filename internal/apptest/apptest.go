@@ -78,7 +78,7 @@ type Option func(*app.Config, *app.Options)
 func WithLedger(tb testing.TB) Option {
 	tb.Helper()
 	db, _ := dbtest.NewWith(tb, migrations.Accounting())
-	if err := ledger.New(db, time.Now).SeedChart(context.Background(), ledger.DemoChart); err != nil {
+	if err := ledger.New(db.DB, time.Now).SeedChart(context.Background(), ledger.DemoChart); err != nil {
 		tb.Fatalf("apptest: seed chart: %v", err)
 	}
 	return func(_ *app.Config, o *app.Options) { o.Accounting = db }
@@ -445,7 +445,7 @@ type Events struct {
 	list []Event
 }
 
-// Publish implements httpapi.Publisher.
+// Publish implements clubhouse.Publisher.
 func (e *Events) Publish(topic string, data any) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

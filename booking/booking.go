@@ -1,0 +1,58 @@
+package booking
+
+import (
+	"context"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+)
+
+// Options configure the booking services. The zero value is usable: UTC,
+// the system clock, no client logins, messages dropped.
+type Options struct {
+	Zone   *time.Location      // the club's time zone, of every wall time; nil: UTC
+	Now    func() time.Time    // the clock; nil: time.Now
+	Invite InviteFunc          // creates the login of a client created with an email; nil: refused
+	Events clubhouse.Publisher // receives booking:changed after each commit; nil: dropped
+}
+
+// Club is the booking services of one club, over one database migrated with
+// migrations.Main.
+type Club struct {
+	Catalogs  *Catalogs
+	Clients   *Clients
+	Tariffs   *Tariffs
+	Bookings  *Bookings
+	Discounts *Discounts
+}
+
+// New returns the booking services over db.
+func New(db *sqlx.DB, o Options) *Club {
+	if o.Zone == nil {
+		o.Zone = time.UTC
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Events == nil {
+		o.Events = clubhouse.Discard
+	}
+	if o.Invite == nil {
+		o.Invite = func(context.Context, *sqlx.Tx, string, *string) (int64, func(), error) {
+			return 0, nil, errNoInvite
+		}
+	}
+	tariffs := &Tariffs{db: db, now: o.Now}
+	bookings := &Bookings{db: db, zone: o.Zone, now: o.Now, tariffs: tariffs, events: o.Events}
+	return &Club{
+		Catalogs:  newCatalogs(db),
+		Clients:   &Clients{db: db, invite: o.Invite},
+		Tariffs:   tariffs,
+		Bookings:  bookings,
+		Discounts: &Discounts{db: db, bookings: bookings, events: o.Events, Coupons: &Catalog[Coupon]{db: db, c: coupons}, Contracts: &Catalog[Contract]{db: db, c: contracts}},
+	}
+}
+
+var errNoInvite = clubhouse.Errorf(clubhouse.Invalid, "invalid data", "This club creates no logins for clients: send user_id, or no email.")
