@@ -184,7 +184,7 @@ func (b *Bookings) Validate(ctx context.Context, in SpanInput) error {
 		return fmt.Errorf("validate booking: %w", err)
 	}
 	if ids := NewChecker(booked).Conflicts(court.ID, span, in.ExcludeID); len(ids) > 0 {
-		return clubhouse.Errorf(ErrCourtTaken.Kind, ErrCourtTaken.Code, "The court is already booked in that slot, by %s.", bookingList(ids))
+		return ErrCourtTaken.Withf("The court is already booked in that slot, by %s.", bookingList(ids))
 	}
 	return nil
 }
@@ -202,7 +202,7 @@ func (b *Bookings) resolve(ctx context.Context, in SpanInput) (Court, Span, erro
 		return Court{}, Span{}, err
 	}
 	if in.CourtID <= 0 {
-		return Court{}, Span{}, clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "court_id must be a positive integer.")
+		return Court{}, Span{}, clubhouse.ErrInvalidReference.Withf("court_id must be a positive integer.")
 	}
 	court, err := b.store.courtExists(ctx, b.db, in.CourtID)
 	if err != nil {

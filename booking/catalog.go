@@ -97,6 +97,12 @@ type CatalogInput struct {
 	Price         clubhouse.Optional[decimal.Decimal]
 }
 
+// Errors of catalog records.
+var (
+	ErrInvalidColor         = clubhouse.Errorf(clubhouse.Invalid, "invalid color", "color must be a hex colour such as #1E88E5.")
+	ErrInvalidLedgerAccount = clubhouse.Errorf(clubhouse.Invalid, "invalid code", "ledger_account must be an account code of the chart.")
+)
+
 var (
 	hexColor   = regexp.MustCompile(`^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$`)
 	ledgerCode = regexp.MustCompile(`^[1-9](\.[0-9]{1,6})*$`)
@@ -117,7 +123,7 @@ func (in CatalogInput) columns(c *catalog, create bool) (map[string]any, error) 
 		case f.Set && f.Value != nil:
 			v := strings.TrimSpace(*f.Value)
 			if v == "" && required {
-				return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "Field %s must not be blank.", name)
+				return clubhouse.ErrInvalidData.Withf("Field %s must not be blank.", name)
 			}
 			cols[name] = v
 		case f.Set:
@@ -136,13 +142,13 @@ func (in CatalogInput) columns(c *catalog, create bool) (map[string]any, error) 
 			return nil, err
 		}
 		if v, ok := cols["color"].(string); ok && !hexColor.MatchString(v) {
-			return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid color", "Field color must be a hex colour such as #1E88E5, not %q.", v)
+			return nil, ErrInvalidColor.Withf("Field color must be a hex colour such as #1E88E5, not %q.", v)
 		}
 	}
 	if c.has("gestion") && in.Gestion.Set {
 		g := in.Gestion.Or(GestionBooking)
 		if g != GestionBooking && g != GestionClass {
-			return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid data", "Field gestion must be 1 (booking) or 2 (training class), not %d.", g)
+			return nil, clubhouse.ErrInvalidData.Withf("Field gestion must be 1 (booking) or 2 (training class), not %d.", g)
 		}
 		cols["gestion"] = g
 	}
@@ -150,7 +156,7 @@ func (in CatalogInput) columns(c *catalog, create bool) (map[string]any, error) 
 		cols["ledger_account"] = nil
 		if v := strings.TrimSpace(in.LedgerAccount.Or("")); v != "" {
 			if !ledgerCode.MatchString(v) {
-				return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid code", "ledger_account must be an account code of the chart such as 1.1.05.01, not %q.", v)
+				return nil, ErrInvalidLedgerAccount.Withf("ledger_account must be an account code of the chart such as 1.1.05.01, not %q.", v)
 			}
 			cols["ledger_account"] = v
 		}
@@ -164,7 +170,7 @@ func (in CatalogInput) columns(c *catalog, create bool) (map[string]any, error) 
 			missing = append(missing, "court_type_id")
 		case in.CourtTypeID.Set:
 			if *in.CourtTypeID.Value <= 0 {
-				return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "court_type_id %d does not exist.", *in.CourtTypeID.Value)
+				return nil, clubhouse.ErrInvalidReference.Withf("court_type_id %d does not exist.", *in.CourtTypeID.Value)
 			}
 			cols["court_type_id"] = *in.CourtTypeID.Value
 		}
@@ -178,16 +184,16 @@ func (in CatalogInput) columns(c *catalog, create bool) (map[string]any, error) 
 			}
 			if name == "price" && pricing.ValidPrice(v) != nil {
 				// A price the engine cannot quote would fail every grid later.
-				return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "Field price must be below 1000000000 per hour.")
+				return nil, clubhouse.ErrInvalidAmount.Withf("Field price must be below 1000000000 per hour.")
 			}
 			cols[name] = v
 		}
 	}
 	if len(missing) > 0 {
-		return nil, clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: %s.", strings.Join(missing, ", "))
+		return nil, clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(missing, ", "))
 	}
 	if extra := in.unsupported(c); extra != "" {
-		return nil, clubhouse.Errorf(clubhouse.Invalid, "unknown field", "Field %s is not accepted for %s.", extra, c.noun)
+		return nil, clubhouse.ErrUnknownField.Withf("Field %s is not accepted for %s.", extra, c.noun)
 	}
 	return cols, nil
 }
@@ -211,13 +217,13 @@ func (in CatalogInput) unsupported(c *catalog) string {
 // validMoney accepts amounts from 0 with at most two decimals.
 func validMoney(name string, v decimal.Decimal) error {
 	if v.IsNegative() {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "Field %s must not be negative.", name)
+		return clubhouse.ErrInvalidAmount.Withf("Field %s must not be negative.", name)
 	}
 	if !v.Equal(v.Round(2)) {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "Field %s has more than two decimals.", name)
+		return clubhouse.ErrInvalidAmount.Withf("Field %s has more than two decimals.", name)
 	}
 	if v.Cmp(maxMoney) >= 0 {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "Field %s is too large.", name)
+		return clubhouse.ErrInvalidAmount.Withf("Field %s is too large.", name)
 	}
 	return nil
 }

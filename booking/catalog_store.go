@@ -36,9 +36,9 @@ func newCatalog(table, noun string, fields, search []string, refs ...reference) 
 	return &catalog{
 		table: table, noun: noun, fields: fields, search: search, refs: refs,
 		selectSQ: "SELECT " + cols + " FROM " + table + " t",
-		notFound: clubhouse.Errorf(clubhouse.NotFound, "not found", "The %s does not exist.", noun),
+		notFound: clubhouse.ErrNotFound.Withf("The %s does not exist.", noun),
 		errs: sqldb.Mapping{
-			table + "_name_key": clubhouse.Errorf(clubhouse.Conflict, "already exists", "A %s with that name already exists.", noun),
+			table + "_name_key": clubhouse.ErrExists.Withf("A %s with that name already exists.", noun),
 		},
 	}
 }
@@ -61,7 +61,7 @@ var (
 			reference{"booking_series", "court_id", "booking series"})
 		c.selectSQ = `SELECT t.id, t.court_type_id, ct.name AS court_type_name, t.name, t.cost, t.price, t.created_at, t.updated_at
 			FROM courts t JOIN court_types ct ON ct.id = t.court_type_id`
-		c.errs["courts_court_type_id_fkey"] = clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "court_type_id does not name an existing court type.")
+		c.errs["courts_court_type_id_fkey"] = clubhouse.ErrInvalidReference.Withf("court_type_id does not name an existing court type.")
 		return c
 	}()
 )
@@ -155,12 +155,12 @@ func remove(ctx context.Context, db *sqlx.DB, c *catalog, id int64) error {
 			}
 		}
 		if len(users) > 0 {
-			return clubhouse.Errorf(clubhouse.Conflict, "in use", "The %s %d is still used by %s; change or delete those first.",
+			return clubhouse.ErrInUse.Withf("The %s %d is still used by %s; change or delete those first.",
 				c.noun, id, strings.Join(users, " and "))
 		}
 		res, err := tx.ExecContext(ctx, "DELETE FROM "+c.table+" WHERE id = $1", id)
 		if sqldb.Code(err) == "23503" { // a reference this catalog does not list, or one added concurrently
-			return clubhouse.Errorf(clubhouse.Conflict, "in use", "The %s %d is still referenced by other records.", c.noun, id)
+			return clubhouse.ErrInUse.Withf("The %s %d is still referenced by other records.", c.noun, id)
 		}
 		if err != nil {
 			return fmt.Errorf("delete %s %d: %w", c.noun, id, err)

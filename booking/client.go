@@ -72,7 +72,7 @@ func (in ClientInput) columns(required ...string) (map[string]any, error) {
 			v := strings.TrimSpace(*f.Value)
 			if v == "" {
 				if name == "first_name" || name == "last_name" || name == "document" || req {
-					return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "Field %s must not be blank.", name)
+					return clubhouse.ErrInvalidData.Withf("Field %s must not be blank.", name)
 				}
 				cols[name] = nil
 				return nil
@@ -93,19 +93,19 @@ func (in ClientInput) columns(required ...string) (map[string]any, error) {
 	switch {
 	case in.DocumentTypeID.Set && in.DocumentTypeID.Value != nil:
 		if *in.DocumentTypeID.Value <= 0 {
-			return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "document_type_id %d does not exist.", *in.DocumentTypeID.Value)
+			return nil, clubhouse.ErrInvalidReference.Withf("document_type_id %d does not exist.", *in.DocumentTypeID.Value)
 		}
 		cols["document_type_id"] = *in.DocumentTypeID.Value
 	case in.DocumentTypeID.Set || slices.Contains(required, "document_type_id"):
 		missing = append(missing, "document_type_id")
 	}
 	if len(missing) > 0 {
-		return nil, clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: %s.", strings.Join(missing, ", "))
+		return nil, clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(missing, ", "))
 	}
 	if e, ok := cols["email"].(string); ok {
 		a, err := mail.ParseAddress(e)
 		if err != nil || a.Address != e {
-			return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid email", "%q is not a valid email address.", e)
+			return nil, errBadEmail.Withf("%q is not a valid email address.", e)
 		}
 	}
 	return cols, nil

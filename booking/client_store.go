@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -103,7 +104,7 @@ func (clientStore) userEmail(ctx context.Context, q sqldb.Queryer, userID int64)
 	}
 	err := q.GetContext(ctx, &u, `SELECT email FROM users WHERE id = $1`, userID)
 	if err != nil {
-		if mapped := sqldb.Map(err, ErrUserNotFound, nil); mapped == ErrUserNotFound {
+		if mapped := sqldb.Map(err, ErrUserNotFound, nil); errors.Is(mapped, ErrUserNotFound) {
 			return nil, false, nil
 		}
 		return nil, false, err

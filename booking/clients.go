@@ -30,7 +30,7 @@ var (
 )
 
 func errClientInUse(id int64) error {
-	return clubhouse.Errorf(clubhouse.Conflict, "in use", "The client %d still has bookings or payments; keep it or delete those first.", id)
+	return clubhouse.ErrInUse.Withf("The client %d still has bookings or payments; keep it or delete those first.", id)
 }
 
 // List returns up to limit clients from offset whose email, display name,

@@ -75,7 +75,7 @@ func (in DiscountInput) columns(coupon, create bool, curKind string, curValue de
 		lf, of = in.Code, in.Name
 	}
 	if of.Set || (coupon && in.ClientID.Set) || (!coupon && (in.MaxUses.Set || in.MaxUsesPerClient.Set)) {
-		return nil, clubhouse.Errorf(clubhouse.Invalid, "unknown field", "Field %s is not accepted here.", firstSet(of.Set, other, in.ClientID.Set, "client_id", in.MaxUses.Set, "max_uses", in.MaxUsesPerClient.Set, "max_uses_per_client"))
+		return nil, clubhouse.ErrUnknownField.Withf("Field %s is not accepted here.", firstSet(of.Set, other, in.ClientID.Set, "client_id", in.MaxUses.Set, "max_uses", in.MaxUsesPerClient.Set, "max_uses_per_client"))
 	}
 	switch {
 	case (create && !lf.Set) || (lf.Set && lf.Value == nil):
@@ -83,10 +83,10 @@ func (in DiscountInput) columns(coupon, create bool, curKind string, curValue de
 	case lf.Set:
 		v := strings.TrimSpace(*lf.Value)
 		if coupon && !couponCode.MatchString(v) {
-			return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid data", "code must be 3 to 40 letters, digits, - or _, not %q.", v)
+			return nil, clubhouse.ErrInvalidData.Withf("code must be 3 to 40 letters, digits, - or _, not %q.", v)
 		}
 		if v == "" {
-			return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid data", "Field %s must not be blank.", label)
+			return nil, clubhouse.ErrInvalidData.Withf("Field %s must not be blank.", label)
 		}
 		cols[label] = v
 	}
@@ -104,7 +104,7 @@ func (in DiscountInput) columns(coupon, create bool, curKind string, curValue de
 		cols["value"] = value
 	}
 	if len(missing) > 0 {
-		return nil, clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: %s.", strings.Join(missing, ", "))
+		return nil, clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(missing, ", "))
 	}
 	if err := checkKindValue(kind, value); err != nil {
 		return nil, err
@@ -136,13 +136,13 @@ func (in DiscountInput) columns(coupon, create bool, curKind string, curValue de
 			continue
 		}
 		if n.f.Value != nil && *n.f.Value <= 0 {
-			return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid data", "%s must be at least 1, or null for no limit.", n.name)
+			return nil, clubhouse.ErrInvalidData.Withf("%s must be at least 1, or null for no limit.", n.name)
 		}
 		cols[n.name] = n.f.Value
 	}
 	if in.ClientID.Set {
 		if in.ClientID.Value != nil && *in.ClientID.Value <= 0 {
-			return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "client_id %d does not exist.", *in.ClientID.Value)
+			return nil, clubhouse.ErrInvalidReference.Withf("client_id %d does not exist.", *in.ClientID.Value)
 		}
 		cols["client_id"] = in.ClientID.Value
 	}

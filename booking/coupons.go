@@ -24,14 +24,14 @@ var (
 			t.max_uses_per_client, t.is_active, t.created_at, t.updated_at,
 			(SELECT count(*) FROM reservations r WHERE r.coupon_id = t.id) AS uses
 			FROM coupons t`
-		c.errs["coupons_code_key"] = clubhouse.Errorf(clubhouse.Conflict, "already exists", "A coupon with that code already exists.")
+		c.errs["coupons_code_key"] = clubhouse.ErrExists.Withf("A coupon with that code already exists.")
 		c.errs["coupons_validity_check"] = errValidity
 		return c
 	}()
 	contracts = func() *catalog {
 		c := newCatalog("contracts", "contract", []string{"name", "client_id", "kind", "value", "description", "valid_from",
 			"valid_until", "is_active"}, []string{"name", "description"}, reference{"reservations", "contract_id", "bookings"})
-		c.errs["contracts_client_id_fkey"] = clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "client_id does not name an existing client.")
+		c.errs["contracts_client_id_fkey"] = clubhouse.ErrInvalidReference.Withf("client_id does not name an existing client.")
 		c.errs["contracts_validity_check"] = errValidity
 		return c
 	}()

@@ -49,13 +49,13 @@ func checkKindValue(kind string, value decimal.Decimal) error {
 	switch kind {
 	case KindPercent, KindFixed:
 	default:
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "kind must be %q or %q, not %q.", KindPercent, KindFixed, kind)
+		return clubhouse.ErrInvalidData.Withf("kind must be %q or %q, not %q.", KindPercent, KindFixed, kind)
 	}
 	if !value.IsPositive() {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "value must be greater than 0.")
+		return clubhouse.ErrInvalidAmount.Withf("value must be greater than 0.")
 	}
 	if kind == KindPercent && value.Cmp(hundred) > 0 {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "A percent discount is at most 100.")
+		return clubhouse.ErrInvalidAmount.Withf("A percent discount is at most 100.")
 	}
 	return validMoney("value", value)
 }

@@ -108,7 +108,7 @@ func (in BookingInput) apply(r *Reservation, zone *time.Location, create bool) e
 		checkout = *in.Checkout.Value
 	}
 	if len(missing) > 0 {
-		return clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: %s.", strings.Join(missing, ", "))
+		return clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(missing, ", "))
 	}
 	for _, ref := range []struct {
 		name string
@@ -116,7 +116,7 @@ func (in BookingInput) apply(r *Reservation, zone *time.Location, create bool) e
 		set  bool
 	}{{"court_id", r.CourtID, in.CourtID.Set}, {"reservation_type_id", r.ReservationTypeID, in.ReservationTypeID.Set}} {
 		if ref.set && ref.v <= 0 {
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "%s %d does not exist.", ref.name, ref.v)
+			return clubhouse.ErrInvalidReference.Withf("%s %d does not exist.", ref.name, ref.v)
 		}
 	}
 	for _, opt := range []struct {
@@ -128,7 +128,7 @@ func (in BookingInput) apply(r *Reservation, zone *time.Location, create bool) e
 			continue
 		}
 		if opt.f.Value != nil && *opt.f.Value <= 0 {
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "%s %d does not exist.", opt.name, *opt.f.Value)
+			return clubhouse.ErrInvalidReference.Withf("%s %d does not exist.", opt.name, *opt.f.Value)
 		}
 		*opt.dst = opt.f.Value
 	}

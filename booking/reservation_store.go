@@ -14,10 +14,10 @@ import (
 
 var reservationErrors = sqldb.Mapping{
 	"reservations_no_overlap":                 ErrCourtTaken,
-	"reservations_court_id_fkey":              clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "court_id does not name an existing court."),
-	"reservations_client_id_fkey":             clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "client_id does not name an existing client."),
-	"reservations_reservation_type_id_fkey":   clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "reservation_type_id does not name an existing reservation type."),
-	"reservations_reservation_status_id_fkey": clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "reservation_status_id does not name an existing status."),
+	"reservations_court_id_fkey":              clubhouse.ErrInvalidReference.Withf("court_id does not name an existing court."),
+	"reservations_client_id_fkey":             clubhouse.ErrInvalidReference.Withf("client_id does not name an existing client."),
+	"reservations_reservation_type_id_fkey":   clubhouse.ErrInvalidReference.Withf("reservation_type_id does not name an existing reservation type."),
+	"reservations_reservation_status_id_fkey": clubhouse.ErrInvalidReference.Withf("reservation_status_id does not name an existing status."),
 	"reservations_span_check":                 ErrCheckoutBeforeChecking,
 	"reservations_grid_check":                 ErrOffGrid,
 }
@@ -226,7 +226,7 @@ func (reservationStore) delete(ctx context.Context, q sqldb.Queryer, ids []int64
 	deleted := []int64{}
 	err := q.SelectContext(ctx, &deleted, `DELETE FROM reservations WHERE id = ANY($1) RETURNING id`, ids)
 	if sqldb.Code(err) == "23503" {
-		return nil, clubhouse.Errorf(clubhouse.Conflict, "in use", "A booking still has payments, classes or events; delete those first.")
+		return nil, clubhouse.ErrInUse.Withf("A booking still has payments, classes or events; delete those first.")
 	}
 	return deleted, err
 }

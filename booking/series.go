@@ -74,9 +74,12 @@ var (
 		"A series holds at most %d bookings within %d years of the first; split it into several series.", MaxSeriesOccurrences, MaxSeriesYears)
 )
 
+// ErrSeriesRule is returned for a series rule that cannot make bookings.
+var ErrSeriesRule = clubhouse.Errorf(clubhouse.Invalid, "invalid rrule", "rrule cannot make the bookings of a series.")
+
 // badRule is the Invalid "invalid rrule" error naming the field.
 func badRule(format string, args ...any) error {
-	return clubhouse.Errorf(clubhouse.Invalid, "invalid rrule", "rrule "+format, args...)
+	return ErrSeriesRule.Withf("rrule "+format, args...)
 }
 
 // ExpandSeries returns the spans of a series whose first booking is first
@@ -209,7 +212,7 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 		return SeriesResult{}, err
 	}
 	if strings.TrimSpace(in.RRule) == "" {
-		return SeriesResult{}, clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: rrule.")
+		return SeriesResult{}, clubhouse.ErrIncomplete.Withf("Missing required fields: rrule.")
 	}
 	spans, err := ExpandSeries(in.RRule, r.Span())
 	if err != nil {
@@ -285,7 +288,7 @@ func seriesTaken(taken []Span, outcome string) error {
 	for i, s := range taken {
 		dates[i] = s.Start.Format("2006-01-02 15:04")
 	}
-	return clubhouse.Errorf(ErrCourtTaken.Kind, ErrCourtTaken.Code,
+	return ErrCourtTaken.Withf(
 		"The court is already booked on %s; %s", strings.Join(dates, ", "), outcome)
 }
 

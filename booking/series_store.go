@@ -95,7 +95,7 @@ func (seriesStore) deleteBookings(ctx context.Context, q sqldb.Queryer, id int64
 	err := q.SelectContext(ctx, &deleted, `DELETE FROM reservations
 		WHERE series_id = $1 AND ($2::timestamp IS NULL OR checking >= $2) RETURNING id`, id, from)
 	if sqldb.Code(err) == "23503" {
-		return nil, clubhouse.Errorf(clubhouse.Conflict, "in use", "A booking of the series still has payments, classes or events; delete those first.")
+		return nil, clubhouse.ErrInUse.Withf("A booking of the series still has payments, classes or events; delete those first.")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("delete series bookings: %w", err)

@@ -50,7 +50,7 @@ func (in TariffInput) apply(t *Tariff) error {
 			return nil
 		}
 		if f.Value != nil && *f.Value <= 0 {
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "%s %d does not exist.", name, *f.Value)
+			return clubhouse.ErrInvalidReference.Withf("%s %d does not exist.", name, *f.Value)
 		}
 		*dst = f.Value
 		return nil
@@ -104,7 +104,7 @@ func (in TariffInput) apply(t *Tariff) error {
 		missing = append(missing, "is_active")
 	}
 	if len(missing) > 0 {
-		return clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: %s.", strings.Join(missing, ", "))
+		return clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(missing, ", "))
 	}
 	pt, err := t.engine()
 	if err != nil {

@@ -15,9 +15,9 @@ import (
 var ErrTariffNotFound = clubhouse.Errorf(clubhouse.NotFound, "not found", "The tariff does not exist.")
 
 var tariffErrors = sqldb.Mapping{
-	"tariffs_court_id_fkey":            clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "court_id does not name an existing court."),
-	"tariffs_reservation_type_id_fkey": clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "reservation_type_id does not name an existing reservation type."),
-	"tariffs_dates_check":              clubhouse.Errorf(clubhouse.Invalid, "invalid date", "end_date must not be before start_date."),
+	"tariffs_court_id_fkey":            clubhouse.ErrInvalidReference.Withf("court_id does not name an existing court."),
+	"tariffs_reservation_type_id_fkey": clubhouse.ErrInvalidReference.Withf("reservation_type_id does not name an existing reservation type."),
+	"tariffs_dates_check":              clubhouse.ErrInvalidDate.Withf("end_date must not be before start_date."),
 }
 
 const tariffSelect = `SELECT id, court_id, reservation_type_id, rrule, start_date, end_date,

@@ -25,7 +25,7 @@ var wallLayouts = []string{
 // converted to the club's zone. Errors: an Invalid "invalid date" naming field.
 func ParseWall(field, s string, club *time.Location) (time.Time, error) {
 	s = strings.TrimSpace(s)
-	bad := clubhouse.Errorf(clubhouse.Invalid, "invalid date",
+	bad := clubhouse.ErrInvalidDate.Withf(
 		"%s must be a date-time such as 2026-03-02 10:00:00 or 2026-03-02T10:00:00, not %q.", field, s)
 	if s == "" {
 		return time.Time{}, bad
@@ -53,7 +53,7 @@ func Wall(t time.Time) time.Time {
 func ParseDate(field, s string) (time.Time, error) {
 	t, err := time.Parse(time.DateOnly, strings.TrimSpace(s))
 	if err != nil {
-		return time.Time{}, clubhouse.Errorf(clubhouse.Invalid, "invalid date", "%s must be a date YYYY-MM-DD, not %q.", field, s)
+		return time.Time{}, clubhouse.ErrInvalidDate.Withf("%s must be a date YYYY-MM-DD, not %q.", field, s)
 	}
 	if !pricing.InRange(t) {
 		return time.Time{}, errOutOfRange(field, t)
@@ -73,7 +73,7 @@ func inRange(field string, t time.Time) (time.Time, error) {
 }
 
 func errOutOfRange(field string, t time.Time) error {
-	return clubhouse.Errorf(clubhouse.Invalid, "invalid date", "%s must lie from %s to %s, not %s.",
+	return clubhouse.ErrInvalidDate.Withf("%s must lie from %s to %s, not %s.",
 		field, pricing.FirstDate, pricing.LastDate, t.Format(time.DateOnly))
 }
 
@@ -111,7 +111,7 @@ func (s Span) Check(max time.Duration) error {
 		return ErrCheckoutBeforeChecking
 	}
 	if max > 0 && s.End.Sub(s.Start) > max {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid date", "A booking may last at most %s; split it or use a series.", max)
+		return clubhouse.ErrInvalidDate.Withf("A booking may last at most %s; split it or use a series.", max)
 	}
 	return nil
 }

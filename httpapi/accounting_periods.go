@@ -273,7 +273,7 @@ func (s *Server) span(r *http.Request) (time.Time, time.Time, error) {
 		to = today
 	}
 	if to.Before(from) {
-		return time.Time{}, time.Time{}, clubhouse.Errorf(clubhouse.Invalid, "invalid date", "to must not be before from.")
+		return time.Time{}, time.Time{}, clubhouse.ErrInvalidDate.Withf("to must not be before from.")
 	}
 	return from, to, nil
 }

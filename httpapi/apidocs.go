@@ -162,7 +162,7 @@ func (s *Server) apiDocsPage(w http.ResponseWriter, r *http.Request) error {
 // @Router /api-docs/{file} [get]
 func (s *Server) apiDocsAsset(w http.ResponseWriter, r *http.Request) error {
 	if _, err := fs.Stat(swaggerfiles.FS, r.PathValue("file")); err != nil {
-		return clubhouse.Errorf(clubhouse.NotFound, "not found", "No API page asset %q.", r.PathValue("file"))
+		return clubhouse.ErrNotFound.Withf("No API page asset %q.", r.PathValue("file"))
 	}
 	s.assets.ServeHTTP(w, r)
 	return nil

@@ -121,7 +121,7 @@ type discoveryDTO struct {
 // @Router /.well-known/openid-configuration [get]
 func (s *Server) openIDConfiguration(w http.ResponseWriter, r *http.Request) error {
 	if len(s.o.JWKS.Keys) == 0 {
-		return clubhouse.Errorf(clubhouse.NotFound, "not found", "clubd is not the identity provider here; ask the issuer %s.", s.o.Issuer)
+		return clubhouse.ErrNotFound.Withf("clubd is not the identity provider here; ask the issuer %s.", s.o.Issuer)
 	}
 	base := strings.TrimRight(s.o.PublicBaseURL, "/")
 	return writeJSON(w, http.StatusOK, discoveryDTO{

@@ -344,13 +344,13 @@ type idList []int64
 func (l *idList) UnmarshalJSON(b []byte) error {
 	var raw []json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "ids must be an array of ids.")
+		return clubhouse.ErrInvalidData.Withf("ids must be an array of ids.")
 	}
 	for _, v := range raw {
 		s := string(bytes.Trim(v, `"`))
 		id, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || id <= 0 {
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid id", "ids must hold positive integers, not %s.", v)
+			return clubhouse.ErrInvalidID.Withf("ids must hold positive integers, not %s.", v)
 		}
 		*l = append(*l, id)
 	}
@@ -384,7 +384,7 @@ func (s *Server) deleteBookings(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if len(in.IDs) == 0 || len(in.IDs) > 1000 {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "ids must hold 1 to 1000 ids.")
+		return clubhouse.ErrInvalidData.Withf("ids must hold 1 to 1000 ids.")
 	}
 	deleted, err := s.o.Bookings.DeleteMany(r.Context(), in.IDs)
 	if err != nil {
@@ -524,7 +524,7 @@ func spanFromQuery(r *http.Request) (checking, checkout string, err error) {
 		}
 	}
 	if len(missing) > 0 {
-		return "", "", clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required query parameters: %s.", strings.Join(missing, ", "))
+		return "", "", clubhouse.ErrIncomplete.Withf("Missing required query parameters: %s.", strings.Join(missing, ", "))
 	}
 	day, err := booking.ParseDate("date", q.Get("date"))
 	if err != nil {
@@ -556,7 +556,7 @@ func clockOf(name, s string) (time.Duration, error) {
 			return time.Duration(t.Hour())*time.Hour + time.Duration(t.Minute())*time.Minute + time.Duration(t.Second())*time.Second, nil
 		}
 	}
-	return 0, clubhouse.Errorf(clubhouse.Invalid, "invalid date", "%s must be a time HH:MM, not %q.", name, s)
+	return 0, clubhouse.ErrInvalidDate.Withf("%s must be a time HH:MM, not %q.", name, s)
 }
 
 // calculatePrice prices a span on a court.
@@ -636,7 +636,7 @@ func queryBool(r *http.Request, name string) (*bool, error) {
 	}
 	b, err := strconv.ParseBool(s)
 	if err != nil {
-		return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid query", "%s must be true or false, not %q.", name, s)
+		return nil, clubhouse.ErrInvalidQuery.Withf("%s must be true or false, not %q.", name, s)
 	}
 	return &b, nil
 }

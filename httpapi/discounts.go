@@ -458,7 +458,7 @@ func (s *Server) setContract(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !in.ContractID.Set {
-		return clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: contract_id (null removes the contract).")
+		return clubhouse.ErrIncomplete.Withf("Missing required fields: contract_id (null removes the contract).")
 	}
 	q, err := s.o.Discounts.SetContract(r.Context(), id, in.ContractID.Value)
 	if err != nil {

@@ -75,6 +75,11 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		writeJSONBody(w, http.StatusInternalServerError, errorBody{Error: "internal error", Message: "The server failed to handle the request."})
 		return
 	}
+	if cause := clubhouse.Cause(err); cause != nil && e.Kind != clubhouse.Unavailable {
+		// A refusal the database made (a constraint): the caller gets the
+		// domain's words, the log the database's.
+		log.InfoContext(r.Context(), "refused", "method", r.Method, "path", r.URL.Path, "error", e.Code, "cause", cause)
+	}
 	if e.Kind == clubhouse.Unavailable {
 		// A dependency failed or is not configured: the cause is for operators.
 		log.WarnContext(r.Context(), "unavailable", "method", r.Method, "path", r.URL.Path, "err", err)

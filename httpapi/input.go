@@ -35,15 +35,15 @@ func checkText(field, s string, max int) error {
 	case !utf8.ValidString(s):
 		return errNotUTF8(field)
 	case strings.IndexByte(s, 0) >= 0:
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "%s must not contain NUL characters.", field)
+		return clubhouse.ErrInvalidData.Withf("%s must not contain NUL characters.", field)
 	case len(s) > max && utf8.RuneCountInString(s) > max:
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "%s must be at most %d characters long.", field, max)
+		return clubhouse.ErrInvalidData.Withf("%s must be at most %d characters long.", field, max)
 	}
 	return nil
 }
 
 func errNotUTF8(field string) error {
-	return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "%s must be UTF-8 text.", field)
+	return clubhouse.ErrInvalidData.Withf("%s must be UTF-8 text.", field)
 }
 
 // checkFields checks the decoded request v (a struct, or a pointer, slice
@@ -63,7 +63,7 @@ func checkFields(v reflect.Value, name string, tag reflect.StructTag) error {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		lo, hi := tagInt(tag, "minimum", math.MinInt64), tagInt(tag, "maximum", math.MaxInt64)
 		if n := v.Int(); n < int64(lo) || n > int64(hi) {
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "%s must be an integer from %d to %d.", name, lo, hi)
+			return clubhouse.ErrInvalidData.Withf("%s must be an integer from %d to %d.", name, lo, hi)
 		}
 	case reflect.Slice:
 		for i := range v.Len() {
@@ -126,7 +126,7 @@ func utf8Error(body []byte) error {
 	if field := jsonPathAt(body, at); field != "" {
 		return errNotUTF8(field)
 	}
-	return clubhouse.Errorf(clubhouse.Invalid, "invalid JSON", "The request body must be UTF-8 text.")
+	return clubhouse.ErrInvalidJSON.Withf("The request body must be UTF-8 text.")
 }
 
 // jsonFrame is an object or array being read by jsonPathAt.

@@ -39,7 +39,7 @@ func decodeJSON(r *http.Request, dst any) error {
 		return errTooLarge
 	}
 	if err != nil {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid JSON", "The request body could not be read: %v.", err)
+		return clubhouse.ErrInvalidJSON.Withf("The request body could not be read: %v.", err)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return errEmptyBody
@@ -53,7 +53,7 @@ func decodeJSON(r *http.Request, dst any) error {
 		return jsonError(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid JSON", "The request body must hold one JSON object and nothing after it.")
+		return clubhouse.ErrInvalidJSON.Withf("The request body must hold one JSON object and nothing after it.")
 	}
 	v := reflect.ValueOf(dst).Elem()
 	if err := checkFields(v, "", ""); err != nil {
@@ -66,7 +66,7 @@ func decodeJSON(r *http.Request, dst any) error {
 		}
 	}
 	if len(missing) > 0 {
-		return clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: %s.", strings.Join(missing, ", "))
+		return clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(missing, ", "))
 	}
 	return nil
 }
@@ -85,18 +85,18 @@ func jsonError(err error) error {
 	switch {
 	case errors.As(err, &typeErr):
 		if typeErr.Field == "" {
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid JSON", "The request body must be a JSON object.")
+			return clubhouse.ErrInvalidJSON.Withf("The request body must be a JSON object.")
 		}
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "Field %s must be %s.", typeErr.Field, jsonTypeName(typeErr.Type))
+		return clubhouse.ErrInvalidData.Withf("Field %s must be %s.", typeErr.Field, jsonTypeName(typeErr.Type))
 	case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF):
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid JSON", "The request body is not valid JSON: %v.", err)
+		return clubhouse.ErrInvalidJSON.Withf("The request body is not valid JSON: %v.", err)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return clubhouse.Errorf(clubhouse.Invalid, "unknown field", "Field %s is not accepted here.", strings.TrimPrefix(err.Error(), "json: unknown field "))
+		return clubhouse.ErrUnknownField.Withf("Field %s is not accepted here.", strings.TrimPrefix(err.Error(), "json: unknown field "))
 	}
 	if e := clubhouse.AsError(err); e != nil {
 		return e
 	}
-	return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "%v.", err)
+	return clubhouse.ErrInvalidData.Withf("%v.", err)
 }
 
 func jsonTypeName(t reflect.Type) string {
@@ -177,7 +177,7 @@ func pathID(r *http.Request, name string) (int64, error) {
 	s := r.PathValue(name)
 	id, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || id <= 0 {
-		return 0, clubhouse.Errorf(clubhouse.Invalid, "invalid id", "%s must be a positive integer, not %q.", name, s)
+		return 0, clubhouse.ErrInvalidID.Withf("%s must be a positive integer, not %q.", name, s)
 	}
 	return id, nil
 }
@@ -190,7 +190,7 @@ func queryInt(r *http.Request, name string, def, min, max int) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < min || n > max {
-		return 0, clubhouse.Errorf(clubhouse.Invalid, "invalid query", "%s must be an integer from %d to %d, not %q.", name, min, max, s)
+		return 0, clubhouse.ErrInvalidQuery.Withf("%s must be an integer from %d to %d, not %q.", name, min, max, s)
 	}
 	return n, nil
 }
@@ -203,7 +203,7 @@ func queryID(r *http.Request, name string) (int64, error) {
 	}
 	id, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || id <= 0 {
-		return 0, clubhouse.Errorf(clubhouse.Invalid, "invalid id", "%s must be a positive integer, not %q.", name, s)
+		return 0, clubhouse.ErrInvalidID.Withf("%s must be a positive integer, not %q.", name, s)
 	}
 	return id, nil
 }

@@ -20,11 +20,11 @@ func (m money) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON accepts a JSON number only.
 func (m *money) UnmarshalJSON(b []byte) error {
 	if len(b) == 0 || b[0] == '"' || bytes.Equal(b, []byte("true")) || bytes.Equal(b, []byte("false")) || b[0] == '{' || b[0] == '[' {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "Amounts must be JSON numbers, not %s.", b)
+		return clubhouse.ErrInvalidAmount.Withf("Amounts must be JSON numbers, not %s.", b)
 	}
 	d, err := decimal.NewFromString(string(b))
 	if err != nil {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "%s is not a number.", b)
+		return clubhouse.ErrInvalidAmount.Withf("%s is not a number.", b)
 	}
 	*m = money(d)
 	return nil

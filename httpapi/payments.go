@@ -562,7 +562,7 @@ func (s *Server) createAccountPayment(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	if in.TransactionID.Value != nil && strings.TrimSpace(*in.TransactionID.Value) == "" {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "transaction_id must be a non-empty string.")
+		return clubhouse.ErrInvalidData.Withf("transaction_id must be a non-empty string.")
 	}
 	c, _, err := s.callerClient(r) // no client: c.ID is 0
 	if err != nil {

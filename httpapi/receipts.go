@@ -43,6 +43,9 @@ var (
 		"Send the value of the XSRF-TOKEN cookie (set by any authenticated admin GET) in the X-XSRF-TOKEN header.")
 )
 
+// errMultipart is returned for a multipart body that cannot be read.
+var errMultipart = clubhouse.Errorf(clubhouse.Invalid, "invalid multipart", "The request is not valid multipart/form-data.")
+
 // isMultipart tells whether r's body is multipart/form-data.
 func isMultipart(r *http.Request) bool {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -75,7 +78,7 @@ func readPaymentForm(w http.ResponseWriter, r *http.Request) (_ *paymentForm, er
 	r.Body = http.MaxBytesReader(w, r.Body, maxMultipartBody)
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid multipart", "The request is not valid multipart/form-data: %v.", err)
+		return nil, errMultipart.Withf("The request is not valid multipart/form-data: %v.", err)
 	}
 	f := &paymentForm{}
 	defer func() {
@@ -97,7 +100,7 @@ func readPaymentForm(w http.ResponseWriter, r *http.Request) (_ *paymentForm, er
 		}
 		name := part.FormName()
 		if seen[name] {
-			return nil, clubhouse.Errorf(clubhouse.Invalid, "invalid data", "Field %q is sent twice.", name)
+			return nil, clubhouse.ErrInvalidData.Withf("Field %q is sent twice.", name)
 		}
 		seen[name] = true
 		if name == "foto" {
@@ -138,7 +141,7 @@ func bodyError(err error) error {
 	case clubhouse.AsError(err) != nil:
 		return err
 	}
-	return clubhouse.Errorf(clubhouse.Invalid, "invalid multipart", "The multipart body could not be read: %v.", err)
+	return errMultipart.Withf("The multipart body could not be read: %v.", err)
 }
 
 // setField sets the field name of the patch from a form value, with the
@@ -155,7 +158,7 @@ func (p *bookingPaymentPatch) setField(name, v string) error {
 		}
 		d, err := decimal.NewFromString(v)
 		if err != nil {
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "amount must be a number, not %q.", v)
+			return clubhouse.ErrInvalidAmount.Withf("amount must be a number, not %q.", v)
 		}
 		m := money(d)
 		p.Amount.Value = &m
@@ -166,7 +169,7 @@ func (p *bookingPaymentPatch) setField(name, v string) error {
 		}
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "Field payment_type_id must be an integer, not %q.", v)
+			return clubhouse.ErrInvalidData.Withf("Field payment_type_id must be an integer, not %q.", v)
 		}
 		p.PaymentTypeID.Value = &id
 	case "status":
@@ -177,7 +180,7 @@ func (p *bookingPaymentPatch) setField(name, v string) error {
 			b := v == "true"
 			p.Status.Value = &b
 		default:
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "Field status must be true or false, not %q.", v)
+			return clubhouse.ErrInvalidData.Withf("Field status must be true or false, not %q.", v)
 		}
 	case "transaction_id":
 		p.TransactionID = optString(v)
@@ -186,7 +189,7 @@ func (p *bookingPaymentPatch) setField(name, v string) error {
 	case "gateway_response":
 		p.GatewayResponse = optString(v)
 	default:
-		return clubhouse.Errorf(clubhouse.Invalid, "unknown field", "Field %q is not accepted here.", name)
+		return clubhouse.ErrUnknownField.Withf("Field %q is not accepted here.", name)
 	}
 	return nil
 }
@@ -225,7 +228,7 @@ func (s *Server) createBookingPaymentForm(w http.ResponseWriter, r *http.Request
 	}
 	defer f.close()
 	if m := f.missing(); len(m) > 0 {
-		return clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: %s.", strings.Join(m, ", "))
+		return clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(m, ", "))
 	}
 	p, err := s.o.Payments.CreateForBookingWithReceipt(r.Context(), bookingID, bookingPaymentInput(f.patch).domain(), f.receipt)
 	if err != nil {

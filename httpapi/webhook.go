@@ -88,7 +88,7 @@ func (s *Server) paymentWebhook(w http.ResponseWriter, r *http.Request) error {
 		return errWebhookTooLarge
 	}
 	if err != nil {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid JSON", "The request body could not be read: %v.", err)
+		return clubhouse.ErrInvalidJSON.Withf("The request body could not be read: %v.", err)
 	}
 	if err := payments.VerifySignature(r.Header.Get(payments.SignatureHeader), body, s.o.WebhookSecrets, s.o.Now()); err != nil {
 		return err

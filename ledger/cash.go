@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -40,11 +41,11 @@ var ErrCashNoPeriod = clubhouse.Errorf(clubhouse.Conflict, "no open period",
 // vault holds less).
 func (l *Ledger) CloseCashRegister(ctx context.Context, c CashClose) (Entry, bool, error) {
 	if !c.Amount.IsPositive() {
-		return Entry{}, false, clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "amount must be greater than 0.")
+		return Entry{}, false, clubhouse.ErrInvalidAmount.Withf("amount must be greater than 0.")
 	}
 	if _, err := l.OpenPeriodFor(ctx, c.Date); err != nil {
 		if clubhouse.KindOf(err) == clubhouse.Conflict {
-			return Entry{}, false, clubhouse.Errorf(ErrCashNoPeriod.Kind, ErrCashNoPeriod.Code,
+			return Entry{}, false, ErrCashNoPeriod.Withf(
 				"No hay un período contable abierto que cubra el %s. Abra o amplíe un período contable y vuelva a intentarlo.", c.Date.Format(time.DateOnly))
 		}
 		return Entry{}, false, err
@@ -56,7 +57,7 @@ func (l *Ledger) CloseCashRegister(ctx context.Context, c CashClose) (Entry, boo
 	}
 	e, created, err := l.Post(ctx, EntryInput{Date: c.Date, Description: desc, Source: "cash-close", IdempotencyKey: c.IdempotencyKey,
 		CreatedBy: c.CreatedBy, Lines: []LineInput{{AccountCode: to, Debit: c.Amount}, {AccountCode: from, Credit: c.Amount}}})
-	if clubhouse.KindOf(err) == clubhouse.Conflict && clubhouse.AsError(err).Code == ErrNoOpenPeriod.Code {
+	if errors.Is(err, ErrNoOpenPeriod) {
 		// The period closed between the check and the posting.
 		return Entry{}, false, ErrCashNoPeriod
 	}

@@ -212,12 +212,12 @@ func (l *Ledger) Close(ctx context.Context, id int64, by string) (Period, error)
 			return err
 		}
 		if !tb.TotalDebit.Equal(tb.TotalCredit) {
-			return clubhouse.Errorf(clubhouse.Conflict, "close check failed", "The trial balance does not balance: debits %s, credits %s.", tb.TotalDebit, tb.TotalCredit)
+			return ErrCloseCheck.Withf("The trial balance does not balance: debits %s, credits %s.", tb.TotalDebit, tb.TotalCredit)
 		}
 		if left, err := resultBalances(ctx, tx, p); err != nil {
 			return err
 		} else if len(left) > 0 {
-			return clubhouse.Errorf(clubhouse.Conflict, "close check failed", "%d result accounts still hold a balance after the results close.", len(left))
+			return ErrCloseCheck.Withf("%d result accounts still hold a balance after the results close.", len(left))
 		}
 		if eq, memo := equityEquation(tb); !eq.IsZero() {
 			return clubhouse.Errorf(clubhouse.Conflict, "close check failed",

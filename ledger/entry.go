@@ -61,7 +61,8 @@ type LineInput struct {
 var (
 	ErrEntryNotFound   = clubhouse.Errorf(clubhouse.NotFound, "entry not found", "The journal entry does not exist.")
 	ErrUnbalanced      = clubhouse.Errorf(clubhouse.Invalid, "unbalanced entry", "The entry's debits and credits must be equal, to the cent.")
-	ErrTooFewLines     = clubhouse.Errorf(clubhouse.Invalid, "invalid entry", "An entry has two or more lines.")
+	ErrInvalidEntry    = clubhouse.Errorf(clubhouse.Invalid, "invalid entry", "The entry is not valid.")
+	ErrTooFewLines     = ErrInvalidEntry.Withf("An entry has two or more lines.")
 	ErrKeyReused       = clubhouse.Errorf(clubhouse.Conflict, "idempotency key reused", "That idempotency key was used for an entry with other content.")
 	ErrNoOpenPeriod    = clubhouse.Errorf(clubhouse.Conflict, "no open period", "No open accounting period covers the entry's date.")
 	ErrImmutable       = clubhouse.Errorf(clubhouse.Conflict, "immutable entry", "Posted journal entries are immutable; post a reversal.")
@@ -80,16 +81,16 @@ const maxLines = 10_000
 // with the others. Errors: Invalid naming the problem.
 func (in EntryInput) Validate() error {
 	if in.Date.IsZero() {
-		return clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: date.")
+		return clubhouse.ErrIncomplete.Withf("Missing required fields: date.")
 	}
 	if strings.TrimSpace(in.Description) == "" {
-		return clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: description.")
+		return clubhouse.ErrIncomplete.Withf("Missing required fields: description.")
 	}
 	if len(in.Lines) < 2 {
 		return ErrTooFewLines
 	}
 	if len(in.Lines) > maxLines {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid entry", "An entry has at most %d lines.", maxLines)
+		return ErrInvalidEntry.Withf("An entry has at most %d lines.", maxLines)
 	}
 	debit, credit := decimal.Zero, decimal.Zero
 	memo := 0
@@ -98,24 +99,24 @@ func (in EntryInput) Validate() error {
 			memo++
 		}
 		if strings.TrimSpace(l.AccountCode) == "" {
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid entry", "Line %d names no account.", i+1)
+			return ErrInvalidEntry.Withf("Line %d names no account.", i+1)
 		}
 		d, c := l.Debit, l.Credit
 		if d.IsNegative() || c.IsNegative() || d.IsPositive() == c.IsPositive() {
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid entry", "Line %d must have exactly one of debit and credit above zero.", i+1)
+			return ErrInvalidEntry.Withf("Line %d must have exactly one of debit and credit above zero.", i+1)
 		}
 		if !d.Equal(d.Round(2)) || !c.Equal(c.Round(2)) {
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "Line %d has more than two decimals.", i+1)
+			return clubhouse.ErrInvalidAmount.Withf("Line %d has more than two decimals.", i+1)
 		}
 		debit, credit = debit.Add(d), credit.Add(c)
 	}
 	if !debit.Equal(credit) {
-		return clubhouse.Errorf(clubhouse.Invalid, ErrUnbalanced.Code, "Debits %s and credits %s differ; an entry balances to the cent.", debit, credit)
+		return ErrUnbalanced.Withf("Debits %s and credits %s differ; an entry balances to the cent.", debit, credit)
 	}
 	if memo != 0 && memo != len(in.Lines) {
 		// Memorandum accounts offset each other; mixed with the balance sheet
 		// they would break the equity equation and block the close.
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid entry", "An entry on memorandum accounts (classes 8 and 9) has only memorandum lines.")
+		return ErrInvalidEntry.Withf("An entry on memorandum accounts (classes 8 and 9) has only memorandum lines.")
 	}
 	return nil
 }

@@ -68,7 +68,7 @@ var constraintErrors = sqldb.Mapping{
 	"accounts_code_key":             ErrCodeTaken,
 	"entries_reversal_key":          ErrAlreadyReversed,
 	"periods_no_overlap":            ErrPeriodOverlap,
-	"periods_dates_check":           clubhouse.Errorf(clubhouse.Invalid, "invalid date", "end_date must not be before start_date."),
+	"periods_dates_check":           clubhouse.ErrInvalidDate.Withf("end_date must not be before start_date."),
 }
 
 // mapErr turns the database's refusals into domain errors.
@@ -78,7 +78,7 @@ func mapErr(err error, notFound *clubhouse.Error) error {
 	}
 	if e, ok := ruleErrors[sqldb.Hint(err)]; ok && sqldb.Code(err) == "P0001" {
 		if msg := pgMessage(err); msg != "" && e != ErrUnbalanced {
-			return clubhouse.Errorf(e.Kind, e.Code, "%s: %s.", e.Message, msg)
+			return e.Withf("%s: %s.", e.Message, msg)
 		}
 		return e
 	}
@@ -132,7 +132,7 @@ func (l *Ledger) CreateAccount(ctx context.Context, in AccountInput) (Account, e
 		missing = append(missing, "name")
 	}
 	if len(missing) > 0 {
-		return Account{}, clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: %s.", strings.Join(missing, ", "))
+		return Account{}, clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(missing, ", "))
 	}
 	if !validCode(code) {
 		return Account{}, ErrBadCode
@@ -140,7 +140,7 @@ func (l *Ledger) CreateAccount(ctx context.Context, in AccountInput) (Account, e
 	class := int(code[0] - '0')
 	side := in.NormalSide.Or(DefaultSide(class))
 	if side != Debit && side != Credit {
-		return Account{}, clubhouse.Errorf(clubhouse.Invalid, "invalid data", "normal_side must be debit or credit, not %q.", side)
+		return Account{}, clubhouse.ErrInvalidData.Withf("normal_side must be debit or credit, not %q.", side)
 	}
 	var out Account
 	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
@@ -180,7 +180,7 @@ func (l *Ledger) CreateAccount(ctx context.Context, in AccountInput) (Account, e
 // account below zero.
 func (l *Ledger) UpdateAccount(ctx context.Context, code string, in AccountInput) (Account, error) {
 	if in.Code.Set || in.NormalSide.Set || in.Postable.Set {
-		return Account{}, clubhouse.Errorf(clubhouse.Invalid, "invalid data", "An account's code, side and postability cannot change; create another account.")
+		return Account{}, clubhouse.ErrInvalidData.Withf("An account's code, side and postability cannot change; create another account.")
 	}
 	var out Account
 	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
@@ -190,7 +190,7 @@ func (l *Ledger) UpdateAccount(ctx context.Context, code string, in AccountInput
 		}
 		if in.Name.Set {
 			if a.Name = strings.TrimSpace(in.Name.Or("")); a.Name == "" {
-				return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "name must not be blank.")
+				return clubhouse.ErrInvalidData.Withf("name must not be blank.")
 			}
 		}
 		a.Active = in.Active.Or(a.Active)
@@ -228,7 +228,7 @@ func (l *Ledger) DeleteAccount(ctx context.Context, code string) (deactivated bo
 			return err
 		}
 		if children > 0 {
-			return clubhouse.Errorf(clubhouse.Conflict, "in use", "Account %s has %d sub-accounts; delete or move them first.", code, children)
+			return clubhouse.ErrInUse.Withf("Account %s has %d sub-accounts; delete or move them first.", code, children)
 		}
 		var used bool
 		if err := tx.GetContext(ctx, &used, `SELECT EXISTS (SELECT 1 FROM lines WHERE account_id = $1)

@@ -33,6 +33,7 @@ var (
 	ErrPeriodOverlap  = clubhouse.Errorf(clubhouse.Conflict, "period overlap", "The period overlaps another period.")
 	ErrPeriodClosed   = clubhouse.Errorf(clubhouse.Conflict, "period closed", "The period is closed.")
 	ErrCloseOrder     = clubhouse.Errorf(clubhouse.Conflict, "earlier period open", "Close the earlier periods first; periods close in order.")
+	ErrCloseCheck     = clubhouse.Errorf(clubhouse.Conflict, "close check failed", "A check of the close failed: the period stays open.")
 )
 
 const periodColumns = `id, name, start_date, end_date, status, results_closed_at, closed_at, created_at`
@@ -41,10 +42,10 @@ const periodColumns = `id, name, start_date, end_date, status, results_closed_at
 // Invalid for a blank name or end before start, ErrPeriodOverlap.
 func (l *Ledger) CreatePeriod(ctx context.Context, name string, start, end time.Time) (Period, error) {
 	if strings.TrimSpace(name) == "" {
-		return Period{}, clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: name.")
+		return Period{}, clubhouse.ErrIncomplete.Withf("Missing required fields: name.")
 	}
 	if end.Before(start) {
-		return Period{}, clubhouse.Errorf(clubhouse.Invalid, "invalid date", "end_date must not be before start_date.")
+		return Period{}, clubhouse.ErrInvalidDate.Withf("end_date must not be before start_date.")
 	}
 	var p Period
 	err := l.db.GetContext(ctx, &p, `INSERT INTO periods (name, start_date, end_date) VALUES ($1, $2, $3) RETURNING `+periodColumns,

@@ -111,10 +111,10 @@ func unknownCode(codes []string, lines []Line) error {
 	}
 	for _, c := range codes {
 		if !found[c] {
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "Account %q does not exist.", c)
+			return clubhouse.ErrInvalidReference.Withf("Account %q does not exist.", c)
 		}
 	}
-	return clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "An account of the entry does not exist.")
+	return clubhouse.ErrInvalidReference.Withf("An account of the entry does not exist.")
 }
 
 // Reverse posts the reversal of the entry with id, dated date (the

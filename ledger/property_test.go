@@ -463,7 +463,11 @@ type refusal struct {
 	do   func() error
 }
 
-func invalid(code string) error { return clubhouse.Errorf(clubhouse.Invalid, code, "") }
+// invalid is the declared error of a refusal's code.
+func invalid(code string) error {
+	return map[string]error{"invalid amount": clubhouse.ErrInvalidAmount, "invalid entry": ledger.ErrInvalidEntry,
+		"incomplete data": clubhouse.ErrIncomplete, "invalid reference": clubhouse.ErrInvalidReference}[code]
+}
 
 // TestProperty_refusedOperationChangesNothing: an operation the ledger
 // refuses (or replays by its idempotency key) leaves every entry, line,

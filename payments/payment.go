@@ -58,6 +58,9 @@ const (
 	DetailRefunded  = "refunded"
 )
 
+// ErrInvalidStatus is returned for a status word a payment cannot take.
+var ErrInvalidStatus = clubhouse.Errorf(clubhouse.Invalid, "invalid status", "status must be completed, pending, failed or refunded.")
+
 // ParseStatus maps a gateway's status word to the payment's boolean status
 // and its detail: completed is true; pending, failed and refunded are false
 // (kept as the detail). Synonyms gateways use are accepted. Errors: Invalid.
@@ -72,7 +75,7 @@ func ParseStatus(s string) (bool, string, error) {
 	case "refunded", "reversed", "chargeback":
 		return false, DetailRefunded, nil
 	}
-	return false, "", clubhouse.Errorf(clubhouse.Invalid, "invalid status",
+	return false, "", ErrInvalidStatus.Withf(
 		"status must be completed, pending, failed or refunded, not %q.", s)
 }
 
@@ -84,11 +87,11 @@ var maxAmount = decimal.New(1, 12)
 func ValidAmount(a decimal.Decimal) error {
 	switch {
 	case !a.IsPositive():
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "amount must be greater than 0.")
+		return clubhouse.ErrInvalidAmount.Withf("amount must be greater than 0.")
 	case !a.Equal(a.Round(2)):
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "amount has more than two decimals.")
+		return clubhouse.ErrInvalidAmount.Withf("amount has more than two decimals.")
 	case a.Cmp(maxAmount) >= 0:
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "amount is too large.")
+		return clubhouse.ErrInvalidAmount.Withf("amount is too large.")
 	}
 	return nil
 }
@@ -122,13 +125,13 @@ func (in Input) apply(p *Payment, required ...string) error {
 	}
 	if need("reservation_id", in.ReservationID.Set, in.ReservationID.Value == nil) {
 		if in.ReservationID.Value == nil || *in.ReservationID.Value <= 0 {
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "reservation_id must name a booking.")
+			return clubhouse.ErrInvalidReference.Withf("reservation_id must name a booking.")
 		}
 		p.ReservationID = in.ReservationID.Value
 	}
 	if need("amount", in.Amount.Set, in.Amount.Value == nil) {
 		if in.Amount.Value == nil {
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "amount must not be null.")
+			return clubhouse.ErrInvalidAmount.Withf("amount must not be null.")
 		}
 		if err := ValidAmount(*in.Amount.Value); err != nil {
 			return err
@@ -140,17 +143,17 @@ func (in Input) apply(p *Payment, required ...string) error {
 		if in.TransactionID.Value != nil {
 			v := strings.TrimSpace(*in.TransactionID.Value)
 			if v == "" {
-				return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "transaction_id must not be empty.")
+				return clubhouse.ErrInvalidData.Withf("transaction_id must not be empty.")
 			}
 			p.TransactionID = &v
 		}
 	}
 	if len(missing) > 0 {
-		return clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: %s.", strings.Join(missing, ", "))
+		return clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(missing, ", "))
 	}
 	if in.PaymentTypeID.Set {
 		if in.PaymentTypeID.Value != nil && *in.PaymentTypeID.Value <= 0 {
-			return clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "payment_type_id %d does not exist.", *in.PaymentTypeID.Value)
+			return clubhouse.ErrInvalidReference.Withf("payment_type_id %d does not exist.", *in.PaymentTypeID.Value)
 		}
 		p.PaymentTypeID = in.PaymentTypeID.Value
 	}

@@ -309,13 +309,13 @@ func (s *Service) ResolveInbox(ctx context.Context, id int64, r Resolution) (Inb
 	r.Note = strings.TrimSpace(r.Note)
 	switch {
 	case r.Action != ActionAttach && r.Action != ActionDismiss:
-		return InboxEntry{}, Payment{}, clubhouse.Errorf(clubhouse.Invalid, "invalid data", "action must be attach or dismiss, not %q.", r.Action)
+		return InboxEntry{}, Payment{}, clubhouse.ErrInvalidData.Withf("action must be attach or dismiss, not %q.", r.Action)
 	case r.Action == ActionAttach && r.ReservationID == 0:
-		return InboxEntry{}, Payment{}, clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: reservation_id.")
+		return InboxEntry{}, Payment{}, clubhouse.ErrIncomplete.Withf("Missing required fields: reservation_id.")
 	case r.Action == ActionAttach && r.ReservationID < 0:
-		return InboxEntry{}, Payment{}, clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "reservation_id must be a positive integer.")
+		return InboxEntry{}, Payment{}, clubhouse.ErrInvalidReference.Withf("reservation_id must be a positive integer.")
 	case r.Action == ActionDismiss && r.Note == "":
-		return InboxEntry{}, Payment{}, clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: note.")
+		return InboxEntry{}, Payment{}, clubhouse.ErrIncomplete.Withf("Missing required fields: note.")
 	}
 	var entry InboxEntry
 	var pay Payment
@@ -355,7 +355,7 @@ func (s *Service) ResolveInbox(ctx context.Context, id int64, r Resolution) (Inb
 // reservationID.
 func (s *Service) attach(ctx context.Context, tx *sqlx.Tx, e InboxEntry, reservationID int64) (Payment, error) {
 	if e.Amount == nil {
-		return Payment{}, clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "The stored event has no amount.")
+		return Payment{}, clubhouse.ErrInvalidAmount.Withf("The stored event has no amount.")
 	}
 	status, detail, err := ParseStatus(e.Status)
 	if err != nil {
@@ -371,7 +371,7 @@ func (s *Service) attach(ctx context.Context, tx *sqlx.Tx, e InboxEntry, reserva
 	case err != nil:
 		return Payment{}, err
 	case !booking:
-		return Payment{}, clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "reservation_id %d does not name an existing booking.", reservationID)
+		return Payment{}, clubhouse.ErrInvalidReference.Withf("reservation_id %d does not name an existing booking.", reservationID)
 	case id == 0:
 		return Payment{}, ErrTransactionUsed
 	}

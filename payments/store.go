@@ -22,11 +22,11 @@ var (
 
 var paymentErrors = sqldb.Mapping{
 	"payments_transaction_id_key":   ErrTransactionUsed,
-	"payments_reservation_id_fkey":  clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "reservation_id does not name an existing booking."),
-	"payments_payment_type_id_fkey": clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "payment_type_id does not name an existing payment type."),
-	"payments_amount_check":         clubhouse.Errorf(clubhouse.Invalid, "invalid amount", "amount must be greater than 0."),
-	"payments_one_owner":            clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "A payment belongs to a booking or an enrollment, never both."),
-	"payments_transaction_id_check": clubhouse.Errorf(clubhouse.Invalid, "invalid data", "transaction_id must not be empty."),
+	"payments_reservation_id_fkey":  clubhouse.ErrInvalidReference.Withf("reservation_id does not name an existing booking."),
+	"payments_payment_type_id_fkey": clubhouse.ErrInvalidReference.Withf("payment_type_id does not name an existing payment type."),
+	"payments_amount_check":         clubhouse.ErrInvalidAmount.Withf("amount must be greater than 0."),
+	"payments_one_owner":            clubhouse.ErrInvalidReference.Withf("A payment belongs to a booking or an enrollment, never both."),
+	"payments_transaction_id_check": clubhouse.ErrInvalidData.Withf("transaction_id must not be empty."),
 	"payments_claim_key":            ErrClaimRepeated,
 	"payments_enrollment_claim_key": ErrClaimRepeated,
 	"payments_claim_unconfirmed_check": clubhouse.Errorf(clubhouse.Conflict, "unconfirmed claim",
@@ -134,7 +134,7 @@ func (s store) update(ctx context.Context, q sqldb.Queryer, p Payment) (Payment,
 func (store) delete(ctx context.Context, q sqldb.Queryer, id int64) error {
 	res, err := q.ExecContext(ctx, `DELETE FROM payments WHERE id = $1`, id)
 	if sqldb.Code(err) == "23503" {
-		return clubhouse.Errorf(clubhouse.Conflict, "in use", "The payment is referenced by an inbox event or a ledger posting.")
+		return clubhouse.ErrInUse.Withf("The payment is referenced by an inbox event or a ledger posting.")
 	}
 	if err != nil {
 		return fmt.Errorf("delete payment: %w", err)

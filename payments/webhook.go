@@ -44,20 +44,20 @@ func (e *Event) Validate() (status bool, detail string, err error) {
 	e.TransactionID = strings.TrimSpace(e.TransactionID)
 	switch {
 	case e.TransactionID == "":
-		return false, "", clubhouse.Errorf(clubhouse.Invalid, "incomplete data", "Missing required fields: transaction_id.")
+		return false, "", clubhouse.ErrIncomplete.Withf("Missing required fields: transaction_id.")
 	case len(e.TransactionID) > maxTransactionID:
-		return false, "", clubhouse.Errorf(clubhouse.Invalid, "invalid data", "transaction_id is longer than %d bytes.", maxTransactionID)
+		return false, "", clubhouse.ErrInvalidData.Withf("transaction_id is longer than %d bytes.", maxTransactionID)
 	}
 	for _, f := range []struct {
 		name string
 		v    *string
 	}{{"transaction_id", &e.TransactionID}, {"status", &e.Status}, {"gateway_response", e.GatewayResponse}} {
 		if f.v != nil && strings.ContainsRune(*f.v, 0) {
-			return false, "", clubhouse.Errorf(clubhouse.Invalid, "invalid data", "%s must not contain NUL characters.", f.name)
+			return false, "", clubhouse.ErrInvalidData.Withf("%s must not contain NUL characters.", f.name)
 		}
 	}
 	if len(e.Payload) > 0 && !utf8.Valid(e.Payload) {
-		return false, "", clubhouse.Errorf(clubhouse.Invalid, "invalid JSON", "The event is not valid UTF-8.")
+		return false, "", clubhouse.ErrInvalidJSON.Withf("The event is not valid UTF-8.")
 	}
 	if err := ValidAmount(e.Amount); err != nil {
 		return false, "", err
@@ -71,11 +71,11 @@ func (e *Event) Validate() (status bool, detail string, err error) {
 		id   *int64
 	}{{"reservation_id", e.ReservationID}, {"enrollment_id", e.EnrollmentID}} {
 		if ref.id != nil && *ref.id <= 0 {
-			return false, "", clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "%s must be a positive integer.", ref.name)
+			return false, "", clubhouse.ErrInvalidReference.Withf("%s must be a positive integer.", ref.name)
 		}
 	}
 	if e.ReservationID != nil && e.EnrollmentID != nil {
-		return false, "", clubhouse.Errorf(clubhouse.Invalid, "invalid reference",
+		return false, "", clubhouse.ErrInvalidReference.Withf(
 			"A payment belongs to a booking or an enrollment, never both: send reservation_id or enrollment_id.")
 	}
 	return status, detail, nil
@@ -86,7 +86,7 @@ func (e *Event) Validate() (status bool, detail string, err error) {
 func ParseEventDate(s string) (time.Time, error) {
 	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
 	if err != nil {
-		return time.Time{}, clubhouse.Errorf(clubhouse.Invalid, "invalid date",
+		return time.Time{}, clubhouse.ErrInvalidDate.Withf(
 			"date must be an ISO 8601 date-time with its offset, such as 2026-03-02T10:00:00-05:00, not %q.", s)
 	}
 	return t, nil

@@ -23,23 +23,27 @@ var (
 	maxPercent = decimal.NewFromInt(1000)
 )
 
+// ErrInvalidAdjustment is returned for an adjustment that is neither a
+// percentage nor an amount per hour in range.
+var ErrInvalidAdjustment = clubhouse.Errorf(clubhouse.Invalid, "invalid adjustment", "adjustment must be a signed percentage or a signed amount per hour.")
+
 // ParseAdjustment reads "+20%", "-15.5%", "+5000" or "-2500.50" (the sign
 // may be left out for an increase). Both forms have at most two decimals; a
 // percentage lies in -100%..+1000%, an amount below one billion. Errors:
-// clubhouse.Invalid naming the field "adjustment".
+// ErrInvalidAdjustment naming the problem.
 func ParseAdjustment(s string) (Adjustment, error) {
 	m := adjustmentSyntax.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
-		return Adjustment{}, clubhouse.Errorf(clubhouse.Invalid, "invalid adjustment",
+		return Adjustment{}, ErrInvalidAdjustment.Withf(
 			"adjustment must be a signed percentage such as +20%% or -15.5%%, or a signed amount per hour such as +5000 or -2500.50, with at most two decimals, not %q.", s)
 	}
 	v, err := decimal.NewFromString(m[1] + m[2] + m[3])
 	if err != nil {
-		return Adjustment{}, clubhouse.Errorf(clubhouse.Invalid, "invalid adjustment", "adjustment %q is not a number.", s)
+		return Adjustment{}, ErrInvalidAdjustment.Withf("adjustment %q is not a number.", s)
 	}
 	a := Adjustment{Percent: m[4] == "%", Value: v}
 	if a.Percent && (v.Cmp(minPercent) < 0 || v.Cmp(maxPercent) > 0) {
-		return Adjustment{}, clubhouse.Errorf(clubhouse.Invalid, "invalid adjustment", "adjustment %q must lie between -100%% and +1000%%.", s)
+		return Adjustment{}, ErrInvalidAdjustment.Withf("adjustment %q must lie between -100%% and +1000%%.", s)
 	}
 	return a, nil
 }

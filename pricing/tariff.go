@@ -21,10 +21,10 @@ func ParseTimeOfDay(field, s string) (TimeOfDay, error) {
 	n, _ := fmt.Sscanf(s, "%d:%d:%d", &h, &m, &sec)
 	ok := (n == 2 && len(s) == 5) || (n == 3 && len(s) == 8)
 	if !ok || h < 0 || h > 24 || m < 0 || m > 59 || sec < 0 || sec > 59 || (h == 24 && (m != 0 || sec != 0)) {
-		return 0, clubhouse.Errorf(clubhouse.Invalid, "invalid time", "%s must be a time HH:MM or HH:MM:SS, not %q.", field, s)
+		return 0, clubhouse.ErrInvalidTime.Withf("%s must be a time HH:MM or HH:MM:SS, not %q.", field, s)
 	}
 	if sec != 0 || m%30 != 0 {
-		return 0, clubhouse.Errorf(clubhouse.Invalid, "invalid time", "%s must fall on :00 or :30 (slots are 30 minutes), not %q.", field, s)
+		return 0, clubhouse.ErrInvalidTime.Withf("%s must fall on :00 or :30 (slots are 30 minutes), not %q.", field, s)
 	}
 	return TimeOfDay(h*60 + m), nil
 }
@@ -56,22 +56,22 @@ var ruleAnchor = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 // clubhouse.Invalid naming the field.
 func (t Tariff) Validate() error {
 	if t.StartDate != nil && t.EndDate != nil && dayOf(*t.EndDate) < dayOf(*t.StartDate) {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid date", "end_date must not be before start_date.")
+		return clubhouse.ErrInvalidDate.Withf("end_date must not be before start_date.")
 	}
 	if t.StartTime != nil && (*t.StartTime < 0 || *t.StartTime >= 1440) {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid time", "start_time must lie within the day.")
+		return clubhouse.ErrInvalidTime.Withf("start_time must lie within the day.")
 	}
 	if t.EndTime != nil && (*t.EndTime <= 0 || *t.EndTime > 1440) {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid time", "end_time must lie within the day and after 00:00.")
+		return clubhouse.ErrInvalidTime.Withf("end_time must lie within the day and after 00:00.")
 	}
 	if t.StartTime != nil && t.EndTime != nil && *t.StartTime == *t.EndTime {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid time", "start_time and end_time must differ; leave both empty for the whole day.")
+		return clubhouse.ErrInvalidTime.Withf("start_time and end_time must differ; leave both empty for the whole day.")
 	}
 	if t.StartDate != nil && !InRange(*t.StartDate) {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid date", "start_date must lie %s.", rangeText)
+		return clubhouse.ErrInvalidDate.Withf("start_date must lie %s.", rangeText)
 	}
 	if t.EndDate != nil && !InRange(*t.EndDate) {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid date", "end_date must lie %s.", rangeText)
+		return clubhouse.ErrInvalidDate.Withf("end_date must lie %s.", rangeText)
 	}
 	r, err := t.rule()
 	if err != nil || r == nil {
@@ -87,13 +87,17 @@ func (t Tariff) Validate() error {
 		return err
 	}
 	if first.IsZero() || dayOf(first) > lastDay {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid rrule", "rrule never falls on a date up to %s, so it would never apply.", LastDate)
+		return ErrInvalidRule.Withf("rrule never falls on a date up to %s, so it would never apply.", LastDate)
 	}
 	return nil
 }
 
+// ErrInvalidRule is returned for a recurrence rule a tariff cannot use; its
+// message says why.
+var ErrInvalidRule = clubhouse.Errorf(clubhouse.Invalid, "invalid rrule", "rrule is not a rule a tariff can use.")
+
 // errRuleExpansion is returned for a rule that rrule-go cannot expand.
-var errRuleExpansion = clubhouse.Errorf(clubhouse.Invalid, "invalid rrule", "rrule cannot be expanded into dates; check its BYxxx parts.")
+var errRuleExpansion = ErrInvalidRule.Withf("rrule cannot be expanded into dates; check its BYxxx parts.")
 
 // firstOccurrence returns r's first occurrence (zero when it has none),
 // turning a panic of rrule-go into errRuleExpansion.
@@ -142,13 +146,13 @@ func days(r *rrule.RRule, from, n int) (bits []uint64, err error) {
 func checkRule(o rrule.ROption, named bool) error {
 	switch {
 	case o.Freq > rrule.DAILY:
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid rrule",
+		return ErrInvalidRule.Withf(
 			"rrule must repeat daily or less often (FREQ=DAILY, WEEKLY, MONTHLY or YEARLY): tariffs apply by date, not %s.", o.Freq)
 	case len(o.Byhour) > 1 || len(o.Byminute) > 1 || len(o.Bysecond) > 1:
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid rrule",
+		return ErrInvalidRule.Withf(
 			"rrule must fall at most once a day: tariffs apply by date; leave BYHOUR, BYMINUTE and BYSECOND out.")
 	case named && (o.Dtstart.Year() < 1970 || dayOf(o.Dtstart) > lastDay):
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid rrule", "rrule's DTSTART must lie from 1970-01-01 to %s.", LastDate)
+		return ErrInvalidRule.Withf("rrule's DTSTART must lie from 1970-01-01 to %s.", LastDate)
 	}
 	return nil
 }
@@ -160,7 +164,7 @@ func (t Tariff) rule() (*rrule.RRule, error) {
 		return nil, nil
 	}
 	bad := func(err error) error {
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid rrule", "rrule is not a valid RFC 5545 rule (%v); example: FREQ=WEEKLY;BYDAY=SA,SU.", err)
+		return ErrInvalidRule.Withf("rrule is not a valid RFC 5545 rule (%v); example: FREQ=WEEKLY;BYDAY=SA,SU.", err)
 	}
 	var r *rrule.RRule
 	// rrule-go reads DTSTART 0001-01-01 as no DTSTART at all: refuse it

@@ -65,13 +65,13 @@ type TooManyAttempts struct {
 }
 
 func (e *TooManyAttempts) err() *clubhouse.Error {
-	return clubhouse.Errorf(clubhouse.RateLimited, ErrTooManyAttempts.Code,
+	return ErrTooManyAttempts.Withf(
 		"Too many login attempts; try again in %d seconds.", ceilSeconds(e.Wait))
 }
 
 func (e *TooManyAttempts) Error() string { return e.err().Error() }
 
-// Unwrap returns the RateLimited error with the code of ErrTooManyAttempts.
+// Unwrap returns ErrTooManyAttempts with the wait in its message.
 func (e *TooManyAttempts) Unwrap() error { return e.err() }
 
 // RetryAfter is the wait, for the Retry-After header.

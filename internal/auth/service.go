@@ -284,7 +284,7 @@ func (s *Service) Authenticate(ctx context.Context, bearer string) (clubhouse.Ac
 		u, err = s.firstSight(ctx, c)
 	}
 	if errors.Is(err, ErrUserNotFound) {
-		return clubhouse.Actor{}, clubhouse.Errorf(clubhouse.Unauthenticated, ErrInvalidToken.Code, "The token's subject is not a known user.")
+		return clubhouse.Actor{}, ErrInvalidToken.Withf("The token's subject is not a known user.")
 	}
 	if err != nil {
 		return clubhouse.Actor{}, fmt.Errorf("authenticate: %w", err)
@@ -360,7 +360,7 @@ func (s *Service) CreateUser(ctx context.Context, q sqldb.Queryer, r CreateUserR
 func ValidEmail(s string) (string, error) {
 	a, err := mail.ParseAddress(normalizeEmail(s))
 	if err != nil || a.Address != normalizeEmail(s) {
-		return "", clubhouse.Errorf(clubhouse.Invalid, "invalid email", "%q is not a valid email address.", s)
+		return "", ErrInvalidEmail.Withf("%q is not a valid email address.", s)
 	}
 	return a.Address, nil
 }

@@ -99,10 +99,10 @@ func (v *Verifier) Verify(ctx context.Context, token string) (Claims, error) {
 		jwt.WithTimeFunc(v.Now),
 	)
 	if err != nil {
-		return Claims{}, clubhouse.Errorf(clubhouse.Unauthenticated, ErrInvalidToken.Code, "The access token is invalid: %v.", err)
+		return Claims{}, ErrInvalidToken.Withf("The access token is invalid: %v.", err)
 	}
 	if c.Subject == "" {
-		return Claims{}, clubhouse.Errorf(clubhouse.Unauthenticated, ErrInvalidToken.Code, "The access token names no subject.")
+		return Claims{}, ErrInvalidToken.Withf("The access token names no subject.")
 	}
 	return c, nil
 }

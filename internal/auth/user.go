@@ -45,11 +45,12 @@ func (u User) Roles() map[clubhouse.Role]bool {
 var (
 	ErrUserNotFound = clubhouse.Errorf(clubhouse.NotFound, "user not found", "The user does not exist.")
 	ErrEmailTaken   = clubhouse.Errorf(clubhouse.Conflict, "email already in use", "A user with that email already exists.")
+	ErrInvalidEmail = clubhouse.Errorf(clubhouse.Invalid, "invalid email", "The email address is not valid.")
 )
 
 var userErrors = sqldb.Mapping{
 	"users_email_key":   ErrEmailTaken,
-	"users_email_check": clubhouse.Errorf(clubhouse.Invalid, "invalid email", "The email address is not valid."),
+	"users_email_check": ErrInvalidEmail,
 }
 
 // Store holds the SQL of users, refresh tokens and password tokens. Each

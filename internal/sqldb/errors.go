@@ -48,9 +48,17 @@ func Column(err error) string {
 // per constraint that a user can trip, so that the message names the problem.
 type Mapping map[string]*clubhouse.Error
 
+// The errors Map gives integrity violations that no Mapping names.
+var (
+	ErrReference = clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "A referenced record does not exist.")
+	ErrDuplicate = clubhouse.Errorf(clubhouse.Conflict, "conflict", "The record already exists.")
+	ErrData      = clubhouse.Errorf(clubhouse.Invalid, "invalid data", "The data is not valid.")
+)
+
 // Map converts err into a domain error: sql.ErrNoRows becomes notFound, a
 // constraint listed in m becomes its error, and the remaining integrity
-// violations become generic Invalid or Conflict errors. Other errors, a
+// violations become ErrReference, ErrDuplicate or ErrData. The domain error
+// wraps err, so that the PostgreSQL error reaches the log. Other errors, a
 // lost database among them (see MarkUnavailable), are returned unchanged.
 func Map(err error, notFound *clubhouse.Error, m Mapping) error {
 	if err == nil {
@@ -60,15 +68,15 @@ func Map(err error, notFound *clubhouse.Error, m Mapping) error {
 		return notFound
 	}
 	if e, ok := m[Constraint(err)]; ok {
-		return e
+		return e.Wrap(err)
 	}
 	switch Code(err) {
 	case "23503": // foreign_key_violation
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "A referenced record does not exist.")
+		return ErrReference.Wrap(err)
 	case "23505": // unique_violation
-		return clubhouse.Errorf(clubhouse.Conflict, "conflict", "The record already exists.")
+		return ErrDuplicate.Wrap(err)
 	case "23514", "22001", "22003", "22007", "22008", "22P02": // check, too long, out of range, bad datetime, bad text
-		return clubhouse.Errorf(clubhouse.Invalid, "invalid data", "The data is not valid.")
+		return ErrData.Wrap(err)
 	}
 	return err
 }

@@ -60,7 +60,7 @@ func TestMap(t *testing.T) {
 			got := sqldb.Map(tt.err, tt.notFound, mapping)
 			require.Error(t, got)
 			if tt.want != nil {
-				assert.Same(t, tt.want, got)
+				assert.ErrorIs(t, got, tt.want)
 				return
 			}
 			assert.Equal(t, tt.wantKind, clubhouse.KindOf(got))
@@ -87,7 +87,10 @@ func TestMap_realErrors(t *testing.T) {
 	assert.Equal(t, "23505", sqldb.Code(err))
 	assert.Equal(t, "court_types_name_key", sqldb.Constraint(err))
 	assert.Equal(t, clubhouse.Conflict, clubhouse.KindOf(sqldb.Map(err, nil, nil)))
-	assert.Same(t, errNameTaken, sqldb.Map(err, nil, sqldb.Mapping{"court_types_name_key": errNameTaken}))
+	mapped := sqldb.Map(err, nil, sqldb.Mapping{"court_types_name_key": errNameTaken})
+	assert.ErrorIs(t, mapped, errNameTaken)
+	assert.Same(t, errNameTaken, clubhouse.AsError(mapped), "the caller sees the domain error")
+	assert.Equal(t, "23505", sqldb.Code(clubhouse.Cause(mapped)), "the PostgreSQL error stays beside it, for the log")
 
 	_, err = db.ExecContext(ctx, "INSERT INTO courts (court_type_id, name) VALUES (999999, 'Court 1')")
 	assert.Equal(t, "23503", sqldb.Code(err))
@@ -99,7 +102,7 @@ func TestMap_realErrors(t *testing.T) {
 	_, err = db.ExecContext(ctx, "INSERT INTO courts (court_type_id, name) VALUES ($1, 'Court 1')", typeID)
 	require.NoError(t, err)
 	_, err = db.ExecContext(ctx, "DELETE FROM court_types WHERE id = $1", typeID)
-	assert.Same(t, errTypeInUse, sqldb.Map(err, nil, mapping), "a foreign key named in the mapping")
+	assert.ErrorIs(t, sqldb.Map(err, nil, mapping), errTypeInUse, "a foreign key named in the mapping")
 
 	_, err = db.ExecContext(ctx, "INSERT INTO courts (court_type_id, name, price) VALUES ($1, 'Court 2', -1)", typeID)
 	assert.Equal(t, clubhouse.Invalid, clubhouse.KindOf(sqldb.Map(err, nil, nil)), "a check constraint")

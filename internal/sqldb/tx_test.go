@@ -147,6 +147,8 @@ func TestTransact_realSerializationFailure(t *testing.T) {
 	wg.Wait()
 	require.NoError(t, errs[0])
 	require.NoError(t, errs[1])
-	assert.Equal(t, int32(3), attempts.Load(), "one of the two was aborted and retried once")
+	// PostgreSQL may abort both of the first attempts (SSI's false
+	// positives), so three is the least, not the exact count.
+	assert.GreaterOrEqual(t, attempts.Load(), int32(3), "one of the two was aborted and retried")
 	assert.Equal(t, []int{0, 1}, rows(t, db), "the retry saw the other's row")
 }

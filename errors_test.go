@@ -1,0 +1,192 @@
+package clubhouse_test
+
+import (
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/ledger"
+	"github.com/clubhouse-go/clubhouse/payments"
+	"github.com/clubhouse-go/clubhouse/pricing"
+)
+
+// exported lists every exported error of the public packages; the test
+// below keeps it complete.
+var exported = map[string]error{
+	"clubhouse.ErrInvalidData":          clubhouse.ErrInvalidData,
+	"clubhouse.ErrInvalidReference":     clubhouse.ErrInvalidReference,
+	"clubhouse.ErrInvalidDate":          clubhouse.ErrInvalidDate,
+	"clubhouse.ErrInvalidTime":          clubhouse.ErrInvalidTime,
+	"clubhouse.ErrInvalidAmount":        clubhouse.ErrInvalidAmount,
+	"clubhouse.ErrIncomplete":           clubhouse.ErrIncomplete,
+	"clubhouse.ErrInvalidJSON":          clubhouse.ErrInvalidJSON,
+	"clubhouse.ErrUnknownField":         clubhouse.ErrUnknownField,
+	"clubhouse.ErrInvalidID":            clubhouse.ErrInvalidID,
+	"clubhouse.ErrInvalidQuery":         clubhouse.ErrInvalidQuery,
+	"clubhouse.ErrLimit":                clubhouse.ErrLimit,
+	"clubhouse.ErrTooLarge":             clubhouse.ErrTooLarge,
+	"clubhouse.ErrNotFound":             clubhouse.ErrNotFound,
+	"clubhouse.ErrForbidden":            clubhouse.ErrForbidden,
+	"clubhouse.ErrUnauthorized":         clubhouse.ErrUnauthorized,
+	"clubhouse.ErrExists":               clubhouse.ErrExists,
+	"clubhouse.ErrInUse":                clubhouse.ErrInUse,
+	"booking.ErrClassType":              booking.ErrClassType,
+	"booking.ErrInvalidColor":           booking.ErrInvalidColor,
+	"booking.ErrInvalidLedgerAccount":   booking.ErrInvalidLedgerAccount,
+	"booking.ErrClientNotFound":         booking.ErrClientNotFound,
+	"booking.ErrClientExists":           booking.ErrClientExists,
+	"booking.ErrEmailInUse":             booking.ErrEmailInUse,
+	"booking.ErrPhoneInUse":             booking.ErrPhoneInUse,
+	"booking.ErrUserNotFound":           booking.ErrUserNotFound,
+	"booking.ErrCouponNotFound":         booking.ErrCouponNotFound,
+	"booking.ErrCouponInvalid":          booking.ErrCouponInvalid,
+	"booking.ErrCouponUsedUp":           booking.ErrCouponUsedUp,
+	"booking.ErrHasContract":            booking.ErrHasContract,
+	"booking.ErrHasCoupon":              booking.ErrHasCoupon,
+	"booking.ErrNoCoupon":               booking.ErrNoCoupon,
+	"booking.ErrContractInvalid":        booking.ErrContractInvalid,
+	"booking.ErrContractClient":         booking.ErrContractClient,
+	"booking.ErrCourtTaken":             booking.ErrCourtTaken,
+	"booking.ErrBookingNotFound":        booking.ErrBookingNotFound,
+	"booking.ErrNoClient":               booking.ErrNoClient,
+	"booking.ErrSeriesNotFound":         booking.ErrSeriesNotFound,
+	"booking.ErrSeriesTooLong":          booking.ErrSeriesTooLong,
+	"booking.ErrSeriesRule":             booking.ErrSeriesRule,
+	"booking.ErrTariffNotFound":         booking.ErrTariffNotFound,
+	"booking.ErrTooManyTariffs":         booking.ErrTooManyTariffs,
+	"booking.ErrOffGrid":                booking.ErrOffGrid,
+	"booking.ErrCheckoutBeforeChecking": booking.ErrCheckoutBeforeChecking,
+	"payments.ErrStorageOff":            payments.ErrStorageOff,
+	"payments.ErrObjectNotFound":        payments.ErrObjectNotFound,
+	"payments.ErrStorageFailed":         payments.ErrStorageFailed,
+	"payments.ErrInvalidStatus":         payments.ErrInvalidStatus,
+	"payments.ErrReceiptType":           payments.ErrReceiptType,
+	"payments.ErrReceiptTooLarge":       payments.ErrReceiptTooLarge,
+	"payments.ErrReceiptMissing":        payments.ErrReceiptMissing,
+	"payments.ErrNoReceipt":             payments.ErrNoReceipt,
+	"payments.ErrInboxNotFound":         payments.ErrInboxNotFound,
+	"payments.ErrInboxResolved":         payments.ErrInboxResolved,
+	"payments.ErrNotFound":              payments.ErrNotFound,
+	"payments.ErrBookingNotFound":       payments.ErrBookingNotFound,
+	"payments.ErrNotYours":              payments.ErrNotYours,
+	"payments.ErrTransactionUsed":       payments.ErrTransactionUsed,
+	"payments.ErrClaimRepeated":         payments.ErrClaimRepeated,
+	"payments.ErrSignatureMissing":      payments.ErrSignatureMissing,
+	"payments.ErrSignatureMalformed":    payments.ErrSignatureMalformed,
+	"payments.ErrSignatureExpired":      payments.ErrSignatureExpired,
+	"payments.ErrSignatureMismatch":     payments.ErrSignatureMismatch,
+	"payments.ErrWebhookOff":            payments.ErrWebhookOff,
+	"ledger.ErrAccountNotFound":         ledger.ErrAccountNotFound,
+	"ledger.ErrBadCode":                 ledger.ErrBadCode,
+	"ledger.ErrNoParent":                ledger.ErrNoParent,
+	"ledger.ErrCodeTaken":               ledger.ErrCodeTaken,
+	"ledger.ErrParentPosted":            ledger.ErrParentPosted,
+	"ledger.ErrCashNoPeriod":            ledger.ErrCashNoPeriod,
+	"ledger.ErrEntryNotFound":           ledger.ErrEntryNotFound,
+	"ledger.ErrUnbalanced":              ledger.ErrUnbalanced,
+	"ledger.ErrInvalidEntry":            ledger.ErrInvalidEntry,
+	"ledger.ErrTooFewLines":             ledger.ErrTooFewLines,
+	"ledger.ErrKeyReused":               ledger.ErrKeyReused,
+	"ledger.ErrNoOpenPeriod":            ledger.ErrNoOpenPeriod,
+	"ledger.ErrImmutable":               ledger.ErrImmutable,
+	"ledger.ErrNotPostable":             ledger.ErrNotPostable,
+	"ledger.ErrWouldBeNegative":         ledger.ErrWouldBeNegative,
+	"ledger.ErrAlreadyReversed":         ledger.ErrAlreadyReversed,
+	"ledger.ErrPeriodNotFound":          ledger.ErrPeriodNotFound,
+	"ledger.ErrPeriodOverlap":           ledger.ErrPeriodOverlap,
+	"ledger.ErrPeriodClosed":            ledger.ErrPeriodClosed,
+	"ledger.ErrCloseOrder":              ledger.ErrCloseOrder,
+	"ledger.ErrCloseCheck":              ledger.ErrCloseCheck,
+	"ledger.ErrTooManyLines":            ledger.ErrTooManyLines,
+	"pricing.ErrInvalidAdjustment":      pricing.ErrInvalidAdjustment,
+	"pricing.ErrOffGrid":                pricing.ErrOffGrid,
+	"pricing.ErrEmptySpan":              pricing.ErrEmptySpan,
+	"pricing.ErrLongSpan":               pricing.ErrLongSpan,
+	"pricing.ErrDateRange":              pricing.ErrDateRange,
+	"pricing.ErrBadPrice":               pricing.ErrBadPrice,
+	"pricing.ErrInvalidRule":            pricing.ErrInvalidRule,
+}
+
+// TestErrors_distinct: errors.Is holds between two exported errors only
+// when one was made from the other with Withf, whatever their kinds and
+// codes; and exported lists every exported error of those packages.
+func TestErrors_distinct(t *testing.T) {
+	t.Parallel()
+	names := make([]string, 0, len(exported))
+	for n := range exported {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, a := range names {
+		for _, b := range names {
+			ea, eb := clubhouse.AsError(exported[a]), clubhouse.AsError(exported[b])
+			require.NotNil(t, ea, a)
+			// Made with Withf from b: b is not a, though a is b.
+			specialises := !errors.Is(eb, ea) && ea.Code == eb.Code && ea.Kind == eb.Kind
+			if a != b && errors.Is(exported[a], exported[b]) && !specialises {
+				t.Errorf("errors.Is(%s, %s) is true", a, b)
+			}
+		}
+	}
+	assert.Equal(t, names, declaredErrors(t), "exported must list every exported Err variable")
+}
+
+// TestErrors_withfAndWrap: a specialised error is its declared error and no
+// other with the same code; a wrapped cause reaches the text, not the code.
+func TestErrors_withfAndWrap(t *testing.T) {
+	t.Parallel()
+	err := booking.ErrCourtTaken.Withf("The court is booked by booking 7.")
+	assert.ErrorIs(t, err, booking.ErrCourtTaken)
+	assert.NotErrorIs(t, booking.ErrOffGrid, booking.ErrCheckoutBeforeChecking, "same code, different errors")
+	cause := errors.New("pq: duplicate key")
+	w := clubhouse.ErrExists.Wrap(cause)
+	assert.ErrorIs(t, w, clubhouse.ErrExists)
+	assert.ErrorIs(t, w, cause)
+	assert.Same(t, clubhouse.ErrExists, clubhouse.AsError(w))
+	assert.Equal(t, cause, clubhouse.Cause(w))
+	assert.Contains(t, w.Error(), "pq: duplicate key")
+	assert.Nil(t, clubhouse.Cause(clubhouse.ErrExists))
+}
+
+// declaredErrors finds the exported Err variables of the packages of
+// exported by reading their source.
+func declaredErrors(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "payments": "payments", "ledger": "ledger", "pricing": "pricing"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		require.NoError(t, err)
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			file, err := parser.ParseFile(token.NewFileSet(), f, nil, 0)
+			require.NoError(t, err)
+			for _, decl := range file.Decls {
+				gd, ok := decl.(*ast.GenDecl)
+				if !ok || gd.Tok != token.VAR {
+					continue
+				}
+				for _, spec := range gd.Specs {
+					for _, name := range spec.(*ast.ValueSpec).Names {
+						if strings.HasPrefix(name.Name, "Err") && name.IsExported() {
+							out = append(out, pkg+"."+name.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
