@@ -2,10 +2,16 @@ package clubhouse_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,7 +25,8 @@ const module = "github.com/clubhouse-go/clubhouse"
 var domain = []string{"pricing", "booking", "payments", "classes", "tickets", "ledger"}
 
 // TestArchitecture enforces the dependency rules of docs/ARCHITECTURE.md
-// over the packages' full dependency sets (go list -deps).
+// over the packages' full dependency sets (go list), and over their direct
+// imports where a rule is about what a package names itself.
 func TestArchitecture(t *testing.T) {
 	t.Parallel()
 	pkgs := listPackages(t)
@@ -55,8 +62,13 @@ func TestArchitecture(t *testing.T) {
 			}
 		case top == "examples":
 			for _, d := range project {
-				require.False(t, strings.HasPrefix(d, "internal/") || d == "httpapi" || strings.HasPrefix(d, "cmd/"),
-					"example %s uses only the public library, not %s", name, d)
+				require.False(t, d == "httpapi" || strings.HasPrefix(d, "cmd/"), "example %s uses only the public library, not %s", name, d)
+			}
+			// The library it uses runs on internal/ packages; the example
+			// itself must not name one (examples/examples_test.go builds it
+			// as another module, where the go tool refuses them too).
+			for _, d := range p.Imports {
+				require.False(t, isInternal(d), "example %s imports %s", name, d)
 			}
 		case strings.HasPrefix(name, "internal/sqldb"), strings.HasPrefix(name, "internal/auth"):
 			for _, d := range project {
@@ -69,6 +81,9 @@ func TestArchitecture(t *testing.T) {
 
 type goPackage struct {
 	ImportPath string
+	Dir        string
+	GoFiles    []string // the non-test files of the current build
+	Imports    []string
 	Deps       []string
 }
 
@@ -89,4 +104,267 @@ func listPackages(t *testing.T) []goPackage {
 	}
 	require.NotEmpty(t, pkgs)
 	return pkgs
+}
+
+// TestDomainAPI enforces that a domain package is a library: no exported
+// declaration mentions a type of an internal/ package, which a program in
+// another module can neither name nor make (docs/ARCHITECTURE.md).
+func TestDomainAPI(t *testing.T) {
+	t.Parallel()
+	checked := 0
+	for _, p := range listPackages(t) {
+		name := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		if !slices.Contains(domain, strings.Split(name, "/")[0]) || isInternal(p.ImportPath) {
+			continue
+		}
+		checked++
+		fset := token.NewFileSet()
+		for _, file := range p.GoFiles {
+			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, file), nil, parser.SkipObjectResolution)
+			require.NoError(t, err)
+			for _, u := range internalInAPI(f) {
+				t.Errorf("%s: %s, which other modules cannot use", fset.Position(u.pos), u)
+			}
+		}
+	}
+	require.NotZero(t, checked, "no domain package found")
+}
+
+// TestInternalInAPI shows that the checker of TestDomainAPI finds the
+// internal/ types of exported declarations, and only those.
+func TestInternalInAPI(t *testing.T) {
+	t.Parallel()
+	const src = `package p
+
+import (
+	"example.com/m/internal/db"
+	x "example.com/m/internal/other"
+	"example.com/m/public"
+)
+
+type Service struct {
+	DB     *db.DB
+	q      db.Queryer
+	Pub    public.T
+	Nested struct {
+		Run  func(db.Tx) error
+		hide db.Tx
+	}
+	*db.Pool
+	db.conn
+}
+
+type store struct{ Q db.Queryer }
+
+type Handle = x.Handle
+
+type Runner interface {
+	Run(db.Tx) error
+	run(db.Tx)
+}
+
+type List[T db.Row] []T
+
+func New(h *db.DB) *Service { return nil }
+
+func (s *Service) Get(q db.Queryer) (public.T, error) { return public.T{}, nil }
+
+func (s *Service) get(q db.Queryer) error { return nil }
+
+func (s store) Put(q db.Queryer) {}
+
+func (l List[T]) Len() int { return len(l) }
+
+func helper(q db.Queryer) {}
+
+var Default db.Mapping
+
+var Errors = &db.Mapping{}
+
+var mapping db.Mapping
+
+var Limit = db.Max()
+`
+	f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.SkipObjectResolution)
+	require.NoError(t, err)
+	var got []string
+	for _, u := range internalInAPI(f) {
+		got = append(got, u.String())
+	}
+	require.Equal(t, []string{
+		"the exported type Service mentions db.DB from example.com/m/internal/db",
+		"the exported type Service mentions db.Tx from example.com/m/internal/db",
+		"the exported type Service mentions db.Pool from example.com/m/internal/db",
+		"the exported type Handle mentions x.Handle from example.com/m/internal/other",
+		"the exported type Runner mentions db.Tx from example.com/m/internal/db",
+		"the exported type List mentions db.Row from example.com/m/internal/db",
+		"the exported func New mentions db.DB from example.com/m/internal/db",
+		"the exported method Service.Get mentions db.Queryer from example.com/m/internal/db",
+		"the exported var Default mentions db.Mapping from example.com/m/internal/db",
+		"the exported var Errors mentions db.Mapping from example.com/m/internal/db",
+	}, got, "unexported fields, methods, receivers and declarations are not API; a value's type is seen only in a literal")
+
+	dot, err := parser.ParseFile(token.NewFileSet(), "dot.go", "package p\n\nimport . \"example.com/m/internal/db\"\n", 0)
+	require.NoError(t, err)
+	require.Len(t, internalInAPI(dot), 1, "a dot import hides which names come from it")
+}
+
+// isInternal reports whether importPath is under an internal/ directory.
+func isInternal(importPath string) bool {
+	return strings.Contains("/"+importPath+"/", "/internal/")
+}
+
+// internalUse is a type of an internal/ package in an exported declaration.
+type internalUse struct {
+	pos  token.Pos
+	decl string // "func New", "method Service.Get", "type Service", "var X"
+	typ  string // as written: sqldb.Queryer
+	path string // the import path of its package
+}
+
+func (u internalUse) String() string {
+	return fmt.Sprintf("the exported %s mentions %s from %s", u.decl, u.typ, u.path)
+}
+
+// internalInAPI returns the types of internal/ packages that the exported
+// declarations of f mention: the signatures of exported functions and of the
+// exported methods of exported types, exported type definitions (only the
+// exported fields of structs and methods of interfaces count, at any depth),
+// and exported variables and constants by their written type or the type of
+// their composite literal. The check is syntactic, so it needs no build: an
+// import names its package by its last path element, as this module's
+// internal packages do.
+func internalInAPI(f *ast.File) []internalUse {
+	internal := map[string]string{} // local name -> import path
+	var uses []internalUse
+	for _, imp := range f.Imports {
+		p, err := strconv.Unquote(imp.Path.Value)
+		if err != nil || !isInternal(p) {
+			continue
+		}
+		name := path.Base(p)
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		if name == "." {
+			// Its names are unqualified, so no selector would reveal them.
+			uses = append(uses, internalUse{pos: imp.Pos(), decl: "dot import", typ: "every name", path: p})
+		}
+		internal[name] = p
+	}
+	var decl string
+	var walk func(n ast.Node)
+	walk = func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				if x, ok := n.X.(*ast.Ident); ok && internal[x.Name] != "" {
+					uses = append(uses, internalUse{pos: n.Pos(), decl: decl, typ: x.Name + "." + n.Sel.Name, path: internal[x.Name]})
+				}
+				return false
+			case *ast.StructType:
+				for _, fld := range n.Fields.List {
+					if exportedField(fld) {
+						walk(fld.Type)
+					}
+				}
+				return false
+			case *ast.InterfaceType:
+				for _, m := range n.Methods.List {
+					if exportedField(m) {
+						walk(m.Type)
+					}
+				}
+				return false
+			}
+			return true
+		})
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if !d.Name.IsExported() {
+				continue
+			}
+			decl = "func " + d.Name.Name
+			if d.Recv != nil {
+				recv := receiverName(d.Recv.List[0].Type)
+				if !ast.IsExported(recv) {
+					continue
+				}
+				decl = fmt.Sprintf("method %s.%s", recv, d.Name.Name)
+				walk(d.Recv)
+			}
+			walk(d.Type)
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					if s.Name.IsExported() {
+						decl = "type " + s.Name.Name
+						if s.TypeParams != nil {
+							walk(s.TypeParams)
+						}
+						walk(s.Type)
+					}
+				case *ast.ValueSpec:
+					for i, id := range s.Names {
+						if !id.IsExported() {
+							continue
+						}
+						decl = d.Tok.String() + " " + id.Name
+						if s.Type != nil {
+							walk(s.Type)
+						} else if i < len(s.Values) {
+							if lit := literalType(s.Values[i]); lit != nil {
+								walk(lit)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return uses
+}
+
+// exportedField reports whether a struct field or interface method is
+// visible outside its package: a named one by its names, an embedded one
+// by its type's name.
+func exportedField(f *ast.Field) bool {
+	if len(f.Names) == 0 {
+		return ast.IsExported(receiverName(f.Type))
+	}
+	return slices.ContainsFunc(f.Names, (*ast.Ident).IsExported)
+}
+
+// receiverName is the name of the type in a receiver or embedded field:
+// Service in *Service, Catalog[T] or sqldb.DB (for which it is DB).
+func receiverName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.StarExpr:
+		return receiverName(e.X)
+	case *ast.IndexExpr:
+		return receiverName(e.X)
+	case *ast.IndexListExpr:
+		return receiverName(e.X)
+	case *ast.SelectorExpr:
+		return e.Sel.Name
+	case *ast.Ident:
+		return e.Name
+	}
+	return ""
+}
+
+// literalType is the type written in a composite literal value (T{} or
+// &T{}), the one type a variable without a written type shows syntactically;
+// nil for any other value.
+func literalType(v ast.Expr) ast.Expr {
+	if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		v = u.X
+	}
+	if c, ok := v.(*ast.CompositeLit); ok && c.Type != nil {
+		return c.Type
+	}
+	return nil
 }

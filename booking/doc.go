@@ -3,4 +3,23 @@
 // clients, and reservations. Pure rules (validation of catalog records,
 // conflict checking) live in files without database or HTTP imports; the
 // stores hold the SQL; the services apply the rules with an explicit actor.
+//
+// # Using it from another program
+//
+// New takes a *sqlx.DB over pgx (sqlx.Open("pgx", url) with the driver
+// github.com/jackc/pgx/v5/stdlib imported, or sqlx.NewDb over
+// stdlib.OpenDBFromPool(pool) to share a pgxpool) on a database migrated
+// with the main set of package migrations, which migrations.Up applies
+// (whatever is pending; safe at every start, and under a lock when several
+// instances start at once):
+//
+//	db, err := sqlx.Open("pgx", os.Getenv("DATABASE_URL"))
+//	_, err = migrations.Up(ctx, db.DB, migrations.Main())
+//	club := booking.New(db, booking.Options{Zone: bogota})
+//	b, err := club.Bookings.Create(ctx, clubhouse.Staff("front-desk"), booking.BookingInput{CourtID: clubhouse.Some(court.ID),
+//		ReservationTypeID: clubhouse.Some(rental.ID), Checking: clubhouse.Some("2026-03-07 18:00"), Checkout: clubhouse.Some("2026-03-07 19:30")})
+//
+// The payments of the same database are payments.New(db, payments.Options{}).
+// examples/booking creates a court, a tariff and a booking this way, and
+// pays it.
 package booking

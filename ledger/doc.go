@@ -21,4 +21,24 @@
 // equity equation (assets + liabilities + equity = 0 in signed balances) are
 // checked, closing balances are stored, and no entry is accepted into it
 // afterwards.
+//
+// # Using it from another program
+//
+// New takes a *sqlx.DB over pgx (sqlx.Open("pgx", url) with the driver
+// github.com/jackc/pgx/v5/stdlib imported, or sqlx.NewDb over
+// stdlib.OpenDBFromPool(pool) to share a pgxpool) on the ledger's own
+// database, migrated with the accounting set of package migrations (not
+// the main set of the club's database), which migrations.Up applies
+// (whatever is pending; safe at every start). Open does the same from a URL
+// and creates the database when missing.
+//
+//	db, err := sqlx.Open("pgx", os.Getenv("DATABASE_URL"))
+//	_, err = migrations.Up(ctx, db.DB, migrations.Accounting())
+//	books := ledger.New(db, time.Now)
+//	err = books.SeedChart(ctx, ledger.DemoChart)
+//	period, err := books.CreatePeriod(ctx, "2025", jan1, dec31)
+//
+// Then Post entries dated in the period, close it (CloseResults, Close) and
+// read TrialBalance, ProfitOrLoss, FinancialPosition and ChangesInEquity:
+// examples/ledger does all of it.
 package ledger

@@ -5,4 +5,22 @@
 // match nothing). Pure rules live in payment.go, receipt.go and webhook.go;
 // the SQL in store.go and reconcile_store.go; the use cases in service.go,
 // receipts.go (receipt upload, replacement, download) and reconcile.go.
+//
+// # Using it from another program
+//
+// New takes a *sqlx.DB over pgx (sqlx.Open("pgx", url) with the driver
+// github.com/jackc/pgx/v5/stdlib imported, or sqlx.NewDb over
+// stdlib.OpenDBFromPool(pool) to share a pgxpool) on the club's database,
+// migrated with the main set of package migrations, which migrations.Up
+// applies (whatever is pending; safe at every start). Payments settle the
+// bookings of package booking, in the same database; for a booking b:
+//
+//	db, err := sqlx.Open("pgx", os.Getenv("DATABASE_URL"))
+//	_, err = migrations.Up(ctx, db.DB, migrations.Main())
+//	pay := payments.New(db, payments.Options{})
+//	p, err := pay.CreateForBooking(ctx, b.ID, payments.Input{Amount: clubhouse.Some(decimal.NewFromInt(100000)), Status: clubhouse.Some(true)})
+//	paid, err := pay.Paid(ctx, []int64{b.ID}) // completed payments only
+//
+// Options.Objects stores receipts (nil: the receipt operations answer
+// ErrStorageOff). examples/booking books a court and pays it this way.
 package payments
