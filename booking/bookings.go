@@ -272,16 +272,25 @@ func (b *Bookings) Price(ctx context.Context, id int64) (BookingQuote, error) {
 }
 
 // Amount is what a booking costs: its tariff price (Subtotal), the discount
-// of its coupon or contract, and the rest (FinalPrice).
+// of its coupon or contract, and the rest (FinalPrice); and what its
+// completed payments cover (Paid). It is the one rule of a booking's
+// balance: Debt and Complete.
 type Amount struct {
 	Hours      decimal.Decimal
 	Subtotal   decimal.Decimal
 	Discount   decimal.Decimal
 	FinalPrice decimal.Decimal
+	Paid       decimal.Decimal // the sum of the completed payments
 }
 
+// Debt is what is left to pay, never below zero.
+func (a Amount) Debt() decimal.Decimal { return decimal.Max(decimal.Zero, a.FinalPrice.Sub(a.Paid)) }
+
+// Complete reports whether the completed payments cover the price.
+func (a Amount) Complete() bool { return a.Paid.Cmp(a.FinalPrice) >= 0 }
+
 func amountOf(q pricing.Quote, d *Discount) Amount {
-	a := Amount{Hours: q.Hours, Subtotal: q.FinalPrice, Discount: decimal.Zero, FinalPrice: q.FinalPrice}
+	a := Amount{Hours: q.Hours, Subtotal: q.FinalPrice, Discount: decimal.Zero, FinalPrice: q.FinalPrice, Paid: decimal.Zero}
 	if d != nil {
 		a.Discount = d.Amount(q.FinalPrice)
 		a.FinalPrice = q.FinalPrice.Sub(a.Discount)
@@ -290,7 +299,8 @@ func amountOf(q pricing.Quote, d *Discount) Amount {
 }
 
 // Amounts prices each booking of rs (by its court's base price, type, span
-// and discount) without checking availability, keyed by booking id.
+// and discount) without checking availability, and sums its completed
+// payments in one query for all of rs, keyed by booking id.
 func (b *Bookings) Amounts(ctx context.Context, rs []Reservation) (map[int64]Amount, error) {
 	return b.amounts(ctx, b.db, rs)
 }
@@ -311,7 +321,24 @@ func (b *Bookings) amounts(ctx context.Context, q sqldb.Queryer, rs []Reservatio
 		}
 		out[r.ID] = amountOf(q, r.Discount())
 	}
+	paid, err := b.store.paid(ctx, q, bookingIDs(rs))
+	if err != nil {
+		return nil, err
+	}
+	for id, p := range paid {
+		a := out[id]
+		a.Paid = p
+		out[id] = a
+	}
 	return out, nil
+}
+
+func bookingIDs(rs []Reservation) []int64 {
+	ids := make([]int64, len(rs))
+	for i, r := range rs {
+		ids[i] = r.ID
+	}
+	return ids
 }
 
 // bookingList names bookings for a message: "booking 12" or "bookings 12, 13".

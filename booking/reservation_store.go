@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/shopspring/decimal"
 	"strings"
 	"time"
 
@@ -233,4 +234,23 @@ func (reservationStore) delete(ctx context.Context, q sqldb.Queryer, ids []int64
 
 func (reservationStore) courtExists(ctx context.Context, q sqldb.Queryer, id int64) (Court, error) {
 	return get[Court](ctx, q, courts, id)
+}
+
+// paid sums the completed payments of each booking of ids, in one query;
+// a booking without any is left out.
+func (reservationStore) paid(ctx context.Context, q sqldb.Queryer, ids []int64) (map[int64]decimal.Decimal, error) {
+	var rows []struct {
+		ID   int64           `db:"reservation_id"`
+		Paid decimal.Decimal `db:"paid"`
+	}
+	err := q.SelectContext(ctx, &rows, `SELECT reservation_id, sum(amount) AS paid FROM payments
+		WHERE reservation_id = ANY($1) AND status GROUP BY reservation_id`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("paid: %w", err)
+	}
+	out := make(map[int64]decimal.Decimal, len(rows))
+	for _, r := range rows {
+		out[r.ID] = r.Paid
+	}
+	return out, nil
 }

@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/payments"
@@ -84,24 +82,22 @@ func (s *Server) accountBookingDTOs(r *http.Request, rows []booking.Reservation)
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]int64, len(rows))
+	for i, b := range rows {
+		ids[i] = b.ID
+	}
+	pays, err := s.o.Payments.OfBookings(r.Context(), ids)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]accountBookingDTO, len(rows))
 	for i, b := range rows {
-		pays, err := s.o.Payments.ForBooking(r.Context(), b.ID)
-		if err != nil {
-			return nil, err
-		}
-		total, paid := amounts[b.ID].FinalPrice, decimal.Zero
-		for _, p := range pays {
-			if p.Status {
-				paid = paid.Add(p.Amount)
-			}
-		}
-		complete := paid.Cmp(total) >= 0
+		a := amounts[b.ID]
 		out[i] = accountBookingDTO{ID: b.ID, ClientID: b.ClientID, CourtID: b.CourtID, ReservationTypeID: b.ReservationTypeID,
 			ReservationStatusID: b.ReservationStatusID, Checking: b.Checking.Format(isoWall), Checkout: b.Checkout.Format(isoWall),
 			Notes: b.Notes, CourtName: b.CourtName, ReservationTypeName: b.ReservationTypeName, StatusName: b.StatusName,
-			TotalAmount: money(total), TotalPaid: money(paid), IsPaymentComplete: complete, CanAddPayment: !complete,
-			Payments: mapSlice(pays, newBookingPaymentDTO), CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt}
+			TotalAmount: money(a.FinalPrice), TotalPaid: money(a.Paid), IsPaymentComplete: a.Complete(), CanAddPayment: !a.Complete(),
+			Payments: mapSlice(pays[b.ID], newBookingPaymentDTO), CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt}
 	}
 	return out, nil
 }

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/pricing"
@@ -213,14 +211,10 @@ func (s *Server) listBookingsFull(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	paid, err := s.o.Payments.Paid(r.Context(), bookingIDs(rows))
-	if err != nil {
-		return err
-	}
 	return writeJSON(w, http.StatusOK, mapSlice(rows, func(b booking.Reservation) bookingFullDTO {
-		total, got := amounts[b.ID].FinalPrice, paid[b.ID]
-		return bookingFullDTO{bookingDetailDTO: newBookingDetailDTO(b), TotalAmount: money(total), TotalPaid: money(got),
-			TotalDebt: money(decimal.Max(decimal.Zero, total.Sub(got)))}
+		a := amounts[b.ID]
+		return bookingFullDTO{bookingDetailDTO: newBookingDetailDTO(b), TotalAmount: money(a.FinalPrice), TotalPaid: money(a.Paid),
+			TotalDebt: money(a.Debt())}
 	}))
 }
 
@@ -275,14 +269,6 @@ func (s *Server) getBooking(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, bookingViewDTO{bookingDetailDTO: newBookingDetailDTO(b), Payments: mapSlice(pays, newPaymentDTO)})
-}
-
-func bookingIDs(rows []booking.Reservation) []int64 {
-	ids := make([]int64, len(rows))
-	for i, r := range rows {
-		ids[i] = r.ID
-	}
-	return ids
 }
 
 // updateBooking changes a booking.

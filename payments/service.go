@@ -148,9 +148,18 @@ func (s *Service) GetForBooking(ctx context.Context, bookingID, id int64) (Payme
 	return p, nil
 }
 
-// Paid returns the sum of the completed payments of each booking of ids.
-func (s *Service) Paid(ctx context.Context, ids []int64) (map[int64]decimal.Decimal, error) {
-	return s.store.paid(ctx, s.db, ids)
+// OfBookings returns the payments of each booking of ids, pending first,
+// then latest first, in one query.
+func (s *Service) OfBookings(ctx context.Context, ids []int64) (map[int64][]Payment, error) {
+	rows, err := s.store.list(ctx, s.db, Filter{ReservationIDs: ids, Limit: 100_000})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64][]Payment, len(ids))
+	for _, p := range rows {
+		out[*p.ReservationID] = append(out[*p.ReservationID], p)
+	}
+	return out, nil
 }
 
 // ClientPage returns one page of the client's payments, latest first, and

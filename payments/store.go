@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
@@ -43,11 +41,12 @@ const paymentSelect = `SELECT p.id, p.reservation_id, p.enrollment_id, p.payment
 
 // Filter selects payments for the admin list. Zero fields match all.
 type Filter struct {
-	Search        string
-	Status        *bool
-	ReservationID int64
-	ClientID      int64
-	Limit, Offset int
+	Search         string
+	Status         *bool
+	ReservationID  int64
+	ReservationIDs []int64 // the payments of these bookings
+	ClientID       int64
+	Limit, Offset  int
 }
 
 type store struct{}
@@ -70,6 +69,9 @@ func (store) list(ctx context.Context, q sqldb.Queryer, f Filter) ([]Payment, er
 	}
 	if f.ClientID != 0 {
 		add("r.client_id = $%d", f.ClientID)
+	}
+	if f.ReservationIDs != nil {
+		add("p.reservation_id = ANY($%d)", f.ReservationIDs)
 	}
 	query := paymentSelect
 	if len(conds) > 0 {
@@ -157,23 +159,4 @@ func (store) bookingClient(ctx context.Context, q sqldb.Queryer, id int64) (int6
 		return 0, nil
 	}
 	return *client, nil
-}
-
-// Paid returns, for each of the bookings with ids, the sum of its completed
-// payments.
-func (store) paid(ctx context.Context, q sqldb.Queryer, ids []int64) (map[int64]decimal.Decimal, error) {
-	var rows []struct {
-		ID   int64           `db:"reservation_id"`
-		Paid decimal.Decimal `db:"paid"`
-	}
-	err := q.SelectContext(ctx, &rows, `SELECT reservation_id, sum(amount) AS paid FROM payments
-		WHERE reservation_id = ANY($1) AND status GROUP BY reservation_id`, ids)
-	if err != nil {
-		return nil, fmt.Errorf("paid: %w", err)
-	}
-	out := make(map[int64]decimal.Decimal, len(rows))
-	for _, r := range rows {
-		out[r.ID] = r.Paid
-	}
-	return out, nil
 }

@@ -138,22 +138,16 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Amounts is the balance of each booking listed, in one query: its
+	// price after discounts, what its completed payments cover, the debt.
 	amounts, err := club.Bookings.Amounts(ctx, rows)
 	if err != nil {
 		return err
 	}
-	ids := make([]int64, len(rows))
-	for i, r := range rows {
-		ids[i] = r.ID
-	}
-	paid, err := pay.Paid(ctx, ids)
-	if err != nil {
-		return err
-	}
 	for _, r := range rows {
-		total := amounts[r.ID].FinalPrice
+		a := amounts[r.ID]
 		fmt.Fprintf(out, "booking #%d %s %s-%s: total %s, paid %s, debt %s\n", r.ID, r.CourtName,
-			r.Checking.Format("2006-01-02 15:04"), r.Checkout.Format("15:04"), total, paid[r.ID], total.Sub(paid[r.ID]))
+			r.Checking.Format("2006-01-02 15:04"), r.Checkout.Format("15:04"), a.FinalPrice, a.Paid, a.Debt())
 	}
 	return nil
 }
