@@ -2,6 +2,8 @@ package booking
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -19,9 +21,31 @@ import (
 var ErrClassType = clubhouse.Errorf(clubhouse.Invalid, "invalid reference",
 	"Training classes are booked by enrolling in a class, not as court bookings.")
 
-// ClientPage returns one page of the client's bookings, latest first, and
-// their total count.
-func (b *Bookings) ClientPage(ctx context.Context, clientID int64, page, limit int) ([]Reservation, int, error) {
+// clientOf returns the id of by's client record, or 0 when by has none (a
+// bot, or a user who never created one): such a caller's lists are empty
+// and every booking is another's.
+func (b *Bookings) clientOf(ctx context.Context, by clubhouse.Actor) (int64, error) {
+	if by.UserID == 0 {
+		return 0, nil
+	}
+	var id int64
+	err := b.db.GetContext(ctx, &id, `SELECT id FROM clients WHERE user_id = $1`, by.UserID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("client of user %d: %w", by.UserID, err)
+	}
+	return id, nil
+}
+
+// ClientPage returns one page of the bookings of by's client, latest first,
+// and their total count; none when by has no client record.
+func (b *Bookings) ClientPage(ctx context.Context, by clubhouse.Actor, page, limit int) ([]Reservation, int, error) {
+	clientID, err := b.clientOf(ctx, by)
+	if err != nil || clientID == 0 {
+		return []Reservation{}, 0, err
+	}
 	rows, err := b.store.list(ctx, b.db, BookingFilter{ClientID: clientID, Limit: limit, Offset: (page - 1) * limit})
 	if err != nil {
 		return nil, 0, err
@@ -33,16 +57,28 @@ func (b *Bookings) ClientPage(ctx context.Context, clientID int64, page, limit i
 	return rows, total, nil
 }
 
-// ClientFilter selects a client's bookings for the /reservations routes.
+// ErrOtherClient is returned when a client names another client's record.
+var ErrOtherClient = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "You can only see and book reservations of your own client record.")
+
+// ClientFilter selects a client's bookings.
 type ClientFilter struct {
+	ClientID   int64 // when set, it must be the caller's client (ErrOtherClient)
 	CourtID    int64
 	OperatorID int64
 	StatusID   int64
 	From, To   *time.Time // checking on or after From; checkout on or before To
 }
 
-// ClientList returns the client's bookings that match f, latest first.
-func (b *Bookings) ClientList(ctx context.Context, clientID int64, f ClientFilter) ([]Reservation, error) {
+// ClientList returns the bookings of by's client that match f, latest
+// first; none when by has no client record.
+func (b *Bookings) ClientList(ctx context.Context, by clubhouse.Actor, f ClientFilter) ([]Reservation, error) {
+	clientID, err := b.clientOf(ctx, by)
+	if err != nil {
+		return nil, err
+	}
+	if f.ClientID != 0 && f.ClientID != clientID {
+		return nil, ErrOtherClient
+	}
 	// The filter ids are cast: compared with 0 alone, PostgreSQL would
 	// type them integer, and an id beyond int32 would fail to encode.
 	query := reservationSelect + ` WHERE r.client_id = $1
@@ -57,9 +93,13 @@ func (b *Bookings) ClientList(ctx context.Context, clientID int64, f ClientFilte
 	return rows, nil
 }
 
-// ClientGet returns the client's booking with id. Another client's booking
-// is ErrBookingNotFound, as if it did not exist.
-func (b *Bookings) ClientGet(ctx context.Context, clientID, id int64) (Reservation, error) {
+// ClientGet returns the booking with id of by's client. Another client's
+// booking is ErrBookingNotFound, as if it did not exist.
+func (b *Bookings) ClientGet(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
+	clientID, err := b.clientOf(ctx, by)
+	if err != nil {
+		return Reservation{}, err
+	}
 	r, err := b.store.get(ctx, b.db, id, false)
 	if err != nil {
 		return Reservation{}, err
@@ -70,17 +110,28 @@ func (b *Bookings) ClientGet(ctx context.Context, clientID, id int64) (Reservati
 	return r, nil
 }
 
-// ClientCreate books a court for the client: in's client and status are
+// ClientCreate books a court for by's client: in's client and status are
 // ignored (the booking is the client's, pending), and class types are
-// refused. Errors: as Create, and ErrClassType.
-func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, clientID int64, in BookingInput) (Reservation, error) {
+// refused. Errors: as Create, ErrOtherClient when in names another client,
+// ErrNoClient when by has no client record, and ErrClassType.
+func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in BookingInput) (Reservation, error) {
+	clientID, err := b.clientOf(ctx, by)
+	if err != nil {
+		return Reservation{}, err
+	}
+	if in.ClientID.Value != nil && *in.ClientID.Value != clientID {
+		return Reservation{}, ErrOtherClient
+	}
+	if clientID == 0 {
+		return Reservation{}, ErrNoClient
+	}
 	var r Reservation
 	in.ClientID, in.ReservationStatusID = clubhouse.Some(clientID), clubhouse.Optional[int64]{}
 	if err := in.apply(&r, b.zone, true); err != nil {
 		return Reservation{}, err
 	}
 	var out Reservation
-	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
+	err = sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
 		if err := b.notClassType(ctx, tx, r.ReservationTypeID); err != nil {
 			return err
 		}
@@ -109,16 +160,16 @@ func (b *Bookings) notClassType(ctx context.Context, q sqldb.Queryer, typeID int
 
 // ClientUpdate moves the client's booking or changes its notes; only
 // Checking, Checkout and Notes of in are read. Errors: as Update.
-func (b *Bookings) ClientUpdate(ctx context.Context, clientID, id int64, in BookingInput) (Reservation, error) {
-	if _, err := b.ClientGet(ctx, clientID, id); err != nil {
+func (b *Bookings) ClientUpdate(ctx context.Context, by clubhouse.Actor, id int64, in BookingInput) (Reservation, error) {
+	if _, err := b.ClientGet(ctx, by, id); err != nil {
 		return Reservation{}, err
 	}
 	return b.Update(ctx, id, BookingInput{Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes})
 }
 
 // ClientDelete cancels the client's booking. Errors: as Delete.
-func (b *Bookings) ClientDelete(ctx context.Context, clientID, id int64) error {
-	if _, err := b.ClientGet(ctx, clientID, id); err != nil {
+func (b *Bookings) ClientDelete(ctx context.Context, by clubhouse.Actor, id int64) error {
+	if _, err := b.ClientGet(ctx, by, id); err != nil {
 		return err
 	}
 	return b.Delete(ctx, id)
@@ -126,9 +177,9 @@ func (b *Bookings) ClientDelete(ctx context.Context, clientID, id int64) error {
 
 // ClientQuote prices a span for the client; an ExcludeID must be the
 // client's own booking. Errors: as Quote, and ErrBookingNotFound.
-func (b *Bookings) ClientQuote(ctx context.Context, clientID int64, in SpanInput) (BookingQuote, error) {
+func (b *Bookings) ClientQuote(ctx context.Context, by clubhouse.Actor, in SpanInput) (BookingQuote, error) {
 	if in.ExcludeID != 0 {
-		if _, err := b.ClientGet(ctx, clientID, in.ExcludeID); err != nil {
+		if _, err := b.ClientGet(ctx, by, in.ExcludeID); err != nil {
 			return BookingQuote{}, err
 		}
 	}
@@ -145,8 +196,13 @@ type Stats struct {
 	Next        *Reservation
 }
 
-// ClientStats summarises the client's bookings as of the club's wall time now.
-func (b *Bookings) ClientStats(ctx context.Context, clientID int64) (Stats, error) {
+// ClientStats summarises the bookings of by's client as of the club's wall
+// time now; all zero when by has no client record.
+func (b *Bookings) ClientStats(ctx context.Context, by clubhouse.Actor) (Stats, error) {
+	clientID, err := b.clientOf(ctx, by)
+	if err != nil || clientID == 0 {
+		return Stats{Hours: decimal.Zero, AmountTotal: decimal.Zero}, err
+	}
 	rows, err := b.store.list(ctx, b.db, BookingFilter{ClientID: clientID, Limit: 100_000})
 	if err != nil {
 		return Stats{}, err

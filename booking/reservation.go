@@ -80,7 +80,7 @@ type BookingInput struct {
 var (
 	ErrCourtTaken      = clubhouse.Errorf(clubhouse.Conflict, "court occupied", "The court is already booked in that slot.")
 	ErrBookingNotFound = clubhouse.Errorf(clubhouse.NotFound, "booking not found", "The booking does not exist.")
-	ErrNoClient        = clubhouse.Errorf(clubhouse.NotFound, "client not found", "Create your client record (POST /api/account/client) before booking.")
+	ErrNoClient        = clubhouse.Errorf(clubhouse.NotFound, "client not found", "Create your client record before booking.")
 )
 
 // apply writes the fields set in in onto r, parsing times in zone. create

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"errors"
 	"net/http"
 	"time"
 
@@ -11,18 +10,6 @@ import (
 )
 
 // The caller's own bookings: /api/account/bookings and /api/reservations.
-
-// callerClient returns the client record of the caller, and false when the
-// caller has none (a bot, or a user who has not created one). A failure to
-// look it up is an error, never "no client": a database that is down must
-// not answer as an empty account.
-func (s *Server) callerClient(r *http.Request) (booking.Client, bool, error) {
-	c, err := s.o.Clients.ForUser(r.Context(), actor(r).UserID)
-	if errors.Is(err, booking.ErrClientNotFound) {
-		return booking.Client{}, false, nil
-	}
-	return c, err == nil, err
-}
 
 // accountBookingDTO is a booking as its client sees it; checking and
 // checkout are ISO 8601 wall times (no zone: the club's).
@@ -151,14 +138,7 @@ func (s *Server) listAccountBookings(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	out := accountBookingsDTO{Bookings: []accountBookingDTO{}, Pagination: pg}
-	c, ok, err := s.callerClient(r)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return writeJSON(w, http.StatusOK, out)
-	}
-	rows, total, err := s.o.Bookings.ClientPage(r.Context(), c.ID, pg.Page, pg.Limit)
+	rows, total, err := s.o.Bookings.ClientPage(r.Context(), actor(r), pg.Page, pg.Limit)
 	if err != nil {
 		return err
 	}
@@ -209,14 +189,7 @@ func (s *Server) createAccountBooking(w http.ResponseWriter, r *http.Request) er
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, ok, err := s.callerClient(r)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return booking.ErrNoClient
-	}
-	b, err := s.o.Bookings.ClientCreate(r.Context(), actor(r), c.ID, booking.BookingInput{CourtID: in.CourtID,
+	b, err := s.o.Bookings.ClientCreate(r.Context(), actor(r), booking.BookingInput{CourtID: in.CourtID,
 		ReservationTypeID: in.ReservationTypeID, Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes})
 	if err != nil {
 		return err
@@ -242,14 +215,7 @@ func (s *Server) getAccountBooking(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	c, ok, err := s.callerClient(r)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return booking.ErrBookingNotFound
-	}
-	b, err := s.o.Bookings.ClientGet(r.Context(), c.ID, id)
+	b, err := s.o.Bookings.ClientGet(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -290,11 +256,7 @@ func (s *Server) calculateAccountPrice(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	c, _, err := s.callerClient(r) // no client: c.ID is 0
-	if err != nil {
-		return err
-	}
-	q, err := s.o.Bookings.ClientQuote(r.Context(), c.ID, in)
+	q, err := s.o.Bookings.ClientQuote(r.Context(), actor(r), in)
 	if err != nil {
 		return err
 	}
@@ -360,14 +322,7 @@ func (s *Server) accountStats(w http.ResponseWriter, r *http.Request) error {
 		return errBotProfile
 	}
 	out := accountStatsDTO{HoursBooked: money{}, TotalAmount: money{}}
-	c, ok, err := s.callerClient(r)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return writeJSON(w, http.StatusOK, out)
-	}
-	st, err := s.o.Bookings.ClientStats(r.Context(), c.ID)
+	st, err := s.o.Bookings.ClientStats(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}

@@ -491,14 +491,7 @@ func (s *Server) listAccountPayments(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	out := accountPaymentsDTO{Payments: []accountPaymentDTO{}, Pagination: pg}
-	c, ok, err := s.callerClient(r)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return writeJSON(w, http.StatusOK, out)
-	}
-	rows, total, err := s.o.Payments.ClientPage(r.Context(), c.ID, pg.Page, pg.Limit)
+	rows, total, err := s.o.Payments.ClientPage(r.Context(), actor(r), pg.Page, pg.Limit)
 	if err != nil {
 		return err
 	}
@@ -523,11 +516,7 @@ func (s *Server) getAccountPayment(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	c, _, err := s.callerClient(r) // no client: c.ID is 0
-	if err != nil {
-		return err
-	}
-	p, err := s.o.Payments.ClientGet(r.Context(), c.ID, id)
+	p, err := s.o.Payments.ClientGet(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -564,11 +553,7 @@ func (s *Server) createAccountPayment(w http.ResponseWriter, r *http.Request) er
 	if in.TransactionID.Value != nil && strings.TrimSpace(*in.TransactionID.Value) == "" {
 		return clubhouse.ErrInvalidData.Withf("transaction_id must be a non-empty string.")
 	}
-	c, _, err := s.callerClient(r) // no client: c.ID is 0
-	if err != nil {
-		return err
-	}
-	p, err := s.o.Payments.ClientCreate(r.Context(), c.ID, payments.Input{ReservationID: in.ReservationID,
+	p, err := s.o.Payments.ClientCreate(r.Context(), actor(r), payments.Input{ReservationID: in.ReservationID,
 		PaymentTypeID: in.PaymentTypeID, Amount: optMoney(in.Amount), TransactionID: in.TransactionID, Description: in.Description})
 	if err != nil {
 		return err

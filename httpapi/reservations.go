@@ -20,8 +20,6 @@ type reservationDTO struct {
 	Data bookingDTO `json:"data" validate:"required"`
 }
 
-var errOtherClient = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "You can only see and book reservations of your own client record.")
-
 // listReservations lists the caller's reservations.
 //
 // @Summary List my reservations
@@ -42,8 +40,7 @@ var errOtherClient = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "You can
 func (s *Server) listReservations(w http.ResponseWriter, r *http.Request) error {
 	var f booking.ClientFilter
 	var err error
-	clientID, err := queryID(r, "client_id")
-	if err != nil {
+	if f.ClientID, err = queryID(r, "client_id"); err != nil {
 		return err
 	}
 	if f.OperatorID, err = queryID(r, "operator_id"); err != nil {
@@ -67,26 +64,11 @@ func (s *Server) listReservations(w http.ResponseWriter, r *http.Request) error 
 			*p.dst = &t
 		}
 	}
-	out := reservationListDTO{Data: []bookingDTO{}}
-	c, ok, err := s.callerClient(r)
+	rows, err := s.o.Bookings.ClientList(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
-	if !ok {
-		if clientID != 0 {
-			return errOtherClient
-		}
-		return writeJSON(w, http.StatusOK, out)
-	}
-	if clientID != 0 && clientID != c.ID {
-		return errOtherClient
-	}
-	rows, err := s.o.Bookings.ClientList(r.Context(), c.ID, f)
-	if err != nil {
-		return err
-	}
-	out.Data, out.Total = mapSlice(rows, newBookingDTO), len(rows)
-	return writeJSON(w, http.StatusOK, out)
+	return writeJSON(w, http.StatusOK, reservationListDTO{Data: mapSlice(rows, newBookingDTO), Total: len(rows)})
 }
 
 // getReservation reads one of the caller's reservations.
@@ -105,14 +87,7 @@ func (s *Server) getReservation(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, ok, err := s.callerClient(r)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return booking.ErrBookingNotFound
-	}
-	b, err := s.o.Bookings.ClientGet(r.Context(), c.ID, id)
+	b, err := s.o.Bookings.ClientGet(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -148,17 +123,7 @@ func (s *Server) createReservation(w http.ResponseWriter, r *http.Request) error
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, ok, err := s.callerClient(r)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return booking.ErrNoClient
-	}
-	if in.ClientID.Value != nil && *in.ClientID.Value != c.ID {
-		return errOtherClient
-	}
-	b, err := s.o.Bookings.ClientCreate(r.Context(), actor(r), c.ID, booking.BookingInput{CourtID: in.CourtID,
+	b, err := s.o.Bookings.ClientCreate(r.Context(), actor(r), booking.BookingInput{ClientID: in.ClientID, CourtID: in.CourtID,
 		ReservationTypeID: in.ReservationTypeID, Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes})
 	if err != nil {
 		return err
@@ -196,14 +161,7 @@ func (s *Server) updateReservation(w http.ResponseWriter, r *http.Request) error
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, ok, err := s.callerClient(r)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return booking.ErrBookingNotFound
-	}
-	b, err := s.o.Bookings.ClientUpdate(r.Context(), c.ID, id, booking.BookingInput{Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes})
+	b, err := s.o.Bookings.ClientUpdate(r.Context(), actor(r), id, booking.BookingInput{Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes})
 	if err != nil {
 		return err
 	}
@@ -226,14 +184,7 @@ func (s *Server) deleteReservation(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	c, ok, err := s.callerClient(r)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return booking.ErrBookingNotFound
-	}
-	if err := s.o.Bookings.ClientDelete(r.Context(), c.ID, id); err != nil {
+	if err := s.o.Bookings.ClientDelete(r.Context(), actor(r), id); err != nil {
 		return err
 	}
 	return noContent(w)

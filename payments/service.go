@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -162,9 +163,13 @@ func (s *Service) OfBookings(ctx context.Context, ids []int64) (map[int64][]Paym
 	return out, nil
 }
 
-// ClientPage returns one page of the client's payments, latest first, and
-// their total count.
-func (s *Service) ClientPage(ctx context.Context, clientID int64, page, limit int) ([]Payment, int, error) {
+// ClientPage returns one page of the payments of by's client, latest
+// first, and their total count; none when by has no client record.
+func (s *Service) ClientPage(ctx context.Context, by clubhouse.Actor, page, limit int) ([]Payment, int, error) {
+	clientID, err := s.store.clientOf(ctx, s.db, by)
+	if err != nil || clientID == 0 {
+		return []Payment{}, 0, err
+	}
 	rows, err := s.store.list(ctx, s.db, Filter{ClientID: clientID, Limit: limit, Offset: (page - 1) * limit})
 	if err != nil {
 		return nil, 0, err
@@ -176,9 +181,13 @@ func (s *Service) ClientPage(ctx context.Context, clientID int64, page, limit in
 	return rows, n, nil
 }
 
-// ClientGet returns the client's payment with id. Errors: ErrNotFound,
-// ErrNotYours for another client's payment.
-func (s *Service) ClientGet(ctx context.Context, clientID, id int64) (Payment, error) {
+// ClientGet returns the payment with id of by's client. Errors:
+// ErrNotFound, ErrNotYours for another client's payment.
+func (s *Service) ClientGet(ctx context.Context, by clubhouse.Actor, id int64) (Payment, error) {
+	clientID, err := s.store.clientOf(ctx, s.db, by)
+	if err != nil {
+		return Payment{}, err
+	}
 	p, err := s.Get(ctx, id)
 	if err != nil {
 		return Payment{}, err
@@ -198,16 +207,23 @@ func (s *Service) ClientGet(ctx context.Context, clientID, id int64) (Payment, e
 // (see Reconcile), and so can staff (see Update).
 // Errors: as Create, ErrNotYours for another client's booking,
 // ErrClaimRepeated when the client reported the id for the booking before.
-func (s *Service) ClientCreate(ctx context.Context, clientID int64, in Input) (Payment, error) {
+func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input) (Payment, error) {
 	in.Status, in.GatewayResponse = clubhouse.Optional[bool]{}, clubhouse.Optional[string]{}
 	var p Payment
 	if err := in.apply(&p, "reservation_id", "payment_type_id", "amount", "transaction_id"); err != nil {
 		return Payment{}, err
 	}
 	p.ClaimedTransactionID, p.TransactionID = p.TransactionID, nil
+	clientID, err := s.store.clientOf(ctx, s.db, by)
+	if err != nil {
+		return Payment{}, err
+	}
 	owner, err := s.store.bookingClient(ctx, s.db, *p.ReservationID)
-	if err != nil || owner != clientID {
+	switch {
+	case errors.Is(err, ErrBookingNotFound) || err == nil && (clientID == 0 || owner != clientID):
 		return Payment{}, ErrNotYours
+	case err != nil:
+		return Payment{}, err
 	}
 	out, err := s.store.insert(ctx, s.db, p)
 	if err != nil {
