@@ -58,6 +58,7 @@ var exported = map[string]error{
 	"booking.ErrContractClient":         booking.ErrContractClient,
 	"booking.ErrCourtTaken":             booking.ErrCourtTaken,
 	"booking.ErrBookingNotFound":        booking.ErrBookingNotFound,
+	"booking.ErrOtherClient":            booking.ErrOtherClient,
 	"booking.ErrNoClient":               booking.ErrNoClient,
 	"booking.ErrSeriesNotFound":         booking.ErrSeriesNotFound,
 	"booking.ErrSeriesTooLong":          booking.ErrSeriesTooLong,

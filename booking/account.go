@@ -12,6 +12,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
 // The bookings of one client, as the account routes see them: a client
@@ -127,7 +128,7 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in Book
 	}
 	var r Reservation
 	in.ClientID, in.ReservationStatusID = clubhouse.Some(clientID), clubhouse.Optional[int64]{}
-	if err := in.apply(&r, b.zone, true); err != nil {
+	if err := in.apply(&r, true); err != nil {
 		return Reservation{}, err
 	}
 	var out Reservation
@@ -237,7 +238,7 @@ type CourtAvailability struct {
 
 // Availability lists every court, with whether it is free for span when
 // span is not nil. Errors: Invalid for a bad span.
-func (b *Bookings) Availability(ctx context.Context, checking, checkout string) ([]CourtAvailability, error) {
+func (b *Bookings) Availability(ctx context.Context, checking, checkout time.Time) ([]CourtAvailability, error) {
 	all, err := list[Court](ctx, b.db, courts, "")
 	if err != nil {
 		return nil, err
@@ -246,16 +247,10 @@ func (b *Bookings) Availability(ctx context.Context, checking, checkout string) 
 	for i, c := range all {
 		out[i].Court = c
 	}
-	if checking == "" && checkout == "" {
+	if checking.IsZero() && checkout.IsZero() {
 		return out, nil
 	}
-	var span Span
-	if span.Start, err = ParseWall("checking", checking, b.zone); err != nil {
-		return nil, err
-	}
-	if span.End, err = ParseWall("checkout", checkout, b.zone); err != nil {
-		return nil, err
-	}
+	span := Span{Start: checking, End: checkout}
 	if err := span.Check(31 * 24 * time.Hour); err != nil {
 		return nil, err
 	}
@@ -271,14 +266,14 @@ func (b *Bookings) Availability(ctx context.Context, checking, checkout string) 
 	return out, nil
 }
 
-// DayGrid returns, for every court in id order, the 30-minute slots of date
-// (YYYY-MM-DD): whether each is free, and what booking it alone costs for
-// reservation type typeID (0: no type-specific tariffs apply). Errors: an
-// Invalid "invalid date" for a bad date.
-func (b *Bookings) DayGrid(ctx context.Context, date string, typeID int64) ([]GridRow, error) {
-	day, err := ParseDate("date", date)
-	if err != nil {
-		return nil, err
+// DayGrid returns, for every court in id order, the 30-minute slots of the
+// date of day: whether each is free, and what booking it alone costs for
+// reservation type typeID (0: no type-specific tariffs apply). Errors:
+// pricing.ErrDateRange for a date outside the calendar.
+func (b *Bookings) DayGrid(ctx context.Context, day time.Time, typeID int64) ([]GridRow, error) {
+	day = time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
+	if !pricing.InRange(day) {
+		return nil, pricing.ErrDateRange
 	}
 	all, err := list[Court](ctx, b.db, courts, "")
 	if err != nil {

@@ -41,7 +41,7 @@ func maxSpanFor(long bool) time.Duration {
 // data, invalid date, invalid reference), ErrCourtTaken.
 func (b *Bookings) Create(ctx context.Context, by clubhouse.Actor, in BookingInput) (Reservation, error) {
 	var r Reservation
-	if err := in.apply(&r, b.zone, true); err != nil {
+	if err := in.apply(&r, true); err != nil {
 		return Reservation{}, err
 	}
 	return b.create(ctx, by, r)
@@ -100,7 +100,7 @@ func (b *Bookings) Update(ctx context.Context, id int64, in BookingInput) (Reser
 		if err != nil {
 			return err
 		}
-		if err := in.apply(&r, b.zone, false); err != nil {
+		if err := in.apply(&r, false); err != nil {
 			return err
 		}
 		long, _, err := b.store.typeRules(ctx, tx, r.ReservationTypeID)
@@ -163,12 +163,12 @@ func (b *Bookings) publish(ids ...int64) {
 	}
 }
 
-// SpanInput is a court and a span to check or price, as sent by a client.
+// SpanInput is a court and a span of wall time to check or price.
 type SpanInput struct {
 	CourtID           int64
 	ReservationTypeID int64 // 0: no type-specific tariffs apply
-	Checking          string
-	Checkout          string
+	Checking          time.Time
+	Checkout          time.Time
 	ExcludeID         int64 // a booking being edited, left out of the conflict check
 }
 
@@ -190,13 +190,9 @@ func (b *Bookings) Validate(ctx context.Context, in SpanInput) error {
 }
 
 func (b *Bookings) resolve(ctx context.Context, in SpanInput) (Court, Span, error) {
-	var span Span
-	var err error
-	if span.Start, err = ParseWall("checking", in.Checking, b.zone); err != nil {
-		return Court{}, Span{}, err
-	}
-	if span.End, err = ParseWall("checkout", in.Checkout, b.zone); err != nil {
-		return Court{}, Span{}, err
+	span := Span{Start: in.Checking, End: in.Checkout}
+	if in.Checking.IsZero() || in.Checkout.IsZero() {
+		return Court{}, Span{}, clubhouse.ErrIncomplete.Withf("Missing required fields: checking, checkout.")
 	}
 	if err := span.Check(31 * 24 * time.Hour); err != nil {
 		return Court{}, Span{}, err

@@ -54,8 +54,8 @@ type DiscountInput struct {
 	Kind             clubhouse.Optional[string]
 	Value            clubhouse.Optional[decimal.Decimal]
 	Description      clubhouse.Optional[string]
-	ValidFrom        clubhouse.Optional[string]
-	ValidUntil       clubhouse.Optional[string]
+	ValidFrom        clubhouse.Optional[time.Time] // a date; only its date fields are read
+	ValidUntil       clubhouse.Optional[time.Time]
 	IsActive         clubhouse.Optional[bool]
 }
 
@@ -114,14 +114,14 @@ func (in DiscountInput) columns(coupon, create bool, curKind string, curValue de
 	}
 	for _, d := range []struct {
 		name string
-		f    clubhouse.Optional[string]
+		f    clubhouse.Optional[time.Time]
 	}{{"valid_from", in.ValidFrom}, {"valid_until", in.ValidUntil}} {
 		if !d.f.Set {
 			continue
 		}
 		cols[d.name] = nil
-		if d.f.Value != nil && *d.f.Value != "" {
-			t, err := ParseDate(d.name, *d.f.Value)
+		if d.f.Value != nil {
+			t, err := calendarDate(d.name, *d.f.Value)
 			if err != nil {
 				return nil, err
 			}

@@ -17,9 +17,12 @@
 //	_, err = migrations.Up(ctx, db.DB, migrations.Main())
 //	club := booking.New(db, booking.Options{Zone: bogota})
 //	b, err := club.Bookings.Create(ctx, clubhouse.Staff("front-desk"), booking.BookingInput{CourtID: clubhouse.Some(court.ID),
-//		ReservationTypeID: clubhouse.Some(rental.ID), Checking: clubhouse.Some("2026-03-07 18:00"), Checkout: clubhouse.Some("2026-03-07 19:30")})
+//		ReservationTypeID: clubhouse.Some(rental.ID), Checking: clubhouse.Some(at(18, 0)), Checkout: clubhouse.Some(at(19, 30))})
 //
-// The payments of the same database are payments.New(db, payments.Options{}).
+// Times are wall times in the club's zone: time.Time values whose clock
+// fields are the club's clock (at(18, 0) above stands for one; Wall makes
+// one from any instant). The payments of the same database are
+// payments.New(db, payments.Options{}).
 // examples/booking creates a court, a tariff and a booking this way, and
 // pays it.
 package booking

@@ -65,14 +65,15 @@ func (r Reservation) Span() Span { return Span{Start: r.Checking, End: r.Checkou
 
 // BookingInput is the data of a booking to create or change. On create,
 // CourtID, ReservationTypeID, Checking and Checkout are required; on update
-// only the fields set change. Times are parsed with ParseWall.
+// only the fields set change. Checking and Checkout are wall times in the
+// club's zone (see Wall).
 type BookingInput struct {
 	CourtID             clubhouse.Optional[int64]
 	ReservationTypeID   clubhouse.Optional[int64]
 	ClientID            clubhouse.Optional[int64]
 	ReservationStatusID clubhouse.Optional[int64]
-	Checking            clubhouse.Optional[string]
-	Checkout            clubhouse.Optional[string]
+	Checking            clubhouse.Optional[time.Time]
+	Checkout            clubhouse.Optional[time.Time]
 	Notes               clubhouse.Optional[string]
 }
 
@@ -83,9 +84,9 @@ var (
 	ErrNoClient        = clubhouse.Errorf(clubhouse.NotFound, "client not found", "Create your client record before booking.")
 )
 
-// apply writes the fields set in in onto r, parsing times in zone. create
-// demands the required fields. Errors: Invalid naming the field.
-func (in BookingInput) apply(r *Reservation, zone *time.Location, create bool) error {
+// apply writes the fields set in in onto r; create demands the required
+// fields. Errors: Invalid naming the field.
+func (in BookingInput) apply(r *Reservation, create bool) error {
 	var missing []string
 	need := func(name string, set bool, null bool) bool {
 		if (create && !set) || (set && null) {
@@ -100,12 +101,11 @@ func (in BookingInput) apply(r *Reservation, zone *time.Location, create bool) e
 	if need("reservation_type_id", in.ReservationTypeID.Set, in.ReservationTypeID.Value == nil) {
 		r.ReservationTypeID = *in.ReservationTypeID.Value
 	}
-	var checking, checkout string
 	if need("checking", in.Checking.Set, in.Checking.Value == nil) {
-		checking = *in.Checking.Value
+		r.Checking = *in.Checking.Value
 	}
 	if need("checkout", in.Checkout.Set, in.Checkout.Value == nil) {
-		checkout = *in.Checkout.Value
+		r.Checkout = *in.Checkout.Value
 	}
 	if len(missing) > 0 {
 		return clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(missing, ", "))
@@ -131,20 +131,6 @@ func (in BookingInput) apply(r *Reservation, zone *time.Location, create bool) e
 			return clubhouse.ErrInvalidReference.Withf("%s %d does not exist.", opt.name, *opt.f.Value)
 		}
 		*opt.dst = opt.f.Value
-	}
-	if checking != "" || in.Checking.Set {
-		t, err := ParseWall("checking", checking, zone)
-		if err != nil {
-			return err
-		}
-		r.Checking = t
-	}
-	if checkout != "" || in.Checkout.Set {
-		t, err := ParseWall("checkout", checkout, zone)
-		if err != nil {
-			return err
-		}
-		r.Checkout = t
 	}
 	if in.Notes.Set {
 		r.Notes = nil

@@ -208,7 +208,7 @@ func dateOnlyUntil(s string) bool {
 // type); ErrCourtTaken, its message listing the taken dates.
 func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in SeriesInput) (SeriesResult, error) {
 	var r Reservation
-	if err := in.BookingInput.apply(&r, b.zone, true); err != nil {
+	if err := in.BookingInput.apply(&r, true); err != nil {
 		return SeriesResult{}, err
 	}
 	if strings.TrimSpace(in.RRule) == "" {

@@ -26,14 +26,14 @@ type Tariff struct {
 }
 
 // TariffInput is the data of a tariff to create or change; on create,
-// Adjustment and IsActive are required. Dates are YYYY-MM-DD, times HH:MM or
-// HH:MM:SS on the 30-minute grid.
+// Adjustment and IsActive are required. Only the date fields of the dates
+// are read; times are HH:MM or HH:MM:SS on the 30-minute grid.
 type TariffInput struct {
 	CourtID           clubhouse.Optional[int64]
 	ReservationTypeID clubhouse.Optional[int64]
 	RRule             clubhouse.Optional[string]
-	StartDate         clubhouse.Optional[string]
-	EndDate           clubhouse.Optional[string]
+	StartDate         clubhouse.Optional[time.Time]
+	EndDate           clubhouse.Optional[time.Time]
 	StartTime         clubhouse.Optional[string]
 	EndTime           clubhouse.Optional[string]
 	Adjustment        clubhouse.Optional[string]
@@ -76,15 +76,15 @@ func (in TariffInput) apply(t *Tariff) error {
 	text(in.EndTime, &t.EndTime)
 	for _, d := range []struct {
 		name string
-		f    clubhouse.Optional[string]
+		f    clubhouse.Optional[time.Time]
 		dst  **time.Time
 	}{{"start_date", in.StartDate, &t.StartDate}, {"end_date", in.EndDate, &t.EndDate}} {
 		if !d.f.Set {
 			continue
 		}
 		*d.dst = nil
-		if d.f.Value != nil && *d.f.Value != "" {
-			v, err := ParseDate(d.name, *d.f.Value)
+		if d.f.Value != nil {
+			v, err := calendarDate(d.name, *d.f.Value)
 			if err != nil {
 				return err
 			}

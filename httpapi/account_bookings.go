@@ -60,8 +60,6 @@ func newBookingPaymentDTO(p payments.Payment) bookingPaymentDTO {
 		PaymentTypeName: p.PaymentTypeName, Date: p.Date, Description: p.Description}
 }
 
-const isoWall = "2006-01-02T15:04:05"
-
 // accountBookingDTOs builds the account views of rows: amounts after
 // discounts, completed payments, and the payments themselves.
 func (s *Server) accountBookingDTOs(r *http.Request, rows []booking.Reservation) ([]accountBookingDTO, error) {
@@ -189,8 +187,12 @@ func (s *Server) createAccountBooking(w http.ResponseWriter, r *http.Request) er
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
+	from, to, err := wallSpan(in.Checking, in.Checkout, s.zone())
+	if err != nil {
+		return err
+	}
 	b, err := s.o.Bookings.ClientCreate(r.Context(), actor(r), booking.BookingInput{CourtID: in.CourtID,
-		ReservationTypeID: in.ReservationTypeID, Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes})
+		ReservationTypeID: in.ReservationTypeID, Checking: from, Checkout: to, Notes: in.Notes})
 	if err != nil {
 		return err
 	}
@@ -287,7 +289,17 @@ type accountCourtDTO struct {
 // @Security XAuth
 // @Router /api/account/courts [get]
 func (s *Server) listAccountCourts(w http.ResponseWriter, r *http.Request) error {
-	rows, err := s.o.Bookings.Availability(r.Context(), r.URL.Query().Get("checking"), r.URL.Query().Get("checkout"))
+	var from, to time.Time
+	if q := r.URL.Query(); q.Get("checking") != "" || q.Get("checkout") != "" {
+		var err error
+		if from, err = parseWall("checking", q.Get("checking"), s.zone()); err != nil {
+			return err
+		}
+		if to, err = parseWall("checkout", q.Get("checkout"), s.zone()); err != nil {
+			return err
+		}
+	}
+	rows, err := s.o.Bookings.Availability(r.Context(), from, to)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/ledger"
 )
 
@@ -226,7 +225,7 @@ type entryInput struct {
 }
 
 func (in entryInput) domain(by string) (ledger.EntryInput, error) {
-	d, err := booking.ParseDate("date", in.Date)
+	d, err := parseDate("date", in.Date)
 	if err != nil {
 		return ledger.EntryInput{}, err
 	}
@@ -331,7 +330,7 @@ func optDate(r *http.Request, name string) (time.Time, error) {
 	if v == "" {
 		return time.Time{}, nil
 	}
-	return booking.ParseDate(name, v)
+	return parseDate(name, v)
 }
 
 // getEntry reads a journal entry.
@@ -390,7 +389,7 @@ func (s *Server) reverseEntry(w http.ResponseWriter, r *http.Request, l *ledger.
 	}
 	var date time.Time
 	if in.Date != "" {
-		if date, err = booking.ParseDate("date", in.Date); err != nil {
+		if date, err = parseDate("date", in.Date); err != nil {
 			return err
 		}
 	}

@@ -68,11 +68,11 @@ func (s *Server) createPeriod(w http.ResponseWriter, r *http.Request, l *ledger.
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	start, err := booking.ParseDate("start_date", in.StartDate)
+	start, err := parseDate("start_date", in.StartDate)
 	if err != nil {
 		return err
 	}
-	end, err := booking.ParseDate("end_date", in.EndDate)
+	end, err := parseDate("end_date", in.EndDate)
 	if err != nil {
 		return err
 	}
@@ -520,7 +520,7 @@ func (s *Server) cashRegisterClose(w http.ResponseWriter, r *http.Request, l *le
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	d, err := booking.ParseDate("date", in.Date)
+	d, err := parseDate("date", in.Date)
 	if err != nil {
 		return err
 	}

@@ -5,15 +5,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
-
-const wallLayout = "2006-01-02 15:04:05"
 
 // bookingDTO is a booking; checking and checkout are wall times in the
 // club's zone without zone suffix, also split into date and time.
@@ -107,10 +104,13 @@ type bookingPatch struct {
 	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
-func (in bookingInput) domain() booking.BookingInput { return bookingPatch(in).domain() }
-func (in bookingPatch) domain() booking.BookingInput {
+func (in bookingInput) domain(zone *time.Location) (booking.BookingInput, error) {
+	return bookingPatch(in).domain(zone)
+}
+func (in bookingPatch) domain(zone *time.Location) (booking.BookingInput, error) {
+	from, to, err := wallSpan(in.Checking, in.Checkout, zone)
 	return booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID, ClientID: in.ClientID,
-		ReservationStatusID: in.ReservationStatusID, Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes}
+		ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes}, err
 }
 
 // listBookings lists bookings.
@@ -187,7 +187,7 @@ func (s *Server) listBookingsFull(w http.ResponseWriter, r *http.Request) error 
 		dst  **time.Time
 	}{{"start_date", &f.From}, {"end_date", &f.To}} {
 		if v := qv.Get(d.name); v != "" {
-			t, err := booking.ParseDate(d.name, v)
+			t, err := parseDate(d.name, v)
 			if err != nil {
 				return err
 			}
@@ -236,7 +236,11 @@ func (s *Server) createBooking(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	b, err := s.o.Bookings.Create(r.Context(), actor(r), in.domain())
+	req, err := in.domain(s.zone())
+	if err != nil {
+		return err
+	}
+	b, err := s.o.Bookings.Create(r.Context(), actor(r), req)
 	if err != nil {
 		return err
 	}
@@ -294,7 +298,11 @@ func (s *Server) updateBooking(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	b, err := s.o.Bookings.Update(r.Context(), id, in.domain())
+	req, err := in.domain(s.zone())
+	if err != nil {
+		return err
+	}
+	b, err := s.o.Bookings.Update(r.Context(), id, req)
 	if err != nil {
 		return err
 	}
@@ -404,8 +412,12 @@ func (s *Server) validateBooking(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	err := s.o.Bookings.Validate(r.Context(), booking.SpanInput{CourtID: in.CourtID.Or(0), Checking: in.Checking.Or(""),
-		Checkout: in.Checkout.Or(""), ExcludeID: in.ReservationID.Or(0)})
+	from, to, err := wallSpan(in.Checking, in.Checkout, s.zone())
+	if err != nil {
+		return err
+	}
+	err = s.o.Bookings.Validate(r.Context(), booking.SpanInput{CourtID: in.CourtID.Or(0), Checking: from.Or(time.Time{}),
+		Checkout: to.Or(time.Time{}), ExcludeID: in.ReservationID.Or(0)})
 	if err != nil {
 		return err
 	}
@@ -498,53 +510,6 @@ func newAdminPriceDTO(q booking.BookingQuote) adminPriceDTO {
 		CheckoutDate: q.Span.End.Format(time.DateOnly), CheckoutTime: q.Span.End.Format(time.TimeOnly)}
 }
 
-// spanFromQuery reads date, checking (HH:MM) and checkout (HH:MM). A
-// checkout of 00:00 (or 24:00) is the midnight that ends the date; any other
-// checkout not after checking is refused, as in every route.
-func spanFromQuery(r *http.Request) (checking, checkout string, err error) {
-	q := r.URL.Query()
-	var missing []string
-	for _, k := range []string{"date", "checking", "checkout", "court_id"} {
-		if q.Get(k) == "" {
-			missing = append(missing, k)
-		}
-	}
-	if len(missing) > 0 {
-		return "", "", clubhouse.ErrIncomplete.Withf("Missing required query parameters: %s.", strings.Join(missing, ", "))
-	}
-	day, err := booking.ParseDate("date", q.Get("date"))
-	if err != nil {
-		return "", "", err
-	}
-	from, err := clockOf("checking", q.Get("checking"))
-	if err != nil {
-		return "", "", err
-	}
-	to, err := clockOf("checkout", q.Get("checkout"))
-	if err != nil {
-		return "", "", err
-	}
-	if to == 0 {
-		to = 24 * time.Hour
-	}
-	if to <= from {
-		return "", "", booking.ErrCheckoutBeforeChecking
-	}
-	return day.Add(from).Format(wallLayout), day.Add(to).Format(wallLayout), nil
-}
-
-func clockOf(name, s string) (time.Duration, error) {
-	if s == "24:00" || s == "24:00:00" {
-		return 24 * time.Hour, nil
-	}
-	for _, l := range []string{"15:04", "15:04:05"} {
-		if t, err := time.Parse(l, s); err == nil {
-			return time.Duration(t.Hour())*time.Hour + time.Duration(t.Minute())*time.Minute + time.Duration(t.Second())*time.Second, nil
-		}
-	}
-	return 0, clubhouse.ErrInvalidDate.Withf("%s must be a time HH:MM, not %q.", name, s)
-}
-
 // calculatePrice prices a span on a court.
 //
 // @Summary Calculate a price (admin)
@@ -574,7 +539,7 @@ func (s *Server) calculatePrice(w http.ResponseWriter, r *http.Request) error {
 }
 
 func spanQuery(r *http.Request) (booking.SpanInput, error) {
-	checking, checkout, err := spanFromQuery(r)
+	checking, checkout, err := splitSpan(r)
 	if err != nil {
 		return booking.SpanInput{}, err
 	}

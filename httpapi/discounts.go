@@ -86,10 +86,20 @@ type couponPatch struct {
 	IsActive         clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean"`
 }
 
-func (in couponInput) domain() booking.DiscountInput { return couponPatch(in).domain() }
-func (in couponPatch) domain() booking.DiscountInput {
+func (in couponInput) domain() (booking.DiscountInput, error) { return couponPatch(in).domain() }
+func (in couponPatch) domain() (booking.DiscountInput, error) {
+	from, until, err := validity(in.ValidFrom, in.ValidUntil)
 	return booking.DiscountInput{Code: in.Code, Kind: in.Kind, Value: optMoney(in.Value), Description: in.Description,
-		ValidFrom: in.ValidFrom, ValidUntil: in.ValidUntil, MaxUses: in.MaxUses, MaxUsesPerClient: in.MaxUsesPerClient, IsActive: in.IsActive}
+		ValidFrom: from, ValidUntil: until, MaxUses: in.MaxUses, MaxUsesPerClient: in.MaxUsesPerClient, IsActive: in.IsActive}, err
+}
+
+// validity reads the valid_from and valid_until dates of a discount.
+func validity(from, until clubhouse.Optional[string]) (f, u clubhouse.Optional[time.Time], err error) {
+	if f, err = dateField("valid_from", from); err != nil {
+		return f, u, err
+	}
+	u, err = dateField("valid_until", until)
+	return f, u, err
 }
 
 // contractInput creates a contract; contractPatch changes one.
@@ -115,10 +125,11 @@ type contractPatch struct {
 	IsActive    clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean"`
 }
 
-func (in contractInput) domain() booking.DiscountInput { return contractPatch(in).domain() }
-func (in contractPatch) domain() booking.DiscountInput {
+func (in contractInput) domain() (booking.DiscountInput, error) { return contractPatch(in).domain() }
+func (in contractPatch) domain() (booking.DiscountInput, error) {
+	from, until, err := validity(in.ValidFrom, in.ValidUntil)
 	return booking.DiscountInput{Name: in.Name, Kind: in.Kind, Value: optMoney(in.Value), ClientID: in.ClientID,
-		Description: in.Description, ValidFrom: in.ValidFrom, ValidUntil: in.ValidUntil, IsActive: in.IsActive}
+		Description: in.Description, ValidFrom: from, ValidUntil: until, IsActive: in.IsActive}, err
 }
 
 // listCoupons lists coupons.
@@ -154,7 +165,11 @@ func (s *Server) createCoupon(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.o.Discounts.CreateCoupon(r.Context(), in.domain())
+	req, err := in.domain()
+	if err != nil {
+		return err
+	}
+	c, err := s.o.Discounts.CreateCoupon(r.Context(), req)
 	if err != nil {
 		return err
 	}
@@ -199,7 +214,11 @@ func (s *Server) updateCoupon(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.o.Discounts.UpdateCoupon(r.Context(), id, in.domain())
+	req, err := in.domain()
+	if err != nil {
+		return err
+	}
+	c, err := s.o.Discounts.UpdateCoupon(r.Context(), id, req)
 	if err != nil {
 		return err
 	}
@@ -254,7 +273,11 @@ func (s *Server) createContract(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.o.Discounts.CreateContract(r.Context(), in.domain())
+	req, err := in.domain()
+	if err != nil {
+		return err
+	}
+	c, err := s.o.Discounts.CreateContract(r.Context(), req)
 	if err != nil {
 		return err
 	}
@@ -299,7 +322,11 @@ func (s *Server) updateContract(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.o.Discounts.UpdateContract(r.Context(), id, in.domain())
+	req, err := in.domain()
+	if err != nil {
+		return err
+	}
+	c, err := s.o.Discounts.UpdateContract(r.Context(), id, req)
 	if err != nil {
 		return err
 	}

@@ -59,7 +59,11 @@ func (s *Server) courtsGrid(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.o.Bookings.DayGrid(r.Context(), r.URL.Query().Get("date"), typeID)
+	day, err := parseDate("date", r.URL.Query().Get("date"))
+	if err != nil {
+		return err
+	}
+	rows, err := s.o.Bookings.DayGrid(r.Context(), day, typeID)
 	if err != nil {
 		return err
 	}

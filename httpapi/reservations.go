@@ -57,7 +57,7 @@ func (s *Server) listReservations(w http.ResponseWriter, r *http.Request) error 
 		dst  **time.Time
 	}{{"from", &f.From}, {"to", &f.To}} {
 		if v := r.URL.Query().Get(p.name); v != "" {
-			t, err := booking.ParseWall(p.name, v, s.zone())
+			t, err := parseWall(p.name, v, s.zone())
 			if err != nil {
 				return err
 			}
@@ -123,8 +123,12 @@ func (s *Server) createReservation(w http.ResponseWriter, r *http.Request) error
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
+	from, to, err := wallSpan(in.Checking, in.Checkout, s.zone())
+	if err != nil {
+		return err
+	}
 	b, err := s.o.Bookings.ClientCreate(r.Context(), actor(r), booking.BookingInput{ClientID: in.ClientID, CourtID: in.CourtID,
-		ReservationTypeID: in.ReservationTypeID, Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes})
+		ReservationTypeID: in.ReservationTypeID, Checking: from, Checkout: to, Notes: in.Notes})
 	if err != nil {
 		return err
 	}
@@ -161,7 +165,11 @@ func (s *Server) updateReservation(w http.ResponseWriter, r *http.Request) error
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	b, err := s.o.Bookings.ClientUpdate(r.Context(), actor(r), id, booking.BookingInput{Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes})
+	from, to, err := wallSpan(in.Checking, in.Checkout, s.zone())
+	if err != nil {
+		return err
+	}
+	b, err := s.o.Bookings.ClientUpdate(r.Context(), actor(r), id, booking.BookingInput{Checking: from, Checkout: to, Notes: in.Notes})
 	if err != nil {
 		return err
 	}

@@ -22,12 +22,13 @@ type seriesInput struct {
 	SkipConflicts       bool                       `json:"skip_conflicts" default:"false"`
 }
 
-func (in seriesInput) domain() booking.SeriesInput {
+func (in seriesInput) domain(zone *time.Location) (booking.SeriesInput, error) {
+	from, to, err := wallSpan(in.Checking, in.Checkout, zone)
 	return booking.SeriesInput{
 		BookingInput: booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID, ClientID: in.ClientID,
-			ReservationStatusID: in.ReservationStatusID, Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes},
+			ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes},
 		RRule: in.RRule, SkipConflicts: in.SkipConflicts,
-	}
+	}, err
 }
 
 // seriesDTO is a recurring booking; checking and checkout are the span of
@@ -95,7 +96,11 @@ func (s *Server) createSeries(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	res, err := s.o.Bookings.CreateSeries(r.Context(), actor(r), in.domain())
+	req, err := in.domain(s.zone())
+	if err != nil {
+		return err
+	}
+	res, err := s.o.Bookings.CreateSeries(r.Context(), actor(r), req)
 	if err != nil {
 		return err
 	}
@@ -150,7 +155,7 @@ func (s *Server) deleteSeries(w http.ResponseWriter, r *http.Request) error {
 	}
 	var from *time.Time
 	if v := r.URL.Query().Get("from"); v != "" {
-		d, err := booking.ParseDate("from", v)
+		d, err := parseDate("from", v)
 		if err != nil {
 			return err
 		}

@@ -66,11 +66,16 @@ type tariffPatch struct {
 	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
-func (in tariffInput) domain() booking.TariffInput { return tariffPatch(in).domain() }
-func (in tariffPatch) domain() booking.TariffInput {
+func (in tariffInput) domain() (booking.TariffInput, error) { return tariffPatch(in).domain() }
+func (in tariffPatch) domain() (booking.TariffInput, error) {
+	start, err := dateField("start_date", in.StartDate)
+	if err != nil {
+		return booking.TariffInput{}, err
+	}
+	end, err := dateField("end_date", in.EndDate)
 	return booking.TariffInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID, RRule: in.RRule,
-		StartDate: in.StartDate, EndDate: in.EndDate, StartTime: in.StartTime, EndTime: in.EndTime,
-		Adjustment: in.Adjustment, Description: in.Description, IsActive: in.IsActive}
+		StartDate: start, EndDate: end, StartTime: in.StartTime, EndTime: in.EndTime,
+		Adjustment: in.Adjustment, Description: in.Description, IsActive: in.IsActive}, err
 }
 
 // listTariffs lists tariffs.
@@ -120,7 +125,11 @@ func (s *Server) createTariff(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	t, err := s.o.Tariffs.Create(r.Context(), in.domain())
+	req, err := in.domain()
+	if err != nil {
+		return err
+	}
+	t, err := s.o.Tariffs.Create(r.Context(), req)
 	if err != nil {
 		return err
 	}
@@ -173,7 +182,11 @@ func (s *Server) updateTariff(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	t, err := s.o.Tariffs.Update(r.Context(), id, in.domain())
+	req, err := in.domain()
+	if err != nil {
+		return err
+	}
+	t, err := s.o.Tariffs.Update(r.Context(), id, req)
 	if err != nil {
 		return err
 	}

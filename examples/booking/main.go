@@ -107,7 +107,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		saturday = saturday.AddDate(0, 0, 1)
 	}
 	day := saturday.Format(time.DateOnly)
-	span := booking.SpanInput{CourtID: court.ID, ReservationTypeID: rental.ID, Checking: day + " 17:00", Checkout: day + " 19:00"}
+	// Times are wall times of the club: time.Time values whose clock fields
+	// are the club's clock (booking.Wall makes one from any instant).
+	from := time.Date(saturday.Year(), saturday.Month(), saturday.Day(), 17, 0, 0, 0, time.UTC)
+	span := booking.SpanInput{CourtID: court.ID, ReservationTypeID: rental.ID, Checking: from, Checkout: from.Add(2 * time.Hour)}
 	q, err := club.Bookings.Quote(ctx, span)
 	if err != nil {
 		return err
