@@ -155,3 +155,12 @@ func clockOf(name, s string) (time.Duration, error) {
 	}
 	return 0, clubhouse.ErrInvalidDate.Withf("%s must be a time HH:MM, not %q.", name, s)
 }
+
+// optDate reads the date of query parameter name; zero when absent.
+func optDate(r *http.Request, name string) (time.Time, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return time.Time{}, nil
+	}
+	return parseDate(name, v)
+}

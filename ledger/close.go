@@ -126,48 +126,62 @@ type Check struct {
 	Detail string
 }
 
+// Readiness is the close checklist of a period, and whether a close would
+// succeed now.
+type Readiness struct {
+	PeriodID int64
+	Checks   []Check
+	Ready    bool
+}
+
+// Add appends c to the checklist; a failing check makes the period not
+// ready, except results_closed, which only informs: Close runs the results
+// close itself.
+func (r *Readiness) Add(c Check) {
+	if c.OK {
+		c.Detail = ""
+	}
+	r.Checks = append(r.Checks, c)
+	if !c.OK && c.Name != "results_closed" {
+		r.Ready = false
+	}
+}
+
 // Readiness lists what a close of the period checks, each item with whether
 // it holds now and why not. Errors: ErrPeriodNotFound.
-func (l *Ledger) Readiness(ctx context.Context, id int64) ([]Check, error) {
+func (l *Ledger) Readiness(ctx context.Context, id int64) (Readiness, error) {
 	p, err := l.Period(ctx, id)
 	if err != nil {
-		return nil, err
+		return Readiness{}, err
 	}
-	var checks []Check
-	add := func(name string, ok bool, detail string) {
-		checks = append(checks, Check{Name: name, OK: ok, Detail: detail})
-	}
+	r := Readiness{PeriodID: id, Ready: true}
+	add := func(name string, ok bool, detail string) { r.Add(Check{Name: name, OK: ok, Detail: detail}) }
 	add("period_open", p.Status == PeriodOpen, map[bool]string{true: "The period is open.", false: "The period is already closed."}[p.Status == PeriodOpen])
 	var earlier int
 	if err := l.db.GetContext(ctx, &earlier, `SELECT count(*) FROM periods WHERE end_date < $1 AND status = 'open'`, p.StartDate); err != nil {
-		return nil, err
+		return Readiness{}, err
 	}
 	add("earlier_periods_closed", earlier == 0, fmt.Sprintf("%d earlier periods are still open.", earlier))
 	tb, err := l.TrialBalance(ctx, p.EndDate)
 	if err != nil {
-		return nil, err
+		return Readiness{}, err
 	}
 	add("trial_balance", tb.TotalDebit.Equal(tb.TotalCredit),
 		fmt.Sprintf("Debits %s, credits %s up to %s.", tb.TotalDebit, tb.TotalCredit, p.EndDate.Format(time.DateOnly)))
 	balances, err := resultBalances(ctx, l.db, p)
 	if err != nil {
-		return nil, err
+		return Readiness{}, err
 	}
 	add("results_closed", len(balances) == 0, fmt.Sprintf("%d income, expense or cost accounts still hold a balance in the period; close-results moves them into %s (close runs it).", len(balances), ResultsCode))
 	var results3 int
 	if err := l.db.GetContext(ctx, &results3, `SELECT count(*) FROM accounts WHERE code = $1 AND postable AND active`, ResultsCode); err != nil {
-		return nil, err
+		return Readiness{}, err
 	}
 	add("results_account", results3 == 1, "The chart needs a postable, active account "+ResultsCode+".")
 	eq, memo := equityEquation(tb)
 	add("equity_equation", eq.IsZero() || len(balances) > 0,
 		fmt.Sprintf("Assets + liabilities + equity = %s after the results close (memorandum accounts net %s).", eq, memo))
-	for i := range checks {
-		if checks[i].OK {
-			checks[i].Detail = ""
-		}
-	}
-	return checks, nil
+	return r, nil
 }
 
 // equityEquation returns assets + liabilities + equity in signed balances

@@ -168,11 +168,12 @@ func TestClose_resultsAndPeriod(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, delta, "a posting after close-results is closed by a delta entry")
 
-	checks, err := l.Readiness(ctx, p1.ID)
+	rd, err := l.Readiness(ctx, p1.ID)
 	require.NoError(t, err)
-	for _, c := range checks {
+	for _, c := range rd.Checks {
 		assert.True(t, c.OK, "%s: %s", c.Name, c.Detail)
 	}
+	assert.True(t, rd.Ready)
 	closed, err := l.Close(ctx, p1.ID, "test")
 	require.NoError(t, err)
 	assert.Equal(t, ledger.PeriodClosed, closed.Status)

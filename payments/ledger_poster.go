@@ -145,6 +145,28 @@ func (p *LedgerPoster) entry(it outboxItem) ledger.EntryInput {
 	}
 }
 
+// Readiness is the ledger's close checklist of the period with id, plus
+// payments_waiting: completed payments dated in the period that are not
+// posted yet (they post while the period is open). Errors: as
+// ledger.Ledger.Readiness.
+func (p *LedgerPoster) Readiness(ctx context.Context, id int64) (ledger.Readiness, error) {
+	r, err := p.ledger.Readiness(ctx, id)
+	if err != nil {
+		return ledger.Readiness{}, err
+	}
+	period, err := p.ledger.Period(ctx, id)
+	if err != nil {
+		return ledger.Readiness{}, err
+	}
+	n, err := p.Waiting(ctx, period.StartDate, period.EndDate)
+	if err != nil {
+		return ledger.Readiness{}, err
+	}
+	r.Add(ledger.Check{Name: "payments_waiting", OK: n == 0,
+		Detail: fmt.Sprintf("%d completed payments dated in the period are not posted yet; they post while the period is open.", n)})
+	return r, nil
+}
+
 // Waiting counts the outbox items dated from from to to (club dates) that
 // are not posted yet.
 func (p *LedgerPoster) Waiting(ctx context.Context, from, to time.Time) (int, error) {

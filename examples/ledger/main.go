@@ -108,11 +108,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return errors.New("close results: no income or expense to close")
 	}
 	fmt.Fprintf(out, "closing entry #%d: %s\n", closing.ID, closing.Description)
-	checks, err := books.Readiness(ctx, period.ID)
+	readiness, err := books.Readiness(ctx, period.ID)
 	if err != nil {
 		return err
 	}
-	for _, c := range checks {
+	for _, c := range readiness.Checks {
 		if c.OK {
 			fmt.Fprintf(out, "check %s: ok\n", c.Name)
 		} else {

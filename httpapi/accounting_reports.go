@@ -1,0 +1,153 @@
+package httpapi
+
+// The ledger's reports: the trial balance and an account's general ledger,
+// over a date, a range or a period.
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/ledger"
+)
+
+type balanceRowDTO struct {
+	Code    string `json:"code" validate:"required"`
+	Name    string `json:"name" validate:"required"`
+	Class   int    `json:"class" validate:"required"`
+	Debit   money  `json:"debit" validate:"required" swaggertype:"number"`
+	Credit  money  `json:"credit" validate:"required" swaggertype:"number"`
+	Balance money  `json:"balance" validate:"required" swaggertype:"number"`
+}
+
+type trialBalanceDTO struct {
+	AsOf        string          `json:"as_of" validate:"required" example:"2026-03-31"`
+	Rows        []balanceRowDTO `json:"rows" validate:"required"`
+	TotalDebit  money           `json:"total_debit" validate:"required" swaggertype:"number"`
+	TotalCredit money           `json:"total_credit" validate:"required" swaggertype:"number"`
+	Balanced    bool            `json:"balanced" validate:"required"`
+}
+
+// asOf reads as_of (a date) or period_id (its last day); today by default.
+func (s *Server) asOf(r *http.Request) (time.Time, error) {
+	if id, err := queryID(r, "period_id"); err != nil {
+		return time.Time{}, err
+	} else if id != 0 {
+		p, err := s.o.Ledger.Period(r.Context(), id)
+		return p.EndDate, err
+	}
+	if d, err := optDate(r, "as_of"); err != nil || !d.IsZero() {
+		return d, err
+	}
+	return booking.Wall(s.o.Now().In(s.zone())).Truncate(24 * time.Hour), nil
+}
+
+// span reads from and to, or period_id; the current month by default.
+func (s *Server) span(r *http.Request) (time.Time, time.Time, error) {
+	if id, err := queryID(r, "period_id"); err != nil {
+		return time.Time{}, time.Time{}, err
+	} else if id != 0 {
+		p, err := s.o.Ledger.Period(r.Context(), id)
+		return p.StartDate, p.EndDate, err
+	}
+	from, err := optDate(r, "from")
+	if err != nil {
+		return time.Time{}, time.Time{}, err
+	}
+	to, err := optDate(r, "to")
+	if err != nil {
+		return time.Time{}, time.Time{}, err
+	}
+	today := booking.Wall(s.o.Now().In(s.zone())).Truncate(24 * time.Hour)
+	if from.IsZero() {
+		from = time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC)
+	}
+	if to.IsZero() {
+		to = today
+	}
+	if to.Before(from) {
+		return time.Time{}, time.Time{}, clubhouse.ErrInvalidDate.Withf("to must not be before from.")
+	}
+	return from, to, nil
+}
+
+// trialBalance answers the trial balance.
+//
+// @Summary Trial balance
+// @Description Every account's debits, credits and signed balance (debit - credit) up to a date: as_of, or the last day of period_id; today by default.
+// @Tags accounting
+// @Produce json
+// @Param as_of query string false "Date (YYYY-MM-DD)" maxlength(255)
+// @Param period_id query int false "Period, instead of as_of"
+// @Success 200 {object} trialBalanceDTO
+// @Failure 400,401,403,404,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/accounting/trial-balance [get]
+func (s *Server) trialBalance(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
+	at, err := s.asOf(r)
+	if err != nil {
+		return err
+	}
+	tb, err := l.TrialBalance(r.Context(), at)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, trialBalanceDTO{AsOf: at.Format(time.DateOnly), TotalDebit: money(tb.TotalDebit),
+		TotalCredit: money(tb.TotalCredit), Balanced: tb.TotalDebit.Equal(tb.TotalCredit),
+		Rows: mapSlice(tb.Rows, func(b ledger.BalanceRow) balanceRowDTO {
+			return balanceRowDTO{Code: b.Code, Name: b.Name, Class: b.Class, Debit: money(b.Debit), Credit: money(b.Credit), Balance: money(b.Balance)}
+		})})
+}
+
+type ledgerLineDTO struct {
+	EntryID     int64   `json:"entry_id" validate:"required"`
+	Date        string  `json:"date" validate:"required"`
+	Description string  `json:"description" validate:"required"`
+	Debit       money   `json:"debit" validate:"required" swaggertype:"number"`
+	Credit      money   `json:"credit" validate:"required" swaggertype:"number"`
+	Memo        *string `json:"memo" validate:"required" extensions:"x-nullable"`
+	Balance     money   `json:"balance" validate:"required" swaggertype:"number"`
+}
+
+type generalLedgerDTO struct {
+	Account accountDTO      `json:"account" validate:"required"`
+	From    string          `json:"from" validate:"required"`
+	To      string          `json:"to" validate:"required"`
+	Opening money           `json:"opening" validate:"required" swaggertype:"number"`
+	Lines   []ledgerLineDTO `json:"lines" validate:"required"`
+	Closing money           `json:"closing" validate:"required" swaggertype:"number"`
+}
+
+// generalLedger answers an account's general ledger.
+//
+// @Summary General ledger of an account
+// @Description The account's postings from from to to (or in period_id), with the opening balance and a running balance, signed by the account's normal side. At most 10000 lines: a range with more answers 400 "limit exceeded" (ask for shorter ranges). Dates lie from 2000-01-01 to 2099-12-31.
+// @Tags accounting
+// @Produce json
+// @Param code path string true "account code" maxlength(255)
+// @Param from query string false "From date (YYYY-MM-DD); default the first of this month" maxlength(255)
+// @Param to query string false "To date (YYYY-MM-DD); default today" maxlength(255)
+// @Param period_id query int false "Period, instead of from and to"
+// @Success 200 {object} generalLedgerDTO
+// @Failure 400,401,403,404,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/accounting/ledger/{code} [get]
+func (s *Server) generalLedger(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
+	from, to, err := s.span(r)
+	if err != nil {
+		return err
+	}
+	gl, err := l.GeneralLedger(r.Context(), r.PathValue("code"), from, to)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, generalLedgerDTO{Account: newAccountDTO(gl.Account), From: from.Format(time.DateOnly),
+		To: to.Format(time.DateOnly), Opening: money(gl.Opening), Closing: money(gl.Closing),
+		Lines: mapSlice(gl.Lines, func(ln ledger.LedgerLine) ledgerLineDTO {
+			return ledgerLineDTO{EntryID: ln.EntryID, Date: ln.Date.Format(time.DateOnly), Description: ln.Description,
+				Debit: money(ln.Debit), Credit: money(ln.Credit), Memo: ln.Memo, Balance: money(ln.Balance)}
+		})})
+}
