@@ -137,9 +137,16 @@ func (b *Bookings) Delete(ctx context.Context, id int64) error {
 	return nil
 }
 
-// DeleteMany removes the bookings with ids in one transaction and returns
-// the ids it deleted; unknown ids are skipped. Errors: Conflict as Delete.
+// MaxDeleteMany bounds the bookings one DeleteMany removes.
+const MaxDeleteMany = 1000
+
+// DeleteMany removes the bookings with ids (1 to MaxDeleteMany of them) in
+// one transaction and returns the ids it deleted; unknown ids are skipped.
+// Errors: Invalid for no ids or too many, Conflict as Delete.
 func (b *Bookings) DeleteMany(ctx context.Context, ids []int64) ([]int64, error) {
+	if len(ids) == 0 || len(ids) > MaxDeleteMany {
+		return nil, clubhouse.ErrInvalidData.Withf("ids must hold 1 to %d ids.", MaxDeleteMany)
+	}
 	deleted, err := b.store.delete(ctx, b.db, ids)
 	if err != nil {
 		return nil, fmt.Errorf("delete bookings: %w", err)

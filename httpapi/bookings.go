@@ -377,9 +377,6 @@ func (s *Server) deleteBookings(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	if len(in.IDs) == 0 || len(in.IDs) > 1000 {
-		return clubhouse.ErrInvalidData.Withf("ids must hold 1 to 1000 ids.")
-	}
 	deleted, err := s.o.Bookings.DeleteMany(r.Context(), in.IDs)
 	if err != nil {
 		return err

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
@@ -549,9 +548,6 @@ func (s *Server) createAccountPayment(w http.ResponseWriter, r *http.Request) er
 	var in accountPaymentInput
 	if err := decodeJSON(r, &in); err != nil {
 		return err
-	}
-	if in.TransactionID.Value != nil && strings.TrimSpace(*in.TransactionID.Value) == "" {
-		return clubhouse.ErrInvalidData.Withf("transaction_id must be a non-empty string.")
 	}
 	p, err := s.o.Payments.ClientCreate(r.Context(), actor(r), payments.Input{ReservationID: in.ReservationID,
 		PaymentTypeID: in.PaymentTypeID, Amount: optMoney(in.Amount), TransactionID: in.TransactionID, Description: in.Description})

@@ -86,6 +86,9 @@ var ErrTooManyLines = clubhouse.Errorf(clubhouse.Invalid, "limit exceeded",
 // to (inclusive) with a running balance. Errors: ErrAccountNotFound,
 // ErrTooManyLines.
 func (l *Ledger) GeneralLedger(ctx context.Context, code string, from, to time.Time) (GeneralLedger, error) {
+	if err := checkRange(from, to); err != nil {
+		return GeneralLedger{}, err
+	}
 	a, err := l.Account(ctx, code)
 	if err != nil {
 		return GeneralLedger{}, err
@@ -180,6 +183,9 @@ type ProfitOrLoss struct {
 // ProfitOrLoss builds the statement of profit or loss from from to to,
 // leaving out the closing entries (they move the result, they do not make it).
 func (l *Ledger) ProfitOrLoss(ctx context.Context, from, to time.Time) (ProfitOrLoss, error) {
+	if err := checkRange(from, to); err != nil {
+		return ProfitOrLoss{}, err
+	}
 	var rows []BalanceRow
 	err := l.db.SelectContext(ctx, &rows, `SELECT t.account_id, a.code, a.name, a.class, t.debit, t.credit, t.debit - t.credit AS balance
 		FROM (SELECT l.account_id, sum(l.debit) AS debit, sum(l.credit) AS credit FROM lines l JOIN entries e ON e.id = l.entry_id
@@ -221,6 +227,9 @@ type ChangesInEquity struct {
 // to: each equity account's opening balance, the results closed into it,
 // its other movements and its closing balance, all positive on the credit side.
 func (l *Ledger) ChangesInEquity(ctx context.Context, from, to time.Time) (ChangesInEquity, error) {
+	if err := checkRange(from, to); err != nil {
+		return ChangesInEquity{}, err
+	}
 	var rows []struct {
 		Code    string          `db:"code"`
 		Name    string          `db:"name"`
@@ -255,4 +264,12 @@ func section(title string) Section {
 func (s *Section) add(code, name string, amount decimal.Decimal) {
 	s.Lines = append(s.Lines, StatementLine{Code: code, Name: name, Amount: amount})
 	s.Total = s.Total.Add(amount)
+}
+
+// checkRange refuses a report range that ends before it starts.
+func checkRange(from, to time.Time) error {
+	if to.Before(from) {
+		return clubhouse.ErrInvalidDate.Withf("to must not be before from.")
+	}
+	return nil
 }
