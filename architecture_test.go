@@ -53,7 +53,13 @@ func TestArchitecture(t *testing.T) {
 			}
 		case top == "realtime":
 			for _, d := range project {
-				require.NotContains(t, domain, strings.Split(d, "/")[0], "realtime knows topics, not domains: it imports %s", d)
+				require.Equal(t, "", d, "realtime knows topics and JSON, not domains: it imports only the root package, not %s", d)
+			}
+		case top == "httpapi" || top == "mcp":
+			// Two front doors onto the same services: neither imports the other.
+			for _, d := range project {
+				other := strings.Split(d, "/")[0]
+				require.False(t, other != top && (other == "httpapi" || other == "mcp"), "%s must not import %s", name, d)
 			}
 		case slices.Contains(domain, top):
 			for _, d := range project {
