@@ -126,7 +126,7 @@ type accountBookingsDTO struct {
 // @Param page query int false "Page, from 1" default(1)
 // @Param limit query int false "Page size, 1 to 100" default(10)
 // @Success 200 {object} accountBookingsDTO
-// @Failure 400,401 {object} errorBody
+// @Failure 400,401,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/bookings [get]
@@ -178,7 +178,7 @@ type createdBookingDTO struct {
 // @Produce json
 // @Param body body accountBookingInput true "The booking"
 // @Success 201 {object} createdBookingDTO
-// @Failure 400,401,404,409,413 {object} errorBody
+// @Failure 400,401,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/bookings [post]
@@ -208,7 +208,7 @@ func (s *Server) createAccountBooking(w http.ResponseWriter, r *http.Request) er
 // @Produce json
 // @Param bookingId path int true "booking id"
 // @Success 200 {object} accountBookingDTO
-// @Failure 400,401,404 {object} errorBody
+// @Failure 400,401,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/bookings/{bookingId} [get]
@@ -249,7 +249,7 @@ type accountPriceDTO struct {
 // @Param reservation_type_id query int false "Reservation type"
 // @Param reservation_id query int false "The caller's booking being edited"
 // @Success 200 {object} accountPriceDTO
-// @Failure 400,401,404 {object} errorBody
+// @Failure 400,401,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/bookings/calculate-price [get]
@@ -284,7 +284,7 @@ type accountCourtDTO struct {
 // @Param checking query string false "Start (ISO 8601 wall time)" maxlength(255)
 // @Param checkout query string false "End (ISO 8601 wall time)" maxlength(255)
 // @Success 200 {array} accountCourtDTO
-// @Failure 400,401 {object} errorBody
+// @Failure 400,401,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/courts [get]
@@ -325,7 +325,7 @@ type accountStatsDTO struct {
 // @Tags account
 // @Produce json
 // @Success 200 {object} accountStatsDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/stats [get]

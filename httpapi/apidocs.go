@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi2"
@@ -45,41 +44,7 @@ func OpenAPI() (*openapi3.T, error) {
 		"XAuth":  {Value: openapi3.NewSecurityScheme().WithType("apiKey").WithIn("header").WithName("X-Auth").WithDescription("Bot API key, one of BOT_API_KEYS.")},
 	}
 	receiptForms(doc)
-	if err := databaseUnavailable(doc); err != nil {
-		return nil, err
-	}
 	return doc, nil
-}
-
-// databaseUnavailable documents the 503 that every operation that queries
-// a database answers while it cannot be reached; writeError maps a lost
-// database to it for all routes at once, so the annotations of each
-// handler do not repeat it. The pages and metrics of the system tag and
-// the discovery documents query nothing; /health answers its own 503.
-func databaseUnavailable(doc *openapi3.T) error {
-	const name, what = "httpapi.errorBody", `the database cannot be reached (error "database unavailable"); retry later`
-	body := doc.Components.Schemas[name]
-	if body == nil {
-		return fmt.Errorf("swagger document: no schema %s", name)
-	}
-	ref := &openapi3.SchemaRef{Ref: "#/components/schemas/" + name, Value: body.Value}
-	for path, item := range doc.Paths.Map() {
-		if strings.HasPrefix(path, "/.well-known/") {
-			continue
-		}
-		for _, op := range item.Operations() {
-			if slices.Contains(op.Tags, "system") {
-				continue
-			}
-			if own := op.Responses.Value("503"); own != nil {
-				own.Value.WithDescription(*own.Value.Description + ", or " + what)
-				continue
-			}
-			op.Responses.Set("503", &openapi3.ResponseRef{Value: openapi3.NewResponse().
-				WithDescription("Service Unavailable: " + what).WithJSONSchemaRef(ref)})
-		}
-	}
-	return nil
 }
 
 // receiptForms describes the multipart bodies, which Swagger 2.0 cannot put

@@ -38,7 +38,7 @@ type tokenDTO struct {
 // @Produce json
 // @Param body body loginInput true "Credentials"
 // @Success 200 {object} tokenDTO
-// @Failure 400,401,413,429 {object} errorBody
+// @Failure 400,401,413,429,503 {object} errorBody
 // @Router /api/auth/login [post]
 func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	var in loginInput
@@ -62,7 +62,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param body body refreshInput true "Refresh token"
 // @Success 200 {object} tokenDTO
-// @Failure 400,401,413 {object} errorBody
+// @Failure 400,401,413,503 {object} errorBody
 // @Router /api/auth/refresh [post]
 func (s *Server) refresh(w http.ResponseWriter, r *http.Request) error {
 	var in refreshInput
@@ -85,7 +85,7 @@ func (s *Server) refresh(w http.ResponseWriter, r *http.Request) error {
 // @Accept json
 // @Param body body setPasswordInput true "Token and new password"
 // @Success 204
-// @Failure 400,413 {object} errorBody
+// @Failure 400,413,503 {object} errorBody
 // @Router /api/auth/set-password [post]
 func (s *Server) setPassword(w http.ResponseWriter, r *http.Request) error {
 	var in setPasswordInput

@@ -123,7 +123,7 @@ func (in bookingPatch) domain(zone *time.Location) (booking.BookingInput, error)
 // @Param limit query int false "Page size, 1 to 1000" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} bookingDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking [get]
@@ -172,7 +172,7 @@ func bookingFilter(r *http.Request, defLimit int) (booking.BookingFilter, error)
 // @Param limit query int false "Page size, 1 to 5000" default(1000)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} bookingFullDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/full [get]
@@ -227,7 +227,7 @@ func (s *Server) listBookingsFull(w http.ResponseWriter, r *http.Request) error 
 // @Produce json
 // @Param body body bookingInput true "The booking"
 // @Success 201 {object} bookingDTO
-// @Failure 400,401,403,409,413 {object} errorBody
+// @Failure 400,401,403,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking [post]
@@ -255,7 +255,7 @@ func (s *Server) createBooking(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param id path int true "booking id"
 // @Success 200 {object} bookingViewDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/{id} [get]
@@ -285,7 +285,7 @@ func (s *Server) getBooking(w http.ResponseWriter, r *http.Request) error {
 // @Param id path int true "booking id"
 // @Param body body bookingPatch true "Fields to change"
 // @Success 200 {object} bookingDetailDTO
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/{id} [patch]
@@ -316,7 +316,7 @@ func (s *Server) updateBooking(w http.ResponseWriter, r *http.Request) error {
 // @Tags bookings
 // @Param id path int true "booking id"
 // @Success 204
-// @Failure 400,401,403,404,409 {object} errorBody
+// @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/{id} [delete]
@@ -368,7 +368,7 @@ type bulkDeleteDTO struct {
 // @Produce json
 // @Param body body bulkDeleteInput true "Ids to delete"
 // @Success 200 {object} bulkDeleteDTO
-// @Failure 400,401,403,409,413 {object} errorBody
+// @Failure 400,401,403,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking [delete]
@@ -400,7 +400,7 @@ type validateInput struct {
 // @Produce json
 // @Param body body validateInput true "Court and span"
 // @Success 204
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/validate [post]
@@ -519,7 +519,7 @@ func newAdminPriceDTO(q booking.BookingQuote) adminPriceDTO {
 // @Param court_id query int true "Court"
 // @Param reservation_type_id query int false "Reservation type, for type-specific tariffs"
 // @Success 200 {object} adminPriceDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/calculate-price [get]
@@ -560,7 +560,7 @@ func spanQuery(r *http.Request) (booking.SpanInput, error) {
 // @Produce json
 // @Param id path int true "booking id"
 // @Success 200 {object} adminPriceDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/{id}/price [get]

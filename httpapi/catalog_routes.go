@@ -12,7 +12,7 @@ import "net/http"
 // @Produce json
 // @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} courtTypeDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/court-types [get]
@@ -28,7 +28,7 @@ func (s *Server) listCourtTypes(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param body body namedInput true "The court type"
 // @Success 201 {object} courtTypeDTO
-// @Failure 400,401,403,409,413 {object} errorBody
+// @Failure 400,401,403,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/court-types [post]
@@ -43,7 +43,7 @@ func (s *Server) createCourtType(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param id path int true "court type id"
 // @Success 200 {object} courtTypeDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/court-types/{id} [get]
@@ -61,7 +61,7 @@ func (s *Server) getCourtType(w http.ResponseWriter, r *http.Request) error {
 // @Param id path int true "court type id"
 // @Param body body namedPatch true "Fields to change"
 // @Success 200 {object} courtTypeDTO
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/court-types/{id} [patch]
@@ -76,7 +76,7 @@ func (s *Server) updateCourtType(w http.ResponseWriter, r *http.Request) error {
 // @Tags catalogs
 // @Param id path int true "court type id"
 // @Success 204
-// @Failure 400,401,403,404,409 {object} errorBody
+// @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/court-types/{id} [delete]
@@ -91,7 +91,7 @@ func (s *Server) deleteCourtType(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} documentTypeDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/document-types [get]
@@ -107,7 +107,7 @@ func (s *Server) listDocumentTypes(w http.ResponseWriter, r *http.Request) error
 // @Produce json
 // @Param body body namedInput true "The document type"
 // @Success 201 {object} documentTypeDTO
-// @Failure 400,401,403,409,413 {object} errorBody
+// @Failure 400,401,403,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/document-types [post]
@@ -122,7 +122,7 @@ func (s *Server) createDocumentType(w http.ResponseWriter, r *http.Request) erro
 // @Produce json
 // @Param id path int true "document type id"
 // @Success 200 {object} documentTypeDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/document-types/{id} [get]
@@ -140,7 +140,7 @@ func (s *Server) getDocumentType(w http.ResponseWriter, r *http.Request) error {
 // @Param id path int true "document type id"
 // @Param body body namedPatch true "Fields to change"
 // @Success 200 {object} documentTypeDTO
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/document-types/{id} [patch]
@@ -155,7 +155,7 @@ func (s *Server) updateDocumentType(w http.ResponseWriter, r *http.Request) erro
 // @Tags catalogs
 // @Param id path int true "document type id"
 // @Success 204
-// @Failure 400,401,403,404,409 {object} errorBody
+// @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/document-types/{id} [delete]
@@ -170,7 +170,7 @@ func (s *Server) deleteDocumentType(w http.ResponseWriter, r *http.Request) erro
 // @Produce json
 // @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} paymentTypeDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payment-types [get]
@@ -186,7 +186,7 @@ func (s *Server) listPaymentTypes(w http.ResponseWriter, r *http.Request) error 
 // @Produce json
 // @Param body body paymentTypeInput true "The payment type"
 // @Success 201 {object} paymentTypeDTO
-// @Failure 400,401,403,409,413 {object} errorBody
+// @Failure 400,401,403,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payment-types [post]
@@ -201,7 +201,7 @@ func (s *Server) createPaymentType(w http.ResponseWriter, r *http.Request) error
 // @Produce json
 // @Param id path int true "payment type id"
 // @Success 200 {object} paymentTypeDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payment-types/{id} [get]
@@ -219,7 +219,7 @@ func (s *Server) getPaymentType(w http.ResponseWriter, r *http.Request) error {
 // @Param id path int true "payment type id"
 // @Param body body paymentTypePatch true "Fields to change"
 // @Success 200 {object} paymentTypeDTO
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payment-types/{id} [patch]
@@ -234,7 +234,7 @@ func (s *Server) updatePaymentType(w http.ResponseWriter, r *http.Request) error
 // @Tags catalogs
 // @Param id path int true "payment type id"
 // @Success 204
-// @Failure 400,401,403,404,409 {object} errorBody
+// @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payment-types/{id} [delete]
@@ -249,7 +249,7 @@ func (s *Server) deletePaymentType(w http.ResponseWriter, r *http.Request) error
 // @Produce json
 // @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} statusDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/reservation-statuses [get]
@@ -265,7 +265,7 @@ func (s *Server) listReservationStatuses(w http.ResponseWriter, r *http.Request)
 // @Produce json
 // @Param body body statusInput true "The reservation status"
 // @Success 201 {object} statusDTO
-// @Failure 400,401,403,409,413 {object} errorBody
+// @Failure 400,401,403,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/reservation-statuses [post]
@@ -280,7 +280,7 @@ func (s *Server) createReservationStatus(w http.ResponseWriter, r *http.Request)
 // @Produce json
 // @Param id path int true "reservation status id"
 // @Success 200 {object} statusDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/reservation-statuses/{id} [get]
@@ -298,7 +298,7 @@ func (s *Server) getReservationStatus(w http.ResponseWriter, r *http.Request) er
 // @Param id path int true "reservation status id"
 // @Param body body statusPatch true "Fields to change"
 // @Success 200 {object} statusDTO
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/reservation-statuses/{id} [patch]
@@ -313,7 +313,7 @@ func (s *Server) updateReservationStatus(w http.ResponseWriter, r *http.Request)
 // @Tags catalogs
 // @Param id path int true "reservation status id"
 // @Success 204
-// @Failure 400,401,403,404,409 {object} errorBody
+// @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/reservation-statuses/{id} [delete]
@@ -328,7 +328,7 @@ func (s *Server) deleteReservationStatus(w http.ResponseWriter, r *http.Request)
 // @Produce json
 // @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} reservationTypeDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/reservation-types [get]
@@ -344,7 +344,7 @@ func (s *Server) listReservationTypes(w http.ResponseWriter, r *http.Request) er
 // @Produce json
 // @Param body body reservationTypeInput true "The reservation type"
 // @Success 201 {object} reservationTypeDTO
-// @Failure 400,401,403,409,413 {object} errorBody
+// @Failure 400,401,403,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/reservation-types [post]
@@ -359,7 +359,7 @@ func (s *Server) createReservationType(w http.ResponseWriter, r *http.Request) e
 // @Produce json
 // @Param id path int true "reservation type id"
 // @Success 200 {object} reservationTypeDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/reservation-types/{id} [get]
@@ -377,7 +377,7 @@ func (s *Server) getReservationType(w http.ResponseWriter, r *http.Request) erro
 // @Param id path int true "reservation type id"
 // @Param body body reservationTypePatch true "Fields to change"
 // @Success 200 {object} reservationTypeDTO
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/reservation-types/{id} [patch]
@@ -392,7 +392,7 @@ func (s *Server) updateReservationType(w http.ResponseWriter, r *http.Request) e
 // @Tags catalogs
 // @Param id path int true "reservation type id"
 // @Success 204
-// @Failure 400,401,403,404,409 {object} errorBody
+// @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/reservation-types/{id} [delete]
@@ -407,7 +407,7 @@ func (s *Server) deleteReservationType(w http.ResponseWriter, r *http.Request) e
 // @Produce json
 // @Param search query string false "Case-insensitive match on name" maxlength(255)
 // @Success 200 {array} courtDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/courts [get]
@@ -423,7 +423,7 @@ func (s *Server) listCourts(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param body body courtInput true "The court"
 // @Success 201 {object} courtDTO
-// @Failure 400,401,403,409,413 {object} errorBody
+// @Failure 400,401,403,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/courts [post]
@@ -438,7 +438,7 @@ func (s *Server) createCourt(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param id path int true "court id"
 // @Success 200 {object} courtDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/courts/{id} [get]
@@ -456,7 +456,7 @@ func (s *Server) getCourt(w http.ResponseWriter, r *http.Request) error {
 // @Param id path int true "court id"
 // @Param body body courtPatch true "Fields to change"
 // @Success 200 {object} courtDTO
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/courts/{id} [patch]
@@ -471,7 +471,7 @@ func (s *Server) updateCourt(w http.ResponseWriter, r *http.Request) error {
 // @Tags catalogs
 // @Param id path int true "court id"
 // @Success 204
-// @Failure 400,401,403,404,409 {object} errorBody
+// @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/courts/{id} [delete]

@@ -84,7 +84,7 @@ type accountClientPatch struct {
 // @Param limit query int false "Page size, 1 to 1000" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} clientDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/clients [get]
@@ -113,7 +113,7 @@ func (s *Server) listClients(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param body body clientInput true "The client"
 // @Success 201 {object} clientDTO
-// @Failure 400,401,403,409,413 {object} errorBody
+// @Failure 400,401,403,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/clients [post]
@@ -138,7 +138,7 @@ func (s *Server) createClient(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param id path int true "client id"
 // @Success 200 {object} clientDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/clients/{id} [get]
@@ -164,7 +164,7 @@ func (s *Server) getClient(w http.ResponseWriter, r *http.Request) error {
 // @Param id path int true "client id"
 // @Param body body clientPatch true "Fields to change"
 // @Success 200 {object} clientDTO
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/clients/{id} [patch]
@@ -192,7 +192,7 @@ func (s *Server) updateClient(w http.ResponseWriter, r *http.Request) error {
 // @Tags clients
 // @Param id path int true "client id"
 // @Success 204
-// @Failure 400,401,403,404,409 {object} errorBody
+// @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/clients/{id} [delete]
@@ -213,7 +213,7 @@ func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request) error {
 // @Tags account
 // @Produce json
 // @Success 200 {object} clientDTO
-// @Failure 401,404 {object} errorBody
+// @Failure 401,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/client [get]
@@ -233,7 +233,7 @@ func (s *Server) getAccountClient(w http.ResponseWriter, r *http.Request) error 
 // @Produce json
 // @Param body body accountClientInput true "The client"
 // @Success 201 {object} clientDTO
-// @Failure 400,401,409,413 {object} errorBody
+// @Failure 400,401,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/client [post]
@@ -260,7 +260,7 @@ func (s *Server) createAccountClient(w http.ResponseWriter, r *http.Request) err
 // @Produce json
 // @Param body body accountClientPatch true "Fields to change"
 // @Success 200 {object} clientDTO
-// @Failure 400,401,404,409,413 {object} errorBody
+// @Failure 400,401,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/client [patch]

@@ -44,7 +44,7 @@ type dashPaymentsDTO struct {
 // @Tags dashboard
 // @Produce json
 // @Success 200 {object} dashboardDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/dashboard/stats [get]

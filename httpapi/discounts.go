@@ -139,7 +139,7 @@ func (in contractPatch) domain() (booking.DiscountInput, error) {
 // @Produce json
 // @Param search query string false "Case-insensitive match on code or description" maxlength(255)
 // @Success 200 {array} couponDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/coupons [get]
@@ -156,7 +156,7 @@ func (s *Server) listCoupons(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param body body couponInput true "The coupon"
 // @Success 201 {object} couponDTO
-// @Failure 400,401,403,409,413 {object} errorBody
+// @Failure 400,401,403,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/coupons [post]
@@ -183,7 +183,7 @@ func (s *Server) createCoupon(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param id path int true "coupon id"
 // @Success 200 {object} couponDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/coupons/{id} [get]
@@ -201,7 +201,7 @@ func (s *Server) getCoupon(w http.ResponseWriter, r *http.Request) error {
 // @Param id path int true "coupon id"
 // @Param body body couponPatch true "Fields to change"
 // @Success 200 {object} couponDTO
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/coupons/{id} [patch]
@@ -232,7 +232,7 @@ func (s *Server) updateCoupon(w http.ResponseWriter, r *http.Request) error {
 // @Tags coupons
 // @Param id path int true "coupon id"
 // @Success 204
-// @Failure 400,401,403,404,409 {object} errorBody
+// @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/coupons/{id} [delete]
@@ -247,7 +247,7 @@ func (s *Server) deleteCoupon(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} contractDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/contracts [get]
@@ -264,7 +264,7 @@ func (s *Server) listContracts(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param body body contractInput true "The contract"
 // @Success 201 {object} contractDTO
-// @Failure 400,401,403,413 {object} errorBody
+// @Failure 400,401,403,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/contracts [post]
@@ -291,7 +291,7 @@ func (s *Server) createContract(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param id path int true "contract id"
 // @Success 200 {object} contractDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/contracts/{id} [get]
@@ -309,7 +309,7 @@ func (s *Server) getContract(w http.ResponseWriter, r *http.Request) error {
 // @Param id path int true "contract id"
 // @Param body body contractPatch true "Fields to change"
 // @Success 200 {object} contractDTO
-// @Failure 400,401,403,404,413 {object} errorBody
+// @Failure 400,401,403,404,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/contracts/{id} [patch]
@@ -340,7 +340,7 @@ func (s *Server) updateContract(w http.ResponseWriter, r *http.Request) error {
 // @Tags contracts
 // @Param id path int true "contract id"
 // @Success 204
-// @Failure 400,401,403,404,409 {object} errorBody
+// @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/contracts/{id} [delete]
@@ -371,7 +371,7 @@ type appliedCouponDTO struct {
 // @Header 200 {integer} X-Total-Count "Entries in all pages"
 // @Header 200 {integer} X-Page "Page index, base 0"
 // @Header 200 {integer} X-Per-Page "Page size"
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/coupons [get]
@@ -411,7 +411,7 @@ type applyCouponInput struct {
 // @Param id path int true "booking id"
 // @Param body body applyCouponInput true "Coupon code"
 // @Success 200 {object} adminPriceDTO
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/{id}/coupon [post]
@@ -439,7 +439,7 @@ func (s *Server) applyCoupon(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param id path int true "booking id"
 // @Success 200 {object} adminPriceDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/{id}/coupon [delete]
@@ -471,7 +471,7 @@ type contractAssignInput struct {
 // @Param id path int true "booking id"
 // @Param body body contractAssignInput true "Contract, or null"
 // @Success 200 {object} adminPriceDTO
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/{id}/contract [patch]

@@ -50,7 +50,7 @@ func newGridRowDTO(row booking.GridRow) gridRowDTO {
 // @Param date query string true "Date (YYYY-MM-DD)" maxlength(255)
 // @Param reservation_type_id query int false "Reservation type, for type-specific tariffs"
 // @Success 200 {array} gridRowDTO
-// @Failure 400,401 {object} errorBody
+// @Failure 400,401,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/courts/grid [get]

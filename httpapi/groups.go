@@ -18,7 +18,7 @@ import (
 // @Produce json
 // @Param search query string false "Case-insensitive match on name" maxlength(255)
 // @Success 200 {array} courtDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/trainer/courts [get]
@@ -33,7 +33,7 @@ func (s *Server) listTrainerCourts(w http.ResponseWriter, r *http.Request) error
 // @Produce json
 // @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} documentTypeDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/trainer/document-types [get]
@@ -48,7 +48,7 @@ func (s *Server) listTrainerDocumentTypes(w http.ResponseWriter, r *http.Request
 // @Produce json
 // @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} paymentTypeDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/trainer/payment-types [get]
@@ -63,7 +63,7 @@ func (s *Server) listTrainerPaymentTypes(w http.ResponseWriter, r *http.Request)
 // @Produce json
 // @Param search query string false "Case-insensitive match on name or description" maxlength(255)
 // @Success 200 {array} reservationTypeDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/trainer/reservation-types [get]
@@ -91,6 +91,7 @@ func newPublicCourtDTO(c booking.Court) publicCourtDTO {
 // @Tags public
 // @Produce json
 // @Success 200 {array} publicCourtDTO
+// @Failure 503 {object} errorBody
 // @Router /api/public/courts [get]
 func (s *Server) listPublicCourts(w http.ResponseWriter, r *http.Request) error {
 	rows, err := s.o.Catalogs.Courts.List(r.Context(), "")
@@ -106,6 +107,7 @@ func (s *Server) listPublicCourts(w http.ResponseWriter, r *http.Request) error 
 // @Tags public
 // @Produce json
 // @Success 200 {array} courtTypeDTO
+// @Failure 503 {object} errorBody
 // @Router /api/public/court-types [get]
 func (s *Server) listPublicCourtTypes(w http.ResponseWriter, r *http.Request) error {
 	return listCatalog(w, r, s.o.Catalogs.CourtTypes, newCourtTypeDTO)
@@ -120,7 +122,7 @@ func (s *Server) listPublicCourtTypes(w http.ResponseWriter, r *http.Request) er
 // @Param maxResults query int false "Page size, 1 to 1000" default(50)
 // @Param pageToken query string false "Token of the next page, from the previous answer" maxlength(255)
 // @Success 200 {object} userListDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/sudo/users [get]
@@ -148,7 +150,7 @@ type userChangeInput struct {
 // @Param uid path string true "user uid" maxlength(255)
 // @Param body body userChangeInput true "Claims to change"
 // @Success 200 {object} profileDTO
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/sudo/users/{uid} [patch]

@@ -80,7 +80,7 @@ func (in paymentPatch) domain() payments.Input {
 // @Param limit query int false "Page size, 1 to 1000" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} paymentDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payments [get]
@@ -130,7 +130,7 @@ type byStatusDTO struct {
 // @Tags payments
 // @Produce json
 // @Success 200 {object} paymentStatsDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payments/stats [get]
@@ -151,7 +151,7 @@ func (s *Server) paymentStats(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param id path int true "payment id"
 // @Success 200 {object} paymentDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payments/{id} [get]
@@ -174,7 +174,7 @@ func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param transaction_id path string true "gateway transaction id" maxlength(200)
 // @Success 200 {object} paymentDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payments/transaction/{transaction_id} [get]
@@ -195,7 +195,7 @@ func (s *Server) getPaymentByTransaction(w http.ResponseWriter, r *http.Request)
 // @Produce json
 // @Param body body paymentInput true "The payment"
 // @Success 201 {object} paymentDTO
-// @Failure 400,401,403,409,413 {object} errorBody
+// @Failure 400,401,403,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payments [post]
@@ -221,7 +221,7 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) error {
 // @Param id path int true "payment id"
 // @Param body body paymentPatch true "Fields to change"
 // @Success 200 {object} paymentDTO
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payments/{id} [patch]
@@ -274,7 +274,7 @@ func (s *Server) removePayment(w http.ResponseWriter, r *http.Request, bookingID
 // @Produce json
 // @Param bookingId path int true "booking id"
 // @Success 200 {array} paymentDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/{bookingId}/payment [get]
@@ -348,7 +348,7 @@ func (s *Server) createBookingPayment(w http.ResponseWriter, r *http.Request) er
 // @Param bookingId path int true "booking id"
 // @Param paymentId path int true "payment id"
 // @Success 200 {object} paymentDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/{bookingId}/payment/{paymentId} [get]
@@ -480,7 +480,7 @@ type accountPaymentsDTO struct {
 // @Param page query int false "Page, from 1" default(1)
 // @Param limit query int false "Page size, 1 to 100" default(10)
 // @Success 200 {object} accountPaymentsDTO
-// @Failure 400,401 {object} errorBody
+// @Failure 400,401,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/payments [get]
@@ -506,7 +506,7 @@ func (s *Server) listAccountPayments(w http.ResponseWriter, r *http.Request) err
 // @Produce json
 // @Param id path int true "payment id"
 // @Success 200 {object} accountPaymentDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/payments/{id} [get]
@@ -540,7 +540,7 @@ type accountPaymentInput struct {
 // @Produce json
 // @Param body body accountPaymentInput true "The payment"
 // @Success 201 {object} accountPaymentDTO
-// @Failure 400,401,403,409,413 {object} errorBody
+// @Failure 400,401,403,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/payments [post]

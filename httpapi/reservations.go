@@ -33,7 +33,7 @@ type reservationDTO struct {
 // @Param from query string false "Checking on or after (ISO 8601)" maxlength(255)
 // @Param to query string false "Checkout on or before (ISO 8601)" maxlength(255)
 // @Success 200 {object} reservationListDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/reservations [get]
@@ -78,7 +78,7 @@ func (s *Server) listReservations(w http.ResponseWriter, r *http.Request) error 
 // @Produce json
 // @Param id path int true "reservation id"
 // @Success 200 {object} reservationDTO
-// @Failure 400,401,404 {object} errorBody
+// @Failure 400,401,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/reservations/{id} [get]
@@ -114,7 +114,7 @@ type reservationInput struct {
 // @Produce json
 // @Param body body reservationInput true "The reservation"
 // @Success 201 {object} reservationDTO
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/reservations [post]
@@ -152,7 +152,7 @@ type reservationPatch struct {
 // @Param id path int true "reservation id"
 // @Param body body reservationPatch true "Fields to change"
 // @Success 200 {object} reservationDTO
-// @Failure 400,401,404,409,413 {object} errorBody
+// @Failure 400,401,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/reservations/{id} [put]
@@ -183,7 +183,7 @@ func (s *Server) updateReservation(w http.ResponseWriter, r *http.Request) error
 // @Tags reservations
 // @Param id path int true "reservation id"
 // @Success 204
-// @Failure 400,401,404,409 {object} errorBody
+// @Failure 400,401,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/reservations/{id} [delete]

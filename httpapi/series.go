@@ -87,7 +87,7 @@ type seriesDetailDTO struct {
 // @Produce json
 // @Param body body seriesInput true "The first booking and its rule"
 // @Success 201 {object} seriesCreatedDTO
-// @Failure 400,401,403,409,413 {object} errorBody
+// @Failure 400,401,403,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/series [post]
@@ -120,7 +120,7 @@ func (s *Server) createSeries(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param id path int true "series id"
 // @Success 200 {object} seriesDetailDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking-series/{id} [get]
@@ -144,7 +144,7 @@ func (s *Server) getSeries(w http.ResponseWriter, r *http.Request) error {
 // @Param id path int true "series id"
 // @Param from query string false "Only bookings on or after this date (YYYY-MM-DD)" maxlength(255)
 // @Success 204
-// @Failure 400,401,403,404,409 {object} errorBody
+// @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking-series/{id} [delete]

@@ -87,7 +87,7 @@ func (in tariffPatch) domain() (booking.TariffInput, error) {
 // @Param court_id query int false "Only tariffs of this court"
 // @Param reservation_type_id query int false "Only tariffs of this reservation type"
 // @Success 200 {array} tariffDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/tariffs [get]
@@ -116,7 +116,7 @@ func (s *Server) listTariffs(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param body body tariffInput true "The tariff"
 // @Success 201 {object} tariffDTO
-// @Failure 400,401,403,413 {object} errorBody
+// @Failure 400,401,403,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/tariffs [post]
@@ -143,7 +143,7 @@ func (s *Server) createTariff(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param id path int true "tariff id"
 // @Success 200 {object} tariffDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/tariffs/{id} [get]
@@ -169,7 +169,7 @@ func (s *Server) getTariff(w http.ResponseWriter, r *http.Request) error {
 // @Param id path int true "tariff id"
 // @Param body body tariffPatch true "Fields to change"
 // @Success 200 {object} tariffDTO
-// @Failure 400,401,403,404,413 {object} errorBody
+// @Failure 400,401,403,404,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/tariffs/{id} [patch]
@@ -199,7 +199,7 @@ func (s *Server) updateTariff(w http.ResponseWriter, r *http.Request) error {
 // @Tags tariffs
 // @Param id path int true "tariff id"
 // @Success 204
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/tariffs/{id} [delete]

@@ -63,7 +63,7 @@ type userListDTO struct {
 // @Param maxResults query int false "Page size, 1 to 1000" default(50)
 // @Param pageToken query string false "Token of the next page, from the previous answer" maxlength(255)
 // @Success 200 {object} userListDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/users [get]
@@ -90,7 +90,7 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request) error {
 // @Produce json
 // @Param uid path string true "user uid" maxlength(255)
 // @Success 200 {object} profileDTO
-// @Failure 400,401,403,404 {object} errorBody
+// @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/users/{uid} [get]
@@ -110,7 +110,7 @@ var errBotProfile = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "A bot ke
 // @Tags account
 // @Produce json
 // @Success 200 {object} profileDTO
-// @Failure 401,403 {object} errorBody
+// @Failure 401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/profile [get]
@@ -140,7 +140,7 @@ type profileInput struct {
 // @Produce json
 // @Param body body profileInput true "Fields to change"
 // @Success 200 {object} profileDTO
-// @Failure 400,401,403,413 {object} errorBody
+// @Failure 400,401,403,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/profile [put]
@@ -185,7 +185,7 @@ func blankToNil(s *string) *string {
 // @Tags account
 // @Produce json
 // @Success 200 {array} reservationTypeDTO
-// @Failure 401 {object} errorBody
+// @Failure 401,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/reservation-types [get]
@@ -199,7 +199,7 @@ func (s *Server) listAccountReservationTypes(w http.ResponseWriter, r *http.Requ
 // @Tags account
 // @Produce json
 // @Success 200 {array} paymentTypeDTO
-// @Failure 401 {object} errorBody
+// @Failure 401,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/payment-types [get]

@@ -152,7 +152,7 @@ func newInboxEntryDTO(e payments.InboxEntry) inboxEntryDTO {
 // @Param limit query int false "Page size, 1 to 1000" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} inboxEntryDTO
-// @Failure 400,401,403 {object} errorBody
+// @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payments/inbox [get]
@@ -195,7 +195,7 @@ type inboxResolution struct {
 // @Param id path int true "inbox entry id"
 // @Param body body inboxResolution true "The decision"
 // @Success 200 {object} inboxEntryDTO
-// @Failure 400,401,403,404,409,413 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/payments/inbox/{id}/resolve [post]
