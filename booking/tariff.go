@@ -27,15 +27,15 @@ type Tariff struct {
 
 // TariffInput is the data of a tariff to create or change; on create,
 // Adjustment and IsActive are required. Only the date fields of the dates
-// are read; times are HH:MM or HH:MM:SS on the 30-minute grid.
+// are read; the times of day lie on the 30-minute grid.
 type TariffInput struct {
 	CourtID           clubhouse.Optional[int64]
 	ReservationTypeID clubhouse.Optional[int64]
 	RRule             clubhouse.Optional[string]
 	StartDate         clubhouse.Optional[time.Time]
 	EndDate           clubhouse.Optional[time.Time]
-	StartTime         clubhouse.Optional[string]
-	EndTime           clubhouse.Optional[string]
+	StartTime         clubhouse.Optional[pricing.TimeOfDay]
+	EndTime           clubhouse.Optional[pricing.TimeOfDay]
 	Adjustment        clubhouse.Optional[string]
 	Description       clubhouse.Optional[string]
 	IsActive          clubhouse.Optional[bool]
@@ -72,8 +72,18 @@ func (in TariffInput) apply(t *Tariff) error {
 	}
 	text(in.RRule, &t.RRule)
 	text(in.Description, &t.Description)
-	text(in.StartTime, &t.StartTime)
-	text(in.EndTime, &t.EndTime)
+	for _, tm := range []struct {
+		f   clubhouse.Optional[pricing.TimeOfDay]
+		dst **string
+	}{{in.StartTime, &t.StartTime}, {in.EndTime, &t.EndTime}} {
+		if tm.f.Set {
+			*tm.dst = nil
+			if tm.f.Value != nil {
+				s := tm.f.Value.String()
+				*tm.dst = &s
+			}
+		}
+	}
 	for _, d := range []struct {
 		name string
 		f    clubhouse.Optional[time.Time]

@@ -73,8 +73,16 @@ func (in tariffPatch) domain() (booking.TariffInput, error) {
 		return booking.TariffInput{}, err
 	}
 	end, err := dateField("end_date", in.EndDate)
+	if err != nil {
+		return booking.TariffInput{}, err
+	}
+	from, err := clockField("start_time", in.StartTime)
+	if err != nil {
+		return booking.TariffInput{}, err
+	}
+	to, err := clockField("end_time", in.EndTime)
 	return booking.TariffInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID, RRule: in.RRule,
-		StartDate: start, EndDate: end, StartTime: in.StartTime, EndTime: in.EndTime,
+		StartDate: start, EndDate: end, StartTime: from, EndTime: to,
 		Adjustment: in.Adjustment, Description: in.Description, IsActive: in.IsActive}, err
 }
 

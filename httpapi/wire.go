@@ -164,3 +164,13 @@ func optDate(r *http.Request, name string) (time.Time, error) {
 	}
 	return parseDate(name, v)
 }
+
+// clockField reads the time of day of body field name, HH:MM or HH:MM:SS
+// on the 30-minute grid: absent stays absent, null or "" clears it.
+func clockField(name string, o clubhouse.Optional[string]) (clubhouse.Optional[pricing.TimeOfDay], error) {
+	if !o.Present() || strings.TrimSpace(*o.Value) == "" {
+		return clubhouse.Optional[pricing.TimeOfDay]{Set: o.Set}, nil
+	}
+	t, err := pricing.ParseTimeOfDay(name, strings.TrimSpace(*o.Value))
+	return clubhouse.Some(t), err
+}
