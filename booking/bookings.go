@@ -88,7 +88,35 @@ func (b *Bookings) Get(ctx context.Context, id int64) (Reservation, error) {
 
 // List returns the bookings that match f, latest first.
 func (b *Bookings) List(ctx context.Context, f BookingFilter) ([]Reservation, error) {
+	if f.Active && f.ActiveAt == nil {
+		now := b.Now()
+		f.ActiveAt = &now
+	}
 	return b.store.list(ctx, b.db, f)
+}
+
+// Priced is a booking with its amount and balance.
+type Priced struct {
+	Reservation
+	Amount Amount
+}
+
+// ListPriced returns the bookings that match f, latest first, each with
+// its amount and balance (see Amounts).
+func (b *Bookings) ListPriced(ctx context.Context, f BookingFilter) ([]Priced, error) {
+	rows, err := b.List(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	amounts, err := b.Amounts(ctx, rows)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Priced, len(rows))
+	for i, r := range rows {
+		out[i] = Priced{Reservation: r, Amount: amounts[r.ID]}
+	}
+	return out, nil
 }
 
 // Update changes the fields set in in; the new span is checked against every

@@ -69,7 +69,8 @@ type BookingFilter struct {
 	ClientID  int64
 	CourtID   int64
 	From, To  *time.Time // wall dates: checking on or after From, before To+1 day
-	ActiveAt  *time.Time // only bookings whose checkout is after this wall time
+	Active    bool       // only bookings not over yet at the club's wall time now
+	ActiveAt  *time.Time // only bookings whose checkout is after this wall time (Active sets it)
 	Confirmed *bool      // true: a status other than pending; false: pending or none
 	Limit     int
 	Offset    int

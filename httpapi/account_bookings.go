@@ -62,29 +62,13 @@ func newBookingPaymentDTO(p payments.Payment) bookingPaymentDTO {
 
 // accountBookingDTOs builds the account views of rows: amounts after
 // discounts, completed payments, and the payments themselves.
-func (s *Server) accountBookingDTOs(r *http.Request, rows []booking.Reservation) ([]accountBookingDTO, error) {
-	amounts, err := s.o.Bookings.Amounts(r.Context(), rows)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]int64, len(rows))
-	for i, b := range rows {
-		ids[i] = b.ID
-	}
-	pays, err := s.o.Payments.OfBookings(r.Context(), ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]accountBookingDTO, len(rows))
-	for i, b := range rows {
-		a := amounts[b.ID]
-		out[i] = accountBookingDTO{ID: b.ID, ClientID: b.ClientID, CourtID: b.CourtID, ReservationTypeID: b.ReservationTypeID,
-			ReservationStatusID: b.ReservationStatusID, Checking: b.Checking.Format(isoWall), Checkout: b.Checkout.Format(isoWall),
-			Notes: b.Notes, CourtName: b.CourtName, ReservationTypeName: b.ReservationTypeName, StatusName: b.StatusName,
-			TotalAmount: money(a.FinalPrice), TotalPaid: money(a.Paid), IsPaymentComplete: a.Complete(), CanAddPayment: !a.Complete(),
-			Payments: mapSlice(pays[b.ID], newBookingPaymentDTO), CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt}
-	}
-	return out, nil
+func newAccountBookingDTO(v payments.BookingView) accountBookingDTO {
+	b, a := v.Booking, v.Amount
+	return accountBookingDTO{ID: b.ID, ClientID: b.ClientID, CourtID: b.CourtID, ReservationTypeID: b.ReservationTypeID,
+		ReservationStatusID: b.ReservationStatusID, Checking: b.Checking.Format(isoWall), Checkout: b.Checkout.Format(isoWall),
+		Notes: b.Notes, CourtName: b.CourtName, ReservationTypeName: b.ReservationTypeName, StatusName: b.StatusName,
+		TotalAmount: money(a.FinalPrice), TotalPaid: money(a.Paid), IsPaymentComplete: a.Complete(), CanAddPayment: !a.Complete(),
+		Payments: mapSlice(v.Payments, newBookingPaymentDTO), CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt}
 }
 
 type paginationDTO struct {
@@ -135,16 +119,12 @@ func (s *Server) listAccountBookings(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	out := accountBookingsDTO{Bookings: []accountBookingDTO{}, Pagination: pg}
-	rows, total, err := s.o.Bookings.ClientPage(r.Context(), actor(r), pg.Page, pg.Limit)
+	views, total, err := s.o.Payments.ClientBookings(r.Context(), actor(r), pg.Page, pg.Limit)
 	if err != nil {
 		return err
 	}
-	if out.Bookings, err = s.accountBookingDTOs(r, rows); err != nil {
-		return err
-	}
-	out.Pagination.setTotal(total)
-	return writeJSON(w, http.StatusOK, out)
+	pg.setTotal(total)
+	return writeJSON(w, http.StatusOK, accountBookingsDTO{Bookings: mapSlice(views, newAccountBookingDTO), Pagination: pg})
 }
 
 // accountBookingInput books a court for the caller.
@@ -217,15 +197,11 @@ func (s *Server) getAccountBooking(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	b, err := s.o.Bookings.ClientGet(r.Context(), actor(r), id)
+	v, err := s.o.Payments.ClientBooking(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
-	dtos, err := s.accountBookingDTOs(r, []booking.Reservation{b})
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, dtos[0])
+	return writeJSON(w, http.StatusOK, newAccountBookingDTO(v))
 }
 
 // accountPriceDTO is the account variant of a price calculation.
@@ -333,19 +309,15 @@ func (s *Server) accountStats(w http.ResponseWriter, r *http.Request) error {
 	if actor(r).UserID == 0 {
 		return errBotProfile
 	}
-	out := accountStatsDTO{HoursBooked: money{}, TotalAmount: money{}}
-	st, err := s.o.Bookings.ClientStats(r.Context(), actor(r))
+	st, err := s.o.Payments.ClientSummary(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}
-	out = accountStatsDTO{TotalBookings: st.Total, UpcomingBookings: st.Upcoming, PastBookings: st.Past,
+	out := accountStatsDTO{TotalBookings: st.Total, UpcomingBookings: st.Upcoming, PastBookings: st.Past,
 		HoursBooked: money(st.Hours), TotalAmount: money(st.AmountTotal)}
 	if st.Next != nil {
-		dtos, err := s.accountBookingDTOs(r, []booking.Reservation{*st.Next})
-		if err != nil {
-			return err
-		}
-		out.NextBooking = &dtos[0]
+		next := newAccountBookingDTO(*st.Next)
+		out.NextBooking = &next
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

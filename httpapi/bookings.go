@@ -194,27 +194,21 @@ func (s *Server) listBookingsFull(w http.ResponseWriter, r *http.Request) error 
 			*d.dst = &t
 		}
 	}
-	if active, err := queryBool(r, "active"); err != nil {
+	active, err := queryBool(r, "active")
+	if err != nil {
 		return err
-	} else if active != nil && *active {
-		now := s.o.Bookings.Now()
-		f.ActiveAt = &now
 	}
+	f.Active = active != nil && *active
 	if f.Confirmed, err = queryBool(r, "confirmed"); err != nil {
 		return err
 	}
-	rows, err := s.o.Bookings.List(r.Context(), f)
+	rows, err := s.o.Bookings.ListPriced(r.Context(), f)
 	if err != nil {
 		return err
 	}
-	amounts, err := s.o.Bookings.Amounts(r.Context(), rows)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, mapSlice(rows, func(b booking.Reservation) bookingFullDTO {
-		a := amounts[b.ID]
-		return bookingFullDTO{bookingDetailDTO: newBookingDetailDTO(b), TotalAmount: money(a.FinalPrice), TotalPaid: money(a.Paid),
-			TotalDebt: money(a.Debt())}
+	return writeJSON(w, http.StatusOK, mapSlice(rows, func(b booking.Priced) bookingFullDTO {
+		return bookingFullDTO{bookingDetailDTO: newBookingDetailDTO(b.Reservation), TotalAmount: money(b.Amount.FinalPrice),
+			TotalPaid: money(b.Amount.Paid), TotalDebt: money(b.Amount.Debt())}
 	}))
 }
 
@@ -264,15 +258,11 @@ func (s *Server) getBooking(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b, err := s.o.Bookings.Get(r.Context(), id)
+	v, err := s.o.Payments.Booking(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	pays, err := s.o.Payments.ForBooking(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, bookingViewDTO{bookingDetailDTO: newBookingDetailDTO(b), Payments: mapSlice(pays, newPaymentDTO)})
+	return writeJSON(w, http.StatusOK, bookingViewDTO{bookingDetailDTO: newBookingDetailDTO(v.Booking), Payments: mapSlice(v.Payments, newPaymentDTO)})
 }
 
 // updateBooking changes a booking.

@@ -49,18 +49,11 @@ type dashPaymentsDTO struct {
 // @Security XAuth
 // @Router /api/admin/dashboard/stats [get]
 func (s *Server) dashboardStats(w http.ResponseWriter, r *http.Request) error {
-	d, err := s.o.Bookings.Dashboard(r.Context(), 5)
+	d, err := s.o.Payments.Dashboard(r.Context(), 5)
 	if err != nil {
 		return err
 	}
-	st, err := s.o.Payments.Stats(r.Context())
-	if err != nil {
-		return err
-	}
-	recent, err := s.o.Payments.Recent(r.Context(), 5)
-	if err != nil {
-		return err
-	}
+	st, recent := d.Payments, d.RecentPayments
 	return writeJSON(w, http.StatusOK, dashboardDTO{
 		Clients:      dashClientsDTO{Total: d.Clients, Verified: d.ClientsVerified, Unverified: d.Clients - d.ClientsVerified},
 		Courts:       dashCourtsDTO{Total: d.Courts},

@@ -10,17 +10,19 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
 // Service manages payments. Its receipts live in Objects; a nil Objects
 // means receipt storage is not configured.
 type Service struct {
-	db      *sqlx.DB
-	objects ObjectStore
-	now     func() time.Time
-	events  clubhouse.Publisher
-	store   store
+	db       *sqlx.DB
+	objects  ObjectStore
+	now      func() time.Time
+	events   clubhouse.Publisher
+	bookings *booking.Bookings
+	store    store
 }
 
 // Options configure the payments service. The zero value is usable: no
@@ -29,6 +31,10 @@ type Options struct {
 	Objects ObjectStore         // the receipts' bucket; nil: the receipt operations answer ErrStorageOff
 	Now     func() time.Time    // the clock; nil: time.Now
 	Events  clubhouse.Publisher // receives payment:updated after each commit; nil: dropped
+	// Bookings are the club's bookings, which the views that join a
+	// booking with its payments (Booking, ClientBookings, Dashboard, ...)
+	// read; nil: those views fail.
+	Bookings *booking.Bookings
 }
 
 // New returns the payments stored in db, a database migrated with
@@ -40,7 +46,7 @@ func New(db *sqlx.DB, o Options) *Service {
 	if o.Events == nil {
 		o.Events = clubhouse.Discard
 	}
-	return &Service{db: db, objects: o.Objects, now: o.Now, events: o.Events}
+	return &Service{db: db, objects: o.Objects, now: o.Now, events: o.Events, bookings: o.Bookings}
 }
 
 // List returns the payments that match f: pending first, then latest first.

@@ -126,7 +126,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	}
 	club := booking.New(db.DB, booking.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: invite, Events: o.Events})
 	a.Catalogs, a.Clients, a.Tariffs, a.Bookings, a.Discounts = club.Catalogs, club.Clients, club.Tariffs, club.Bookings, club.Discounts
-	a.Payments = payments.New(db.DB, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events})
+	a.Payments = payments.New(db.DB, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events, Bookings: club.Bookings})
 	if o.Accounting != nil {
 		a.Ledger = ledger.New(o.Accounting.DB, o.Now)
 		a.Poster = payments.NewLedgerPoster(db.DB, a.Ledger, cfg.ClubTimezone)

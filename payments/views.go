@@ -1,0 +1,159 @@
+package payments
+
+import (
+	"context"
+	"errors"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+)
+
+// The views that join bookings with their payments, so that every front
+// door reads a booking's balance and payments with one call. They need
+// Options.Bookings.
+
+// errNoBookings is returned by a view of a Service made without
+// Options.Bookings: a programming error of the caller.
+var errNoBookings = errors.New("payments: the booking views need Options.Bookings")
+
+// BookingView is a booking with what it costs, what its completed
+// payments cover (Amount) and its payments, pending first, then latest
+// first.
+type BookingView struct {
+	Booking  booking.Reservation
+	Amount   booking.Amount
+	Payments []Payment
+}
+
+// views prices rows and reads their payments, in two queries for all.
+func (s *Service) views(ctx context.Context, rows []booking.Reservation) ([]BookingView, error) {
+	if s.bookings == nil {
+		return nil, errNoBookings
+	}
+	amounts, err := s.bookings.Amounts(ctx, rows)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	pays, err := s.OfBookings(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]BookingView, len(rows))
+	for i, r := range rows {
+		out[i] = BookingView{Booking: r, Amount: amounts[r.ID], Payments: pays[r.ID]}
+		if out[i].Payments == nil {
+			out[i].Payments = []Payment{}
+		}
+	}
+	return out, nil
+}
+
+func (s *Service) view(ctx context.Context, r booking.Reservation) (BookingView, error) {
+	v, err := s.views(ctx, []booking.Reservation{r})
+	if err != nil {
+		return BookingView{}, err
+	}
+	return v[0], nil
+}
+
+// Booking returns the booking with id with its balance and payments.
+// Errors: booking.ErrBookingNotFound.
+func (s *Service) Booking(ctx context.Context, id int64) (BookingView, error) {
+	if s.bookings == nil {
+		return BookingView{}, errNoBookings
+	}
+	r, err := s.bookings.Get(ctx, id)
+	if err != nil {
+		return BookingView{}, err
+	}
+	return s.view(ctx, r)
+}
+
+// ClientBookings returns one page of the bookings of by's client, latest
+// first, with their balances and payments, and their total count; none
+// when by has no client record.
+func (s *Service) ClientBookings(ctx context.Context, by clubhouse.Actor, page, limit int) ([]BookingView, int, error) {
+	if s.bookings == nil {
+		return nil, 0, errNoBookings
+	}
+	rows, total, err := s.bookings.ClientPage(ctx, by, page, limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	views, err := s.views(ctx, rows)
+	return views, total, err
+}
+
+// ClientBooking returns the booking with id of by's client with its
+// balance and payments. Errors: booking.ErrBookingNotFound, also for
+// another client's booking.
+func (s *Service) ClientBooking(ctx context.Context, by clubhouse.Actor, id int64) (BookingView, error) {
+	if s.bookings == nil {
+		return BookingView{}, errNoBookings
+	}
+	r, err := s.bookings.ClientGet(ctx, by, id)
+	if err != nil {
+		return BookingView{}, err
+	}
+	return s.view(ctx, r)
+}
+
+// ClientSummary is a client's booking statistics with their next booking.
+type ClientSummary struct {
+	booking.Stats
+	Next *BookingView // the next booking to start; nil when none
+}
+
+// ClientSummary summarises the bookings of by's client as of the club's
+// wall time now; all zero when by has no client record.
+func (s *Service) ClientSummary(ctx context.Context, by clubhouse.Actor) (ClientSummary, error) {
+	if s.bookings == nil {
+		return ClientSummary{}, errNoBookings
+	}
+	st, err := s.bookings.ClientStats(ctx, by)
+	if err != nil {
+		return ClientSummary{}, err
+	}
+	out := ClientSummary{Stats: st}
+	if st.Next != nil {
+		v, err := s.view(ctx, *st.Next)
+		if err != nil {
+			return ClientSummary{}, err
+		}
+		out.Next = &v
+	}
+	return out, nil
+}
+
+// Dashboard is the club at a glance: the booking counts and latest
+// bookings, and the payment statistics and latest payments.
+type Dashboard struct {
+	booking.Dashboard
+	Payments       Stats
+	RecentPayments []Payment
+}
+
+// Dashboard returns the club's dashboard with recent latest bookings and
+// payments.
+func (s *Service) Dashboard(ctx context.Context, recent int) (Dashboard, error) {
+	if s.bookings == nil {
+		return Dashboard{}, errNoBookings
+	}
+	d, err := s.bookings.Dashboard(ctx, recent)
+	if err != nil {
+		return Dashboard{}, err
+	}
+	st, err := s.Stats(ctx)
+	if err != nil {
+		return Dashboard{}, err
+	}
+	pays, err := s.Recent(ctx, recent)
+	if err != nil {
+		return Dashboard{}, err
+	}
+	return Dashboard{Dashboard: d, Payments: st, RecentPayments: pays}, nil
+}
