@@ -6,6 +6,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -307,7 +308,7 @@ type accountStatsDTO struct {
 // @Router /api/account/stats [get]
 func (s *Server) accountStats(w http.ResponseWriter, r *http.Request) error {
 	if actor(r).UserID == 0 {
-		return errBotProfile
+		return auth.ErrBotProfile
 	}
 	st, err := s.o.Payments.ClientSummary(r.Context(), actor(r))
 	if err != nil {

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
@@ -102,8 +101,6 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, newProfileDTO(u))
 }
 
-var errBotProfile = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "A bot key has no user profile.")
-
 // getProfile reads the caller's profile.
 //
 // @Summary Read my profile
@@ -115,11 +112,7 @@ var errBotProfile = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "A bot ke
 // @Security XAuth
 // @Router /api/account/profile [get]
 func (s *Server) getProfile(w http.ResponseWriter, r *http.Request) error {
-	a := actor(r)
-	if a.UserID == 0 {
-		return errBotProfile
-	}
-	u, err := s.o.Auth.UserByID(r.Context(), a.UserID)
+	u, err := s.o.Auth.Profile(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}
@@ -145,38 +138,15 @@ type profileInput struct {
 // @Security XAuth
 // @Router /api/account/profile [put]
 func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request) error {
-	a := actor(r)
-	if a.UserID == 0 {
-		return errBotProfile
-	}
 	var in profileInput
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	u, err := s.o.Auth.UserByID(r.Context(), a.UserID)
-	if err != nil {
-		return err
-	}
-	dn, phone := u.DisplayName, u.Phone
-	if in.DisplayName.Set {
-		dn = blankToNil(in.DisplayName.Value)
-	}
-	if in.Phone.Set {
-		phone = blankToNil(in.Phone.Value)
-	}
-	u, err = s.o.Auth.UpdateProfile(r.Context(), a.UserID, dn, phone)
+	u, err := s.o.Auth.UpdateProfile(r.Context(), actor(r), auth.ProfileChange{DisplayName: in.DisplayName, Phone: in.Phone})
 	if err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, newProfileDTO(u))
-}
-
-func blankToNil(s *string) *string {
-	if s == nil || strings.TrimSpace(*s) == "" {
-		return nil
-	}
-	v := strings.TrimSpace(*s)
-	return &v
 }
 
 // listAccountReservationTypes lists reservation types for clients.

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -423,9 +424,56 @@ func (s *Service) UserByEmail(ctx context.Context, email string) (User, error) {
 	return s.store.ByEmail(ctx, s.o.DB, email)
 }
 
-// UpdateProfile sets the display name and phone of the user with id.
-func (s *Service) UpdateProfile(ctx context.Context, id int64, displayName, phone *string) (User, error) {
-	return s.store.UpdateProfile(ctx, s.o.DB, id, displayName, phone)
+// UpdateProfile changes the display name and phone of the user by acts for,
+// in one transaction. Errors: ErrBotProfile for a bot, ErrUserNotFound.
+func (s *Service) UpdateProfile(ctx context.Context, by clubhouse.Actor, ch ProfileChange) (User, error) {
+	if by.UserID == 0 {
+		return User{}, ErrBotProfile
+	}
+	var out User
+	err := sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
+		u, err := s.store.ByIDLocked(ctx, tx, by.UserID)
+		if err != nil {
+			return err
+		}
+		dn, phone := u.DisplayName, u.Phone
+		if ch.DisplayName.Set {
+			dn = blankToNil(ch.DisplayName.Value)
+		}
+		if ch.Phone.Set {
+			phone = blankToNil(ch.Phone.Value)
+		}
+		out, err = s.store.UpdateProfile(ctx, tx, by.UserID, dn, phone)
+		return err
+	})
+	return out, err
+}
+
+// Profile returns the user by acts for. Errors: ErrBotProfile for a bot,
+// ErrUserNotFound.
+func (s *Service) Profile(ctx context.Context, by clubhouse.Actor) (User, error) {
+	if by.UserID == 0 {
+		return User{}, ErrBotProfile
+	}
+	return s.UserByID(ctx, by.UserID)
+}
+
+// ProfileChange is a user's change of their own profile; only the fields
+// set change, and a blank value clears one.
+type ProfileChange struct {
+	DisplayName clubhouse.Optional[string]
+	Phone       clubhouse.Optional[string]
+}
+
+// ErrBotProfile is returned when a bot asks for a user profile.
+var ErrBotProfile = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "A bot key has no user profile.")
+
+func blankToNil(s *string) *string {
+	if s == nil || strings.TrimSpace(*s) == "" {
+		return nil
+	}
+	v := strings.TrimSpace(*s)
+	return &v
 }
 
 // SetRoles replaces the roles of the user with email. Errors: ErrUserNotFound.

@@ -113,6 +113,13 @@ func (Store) ByID(ctx context.Context, q sqldb.Queryer, id int64) (User, error) 
 	return u, sqldb.Map(err, ErrUserNotFound, nil)
 }
 
+// ByIDLocked is ByID that locks the row until q's transaction ends.
+func (Store) ByIDLocked(ctx context.Context, q sqldb.Queryer, id int64) (User, error) {
+	var u User
+	err := q.GetContext(ctx, &u, `SELECT `+userColumns+` FROM users WHERE id = $1 FOR UPDATE`, id)
+	return u, sqldb.Map(err, ErrUserNotFound, nil)
+}
+
 // List returns up to limit users with an id above after, in id order, and
 // the total number of users.
 func (Store) List(ctx context.Context, q sqldb.Queryer, after int64, limit int) ([]User, int, error) {
