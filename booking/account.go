@@ -162,18 +162,29 @@ func (b *Bookings) notClassType(ctx context.Context, q sqldb.Queryer, typeID int
 // ClientUpdate moves the client's booking or changes its notes; only
 // Checking, Checkout and Notes of in are read. Errors: as Update.
 func (b *Bookings) ClientUpdate(ctx context.Context, by clubhouse.Actor, id int64, in BookingInput) (Reservation, error) {
-	if _, err := b.ClientGet(ctx, by, id); err != nil {
+	clientID, err := b.clientOf(ctx, by)
+	if err != nil {
 		return Reservation{}, err
 	}
-	return b.Update(ctx, id, BookingInput{Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes})
+	return b.update(ctx, id, BookingInput{Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes}, &clientID)
 }
 
 // ClientDelete cancels the client's booking. Errors: as Delete.
 func (b *Bookings) ClientDelete(ctx context.Context, by clubhouse.Actor, id int64) error {
-	if _, err := b.ClientGet(ctx, by, id); err != nil {
+	clientID, err := b.clientOf(ctx, by)
+	if err != nil {
 		return err
 	}
-	return b.Delete(ctx, id)
+	// One statement: the booking is deleted only while it is the client's.
+	deleted, err := b.store.deleteOwned(ctx, b.db, id, clientID)
+	if err != nil {
+		return fmt.Errorf("delete booking: %w", err)
+	}
+	if !deleted {
+		return ErrBookingNotFound
+	}
+	b.publish(id)
+	return nil
 }
 
 // ClientQuote prices a span for the client; an ExcludeID must be the

@@ -122,11 +122,21 @@ func (b *Bookings) ListPriced(ctx context.Context, f BookingFilter) ([]Priced, e
 // Update changes the fields set in in; the new span is checked against every
 // other booking of the court. Errors: as Create, and ErrBookingNotFound.
 func (b *Bookings) Update(ctx context.Context, id int64, in BookingInput) (Reservation, error) {
+	return b.update(ctx, id, in, nil)
+}
+
+// update is Update of a booking that must belong to the client owner when
+// owner is not nil (ErrBookingNotFound otherwise), checked on the locked
+// row in the update's own transaction.
+func (b *Bookings) update(ctx context.Context, id int64, in BookingInput, owner *int64) (Reservation, error) {
 	var out Reservation
 	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
 		r, err := b.store.get(ctx, tx, id, true)
 		if err != nil {
 			return err
+		}
+		if owner != nil && (r.ClientID == nil || *r.ClientID != *owner) {
+			return ErrBookingNotFound
 		}
 		if err := in.apply(&r, false); err != nil {
 			return err

@@ -228,9 +228,26 @@ func (reservationStore) delete(ctx context.Context, q sqldb.Queryer, ids []int64
 	deleted := []int64{}
 	err := q.SelectContext(ctx, &deleted, `DELETE FROM reservations WHERE id = ANY($1) RETURNING id`, ids)
 	if sqldb.Code(err) == "23503" {
-		return nil, clubhouse.ErrInUse.Withf("A booking still has payments, classes or events; delete those first.")
+		return nil, errBookingInUse
 	}
 	return deleted, err
+}
+
+// errBookingInUse is returned when a deleted booking is still referenced.
+var errBookingInUse = clubhouse.ErrInUse.Withf("A booking still has payments, classes or events; delete those first.")
+
+// deleteOwned deletes the booking with id when it belongs to the client
+// with clientID, and reports whether it did.
+func (reservationStore) deleteOwned(ctx context.Context, q sqldb.Queryer, id, clientID int64) (bool, error) {
+	res, err := q.ExecContext(ctx, `DELETE FROM reservations WHERE id = $1 AND client_id = $2`, id, clientID)
+	if sqldb.Code(err) == "23503" {
+		return false, errBookingInUse
+	}
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 func (reservationStore) courtExists(ctx context.Context, q sqldb.Queryer, id int64) (Court, error) {

@@ -127,8 +127,10 @@ func expand(r *rrule.RRule, first Span) (out []Span, err error) {
 			return nil, ErrSeriesTooLong
 		}
 		s := Span{Start: t, End: t.Add(length)}
-		if s.Check(0) != nil {
+		if err := s.Check(0); errors.Is(err, ErrOffGrid) {
 			return nil, badRule("puts an occurrence at %s, off the 30-minute grid.", t.Format("2006-01-02 15:04:05"))
+		} else if err != nil {
+			return nil, err
 		}
 		if len(out) > 0 && s.Start.Before(out[len(out)-1].End) {
 			return nil, badRule("repeats the booking at %s, before the one of %s ends; occurrences of a series must not overlap.",

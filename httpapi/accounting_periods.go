@@ -134,7 +134,11 @@ func (s *Server) closeReadiness(w http.ResponseWriter, r *http.Request, l *ledge
 	if err != nil {
 		return err
 	}
-	rd, err := s.o.Poster.Readiness(r.Context(), id)
+	readiness := l.Readiness
+	if s.o.Poster != nil { // the payments of the main database wait for this ledger too
+		readiness = s.o.Poster.Readiness
+	}
+	rd, err := readiness(r.Context(), id)
 	if err != nil {
 		return err
 	}

@@ -213,3 +213,41 @@ func TestPaymentClaims_disagreeingEvents(t *testing.T) {
 	assert.Equal(t, "queued", loose.Status)
 	assert.Equal(t, []float64{20000}, postedAmounts(ca.ledgerSnapshot(t)), "only the gateway's own payment reached the ledger")
 }
+
+// TestPaymentClaims_confirmedWithReceipt: staff validating a claim in the
+// multipart form (with its receipt) confirm it as the JSON form does.
+func TestPaymentClaims_confirmedWithReceipt(t *testing.T) {
+	t.Parallel()
+	f := newReceiptFixture(t)
+	ana, anaClient := withClient(t, f.app, "ana@test.club")
+	f.app.AsAdmin().Patch(path("/api/admin/booking/%d", f.booking), map[string]any{"client_id": anaClient}).Status(t, http.StatusOK)
+	card := f.app.AsAdmin().Post("/api/admin/payment-types", map[string]any{"name": "Card"}).Status(t, http.StatusCreated).ID(t)
+	claim := ana.Post("/api/account/payments", map[string]any{"reservation_id": f.booking, "payment_type_id": card,
+		"amount": 30000, "transaction_id": "BANK-9"}).Status(t, http.StatusCreated).ID(t)
+
+	got := f.send(t, http.MethodPatch, path("/api/admin/booking/%d/payment/%d", f.booking, claim), []string{"status", "true"},
+		foto(jpegImage, "r.jpg", "image/jpeg")).Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, true, got["status"])
+	assert.Equal(t, "BANK-9", got["transaction_id"])
+	f.app.AsAdmin().Get("/api/admin/payments/transaction/BANK-9").Status(t, http.StatusOK)
+}
+
+// TestPaymentClaims_attachedFromInbox: staff attaching an inbox event to
+// the booking of a claim with the same id and amount confirm that claim;
+// no second payment of the transaction is made.
+func TestPaymentClaims_attachedFromInbox(t *testing.T) {
+	t.Parallel()
+	ca := newClaimApp(t)
+	claim := int64(ca.claim(t, ca.anaBooking, 700, "GW-ATTACH")["id"].(float64))
+	queued := result(t, deliver(t, ca.App, map[string]any{"transaction_id": "GW-ATTACH", "amount": 700, "status": "completed"}))
+	require.NotNil(t, queued.InboxID)
+	entry := ca.AsAdmin().Post(path("/api/admin/payments/inbox/%d/resolve", *queued.InboxID),
+		map[string]any{"action": "attach", "reservation_id": ca.anaBooking}).Status(t, http.StatusOK).Object(t)
+	assert.EqualValues(t, claim, entry["payment_id"], "the claim is the payment")
+	got := ca.AsAdmin().Get(path("/api/admin/payments/%d", claim)).Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, true, got["status"])
+	var pays []map[string]any
+	ca.AsAdmin().Get(path("/api/admin/booking/%d/payment", ca.anaBooking)).Status(t, http.StatusOK).JSON(t, &pays)
+	assert.Len(t, pays, 1)
+	assert.Equal(t, []float64{700}, postedAmounts(ca.ledgerSnapshot(t)))
+}

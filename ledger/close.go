@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -110,7 +111,7 @@ func (l *Ledger) closeResults(ctx context.Context, tx *sqlx.Tx, p Period, by str
 	}
 	e, _, err := l.post(ctx, tx, in, nil)
 	if err != nil {
-		if clubhouse.AsError(err) != nil && clubhouse.AsError(err).Code == "invalid reference" {
+		if errors.Is(err, clubhouse.ErrInvalidReference) { // the chart lacks the results account
 			return 0, errNoResultsAccount
 		}
 		return 0, err

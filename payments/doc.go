@@ -17,10 +17,11 @@
 //
 //	db, err := sqlx.Open("pgx", os.Getenv("DATABASE_URL"))
 //	_, err = migrations.Up(ctx, db.DB, migrations.Main())
-//	pay := payments.New(db, payments.Options{})
+//	pay := payments.New(db, payments.Options{Bookings: club.Bookings}) // club: booking.New(db, ...)
 //	p, err := pay.CreateForBooking(ctx, b.ID, payments.Input{Amount: clubhouse.Some(decimal.NewFromInt(100000)), Status: clubhouse.Some(true)})
-//	paid, err := pay.Paid(ctx, []int64{b.ID}) // completed payments only
+//	v, err := pay.Booking(ctx, b.ID) // v.Amount.Paid, v.Amount.Debt(), v.Payments
 //
 // Options.Objects stores receipts (nil: the receipt operations answer
-// ErrStorageOff). examples/booking books a court and pays it this way.
+// ErrStorageOff); Options.Bookings serves the views that join a booking with
+// its payments (Booking, ClientBookings, Dashboard). examples/booking books a court and pays it this way.
 package payments

@@ -108,6 +108,19 @@ type Input struct {
 	Description     clubhouse.Optional[string]
 }
 
+// change applies in to the stored payment p (see apply). Staff validating a
+// client's unconfirmed claim confirm it: it takes the claimed transaction
+// id as its gateway id, unless in sets another.
+func (in Input) change(p *Payment) error {
+	if err := in.apply(p); err != nil {
+		return err
+	}
+	if p.Status && p.TransactionID == nil {
+		p.TransactionID = p.ClaimedTransactionID
+	}
+	return nil
+}
+
 // apply writes the fields set in in onto p, validating each; required lists
 // the fields that must be present. Errors: Invalid naming the field.
 func (in Input) apply(p *Payment, required ...string) error {

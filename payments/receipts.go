@@ -159,7 +159,7 @@ func (s *Service) UpdateForBookingWithReceipt(ctx context.Context, bookingID, id
 		if p.ReservationID == nil || *p.ReservationID != bookingID {
 			return ErrNotFound
 		}
-		if err := in.apply(&p); err != nil {
+		if err := in.change(&p); err != nil {
 			return err
 		}
 		old := p.Foto

@@ -361,6 +361,19 @@ func (s *Service) attach(ctx context.Context, tx *sqlx.Tx, e InboxEntry, reserva
 	if err != nil {
 		return Payment{}, err
 	}
+	// The client's claim of this transaction on the booking, with the same
+	// amount, is the payment staff attach the event to.
+	claim, err := s.store.claimLocked(ctx, tx, reservationID, e.TransactionID)
+	switch {
+	case err == nil && claim.Amount.Equal(*e.Amount):
+		if claim, err = s.store.confirmClaim(ctx, tx, claim.ID, e.TransactionID); err != nil {
+			return Payment{}, err
+		}
+		claim.Status, claim.StatusDetail, claim.GatewayResponse = status, detail, e.GatewayResponse
+		return s.store.setState(ctx, tx, claim)
+	case err != nil && !errors.Is(err, ErrNotFound):
+		return Payment{}, err
+	}
 	date := s.now()
 	if e.EventDate != nil {
 		date = *e.EventDate

@@ -269,3 +269,22 @@ func TestReconcile_inbox(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, open)
 }
+
+// TestOfBookings_none: no ids, no payments; the filter never widens to the
+// whole club.
+func TestOfBookings_none(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	svc := payments.New(db.DB, payments.Options{Now: clock})
+	booking := newBooking(t, db)
+	_, err := svc.Reconcile(context.Background(), event("tx-1", "100", "completed", &booking))
+	require.NoError(t, err)
+	for _, ids := range [][]int64{nil, {}} {
+		got, err := svc.OfBookings(context.Background(), ids)
+		require.NoError(t, err)
+		assert.Empty(t, got)
+	}
+	got, err := svc.OfBookings(context.Background(), []int64{booking})
+	require.NoError(t, err)
+	assert.Len(t, got[booking], 1)
+}

@@ -117,11 +117,8 @@ func (s *Service) update(ctx context.Context, id, bookingID int64, in Input) (Pa
 		if bookingID != 0 && (p.ReservationID == nil || *p.ReservationID != bookingID) {
 			return ErrNotFound
 		}
-		if err := in.apply(&p); err != nil {
+		if err := in.change(&p); err != nil {
 			return err
-		}
-		if p.Status && p.TransactionID == nil {
-			p.TransactionID = p.ClaimedTransactionID
 		}
 		out, err = s.store.update(ctx, tx, p)
 		return err
@@ -158,13 +155,18 @@ func (s *Service) GetForBooking(ctx context.Context, bookingID, id int64) (Payme
 // OfBookings returns the payments of each booking of ids, pending first,
 // then latest first, in one query.
 func (s *Service) OfBookings(ctx context.Context, ids []int64) (map[int64][]Payment, error) {
+	out := make(map[int64][]Payment, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
 	rows, err := s.store.list(ctx, s.db, Filter{ReservationIDs: ids, Limit: 100_000})
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int64][]Payment, len(ids))
 	for _, p := range rows {
-		out[*p.ReservationID] = append(out[*p.ReservationID], p)
+		if p.ReservationID != nil {
+			out[*p.ReservationID] = append(out[*p.ReservationID], p)
+		}
 	}
 	return out, nil
 }
@@ -220,18 +222,24 @@ func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input
 		return Payment{}, err
 	}
 	p.ClaimedTransactionID, p.TransactionID = p.TransactionID, nil
-	clientID, err := s.store.clientOf(ctx, s.db, by)
-	if err != nil {
-		return Payment{}, err
-	}
-	owner, err := s.store.bookingClient(ctx, s.db, *p.ReservationID)
-	switch {
-	case errors.Is(err, ErrBookingNotFound) || err == nil && (clientID == 0 || owner != clientID):
-		return Payment{}, ErrNotYours
-	case err != nil:
-		return Payment{}, err
-	}
-	out, err := s.store.insert(ctx, s.db, p)
+	var out Payment
+	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		clientID, err := s.store.clientOf(ctx, tx, by)
+		if err != nil {
+			return err
+		}
+		// The booking's row stays locked until the claim is stored, so that
+		// staff cannot give the booking to another client in between.
+		owner, err := s.store.bookingClientLocked(ctx, tx, *p.ReservationID)
+		switch {
+		case errors.Is(err, ErrBookingNotFound) || err == nil && (clientID == 0 || owner != clientID):
+			return ErrNotYours
+		case err != nil:
+			return err
+		}
+		out, err = s.store.insert(ctx, tx, p)
+		return err
+	})
 	if err != nil {
 		return Payment{}, fmt.Errorf("create payment: %w", err)
 	}

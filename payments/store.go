@@ -168,9 +168,19 @@ func (store) clientOf(ctx context.Context, q sqldb.Queryer, by clubhouse.Actor) 
 
 // bookingClient returns the client of the booking with id (0 when it has
 // none). Errors: ErrBookingNotFound.
-func (store) bookingClient(ctx context.Context, q sqldb.Queryer, id int64) (int64, error) {
+func (s store) bookingClient(ctx context.Context, q sqldb.Queryer, id int64) (int64, error) {
+	return s.client(ctx, q, `SELECT client_id FROM reservations WHERE id = $1`, id)
+}
+
+// bookingClientLocked is bookingClient that share-locks the booking's row
+// until q's transaction ends.
+func (s store) bookingClientLocked(ctx context.Context, q sqldb.Queryer, id int64) (int64, error) {
+	return s.client(ctx, q, `SELECT client_id FROM reservations WHERE id = $1 FOR SHARE`, id)
+}
+
+func (store) client(ctx context.Context, q sqldb.Queryer, query string, id int64) (int64, error) {
 	var client *int64
-	err := q.GetContext(ctx, &client, `SELECT client_id FROM reservations WHERE id = $1`, id)
+	err := q.GetContext(ctx, &client, query, id)
 	if err != nil {
 		return 0, sqldb.Map(err, ErrBookingNotFound, nil)
 	}
