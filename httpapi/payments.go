@@ -170,6 +170,7 @@ func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) error {
 // getPaymentByTransaction reads a payment by its gateway transaction id.
 //
 // @Summary Read a payment by transaction id
+// @Description The payment that holds this gateway transaction id. A client's unconfirmed claim holds none yet (its transaction_id is the one the client reported): find it with GET /api/admin/payments?search=.
 // @Tags payments
 // @Produce json
 // @Param transaction_id path string true "gateway transaction id" maxlength(200)

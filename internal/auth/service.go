@@ -160,11 +160,13 @@ func (s *Service) chargeAttempt(ctx context.Context, k loginKeys) error {
 // address of keys, and takes back the account's charge for the attempt.
 func (s *Service) attemptSucceeded(ctx context.Context, tx *sqlx.Tx, k loginKeys) error {
 	now := s.o.Now()
-	if err := s.store.deleteCounter(ctx, tx, k.pair); err != nil {
+	// Lock both rows first, in key order as chargeAttempt does, so that a
+	// success and a failure on one account never wait on each other crosswise.
+	cs, err := s.store.lockCounters(ctx, tx, []string{k.account, k.pair}, now)
+	if err != nil {
 		return err
 	}
-	cs, err := s.store.lockCounters(ctx, tx, []string{k.account}, now)
-	if err != nil {
+	if err := s.store.deleteCounter(ctx, tx, k.pair); err != nil {
 		return err
 	}
 	return s.store.saveCounters(ctx, tx, s.limits.refund(now, cs[k.account]))
