@@ -16,8 +16,9 @@ test: services apidocs-check lint
 services:
 	bash .ci/services
 
-## apidocs: regenerate the Swagger source of /api-docs.json from the handlers' annotations
+## apidocs: regenerate the PATCH body types (patchgen) and the Swagger source of /api-docs.json from the handlers' annotations
 apidocs:
+	go run ./internal/patchgen/cmd/patchgen httpapi
 	$(SWAG)
 
 ## apidocs-check: fail when the committed API description is out of date

@@ -83,23 +83,14 @@ type bookingViewDTO struct {
 // bookingInput creates a booking. checking and checkout accept ISO 8601 or
 // "YYYY-MM-DD HH:mm:ss" wall time; a trailing Z is wall time too, an explicit
 // offset is converted to the club's zone.
+//
+//patchgen:patch bookingPatch
 type bookingInput struct {
 	CourtID             clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"2"`
 	ReservationTypeID   clubhouse.Optional[int64]  `json:"reservation_type_id" validate:"required" swaggertype:"integer" example:"1"`
 	Checking            clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02 10:00:00" maxLength:"255"`
 	Checkout            clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02 11:30:00" maxLength:"255"`
 	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable" example:"7"`
-	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
-	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-}
-
-// bookingPatch changes a booking.
-type bookingPatch struct {
-	CourtID             clubhouse.Optional[int64]  `json:"court_id" swaggertype:"integer"`
-	ReservationTypeID   clubhouse.Optional[int64]  `json:"reservation_type_id" swaggertype:"integer"`
-	Checking            clubhouse.Optional[string] `json:"checking" swaggertype:"string" example:"2026-03-02 10:00:00" maxLength:"255"`
-	Checkout            clubhouse.Optional[string] `json:"checkout" swaggertype:"string" example:"2026-03-02 11:30:00" maxLength:"255"`
-	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
 	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }

@@ -90,26 +90,18 @@ func newCourtDTO(c booking.Court) courtDTO {
 }
 
 // namedInput creates a court type, document type or payment type.
+//
+//patchgen:patch namedPatch
 type namedInput struct {
 	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Padel" maxLength:"255"`
 	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
-// namedPatch changes a court type, document type or payment type.
-type namedPatch struct {
-	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Padel" maxLength:"255"`
-	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-}
-
 // paymentTypeInput creates a payment type; paymentTypePatch changes one.
+//
+//patchgen:patch paymentTypePatch
 type paymentTypeInput struct {
 	Name          clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Cash" maxLength:"255"`
-	Description   clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	LedgerAccount clubhouse.Optional[string] `json:"ledger_account" swaggertype:"string" extensions:"x-nullable" example:"1.1.05.01" maxLength:"255"`
-}
-
-type paymentTypePatch struct {
-	Name          clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Cash" maxLength:"255"`
 	Description   clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 	LedgerAccount clubhouse.Optional[string] `json:"ledger_account" swaggertype:"string" extensions:"x-nullable" example:"1.1.05.01" maxLength:"255"`
 }
@@ -119,18 +111,14 @@ func (in paymentTypePatch) domain() booking.CatalogInput {
 	return booking.CatalogInput{Name: in.Name, Description: in.Description, LedgerAccount: in.LedgerAccount}
 }
 
+//patchgen:patch statusPatch
 type statusInput struct {
 	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Confirmed" maxLength:"255"`
 	Color       clubhouse.Optional[string] `json:"color" validate:"required" swaggertype:"string" example:"#2E7D32" maxLength:"255"`
 	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
-type statusPatch struct {
-	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Confirmed" maxLength:"255"`
-	Color       clubhouse.Optional[string] `json:"color" swaggertype:"string" example:"#2E7D32" maxLength:"255"`
-	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-}
-
+//patchgen:patch reservationTypePatch
 type reservationTypeInput struct {
 	Name         clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Tennis class" maxLength:"255"`
 	Description  clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
@@ -138,23 +126,10 @@ type reservationTypeInput struct {
 	LongBookings clubhouse.Optional[bool]   `json:"long_bookings" swaggertype:"boolean" example:"false"`
 }
 
-type reservationTypePatch struct {
-	Name         clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Tennis class" maxLength:"255"`
-	Description  clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	Gestion      clubhouse.Optional[int]    `json:"gestion" swaggertype:"integer" enums:"1,2" example:"2"`
-	LongBookings clubhouse.Optional[bool]   `json:"long_bookings" swaggertype:"boolean" example:"false"`
-}
-
+//patchgen:patch courtPatch
 type courtInput struct {
 	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Court 1" maxLength:"255"`
 	CourtTypeID clubhouse.Optional[int64]  `json:"court_type_id" validate:"required" swaggertype:"integer" example:"1"`
-	Cost        clubhouse.Optional[money]  `json:"cost" swaggertype:"number" example:"20000"`
-	Price       clubhouse.Optional[money]  `json:"price" swaggertype:"number" example:"80000"`
-}
-
-type courtPatch struct {
-	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Court 1" maxLength:"255"`
-	CourtTypeID clubhouse.Optional[int64]  `json:"court_type_id" swaggertype:"integer" example:"1"`
 	Cost        clubhouse.Optional[money]  `json:"cost" swaggertype:"number" example:"20000"`
 	Price       clubhouse.Optional[money]  `json:"price" swaggertype:"number" example:"80000"`
 }

@@ -62,6 +62,8 @@ func newContractDTO(c booking.Contract) contractDTO {
 }
 
 // couponInput creates a coupon; couponPatch changes one.
+//
+//patchgen:patch couponPatch
 type couponInput struct {
 	Code             clubhouse.Optional[string] `json:"code" validate:"required" swaggertype:"string" example:"SUMMER10" maxLength:"255"`
 	Kind             clubhouse.Optional[string] `json:"kind" validate:"required" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
@@ -69,18 +71,6 @@ type couponInput struct {
 	Description      clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 	ValidFrom        clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable" example:"2026-06-01" maxLength:"255"`
 	ValidUntil       clubhouse.Optional[string] `json:"valid_until" swaggertype:"string" extensions:"x-nullable" example:"2026-08-31" maxLength:"255"`
-	MaxUses          clubhouse.Optional[int]    `json:"max_uses" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
-	MaxUsesPerClient clubhouse.Optional[int]    `json:"max_uses_per_client" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
-	IsActive         clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean"`
-}
-
-type couponPatch struct {
-	Code             clubhouse.Optional[string] `json:"code" swaggertype:"string" maxLength:"255"`
-	Kind             clubhouse.Optional[string] `json:"kind" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
-	Value            clubhouse.Optional[money]  `json:"value" swaggertype:"number"`
-	Description      clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	ValidFrom        clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
-	ValidUntil       clubhouse.Optional[string] `json:"valid_until" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
 	MaxUses          clubhouse.Optional[int]    `json:"max_uses" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
 	MaxUsesPerClient clubhouse.Optional[int]    `json:"max_uses_per_client" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
 	IsActive         clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean"`
@@ -103,21 +93,12 @@ func validity(from, until clubhouse.Optional[string]) (f, u clubhouse.Optional[t
 }
 
 // contractInput creates a contract; contractPatch changes one.
+//
+//patchgen:patch contractPatch
 type contractInput struct {
 	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Gómez family membership" maxLength:"255"`
 	Kind        clubhouse.Optional[string] `json:"kind" validate:"required" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
 	Value       clubhouse.Optional[money]  `json:"value" validate:"required" swaggertype:"number" example:"15"`
-	ClientID    clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
-	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	ValidFrom   clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
-	ValidUntil  clubhouse.Optional[string] `json:"valid_until" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
-	IsActive    clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean"`
-}
-
-type contractPatch struct {
-	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" maxLength:"255"`
-	Kind        clubhouse.Optional[string] `json:"kind" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
-	Value       clubhouse.Optional[money]  `json:"value" swaggertype:"number"`
 	ClientID    clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
 	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 	ValidFrom   clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`

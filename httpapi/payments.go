@@ -41,21 +41,12 @@ func newPaymentDTO(p payments.Payment) paymentDTO {
 }
 
 // paymentInput creates a payment from the admin panel.
+//
+//patchgen:patch paymentPatch
 type paymentInput struct {
 	ReservationID   clubhouse.Optional[int64]  `json:"reservation_id" validate:"required" swaggertype:"integer" example:"41"`
 	Amount          clubhouse.Optional[money]  `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
 	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" example:"TX-2026-0001" maxLength:"200"`
-	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
-	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
-}
-
-// paymentPatch changes a payment; status true validates a pending payment.
-type paymentPatch struct {
-	ReservationID   clubhouse.Optional[int64]  `json:"reservation_id" swaggertype:"integer"`
-	Amount          clubhouse.Optional[money]  `json:"amount" swaggertype:"number"`
-	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" maxLength:"200"`
 	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
 	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
 	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`

@@ -39,6 +39,8 @@ func newTariffDTO(t booking.Tariff) tariffDTO {
 
 // tariffInput creates a tariff. Times must fall on :00 or :30; an end_time
 // not after start_time crosses midnight.
+//
+//patchgen:patch tariffPatch
 type tariffInput struct {
 	Adjustment        clubhouse.Optional[string] `json:"adjustment" validate:"required" swaggertype:"string" example:"+20%" maxLength:"255"`
 	IsActive          clubhouse.Optional[bool]   `json:"is_active" validate:"required" swaggertype:"boolean" example:"true"`
@@ -49,20 +51,6 @@ type tariffInput struct {
 	EndDate           clubhouse.Optional[string] `json:"end_date" swaggertype:"string" extensions:"x-nullable" example:"2026-12-31" maxLength:"255"`
 	StartTime         clubhouse.Optional[string] `json:"start_time" swaggertype:"string" extensions:"x-nullable" example:"18:00:00" maxLength:"255"`
 	EndTime           clubhouse.Optional[string] `json:"end_time" swaggertype:"string" extensions:"x-nullable" example:"22:00:00" maxLength:"255"`
-	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-}
-
-// tariffPatch changes a tariff; the result is validated as a whole.
-type tariffPatch struct {
-	Adjustment        clubhouse.Optional[string] `json:"adjustment" swaggertype:"string" example:"-10%" maxLength:"255"`
-	IsActive          clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean"`
-	CourtID           clubhouse.Optional[int64]  `json:"court_id" swaggertype:"integer" extensions:"x-nullable"`
-	ReservationTypeID clubhouse.Optional[int64]  `json:"reservation_type_id" swaggertype:"integer" extensions:"x-nullable"`
-	RRule             clubhouse.Optional[string] `json:"rrule" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
-	StartDate         clubhouse.Optional[string] `json:"start_date" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
-	EndDate           clubhouse.Optional[string] `json:"end_date" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
-	StartTime         clubhouse.Optional[string] `json:"start_time" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
-	EndTime           clubhouse.Optional[string] `json:"end_time" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
 	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
