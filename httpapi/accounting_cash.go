@@ -45,9 +45,5 @@ func (s *Server) cashRegisterClose(w http.ResponseWriter, r *http.Request, l *le
 	if err != nil {
 		return err
 	}
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
-	}
-	return writeJSON(w, status, newEntryDTO(e))
+	return writeEntry(w, e, created)
 }

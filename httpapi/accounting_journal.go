@@ -107,11 +107,7 @@ func (s *Server) postEntry(w http.ResponseWriter, r *http.Request, l *ledger.Led
 	if err != nil {
 		return err
 	}
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
-	}
-	return writeJSON(w, status, newEntryDTO(e))
+	return writeEntry(w, e, created)
 }
 
 // listEntries lists journal entries.
@@ -222,6 +218,12 @@ func (s *Server) reverseEntry(w http.ResponseWriter, r *http.Request, l *ledger.
 	if err != nil {
 		return err
 	}
+	return writeEntry(w, e, created)
+}
+
+// writeEntry answers a posted entry: 201 when this request made it, 200
+// when its idempotency key returned the entry an earlier one made.
+func writeEntry(w http.ResponseWriter, e ledger.Entry, created bool) error {
 	status := http.StatusOK
 	if created {
 		status = http.StatusCreated
