@@ -23,6 +23,9 @@ type Tariff struct {
 	IsActive          bool       `db:"is_active"`
 	CreatedAt         time.Time  `db:"created_at"`
 	UpdatedAt         time.Time  `db:"updated_at"`
+	// LeftOut says why prices leave the tariff out (a rule stored before it
+	// was refused on save, say); "" when it applies.
+	LeftOut string `db:"-"`
 }
 
 // TariffInput is the data of a tariff to create or change; on create,

@@ -22,16 +22,40 @@ type Tariffs struct {
 	mu      sync.Mutex
 	version int64
 	set     *pricing.Set
+	leftOut map[int64]string // why the set leaves a stored tariff out, by id
 }
 
 // List returns the tariffs that match f, in id order.
 func (t *Tariffs) List(ctx context.Context, f TariffFilter) ([]Tariff, error) {
-	return t.store.list(ctx, t.db, f)
+	rows, err := t.store.list(ctx, t.db, f)
+	if err != nil {
+		return nil, err
+	}
+	return rows, t.markLeftOut(ctx, rows)
 }
 
 // Get returns the tariff with id. Errors: ErrTariffNotFound.
 func (t *Tariffs) Get(ctx context.Context, id int64) (Tariff, error) {
-	return t.store.get(ctx, t.db, id, false)
+	r, err := t.store.get(ctx, t.db, id, false)
+	if err != nil {
+		return Tariff{}, err
+	}
+	rows := []Tariff{r}
+	return rows[0], t.markLeftOut(ctx, rows)
+}
+
+// markLeftOut sets LeftOut on the rows that the compiled set leaves out,
+// from the compile of the current version (no rule is expanded again).
+func (t *Tariffs) markLeftOut(ctx context.Context, rows []Tariff) error {
+	if _, err := t.compiled(ctx, t.db); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i := range rows {
+		rows[i].LeftOut = t.leftOut[rows[i].ID]
+	}
+	return nil
 }
 
 // MaxTariffs bounds the stored tariffs: every quote of every slot looks at
@@ -115,14 +139,19 @@ func (t *Tariffs) compiled(ctx context.Context, q sqldb.Queryer) (*pricing.Set, 
 		return nil, err
 	}
 	ts := make([]pricing.Tariff, 0, len(rows))
+	leftOut := map[int64]string{}
 	for _, r := range rows {
 		// A tariff stored before its rule was refused on save (or edited by
-		// hand) is left out rather than stop every quote.
+		// hand) is left out rather than stop every quote; List says why.
 		pt, err := r.engine()
 		if err == nil {
 			err = pt.Validate()
 		}
-		if err == nil {
+		if e := clubhouse.AsError(err); e != nil {
+			leftOut[r.ID] = e.Message
+		} else if err != nil {
+			leftOut[r.ID] = err.Error()
+		} else {
 			ts = append(ts, pt)
 		}
 	}
@@ -131,7 +160,7 @@ func (t *Tariffs) compiled(ctx context.Context, q sqldb.Queryer) (*pricing.Set, 
 	}
 	t.mu.Lock()
 	if v >= t.version {
-		t.set, t.version = set, v
+		t.set, t.version, t.leftOut = set, v, leftOut
 	}
 	t.mu.Unlock()
 	return set, nil

@@ -45,6 +45,11 @@ func TestTariffs_storedBadRuleSkipped(t *testing.T) {
 	q := admin.Get(path("/api/admin/booking/calculate-price?date=2026-03-07&checking=18:00&checkout=19:00&court_id=%d", c.courtA)).
 		Status(t, http.StatusOK).Object(t)
 	assert.EqualValues(t, 90000, q["final_price"], "the valid daily tariff applies, the stored sub-daily one is left out")
+	var tariffs []map[string]any
+	admin.Get("/api/admin/tariffs").Status(t, http.StatusOK).JSON(t, &tariffs)
+	require.Len(t, tariffs, 2)
+	assert.Nil(t, tariffs[0]["left_out"], "the valid tariff applies")
+	assert.Contains(t, tariffs[1]["left_out"], "daily or less often", "staff see why the stored one is left out")
 }
 
 // TestTariffs_limit: a club holds at most 500 tariffs.

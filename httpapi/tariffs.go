@@ -22,6 +22,7 @@ type tariffDTO struct {
 	IsActive          bool      `json:"is_active" validate:"required"`
 	CreatedAt         time.Time `json:"created_at" validate:"required" format:"date-time"`
 	UpdatedAt         time.Time `json:"updated_at" validate:"required" format:"date-time"`
+	LeftOut           *string   `json:"left_out" validate:"required" extensions:"x-nullable" example:"rrule must repeat daily or less often."`
 }
 
 func newTariffDTO(t booking.Tariff) tariffDTO {
@@ -34,7 +35,16 @@ func newTariffDTO(t booking.Tariff) tariffDTO {
 	}
 	return tariffDTO{ID: t.ID, CourtID: t.CourtID, ReservationTypeID: t.ReservationTypeID, RRule: t.RRule,
 		StartDate: date(t.StartDate), EndDate: date(t.EndDate), StartTime: t.StartTime, EndTime: t.EndTime,
-		Adjustment: t.Adjustment, Description: t.Description, IsActive: t.IsActive, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+		Adjustment: t.Adjustment, Description: t.Description, IsActive: t.IsActive, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt,
+		LeftOut: nonEmpty(t.LeftOut)}
+}
+
+// nonEmpty is s, or nil when it is empty.
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 // tariffInput creates a tariff. Times must fall on :00 or :30; an end_time
@@ -77,6 +87,7 @@ func (in tariffPatch) domain() (booking.TariffInput, error) {
 // listTariffs lists tariffs.
 //
 // @Summary List tariffs
+// @Description left_out says why prices leave a tariff out (a rule stored before such rules were refused on save); null when it applies.
 // @Tags tariffs
 // @Produce json
 // @Param search query string false "Case-insensitive match on description" maxlength(255)
