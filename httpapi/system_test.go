@@ -54,6 +54,21 @@ func newProxy(tb testing.TB, upstream string) *proxy {
 	return p
 }
 
+// proxiedDB returns a fresh migrated database reached through a proxy that
+// the test can take down, and the proxy.
+func proxiedDB(t *testing.T) (*sqldb.DB, *proxy) {
+	t.Helper()
+	_, dsn := dbtest.NewWith(t, migrations.Main())
+	u, err := url.Parse(dsn)
+	require.NoError(t, err)
+	p := newProxy(t, u.Host)
+	u.Host = p.ln.Addr().String()
+	db, err := sqldb.Open(context.Background(), u.String())
+	require.NoError(t, err)
+	t.Cleanup(db.Close)
+	return db, p
+}
+
 func (p *proxy) accept() {
 	for {
 		c, err := p.ln.Accept()
@@ -143,18 +158,11 @@ func getHealth(tb testing.TB, base string) (int, map[string]string) {
 func TestHealth_databaseDownAndBack(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	_, dsn := dbtest.NewWith(t, migrations.Main())
-	u, err := url.Parse(dsn)
-	require.NoError(t, err)
-	p := newProxy(t, u.Host)
-	u.Host = p.ln.Addr().String()
-	db, err := sqldb.Open(ctx, u.String())
-	require.NoError(t, err)
-	t.Cleanup(db.Close)
+	db, p := proxiedDB(t)
 
 	zone, err := time.LoadLocation("America/Bogota")
 	require.NoError(t, err)
-	cfg := app.Config{Port: 6000, DatabaseURL: u.String(), ClubTimezone: zone, PublicBaseURL: apptest.Issuer,
+	cfg := app.Config{Port: 6000, DatabaseURL: "test", ClubTimezone: zone, PublicBaseURL: apptest.Issuer,
 		Audience: apptest.Audience, AccessTokenTTL: 15 * time.Minute}
 	a, err := app.Build(ctx, cfg, db, slog.New(slog.DiscardHandler), app.Options{Key: apptest.SigningKey(t)})
 	require.NoError(t, err)
@@ -186,15 +194,7 @@ func TestHealth_databaseDownAndBack(t *testing.T) {
 // warning and no error, and answer again once the database is back.
 func TestDatabaseDown_503(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	_, dsn := dbtest.NewWith(t, migrations.Main())
-	u, err := url.Parse(dsn)
-	require.NoError(t, err)
-	p := newProxy(t, u.Host)
-	u.Host = p.ln.Addr().String()
-	db, err := sqldb.Open(ctx, u.String())
-	require.NoError(t, err)
-	t.Cleanup(db.Close)
+	db, p := proxiedDB(t)
 	club := apptest.NewOn(t, db)
 	// The users are created while the database is up.
 	admin, member, bot := club.AsAdmin(), club.AsClient(), club.AsBot()

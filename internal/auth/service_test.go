@@ -39,6 +39,16 @@ func localService(tb testing.TB, clk *clock, change func(*auth.Options)) (*auth.
 	return auth.NewService(o), db
 }
 
+// failLogins makes n logins of email from addr with a wrong password, each
+// refused as bad credentials (not as a limit).
+func failLogins(tb testing.TB, s *auth.Service, email, addr string, n int, why string) {
+	tb.Helper()
+	for i := range n {
+		_, err := s.Login(context.Background(), email, "wrong-password", addr)
+		require.ErrorIs(tb, err, auth.ErrBadCredentials, "%s attempt %d", why, i+1)
+	}
+}
+
 func createUser(tb testing.TB, s *auth.Service, db *sqldb.DB, email, password string, roles ...clubhouse.Role) auth.User {
 	tb.Helper()
 	rs := map[clubhouse.Role]bool{}
@@ -61,10 +71,7 @@ func TestLogin_limitPerAccountAndAddress(t *testing.T) {
 	createUser(t, s, db, "ana@example.com", "right-password")
 	createUser(t, s, db, "bo@example.com", "bo-password")
 
-	for i := range 5 {
-		_, err := s.Login(ctx, "ana@example.com", "wrong-password", "10.0.0.1")
-		require.ErrorIs(t, err, auth.ErrBadCredentials, "attempt %d", i+1)
-	}
+	failLogins(t, s, "ana@example.com", "10.0.0.1", 5, "")
 	_, err := s.Login(ctx, " ANA@example.com ", "right-password", "10.0.0.1")
 	require.ErrorIs(t, err, auth.ErrTooManyAttempts, "the 6th attempt, even with the right password, whatever the case or spaces")
 	assert.Equal(t, clubhouse.RateLimited, clubhouse.KindOf(err))
@@ -90,10 +97,7 @@ func TestLogin_limitPerAccountAndAddress(t *testing.T) {
 	clk.Advance(2 * time.Minute)
 	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
 	require.NoError(t, err)
-	for i := range 5 {
-		_, err := s.Login(ctx, "ana@example.com", "wrong-password", "10.0.0.1")
-		require.ErrorIs(t, err, auth.ErrBadCredentials, "a success cleared the failures: attempt %d", i+1)
-	}
+	failLogins(t, s, "ana@example.com", "10.0.0.1", 5, "a success cleared the failures")
 }
 
 func TestLogin_limitPerAddress(t *testing.T) {
@@ -180,10 +184,7 @@ func TestLogin_floodDoesNotClearLimits(t *testing.T) {
 	clk := newClock()
 	s, db := localService(t, clk, nil)
 	createUser(t, s, db, "ana@example.com", "right-password")
-	for range 5 {
-		_, err := s.Login(ctx, "ana@example.com", "wrong-password", "10.0.0.1")
-		require.ErrorIs(t, err, auth.ErrBadCredentials)
-	}
+	failLogins(t, s, "ana@example.com", "10.0.0.1", 5, "")
 	_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
 	require.ErrorIs(t, err, auth.ErrTooManyAttempts)
 	count := func() (n int) {
@@ -228,10 +229,7 @@ func TestPurgeLoginLimits(t *testing.T) {
 	clk := newClock()
 	s, db := localService(t, clk, nil)
 	createUser(t, s, db, "ana@example.com", "right-password")
-	for range 5 {
-		_, err := s.Login(ctx, "ana@example.com", "wrong-password", "10.0.0.1")
-		require.ErrorIs(t, err, auth.ErrBadCredentials)
-	}
+	failLogins(t, s, "ana@example.com", "10.0.0.1", 5, "")
 	_, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.2")
 	require.NoError(t, err)
 	count := func() (n int) {
