@@ -278,10 +278,51 @@ func (s *Service) issue(ctx context.Context, q sqldb.Queryer, u User, family str
 // clubctl user roles). Errors: ErrInvalidToken (also for a subject without a
 // row), ErrUserDisabled; both are Unauthenticated, as at login.
 func (s *Service) Authenticate(ctx context.Context, bearer string) (clubhouse.Actor, error) {
+	p, err := s.Verify(ctx, bearer)
+	return p.Actor, err
+}
+
+// Principal is the caller a bearer token names: its actor, and what the
+// token was granted.
+type Principal struct {
+	Actor   clubhouse.Actor
+	Scopes  []string // the token's scope claim, split on spaces
+	Machine bool     // a client-credentials client (subject "client:<id>")
+}
+
+// HasScope reports whether the token was granted scope.
+func (p Principal) HasScope(scope string) bool {
+	for _, s := range p.Scopes {
+		if s == scope {
+			return true
+		}
+	}
+	return false
+}
+
+// MachinePrefix starts the subject of every machine client's token.
+const MachinePrefix = "client:"
+
+// Verify verifies a bearer token and returns its principal, reading the
+// roles and the disabled flag from the user's row as Authenticate does.
+// Errors: as Authenticate.
+func (s *Service) Verify(ctx context.Context, bearer string) (Principal, error) {
 	c, err := s.o.Verifier.Verify(ctx, bearer)
 	if err != nil {
-		return clubhouse.Actor{}, err
+		return Principal{}, err
 	}
+	if strings.HasPrefix(c.Subject, MachinePrefix) {
+		return Principal{}, ErrInvalidToken.Withf("The token's subject is not a known user.")
+	}
+	a, err := s.userActor(ctx, c)
+	if err != nil {
+		return Principal{}, err
+	}
+	return Principal{Actor: a, Scopes: strings.Fields(c.Scope)}, nil
+}
+
+// userActor returns the actor of the user c names.
+func (s *Service) userActor(ctx context.Context, c Claims) (clubhouse.Actor, error) {
 	u, err := s.store.ByLocalID(ctx, s.o.DB, c.Subject)
 	if errors.Is(err, ErrUserNotFound) && s.o.External != "" {
 		u, err = s.firstSight(ctx, c)
