@@ -6,7 +6,7 @@ package clubhouse
 // Role is a permission carried by a principal as a boolean claim.
 type Role string
 
-// The roles of the specification. Panel is the permission the OAuth flow asks for.
+// The roles of the specification.
 const (
 	RoleTrainer    Role = "trainer"
 	RoleOperator   Role = "operator"
@@ -56,6 +56,14 @@ func (a Actor) HasAny(roles ...Role) bool {
 	}
 	return false
 }
+
+// PanelRoles are the roles that carry the panel permission: the staff, who
+// act for the club rather than for one client. The OAuth flow grants its
+// scopes, and the MCP tools answer, only to an actor with one of them.
+var PanelRoles = []Role{RoleOperator, RoleAdmin, RoleSudo}
+
+// HasPanel reports whether the actor has the panel permission.
+func (a Actor) HasPanel() bool { return a.HasAny(PanelRoles...) }
 
 // Label names the actor for logs: its uid, or "anonymous".
 func (a Actor) Label() string {

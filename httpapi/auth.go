@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
 )
 
 type loginInput struct {
@@ -99,41 +100,103 @@ func (s *Server) setPassword(w http.ResponseWriter, r *http.Request) error {
 }
 
 type discoveryDTO struct {
-	Issuer                           string   `json:"issuer" validate:"required"`
-	JWKSURI                          string   `json:"jwks_uri" validate:"required"`
-	TokenEndpoint                    string   `json:"token_endpoint" validate:"required"`
-	IDTokenSigningAlgValuesSupported []string `json:"id_token_signing_alg_values_supported" validate:"required"`
-	ResponseTypesSupported           []string `json:"response_types_supported" validate:"required"`
-	SubjectTypesSupported            []string `json:"subject_types_supported" validate:"required"`
-	GrantTypesSupported              []string `json:"grant_types_supported" validate:"required"`
-	ScopesSupported                  []string `json:"scopes_supported" validate:"required"`
-	ClaimsSupported                  []string `json:"claims_supported" validate:"required"`
+	Issuer                                     string   `json:"issuer" validate:"required"`
+	AuthorizationEndpoint                      string   `json:"authorization_endpoint" validate:"required"`
+	TokenEndpoint                              string   `json:"token_endpoint" validate:"required"`
+	RegistrationEndpoint                       string   `json:"registration_endpoint" validate:"required"`
+	JWKSURI                                    string   `json:"jwks_uri" validate:"required"`
+	ResponseTypesSupported                     []string `json:"response_types_supported" validate:"required"`
+	GrantTypesSupported                        []string `json:"grant_types_supported" validate:"required"`
+	CodeChallengeMethodsSupported              []string `json:"code_challenge_methods_supported" validate:"required"`
+	TokenEndpointAuthMethodsSupported          []string `json:"token_endpoint_auth_methods_supported" validate:"required"`
+	ScopesSupported                            []string `json:"scopes_supported" validate:"required"`
+	SubjectTypesSupported                      []string `json:"subject_types_supported" validate:"required"`
+	IDTokenSigningAlgValuesSupported           []string `json:"id_token_signing_alg_values_supported" validate:"required"`
+	ClaimsSupported                            []string `json:"claims_supported" validate:"required"`
+	AuthorizationResponseIssParameterSupported bool     `json:"authorization_response_iss_parameter_supported"`
+	ClientIDMetadataDocumentSupported          bool     `json:"client_id_metadata_document_supported"`
 }
 
 // openIDConfiguration publishes OIDC discovery.
 //
 // @Summary OpenID Connect discovery
-// @Description 404 when clubd trusts an external issuer (OIDC_ISSUER_URL): the discovery document is that issuer's.
+// @Description The authorization server's metadata: the endpoints of the authorization-code flow with PKCE (S256 only), the token endpoint's grants, dynamic client registration, the scopes mcp, panel and openid. The same document as /.well-known/oauth-authorization-server. 404 when clubd trusts an external issuer (OIDC_ISSUER_URL): the discovery document is that issuer's.
 // @Tags auth
 // @Produce json
 // @Success 200 {object} discoveryDTO
 // @Failure 404 {object} errorBody
 // @Router /.well-known/openid-configuration [get]
+// @Router /api/.well-known/openid-configuration [get]
 func (s *Server) openIDConfiguration(w http.ResponseWriter, r *http.Request) error {
-	if len(s.o.JWKS.Keys) == 0 {
+	return s.serverMetadata(w)
+}
+
+// authorizationServerMetadata publishes RFC 8414 metadata.
+//
+// @Summary OAuth 2.0 authorization server metadata (RFC 8414)
+// @Description The same document as /.well-known/openid-configuration. 404 with an external issuer.
+// @Tags auth
+// @Produce json
+// @Success 200 {object} discoveryDTO
+// @Failure 404 {object} errorBody
+// @Router /.well-known/oauth-authorization-server [get]
+// @Router /api/.well-known/oauth-authorization-server [get]
+func (s *Server) authorizationServerMetadata(w http.ResponseWriter, r *http.Request) error {
+	return s.serverMetadata(w)
+}
+
+func (s *Server) serverMetadata(w http.ResponseWriter) error {
+	if !s.localIssuer() {
 		return clubhouse.ErrNotFound.Withf("clubd is not the identity provider here; ask the issuer %s.", s.o.Issuer)
 	}
 	base := strings.TrimRight(s.o.PublicBaseURL, "/")
+	w.Header().Set("Cache-Control", "public, max-age=300")
 	return writeJSON(w, http.StatusOK, discoveryDTO{
-		Issuer:                           s.o.Issuer,
-		JWKSURI:                          base + "/.well-known/jwks.json",
-		TokenEndpoint:                    base + "/api/auth/login",
-		IDTokenSigningAlgValuesSupported: []string{"RS256"},
-		ResponseTypesSupported:           []string{"token"},
-		SubjectTypesSupported:            []string{"public"},
-		GrantTypesSupported:              []string{"password", "refresh_token"},
-		ScopesSupported:                  []string{"openid", "panel"},
-		ClaimsSupported:                  []string{"sub", "email", "trainer", "operator", "admin", "sudo", "accounting"},
+		Issuer:                                     s.o.Issuer,
+		AuthorizationEndpoint:                      base + "/authorize",
+		TokenEndpoint:                              base + "/oauth/token",
+		RegistrationEndpoint:                       base + "/oauth/register",
+		JWKSURI:                                    base + "/.well-known/jwks.json",
+		ResponseTypesSupported:                     []string{"code"},
+		GrantTypesSupported:                        []string{"authorization_code", "refresh_token", "client_credentials"},
+		CodeChallengeMethodsSupported:              []string{"S256"},
+		TokenEndpointAuthMethodsSupported:          []string{"none", "client_secret_basic", "client_secret_post"},
+		ScopesSupported:                            auth.SupportedScopes,
+		SubjectTypesSupported:                      []string{"public"},
+		IDTokenSigningAlgValuesSupported:           []string{"RS256"},
+		ClaimsSupported:                            []string{"sub", "email", "scope", "trainer", "operator", "admin", "sudo", "accounting"},
+		AuthorizationResponseIssParameterSupported: true,
+	})
+}
+
+type protectedResourceDTO struct {
+	Resource               string   `json:"resource" validate:"required" example:"https://club.example.com/mcp"`
+	AuthorizationServers   []string `json:"authorization_servers" validate:"required"`
+	ScopesSupported        []string `json:"scopes_supported" validate:"required" example:"mcp"`
+	BearerMethodsSupported []string `json:"bearer_methods_supported" validate:"required" example:"header"`
+	ResourceName           string   `json:"resource_name" validate:"required"`
+}
+
+// protectedResource publishes the metadata of the MCP endpoint.
+//
+// @Summary Protected resource metadata of /mcp (RFC 9728)
+// @Description Names clubd's authorization server for the MCP endpoint and the scope it needs (mcp). The document at /.well-known/oauth-protected-resource/api/mcp describes the endpoint at /api/mcp.
+// @Tags auth
+// @Produce json
+// @Success 200 {object} protectedResourceDTO
+// @Router /.well-known/oauth-protected-resource/mcp [get]
+// @Router /api/.well-known/oauth-protected-resource/mcp [get]
+// @Router /.well-known/oauth-protected-resource/api/mcp [get]
+func (s *Server) protectedResource(w http.ResponseWriter, r *http.Request) error {
+	base := strings.TrimRight(s.o.PublicBaseURL, "/")
+	resource := base + "/mcp"
+	if strings.HasSuffix(r.URL.Path, "/api/mcp") {
+		resource = base + "/api/mcp"
+	}
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	return writeJSON(w, http.StatusOK, protectedResourceDTO{
+		Resource: resource, AuthorizationServers: []string{s.o.Issuer}, ScopesSupported: []string{auth.ScopeMCP},
+		BearerMethodsSupported: []string{"header"}, ResourceName: "Clubhouse MCP tools",
 	})
 }
 

@@ -34,7 +34,21 @@ func (s *Server) routes() {
 	s.handle("GET /api-docs/{$}", public, s.apiDocsPage)
 	s.handle("GET /api-docs/{file}", public, s.apiDocsAsset)
 
-	s.handle("GET /.well-known/openid-configuration", public, s.openIDConfiguration)
+	// The OAuth 2.0 authorization server, with and without the /api prefix.
+	for _, p := range []string{"", "/api"} {
+		s.handle("GET "+p+"/.well-known/openid-configuration", public, s.openIDConfiguration)
+		s.handle("GET "+p+"/.well-known/oauth-authorization-server", public, s.authorizationServerMetadata)
+		s.handle("GET "+p+"/.well-known/oauth-protected-resource/mcp", public, s.protectedResource)
+		s.handle("GET "+p+"/authorize", public, s.authorizeEndpoint)
+		s.handle("GET "+p+"/oauth/authorize/request", public, s.pendingAuthorization)
+		s.handle("POST "+p+"/oauth/authorize/complete", authenticated, s.completeAuthorization)
+		s.handle("POST "+p+"/oauth/authorize/deny", public, s.denyAuthorization)
+		s.handle("POST "+p+"/oauth/token", public, s.token)
+		s.handle("POST "+p+"/oauth/register", public, s.registerClient)
+	}
+	s.handle("GET /.well-known/oauth-protected-resource/api/mcp", public, s.protectedResource)
+	s.handle("GET /panel/login", public, s.panelLogin)
+	s.handle("GET /panel/{file}", public, s.panelAsset)
 	s.handle("GET /.well-known/jwks.json", public, s.jwks)
 	s.handle("POST /api/auth/login", public, s.login)
 	s.handle("POST /api/auth/refresh", public, s.refresh)

@@ -101,10 +101,20 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if cfg.PanelBaseURL == "" {
+		cfg.PanelBaseURL = cfg.PublicBaseURL + "/panel"
+	}
+	if cfg.OAuthClientID == "" {
+		cfg.OAuthClientID = DefaultOAuthClientID
+	}
+	if cfg.OAuthRedirects == nil {
+		cfg.OAuthRedirects = auth.DefaultRedirectPatterns
+	}
 	a := &App{Config: cfg, Log: log, DB: db, Key: o.Key}
 	ao := auth.Options{
 		DB: db, BotKeys: cfg.BotAPIKeys, BcryptCost: o.BcryptCost, Limits: o.Limits, Now: o.Now,
 		Links: auth.LogLinks{Log: log}, PublicBaseURL: cfg.PublicBaseURL,
+		OAuth:    auth.OAuthOptions{ClientID: cfg.OAuthClientID, Redirects: cfg.OAuthRedirects, LoginURL: cfg.PanelBaseURL + "/login"},
 		Verifier: &auth.Verifier{Issuer: cfg.Issuer(), Audience: cfg.Audience, Now: o.Now},
 	}
 	var jwks auth.JWKS

@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/objstore"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
@@ -33,7 +34,13 @@ type Config struct {
 	Demo                  bool
 	LogFormat             string
 	Objects               objstore.Config // receipt storage; Bucket empty: not configured
+	PanelBaseURL          string          // the panel; its login page is PanelBaseURL + "/login"
+	OAuthClientID         string          // the pre-registered public client of the OAuth flow
+	OAuthRedirects        auth.RedirectPatterns
 }
+
+// DefaultOAuthClientID is MCP_OAUTH_CLIENT_ID when unset.
+const DefaultOAuthClientID = "clubhouse-mcp"
 
 // DefaultDatabaseURL is the main database when DATABASE_URL is unset.
 const DefaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/clubhouse?sslmode=disable"
@@ -52,6 +59,9 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "auth-audience", EnvVars: []string{"AUTH_AUDIENCE"}, Value: "clubhouse", Usage: "audience of access tokens"},
 		&cli.DurationFlag{Name: "access-token-ttl", EnvVars: []string{"ACCESS_TOKEN_TTL"}, Value: 15 * time.Minute, Usage: "lifetime of access tokens"},
 		&cli.StringFlag{Name: "oidc-issuer-url", EnvVars: []string{"OIDC_ISSUER_URL"}, Usage: "trust this external OIDC issuer instead of the local provider"},
+		&cli.StringFlag{Name: "panel-base-url", EnvVars: []string{"PANEL_BASE_URL"}, Usage: "the panel; the OAuth flow sends users to its login page, PANEL_BASE_URL/login (default: the page clubd serves at PUBLIC_BASE_URL/panel)"},
+		&cli.StringFlag{Name: "mcp-oauth-client-id", EnvVars: []string{"MCP_OAUTH_CLIENT_ID"}, Value: DefaultOAuthClientID, Usage: "client_id of the pre-registered public OAuth client"},
+		&cli.StringFlag{Name: "mcp-oauth-redirect-uris", EnvVars: []string{"MCP_OAUTH_REDIRECT_URIS"}, Usage: "comma-separated redirect URIs the OAuth flow allows: exact, or with * for any characters; loopback URIs match any port (default: http://localhost/*, http://127.0.0.1/*, http://[::1]/*)"},
 		&cli.IntFlag{Name: "port", EnvVars: []string{"PORT"}, Value: 6000, Usage: "HTTP port"},
 		&cli.StringFlag{Name: "log-format", EnvVars: []string{"LOG_FORMAT"}, Value: "text", Usage: "text or json"},
 		&cli.StringFlag{Name: "objstore-bucket", EnvVars: []string{"OBJSTORE_BUCKET"}, Usage: "S3 bucket of payment receipts; unset: receipt routes answer 503"},
@@ -101,6 +111,16 @@ func FromCLI(c *cli.Context) (Config, error) {
 		cfg.PublicBaseURL = fmt.Sprintf("http://localhost:%d", cfg.Port)
 	} else if u, err := url.Parse(cfg.PublicBaseURL); err != nil || u.Scheme == "" || u.Host == "" {
 		return Config{}, errors.New("PUBLIC_BASE_URL must be an absolute URL such as https://club.example.com")
+	}
+	cfg.PanelBaseURL = strings.TrimRight(c.String("panel-base-url"), "/")
+	if cfg.PanelBaseURL == "" {
+		cfg.PanelBaseURL = cfg.PublicBaseURL + "/panel"
+	} else if u, err := url.Parse(cfg.PanelBaseURL); err != nil || u.Scheme == "" || u.Host == "" {
+		return Config{}, errors.New("PANEL_BASE_URL must be an absolute URL such as https://panel.example.com")
+	}
+	cfg.OAuthClientID = strings.TrimSpace(c.String("mcp-oauth-client-id"))
+	if cfg.OAuthRedirects, err = auth.ParseRedirectPatterns(c.String("mcp-oauth-redirect-uris")); err != nil {
+		return Config{}, fmt.Errorf("MCP_OAUTH_REDIRECT_URIS: %w", err)
 	}
 	cfg.AccountingDatabaseURL = c.String("accounting-database-url")
 	if cfg.AccountingDatabaseURL == "" {

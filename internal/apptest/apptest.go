@@ -138,14 +138,20 @@ func NewOn(tb testing.TB, db *sqldb.DB, opts ...Option) *App {
 	for _, opt := range opts {
 		opt(&cfg, &o)
 	}
+	// The server runs as clubd runs it. Its listener is open before the
+	// app is built, so that the login page of the OAuth flow is where a
+	// browser reaches it.
+	srv := httptest.NewUnstartedServer(nil)
+	if cfg.PanelBaseURL == "" {
+		cfg.PanelBaseURL = "http://" + srv.Listener.Addr().String() + "/panel"
+	}
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	a, err := app.Build(context.Background(), cfg, db, log, o)
 	if err != nil {
+		srv.Close()
 		tb.Fatalf("apptest: build: %v", err)
 	}
-	// The server runs as clubd runs it.
-	srv := httptest.NewUnstartedServer(nil)
 	srv.Config = a.HTTPServer()
 	srv.Listener = a.Server.Listener(srv.Listener)
 	srv.Start()
@@ -286,6 +292,16 @@ func (c *Client) From(ip string) *Client {
 		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: addr}}
 		hc = &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
 		c.app.clients[ip] = hc
+	}
+	return &Client{app: c.app, header: c.header.Clone(), http: hc}
+}
+
+// NoRedirects returns a copy of c that answers a redirect with the
+// redirect itself rather than following it.
+func (c *Client) NoRedirects() *Client {
+	hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	if c.http != nil {
+		hc.Transport = c.http.Transport
 	}
 	return &Client{app: c.app, header: c.header.Clone(), http: hc}
 }

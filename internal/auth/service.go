@@ -32,6 +32,7 @@ type Options struct {
 	Now           func() time.Time
 	Links         LinkSender // delivers set-password links; nil drops them
 	PublicBaseURL string     // prefix of set-password links
+	OAuth         OAuthOptions
 }
 
 // Service authenticates principals and manages users.
@@ -178,7 +179,7 @@ const purgeBatch = 10_000
 // PurgeLoginLimits deletes the counters of the login limits that are back at
 // rest; deleting them changes no decision, and a counter that limits anyone
 // is never deleted. It returns how many it deleted. Several instances may
-// purge at once. RunLoginLimitsPurge calls it periodically.
+// purge at once. RunPurge calls it periodically.
 func (s *Service) PurgeLoginLimits(ctx context.Context) (int64, error) {
 	var total int64
 	for {
@@ -190,14 +191,17 @@ func (s *Service) PurgeLoginLimits(ctx context.Context) (int64, error) {
 	}
 }
 
-// RunLoginLimitsPurge calls PurgeLoginLimits every interval until ctx ends,
-// passing its errors to report.
-func (s *Service) RunLoginLimitsPurge(ctx context.Context, interval time.Duration, report func(error)) {
+// RunPurge calls PurgeLoginLimits and PurgeOAuth every interval until ctx
+// ends, passing their errors to report.
+func (s *Service) RunPurge(ctx context.Context, interval time.Duration, report func(error)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		if _, err := s.PurgeLoginLimits(ctx); err != nil && ctx.Err() == nil {
-			report(err)
+			report(fmt.Errorf("login limits: %w", err))
+		}
+		if _, err := s.PurgeOAuth(ctx); err != nil && ctx.Err() == nil {
+			report(fmt.Errorf("oauth: %w", err))
 		}
 		select {
 		case <-ctx.Done():
@@ -220,8 +224,8 @@ func (s *Service) Refresh(ctx context.Context, tok string) (Tokens, error) {
 		reused = false
 		now := s.o.Now()
 		r, err := s.store.ClaimRefresh(ctx, tx, tok)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrBadRefresh
+		if errors.Is(err, sql.ErrNoRows) || (err == nil && r.ClientID != nil) {
+			return ErrBadRefresh // a code-flow token refreshes at the token endpoint only
 		}
 		if err != nil {
 			return err

@@ -1,0 +1,560 @@
+package auth
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"database/sql"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// OAuthOptions configure the OAuth 2.0 authorization-code flow with PKCE
+// that clubd runs for public clients (MCP clients, native apps).
+type OAuthOptions struct {
+	ClientID  string           // the pre-registered public client (MCP_OAUTH_CLIENT_ID)
+	Redirects RedirectPatterns // allowed redirect URIs (MCP_OAUTH_REDIRECT_URIS)
+	LoginURL  string           // the panel's login page; the flow sends the browser there with ?oauth_state=
+}
+
+// The lifetimes of the flow's records.
+const (
+	// OAuthStateTTL is how long a user has at the login page.
+	OAuthStateTTL = 10 * time.Minute
+	// OAuthCodeTTL is how long an authorization code can be exchanged.
+	OAuthCodeTTL = time.Minute
+	// UnusedClientTTL is how long a dynamically registered client that never
+	// finished a flow is kept.
+	UnusedClientTTL = 24 * time.Hour
+)
+
+// Scopes the flow grants: mcp opens the MCP endpoint, panel the staff
+// panel, openid the identity of the user.
+const (
+	ScopeMCP    = "mcp"
+	ScopePanel  = "panel"
+	ScopeOpenID = "openid"
+)
+
+// SupportedScopes lists the scopes a client may ask for.
+var SupportedScopes = []string{ScopeMCP, ScopePanel, ScopeOpenID}
+
+// DefaultScope is granted when an authorization request names none.
+const DefaultScope = ScopeMCP
+
+// Errors of the authorization endpoint that cannot be sent back to the
+// client, because the client or its redirect URI is not trusted: the user
+// sees them instead.
+var (
+	ErrUnknownClient   = clubhouse.Errorf(clubhouse.Invalid, "invalid client", "The client_id is not a client of this server.")
+	ErrRedirectURI     = clubhouse.Errorf(clubhouse.Invalid, "invalid redirect uri", "The redirect_uri is not allowed for this client.")
+	ErrBadOAuthState   = clubhouse.Errorf(clubhouse.Invalid, "invalid oauth_state", "The authorization request is unknown or expired; start again from the client.")
+	ErrPanelPermission = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "Only staff (operator, admin or sudo) may authorize a client: the panel permission is missing.")
+)
+
+// Errors of the token and registration endpoints; their codes are those of
+// RFC 6749 section 5.2 and RFC 7591 section 3.2.2.
+var (
+	ErrInvalidRequest      = clubhouse.Errorf(clubhouse.Invalid, "invalid_request", "The request is missing a parameter or has a bad one.")
+	ErrInvalidGrant        = clubhouse.Errorf(clubhouse.Invalid, "invalid_grant", "The code or refresh token is invalid, expired, already used, or was issued to another client.")
+	ErrUnsupportedGrant    = clubhouse.Errorf(clubhouse.Invalid, "unsupported_grant_type", "grant_type must be authorization_code, refresh_token or client_credentials.")
+	ErrInvalidScope        = clubhouse.Errorf(clubhouse.Invalid, "invalid_scope", "The scope is unknown or wider than the grant.")
+	ErrInvalidClient       = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid_client", "The client is unknown or its credentials are wrong.")
+	ErrInvalidRedirectURIs = clubhouse.Errorf(clubhouse.Invalid, "invalid_redirect_uri", "A redirect URI is not allowed by this server.")
+	ErrInvalidMetadata     = clubhouse.Errorf(clubhouse.Invalid, "invalid_client_metadata", "The client metadata is not valid.")
+)
+
+// AuthorizeRequest is the query of GET /authorize.
+type AuthorizeRequest struct {
+	ClientID            string
+	RedirectURI         string
+	ResponseType        string
+	CodeChallenge       string
+	CodeChallengeMethod string
+	Scope               string // space- or plus-separated
+	State               string
+}
+
+// Authorize checks an authorization request and returns where to send the
+// browser: the login page with the request's oauth_state, or, for a request
+// that is wrong but names a trusted client and redirect URI, that URI with
+// an RFC 6749 error (invalid_request, unsupported_response_type,
+// invalid_scope). Errors, for requests that must not be redirected:
+// ErrUnknownClient, ErrRedirectURI.
+func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (string, error) {
+	c, err := s.oauthClient(ctx, s.o.DB, r.ClientID)
+	if err != nil {
+		return "", err
+	}
+	if !c.allows(r.RedirectURI, s.o.OAuth.Redirects) {
+		return "", ErrRedirectURI.Withf("The redirect_uri %q is not allowed for client %q.", r.RedirectURI, r.ClientID)
+	}
+	fail := func(code, desc string) (string, error) {
+		return s.redirectWith(r.RedirectURI, url.Values{"error": {code}, "error_description": {desc}}, r.State), nil
+	}
+	if r.ResponseType != "code" {
+		return fail("unsupported_response_type", "response_type must be code.")
+	}
+	if r.CodeChallengeMethod != "S256" {
+		return fail("invalid_request", "code_challenge_method must be S256 (PKCE is required).")
+	}
+	if !validChallenge(r.CodeChallenge) {
+		return fail("invalid_request", "code_challenge must be the 43-character base64url SHA-256 of the code verifier.")
+	}
+	scope, ok := parseScope(r.Scope)
+	if !ok {
+		return fail("invalid_scope", "scope may hold only mcp, panel and openid.")
+	}
+	if len(r.State) > 1024 {
+		return fail("invalid_request", "state is longer than 1024 characters.")
+	}
+	id := newID()
+	st := oauthState{ID: id, ClientID: c.ID, RedirectURI: r.RedirectURI, CodeChallenge: r.CodeChallenge,
+		Scope: scope, State: nilIfEmpty(r.State), ExpiresAt: s.o.Now().Add(OAuthStateTTL)}
+	if err := s.store.InsertOAuthState(ctx, s.o.DB, st); err != nil {
+		return "", fmt.Errorf("authorize: %w", err)
+	}
+	return addQuery(s.o.OAuth.LoginURL, url.Values{"oauth_state": {id}}), nil
+}
+
+// PendingAuthorization is an authorization request waiting at the login
+// page, as the page shows it to the user.
+type PendingAuthorization struct {
+	ClientID    string
+	ClientName  string
+	RedirectURI string
+	Scopes      []string
+	ExpiresAt   time.Time
+}
+
+// Pending returns the authorization request of oauth_state id. Errors:
+// ErrBadOAuthState.
+func (s *Service) Pending(ctx context.Context, id string) (PendingAuthorization, error) {
+	st, err := s.store.OAuthState(ctx, s.o.DB, id, s.o.Now())
+	if err != nil {
+		return PendingAuthorization{}, err
+	}
+	c, err := s.oauthClient(ctx, s.o.DB, st.ClientID)
+	if err != nil {
+		return PendingAuthorization{}, err
+	}
+	return PendingAuthorization{ClientID: c.ID, ClientName: c.Name, RedirectURI: st.RedirectURI,
+		Scopes: strings.Fields(st.Scope), ExpiresAt: st.ExpiresAt}, nil
+}
+
+// CompleteAuthorization grants the authorization request of oauth_state id
+// on behalf of by, who signed in at the login page, and returns the client's
+// redirect URI with a new code and the request's state. The code is single
+// use, lives OAuthCodeTTL and is bound to the client, the redirect URI, the
+// PKCE challenge, the user and the scope. Errors: ErrPanelPermission when by
+// is not staff (the request stays pending), ErrBadOAuthState.
+func (s *Service) CompleteAuthorization(ctx context.Context, by clubhouse.Actor, id string) (string, error) {
+	if by.UserID == 0 || !by.HasPanel() {
+		return "", ErrPanelPermission
+	}
+	code := randomToken()
+	var st oauthState
+	err := sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
+		var err error
+		if st, err = s.store.TakeOAuthState(ctx, tx, id, s.o.Now()); err != nil {
+			return err
+		}
+		return s.store.InsertOAuthCode(ctx, tx, oauthCode{ClientID: st.ClientID, RedirectURI: st.RedirectURI,
+			CodeChallenge: st.CodeChallenge, Scope: st.Scope, UserID: by.UserID, ExpiresAt: s.o.Now().Add(OAuthCodeTTL)}, code)
+	})
+	if err != nil {
+		return "", err
+	}
+	return s.redirectWith(st.RedirectURI, url.Values{"code": {code}}, deref(st.State)), nil
+}
+
+// DenyAuthorization ends the authorization request of oauth_state id as the
+// user refused it, returning the client's redirect URI with the error
+// access_denied. Errors: ErrBadOAuthState.
+func (s *Service) DenyAuthorization(ctx context.Context, id string) (string, error) {
+	var st oauthState
+	err := sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
+		var err error
+		st, err = s.store.TakeOAuthState(ctx, tx, id, s.o.Now())
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return s.redirectWith(st.RedirectURI, url.Values{"error": {"access_denied"},
+		"error_description": {"The user did not allow the client."}}, deref(st.State)), nil
+}
+
+// redirectWith adds q, the state when there is one, and the issuer (RFC
+// 9207) to the query of the redirect URI.
+func (s *Service) redirectWith(redirectURI string, q url.Values, state string) string {
+	if state != "" {
+		q.Set("state", state)
+	}
+	q.Set("iss", s.o.Verifier.Issuer)
+	return addQuery(redirectURI, q)
+}
+
+// TokenRequest is the form of POST /oauth/token.
+type TokenRequest struct {
+	GrantType    string
+	Code         string
+	CodeVerifier string
+	RedirectURI  string
+	ClientID     string
+	ClientSecret string // client_credentials only
+	RefreshToken string
+	Scope        string // refresh_token: a narrower scope; client_credentials: the scope asked for
+}
+
+// Grant is the answer of the token endpoint.
+type Grant struct {
+	Tokens
+	Scope string
+}
+
+// Token runs the token endpoint: authorization_code (the verifier checked
+// against the S256 challenge), refresh_token (rotation within a family; a
+// token used twice revokes its family) and client_credentials (a machine
+// client). Errors: ErrInvalidRequest, ErrInvalidGrant, ErrInvalidScope,
+// ErrUnsupportedGrant, ErrInvalidClient, ErrUserDisabled, ErrLocalOnly.
+func (s *Service) Token(ctx context.Context, r TokenRequest) (Grant, error) {
+	if s.o.Issuer == nil {
+		return Grant{}, ErrLocalOnly
+	}
+	switch r.GrantType {
+	case "authorization_code":
+		return s.exchangeCode(ctx, r)
+	case "refresh_token":
+		return s.refreshGrant(ctx, r)
+	case "":
+		return Grant{}, ErrInvalidRequest.Withf("grant_type is required.")
+	}
+	return Grant{}, ErrUnsupportedGrant.Withf("grant_type %q is not supported: use authorization_code, refresh_token or client_credentials.", r.GrantType)
+}
+
+func (s *Service) exchangeCode(ctx context.Context, r TokenRequest) (Grant, error) {
+	for name, v := range map[string]string{"code": r.Code, "code_verifier": r.CodeVerifier, "client_id": r.ClientID, "redirect_uri": r.RedirectURI} {
+		if v == "" {
+			return Grant{}, ErrInvalidRequest.Withf("%s is required for the authorization_code grant.", name)
+		}
+	}
+	if !validVerifier(r.CodeVerifier) {
+		return Grant{}, ErrInvalidRequest.Withf("code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9 and -._~ (RFC 7636).")
+	}
+	var g Grant
+	var reused string
+	err := sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
+		reused = ""
+		now := s.o.Now()
+		c, err := s.store.ClaimOAuthCode(ctx, tx, r.Code)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrInvalidGrant.Withf("The code is unknown or expired.")
+		}
+		if err != nil {
+			return err
+		}
+		if c.UsedAt != nil {
+			if c.Family != nil {
+				reused = *c.Family
+				return s.store.RevokeFamily(ctx, tx, *c.Family, now)
+			}
+			return ErrInvalidGrant.Withf("The code was already used.")
+		}
+		if !now.Before(c.ExpiresAt) {
+			return ErrInvalidGrant.Withf("The code has expired: codes live %s.", OAuthCodeTTL)
+		}
+		if c.ClientID != r.ClientID || c.RedirectURI != r.RedirectURI {
+			return ErrInvalidGrant.Withf("The code was issued to another client or redirect_uri.")
+		}
+		if !verifierMatches(r.CodeVerifier, c.CodeChallenge) {
+			return ErrInvalidGrant.Withf("The code_verifier does not match the code_challenge.")
+		}
+		u, err := s.store.ByID(ctx, tx, c.UserID)
+		if err != nil {
+			return err
+		}
+		if u.Disabled {
+			return ErrUserDisabled
+		}
+		family := newID()
+		if err := s.store.SpendOAuthCode(ctx, tx, r.Code, now, family); err != nil {
+			return err
+		}
+		if err := s.store.TouchOAuthClient(ctx, tx, c.ClientID, now); err != nil {
+			return err
+		}
+		g, err = s.issueGrant(ctx, tx, u, c.ClientID, c.Scope, family)
+		return err
+	})
+	if err == nil && reused != "" {
+		err = ErrInvalidGrant.Withf("The code was already used; the tokens issued for it are revoked.")
+	}
+	if err != nil {
+		return Grant{}, fmt.Errorf("token: %w", err)
+	}
+	return g, nil
+}
+
+func (s *Service) refreshGrant(ctx context.Context, r TokenRequest) (Grant, error) {
+	if r.RefreshToken == "" || r.ClientID == "" {
+		return Grant{}, ErrInvalidRequest.Withf("refresh_token and client_id are required for the refresh_token grant.")
+	}
+	var g Grant
+	var reused bool
+	err := sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
+		reused = false
+		now := s.o.Now()
+		t, err := s.store.ClaimRefresh(ctx, tx, r.RefreshToken)
+		if errors.Is(err, sql.ErrNoRows) || (err == nil && (t.ClientID == nil || *t.ClientID != r.ClientID)) {
+			return ErrInvalidGrant.Withf("The refresh token is unknown or was issued to another client.")
+		}
+		if err != nil {
+			return err
+		}
+		if t.UsedAt != nil || t.RevokedAt != nil {
+			reused = true
+			return s.store.RevokeFamily(ctx, tx, t.Family, now)
+		}
+		if !now.Before(t.ExpiresAt) {
+			return ErrInvalidGrant.Withf("The refresh token has expired.")
+		}
+		scope := *t.Scope
+		if r.Scope != "" {
+			asked, ok := parseScope(r.Scope)
+			if !ok || !subset(strings.Fields(asked), strings.Fields(scope)) {
+				return ErrInvalidScope.Withf("The scope may only narrow the grant's scope %q.", scope)
+			}
+			scope = asked
+		}
+		u, err := s.store.ByID(ctx, tx, t.UserID)
+		if err != nil {
+			return err
+		}
+		if u.Disabled {
+			return ErrUserDisabled
+		}
+		if err := s.store.MarkRefreshUsed(ctx, tx, t.ID, now); err != nil {
+			return err
+		}
+		g, err = s.issueGrant(ctx, tx, u, r.ClientID, scope, t.Family)
+		return err
+	})
+	if err == nil && reused {
+		err = ErrInvalidGrant.Withf("The refresh token was already used; every token of its family is revoked.")
+	}
+	if err != nil {
+		return Grant{}, fmt.Errorf("token: %w", err)
+	}
+	return g, nil
+}
+
+// issueGrant mints an access token with scope for u and a refresh token of
+// the client in family, on q.
+func (s *Service) issueGrant(ctx context.Context, q sqldb.Queryer, u User, clientID, scope, family string) (Grant, error) {
+	access, ttl, err := s.o.Issuer.Mint(u, scope)
+	if err != nil {
+		return Grant{}, err
+	}
+	refresh := randomToken()
+	if err := s.store.InsertClientRefresh(ctx, q, u.ID, family, refresh, s.o.Now().Add(s.o.RefreshTTL), clientID, scope); err != nil {
+		return Grant{}, err
+	}
+	return Grant{Tokens: Tokens{AccessToken: access, ExpiresIn: ttl, RefreshToken: refresh}, Scope: scope}, nil
+}
+
+// ClientRegistration is the metadata of a dynamic client registration
+// (RFC 7591). Only public clients register: no secret is issued.
+type ClientRegistration struct {
+	ClientName              string
+	RedirectURIs            []string
+	GrantTypes              []string
+	ResponseTypes           []string
+	TokenEndpointAuthMethod string
+	Scope                   string
+}
+
+// RegisteredClient is a client made by RegisterClient.
+type RegisteredClient struct {
+	ClientID     string
+	ClientName   string
+	RedirectURIs []string
+	IssuedAt     time.Time
+	Scope        string
+}
+
+// RegisterClient registers a public client whose redirect URIs all pass the
+// redirect patterns. A token_endpoint_auth_method other than "none" is
+// replaced by "none" (RFC 7591 lets the server replace a value): clubd holds
+// no secrets of public clients. Errors: ErrInvalidRedirectURIs,
+// ErrInvalidMetadata.
+func (s *Service) RegisterClient(ctx context.Context, r ClientRegistration) (RegisteredClient, error) {
+	if len(r.RedirectURIs) == 0 || len(r.RedirectURIs) > 10 {
+		return RegisteredClient{}, ErrInvalidRedirectURIs.Withf("redirect_uris must hold 1 to 10 URIs.")
+	}
+	for _, u := range r.RedirectURIs {
+		if len(u) > 2000 || !s.o.OAuth.Redirects.Allows(u) {
+			return RegisteredClient{}, ErrInvalidRedirectURIs.Withf("The redirect URI %q is not allowed by this server.", u)
+		}
+	}
+	for _, g := range r.GrantTypes {
+		if g != "authorization_code" && g != "refresh_token" {
+			return RegisteredClient{}, ErrInvalidMetadata.Withf("grant_types may hold only authorization_code and refresh_token.")
+		}
+	}
+	for _, t := range r.ResponseTypes {
+		if t != "code" {
+			return RegisteredClient{}, ErrInvalidMetadata.Withf("response_types may hold only code.")
+		}
+	}
+	scope := DefaultScope
+	if r.Scope != "" {
+		var ok bool
+		if scope, ok = parseScope(r.Scope); !ok {
+			return RegisteredClient{}, ErrInvalidMetadata.Withf("scope may hold only mcp, panel and openid.")
+		}
+	}
+	name := strings.TrimSpace(r.ClientName)
+	if len(name) > 255 {
+		return RegisteredClient{}, ErrInvalidMetadata.Withf("client_name is longer than 255 characters.")
+	}
+	c := RegisteredClient{ClientID: "dyn_" + randomToken()[:24], ClientName: name, RedirectURIs: r.RedirectURIs,
+		IssuedAt: s.o.Now().Truncate(time.Second), Scope: scope}
+	if c.ClientName == "" {
+		c.ClientName = c.ClientID
+	}
+	if err := s.store.InsertOAuthClient(ctx, s.o.DB, c); err != nil {
+		return RegisteredClient{}, fmt.Errorf("register client: %w", err)
+	}
+	return c, nil
+}
+
+// PurgeOAuth deletes expired authorization requests and codes, and the
+// registered clients that never finished a flow within UnusedClientTTL.
+func (s *Service) PurgeOAuth(ctx context.Context) (int64, error) {
+	return s.store.PurgeOAuth(ctx, s.o.DB, s.o.Now())
+}
+
+// oauthClientInfo is a client the flow knows: the pre-registered one or a
+// registered one.
+type oauthClientInfo struct {
+	ID           string
+	Name         string
+	RedirectURIs []string // nil: any URI the patterns allow
+}
+
+// allows reports whether uri is a redirect URI of the client.
+func (c oauthClientInfo) allows(uri string, ps RedirectPatterns) bool {
+	if !ps.Allows(uri) {
+		return false
+	}
+	return c.RedirectURIs == nil || slices.Contains(c.RedirectURIs, uri) || slices.ContainsFunc(c.RedirectURIs, func(r string) bool {
+		return isLoopbackURI(r) && withoutLoopbackPort(r) == withoutLoopbackPort(uri)
+	})
+}
+
+func isLoopbackURI(uri string) bool {
+	u, err := url.Parse(uri)
+	return err == nil && u.Scheme == "http" && isLoopback(u.Hostname())
+}
+
+func (s *Service) oauthClient(ctx context.Context, q sqldb.Queryer, id string) (oauthClientInfo, error) {
+	if id == "" {
+		return oauthClientInfo{}, ErrUnknownClient.Withf("client_id is required.")
+	}
+	if s.o.OAuth.ClientID != "" && subtle.ConstantTimeCompare([]byte(id), []byte(s.o.OAuth.ClientID)) == 1 {
+		return oauthClientInfo{ID: id, Name: id}, nil
+	}
+	c, err := s.store.OAuthClient(ctx, q, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return oauthClientInfo{}, ErrUnknownClient.Withf("The client_id %q is not a client of this server.", id)
+	}
+	return c, err
+}
+
+// parseScope returns the scopes of s, space- or plus-separated, in the
+// order of SupportedScopes and without repeats; DefaultScope when s names
+// none. ok is false when s names an unknown scope.
+func parseScope(s string) (string, bool) {
+	asked := strings.Fields(strings.ReplaceAll(s, "+", " "))
+	if len(asked) == 0 {
+		return DefaultScope, true
+	}
+	for _, a := range asked {
+		if !slices.Contains(SupportedScopes, a) {
+			return "", false
+		}
+	}
+	var out []string
+	for _, sc := range SupportedScopes {
+		if slices.Contains(asked, sc) {
+			out = append(out, sc)
+		}
+	}
+	return strings.Join(out, " "), true
+}
+
+func subset(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// validChallenge reports whether c is an S256 challenge: the unpadded
+// base64url form of 32 bytes.
+func validChallenge(c string) bool {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	return err == nil && len(b) == sha256.Size
+}
+
+// validVerifier reports whether v is a code verifier of RFC 7636 section 4.1.
+func validVerifier(v string) bool {
+	if len(v) < 43 || len(v) > 128 {
+		return false
+	}
+	for _, r := range v {
+		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || strings.ContainsRune("-._~", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+func verifierMatches(verifier, challenge string) bool {
+	sum := sha256.Sum256([]byte(verifier))
+	return subtle.ConstantTimeCompare([]byte(base64.RawURLEncoding.EncodeToString(sum[:])), []byte(challenge)) == 1
+}
+
+// addQuery adds q to the query of uri, keeping the parameters it has.
+func addQuery(uri string, q url.Values) string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return uri
+	}
+	have := u.Query()
+	for k, vs := range q {
+		have[k] = vs
+	}
+	u.RawQuery = have.Encode()
+	return u.String()
+}
+
+func nilIfEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
