@@ -1,0 +1,198 @@
+package httpapi_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/oauth2"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/apptest"
+)
+
+// browser starts a headless Chromium (Debian's chromium, which make
+// services installs) and returns a context that drives it.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	require.NoError(t, err, "Chromium is needed: run make services (it installs Debian's chromium)")
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	t.Cleanup(cancelCtx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancelTimeout)
+	return ctx
+}
+
+// callback is the loopback redirect URI of a native client: it receives
+// the query the authorization server sends the browser back with.
+type callback struct {
+	URL     string
+	queries chan url.Values
+}
+
+func newCallback(t *testing.T) *callback {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	cb := &callback{URL: "http://" + ln.Addr().String() + "/callback", queries: make(chan url.Values, 1)}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/callback" {
+			http.NotFound(w, r) // the browser's favicon.ico
+			return
+		}
+		select {
+		case cb.queries <- r.URL.Query():
+		default:
+		}
+		fmt.Fprintln(w, "You can close this window.")
+	}), ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return cb
+}
+
+func (cb *callback) wait(t *testing.T) url.Values {
+	t.Helper()
+	select {
+	case q := <-cb.queries:
+		return q
+	case <-time.After(60 * time.Second):
+		t.Fatal("the browser never came back to the client")
+		return nil
+	}
+}
+
+// TestOAuth_browserFlow: golang.org/x/oauth2 runs the authorization-code
+// flow with PKCE against the real server, and a headless Chromium signs in
+// at the embedded login page and allows the client.
+func TestOAuth_browserFlow(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	app.User("desk@test.club", clubhouse.RoleOperator)
+	cb := newCallback(t)
+	conf := &oauth2.Config{
+		ClientID:    oauthClient,
+		Endpoint:    oauth2.Endpoint{AuthURL: app.URL + "/authorize", TokenURL: app.URL + "/oauth/token"},
+		RedirectURL: cb.URL,
+		Scopes:      []string{"mcp", "openid"},
+	}
+	verifier := oauth2.GenerateVerifier()
+	authURL := conf.AuthCodeURL("state-42", oauth2.S256ChallengeOption(verifier))
+
+	ctx := browser(t)
+	signIn(t, ctx, authURL, "desk@test.club", "password-desk@test.club")
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("allow"))))
+	assert.Equal(t, oauthClient, text(t, ctx, "client-name"))
+	scopes := text(t, ctx, "scopes")
+	assert.Contains(t, scopes, "booking tools")
+	assert.Contains(t, scopes, "who you are")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("allow"))))
+	q := cb.wait(t)
+	assert.Equal(t, "state-42", q.Get("state"))
+	require.NotEmpty(t, q.Get("code"), "callback query: %v", q)
+
+	tctx := context.Background()
+	if _, err := conf.Exchange(tctx, q.Get("code"), oauth2.VerifierOption("a-wrong-verifier-that-is-long-enough-to-be-valid-0000")); assert.Error(t, err) {
+		assert.Contains(t, err.Error(), "invalid_grant")
+	}
+	// A wrong verifier does not spend the code: the client holding the
+	// right one still gets its tokens, and they open the staff API.
+	tok, err := conf.Exchange(tctx, q.Get("code"), oauth2.VerifierOption(verifier))
+	require.NoError(t, err)
+	assert.Equal(t, "mcp openid", tok.Extra("scope"))
+	bearer(app, tok.AccessToken).Get("/api/admin/courts").Status(t, http.StatusOK)
+	_, err = conf.Exchange(tctx, q.Get("code"), oauth2.VerifierOption(verifier))
+	require.Error(t, err, "a code is single use")
+
+	// A second run in the same browser, which signs in again.
+	tok = browserCode(t, ctx, conf, cb, "state-43", verifier)
+	refreshed, err := conf.TokenSource(tctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
+	require.NoError(t, err)
+	assert.NotEqual(t, tok.RefreshToken, refreshed.RefreshToken)
+}
+
+// browserCode runs the flow again in the signed-out browser of ctx and
+// exchanges the code.
+func browserCode(t *testing.T, ctx context.Context, conf *oauth2.Config, cb *callback, state, verifier string) *oauth2.Token {
+	t.Helper()
+	signIn(t, ctx, conf.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier)), "desk@test.club", "password-desk@test.club")
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("allow")), chromedp.Click(chromedp.ID("allow"))))
+	q := cb.wait(t)
+	require.Equal(t, state, q.Get("state"))
+	tok, err := conf.Exchange(context.Background(), q.Get("code"), oauth2.VerifierOption(verifier))
+	require.NoError(t, err)
+	return tok
+}
+
+// TestOAuth_browserRefusals: the login page shows why it cannot go on: a
+// client user has no panel permission, and a denied request goes back to
+// the client with access_denied.
+func TestOAuth_browserRefusals(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	app.User("member@test.club")
+	cb := newCallback(t)
+	conf := &oauth2.Config{ClientID: oauthClient, RedirectURL: cb.URL, Scopes: []string{"mcp"},
+		Endpoint: oauth2.Endpoint{AuthURL: app.URL + "/authorize", TokenURL: app.URL + "/oauth/token"}}
+	verifier := oauth2.GenerateVerifier()
+
+	ctx := browser(t)
+	signIn(t, ctx, conf.AuthCodeURL("s1", oauth2.S256ChallengeOption(verifier)), "member@test.club", "password-member@test.club")
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.WaitVisible(chromedp.ID("allow")),
+		chromedp.Click(chromedp.ID("allow")),
+		chromedp.WaitVisible(chromedp.ID("message")),
+	))
+	assert.Contains(t, text(t, ctx, "message"), "panel permission")
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("deny"))))
+	q := cb.wait(t)
+	assert.Equal(t, "access_denied", q.Get("error"))
+	assert.Equal(t, "s1", q.Get("state"))
+
+	// A wrong password keeps the user on the page with the reason.
+	signIn(t, ctx, conf.AuthCodeURL("s2", oauth2.S256ChallengeOption(verifier)), "member@test.club", "wrong-password")
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("message"))))
+	assert.Contains(t, text(t, ctx, "message"), "wrong")
+}
+
+// signIn opens authURL in the browser of ctx, which the server sends on to
+// the login page, and signs in there.
+func signIn(t *testing.T, ctx context.Context, authURL, email, password string) {
+	t.Helper()
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(authURL),
+		chromedp.WaitVisible(chromedp.ID("email")),
+		chromedp.SendKeys(chromedp.ID("email"), email),
+		chromedp.SendKeys(chromedp.ID("password"), password),
+		chromedp.Click(chromedp.ID("signin-button")),
+	))
+}
+
+// text returns the text of the element with id in the page of ctx.
+func text(t *testing.T, ctx context.Context, id string) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID(id)))
+	require.NoError(t, err)
+	return s
+}
