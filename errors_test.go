@@ -15,13 +15,15 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
-// exported lists every exported error of the public packages; the test
-// below keeps it complete.
+// exported lists every exported error of the public packages and of
+// internal/auth, whose errors reach the front doors too; the test below
+// keeps it complete.
 var exported = map[string]error{
 	"clubhouse.ErrInvalidData":          clubhouse.ErrInvalidData,
 	"clubhouse.ErrInvalidReference":     clubhouse.ErrInvalidReference,
@@ -116,6 +118,24 @@ var exported = map[string]error{
 	"pricing.ErrDateRange":              pricing.ErrDateRange,
 	"pricing.ErrBadPrice":               pricing.ErrBadPrice,
 	"pricing.ErrInvalidRule":            pricing.ErrInvalidRule,
+	"auth.ErrTooManyAttempts":           auth.ErrTooManyAttempts,
+	"auth.ErrBadCredentials":            auth.ErrBadCredentials,
+	"auth.ErrBadRefresh":                auth.ErrBadRefresh,
+	"auth.ErrBadBotKey":                 auth.ErrBadBotKey,
+	"auth.ErrUserDisabled":              auth.ErrUserDisabled,
+	"auth.ErrLocalOnly":                 auth.ErrLocalOnly,
+	"auth.ErrPasswordTooWeak":           auth.ErrPasswordTooWeak,
+	"auth.ErrBotProfile":                auth.ErrBotProfile,
+	"auth.ErrBadPageToken":              auth.ErrBadPageToken,
+	"auth.ErrSelfLockout":               auth.ErrSelfLockout,
+	"auth.ErrInvalidToken":              auth.ErrInvalidToken,
+	"auth.ErrUserNotFound":              auth.ErrUserNotFound,
+	"auth.ErrEmailTaken":                auth.ErrEmailTaken,
+	"auth.ErrInvalidEmail":              auth.ErrInvalidEmail,
+	"auth.ErrBadPasswordToken":          auth.ErrBadPasswordToken,
+	"auth.ErrMachineNotFound":           auth.ErrMachineNotFound,
+	"auth.ErrInvalidClient":             auth.ErrInvalidClient,
+	"auth.ErrInvalidScope":              auth.ErrInvalidScope,
 }
 
 // TestErrors_distinct: errors.Is holds between two exported errors only
@@ -164,7 +184,7 @@ func TestErrors_withfAndWrap(t *testing.T) {
 func declaredErrors(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "payments": "payments", "ledger": "ledger", "pricing": "pricing"} {
+	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "internal/auth": "auth"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		require.NoError(t, err)
 		for _, f := range files {

@@ -216,6 +216,10 @@ func (s *Server) routes() {
 
 	s.handle("GET /api/sudo/users", sudo, s.listSudoUsers)
 	s.handle("PATCH /api/sudo/users/{uid}", sudo, s.changeUser)
+	s.handle("GET /api/sudo/machines", sudo, s.listMachines)
+	s.handle("POST /api/sudo/machines", sudo, s.createMachine)
+	s.handle("PATCH /api/sudo/machines/{id}", sudo, s.changeMachine)
+	s.handle("POST /api/sudo/machines/{id}/rotate", sudo, s.rotateMachineSecret)
 }
 
 // dispatch routes r through the mux. The mux answers some requests itself,

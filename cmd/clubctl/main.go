@@ -1,7 +1,7 @@
 // Command clubctl is the Clubhouse command line for operators and
-// accountants. Installation commands (db, user, token) work on the database
-// directly with the same environment as clubd; operator commands call the
-// HTTP API at CLUBD_URL with CLUBD_TOKEN.
+// accountants. Installation commands (db, user, machine, token) work on the
+// database directly with the same environment as clubd; operator commands
+// call the HTTP API at CLUBD_URL with CLUBD_TOKEN.
 package main
 
 import (
@@ -86,6 +86,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 					},
 				},
 			},
+			machineCommand(),
 			accountingCommand(),
 			{
 				Name: "token", Usage: "mint an access token for a user from the signing key file", Action: token,
@@ -210,7 +211,7 @@ func userCreate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "created %s uid=%s roles=%s\n", c.String("email"), u.LocalID, roleList(u))
+	fmt.Fprintf(c.App.Writer, "created %s uid=%s roles=%s\n", c.String("email"), u.LocalID, roleList(u.Roles()))
 	return nil
 }
 
@@ -233,7 +234,7 @@ func userList(c *cli.Context) error {
 			if u.Email != nil {
 				email = *u.Email
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%t\t%s\n", email, u.LocalID, roleList(u), u.Disabled, u.CreationTime.Format(time.DateTime))
+			fmt.Fprintf(w, "%s\t%s\t%s\t%t\t%s\n", email, u.LocalID, roleList(u.Roles()), u.Disabled, u.CreationTime.Format(time.DateTime))
 		}
 		if token = p.NextToken; token == "" {
 			return w.Flush()
@@ -255,7 +256,7 @@ func userRoles(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "%s roles=%s (from the user's next request on)\n", c.String("email"), roleList(u))
+	fmt.Fprintf(c.App.Writer, "%s roles=%s (from the user's next request on)\n", c.String("email"), roleList(u.Roles()))
 	return nil
 }
 
@@ -286,10 +287,11 @@ func token(c *cli.Context) error {
 	return nil
 }
 
-func roleList(u auth.User) string {
+// roleList names the roles held in roles, comma-separated, or "-" for none.
+func roleList(roles map[clubhouse.Role]bool) string {
 	var names []string
 	for _, r := range clubhouse.Roles {
-		if u.Roles()[r] {
+		if roles[r] {
 			names = append(names, string(r))
 		}
 	}

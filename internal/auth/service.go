@@ -60,12 +60,16 @@ func NewService(o Options) *Service {
 	return &Service{o: o, limits: newLimits(o.Limits), dummyHash: dummy}
 }
 
-// Tokens is the answer to a login or a refresh.
+// Tokens is the answer to a login, a refresh or a client-credentials grant.
 type Tokens struct {
 	AccessToken  string
 	ExpiresIn    time.Duration
-	RefreshToken string
+	RefreshToken string // "" for a machine client, which asks for a new token instead
+	Scope        string // the scope granted, space-separated
 }
+
+// userScope is the scope of the tokens of a login or a refresh.
+const userScope = "openid panel"
 
 // Errors of authentication.
 var (
@@ -260,7 +264,7 @@ func (s *Service) Refresh(ctx context.Context, tok string) (Tokens, error) {
 }
 
 func (s *Service) issue(ctx context.Context, q sqldb.Queryer, u User, family string) (Tokens, error) {
-	access, ttl, err := s.o.Issuer.Mint(u, "openid panel")
+	access, ttl, err := s.o.Issuer.Mint(u, userScope)
 	if err != nil {
 		return Tokens{}, err
 	}
@@ -268,7 +272,7 @@ func (s *Service) issue(ctx context.Context, q sqldb.Queryer, u User, family str
 	if err := s.store.InsertRefresh(ctx, q, u.ID, family, refresh, s.o.Now().Add(s.o.RefreshTTL)); err != nil {
 		return Tokens{}, err
 	}
-	return Tokens{AccessToken: access, ExpiresIn: ttl, RefreshToken: refresh}, nil
+	return Tokens{AccessToken: access, ExpiresIn: ttl, RefreshToken: refresh, Scope: userScope}, nil
 }
 
 // Authenticate verifies a bearer token and returns its actor. The token
@@ -279,8 +283,11 @@ func (s *Service) issue(ctx context.Context, q sqldb.Queryer, u User, family str
 // trusted. With an external issuer, a subject seen for the first time gets a
 // user row whose roles are that first token's claims; from then on the row
 // rules, as for local users (roles change with PATCH /api/sudo/users/{uid} or
-// clubctl user roles). Errors: ErrInvalidToken (also for a subject without a
-// row), ErrUserDisabled; both are Unauthenticated, as at login.
+// clubctl user roles). A machine client's token (subject MachinePrefix +
+// client_id) is checked against the machine's row the same way (see
+// Verify). Errors: ErrInvalidToken (also for a subject without a row, a
+// disabled machine client or a rotated machine secret), ErrUserDisabled;
+// both are Unauthenticated, as at login.
 func (s *Service) Authenticate(ctx context.Context, bearer string) (clubhouse.Actor, error) {
 	p, err := s.Verify(ctx, bearer)
 	return p.Actor, err
@@ -308,15 +315,24 @@ func (p Principal) HasScope(scope string) bool {
 const MachinePrefix = "client:"
 
 // Verify verifies a bearer token and returns its principal, reading the
-// roles and the disabled flag from the user's row as Authenticate does.
-// Errors: as Authenticate.
+// roles and the disabled flag from the user's row as Authenticate does. A
+// subject that starts with MachinePrefix names a machine client: its
+// principal is a bot (Actor.Bot, no UserID) with the machine's roles, read
+// from its row on every call, and Machine set. Only the tokens of the local
+// issuer can name one: with an external issuer such a subject is refused,
+// since the machines are this server's and not the issuer's. Errors: as
+// Authenticate.
 func (s *Service) Verify(ctx context.Context, bearer string) (Principal, error) {
 	c, err := s.o.Verifier.Verify(ctx, bearer)
 	if err != nil {
 		return Principal{}, err
 	}
 	if strings.HasPrefix(c.Subject, MachinePrefix) {
-		return Principal{}, ErrInvalidToken.Withf("The token's subject is not a known user.")
+		a, err := s.machineActor(ctx, c)
+		if err != nil {
+			return Principal{}, err
+		}
+		return Principal{Actor: a, Scopes: strings.Fields(c.Scope), Machine: true}, nil
 	}
 	a, err := s.userActor(ctx, c)
 	if err != nil {
@@ -545,19 +561,9 @@ var ErrBadPageToken = clubhouse.Errorf(clubhouse.Invalid, "invalid page token", 
 // Users lists users in creation order, max per page. The page token is an
 // opaque cursor on the last id, so pages stay stable while users are added.
 func (s *Service) Users(ctx context.Context, pageToken string, max int) (Page, error) {
-	var after int64
-	if pageToken != "" {
-		b, err := base64.RawURLEncoding.DecodeString(pageToken)
-		if err != nil || len(b) < 2 || b[0] != 'u' {
-			return Page{}, ErrBadPageToken
-		}
-		if _, err := fmt.Sscanf(string(b[1:]), "%d", &after); err != nil || after < 0 {
-			return Page{}, ErrBadPageToken
-		}
-		// Sscanf accepts signs, spaces and trailing text; only the exact token this server makes is valid.
-		if base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "u%d", after)) != pageToken {
-			return Page{}, ErrBadPageToken
-		}
+	after, err := decodePageToken('u', pageToken)
+	if err != nil {
+		return Page{}, err
 	}
 	users, total, err := s.store.List(ctx, s.o.DB, after, max+1)
 	if err != nil {
@@ -566,9 +572,36 @@ func (s *Service) Users(ctx context.Context, pageToken string, max int) (Page, e
 	p := Page{Users: users, Total: total}
 	if len(users) > max {
 		p.Users = users[:max]
-		p.NextToken = base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "u%d", users[max-1].ID))
+		p.NextToken = encodePageToken('u', users[max-1].ID)
 	}
 	return p, nil
+}
+
+// encodePageToken is the page token of a list of kind ('u' users, 'm'
+// machine clients) whose next page starts after id.
+func encodePageToken(kind byte, id int64) string {
+	return base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "%c%d", kind, id))
+}
+
+// decodePageToken returns the id a page token of a list of kind starts
+// after: 0 for "". Errors: ErrBadPageToken.
+func decodePageToken(kind byte, tok string) (int64, error) {
+	if tok == "" {
+		return 0, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(tok)
+	if err != nil || len(b) < 2 || b[0] != kind {
+		return 0, ErrBadPageToken
+	}
+	var after int64
+	if _, err := fmt.Sscanf(string(b[1:]), "%d", &after); err != nil || after < 0 {
+		return 0, ErrBadPageToken
+	}
+	// Sscanf accepts signs, spaces and trailing text; only the exact token this server makes is valid.
+	if encodePageToken(kind, after) != tok {
+		return 0, ErrBadPageToken
+	}
+	return after, nil
 }
 
 // MintFor signs an access token for the user with email, for scripts and

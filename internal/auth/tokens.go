@@ -13,7 +13,8 @@ import (
 
 // Claims are the claims of a Clubhouse access token. Roles travel as boolean
 // claims, as the specification requires, for clients to read; the server
-// itself takes the roles from the user's row (see Service.Authenticate).
+// itself takes the roles from the user's or the machine client's row (see
+// Service.Authenticate).
 type Claims struct {
 	jwt.RegisteredClaims
 	Email      string `json:"email,omitempty"`
@@ -23,6 +24,9 @@ type Claims struct {
 	Admin      bool   `json:"admin,omitempty"`
 	Sudo       bool   `json:"sudo,omitempty"`
 	Accounting bool   `json:"accounting,omitempty"`
+	// SecretVersion is, in a machine client's token, the version of the
+	// client's secret it was issued under (see Machine.SecretVersion).
+	SecretVersion int `json:"secret_version,omitempty"`
 }
 
 // Roles returns the roles the claims carry.
@@ -48,18 +52,28 @@ type Issuer struct {
 
 // Mint signs an access token for u with scope, returning it and its lifetime.
 func (i *Issuer) Mint(u User, scope string) (string, time.Duration, error) {
+	return i.sign(u.LocalID, Claims{Email: deref(u.Email), Scope: scope,
+		Trainer: u.Trainer, Operator: u.Operator, Admin: u.Admin, Sudo: u.Sudo, Accounting: u.Accounting})
+}
+
+// mintMachine signs an access token for machine client m with scope,
+// returning it and its lifetime.
+func (i *Issuer) mintMachine(m Machine, scope string) (string, time.Duration, error) {
+	return i.sign(m.Subject(), Claims{Scope: scope, SecretVersion: m.SecretVersion,
+		Trainer: m.Trainer, Operator: m.Operator, Admin: m.Admin, Sudo: m.Sudo, Accounting: m.Accounting})
+}
+
+// sign completes c with subject, the issuer, the audience and the times,
+// and signs it.
+func (i *Issuer) sign(subject string, c Claims) (string, time.Duration, error) {
 	now := i.Now()
-	c := Claims{
-		RegisteredClaims: jwt.RegisteredClaims{
-			Issuer:    i.Issuer,
-			Subject:   u.LocalID,
-			Audience:  jwt.ClaimStrings{i.Audience},
-			IssuedAt:  jwt.NewNumericDate(now),
-			NotBefore: jwt.NewNumericDate(now),
-			ExpiresAt: jwt.NewNumericDate(now.Add(i.TTL)),
-		},
-		Email: deref(u.Email), Scope: scope,
-		Trainer: u.Trainer, Operator: u.Operator, Admin: u.Admin, Sudo: u.Sudo, Accounting: u.Accounting,
+	c.RegisteredClaims = jwt.RegisteredClaims{
+		Issuer:    i.Issuer,
+		Subject:   subject,
+		Audience:  jwt.ClaimStrings{i.Audience},
+		IssuedAt:  jwt.NewNumericDate(now),
+		NotBefore: jwt.NewNumericDate(now),
+		ExpiresAt: jwt.NewNumericDate(now.Add(i.TTL)),
 	}
 	tok := jwt.NewWithClaims(jwt.SigningMethodRS256, c)
 	tok.Header["kid"] = i.Key.KID

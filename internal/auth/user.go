@@ -53,8 +53,8 @@ var userErrors = sqldb.Mapping{
 	"users_email_check": ErrInvalidEmail,
 }
 
-// Store holds the SQL of users, refresh tokens and password tokens. Each
-// method runs on a database or a transaction.
+// Store holds the SQL of users, refresh tokens, password tokens and machine
+// clients. Each method runs on a database or a transaction.
 type Store struct{}
 
 const userColumns = `id, local_id, issuer, email, email_verified, display_name, phone, disabled, password_hash,
