@@ -43,11 +43,16 @@ func createMachine(tb testing.TB, app *apptest.App, name string, roles ...string
 }
 
 // asMachine returns a client that sends an access token of the machine
-// client id with secret, from the client-credentials grant.
+// client id with secret, from the client-credentials grant of the token
+// endpoint.
 func asMachine(tb testing.TB, app *apptest.App, id, secret string) *apptest.Client {
 	tb.Helper()
-	tok, err := app.Auth.ClientCredentials(tb.Context(), id, secret, "api")
-	require.NoError(tb, err)
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {"api"}}
+	app.Anonymous().WithHeader("Content-Type", "application/x-www-form-urlencoded").Post("/oauth/token", form.Encode()).
+		Status(tb, http.StatusOK).JSON(tb, &tok)
 	return app.Anonymous().WithHeader("Authorization", "Bearer "+tok.AccessToken)
 }
 

@@ -394,3 +394,37 @@ func TestOAuth_registration(t *testing.T) {
 		assert.Contains(t, []string{"invalid_redirect_uri", "invalid_client_metadata"}, e.Error, name)
 	}
 }
+
+// TestOAuth_clientCredentials: a machine client gets a token by HTTP Basic
+// or in the body; the token carries sub client:<client_id> and the
+// machine's roles, and opens the routes those roles open.
+func TestOAuth_clientCredentials(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	m := createMachine(t, app, "front desk", "operator")
+	basic := base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(m.ClientID) + ":" + url.QueryEscape(m.ClientSecret)))
+	var tok oauthTokens
+	app.Anonymous().WithHeader("Authorization", "Basic "+basic).WithHeader("Content-Type", "application/x-www-form-urlencoded").
+		Post("/oauth/token", "grant_type=client_credentials").Status(t, http.StatusOK).JSON(t, &tok)
+	assert.Empty(t, tok.RefreshToken)
+	assert.Equal(t, "api", tok.Scope)
+	claims := jwt.MapClaims{}
+	_, _, err := jwt.NewParser().ParseUnverified(tok.AccessToken, claims)
+	require.NoError(t, err)
+	assert.Equal(t, "client:"+m.ClientID, claims["sub"])
+	assert.Equal(t, true, claims["operator"])
+	bearer(app, tok.AccessToken).Get("/api/admin/courts").Status(t, http.StatusOK)
+	bearer(app, tok.AccessToken).Get("/api/sudo/users").Status(t, http.StatusForbidden)
+
+	post := url.Values{"grant_type": {"client_credentials"}, "client_id": {m.ClientID}, "client_secret": {m.ClientSecret}}
+	tokenCall(app, post).Status(t, http.StatusOK)
+
+	wrong := url.Values{"grant_type": {"client_credentials"}, "client_id": {m.ClientID}, "client_secret": {"nope"}}
+	assert.Equal(t, "invalid_client", oauthErrorOf(t, tokenCall(app, wrong), http.StatusUnauthorized))
+	res := app.Anonymous().WithHeader("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(m.ClientID+":nope"))).
+		WithHeader("Content-Type", "application/x-www-form-urlencoded").Post("/oauth/token", "grant_type=client_credentials")
+	assert.Equal(t, "invalid_client", oauthErrorOf(t, res, http.StatusUnauthorized))
+	assert.Contains(t, res.Header.Get("WWW-Authenticate"), "Basic")
+	mcp := url.Values{"grant_type": {"client_credentials"}, "client_id": {m.ClientID}, "client_secret": {m.ClientSecret}, "scope": {"mcp"}}
+	assert.Equal(t, "invalid_scope", oauthErrorOf(t, tokenCall(app, mcp), http.StatusBadRequest))
+}

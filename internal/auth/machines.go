@@ -64,7 +64,7 @@ var (
 	ErrInvalidClient = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid_client", "The client_id or client_secret is wrong.")
 	// ErrInvalidScope is a scope a machine client may not get (RFC 6749,
 	// section 5.2).
-	ErrInvalidScope = clubhouse.Errorf(clubhouse.Invalid, "invalid_scope", "A machine client may ask only for scope %q.", MachineScope)
+	ErrInvalidScope = clubhouse.Errorf(clubhouse.Invalid, "invalid_scope", "The scope is unknown, or wider than the grant or the client may get.")
 )
 
 // errMachinesLocal refuses machine clients when tokens come from an

@@ -63,13 +63,12 @@ var (
 )
 
 // Errors of the token and registration endpoints; their codes are those of
-// RFC 6749 section 5.2 and RFC 7591 section 3.2.2.
+// RFC 6749 section 5.2 and RFC 7591 section 3.2.2 (ErrInvalidClient and
+// ErrInvalidScope are in machines.go).
 var (
 	ErrInvalidRequest      = clubhouse.Errorf(clubhouse.Invalid, "invalid_request", "The request is missing a parameter or has a bad one.")
 	ErrInvalidGrant        = clubhouse.Errorf(clubhouse.Invalid, "invalid_grant", "The code or refresh token is invalid, expired, already used, or was issued to another client.")
 	ErrUnsupportedGrant    = clubhouse.Errorf(clubhouse.Invalid, "unsupported_grant_type", "grant_type must be authorization_code, refresh_token or client_credentials.")
-	ErrInvalidScope        = clubhouse.Errorf(clubhouse.Invalid, "invalid_scope", "The scope is unknown or wider than the grant.")
-	ErrInvalidClient       = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid_client", "The client is unknown or its credentials are wrong.")
 	ErrInvalidRedirectURIs = clubhouse.Errorf(clubhouse.Invalid, "invalid_redirect_uri", "A redirect URI is not allowed by this server.")
 	ErrInvalidMetadata     = clubhouse.Errorf(clubhouse.Invalid, "invalid_client_metadata", "The client metadata is not valid.")
 )
@@ -217,42 +216,38 @@ type TokenRequest struct {
 	Scope        string // refresh_token: a narrower scope; client_credentials: the scope asked for
 }
 
-// Grant is the answer of the token endpoint.
-type Grant struct {
-	Tokens
-	Scope string
-}
-
 // Token runs the token endpoint: authorization_code (the verifier checked
 // against the S256 challenge), refresh_token (rotation within a family; a
 // token used twice revokes its family) and client_credentials (a machine
 // client). Errors: ErrInvalidRequest, ErrInvalidGrant, ErrInvalidScope,
 // ErrUnsupportedGrant, ErrInvalidClient, ErrUserDisabled, ErrLocalOnly.
-func (s *Service) Token(ctx context.Context, r TokenRequest) (Grant, error) {
+func (s *Service) Token(ctx context.Context, r TokenRequest) (Tokens, error) {
 	if s.o.Issuer == nil {
-		return Grant{}, ErrLocalOnly
+		return Tokens{}, ErrLocalOnly
 	}
 	switch r.GrantType {
 	case "authorization_code":
 		return s.exchangeCode(ctx, r)
 	case "refresh_token":
 		return s.refreshGrant(ctx, r)
+	case "client_credentials":
+		return s.ClientCredentials(ctx, r.ClientID, r.ClientSecret, r.Scope)
 	case "":
-		return Grant{}, ErrInvalidRequest.Withf("grant_type is required.")
+		return Tokens{}, ErrInvalidRequest.Withf("grant_type is required.")
 	}
-	return Grant{}, ErrUnsupportedGrant.Withf("grant_type %q is not supported: use authorization_code, refresh_token or client_credentials.", r.GrantType)
+	return Tokens{}, ErrUnsupportedGrant.Withf("grant_type %q is not supported: use authorization_code, refresh_token or client_credentials.", r.GrantType)
 }
 
-func (s *Service) exchangeCode(ctx context.Context, r TokenRequest) (Grant, error) {
+func (s *Service) exchangeCode(ctx context.Context, r TokenRequest) (Tokens, error) {
 	for name, v := range map[string]string{"code": r.Code, "code_verifier": r.CodeVerifier, "client_id": r.ClientID, "redirect_uri": r.RedirectURI} {
 		if v == "" {
-			return Grant{}, ErrInvalidRequest.Withf("%s is required for the authorization_code grant.", name)
+			return Tokens{}, ErrInvalidRequest.Withf("%s is required for the authorization_code grant.", name)
 		}
 	}
 	if !validVerifier(r.CodeVerifier) {
-		return Grant{}, ErrInvalidRequest.Withf("code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9 and -._~ (RFC 7636).")
+		return Tokens{}, ErrInvalidRequest.Withf("code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9 and -._~ (RFC 7636).")
 	}
-	var g Grant
+	var g Tokens
 	var reused string
 	err := sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
 		reused = ""
@@ -301,16 +296,16 @@ func (s *Service) exchangeCode(ctx context.Context, r TokenRequest) (Grant, erro
 		err = ErrInvalidGrant.Withf("The code was already used; the tokens issued for it are revoked.")
 	}
 	if err != nil {
-		return Grant{}, fmt.Errorf("token: %w", err)
+		return Tokens{}, fmt.Errorf("token: %w", err)
 	}
 	return g, nil
 }
 
-func (s *Service) refreshGrant(ctx context.Context, r TokenRequest) (Grant, error) {
+func (s *Service) refreshGrant(ctx context.Context, r TokenRequest) (Tokens, error) {
 	if r.RefreshToken == "" || r.ClientID == "" {
-		return Grant{}, ErrInvalidRequest.Withf("refresh_token and client_id are required for the refresh_token grant.")
+		return Tokens{}, ErrInvalidRequest.Withf("refresh_token and client_id are required for the refresh_token grant.")
 	}
-	var g Grant
+	var g Tokens
 	var reused bool
 	err := sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
 		reused = false
@@ -354,23 +349,23 @@ func (s *Service) refreshGrant(ctx context.Context, r TokenRequest) (Grant, erro
 		err = ErrInvalidGrant.Withf("The refresh token was already used; every token of its family is revoked.")
 	}
 	if err != nil {
-		return Grant{}, fmt.Errorf("token: %w", err)
+		return Tokens{}, fmt.Errorf("token: %w", err)
 	}
 	return g, nil
 }
 
 // issueGrant mints an access token with scope for u and a refresh token of
 // the client in family, on q.
-func (s *Service) issueGrant(ctx context.Context, q sqldb.Queryer, u User, clientID, scope, family string) (Grant, error) {
+func (s *Service) issueGrant(ctx context.Context, q sqldb.Queryer, u User, clientID, scope, family string) (Tokens, error) {
 	access, ttl, err := s.o.Issuer.Mint(u, scope)
 	if err != nil {
-		return Grant{}, err
+		return Tokens{}, err
 	}
 	refresh := randomToken()
 	if err := s.store.InsertClientRefresh(ctx, q, u.ID, family, refresh, s.o.Now().Add(s.o.RefreshTTL), clientID, scope); err != nil {
-		return Grant{}, err
+		return Tokens{}, err
 	}
-	return Grant{Tokens: Tokens{AccessToken: access, ExpiresIn: ttl, RefreshToken: refresh}, Scope: scope}, nil
+	return Tokens{AccessToken: access, ExpiresIn: ttl, RefreshToken: refresh, Scope: scope}, nil
 }
 
 // ClientRegistration is the metadata of a dynamic client registration
