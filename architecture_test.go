@@ -76,7 +76,7 @@ func TestArchitecture(t *testing.T) {
 			for _, d := range p.Imports {
 				require.False(t, isInternal(d), "example %s imports %s", name, d)
 			}
-		case strings.HasPrefix(name, "internal/sqldb"), strings.HasPrefix(name, "internal/auth"):
+		case strings.HasPrefix(name, "internal/sqldb"), strings.HasPrefix(name, "internal/auth"), strings.HasPrefix(name, "internal/idem"):
 			for _, d := range project {
 				require.NotContains(t, append(domain, "httpapi"), strings.Split(d, "/")[0], "plumbing package %s must not import %s", name, d)
 			}

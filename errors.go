@@ -20,10 +20,11 @@ const (
 	UnsupportedMedia             // the file type is not accepted
 	RateLimited                  // too many attempts
 	Unavailable                  // a dependency is down or not configured
+	Unprocessable                // well-formed, but contradicts an earlier request: an idempotency key reused with other input
 )
 
 var kindNames = [...]string{"internal", "invalid", "unauthenticated", "forbidden", "not found", "conflict",
-	"too large", "unsupported media", "rate limited", "unavailable"}
+	"too large", "unsupported media", "rate limited", "unavailable", "unprocessable"}
 
 func (k Kind) String() string {
 	if k < 0 || int(k) >= len(kindNames) {

@@ -25,6 +25,7 @@ var statusOf = map[clubhouse.Kind]int{
 	clubhouse.UnsupportedMedia: http.StatusUnsupportedMediaType,
 	clubhouse.RateLimited:      http.StatusTooManyRequests,
 	clubhouse.Unavailable:      http.StatusServiceUnavailable,
+	clubhouse.Unprocessable:    http.StatusUnprocessableEntity,
 }
 
 // retryAfter is the Retry-After of a RateLimited error: the wait the error

@@ -33,6 +33,7 @@ func TestWriteError_everyKind(t *testing.T) {
 		clubhouse.UnsupportedMedia: 415,
 		clubhouse.RateLimited:      429,
 		clubhouse.Unavailable:      503,
+		clubhouse.Unprocessable:    422,
 	}
 	require.Len(t, statusOf, len(want), "every kind has exactly one status")
 	for k, status := range want {

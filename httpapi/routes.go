@@ -13,6 +13,7 @@ import (
 // @description Times of bookings and events are wall-clock times in the club's zone (CLUB_TIMEZONE); a trailing Z is not UTC.
 // @description Errors answer {error, message}. Request bodies are JSON objects of at most 1 MiB; unknown fields are rejected.
 // @description Text fields and parameters hold at most their maxLength characters (255 where none is given), and integers lie within their minimum and maximum; text with a NUL character or that is not UTF-8 is refused. Such input answers 400 invalid data naming the field; it is never stored altered.
+// @description The routes that create bookings and payments accept an Idempotency-Key header that makes a retry safe: the same key and body answer the first 201 again (Idempotent-Replayed: true) without writing twice; see the header's parameter.
 // @description A route that reads or writes a database answers 503 {error: "database unavailable"} while that database cannot be reached; retry later.
 // @description Every authenticated admin GET sets the cookie XSRF-TOKEN (Path=/, SameSite=Strict, readable by scripts) when the request has none; receipt downloads send its value back in the X-XSRF-TOKEN header.
 // @BasePath /
@@ -101,7 +102,7 @@ func (s *Server) routes() {
 	s.handle("DELETE /api/admin/tariffs/{id}", staff, s.deleteTariff)
 
 	s.handle("GET /api/admin/booking", staff, s.listBookings)
-	s.handle("POST /api/admin/booking", staff, s.createBooking)
+	s.handle("POST /api/admin/booking", staff, s.idempotent(s.createBooking))
 	s.handle("DELETE /api/admin/booking", staff, s.deleteBookings)
 	s.handle("GET /api/admin/booking/full", staff, s.listBookingsFull)
 	s.handle("POST /api/admin/booking/validate", staff, s.validateBooking)
@@ -122,7 +123,7 @@ func (s *Server) routes() {
 	s.handle("PATCH /api/admin/booking/{id}/contract", staff, s.setContract)
 
 	s.handle("GET /api/admin/booking/{bookingId}/payment", staff, s.listBookingPayments)
-	s.handle("POST /api/admin/booking/{bookingId}/payment", staff, s.createBookingPayment)
+	s.handle("POST /api/admin/booking/{bookingId}/payment", staff, s.idempotent(s.createBookingPayment))
 	s.handle("GET /api/admin/booking/{bookingId}/payment/{paymentId}", staff, s.getBookingPayment)
 	s.handle("PATCH /api/admin/booking/{bookingId}/payment/{paymentId}", staff, s.updateBookingPayment)
 	s.handle("DELETE /api/admin/booking/{bookingId}/payment/{paymentId}", staff, s.deleteBookingPayment)
@@ -131,7 +132,7 @@ func (s *Server) routes() {
 
 	s.handle("GET /api/admin/dashboard/stats", staff, s.dashboardStats)
 	s.handle("GET /api/admin/payments", staff, s.listPayments)
-	s.handle("POST /api/admin/payments", staff, s.createPayment)
+	s.handle("POST /api/admin/payments", staff, s.idempotent(s.createPayment))
 	s.handle("GET /api/admin/payments/stats", staff, s.paymentStats)
 	s.handle("GET /api/admin/payments/transaction/{transaction_id}", staff, s.getPaymentByTransaction)
 	s.handle("GET /api/admin/payments/{id}", staff, s.getPayment)
@@ -166,14 +167,14 @@ func (s *Server) routes() {
 	s.handle("GET /api/account/profile", authenticated, s.getProfile)
 	s.handle("PUT /api/account/profile", authenticated, s.updateProfile)
 	s.handle("GET /api/account/bookings", authenticated, s.listAccountBookings)
-	s.handle("POST /api/account/bookings", authenticated, s.createAccountBooking)
+	s.handle("POST /api/account/bookings", authenticated, s.idempotent(s.createAccountBooking))
 	s.handle("GET /api/account/bookings/calculate-price", authenticated, s.calculateAccountPrice)
 	s.handle("GET /api/account/bookings/{bookingId}", authenticated, s.getAccountBooking)
 	s.handle("GET /api/account/courts", authenticated, s.listAccountCourts)
 	s.handle("GET /api/account/courts/grid", authenticated, s.courtsGrid)
 	s.handle("GET /api/account/stats", authenticated, s.accountStats)
 	s.handle("GET /api/account/payments", authenticated, s.listAccountPayments)
-	s.handle("POST /api/account/payments", authenticated, s.createAccountPayment)
+	s.handle("POST /api/account/payments", authenticated, s.idempotent(s.createAccountPayment))
 	s.handle("GET /api/account/payments/{id}", authenticated, s.getAccountPayment)
 	s.handle("GET /api/account/reservation-types", authenticated, s.listAccountReservationTypes)
 	s.handle("GET /api/account/payment-types", authenticated, s.listAccountPaymentTypes)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/idem"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/payments"
@@ -40,6 +41,7 @@ type Options struct {
 	Ledger        *ledger.Ledger         // nil: the accounting routes answer 503
 	AccountingDB  *sqldb.DB              // the ledger's database, for the health check
 	Poster        *payments.LedgerPoster // reports payments waiting for the ledger
+	Idempotency   *idem.Store            // the Idempotency-Key of the create routes
 	Now           func() time.Time
 	Zone          *time.Location // the club's time zone
 

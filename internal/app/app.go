@@ -13,6 +13,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/httpapi"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/idem"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/migrations"
@@ -35,6 +36,7 @@ type App struct {
 	Payments  *payments.Service
 	Ledger    *ledger.Ledger         // nil without an accounting database
 	Poster    *payments.LedgerPoster // posts completed payments to Ledger; nil without it
+	Keys      *idem.Store            // the idempotency keys of retried writes
 	Server    *httpapi.Server
 }
 
@@ -141,9 +143,10 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		a.Ledger = ledger.New(o.Accounting.DB, o.Now)
 		a.Poster = payments.NewLedgerPoster(db.DB, a.Ledger, cfg.ClubTimezone)
 	}
+	a.Keys = idem.New(db.DB, idem.Options{Now: o.Now, Report: func(err error) { log.Warn("idempotency key", "err", err) }})
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
-		Catalogs: a.Catalogs, Clients: a.Clients, Tariffs: a.Tariffs, Bookings: a.Bookings, Discounts: a.Discounts, Payments: a.Payments, Ledger: a.Ledger, Poster: a.Poster, AccountingDB: o.Accounting, WebhookSecrets: cfg.PaymentWebhookSecrets,
+		Catalogs: a.Catalogs, Clients: a.Clients, Tariffs: a.Tariffs, Bookings: a.Bookings, Discounts: a.Discounts, Payments: a.Payments, Ledger: a.Ledger, Poster: a.Poster, Idempotency: a.Keys, AccountingDB: o.Accounting, WebhookSecrets: cfg.PaymentWebhookSecrets,
 		Now: o.Now, Zone: cfg.ClubTimezone,
 	})
 	if err != nil {
