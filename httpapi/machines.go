@@ -13,7 +13,7 @@ type machineDTO struct {
 	ID        int64     `json:"id" validate:"required" example:"1"`
 	ClientID  string    `json:"client_id" validate:"required" example:"mch_0f1e2d3c4b5a69788796a5b4c3d2e1f0"`
 	Name      string    `json:"name" validate:"required" example:"Front-desk kiosk"`
-	Roles     []string  `json:"roles" validate:"required" enums:"trainer,operator,admin,sudo,accounting" example:"operator"`
+	Roles     []string  `json:"roles" maxLength:"255" validate:"required" enums:"trainer,operator,admin,sudo,accounting" example:"operator"`
 	Disabled  bool      `json:"disabled" validate:"required"`
 	CreatedAt time.Time `json:"created_at" validate:"required" format:"date-time"`
 }
@@ -41,7 +41,7 @@ type createdMachineDTO struct {
 	ClientID     string    `json:"client_id" validate:"required" example:"mch_0f1e2d3c4b5a69788796a5b4c3d2e1f0"`
 	ClientSecret string    `json:"client_secret" validate:"required" example:"Zp3v0m6Q8h1uJ5yX2cR7tK9wA4eB0nL3sD6fG8jH1kM"`
 	Name         string    `json:"name" validate:"required" example:"Front-desk kiosk"`
-	Roles        []string  `json:"roles" validate:"required" enums:"trainer,operator,admin,sudo,accounting" example:"operator"`
+	Roles        []string  `json:"roles" maxLength:"255" validate:"required" enums:"trainer,operator,admin,sudo,accounting" example:"operator"`
 	Disabled     bool      `json:"disabled" validate:"required"`
 	CreatedAt    time.Time `json:"created_at" validate:"required" format:"date-time"`
 }
@@ -54,7 +54,7 @@ type machineListDTO struct {
 
 type machineInput struct {
 	Name  string   `json:"name" validate:"required" example:"Front-desk kiosk" maxLength:"255"`
-	Roles []string `json:"roles" validate:"required" enums:"trainer,operator,admin,sudo,accounting" example:"operator"`
+	Roles []string `json:"roles" maxLength:"255" validate:"required" enums:"trainer,operator,admin,sudo,accounting" example:"operator"`
 }
 
 type machineChangeInput struct {

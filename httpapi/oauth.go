@@ -182,14 +182,14 @@ const maxFormBody = 64 << 10
 // @Tags oauth
 // @Accept x-www-form-urlencoded
 // @Produce json
-// @Param grant_type formData string true "authorization_code, refresh_token or client_credentials"
-// @Param code formData string false "authorization_code: the code"
-// @Param code_verifier formData string false "authorization_code: the PKCE verifier"
-// @Param redirect_uri formData string false "authorization_code: the redirect URI of the request"
-// @Param client_id formData string false "The client"
-// @Param client_secret formData string false "client_credentials: the machine's secret"
-// @Param refresh_token formData string false "refresh_token: the refresh token"
-// @Param scope formData string false "refresh_token: a narrower scope; client_credentials: the scope asked for"
+// @Param grant_type formData string true "authorization_code, refresh_token or client_credentials" maxLength(255)
+// @Param code formData string false "authorization_code: the code" maxLength(255)
+// @Param code_verifier formData string false "authorization_code: the PKCE verifier" maxLength(255)
+// @Param redirect_uri formData string false "authorization_code: the redirect URI of the request" maxLength(2000)
+// @Param client_id formData string false "The client" maxLength(255)
+// @Param client_secret formData string false "client_credentials: the machine's secret" maxLength(255)
+// @Param refresh_token formData string false "refresh_token: the refresh token" maxLength(255)
+// @Param scope formData string false "refresh_token: a narrower scope; client_credentials: the scope asked for" maxLength(255)
 // @Success 200 {object} oauthTokenDTO
 // @Failure 400,401 {object} oauthErrorBody
 // @Failure 404,413,503 {object} errorBody
@@ -246,6 +246,11 @@ func tokenForm(r *http.Request) (auth.TokenRequest, bool, error) {
 		if len(vs) > 1 {
 			return auth.TokenRequest{}, false, auth.ErrInvalidRequest.Withf("The parameter %s is repeated.", k)
 		}
+		if max, ok := tokenFormLimits[k]; ok {
+			if err := checkText(k, vs[0], max); err != nil {
+				return auth.TokenRequest{}, false, auth.ErrInvalidRequest.Withf("%s", clubhouse.AsError(err).Message)
+			}
+		}
 	}
 	in := auth.TokenRequest{
 		GrantType: form.Get("grant_type"), Code: form.Get("code"), CodeVerifier: form.Get("code_verifier"),
@@ -265,6 +270,13 @@ func tokenForm(r *http.Request) (auth.TokenRequest, bool, error) {
 	}
 	in.ClientID, in.ClientSecret = id, secret
 	return in, true, nil
+}
+
+// tokenFormLimits are the maxLength of the token endpoint's parameters, as
+// its API description gives them.
+var tokenFormLimits = map[string]int{
+	"grant_type": 255, "code": 255, "code_verifier": 255, "redirect_uri": 2000, "client_id": 255,
+	"client_secret": 255, "refresh_token": 255, "scope": 255,
 }
 
 // basicCredentials reads HTTP Basic client credentials, form-decoded as
@@ -331,15 +343,15 @@ func (s *Server) writeOAuthError(w http.ResponseWriter, r *http.Request, err err
 
 type clientRegistrationInput struct {
 	ClientName              string   `json:"client_name" maxLength:"255" example:"Claude"`
-	RedirectURIs            []string `json:"redirect_uris" validate:"required" maxItems:"10" example:"http://127.0.0.1:33418/callback"`
-	GrantTypes              []string `json:"grant_types" example:"authorization_code,refresh_token"`
-	ResponseTypes           []string `json:"response_types" example:"code"`
-	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method" example:"none"`
-	Scope                   string   `json:"scope" example:"mcp"`
+	RedirectURIs            []string `json:"redirect_uris" validate:"required" maxItems:"10" maxLength:"2000" example:"http://127.0.0.1:33418/callback"`
+	GrantTypes              []string `json:"grant_types" maxItems:"10" maxLength:"255" example:"authorization_code,refresh_token"`
+	ResponseTypes           []string `json:"response_types" maxItems:"10" maxLength:"255" example:"code"`
+	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method" maxLength:"255" example:"none"`
+	Scope                   string   `json:"scope" maxLength:"255" example:"mcp"`
 	ClientURI               string   `json:"client_uri" maxLength:"2000"`
 	LogoURI                 string   `json:"logo_uri" maxLength:"2000"`
-	SoftwareID              string   `json:"software_id"`
-	SoftwareVersion         string   `json:"software_version"`
+	SoftwareID              string   `json:"software_id" maxLength:"255"`
+	SoftwareVersion         string   `json:"software_version" maxLength:"255"`
 }
 
 type registeredClientDTO struct {

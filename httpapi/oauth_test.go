@@ -428,3 +428,20 @@ func TestOAuth_clientCredentials(t *testing.T) {
 	mcp := url.Values{"grant_type": {"client_credentials"}, "client_id": {m.ClientID}, "client_secret": {m.ClientSecret}, "scope": {"mcp"}}
 	assert.Equal(t, "invalid_scope", oauthErrorOf(t, tokenCall(app, mcp), http.StatusBadRequest))
 }
+
+func TestOAuth_tokenFormLimits(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	for _, f := range []url.Values{
+		{"grant_type": {"authorization_code"}, "code": {strings.Repeat("c", 256)}},
+		{"grant_type": {"authorization_code"}, "redirect_uri": {"http://x/\x00"}},
+		{"grant_type": {"refresh_token", "refresh_token"}},
+	} {
+		assert.Equal(t, "invalid_request", oauthErrorOf(t, tokenCall(app, f), http.StatusBadRequest))
+	}
+	res := app.Anonymous().WithHeader("Content-Type", "text/plain").Post("/oauth/token", "grant_type=client_credentials")
+	assert.Equal(t, "invalid_request", oauthErrorOf(t, res, http.StatusBadRequest))
+	big := app.Anonymous().WithHeader("Content-Type", "application/x-www-form-urlencoded").
+		Post("/oauth/token", "grant_type=x&pad="+strings.Repeat("p", 70<<10))
+	assert.Equal(t, "invalid_request", oauthErrorOf(t, big, http.StatusBadRequest))
+}

@@ -30,8 +30,10 @@ const panelPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; co
 // @Description The page at PANEL_BASE_URL/login when PANEL_BASE_URL is left at its default (this server's /panel): it signs the user in, names the client and the scopes it asks for, and on Allow calls /oauth/authorize/complete and sends the browser back to the client (on Deny, /oauth/authorize/deny). Works offline; served with a Content-Security-Policy that forbids framing.
 // @Tags oauth
 // @Produce html
+// @Produce json
 // @Param oauth_state query string false "The pending authorization request" maxLength(36)
 // @Success 200 {string} string "HTML page"
+// @Failure 400 {object} errorBody
 // @Router /panel/login [get]
 func (s *Server) panelLogin(w http.ResponseWriter, r *http.Request) error {
 	return servePanelFile(w, "login.html")
@@ -42,9 +44,10 @@ func (s *Server) panelLogin(w http.ResponseWriter, r *http.Request) error {
 // @Summary Login page assets
 // @Tags oauth
 // @Produce plain
-// @Param file path string true "login.css or login.js"
+// @Produce json
+// @Param file path string true "login.css or login.js" maxLength(255)
 // @Success 200 {string} string "The file"
-// @Failure 404 {object} errorBody
+// @Failure 400,404 {object} errorBody
 // @Router /panel/{file} [get]
 func (s *Server) panelAsset(w http.ResponseWriter, r *http.Request) error {
 	name := r.PathValue("file")
