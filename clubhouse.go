@@ -18,6 +18,10 @@ const (
 // Roles lists every role in a stable order.
 var Roles = []Role{RoleTrainer, RoleOperator, RoleAdmin, RoleSudo, RoleAccounting}
 
+// PanelRoles are the staff roles; any one grants the panel permission, which
+// the admin routes and the tool endpoint require.
+var PanelRoles = []Role{RoleOperator, RoleAdmin, RoleSudo}
+
 // ParseRole returns the role named s, or an Invalid error.
 func ParseRole(s string) (Role, error) {
 	for _, r := range Roles {

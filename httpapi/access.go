@@ -22,7 +22,7 @@ const (
 
 // roles lists the roles that grant each access level; any one suffices.
 var roles = map[access][]clubhouse.Role{
-	staff:      {clubhouse.RoleOperator, clubhouse.RoleAdmin, clubhouse.RoleSudo},
+	staff:      clubhouse.PanelRoles,
 	trainer:    {clubhouse.RoleTrainer},
 	sudo:       {clubhouse.RoleSudo},
 	accounting: {clubhouse.RoleAccounting, clubhouse.RoleAdmin},

@@ -202,6 +202,11 @@ func (s *Server) routes() {
 
 	s.handle("GET /api/sudo/users", sudo, s.listSudoUsers)
 	s.handle("PATCH /api/sudo/users/{uid}", sudo, s.changeUser)
+
+	// The tool endpoint checks its own credentials (see mcp.go).
+	s.handle("POST /mcp", public, s.mcpPost)
+	s.handle("GET /mcp", public, s.mcpGet)
+	s.handle("DELETE /mcp", public, s.mcpDelete)
 }
 
 // dispatch routes r through the mux. The mux answers some requests itself,

@@ -15,6 +15,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/ledger"
+	"github.com/clubhouse-go/clubhouse/mcp"
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
@@ -96,7 +97,8 @@ type Options struct {
 	Now        func() time.Time
 }
 
-// Build wires the services and the HTTP server on db.
+// Build wires the services and the HTTP server on db, with the tool
+// endpoint (MCP) at /mcp.
 func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Options) (*App, error) {
 	if o.Now == nil {
 		o.Now = time.Now
@@ -131,10 +133,15 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		a.Ledger = ledger.New(o.Accounting.DB, o.Now)
 		a.Poster = payments.NewLedgerPoster(db.DB, a.Ledger, cfg.ClubTimezone)
 	}
+	tools := mcp.New(mcp.Options{
+		Logger: log, Auth: a.Auth, ResourceMetadataURL: cfg.PublicBaseURL + "/.well-known/oauth-protected-resource/mcp",
+		Catalogs: a.Catalogs, Clients: a.Clients, Bookings: a.Bookings, Payments: a.Payments, Zone: cfg.ClubTimezone,
+		Authenticated: httpapi.NamePrincipal,
+	})
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
 		Catalogs: a.Catalogs, Clients: a.Clients, Tariffs: a.Tariffs, Bookings: a.Bookings, Discounts: a.Discounts, Payments: a.Payments, Ledger: a.Ledger, Poster: a.Poster, AccountingDB: o.Accounting, WebhookSecrets: cfg.PaymentWebhookSecrets,
-		Now: o.Now, Zone: cfg.ClubTimezone,
+		Now: o.Now, Zone: cfg.ClubTimezone, MCP: tools,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("build http server: %w", err)
