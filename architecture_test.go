@@ -63,12 +63,12 @@ func TestArchitecture(t *testing.T) {
 			}
 		case slices.Contains(domain, top):
 			for _, d := range project {
-				require.False(t, d == "httpapi" || strings.HasPrefix(d, "cmd/") || d == "internal/app" || d == "internal/apptest" || d == "internal/demo",
+				require.False(t, d == "httpapi" || d == "mcp" || strings.HasPrefix(d, "cmd/") || d == "internal/app" || d == "internal/apptest" || d == "internal/demo",
 					"domain package %s must not import %s", name, d)
 			}
 		case top == "examples":
 			for _, d := range project {
-				require.False(t, d == "httpapi" || strings.HasPrefix(d, "cmd/"), "example %s uses only the public library, not %s", name, d)
+				require.False(t, d == "httpapi" || d == "mcp" || strings.HasPrefix(d, "cmd/"), "example %s uses only the public library, not %s", name, d)
 			}
 			// The library it uses runs on internal/ packages; the example
 			// itself must not name one (examples/examples_test.go builds it
@@ -78,7 +78,7 @@ func TestArchitecture(t *testing.T) {
 			}
 		case strings.HasPrefix(name, "internal/sqldb"), strings.HasPrefix(name, "internal/auth"), strings.HasPrefix(name, "internal/idem"):
 			for _, d := range project {
-				require.NotContains(t, append(domain, "httpapi"), strings.Split(d, "/")[0], "plumbing package %s must not import %s", name, d)
+				require.NotContains(t, append(domain, "httpapi", "mcp"), strings.Split(d, "/")[0], "plumbing package %s must not import %s", name, d)
 			}
 		}
 		require.NotContains(t, []string{"util", "utils", "common", "models", "helpers"}, path.Base(name), "no grab-bag packages")

@@ -58,8 +58,8 @@ func (a Actor) HasAny(roles ...Role) bool {
 }
 
 // PanelRoles are the roles that carry the panel permission: the staff, who
-// act for the club rather than for one client. The OAuth flow grants its
-// scopes, and the MCP tools answer, only to an actor with one of them.
+// act for the club rather than for one client. The admin routes, the OAuth
+// flow's consent and the MCP tools require one of them.
 var PanelRoles = []Role{RoleOperator, RoleAdmin, RoleSudo}
 
 // HasPanel reports whether the actor has the panel permission.

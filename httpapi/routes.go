@@ -221,6 +221,11 @@ func (s *Server) routes() {
 	s.handle("POST /api/sudo/machines", sudo, s.createMachine)
 	s.handle("PATCH /api/sudo/machines/{id}", sudo, s.changeMachine)
 	s.handle("POST /api/sudo/machines/{id}/rotate", sudo, s.rotateMachineSecret)
+
+	// The tool endpoint checks its own credentials (see mcp.go).
+	s.handle("POST /mcp", public, s.mcpPost)
+	s.handle("GET /mcp", public, s.mcpGet)
+	s.handle("DELETE /mcp", public, s.mcpDelete)
 }
 
 // dispatch routes r through the mux. The mux answers some requests itself,

@@ -45,6 +45,10 @@ type Options struct {
 	Now           func() time.Time
 	Zone          *time.Location // the club's time zone
 
+	// MCP is the tool endpoint served at /mcp (POST, GET, DELETE), which
+	// authorizes its requests itself; nil: /mcp answers 404.
+	MCP http.Handler
+
 	// WebhookSecrets are the keys of POST /webhooks/payment signatures
 	// (PAYMENT_WEBHOOK_SECRET; several during a rotation). None: the
 	// webhook answers 503.

@@ -16,6 +16,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/idem"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/ledger"
+	"github.com/clubhouse-go/clubhouse/mcp"
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
@@ -98,7 +99,8 @@ type Options struct {
 	Now        func() time.Time
 }
 
-// Build wires the services and the HTTP server on db.
+// Build wires the services and the HTTP server on db, with the tool
+// endpoint (MCP) at /mcp.
 func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Options) (*App, error) {
 	if o.Now == nil {
 		o.Now = time.Now
@@ -144,10 +146,15 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		a.Poster = payments.NewLedgerPoster(db.DB, a.Ledger, cfg.ClubTimezone)
 	}
 	a.Keys = idem.New(db.DB, idem.Options{Now: o.Now, Report: func(err error) { log.Warn("idempotency key", "err", err) }})
+	tools := mcp.New(mcp.Options{
+		Logger: log, Auth: a.Auth, ResourceMetadataURL: cfg.PublicBaseURL + "/.well-known/oauth-protected-resource/mcp",
+		Catalogs: a.Catalogs, Clients: a.Clients, Bookings: a.Bookings, Payments: a.Payments, Zone: cfg.ClubTimezone,
+		Authenticated: httpapi.NamePrincipal,
+	})
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
 		Catalogs: a.Catalogs, Clients: a.Clients, Tariffs: a.Tariffs, Bookings: a.Bookings, Discounts: a.Discounts, Payments: a.Payments, Ledger: a.Ledger, Poster: a.Poster, Idempotency: a.Keys, AccountingDB: o.Accounting, WebhookSecrets: cfg.PaymentWebhookSecrets,
-		Now: o.Now, Zone: cfg.ClubTimezone,
+		Now: o.Now, Zone: cfg.ClubTimezone, MCP: tools,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("build http server: %w", err)

@@ -217,10 +217,17 @@ func (a *App) User(email string, roles ...clubhouse.Role) auth.User {
 	return u
 }
 
-// Token mints an access token for u.
+// Token mints an access token for u, with scopes openid and panel.
 func (a *App) Token(u auth.User) string {
 	a.tb.Helper()
-	tok, _, err := a.Issuer.Mint(u, "openid panel")
+	return a.TokenWithScope(u, "openid panel")
+}
+
+// TokenWithScope mints an access token for u with scope, a space-separated
+// list ("openid panel mcp" for the tool endpoint).
+func (a *App) TokenWithScope(u auth.User, scope string) string {
+	a.tb.Helper()
+	tok, _, err := a.Issuer.Mint(u, scope)
 	if err != nil {
 		a.tb.Fatal(err)
 	}

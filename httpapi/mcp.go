@@ -1,0 +1,82 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/clubhouse-go/clubhouse"
+)
+
+// The tool endpoint (MCP, streamable HTTP) is the handler of Options.MCP,
+// which authorizes its requests itself (a user's token with scope mcp and
+// the panel permission; no bot keys) and answers its own refusals. Served
+// here, its requests are logged and counted as every route's; its event
+// streams flush through the server's writers, which unwrap.
+
+var errNoMCP = clubhouse.ErrNotFound.Withf("The tool endpoint (MCP) is not enabled on this server.")
+
+// NamePrincipal names the caller of the request of ctx in the request's
+// log line. A handler that authenticates its requests itself, as the tool
+// endpoint does, calls it once it knows the caller.
+func NamePrincipal(ctx context.Context, a clubhouse.Actor) { infoFrom(ctx).principal = a.Label() }
+
+// serveMCP hands the request to the tool endpoint.
+func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) error {
+	if s.o.MCP == nil {
+		return errNoMCP
+	}
+	s.o.MCP.ServeHTTP(w, r)
+	return nil
+}
+
+// mcpPost carries the JSON-RPC messages of an MCP session.
+//
+// @Summary Tool endpoint (MCP): send a message
+// @Description Model Context Protocol over streamable HTTP, for agents. The body is one JSON-RPC 2.0 message; send Accept: application/json, text/event-stream. initialize (without Mcp-Session-Id) opens a session and answers with its id in the Mcp-Session-Id header; send it on every later request, and send the notification notifications/initialized before tools/list or tools/call. A request is answered with 200 as application/json or as text/event-stream (event: message, data: the JSON-RPC response); a notification or response with 202.
+// @Description Access: a user's bearer token with scope mcp, of a user with role operator, admin or sudo. 401 without it, for a bad token, a machine client's token or a bot key (X-Auth), with WWW-Authenticate: Bearer resource_metadata="<base>/.well-known/oauth-protected-resource/mcp"; 403 insufficient_scope without scope mcp; 403 without the role, or for a session another user opened; 404 for an unknown or ended session (start again with initialize).
+// @Description Tools: court_list, court_type_list, reservation_type_list, reservation_status_list, payment_type_list, client_search, client_read, client_create, booking_validate, booking_calculate_price, booking_create, booking_read, booking_update, booking_get_price, booking_add_payment, booking_payment_list, booking_list (arguments in tools/list). A result is JSON in result.content[0].text; a refused call has isError and the text {error, message, code}, code one of invalid_input, not_found, conflict, forbidden, unavailable, internal.
+// @Tags mcp
+// @Accept json
+// @Produce json
+// @Produce event-stream
+// @Param Mcp-Session-Id header string false "The session, from the answer to initialize" maxlength(255)
+// @Param MCP-Protocol-Version header string false "The protocol version negotiated by initialize, such as 2025-11-25" maxlength(255)
+// @Param body body object true "A JSON-RPC 2.0 request, notification or response"
+// @Success 200 {object} object "The JSON-RPC response, as JSON or as an event stream"
+// @Success 202 "A notification or response, accepted"
+// @Header 200 {string} Mcp-Session-Id "The new session, on the answer to initialize"
+// @Failure 400,401,403,404,413,415,500,503 {object} errorBody
+// @Header 401 {string} WWW-Authenticate "Bearer resource_metadata=\"<base>/.well-known/oauth-protected-resource/mcp\""
+// @Header 403 {string} WWW-Authenticate "Bearer error=\"insufficient_scope\", scope=\"mcp\", resource_metadata=\"...\", without scope mcp"
+// @Security Bearer
+// @Router /mcp [post]
+func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) error { return s.serveMCP(w, r) }
+
+// mcpGet opens the event stream of an MCP session.
+//
+// @Summary Tool endpoint (MCP): open the session's event stream
+// @Description Server-sent events for the session in Mcp-Session-Id (send Accept: text/event-stream): the messages the server sends outside the answers to requests. The stream stays open for the life of the session. Access as for POST /mcp.
+// @Tags mcp
+// @Produce event-stream
+// @Produce json
+// @Param Mcp-Session-Id header string true "The session, from the answer to initialize" maxlength(255)
+// @Success 200 {string} string "text/event-stream"
+// @Failure 400,401,403,404,500,503 {object} errorBody
+// @Header 401 {string} WWW-Authenticate "Bearer resource_metadata=\"<base>/.well-known/oauth-protected-resource/mcp\""
+// @Security Bearer
+// @Router /mcp [get]
+func (s *Server) mcpGet(w http.ResponseWriter, r *http.Request) error { return s.serveMCP(w, r) }
+
+// mcpDelete ends an MCP session.
+//
+// @Summary Tool endpoint (MCP): end the session
+// @Description Ends the session in Mcp-Session-Id; later requests with it answer 404. Access as for POST /mcp; only the user who opened the session may end it (403 otherwise).
+// @Tags mcp
+// @Produce json
+// @Param Mcp-Session-Id header string true "The session to end" maxlength(255)
+// @Success 204
+// @Failure 400,401,403,404,500,503 {object} errorBody
+// @Header 401 {string} WWW-Authenticate "Bearer resource_metadata=\"<base>/.well-known/oauth-protected-resource/mcp\""
+// @Security Bearer
+// @Router /mcp [delete]
+func (s *Server) mcpDelete(w http.ResponseWriter, r *http.Request) error { return s.serveMCP(w, r) }

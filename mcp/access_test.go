@@ -1,0 +1,135 @@
+package mcp_test
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
+)
+
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+
+// metadataChallenge is the WWW-Authenticate of every 401 of a test app.
+const metadataChallenge = `Bearer resource_metadata="` + apptest.Issuer + `/.well-known/oauth-protected-resource/mcp"`
+
+// mcpClient is an apptest client for /mcp: it accepts JSON and events.
+func mcpClient(c *apptest.Client) *apptest.Client {
+	return c.WithHeader("Accept", "application/json, text/event-stream")
+}
+
+// TestMCP_access: only a user's token with scope mcp and the panel
+// permission opens a session; the refusals are JSON and the 401s name the
+// resource metadata.
+func TestMCP_access(t *testing.T) {
+	t.Parallel()
+	a := apptest.New(t)
+	admin := a.User("admin@test.club", clubhouse.RoleAdmin)
+	machine, _, err := a.Issuer.Mint(auth.User{LocalID: auth.MachinePrefix + "x"}, "openid panel mcp")
+	require.NoError(t, err)
+	bearer := func(tok string) *apptest.Client { return a.Anonymous().WithHeader("Authorization", "Bearer "+tok) }
+	tests := []struct {
+		name      string
+		client    *apptest.Client
+		status    int
+		error     string
+		challenge string // exact; "" for none
+	}{
+		{"no token", a.Anonymous(), http.StatusUnauthorized, "unauthorized", metadataChallenge},
+		{"not a bearer token", a.Anonymous().WithHeader("Authorization", "Basic YTpi"), http.StatusUnauthorized, "unauthorized", metadataChallenge},
+		{"bad token", bearer("not.a.token"), http.StatusUnauthorized, "invalid token", metadataChallenge},
+		{"bot key", a.AsBot(), http.StatusUnauthorized, "unauthorized", metadataChallenge},
+		{"bot key beside a good token", bearer(a.TokenWithScope(admin, "mcp")).WithHeader("X-Auth", apptest.BotKey), http.StatusUnauthorized, "unauthorized", metadataChallenge},
+		{"machine client", bearer(machine), http.StatusUnauthorized, "invalid token", metadataChallenge},
+		{"no scope mcp", a.AsAdmin(), http.StatusForbidden, "insufficient_scope",
+			`Bearer error="insufficient_scope", scope="mcp", resource_metadata="` + apptest.Issuer + `/.well-known/oauth-protected-resource/mcp"`},
+		{"a client", bearer(a.TokenWithScope(a.User("client@test.club"), "openid panel mcp")), http.StatusForbidden, "forbidden", ""},
+		{"a trainer", bearer(a.TokenWithScope(a.User("trainer@test.club", clubhouse.RoleTrainer), "mcp")), http.StatusForbidden, "forbidden", ""},
+		{"an accountant", bearer(a.TokenWithScope(a.User("books@test.club", clubhouse.RoleAccounting), "mcp")), http.StatusForbidden, "forbidden", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, method := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
+				var body any
+				if method == http.MethodPost {
+					body = initialize
+				}
+				res := mcpClient(tt.client).WithHeader("Mcp-Session-Id", "ABC").Do(method, "/mcp", body).
+					Status(t, tt.status).Error(t, tt.error)
+				assert.Equal(t, tt.challenge, res.Header.Get("WWW-Authenticate"), method)
+				assert.Equal(t, "application/json; charset=utf-8", res.Header.Get("Content-Type"), method)
+			}
+		})
+	}
+
+	// Staff with scope mcp: operator, admin and sudo open sessions.
+	for _, role := range clubhouse.PanelRoles {
+		u := a.User(string(role)+"@test.club", role)
+		res := post(t, a, a.TokenWithScope(u, "openid mcp"), "", initialize)
+		assert.Equal(t, http.StatusOK, res.StatusCode, role)
+		assert.NotEmpty(t, res.Header.Get("Mcp-Session-Id"), role)
+	}
+
+	// A user disabled after the token was minted is refused at once.
+	op := a.User("gone@test.club", clubhouse.RoleOperator)
+	tok := a.TokenWithScope(op, "mcp")
+	_, err = a.DB.ExecContext(t.Context(), `UPDATE users SET disabled = true WHERE id = $1`, op.ID)
+	require.NoError(t, err)
+	mcpClient(bearer(tok)).Post("/mcp", initialize).Status(t, http.StatusUnauthorized).Error(t, "user disabled")
+}
+
+// post sends body to /mcp with token (and session, when not empty) as a
+// client that accepts JSON and events; the body is read and closed.
+func post(tb testing.TB, a *apptest.App, token, session, body string) *rawResponse {
+	tb.Helper()
+	req, err := http.NewRequestWithContext(tb.Context(), http.MethodPost, a.URL+"/mcp", strings.NewReader(body))
+	require.NoError(tb, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(tb, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(tb, err)
+	return &rawResponse{Response: res, body: string(b)}
+}
+
+type rawResponse struct {
+	*http.Response
+	body string
+}
+
+// event returns the data of the first message event of an SSE body.
+func (r *rawResponse) event(tb testing.TB) string {
+	tb.Helper()
+	sc := bufio.NewScanner(strings.NewReader(r.body))
+	inMessage := false
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "event: message":
+			inMessage = true
+		case inMessage && strings.HasPrefix(line, "data: "):
+			return strings.TrimPrefix(line, "data: ")
+		}
+	}
+	tb.Fatalf("no message event in %q", r.body)
+	return ""
+}
+
+func (r *rawResponse) String() string {
+	return fmt.Sprintf("%d %s %q", r.StatusCode, r.Header.Get("Content-Type"), r.body)
+}

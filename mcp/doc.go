@@ -1,0 +1,82 @@
+// Package mcp is the tool endpoint of Clubhouse: the Model Context Protocol
+// over streamable HTTP at /mcp, for agents that book courts, find and
+// create clients and record payments for the club's staff. It is a front
+// door beside httpapi: each tool decodes its arguments, makes one call of
+// the domain service the HTTP route of the same purpose calls (booking,
+// payments), with the caller's clubhouse.Actor, and encodes the result.
+// Business rules stay in the domain packages.
+//
+// # Mounting
+//
+// New returns an http.Handler; httpapi serves it at POST, GET and DELETE
+// /mcp through its logging and metrics when httpapi.Options.MCP is set
+// (internal/app does this):
+//
+//	h := mcp.New(mcp.Options{Auth: authService, ResourceMetadataURL: base + "/.well-known/oauth-protected-resource/mcp",
+//		Catalogs: club.Catalogs, Clients: club.Clients, Bookings: club.Bookings, Payments: pays, Zone: bogota})
+//	srv, err := httpapi.New(httpapi.Options{ /* ... */ MCP: h})
+//
+// # Access and sessions
+//
+// Every request needs a user's bearer token (Authorization: Bearer) with
+// scope mcp, of a user with the panel permission (role operator, admin or
+// sudo). No token, a bad one, a bot key (X-Auth) or a machine client's
+// token (subject client:...) answer 401 with WWW-Authenticate: Bearer
+// resource_metadata="<ResourceMetadataURL>"; a token without scope mcp
+// answers 403 insufficient_scope, a user without the panel permission 403.
+// The bodies are JSON {error, message}.
+//
+// The SDK's StreamableHTTPHandler keeps the sessions: initialize answers
+// with Mcp-Session-Id, notifications/initialized comes before tools/list
+// and tools/call, GET opens the session's event stream and DELETE ends the
+// session. A session belongs to the user who opened it: the SDK refuses
+// (403) a request with its id from anyone else, because each request's
+// context carries the SDK's TokenInfo whose UserID is the caller's uid.
+// Idle sessions close after Options.SessionTimeout.
+//
+// # Tools
+//
+// The recommended order of a booking is in the server's instructions and
+// in the tools' descriptions.
+//
+//	court_list               search?                       courts with type and base price
+//	court_type_list          search?                       kinds of court
+//	reservation_type_list    search?                       reservation types
+//	reservation_status_list  search?                       booking statuses
+//	payment_type_list        search?                       payment types
+//	client_search            query, limit?, offset?        clients by email, name, document or phone
+//	client_read              client_id                     one client
+//	client_create            first_name, last_name, document, document_type_id, email?, display_name?, phone?, address?
+//	booking_validate         court_id, checking, checkout, reservation_id?
+//	booking_calculate_price  court_id, checking, checkout, reservation_type_id?, reservation_id?
+//	booking_create           court_id, reservation_type_id, checking, checkout, client_id?, reservation_status_id?, notes?
+//	booking_read             booking_id                    detail, balance and payments
+//	booking_update           booking_id, client_id?, reservation_status_id?, court_id?, reservation_type_id?, checking?, checkout?, notes?
+//	booking_get_price        booking_id                    price with the booking's discount
+//	booking_add_payment      booking_id, amount, transaction_id, payment_type_id?, status?, description?
+//	booking_payment_list     booking_id                    the booking's payments
+//	booking_list             client_id?, court_id?, start_date?, end_date?, active?, confirmed?, limit?, offset?
+//
+// The read-only tools carry the readOnlyHint annotation. checking and
+// checkout are wall times of the club in ISO 8601 without offset
+// (2026-12-01T18:00:00, or 2026-12-01 18:00:00); a trailing Z is wall
+// time too, and a numeric offset is converted to the club's zone, as in the
+// HTTP API. Amounts are JSON numbers.
+//
+// # Results and errors
+//
+// A result is JSON in content[0].text. A call the domain refuses is a
+// result with isError whose text is {error, message, code}: error and
+// message are the domain error's (as in the HTTP API's bodies), and code,
+// from the error's kind, is one of
+//
+//	invalid_input  the arguments are missing, malformed or name nothing (Invalid, TooLarge, UnsupportedMedia)
+//	not_found      the booking, client, court or payment does not exist (NotFound)
+//	conflict       the state forbids it, such as a court already booked (Conflict)
+//	forbidden      the caller may not do this (Forbidden, Unauthenticated)
+//	unavailable    a dependency is down or busy: retry later (Unavailable, RateLimited)
+//	internal       the server failed; the details go only to its log (Internal, errors without a kind)
+//
+// These are never JSON-RPC errors, so that the agent reads them and can
+// correct its call.
+package mcp

@@ -1,0 +1,81 @@
+package mcp_test
+
+import (
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestMCP_businessErrors: what the domain refuses comes back as a result
+// with isError and {error, message, code}, never as a protocol error, and
+// the server goes on serving the session.
+func TestMCP_businessErrors(t *testing.T) {
+	t.Parallel()
+	a := newClub(t)
+	cs := connect(t, a, staffToken(a, "desk@test.club"))
+	var courts, types []map[string]any
+	callOK(t, cs, "court_list", map[string]any{"search": "padel"}, &courts)
+	callOK(t, cs, "reservation_type_list", map[string]any{}, &types)
+	require.Len(t, courts, 2, "search filters by name")
+	court, rental := named(t, courts, "Padel 1"), named(t, types, "Rental")
+	slot := map[string]any{"court_id": court, "reservation_type_id": rental, "checking": "2030-03-06T10:00:00", "checkout": "2030-03-06T11:00:00"}
+	var b map[string]any
+	callOK(t, cs, "booking_create", slot, &b)
+	booking := id(t, b)
+	var pay map[string]any
+	callOK(t, cs, "booking_add_payment", map[string]any{"booking_id": booking, "amount": 1000, "transaction_id": "TX-ONCE"}, &pay)
+	assert.Equal(t, false, pay["status"], "a payment is pending unless status is true")
+
+	tests := []struct {
+		name, tool string
+		args       any
+		code       string
+		error      string
+		message    string // a part of it
+	}{
+		{"court taken", "booking_create", with(slot, "checking", "2030-03-06T10:30:00", "checkout", "2030-03-06T11:30:00"), "conflict", "court occupied", ""},
+		{"validate a taken slot", "booking_validate", map[string]any{"court_id": court, "checking": "2030-03-06 10:00", "checkout": "2030-03-06 10:30"}, "conflict", "court occupied", "booked"},
+		{"unknown booking", "booking_read", map[string]any{"booking_id": 987654}, "not_found", "booking not found", ""},
+		{"unknown booking's price", "booking_get_price", map[string]any{"booking_id": 987654}, "not_found", "booking not found", ""},
+		{"unknown booking's payments", "booking_payment_list", map[string]any{"booking_id": 987654}, "not_found", "booking not found", ""},
+		{"unknown client", "client_read", map[string]any{"client_id": 987654}, "not_found", "client not found", ""},
+		{"unknown court", "booking_calculate_price", map[string]any{"court_id": 987654, "checking": "2030-03-06T10:00:00", "checkout": "2030-03-06T11:00:00"}, "not_found", "", ""},
+		{"unknown reservation type", "booking_create", with(slot, "reservation_type_id", 987654, "checking", "2030-03-07T10:00:00", "checkout", "2030-03-07T11:00:00"), "invalid_input", "invalid reference", ""},
+		{"not a date", "booking_validate", map[string]any{"court_id": court, "checking": "tomorrow at six", "checkout": "2030-03-06T11:00:00"}, "invalid_input", "invalid date", "checking"},
+		{"off the grid", "booking_create", with(slot, "checking", "2030-03-08T10:15:00", "checkout", "2030-03-08T11:00:00"), "invalid_input", "invalid date", ":30"},
+		{"checkout first", "booking_calculate_price", map[string]any{"court_id": court, "checking": "2030-03-06T11:00:00", "checkout": "2030-03-06T10:00:00"}, "invalid_input", "invalid date", "after"},
+		{"missing arguments", "booking_create", map[string]any{"notes": "x"}, "invalid_input", "incomplete data", "court_id, reservation_type_id, checking, checkout"},
+		{"null for a required argument", "booking_read", map[string]any{"booking_id": nil}, "invalid_input", "incomplete data", "booking_id"},
+		{"no arguments at all", "client_read", nil, "invalid_input", "incomplete data", "client_id"},
+		{"unknown argument", "booking_read", map[string]any{"booking_id": booking, "idempotency_key": "k"}, "invalid_input", "unknown field", "idempotency_key"},
+		{"wrong type", "booking_read", map[string]any{"booking_id": "12"}, "invalid_input", "invalid data", "booking_id must be an integer"},
+		{"amount not a number", "booking_add_payment", map[string]any{"booking_id": booking, "amount": true, "transaction_id": "TX-2"}, "invalid_input", "invalid data", "amount must be a number"},
+		{"amount zero", "booking_add_payment", map[string]any{"booking_id": booking, "amount": 0, "transaction_id": "TX-3"}, "invalid_input", "invalid amount", ""},
+		{"transaction id used", "booking_add_payment", map[string]any{"booking_id": booking, "amount": 500, "transaction_id": "TX-ONCE"}, "conflict", "", ""},
+		{"payment without its reference", "booking_add_payment", map[string]any{"booking_id": booking, "amount": 500}, "invalid_input", "incomplete data", "transaction_id"},
+		{"text too long", "booking_update", map[string]any{"booking_id": booking, "notes": strings.Repeat("x", 2001)}, "invalid_input", "invalid data", "notes must be at most 2000 characters"},
+		{"NUL in text", "client_search", map[string]any{"query": "a\x00b"}, "invalid_input", "invalid data", "NUL"},
+		{"limit out of range", "booking_list", map[string]any{"limit": 0}, "invalid_input", "invalid data", "limit"},
+		{"bad filter date", "booking_list", map[string]any{"start_date": "05/03/2030"}, "invalid_input", "invalid date", "start_date"},
+		{"client without names", "client_create", map[string]any{"first_name": " ", "last_name": "X", "document": "1", "document_type_id": 1}, "invalid_input", "invalid data", "first_name"},
+		{"client with an unknown document type", "client_create", map[string]any{"first_name": "Bo", "last_name": "X", "document": "77", "document_type_id": 987654}, "invalid_input", "invalid reference", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := callErr(t, cs, tt.tool, tt.args)
+			assert.Equal(t, tt.code, e.Code, "%+v", e)
+			if tt.error != "" {
+				assert.Equal(t, tt.error, e.Error, "%+v", e)
+			}
+			assert.Contains(t, e.Message, tt.message, "%+v", e)
+		})
+	}
+
+	// An unknown tool is the protocol's error: the session goes on.
+	_, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "booking_delete", Arguments: map[string]any{"booking_id": booking}})
+	require.Error(t, err)
+	callOK(t, cs, "booking_read", map[string]any{"booking_id": booking}, &b)
+}

@@ -1,0 +1,333 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/payments"
+)
+
+// Scope is the OAuth scope a token needs for the tool endpoint.
+const Scope = "mcp"
+
+// DefaultSessionTimeout closes a session after this long without a request.
+const DefaultSessionTimeout = 30 * time.Minute
+
+// Options are the dependencies and settings of a Handler.
+type Options struct {
+	Logger *slog.Logger
+	Auth   *auth.Service // verifies bearer tokens and reads the user's roles
+	// ResourceMetadataURL is the address of the endpoint's OAuth protected
+	// resource metadata (RFC 9728), which every 401 names in its
+	// WWW-Authenticate header so that a client can find the authorization
+	// server: PUBLIC_BASE_URL + "/.well-known/oauth-protected-resource/mcp".
+	ResourceMetadataURL string
+	Catalogs            *booking.Catalogs
+	Clients             *booking.Clients
+	Bookings            *booking.Bookings
+	Payments            *payments.Service // with payments.Options.Bookings set
+	Zone                *time.Location    // the club's time zone; nil: UTC
+	SessionTimeout      time.Duration     // 0: DefaultSessionTimeout
+	// Authenticated, when set, is called with the actor of each request
+	// that passed the access checks, before it is served: the server that
+	// mounts the handler names the caller in its log with it.
+	Authenticated func(ctx context.Context, a clubhouse.Actor)
+}
+
+// Handler is the tool endpoint: it authorizes each request and hands it to
+// the SDK's streamable HTTP transport, whose sessions run the tools.
+type Handler struct {
+	o       Options
+	log     *slog.Logger
+	session http.Handler // the SDK's token middleware around its streamable handler
+}
+
+// New returns the Handler of the tool endpoint with its tools registered.
+func New(o Options) *Handler {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Zone == nil {
+		o.Zone = time.UTC
+	}
+	if o.SessionTimeout == 0 {
+		o.SessionTimeout = DefaultSessionTimeout
+	}
+	h := &Handler{o: o, log: o.Logger}
+	// The SDK logs every session's start and end at info level; the
+	// server's request log already shows them.
+	sdkLog := slog.New(minLevel{Handler: o.Logger.Handler(), min: slog.LevelWarn})
+	server := sdk.NewServer(&sdk.Implementation{Name: "clubhouse", Title: "Clubhouse", Version: "0.4.0"}, &sdk.ServerOptions{
+		Instructions: instructions(o.Zone),
+		Logger:       sdkLog,
+		// Tools only: no logging, and a fixed tool list.
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+	})
+	server.AddReceivingMiddleware((&initGate{}).middleware)
+	h.register(server)
+	streams := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, &sdk.StreamableHTTPOptions{
+		Logger:         sdkLog,
+		SessionTimeout: o.SessionTimeout,
+		// The protection against DNS rebinding refuses a request that
+		// reaches a loopback address under another host name: that is
+		// every request behind a reverse proxy on the same machine. It
+		// guards local servers that trust whoever can reach them; this
+		// one trusts only bearer tokens, which a rebinding page lacks.
+		DisableLocalhostProtection: true,
+	})
+	// The SDK keeps each session to the user who opened it when the
+	// request's context carries its TokenInfo with a UserID, which only
+	// its own middleware can put there: tokenInfo hands it the principal
+	// that ServeHTTP has already verified.
+	h.session = sdkauth.RequireBearerToken(tokenInfo, &sdkauth.RequireBearerTokenOptions{
+		ResourceMetadataURL:    o.ResourceMetadataURL,
+		AllowMissingExpiration: true, // auth.Service.Verify checked the expiry
+	})(streams)
+	return h
+}
+
+// initGate refuses tools/list and tools/call in a session that has not
+// sent notifications/initialized, which the protocol orders after
+// initialize and before any other call; the SDK does not check it.
+type initGate struct {
+	done sync.Map // *sdk.ServerSession -> struct{}, until the session ends
+}
+
+func (g *initGate) middleware(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		ss, ok := req.GetSession().(*sdk.ServerSession)
+		switch {
+		case !ok:
+		case method == "notifications/initialized":
+			res, err := next(ctx, method, req)
+			if err == nil {
+				g.done.Store(ss, struct{}{})
+				go func() {
+					_ = ss.Wait()
+					g.done.Delete(ss)
+				}()
+			}
+			return res, err
+		case strings.HasPrefix(method, "tools/"):
+			if _, ok := g.done.Load(ss); !ok {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+					Message: "Send the notification notifications/initialized before " + method + "."}
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+type principalKey struct{}
+
+// actorKey holds the actor of the request in the Extra of its TokenInfo,
+// which the SDK passes to the tools.
+const actorKey = "clubhouse.actor"
+
+// tokenInfo is the SDK's token verifier: it returns the TokenInfo of the
+// principal ServeHTTP stored in the request's context. Its UserID, the
+// user's uid, is whom a new session belongs to.
+func tokenInfo(ctx context.Context, _ string, _ *http.Request) (*sdkauth.TokenInfo, error) {
+	p, ok := ctx.Value(principalKey{}).(auth.Principal)
+	if !ok {
+		return nil, sdkauth.ErrInvalidToken
+	}
+	return &sdkauth.TokenInfo{UserID: p.Actor.UID, Scopes: p.Scopes, Extra: map[string]any{actorKey: p.Actor}}, nil
+}
+
+// ServeHTTP authorizes r and serves it: POST carries JSON-RPC messages
+// (answered as JSON or as an SSE stream), GET opens the session's SSE
+// stream, DELETE ends the session. The refusals the SDK writes in plain
+// text get the API's JSON error body.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p, refused := h.authorize(r)
+	if refused != nil {
+		refused.write(w)
+		return
+	}
+	if h.o.Authenticated != nil {
+		h.o.Authenticated(r.Context(), p.Actor)
+	}
+	if r.Method == http.MethodGet {
+		// The session's stream lasts as long as the session; the server's
+		// ReadTimeout would cut it (net/http cancels the request when the
+		// read deadline passes). Not every writer can lift it.
+		_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
+	}
+	jw := &jsonErrors{ResponseWriter: w}
+	h.session.ServeHTTP(jw, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+	jw.finish()
+}
+
+// errorBody is the body of every refusal, as in the HTTP API.
+type errorBody struct {
+	Error   string `json:"error"`
+	Message string `json:"message,omitempty"`
+}
+
+// refusal is an HTTP answer that refuses a request.
+type refusal struct {
+	status    int
+	challenge string // the WWW-Authenticate header; empty for none
+	body      errorBody
+}
+
+func (f *refusal) write(w http.ResponseWriter) {
+	if f.challenge != "" {
+		w.Header().Set("WWW-Authenticate", f.challenge)
+	}
+	writeJSON(w, f.status, f.body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, _ := json.Marshal(v) // error bodies always encode
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// authorize returns the principal of r: a user (not a machine client)
+// whose bearer token has scope mcp and who holds the panel permission.
+// Refusals: 401 without a bearer token, with a bot key, or with a token
+// that does not verify or names a machine client; 403 insufficient_scope
+// without scope mcp; 403 without the panel permission. A 401 and the 403
+// for the scope name the resource metadata in WWW-Authenticate.
+func (h *Handler) authorize(r *http.Request) (auth.Principal, *refusal) {
+	if r.Header.Get("X-Auth") != "" {
+		return auth.Principal{}, h.unauthorized("unauthorized",
+			"Bot keys (X-Auth) are not accepted here; send Authorization: Bearer <token>, a user's token with scope mcp.")
+	}
+	// As sdkauth.RequireBearerToken reads it, which must find the same token.
+	fields := strings.Fields(r.Header.Get("Authorization"))
+	if len(fields) != 2 || !strings.EqualFold(fields[0], "Bearer") {
+		return auth.Principal{}, h.unauthorized("unauthorized",
+			"Authentication is required: send Authorization: Bearer <token>, a user's token with scope mcp.")
+	}
+	p, err := h.o.Auth.Verify(r.Context(), fields[1])
+	if err != nil {
+		return auth.Principal{}, h.notVerified(r, err)
+	}
+	if p.Machine || strings.HasPrefix(p.Actor.UID, auth.MachinePrefix) {
+		return auth.Principal{}, h.unauthorized("invalid token",
+			"Tokens of machine clients are not accepted here; sign in as a user with the panel permission.")
+	}
+	if !p.HasScope(Scope) {
+		return auth.Principal{}, &refusal{status: http.StatusForbidden,
+			challenge: fmt.Sprintf("Bearer error=\"insufficient_scope\", scope=%q, resource_metadata=%q", Scope, h.o.ResourceMetadataURL),
+			body:      errorBody{Error: "insufficient_scope", Message: "The token was not granted scope mcp; ask for it in the authorization request."}}
+	}
+	if !p.Actor.HasPanel() {
+		return auth.Principal{}, &refusal{status: http.StatusForbidden,
+			body: errorBody{Error: "forbidden", Message: "The tool endpoint needs the panel permission: role operator, admin or sudo."}}
+	}
+	return p, nil
+}
+
+// unauthorized is a 401 whose challenge names the resource metadata.
+func (h *Handler) unauthorized(code, message string) *refusal {
+	return &refusal{status: http.StatusUnauthorized, challenge: fmt.Sprintf("Bearer resource_metadata=%q", h.o.ResourceMetadataURL),
+		body: errorBody{Error: code, Message: message}}
+}
+
+// notVerified is the refusal of a token that Verify did not accept: 401
+// for a bad token or a disabled user, 503 while the database cannot be
+// reached, 500 (logged) for anything else.
+func (h *Handler) notVerified(r *http.Request, err error) *refusal {
+	e := clubhouse.AsError(sqldb.MarkUnavailable(err))
+	switch {
+	case e != nil && e.Kind == clubhouse.Unauthenticated:
+		return h.unauthorized(e.Code, e.Message)
+	case e != nil && e.Kind == clubhouse.Unavailable:
+		h.log.WarnContext(r.Context(), "unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
+		return &refusal{status: http.StatusServiceUnavailable, body: errorBody{Error: e.Code, Message: e.Message}}
+	}
+	h.log.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+	return &refusal{status: http.StatusInternalServerError,
+		body: errorBody{Error: "internal error", Message: "The server failed to handle the request."}}
+}
+
+// jsonErrors passes a response through, except an error the SDK writes
+// as plain text (a bad Accept header, an unknown session, a session of
+// another user), whose body it keeps to answer it as {error, message} once
+// the SDK is done. Unwrap lets the SDK flush its event streams.
+type jsonErrors struct {
+	http.ResponseWriter
+	status int // the status of the error being replaced; 0 while passing through
+	text   bytes.Buffer
+}
+
+func (w *jsonErrors) WriteHeader(code int) {
+	if code >= http.StatusBadRequest && strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
+		w.status = code
+		return
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *jsonErrors) Write(b []byte) (int, error) {
+	if w.status != 0 {
+		return w.text.Write(b)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *jsonErrors) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// finish writes the replaced error, if any.
+func (w *jsonErrors) finish() {
+	if w.status == 0 {
+		return
+	}
+	w.Header().Del("X-Content-Type-Options")
+	writeJSON(w.ResponseWriter, w.status, errorBody{Error: strings.ToLower(http.StatusText(w.status)), Message: sentence(w.text.String())})
+}
+
+// sentence turns the SDK's message ("session not found") into one.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+// minLevel passes on the records of level min and above.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (m minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= m.min && m.Handler.Enabled(ctx, l)
+}
+
+func (m minLevel) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return minLevel{Handler: m.Handler.WithAttrs(attrs), min: m.min}
+}
+
+func (m minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{Handler: m.Handler.WithGroup(name), min: m.min}
+}

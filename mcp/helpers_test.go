@@ -1,0 +1,117 @@
+package mcp_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/demo"
+)
+
+// newClub starts a test server over the demo club: its courts, types,
+// statuses, payment and document types, tariffs and users.
+func newClub(tb testing.TB) *apptest.App {
+	tb.Helper()
+	a := apptest.New(tb)
+	require.NoError(tb, demo.Seed(tb.Context(), a.App, io.Discard))
+	return a
+}
+
+// staffToken is a token with scope mcp of a staff user with email.
+func staffToken(a *apptest.App, email string) string {
+	return a.TokenWithScope(a.User(email, clubhouse.RoleOperator), "openid panel mcp")
+}
+
+// bearer adds a bearer token to every request, as an MCP client's
+// authorization would.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+// connect opens an MCP session on a's /mcp with the SDK's client and
+// token; it closes (DELETE) with the test.
+func connect(tb testing.TB, a *apptest.App, token string) *sdk.ClientSession {
+	tb.Helper()
+	client := sdk.NewClient(&sdk.Implementation{Name: "clubhouse-test", Version: "1"}, nil)
+	cs, err := client.Connect(tb.Context(), &sdk.StreamableClientTransport{
+		Endpoint:   a.URL + "/mcp",
+		HTTPClient: &http.Client{Transport: bearer{token: token, next: http.DefaultTransport}},
+	}, nil)
+	require.NoError(tb, err)
+	tb.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// call calls tool with args and returns the text of its result and
+// whether it is an error; a protocol error fails the test.
+func call(tb testing.TB, cs *sdk.ClientSession, tool string, args any) (string, bool) {
+	tb.Helper()
+	res, err := cs.CallTool(tb.Context(), &sdk.CallToolParams{Name: tool, Arguments: args})
+	require.NoError(tb, err, "%s: tool errors are results, not protocol errors", tool)
+	require.NotEmpty(tb, res.Content, tool)
+	text, ok := res.Content[0].(*sdk.TextContent)
+	require.True(tb, ok, "%s: content[0] is %T, not text", tool, res.Content[0])
+	return text.Text, res.IsError
+}
+
+// callOK calls tool, requires a result without error and decodes its JSON
+// text into out.
+func callOK(tb testing.TB, cs *sdk.ClientSession, tool string, args, out any) {
+	tb.Helper()
+	text, isErr := call(tb, cs, tool, args)
+	require.False(tb, isErr, "%s(%v): %s", tool, args, text)
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	require.NoError(tb, dec.Decode(out), "%s: %s", tool, text)
+}
+
+// toolError is the text of a refused call.
+type toolError struct {
+	Error   string `json:"error"`
+	Message string `json:"message"`
+	Code    string `json:"code"`
+}
+
+// callErr calls tool, requires a result with isError and returns its
+// {error, message, code}, which must hold these three fields only.
+func callErr(tb testing.TB, cs *sdk.ClientSession, tool string, args any) toolError {
+	tb.Helper()
+	text, isErr := call(tb, cs, tool, args)
+	require.True(tb, isErr, "%s(%v) succeeded: %s", tool, args, text)
+	var e toolError
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.DisallowUnknownFields()
+	require.NoError(tb, dec.Decode(&e), text)
+	require.NotEmpty(tb, e.Error, text)
+	require.NotEmpty(tb, e.Message, text)
+	return e
+}
+
+// named returns the id of the record called name in rows, as a catalog
+// list tool answers them.
+func named(tb testing.TB, rows []map[string]any, name string) int64 {
+	tb.Helper()
+	for _, r := range rows {
+		if r["name"] == name {
+			id, err := r["id"].(json.Number).Int64()
+			require.NoError(tb, err)
+			return id
+		}
+	}
+	tb.Fatalf("no %q in %v", name, rows)
+	return 0
+}

@@ -1,0 +1,375 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/payments"
+)
+
+// instructions tell an agent what the server does and the order of a
+// booking, from the interface specification.
+func instructions(zone *time.Location) string {
+	return fmt.Sprintf(`Clubhouse books the courts of a sports club, records the payments of bookings and keeps the club's clients.
+
+Times are wall-clock times of the club (zone %s): send checking and checkout as ISO 8601 without offset, such as 2026-12-01T18:00:00 (2026-12-01 18:00:00 works too). A trailing Z does not mean UTC: it is read as the club's wall time. A numeric offset names an instant, converted to the club's time. Slots are 30 minutes: times fall on :00 or :30.
+
+To book a court and get it paid, in this order:
+1. court_list and reservation_type_list: choose court_id and reservation_type_id.
+2. booking_validate: check that the court is free from checking to checkout.
+3. booking_calculate_price: the price of that span.
+4. booking_create: books it; the booking starts pending.
+5. client_search for the client (name, email, document or phone); client_create when absent; then booking_update with booking_id and client_id.
+6. payment_type_list, then booking_add_payment with amount and transaction_id (status true once the money is received), then booking_payment_list.
+7. booking_read and booking_get_price: compare total_paid with the price; reservation_status_list, then booking_update with reservation_status_id (say, Confirmed) once the total paid covers the price.
+booking_list, client_read and court_type_list help to look things up.
+
+Results are JSON in the text content. A refused call has isError and the text {"error", "message", "code"}: error is a short word, message says what to change, code is one of invalid_input (fix the arguments), not_found (the id does not exist), conflict (the state forbids it, such as a court already booked: choose another slot), forbidden, unavailable (retry later), internal (the server failed).`, zone)
+}
+
+// call is a call of a tool: who makes it, with what decoded arguments.
+type call[In any] struct {
+	by clubhouse.Actor
+	in In
+}
+
+// addTool registers tool t, whose arguments are the struct In, run by run.
+// The handler decodes the arguments (a refusal is an invalid_input
+// result), makes the call with the caller's actor, and writes its result
+// as JSON text; an error of the call is a result with isError (see
+// failure), never a JSON-RPC error.
+func addTool[In any](s *sdk.Server, h *Handler, t *sdk.Tool, run func(ctx context.Context, c call[In]) (any, error)) {
+	a := argsOf[In]()
+	t.InputSchema = a.schema
+	s.AddTool(t, func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				h.log.ErrorContext(ctx, "panic", "tool", t.Name, "panic", v, "stack", string(debug.Stack()))
+				res, err = failure(ctx, h.log, t.Name, fmt.Errorf("panic: %v", v)), nil
+			}
+		}()
+		var c call[In]
+		var ok bool
+		if req.Extra != nil && req.Extra.TokenInfo != nil {
+			c.by, ok = req.Extra.TokenInfo.Extra[actorKey].(clubhouse.Actor)
+		}
+		if !ok {
+			return failure(ctx, h.log, t.Name, fmt.Errorf("tool %s called without the actor of a verified token", t.Name)), nil
+		}
+		if err := a.decode(req.Params.Arguments, &c.in); err != nil {
+			return failure(ctx, h.log, t.Name, err), nil
+		}
+		out, err := run(ctx, c)
+		if err != nil {
+			return failure(ctx, h.log, t.Name, err), nil
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			return failure(ctx, h.log, t.Name, fmt.Errorf("encode result: %w", err)), nil
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, nil
+	})
+}
+
+// readOnly marks a tool that changes nothing.
+var readOnly = &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
+
+// additive marks a tool that adds a record and changes none.
+var additive = &sdk.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)}
+
+// The arguments of the tools.
+
+type searchArgs struct {
+	Search clubhouse.Optional[string] `json:"search,omitzero" jsonschema:"Case-insensitive text to filter by name; omit it to list all."`
+}
+
+type clientSearchArgs struct {
+	Query  clubhouse.Optional[string] `json:"query" jsonschema:"Text found in the client's email, display name, first or last name, document or phone (case-insensitive); an empty string lists every client."`
+	Limit  clubhouse.Optional[int64]  `json:"limit,omitzero" jsonschema:"Most clients to return, 1 to 1000; default 20."`
+	Offset clubhouse.Optional[int64]  `json:"offset,omitzero" jsonschema:"Clients to skip, for the next page; default 0."`
+}
+
+type clientArgs struct {
+	ClientID clubhouse.Optional[int64] `json:"client_id" jsonschema:"Id of the client (from client_search or client_create)."`
+}
+
+type clientCreateArgs struct {
+	FirstName      clubhouse.Optional[string] `json:"first_name" jsonschema:"First name."`
+	LastName       clubhouse.Optional[string] `json:"last_name" jsonschema:"Last name."`
+	Document       clubhouse.Optional[string] `json:"document" jsonschema:"Identity document number."`
+	DocumentTypeID clubhouse.Optional[int64]  `json:"document_type_id" jsonschema:"Id of the kind of identity document; the document_type_id of clients found with client_search shows the ids in use."`
+	Email          clubhouse.Optional[string] `json:"email,omitzero" jsonschema:"Email; a login is created for it and the client is invited to set a password. Omit it when unknown."`
+	DisplayName    clubhouse.Optional[string] `json:"display_name,omitzero" jsonschema:"Name shown for the login; only with email."`
+	Phone          clubhouse.Optional[string] `json:"phone,omitzero" jsonschema:"Phone number, such as +573001234567."`
+	Address        clubhouse.Optional[string] `json:"address,omitzero" jsonschema:"Postal address."`
+}
+
+type validateArgs struct {
+	CourtID       clubhouse.Optional[int64]  `json:"court_id" jsonschema:"Id of the court (from court_list)."`
+	Checking      clubhouse.Optional[string] `json:"checking" jsonschema:"Start: wall time of the club, ISO 8601 without offset, such as 2026-12-01T18:00:00; on :00 or :30."`
+	Checkout      clubhouse.Optional[string] `json:"checkout" jsonschema:"End: wall time of the club, after checking, such as 2026-12-01T19:30:00; on :00 or :30."`
+	ReservationID clubhouse.Optional[int64]  `json:"reservation_id,omitzero" jsonschema:"When moving an existing booking: its id, left out of the check so that it does not conflict with itself."`
+}
+
+type priceArgs struct {
+	CourtID           clubhouse.Optional[int64]  `json:"court_id" jsonschema:"Id of the court (from court_list)."`
+	Checking          clubhouse.Optional[string] `json:"checking" jsonschema:"Start: wall time of the club, ISO 8601 without offset, such as 2026-12-01T18:00:00; on :00 or :30."`
+	Checkout          clubhouse.Optional[string] `json:"checkout" jsonschema:"End: wall time of the club, after checking, such as 2026-12-01T19:30:00; on :00 or :30."`
+	ReservationTypeID clubhouse.Optional[int64]  `json:"reservation_type_id,omitzero" jsonschema:"Id of the reservation type (from reservation_type_list), for the tariffs of that type; omit it for the general tariffs."`
+	ReservationID     clubhouse.Optional[int64]  `json:"reservation_id,omitzero" jsonschema:"When moving an existing booking: its id, left out of the availability check."`
+}
+
+type bookingCreateArgs struct {
+	CourtID             clubhouse.Optional[int64]  `json:"court_id" jsonschema:"Id of the court (from court_list)."`
+	ReservationTypeID   clubhouse.Optional[int64]  `json:"reservation_type_id" jsonschema:"Id of the reservation type (from reservation_type_list), such as Rental."`
+	Checking            clubhouse.Optional[string] `json:"checking" jsonschema:"Start: wall time of the club, ISO 8601 without offset, such as 2026-12-01T18:00:00; on :00 or :30."`
+	Checkout            clubhouse.Optional[string] `json:"checkout" jsonschema:"End: wall time of the club, after checking, such as 2026-12-01T19:30:00; at most 24 hours later unless the type allows long bookings."`
+	ClientID            clubhouse.Optional[int64]  `json:"client_id,omitzero" jsonschema:"Id of the client (from client_search or client_create); may be set later with booking_update."`
+	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id,omitzero" jsonschema:"Id of the status (from reservation_status_list); omit it to start pending."`
+	Notes               clubhouse.Optional[string] `json:"notes,omitzero" maxLength:"2000" jsonschema:"Free notes for the staff."`
+}
+
+type bookingArgs struct {
+	BookingID clubhouse.Optional[int64] `json:"booking_id" jsonschema:"Id of the booking (from booking_create or booking_list)."`
+}
+
+type bookingUpdateArgs struct {
+	BookingID           clubhouse.Optional[int64]  `json:"booking_id" jsonschema:"Id of the booking to change."`
+	ClientID            clubhouse.Optional[int64]  `json:"client_id,omitzero" jsonschema:"Id of the client who books (from client_search or client_create); null removes the client."`
+	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id,omitzero" jsonschema:"Id of the new status (from reservation_status_list), such as Confirmed once total_paid covers the price."`
+	CourtID             clubhouse.Optional[int64]  `json:"court_id,omitzero" jsonschema:"Id of another court; checked against its bookings."`
+	ReservationTypeID   clubhouse.Optional[int64]  `json:"reservation_type_id,omitzero" jsonschema:"Id of another reservation type."`
+	Checking            clubhouse.Optional[string] `json:"checking,omitzero" jsonschema:"New start: wall time of the club, ISO 8601 without offset; on :00 or :30."`
+	Checkout            clubhouse.Optional[string] `json:"checkout,omitzero" jsonschema:"New end: wall time of the club, after checking; on :00 or :30."`
+	Notes               clubhouse.Optional[string] `json:"notes,omitzero" maxLength:"2000" jsonschema:"New notes; null or an empty string clears them."`
+}
+
+type paymentArgs struct {
+	BookingID     clubhouse.Optional[int64]       `json:"booking_id" jsonschema:"Id of the booking paid."`
+	Amount        clubhouse.Optional[json.Number] `json:"amount" jsonschema:"Amount paid, above 0 with at most two decimals, such as 60000 or 45000.50."`
+	TransactionID clubhouse.Optional[string]      `json:"transaction_id" maxLength:"200" jsonschema:"Reference of the payment: the gateway's transaction id, the transfer's reference or a receipt number; unique among payments."`
+	PaymentTypeID clubhouse.Optional[int64]       `json:"payment_type_id,omitzero" jsonschema:"Id of the payment type (from payment_type_list), such as Cash or Transfer."`
+	Status        clubhouse.Optional[bool]        `json:"status,omitzero" jsonschema:"true when the money has been received (cash at the desk, a confirmed transfer): the payment counts toward total_paid at once. false or omitted: pending until staff validate it."`
+	Description   clubhouse.Optional[string]      `json:"description,omitzero" maxLength:"2000" jsonschema:"Free description."`
+}
+
+type bookingListArgs struct {
+	ClientID  clubhouse.Optional[int64]  `json:"client_id,omitzero" jsonschema:"Only this client's bookings."`
+	CourtID   clubhouse.Optional[int64]  `json:"court_id,omitzero" jsonschema:"Only this court's bookings."`
+	StartDate clubhouse.Optional[string] `json:"start_date,omitzero" jsonschema:"Only bookings starting on or after this date, YYYY-MM-DD."`
+	EndDate   clubhouse.Optional[string] `json:"end_date,omitzero" jsonschema:"Only bookings starting on or before this date, YYYY-MM-DD."`
+	Active    clubhouse.Optional[bool]   `json:"active,omitzero" jsonschema:"true: only bookings not over yet."`
+	Confirmed clubhouse.Optional[bool]   `json:"confirmed,omitzero" jsonschema:"true: only bookings whose status is not Pending; false: only pending ones."`
+	Limit     clubhouse.Optional[int64]  `json:"limit,omitzero" jsonschema:"Most bookings to return, 1 to 1000; default 50. Latest first."`
+	Offset    clubhouse.Optional[int64]  `json:"offset,omitzero" jsonschema:"Bookings to skip, for the next page; default 0."`
+}
+
+// page reads limit and offset: limit from 1 to 1000, def when absent;
+// offset from 0.
+func page(limit, offset clubhouse.Optional[int64], def int) (int, int, error) {
+	l, o := limit.Or(int64(def)), offset.Or(0)
+	if l < 1 || l > 1000 {
+		return 0, 0, clubhouse.ErrInvalidData.Withf("limit must be from 1 to 1000, not %d.", l)
+	}
+	if o < 0 || o > 1<<31-1 {
+		return 0, 0, clubhouse.ErrInvalidData.Withf("offset must be from 0 to %d, not %d.", 1<<31-1, o)
+	}
+	return int(l), int(o), nil
+}
+
+// register adds the tools to s. Each decodes its arguments, makes one call
+// of a domain service (the one the HTTP route of the same purpose makes)
+// and encodes the result.
+func (h *Handler) register(s *sdk.Server) {
+	o := h.o
+	addTool(s, h, &sdk.Tool{Name: "court_list", Title: "List courts", Annotations: readOnly,
+		Description: "Lists the club's courts with their type and base price per hour. Step 1 of a booking: choose court_id, with reservation_type_list."},
+		func(ctx context.Context, c call[searchArgs]) (any, error) {
+			rows, err := o.Catalogs.Courts.List(ctx, c.in.Search.Or(""))
+			return mapSlice(rows, newCourtView), err
+		})
+	addTool(s, h, &sdk.Tool{Name: "court_type_list", Title: "List court types", Annotations: readOnly,
+		Description: "Lists the kinds of court (tennis, padel, ...); court_list names each court's type."},
+		func(ctx context.Context, c call[searchArgs]) (any, error) {
+			rows, err := o.Catalogs.CourtTypes.List(ctx, c.in.Search.Or(""))
+			return mapSlice(rows, newCourtTypeView), err
+		})
+	addTool(s, h, &sdk.Tool{Name: "reservation_type_list", Title: "List reservation types", Annotations: readOnly,
+		Description: "Lists the reservation types (Rental, Tournament, ...). Step 1 of a booking: choose reservation_type_id, with court_list. Types with gestion 2 are for training classes."},
+		func(ctx context.Context, c call[searchArgs]) (any, error) {
+			rows, err := o.Catalogs.ReservationTypes.List(ctx, c.in.Search.Or(""))
+			return mapSlice(rows, newReservationTypeView), err
+		})
+	addTool(s, h, &sdk.Tool{Name: "reservation_status_list", Title: "List reservation statuses", Annotations: readOnly,
+		Description: "Lists the booking statuses (Pending, Confirmed, ...). Last step of a booking: choose the reservation_status_id for booking_update once the total paid covers the price."},
+		func(ctx context.Context, c call[searchArgs]) (any, error) {
+			rows, err := o.Catalogs.Statuses.List(ctx, c.in.Search.Or(""))
+			return mapSlice(rows, newStatusView), err
+		})
+	addTool(s, h, &sdk.Tool{Name: "payment_type_list", Title: "List payment types", Annotations: readOnly,
+		Description: "Lists the payment types (Cash, Card, Transfer, ...): the payment_type_id of booking_add_payment."},
+		func(ctx context.Context, c call[searchArgs]) (any, error) {
+			rows, err := o.Catalogs.PaymentTypes.List(ctx, c.in.Search.Or(""))
+			return mapSlice(rows, newPaymentTypeView), err
+		})
+	addTool(s, h, &sdk.Tool{Name: "client_search", Title: "Search clients", Annotations: readOnly,
+		Description: "Finds clients by email, name, document or phone. After booking_create: search the client who books; when absent, client_create; then booking_update with booking_id and client_id."},
+		func(ctx context.Context, c call[clientSearchArgs]) (any, error) {
+			limit, offset, err := page(c.in.Limit, c.in.Offset, 20)
+			if err != nil {
+				return nil, err
+			}
+			rows, err := o.Clients.List(ctx, c.in.Query.Or(""), limit, offset)
+			return mapSlice(rows, newClientView), err
+		})
+	addTool(s, h, &sdk.Tool{Name: "client_read", Title: "Read a client", Annotations: readOnly,
+		Description: "Reads one client by client_id: names, document, email, phone and address, and the user it is linked to."},
+		func(ctx context.Context, c call[clientArgs]) (any, error) {
+			cl, err := o.Clients.Get(ctx, *c.in.ClientID.Value)
+			return newClientView(cl), err
+		})
+	addTool(s, h, &sdk.Tool{Name: "client_create", Title: "Create a client", Annotations: additive,
+		Description: "Creates a client when client_search did not find one; then attach it to the booking with booking_update (booking_id, client_id). conflict when the email or phone is already a client's."},
+		func(ctx context.Context, c call[clientCreateArgs]) (any, error) {
+			in := c.in
+			cl, err := o.Clients.Create(ctx, booking.ClientInput{FirstName: in.FirstName, LastName: in.LastName, Document: in.Document,
+				DocumentTypeID: in.DocumentTypeID, Email: in.Email, DisplayName: in.DisplayName, Phone: in.Phone, Address: in.Address})
+			return newClientView(cl), err
+		})
+	addTool(s, h, &sdk.Tool{Name: "booking_validate", Title: "Check a slot", Annotations: readOnly,
+		Description: "Checks that a court is free from checking to checkout. Step 2 of a booking, after court_list and reservation_type_list. Answers available true; conflict (court occupied) when the slot is taken: choose another."},
+		func(ctx context.Context, c call[validateArgs]) (any, error) {
+			in, err := spanInput(c.in.CourtID, c.in.Checking, c.in.Checkout, o.Zone)
+			if err != nil {
+				return nil, err
+			}
+			in.ExcludeID = c.in.ReservationID.Or(0)
+			if err := o.Bookings.Validate(ctx, in); err != nil {
+				return nil, err
+			}
+			return freeView{Available: true, CourtID: in.CourtID, Checking: wall(in.Checking), Checkout: wall(in.Checkout)}, nil
+		})
+	addTool(s, h, &sdk.Tool{Name: "booking_calculate_price", Title: "Calculate a price", Annotations: readOnly,
+		Description: "Prices a span on a court with the club's tariffs (per 30-minute slot) and says whether it is free. Step 3 of a booking, after booking_validate; then booking_create."},
+		func(ctx context.Context, c call[priceArgs]) (any, error) {
+			in, err := spanInput(c.in.CourtID, c.in.Checking, c.in.Checkout, o.Zone)
+			if err != nil {
+				return nil, err
+			}
+			in.ReservationTypeID, in.ExcludeID = c.in.ReservationTypeID.Or(0), c.in.ReservationID.Or(0)
+			q, err := o.Bookings.Quote(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			return newPriceView(q), nil
+		})
+	addTool(s, h, &sdk.Tool{Name: "booking_create", Title: "Create a booking", Annotations: additive,
+		Description: "Books a court from checking to checkout; the booking starts pending. Step 4, after booking_validate and booking_calculate_price. Next: client_search (client_create when absent), booking_update with client_id, then the payments. conflict (court occupied) when the slot is taken."},
+		func(ctx context.Context, c call[bookingCreateArgs]) (any, error) {
+			in := c.in
+			from, err := wallArg("checking", in.Checking, o.Zone)
+			if err != nil {
+				return nil, err
+			}
+			to, err := wallArg("checkout", in.Checkout, o.Zone)
+			if err != nil {
+				return nil, err
+			}
+			b, err := o.Bookings.Create(ctx, c.by, booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
+				ClientID: in.ClientID, ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes})
+			return newBookingView(b), err
+		})
+	addTool(s, h, &sdk.Tool{Name: "booking_read", Title: "Read a booking", Annotations: readOnly,
+		Description: "Reads a booking with its court, client, status, payments and balance: total_amount (after discount), total_paid (completed payments), total_debt and is_payment_complete. Near the end of a booking, with booking_get_price, to see whether the total paid covers the price."},
+		func(ctx context.Context, c call[bookingArgs]) (any, error) {
+			v, err := o.Payments.Booking(ctx, *c.in.BookingID.Value)
+			return bookingReadView{bookingDetailView: newBookingDetailView(v.Booking), balanceView: newBalanceView(v.Amount),
+				Payments: mapSlice(v.Payments, newPaymentView)}, err
+		})
+	addTool(s, h, &sdk.Tool{Name: "booking_update", Title: "Update a booking",
+		Annotations: &sdk.ToolAnnotations{DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(false)},
+		Description: "Changes only the arguments sent. Use it to attach the client (client_id) after booking_create, and to set the status (reservation_status_id, such as Confirmed) once the total paid covers the price. A new court or span is checked against the court's other bookings (conflict when taken)."},
+		func(ctx context.Context, c call[bookingUpdateArgs]) (any, error) {
+			in := c.in
+			from, err := wallArg("checking", in.Checking, o.Zone)
+			if err != nil {
+				return nil, err
+			}
+			to, err := wallArg("checkout", in.Checkout, o.Zone)
+			if err != nil {
+				return nil, err
+			}
+			b, err := o.Bookings.Update(ctx, *in.BookingID.Value, booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
+				ClientID: in.ClientID, ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes})
+			return newBookingDetailView(b), err
+		})
+	addTool(s, h, &sdk.Tool{Name: "booking_get_price", Title: "Price of a booking", Annotations: readOnly,
+		Description: "Prices an existing booking with its coupon or contract applied: final_price is what the client owes. Compare it with total_paid of booking_read before confirming the booking."},
+		func(ctx context.Context, c call[bookingArgs]) (any, error) {
+			q, err := o.Bookings.Price(ctx, *c.in.BookingID.Value)
+			if err != nil {
+				return nil, err
+			}
+			return newPriceView(q), nil
+		})
+	addTool(s, h, &sdk.Tool{Name: "booking_add_payment", Title: "Add a payment to a booking", Annotations: additive,
+		Description: "Records a payment of a booking with amount and transaction_id; pending unless status is true. After payment_type_list; then booking_payment_list. conflict when the transaction_id is already used."},
+		func(ctx context.Context, c call[paymentArgs]) (any, error) {
+			in := c.in
+			amt, err := amountArg("amount", in.Amount)
+			if err != nil {
+				return nil, err
+			}
+			p, err := o.Payments.CreateForBooking(ctx, *in.BookingID.Value, payments.Input{Amount: amt, TransactionID: in.TransactionID,
+				PaymentTypeID: in.PaymentTypeID, Status: in.Status, Description: in.Description})
+			return newPaymentView(p), err
+		})
+	addTool(s, h, &sdk.Tool{Name: "booking_payment_list", Title: "List a booking's payments", Annotations: readOnly,
+		Description: "Lists the payments of a booking, latest first; status true marks the completed ones, which count toward total_paid. After booking_add_payment."},
+		func(ctx context.Context, c call[bookingArgs]) (any, error) {
+			rows, err := o.Payments.ForBooking(ctx, *c.in.BookingID.Value)
+			return mapSlice(rows, newPaymentView), err
+		})
+	addTool(s, h, &sdk.Tool{Name: "booking_list", Title: "List bookings", Annotations: readOnly,
+		Description: "Lists bookings, latest first, each with its names and balance (total_amount, total_paid, total_debt), filtered by client, court, dates and status."},
+		func(ctx context.Context, c call[bookingListArgs]) (any, error) {
+			in := c.in
+			var f booking.BookingFilter
+			var err error
+			if f.Limit, f.Offset, err = page(in.Limit, in.Offset, 50); err != nil {
+				return nil, err
+			}
+			if f.From, err = dateArg("start_date", in.StartDate); err != nil {
+				return nil, err
+			}
+			if f.To, err = dateArg("end_date", in.EndDate); err != nil {
+				return nil, err
+			}
+			f.ClientID, f.CourtID, f.Active, f.Confirmed = in.ClientID.Or(0), in.CourtID.Or(0), in.Active.Or(false), in.Confirmed.Value
+			rows, err := o.Bookings.ListPriced(ctx, f)
+			return mapSlice(rows, func(p booking.Priced) pricedBookingView {
+				return pricedBookingView{bookingDetailView: newBookingDetailView(p.Reservation), balanceView: newBalanceView(p.Amount)}
+			}), err
+		})
+}
+
+// spanInput reads the court and span of booking_validate and
+// booking_calculate_price.
+func spanInput(court clubhouse.Optional[int64], checking, checkout clubhouse.Optional[string], zone *time.Location) (booking.SpanInput, error) {
+	from, err := parseWall("checking", *checking.Value, zone)
+	if err != nil {
+		return booking.SpanInput{}, err
+	}
+	to, err := parseWall("checkout", *checkout.Value, zone)
+	if err != nil {
+		return booking.SpanInput{}, err
+	}
+	return booking.SpanInput{CourtID: *court.Value, Checking: from, Checkout: to}, nil
+}
