@@ -32,7 +32,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) error {
 // mcpPost carries the JSON-RPC messages of an MCP session.
 //
 // @Summary Tool endpoint (MCP): send a message
-// @Description Model Context Protocol over streamable HTTP, for agents. The body is one JSON-RPC 2.0 message; send Accept: application/json, text/event-stream. initialize (without Mcp-Session-Id) opens a session and answers with its id in the Mcp-Session-Id header; send it on every later request, and send the notification notifications/initialized before tools/list or tools/call. A request is answered with 200 as application/json or as text/event-stream (event: message, data: the JSON-RPC response); a notification or response with 202.
+// @Description Model Context Protocol over streamable HTTP, for agents; served at /mcp and /api/mcp, whose 401s name the metadata of their own path. The body is one JSON-RPC 2.0 message; send Accept: application/json, text/event-stream. initialize (without Mcp-Session-Id) opens a session and answers with its id in the Mcp-Session-Id header; send it on every later request, and send the notification notifications/initialized before tools/list or tools/call. A request is answered with 200 as application/json or as text/event-stream (event: message, data: the JSON-RPC response); a notification or response with 202.
 // @Description Access: a user's bearer token with scope mcp, of a user with role operator, admin or sudo. 401 without it, for a bad token, a machine client's token or a bot key (X-Auth), with WWW-Authenticate: Bearer resource_metadata="<base>/.well-known/oauth-protected-resource/mcp"; 403 insufficient_scope without scope mcp; 403 without the role, or for a session another user opened; 404 for an unknown or ended session (start again with initialize).
 // @Description Tools: court_list, court_type_list, reservation_type_list, reservation_status_list, payment_type_list, client_search, client_read, client_create, booking_validate, booking_calculate_price, booking_create, booking_read, booking_update, booking_get_price, booking_add_payment, booking_payment_list, booking_list (arguments in tools/list). A result is JSON in result.content[0].text; a refused call has isError and the text {error, message, code}, code one of invalid_input, not_found, conflict, forbidden, unavailable, internal.
 // @Tags mcp
@@ -50,6 +50,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) error {
 // @Header 403 {string} WWW-Authenticate "Bearer error=\"insufficient_scope\", scope=\"mcp\", resource_metadata=\"...\", without scope mcp"
 // @Security Bearer
 // @Router /mcp [post]
+// @Router /api/mcp [post]
 func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) error { return s.serveMCP(w, r) }
 
 // mcpGet opens the event stream of an MCP session.
@@ -65,6 +66,7 @@ func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) error { return 
 // @Header 401 {string} WWW-Authenticate "Bearer resource_metadata=\"<base>/.well-known/oauth-protected-resource/mcp\""
 // @Security Bearer
 // @Router /mcp [get]
+// @Router /api/mcp [get]
 func (s *Server) mcpGet(w http.ResponseWriter, r *http.Request) error { return s.serveMCP(w, r) }
 
 // mcpDelete ends an MCP session.
@@ -79,4 +81,5 @@ func (s *Server) mcpGet(w http.ResponseWriter, r *http.Request) error { return s
 // @Header 401 {string} WWW-Authenticate "Bearer resource_metadata=\"<base>/.well-known/oauth-protected-resource/mcp\""
 // @Security Bearer
 // @Router /mcp [delete]
+// @Router /api/mcp [delete]
 func (s *Server) mcpDelete(w http.ResponseWriter, r *http.Request) error { return s.serveMCP(w, r) }

@@ -223,9 +223,11 @@ func (s *Server) routes() {
 	s.handle("POST /api/sudo/machines/{id}/rotate", sudo, s.rotateMachineSecret)
 
 	// The tool endpoint checks its own credentials (see mcp.go).
-	s.handle("POST /mcp", public, s.mcpPost)
-	s.handle("GET /mcp", public, s.mcpGet)
-	s.handle("DELETE /mcp", public, s.mcpDelete)
+	for _, p := range []string{"", "/api"} {
+		s.handle("POST "+p+"/mcp", public, s.mcpPost)
+		s.handle("GET "+p+"/mcp", public, s.mcpGet)
+		s.handle("DELETE "+p+"/mcp", public, s.mcpDelete)
+	}
 }
 
 // dispatch routes r through the mux. The mux answers some requests itself,

@@ -78,6 +78,25 @@ func TestMCP_access(t *testing.T) {
 		assert.NotEmpty(t, res.Header.Get("Mcp-Session-Id"), role)
 	}
 
+	// /api/mcp is the same endpoint; its 401 names its own metadata.
+	res := mcpClient(a.Anonymous()).Post("/api/mcp", initialize).Status(t, http.StatusUnauthorized)
+	assert.Equal(t, `Bearer resource_metadata="`+apptest.Issuer+`/.well-known/oauth-protected-resource/api/mcp"`, res.Header.Get("WWW-Authenticate"))
+	assert.Equal(t, http.StatusOK, postTo(t, a, "/api/mcp", a.TokenWithScope(admin, "mcp"), "", initialize).StatusCode)
+
+	// A machine client's real token, from the token endpoint, is refused.
+	var m struct {
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+	}
+	a.AsSudo().Post("/api/sudo/machines", map[string]any{"name": "kiosk", "roles": []string{"operator", "admin"}}).Status(t, http.StatusCreated).JSON(t, &m)
+	var grant struct {
+		AccessToken string `json:"access_token"`
+	}
+	form := "grant_type=client_credentials&client_id=" + m.ClientID + "&client_secret=" + m.ClientSecret
+	a.Anonymous().WithHeader("Content-Type", "application/x-www-form-urlencoded").Post("/oauth/token", form).Status(t, http.StatusOK).JSON(t, &grant)
+	bearer(grant.AccessToken).Get("/api/admin/courts").Status(t, http.StatusOK)
+	mcpClient(bearer(grant.AccessToken)).Post("/mcp", initialize).Status(t, http.StatusUnauthorized).Error(t, "invalid token")
+
 	// A user disabled after the token was minted is refused at once.
 	op := a.User("gone@test.club", clubhouse.RoleOperator)
 	tok := a.TokenWithScope(op, "mcp")
@@ -90,7 +109,13 @@ func TestMCP_access(t *testing.T) {
 // client that accepts JSON and events; the body is read and closed.
 func post(tb testing.TB, a *apptest.App, token, session, body string) *rawResponse {
 	tb.Helper()
-	req, err := http.NewRequestWithContext(tb.Context(), http.MethodPost, a.URL+"/mcp", strings.NewReader(body))
+	return postTo(tb, a, "/mcp", token, session, body)
+}
+
+// postTo is post to path.
+func postTo(tb testing.TB, a *apptest.App, path, token, session, body string) *rawResponse {
+	tb.Helper()
+	req, err := http.NewRequestWithContext(tb.Context(), http.MethodPost, a.URL+path, strings.NewReader(body))
 	require.NoError(tb, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")

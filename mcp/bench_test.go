@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/clubhouse-go/clubhouse/internal/app"
 )
 
 // BenchmarkMCPQuote prices the same span through the real server two ways:
@@ -20,7 +22,8 @@ import (
 // runs short rounds in the order HTTP, MCP, MCP, HTTP and the benchmark
 // reports each path's time per call, the ratio of HTTP's time to MCP's
 // (MCP's throughput relative to HTTP's; the target is 0.7 or more) and the
-// median of the iterations' ratios. Run it with
+// median of the iterations' ratios. The garbage collector runs at clubd's
+// target (app.TuneGC; GOGC overrides it). Run it with
 //
 //	go test ./mcp/ -run XXX -bench MCPQuote -benchtime 5x
 const (
@@ -29,6 +32,7 @@ const (
 )
 
 func BenchmarkMCPQuote(b *testing.B) {
+	app.TuneGC() // as clubd runs
 	a := newClub(b)
 	ctx := b.Context()
 	token := staffToken(a, "bench@test.club")

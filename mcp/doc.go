@@ -12,7 +12,7 @@
 // /mcp through its logging and metrics when httpapi.Options.MCP is set
 // (internal/app does this):
 //
-//	h := mcp.New(mcp.Options{Auth: authService, ResourceMetadataURL: base + "/.well-known/oauth-protected-resource/mcp",
+//	h := mcp.New(mcp.Options{Auth: authService, PublicBaseURL: base,
 //		Catalogs: club.Catalogs, Clients: club.Clients, Bookings: club.Bookings, Payments: pays, Zone: bogota})
 //	srv, err := httpapi.New(httpapi.Options{ /* ... */ MCP: h})
 //
@@ -22,7 +22,7 @@
 // scope mcp, of a user with the panel permission (role operator, admin or
 // sudo). No token, a bad one, a bot key (X-Auth) or a machine client's
 // token (subject client:...) answer 401 with WWW-Authenticate: Bearer
-// resource_metadata="<ResourceMetadataURL>"; a token without scope mcp
+// resource_metadata="<PublicBaseURL>/.well-known/oauth-protected-resource/mcp"; a token without scope mcp
 // answers 403 insufficient_scope, a user without the panel permission 403.
 // The bodies are JSON {error, message}.
 //

@@ -32,6 +32,7 @@ var codeOf = map[clubhouse.Kind]string{
 	clubhouse.Forbidden:        CodeForbidden,
 	clubhouse.NotFound:         CodeNotFound,
 	clubhouse.Conflict:         CodeConflict,
+	clubhouse.Unprocessable:    CodeConflict, // an idempotency key reused with other arguments
 	clubhouse.TooLarge:         CodeInvalidInput,
 	clubhouse.UnsupportedMedia: CodeInvalidInput,
 	clubhouse.RateLimited:      CodeUnavailable,

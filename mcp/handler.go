@@ -34,11 +34,12 @@ const DefaultSessionTimeout = 30 * time.Minute
 type Options struct {
 	Logger *slog.Logger
 	Auth   *auth.Service // verifies bearer tokens and reads the user's roles
-	// ResourceMetadataURL is the address of the endpoint's OAuth protected
-	// resource metadata (RFC 9728), which every 401 names in its
-	// WWW-Authenticate header so that a client can find the authorization
-	// server: PUBLIC_BASE_URL + "/.well-known/oauth-protected-resource/mcp".
-	ResourceMetadataURL string
+	// PublicBaseURL is the address clients reach the server at. Every 401
+	// names, in its WWW-Authenticate header, the OAuth protected resource
+	// metadata (RFC 9728) of the path it answers, so that a client can
+	// find the authorization server: PublicBaseURL +
+	// "/.well-known/oauth-protected-resource" + the path (/mcp or /api/mcp).
+	PublicBaseURL string
 	Catalogs            *booking.Catalogs
 	Clients             *booking.Clients
 	Bookings            *booking.Bookings
@@ -97,7 +98,7 @@ func New(o Options) *Handler {
 	// its own middleware can put there: tokenInfo hands it the principal
 	// that ServeHTTP has already verified.
 	h.session = sdkauth.RequireBearerToken(tokenInfo, &sdkauth.RequireBearerTokenOptions{
-		ResourceMetadataURL:    o.ResourceMetadataURL,
+		ResourceMetadataURL:    o.PublicBaseURL + "/.well-known/oauth-protected-resource/mcp",
 		AllowMissingExpiration: true, // auth.Service.Verify checked the expiry
 	})(streams)
 	return h
@@ -211,13 +212,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // for the scope name the resource metadata in WWW-Authenticate.
 func (h *Handler) authorize(r *http.Request) (auth.Principal, *refusal) {
 	if r.Header.Get("X-Auth") != "" {
-		return auth.Principal{}, h.unauthorized("unauthorized",
+		return auth.Principal{}, h.unauthorized(r, "unauthorized",
 			"Bot keys (X-Auth) are not accepted here; send Authorization: Bearer <token>, a user's token with scope mcp.")
 	}
 	// As sdkauth.RequireBearerToken reads it, which must find the same token.
 	fields := strings.Fields(r.Header.Get("Authorization"))
 	if len(fields) != 2 || !strings.EqualFold(fields[0], "Bearer") {
-		return auth.Principal{}, h.unauthorized("unauthorized",
+		return auth.Principal{}, h.unauthorized(r, "unauthorized",
 			"Authentication is required: send Authorization: Bearer <token>, a user's token with scope mcp.")
 	}
 	p, err := h.o.Auth.Verify(r.Context(), fields[1])
@@ -225,12 +226,12 @@ func (h *Handler) authorize(r *http.Request) (auth.Principal, *refusal) {
 		return auth.Principal{}, h.notVerified(r, err)
 	}
 	if p.Machine || strings.HasPrefix(p.Actor.UID, auth.MachinePrefix) {
-		return auth.Principal{}, h.unauthorized("invalid token",
+		return auth.Principal{}, h.unauthorized(r, "invalid token",
 			"Tokens of machine clients are not accepted here; sign in as a user with the panel permission.")
 	}
 	if !p.HasScope(Scope) {
 		return auth.Principal{}, &refusal{status: http.StatusForbidden,
-			challenge: fmt.Sprintf("Bearer error=\"insufficient_scope\", scope=%q, resource_metadata=%q", Scope, h.o.ResourceMetadataURL),
+			challenge: fmt.Sprintf("Bearer error=\"insufficient_scope\", scope=%q, resource_metadata=%q", Scope, h.metadataURL(r)),
 			body:      errorBody{Error: "insufficient_scope", Message: "The token was not granted scope mcp; ask for it in the authorization request."}}
 	}
 	if !p.Actor.HasPanel() {
@@ -240,9 +241,19 @@ func (h *Handler) authorize(r *http.Request) (auth.Principal, *refusal) {
 	return p, nil
 }
 
+// metadataURL is the address of the protected resource metadata of the
+// path r asks for.
+func (h *Handler) metadataURL(r *http.Request) string {
+	path := "/mcp"
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		path = "/api/mcp"
+	}
+	return h.o.PublicBaseURL + "/.well-known/oauth-protected-resource" + path
+}
+
 // unauthorized is a 401 whose challenge names the resource metadata.
-func (h *Handler) unauthorized(code, message string) *refusal {
-	return &refusal{status: http.StatusUnauthorized, challenge: fmt.Sprintf("Bearer resource_metadata=%q", h.o.ResourceMetadataURL),
+func (h *Handler) unauthorized(r *http.Request, code, message string) *refusal {
+	return &refusal{status: http.StatusUnauthorized, challenge: fmt.Sprintf("Bearer resource_metadata=%q", h.metadataURL(r)),
 		body: errorBody{Error: code, Message: message}}
 }
 
@@ -253,7 +264,7 @@ func (h *Handler) notVerified(r *http.Request, err error) *refusal {
 	e := clubhouse.AsError(sqldb.MarkUnavailable(err))
 	switch {
 	case e != nil && e.Kind == clubhouse.Unauthenticated:
-		return h.unauthorized(e.Code, e.Message)
+		return h.unauthorized(r, e.Code, e.Message)
 	case e != nil && e.Kind == clubhouse.Unavailable:
 		h.log.WarnContext(r.Context(), "unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
 		return &refusal{status: http.StatusServiceUnavailable, body: errorBody{Error: e.Code, Message: e.Message}}

@@ -26,6 +26,7 @@ import (
 )
 
 func main() {
+	app.TuneGC()
 	if err := run(context.Background(), os.Args, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "clubd:", err)
 		os.Exit(1)

@@ -147,7 +147,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	}
 	a.Keys = idem.New(db.DB, idem.Options{Now: o.Now, Report: func(err error) { log.Warn("idempotency key", "err", err) }})
 	tools := mcp.New(mcp.Options{
-		Logger: log, Auth: a.Auth, ResourceMetadataURL: cfg.PublicBaseURL + "/.well-known/oauth-protected-resource/mcp",
+		Logger: log, Auth: a.Auth, PublicBaseURL: cfg.PublicBaseURL,
 		Catalogs: a.Catalogs, Clients: a.Clients, Bookings: a.Bookings, Payments: a.Payments, Zone: cfg.ClubTimezone,
 		Authenticated: httpapi.NamePrincipal,
 	})
