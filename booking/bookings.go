@@ -71,9 +71,15 @@ func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Act
 	return out, nil
 }
 
-// create is insert on the pool, outside any transaction.
+// create is insert on the pool, outside any transaction unless the
+// caller's context asks for one (sqldb.Atomic).
 func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation) (Reservation, error) {
-	out, err := b.insert(ctx, b.db, by, r)
+	var out Reservation
+	err := sqldb.Atomic(ctx, b.db, func(q sqldb.Queryer) error {
+		var err error
+		out, err = b.insert(ctx, q, by, r)
+		return err
+	})
 	if err != nil {
 		return Reservation{}, takenOnDeadlock(err)
 	}

@@ -34,7 +34,11 @@ var errIdempotencyKey = idem.ErrInvalidKey.Withf(
 // (status, Content-Type, Location and body, plus Idempotent-Replayed:
 // true), 422 with other input, and 409 request in progress with
 // Retry-After while the first attempt runs. An answer that is not 2xx is
-// not kept, so a retry runs again.
+// not kept, so a retry runs again, unless h's write had committed: a
+// retry of a request whose write committed but whose answer was lost (its
+// server stopped, or h failed after the write) gets 409 request already
+// applied, naming GET on the route's own path, where every keyed route
+// lists what it creates.
 //
 // The input is the method, the path and the body: its bytes, or for a
 // multipart body its parts (each part's name and content, in name order),
@@ -66,8 +70,12 @@ func (s *Server) idempotent(h handlerFunc) handlerFunc {
 			return idem.Outcome{Status: rec.status, ContentType: rec.header.Get("Content-Type"),
 				Location: rec.header.Get("Location"), Body: rec.body.Bytes()}, nil
 		})
-		if errors.Is(err, idem.ErrInProgress) {
+		switch {
+		case errors.Is(err, idem.ErrInProgress):
 			w.Header().Set("Retry-After", "1")
+		case errors.Is(err, idem.ErrAlreadyApplied):
+			return idem.ErrAlreadyApplied.Withf("The first request with this Idempotency-Key was applied, but its answer was lost; "+
+				"it is not applied again. Find what it created with GET %s instead of retrying; use a new key for a new request.", r.URL.Path)
 		}
 		if err != nil {
 			return err

@@ -17,6 +17,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
 	"github.com/clubhouse-go/clubhouse/internal/idem"
+	"github.com/clubhouse-go/clubhouse/internal/objtest"
 )
 
 // rowCount counts the rows of table in the app's database.
@@ -344,4 +345,71 @@ func TestIdempotency_failedAttemptFreesKey(t *testing.T) {
 	assert.Equal(t, "true", again.Header.Get("Idempotent-Replayed"))
 	assert.Equal(t, first.ID(t), again.ID(t))
 	assert.Equal(t, 2, rowCount(t, app, "reservations"))
+}
+
+// TestIdempotency_answerLost: each route's write marks its key in its own
+// transaction. A server that dies after the write and before keeping the
+// answer leaves the key running (here: the kept answer is taken back to
+// that state); within the minute's lease a retry is in progress, after it
+// the retry answers 409 request already applied, naming the GET that finds
+// the record, and writes nothing.
+func TestIdempotency_answerLost(t *testing.T) {
+	t.Parallel()
+	clock := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clock), apptest.WithObjects(objtest.Store(t, objtest.New(t))))
+	c := newClub(t, app)
+	admin := app.AsAdmin()
+	ana, _ := withClient(t, app, "ana@test.club")
+	card := admin.Post("/api/admin/payment-types", map[string]any{"name": "Card"}).Status(t, http.StatusCreated).ID(t)
+	booking := admin.Post("/api/admin/booking", c.slot(c.courtA, "2026-03-02 10:00", "2026-03-02 11:00")).Status(t, http.StatusCreated).ID(t)
+	anaBooking := ana.Post("/api/account/bookings", c.slot(c.courtB, "2026-03-02T10:00:00", "2026-03-02T11:00:00")).Status(t, http.StatusCreated).ID(t)
+	upload, ct := form(t, []string{"amount", "100", "transaction_id", "TX-lost-upload"}, foto(jpegImage, "a.jpg", "image/jpeg"))
+
+	for i, tc := range []struct {
+		name   string
+		caller *apptest.Client
+		path   string
+		body   any
+		ct     string // the Content-Type when not JSON
+		table  string
+	}{
+		{"admin booking", admin, "/api/admin/booking", c.slot(c.courtA, "2026-03-03 10:00", "2026-03-03 11:00"), "", "reservations"},
+		{"account booking", ana, "/api/account/bookings", c.slot(c.courtB, "2026-03-03T10:00:00", "2026-03-03T11:00:00"), "", "reservations"},
+		{"admin payment", admin, "/api/admin/payments", map[string]any{"reservation_id": booking, "amount": 100}, "", "payments"},
+		{"booking payment", admin, path("/api/admin/booking/%d/payment", booking),
+			map[string]any{"amount": 100, "transaction_id": "TX-lost"}, "", "payments"},
+		{"booking payment upload", admin, path("/api/admin/booking/%d/payment", booking), upload, ct, "payments"},
+		{"account payment", ana, "/api/account/payments",
+			map[string]any{"reservation_id": anaBooking, "payment_type_id": card, "amount": 100, "transaction_id": "BANK-lost"},
+			"", "payments"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			key := path("lost-%d", i)
+			send := func() *apptest.Response {
+				caller := withKey(tc.caller, key)
+				if tc.ct != "" {
+					caller = caller.WithHeader("Content-Type", tc.ct)
+				}
+				return caller.Post(tc.path, tc.body)
+			}
+			id := send().Status(t, http.StatusCreated).ID(t)
+			rows := rowCount(t, app, tc.table)
+			res, err := app.DB.ExecContext(t.Context(), `UPDATE idempotency_keys
+				SET state = 'running', status = 0, content_type = '', location = '', body = '', started_at = $2
+				WHERE key = $1 AND state = 'done' AND written`, key, clock.Now())
+			require.NoError(t, err)
+			n, err := res.RowsAffected()
+			require.NoError(t, err)
+			require.EqualValues(t, 1, n, "the write marked its key")
+
+			send().Status(t, http.StatusConflict).Error(t, "request in progress")
+			clock.Advance(time.Minute)
+			lost := send().Status(t, http.StatusConflict).Error(t, "request already applied")
+			assert.Empty(t, lost.Header.Get("Retry-After"), "retrying does not help")
+			assert.Contains(t, lost.Object(t)["message"], "GET "+tc.path)
+			assert.Equal(t, rows, rowCount(t, app, tc.table), "nothing written again")
+			assert.Contains(t, string(tc.caller.Get(tc.path).Status(t, http.StatusOK).Body), path(`"id":%d,`, id),
+				"the GET the answer names finds the record")
+		})
+	}
 }

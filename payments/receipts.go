@@ -117,7 +117,7 @@ func (s *Service) CreateForBookingWithReceipt(ctx context.Context, bookingID int
 		return Payment{}, storageErr("store receipt", err)
 	}
 	p.Foto, p.FotoType = &key, &rc.ContentType
-	out, err := s.store.insert(ctx, s.db, p)
+	out, err := s.insert(ctx, p)
 	if err != nil {
 		s.removeObject(ctx, key)
 		return Payment{}, fmt.Errorf("create payment: %w", err)

@@ -73,12 +73,24 @@ func (s *Service) Create(ctx context.Context, in Input) (Payment, error) {
 	if err := in.apply(&p, "reservation_id", "amount"); err != nil {
 		return Payment{}, err
 	}
-	out, err := s.store.insert(ctx, s.db, p)
+	out, err := s.insert(ctx, p)
 	if err != nil {
 		return Payment{}, fmt.Errorf("create payment: %w", err)
 	}
 	s.publish(out, false)
 	return out, nil
+}
+
+// insert stores p on the pool, outside any transaction unless the caller's
+// context asks for one (sqldb.Atomic).
+func (s *Service) insert(ctx context.Context, p Payment) (Payment, error) {
+	var out Payment
+	err := sqldb.Atomic(ctx, s.db, func(q sqldb.Queryer) error {
+		var err error
+		out, err = s.store.insert(ctx, q, p)
+		return err
+	})
+	return out, err
 }
 
 // CreateForBooking stores a payment of the booking with bookingID; the

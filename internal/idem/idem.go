@@ -21,19 +21,34 @@
 //     (ErrKeyReused), for as long as the key lives.
 //   - Only an outcome run returns without error is recorded. A failed
 //     attempt (an error, a panic, a cancelled context) releases the key, so
-//     a retry runs again, with any input.
+//     a retry runs again, with any input, unless its write had committed
+//     (see below).
 //   - While an attempt runs, a retry is refused with ErrInProgress; the
 //     caller may try again shortly. An attempt whose owner died holds its key
 //     for at most the lease (Options.Lease, 1 minute by default); after that
-//     the key counts as released and the next request takes it over.
+//     the key counts as released and the next request takes it over, unless
+//     the attempt's write committed.
+//   - A write that committed is never run again for its key: the write
+//     marks its key in its own transaction (a commit hook, see Store.Do).
+//     When its outcome was not recorded (the process died, or the attempt
+//     failed after the write), retries with the same fingerprint get
+//     ErrAlreadyApplied until the key expires, since the outcome is gone
+//     and only reading what the write made can recover it. This holds for
+//     writes run through sqldb.Transact or sqldb.Atomic on the Store's
+//     database with the context Do gives run.
 //   - A recorded outcome replays for Options.TTL (24 hours by default) from
 //     when it was recorded; then the key is free again. Purge deletes the
 //     expired keys (RunPurge, every minute in clubd).
 //
 // Claiming a key, recording its outcome and releasing it are each one
-// transaction; the write itself is run's own. A process that dies between
-// the commit of the write and the recording of its outcome leaves the key
-// running: retries are refused until the lease ends, and then run again.
+// transaction; the write itself is run's own, and marks the key as written
+// in that transaction. A process that dies between the commit of the write
+// and the recording of its outcome leaves the key running and written:
+// retries get ErrInProgress until the lease ends, then ErrAlreadyApplied,
+// and never write a second time. One that dies before its write commits
+// leaves the key running and not written: after the lease a retry runs the
+// write, and should the first attempt wake up and write after all, its
+// write finds the key taken over and rolls back.
 package idem
 
 import (
@@ -77,6 +92,13 @@ var (
 	// ErrInProgress is returned while the request that took the key still runs.
 	ErrInProgress = clubhouse.Errorf(clubhouse.Conflict, "request in progress",
 		"A request with this idempotency key is still running; retry shortly to get its result.")
+	// ErrAlreadyApplied is returned when the request that took the key was
+	// applied (its write committed) but its answer was lost: its server
+	// stopped, or the request failed, before the answer was recorded. The
+	// write is not run again; front doors say where to look the result up.
+	ErrAlreadyApplied = clubhouse.Errorf(clubhouse.Conflict, "request already applied",
+		"The first request with this idempotency key was applied, but its answer was lost; it is not applied again. "+
+			"Look up what it created (list the records it creates) instead of retrying; use a new key for a new request.")
 )
 
 // CheckKey reports whether key is a valid key: 1 to MaxKeyLen characters,

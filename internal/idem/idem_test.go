@@ -49,11 +49,14 @@ func TestIdempotencyFingerprint(t *testing.T) {
 }
 
 // TestIdempotencyErrors_kinds: each error answers with its kind's status in every
-// front door: 400, 422 and 409.
+// front door: 400, 422 and 409 (twice).
 func TestIdempotencyErrors_kinds(t *testing.T) {
 	t.Parallel()
 	assert.Equal(t, clubhouse.Invalid, clubhouse.KindOf(idem.ErrInvalidKey))
 	assert.Equal(t, clubhouse.Unprocessable, clubhouse.KindOf(idem.ErrKeyReused))
 	assert.Equal(t, clubhouse.Conflict, clubhouse.KindOf(idem.ErrInProgress))
 	assert.Equal(t, "request in progress", idem.ErrInProgress.Code)
+	assert.Equal(t, clubhouse.Conflict, clubhouse.KindOf(idem.ErrAlreadyApplied))
+	assert.Equal(t, "request already applied", idem.ErrAlreadyApplied.Code)
+	assert.NotErrorIs(t, idem.ErrAlreadyApplied, idem.ErrInProgress)
 }

@@ -44,8 +44,10 @@ type Options struct {
 	Lease time.Duration
 	// Report receives the errors Do cannot return because the write has
 	// already happened or failed for its own reason: an outcome that could
-	// not be recorded (the key stays running until the lease ends), a key
-	// that could not be released (likewise). Nil: dropped.
+	// not be recorded (the key stays running until the lease ends, and
+	// then answers ErrAlreadyApplied), a key that could not be released
+	// (it stays running until the lease ends), and a late write rolled
+	// back because another attempt took its key over. Nil: dropped.
 	Report func(error)
 }
 
@@ -77,17 +79,35 @@ func New(db *sqlx.DB, o Options) *Store {
 // request's input (see Fingerprint), and records its outcome:
 //
 //   - a key seen for the first time, released by a failed attempt, expired,
-//     or held by an attempt older than the lease: run runs; when it returns
-//     without error its Outcome is recorded and returned, replayed false;
+//     or held by an attempt older than the lease whose write did not
+//     commit: run runs; when it returns without error its Outcome is
+//     recorded and returned, replayed false;
 //   - a key whose outcome is recorded, with the same fp: that outcome is
 //     returned, replayed true, and run does not run;
-//   - a key with another fp, running or recorded: ErrKeyReused;
+//   - a key whose write committed but whose outcome was never recorded
+//     (its attempt failed after the write, or ended without recording and
+//     its lease is over), with the same fp: ErrAlreadyApplied, and run
+//     does not run;
+//   - a key with another fp, in any state: ErrKeyReused;
 //   - a key whose attempt still runs, with the same fp: ErrInProgress.
 //
+// The context run gets carries a commit hook (sqldb.OnCommit) for the
+// Store's database: each transaction that sqldb.Transact or sqldb.Atomic
+// runs there with that context marks the key written before it commits,
+// so the mark commits exactly when the write does, and a process that dies
+// between the write and the recording of its outcome leaves a key that
+// is never run again. When the key was taken over meanwhile (run outlived
+// the lease), the hook fails the transaction: that late write rolls back
+// and Do returns ErrInProgress. A write made otherwise (on another
+// database, or not through sqldb) is not marked, and may run again when
+// its process dies before recording the outcome.
+//
 // When run fails (an error, or a panic, which Do lets through), the key is
-// released and Do returns run's Outcome and error as they are. run gets a
-// context that ends after half the lease. Other errors: ErrInvalidKey, an
-// error for a key without owner or scope, and the database's.
+// released, unless its write committed: then it is kept unanswered, so
+// that a retry gets ErrAlreadyApplied. Do returns run's Outcome and error
+// as they are. run gets a context that ends after half the lease. Other
+// errors: ErrInvalidKey, an error for a key without owner or scope, and
+// the database's.
 func (s *Store) Do(ctx context.Context, k Key, fp [32]byte, run func(ctx context.Context) (Outcome, error)) (out Outcome, replayed bool, err error) {
 	if err := CheckKey(k.Key); err != nil {
 		return Outcome{}, false, err
@@ -110,7 +130,12 @@ func (s *Store) Do(ctx context.Context, k Key, fp [32]byte, run func(ctx context
 	}()
 	rctx, cancel := context.WithTimeout(ctx, s.o.Lease/2)
 	defer cancel()
+	rctx = sqldb.OnCommit(rctx, s.db, func(ctx context.Context, tx *sqlx.Tx) error { return s.markWritten(ctx, tx, k, c.attempt) })
 	if out, err = run(rctx); err != nil {
+		if errors.Is(err, errTakenOver) {
+			s.o.Report(fmt.Errorf("idempotency key %q of %s: the write was rolled back: %w", k.Key, k.Scope, err))
+			return Outcome{}, false, ErrInProgress.Wrap(err)
+		}
 		return out, false, err
 	}
 	recorded = true
@@ -128,6 +153,31 @@ func (s *Store) finish(ctx context.Context, fn func(ctx context.Context) error) 
 	}
 }
 
+// errTakenOver is the error of a write whose key another attempt took over
+// before the write committed.
+var errTakenOver = errors.New("taken over by another attempt after the lease")
+
+// markWritten marks k as written by attempt, in tx, the transaction of its
+// write; it is run's commit hook, and runs once per transaction of run.
+// It fails, so that the write rolls back, when attempt no longer holds k.
+// Its update waits for a claim reading k, and a claim waits for it, so a
+// claim sees the mark of every write that committed.
+func (s *Store) markWritten(ctx context.Context, tx *sqlx.Tx, k Key, attempt string) error {
+	res, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET written = true
+		WHERE owner = $1 AND scope = $2 AND key = $3 AND attempt = $4`, k.Owner, k.Scope, k.Key, attempt)
+	if err != nil {
+		return fmt.Errorf("mark idempotency key %q of %s written: %w", k.Key, k.Scope, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("mark idempotency key %q of %s written: %w", k.Key, k.Scope, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("mark idempotency key %q of %s written: %w", k.Key, k.Scope, errTakenOver)
+	}
+	return nil
+}
+
 // claim is what a request finds under its key: either the key is now
 // held by its attempt, or a recorded outcome to replay.
 type claim struct {
@@ -139,6 +189,7 @@ type claim struct {
 type keyRow struct {
 	Fingerprint []byte    `db:"fingerprint"`
 	State       string    `db:"state"`
+	Written     bool      `db:"written"`
 	StartedAt   time.Time `db:"started_at"`
 	ExpiresAt   time.Time `db:"expires_at"`
 	Status      int       `db:"status"`
@@ -170,7 +221,7 @@ func (s *Store) claim(ctx context.Context, k Key, fp [32]byte) (claim, error) {
 				return err
 			}
 			var r keyRow
-			err = tx.GetContext(ctx, &r, `SELECT fingerprint, state, started_at, expires_at, status, content_type, location, body
+			err = tx.GetContext(ctx, &r, `SELECT fingerprint, state, written, started_at, expires_at, status, content_type, location, body
 				FROM idempotency_keys WHERE owner = $1 AND scope = $2 AND key = $3 FOR UPDATE`, k.Owner, k.Scope, k.Key)
 			if errors.Is(err, sql.ErrNoRows) {
 				continue // released since the insert: try again
@@ -178,12 +229,16 @@ func (s *Store) claim(ctx context.Context, k Key, fp [32]byte) (claim, error) {
 			if err != nil {
 				return fmt.Errorf("read idempotency key: %w", err)
 			}
+			stale := r.State == "running" && !r.StartedAt.Add(s.o.Lease).After(now)
 			switch {
-			case !r.ExpiresAt.After(now), r.State == "running" && !r.StartedAt.Add(s.o.Lease).After(now):
-				// Expired, or held by an attempt that outlived its lease:
-				// as good as missing.
+			case !r.ExpiresAt.After(now), stale && !r.Written:
+				// Expired, or held by an attempt that outlived its lease
+				// without writing: as good as missing. Should that
+				// attempt write after all, its commit hook finds the key
+				// taken over and rolls the write back.
 				_, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET fingerprint = $4, state = 'running',
-					attempt = $5, started_at = $6, expires_at = $7, status = 0, content_type = '', location = '', body = ''
+					attempt = $5, started_at = $6, expires_at = $7, written = false,
+					status = 0, content_type = '', location = '', body = ''
 					WHERE owner = $1 AND scope = $2 AND key = $3`,
 					k.Owner, k.Scope, k.Key, fp[:], attempt, now, now.Add(s.o.TTL))
 				if err != nil {
@@ -196,6 +251,9 @@ func (s *Store) claim(ctx context.Context, k Key, fp [32]byte) (claim, error) {
 			case r.State == "done":
 				c.replay = &Outcome{Status: r.Status, ContentType: r.ContentType, Location: r.Location, Body: r.Body}
 				return nil
+			case r.State == "unanswered", stale:
+				// The write committed; its outcome is lost.
+				return ErrAlreadyApplied
 			}
 			return ErrInProgress
 		}
@@ -224,12 +282,24 @@ func (s *Store) record(ctx context.Context, k Key, attempt string, out Outcome) 
 	return nil
 }
 
-// release deletes k if attempt still holds it.
+// release deletes k if attempt still holds it and its write did not
+// commit. A key whose write committed is kept instead, unanswered, so that
+// its retries get ErrAlreadyApplied rather than writing a second time.
 func (s *Store) release(ctx context.Context, k Key, attempt string) error {
-	_, err := s.db.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE owner = $1 AND scope = $2 AND key = $3 AND attempt = $4`,
+	res, err := s.db.ExecContext(ctx, `DELETE FROM idempotency_keys
+		WHERE owner = $1 AND scope = $2 AND key = $3 AND attempt = $4 AND NOT written`,
 		k.Owner, k.Scope, k.Key, attempt)
 	if err != nil {
 		return fmt.Errorf("release idempotency key %q of %s: %w", k.Key, k.Scope, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, `UPDATE idempotency_keys SET state = 'unanswered', expires_at = $5
+		WHERE owner = $1 AND scope = $2 AND key = $3 AND attempt = $4 AND written`,
+		k.Owner, k.Scope, k.Key, attempt, s.o.Now().Add(s.o.TTL))
+	if err != nil {
+		return fmt.Errorf("keep idempotency key %q of %s unanswered: %w", k.Key, k.Scope, err)
 	}
 	return nil
 }

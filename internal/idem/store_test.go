@@ -9,12 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/idem"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/migrations"
 )
 
 // clock is a settable clock that moves only when told to.
@@ -40,6 +42,7 @@ func (c *clock) Advance(d time.Duration) {
 type fixture struct {
 	keys    *idem.Store
 	db      *sqldb.DB
+	dsn     string
 	clock   *clock
 	mu      sync.Mutex
 	reports []error
@@ -47,13 +50,16 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{db: dbtest.New(t), clock: &clock{t: time.Now().Truncate(time.Microsecond)}}
-	f.keys = idem.New(f.db.DB, idem.Options{Now: f.clock.Now, Report: func(err error) {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		f.reports = append(f.reports, err)
-	}})
+	f := &fixture{clock: &clock{t: time.Now().Truncate(time.Microsecond)}}
+	f.db, f.dsn = dbtest.NewWith(t, migrations.Main())
+	f.keys = idem.New(f.db.DB, idem.Options{Now: f.clock.Now, Report: f.report})
 	return f
+}
+
+func (f *fixture) report(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reports = append(f.reports, err)
 }
 
 func (f *fixture) reported() []error {
@@ -376,4 +382,238 @@ func TestIdempotentRunPurge(t *testing.T) {
 	}, 10*time.Second, 10*time.Millisecond)
 	cancel()
 	<-stopped
+}
+
+// The tests of the written mark: a write that committed is never run
+// again for its key, whatever happens to its attempt afterwards.
+
+// scratch creates the table the writes of these tests insert into.
+func (f *fixture) scratch(t *testing.T) {
+	t.Helper()
+	_, err := f.db.ExecContext(t.Context(), `CREATE TABLE scratch (n int NOT NULL)`)
+	require.NoError(t, err)
+}
+
+// writes lists what the writes inserted into scratch.
+func (f *fixture) writes(t *testing.T) []int {
+	t.Helper()
+	ns := []int{}
+	require.NoError(t, f.db.SelectContext(t.Context(), &ns, `SELECT n FROM scratch ORDER BY n`))
+	return ns
+}
+
+// keyState returns the state of key's row and its written mark.
+func (f *fixture) keyState(t *testing.T) (state string, written bool) {
+	t.Helper()
+	require.NoError(t, f.db.QueryRowContext(t.Context(), `SELECT state, written FROM idempotency_keys
+		WHERE owner = $1 AND scope = $2 AND key = $3`, key.Owner, key.Scope, key.Key).Scan(&state, &written))
+	return state, written
+}
+
+// process returns a Store on a pool of its own on f's database, with f's
+// clock and reports: another server, which the test kills by closing the
+// pool.
+func (f *fixture) process(t *testing.T) (*idem.Store, *sqldb.DB) {
+	t.Helper()
+	db, err := sqldb.Open(t.Context(), f.dsn)
+	require.NoError(t, err)
+	t.Cleanup(db.Close)
+	return idem.New(db.DB, idem.Options{Now: f.clock.Now, Report: f.report}), db
+}
+
+// write inserts n into scratch in a transaction of db run with ctx, as a
+// service's write does.
+func write(ctx context.Context, db *sqldb.DB, n int) error {
+	return sqldb.Transact(ctx, db.DB, func(tx *sqlx.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO scratch VALUES ($1)`, n)
+		return err
+	})
+}
+
+// TestIdempotentDo_diedAfterWriteIsNotRunAgain: a server that dies between
+// the commit of the write and the recording of its outcome leaves the key
+// running and written; a retry is in progress within the lease, and after
+// it gets ErrAlreadyApplied, without writing a second time, until the key
+// expires.
+func TestIdempotentDo_diedAfterWriteIsNotRunAgain(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.scratch(t)
+	dying, pool := f.process(t)
+	_, _, err := dying.Do(t.Context(), key, input, func(ctx context.Context) (idem.Outcome, error) {
+		if err := write(ctx, pool, 1); err != nil {
+			return idem.Outcome{}, err
+		}
+		pool.Close() // the server dies: nothing after the write reaches the database
+		return idem.Outcome{Status: 201, Body: []byte("lost")}, nil
+	})
+	require.NoError(t, err, "the write happened; the failed recording is reported")
+	require.Len(t, f.reported(), 1)
+	state, written := f.keyState(t)
+	assert.Equal(t, "running", state)
+	assert.True(t, written, "the mark committed with the write")
+
+	var c counter
+	_, _, err = f.keys.Do(t.Context(), key, input, c.run)
+	require.ErrorIs(t, err, idem.ErrInProgress, "within the lease")
+	f.clock.Advance(idem.DefaultLease)
+	for range 2 {
+		_, _, err = f.keys.Do(t.Context(), key, input, c.run)
+		require.ErrorIs(t, err, idem.ErrAlreadyApplied, "after the lease")
+	}
+	_, _, err = f.keys.Do(t.Context(), key, other, c.run)
+	require.ErrorIs(t, err, idem.ErrKeyReused)
+	assert.Zero(t, c.n.Load(), "run did not run again")
+	assert.Equal(t, []int{1}, f.writes(t), "one write")
+
+	f.clock.Advance(idem.DefaultTTL)
+	_, replayed, err := f.keys.Do(t.Context(), key, input, c.run)
+	require.NoError(t, err, "an expired key is free")
+	assert.False(t, replayed)
+	assert.EqualValues(t, 1, c.n.Load())
+}
+
+// TestIdempotentDo_failureAfterWriteKeepsKey: an attempt that fails after
+// its write committed (its answer could not be made) does not release its
+// key: it keeps it unanswered, and a retry gets ErrAlreadyApplied at once.
+// The write here goes through sqldb.Atomic, as a single-statement create
+// does.
+func TestIdempotentDo_failureAfterWriteKeepsKey(t *testing.T) {
+	t.Parallel()
+	encode := errors.New("encode answer: broken pipe")
+	for name, fail := range map[string]func() (idem.Outcome, error){
+		"error": func() (idem.Outcome, error) { return idem.Outcome{}, encode },
+		"panic": func() (idem.Outcome, error) { panic(encode) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			f.scratch(t)
+			do := func() error {
+				_, _, err := f.keys.Do(t.Context(), key, input, func(ctx context.Context) (idem.Outcome, error) {
+					err := sqldb.Atomic(ctx, f.db.DB, func(q sqldb.Queryer) error {
+						_, err := q.ExecContext(ctx, `INSERT INTO scratch VALUES (1)`)
+						return err
+					})
+					if err != nil {
+						return idem.Outcome{}, err
+					}
+					return fail()
+				})
+				return err
+			}
+			if name == "panic" {
+				assert.PanicsWithValue(t, encode, func() { _ = do() })
+			} else {
+				require.ErrorIs(t, do(), encode)
+			}
+			state, written := f.keyState(t)
+			assert.Equal(t, "unanswered", state)
+			assert.True(t, written)
+
+			var c counter
+			_, _, err := f.keys.Do(t.Context(), key, input, c.run)
+			require.ErrorIs(t, err, idem.ErrAlreadyApplied, "at once, without waiting for a lease")
+			_, _, err = f.keys.Do(t.Context(), key, other, c.run)
+			require.ErrorIs(t, err, idem.ErrKeyReused)
+			assert.Zero(t, c.n.Load())
+			assert.Equal(t, []int{1}, f.writes(t))
+			assert.Empty(t, f.reported())
+		})
+	}
+}
+
+// TestIdempotentDo_lateWriteAfterTakeoverRollsBack: an attempt that stalls
+// past its lease before writing loses its key to a retry, which writes;
+// when the stalled attempt writes after all, its transaction finds the key
+// taken over and rolls back, and its caller is told the request is in
+// progress. The retry's outcome is the one kept.
+func TestIdempotentDo_lateWriteAfterTakeoverRollsBack(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.scratch(t)
+	started, proceed, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		_, _, err := f.keys.Do(context.Background(), key, input, func(ctx context.Context) (idem.Outcome, error) {
+			close(started)
+			<-proceed
+			if err := write(ctx, f.db, 1); err != nil {
+				return idem.Outcome{}, err
+			}
+			return idem.Outcome{Status: 201, Body: []byte("late")}, nil
+		})
+		done <- err
+	}()
+	<-started
+	f.clock.Advance(idem.DefaultLease)
+	second, replayed, err := f.keys.Do(t.Context(), key, input, func(ctx context.Context) (idem.Outcome, error) {
+		return idem.Outcome{Status: 201, Body: []byte("second")}, write(ctx, f.db, 2)
+	})
+	require.NoError(t, err, "the stalled attempt had not written: the retry takes over")
+	assert.False(t, replayed)
+
+	close(proceed)
+	err = <-done
+	require.ErrorIs(t, err, idem.ErrInProgress)
+	assert.Equal(t, []int{2}, f.writes(t), "the late write was rolled back")
+	require.Len(t, f.reported(), 1)
+	assert.ErrorContains(t, f.reported()[0], "taken over")
+
+	var c counter
+	again, replayed, err := f.keys.Do(t.Context(), key, input, c.run)
+	require.NoError(t, err)
+	assert.True(t, replayed)
+	assert.Equal(t, second, again)
+	state, written := f.keyState(t)
+	assert.Equal(t, "done", state)
+	assert.True(t, written)
+}
+
+// TestIdempotentDo_takeoverWaitsForCommittingWrite: a retry after the
+// lease that meets a write on the point of committing waits for it, and
+// then sees the key written: ErrAlreadyApplied, not a second write. When
+// the slow attempt records its outcome after all, retries replay it.
+func TestIdempotentDo_takeoverWaitsForCommittingWrite(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.scratch(t)
+	marked, commit, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		_, _, err := f.keys.Do(context.Background(), key, input, func(ctx context.Context) (idem.Outcome, error) {
+			// A hook added after Do's runs after the mark, in the same
+			// transaction: the commit waits here, with the key's row locked.
+			var once sync.Once
+			ctx = sqldb.OnCommit(ctx, f.db.DB, func(context.Context, *sqlx.Tx) error {
+				once.Do(func() { close(marked) })
+				<-commit
+				return nil
+			})
+			return idem.Outcome{Status: 201, Body: []byte("first")}, write(ctx, f.db, 1)
+		})
+		done <- err
+	}()
+	<-marked
+	f.clock.Advance(idem.DefaultLease)
+	var c counter
+	retried := make(chan error, 1)
+	go func() {
+		_, _, err := f.keys.Do(t.Context(), key, input, c.run)
+		retried <- err
+	}()
+	require.Eventually(t, func() bool {
+		var n int
+		err := f.db.GetContext(t.Context(), &n, `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock'`)
+		return err == nil && n > 0
+	}, 10*time.Second, 10*time.Millisecond, "the retry waits for the write's transaction")
+	close(commit)
+	require.ErrorIs(t, <-retried, idem.ErrAlreadyApplied)
+	require.NoError(t, <-done)
+	assert.Zero(t, c.n.Load())
+	assert.Equal(t, []int{1}, f.writes(t))
+
+	out, replayed, err := f.keys.Do(t.Context(), key, input, c.run)
+	require.NoError(t, err)
+	assert.True(t, replayed)
+	assert.Equal(t, "first", string(out.Body))
 }
