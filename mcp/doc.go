@@ -46,14 +46,14 @@
 //	payment_type_list        search?                       payment types
 //	client_search            query, limit?, offset?        clients by email, name, document or phone
 //	client_read              client_id                     one client
-//	client_create            first_name, last_name, document, document_type_id, email?, display_name?, phone?, address?
+//	client_create            first_name, last_name, document, document_type_id, email?, display_name?, phone?, address?, idempotency_key?
 //	booking_validate         court_id, checking, checkout, reservation_id?
 //	booking_calculate_price  court_id, checking, checkout, reservation_type_id?, reservation_id?
-//	booking_create           court_id, reservation_type_id, checking, checkout, client_id?, reservation_status_id?, notes?
+//	booking_create           court_id, reservation_type_id, checking, checkout, client_id?, reservation_status_id?, notes?, idempotency_key?
 //	booking_read             booking_id                    detail, balance and payments
 //	booking_update           booking_id, client_id?, reservation_status_id?, court_id?, reservation_type_id?, checking?, checkout?, notes?
 //	booking_get_price        booking_id                    price with the booking's discount
-//	booking_add_payment      booking_id, amount, transaction_id, payment_type_id?, status?, description?
+//	booking_add_payment      booking_id, amount, transaction_id, payment_type_id?, status?, description?, idempotency_key?
 //	booking_payment_list     booking_id                    the booking's payments
 //	booking_list             client_id?, court_id?, start_date?, end_date?, active?, confirmed?, limit?, offset?
 //
@@ -72,11 +72,21 @@
 //
 //	invalid_input  the arguments are missing, malformed or name nothing (Invalid, TooLarge, UnsupportedMedia)
 //	not_found      the booking, client, court or payment does not exist (NotFound)
-//	conflict       the state forbids it, such as a court already booked (Conflict)
+//	conflict       the state forbids it, such as a court already booked (Conflict), or an idempotency key reused with other arguments (Unprocessable)
 //	forbidden      the caller may not do this (Forbidden, Unauthenticated)
 //	unavailable    a dependency is down or busy: retry later (Unavailable, RateLimited)
 //	internal       the server failed; the details go only to its log (Internal, errors without a kind)
 //
 // These are never JSON-RPC errors, so that the agent reads them and can
 // correct its call.
+//
+// # Retries
+//
+// booking_create, booking_add_payment and client_create take an optional
+// idempotency_key. The same key (of the same user, on the same tool) with
+// the same arguments returns the first result without a second write, for
+// 24 hours; with other arguments it is refused (conflict, "idempotency key
+// reused"); while the first call runs, a retry answers conflict "request in
+// progress". The keys live in PostgreSQL beside the HTTP routes'
+// Idempotency-Key (internal/idem), so a retry on another instance counts.
 package mcp

@@ -20,6 +20,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/idem"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
@@ -39,13 +40,16 @@ type Options struct {
 	// metadata (RFC 9728) of the path it answers, so that a client can
 	// find the authorization server: PublicBaseURL +
 	// "/.well-known/oauth-protected-resource" + the path (/mcp or /api/mcp).
-	PublicBaseURL string
-	Catalogs            *booking.Catalogs
-	Clients             *booking.Clients
-	Bookings            *booking.Bookings
-	Payments            *payments.Service // with payments.Options.Bookings set
-	Zone                *time.Location    // the club's time zone; nil: UTC
-	SessionTimeout      time.Duration     // 0: DefaultSessionTimeout
+	PublicBaseURL  string
+	Catalogs       *booking.Catalogs
+	Clients        *booking.Clients
+	Bookings       *booking.Bookings
+	Payments       *payments.Service // with payments.Options.Bookings set
+	Zone           *time.Location    // the club's time zone; nil: UTC
+	SessionTimeout time.Duration     // 0: DefaultSessionTimeout
+	// Idempotency keeps the idempotency keys of booking_create,
+	// booking_add_payment and client_create; nil: the key is ignored.
+	Idempotency *idem.Store
 	// Authenticated, when set, is called with the actor of each request
 	// that passed the access checks, before it is served: the server that
 	// mounts the handler names the caller in its log with it.

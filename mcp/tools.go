@@ -11,6 +11,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/idem"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -30,6 +31,8 @@ To book a court and get it paid, in this order:
 6. payment_type_list, then booking_add_payment with amount and transaction_id (status true once the money is received), then booking_payment_list.
 7. booking_read and booking_get_price: compare total_paid with the price; reservation_status_list, then booking_update with reservation_status_id (say, Confirmed) once the total paid covers the price.
 booking_list, client_read and court_type_list help to look things up.
+
+booking_create, booking_add_payment and client_create take an optional idempotency_key (such as a UUID you make per intended write). Send one, and send the same key again when you retry after a timeout or a lost answer: you get the first result and nothing is written twice. A retry while the first call still runs answers conflict "request in progress": wait a second and retry.
 
 Results are JSON in the text content. A refused call has isError and the text {"error", "message", "code"}: error is a short word, message says what to change, code is one of invalid_input (fix the arguments), not_found (the id does not exist), conflict (the state forbids it, such as a court already booked: choose another slot), forbidden, unavailable (retry later), internal (the server failed).`, zone)
 }
@@ -66,16 +69,52 @@ func addTool[In any](s *sdk.Server, h *Handler, t *sdk.Tool, run func(ctx contex
 		if err := a.decode(req.Params.Arguments, &c.in); err != nil {
 			return failure(ctx, h.log, t.Name, err), nil
 		}
-		out, err := run(ctx, c)
+		b, err := h.once(ctx, t.Name, c.by, c.in, func(ctx context.Context) ([]byte, error) {
+			out, err := run(ctx, call[In]{by: c.by, in: c.in})
+			if err != nil {
+				return nil, err
+			}
+			b, err := json.Marshal(out)
+			if err != nil {
+				return nil, fmt.Errorf("encode result: %w", err)
+			}
+			return b, nil
+		})
 		if err != nil {
 			return failure(ctx, h.log, t.Name, err), nil
 		}
-		b, err := json.Marshal(out)
-		if err != nil {
-			return failure(ctx, h.log, t.Name, fmt.Errorf("encode result: %w", err)), nil
-		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, nil
 	})
+}
+
+// keyed is the arguments of a tool that takes an idempotency key.
+type keyed interface {
+	key() clubhouse.Optional[string]
+	unkeyed() any // the arguments but the key: what a retry must repeat
+}
+
+// once runs the call of tool with args, whose result run encodes. When the
+// arguments carry an idempotency key, it runs once per caller, tool, key
+// and arguments (idem.Store.Do, as the HTTP routes' Idempotency-Key): a
+// retry gets the first result without a second write.
+func (h *Handler) once(ctx context.Context, tool string, by clubhouse.Actor, args any, run func(context.Context) ([]byte, error)) ([]byte, error) {
+	k, ok := args.(keyed)
+	if !ok || !k.key().Set || k.key().Value == nil || h.o.Idempotency == nil {
+		return run(ctx)
+	}
+	canonical, err := json.Marshal(k.unkeyed())
+	if err != nil {
+		return nil, fmt.Errorf("fingerprint arguments: %w", err)
+	}
+	key := idem.Key{Owner: by.UID, Scope: "mcp:" + tool, Key: *k.key().Value}
+	out, _, err := h.o.Idempotency.Do(ctx, key, idem.Fingerprint([]byte(tool), canonical), func(ctx context.Context) (idem.Outcome, error) {
+		b, err := run(ctx)
+		return idem.Outcome{Body: b}, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out.Body, nil
 }
 
 // readOnly marks a tool that changes nothing.
@@ -109,6 +148,14 @@ type clientCreateArgs struct {
 	DisplayName    clubhouse.Optional[string] `json:"display_name,omitzero" jsonschema:"Name shown for the login; only with email."`
 	Phone          clubhouse.Optional[string] `json:"phone,omitzero" jsonschema:"Phone number, such as +573001234567."`
 	Address        clubhouse.Optional[string] `json:"address,omitzero" jsonschema:"Postal address."`
+	IdempotencyKey clubhouse.Optional[string] `json:"idempotency_key,omitzero" maxLength:"255" jsonschema:"Optional key of this request, 1 to 255 printable ASCII characters without spaces, such as a UUID. A retry with the same key and arguments returns the first result and writes nothing again; the same key with other arguments is refused (conflict). Keys are kept 24 hours."`
+}
+
+func (a clientCreateArgs) key() clubhouse.Optional[string] { return a.IdempotencyKey }
+
+func (a clientCreateArgs) unkeyed() any {
+	a.IdempotencyKey = clubhouse.Optional[string]{}
+	return a
 }
 
 type validateArgs struct {
@@ -134,6 +181,14 @@ type bookingCreateArgs struct {
 	ClientID            clubhouse.Optional[int64]  `json:"client_id,omitzero" jsonschema:"Id of the client (from client_search or client_create); may be set later with booking_update."`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id,omitzero" jsonschema:"Id of the status (from reservation_status_list); omit it to start pending."`
 	Notes               clubhouse.Optional[string] `json:"notes,omitzero" maxLength:"2000" jsonschema:"Free notes for the staff."`
+	IdempotencyKey      clubhouse.Optional[string] `json:"idempotency_key,omitzero" maxLength:"255" jsonschema:"Optional key of this request, 1 to 255 printable ASCII characters without spaces, such as a UUID. A retry with the same key and arguments returns the first result and writes nothing again; the same key with other arguments is refused (conflict). Keys are kept 24 hours."`
+}
+
+func (a bookingCreateArgs) key() clubhouse.Optional[string] { return a.IdempotencyKey }
+
+func (a bookingCreateArgs) unkeyed() any {
+	a.IdempotencyKey = clubhouse.Optional[string]{}
+	return a
 }
 
 type bookingArgs struct {
@@ -152,12 +207,20 @@ type bookingUpdateArgs struct {
 }
 
 type paymentArgs struct {
-	BookingID     clubhouse.Optional[int64]       `json:"booking_id" jsonschema:"Id of the booking paid."`
-	Amount        clubhouse.Optional[json.Number] `json:"amount" jsonschema:"Amount paid, above 0 with at most two decimals, such as 60000 or 45000.50."`
-	TransactionID clubhouse.Optional[string]      `json:"transaction_id" maxLength:"200" jsonschema:"Reference of the payment: the gateway's transaction id, the transfer's reference or a receipt number; unique among payments."`
-	PaymentTypeID clubhouse.Optional[int64]       `json:"payment_type_id,omitzero" jsonschema:"Id of the payment type (from payment_type_list), such as Cash or Transfer."`
-	Status        clubhouse.Optional[bool]        `json:"status,omitzero" jsonschema:"true when the money has been received (cash at the desk, a confirmed transfer): the payment counts toward total_paid at once. false or omitted: pending until staff validate it."`
-	Description   clubhouse.Optional[string]      `json:"description,omitzero" maxLength:"2000" jsonschema:"Free description."`
+	BookingID      clubhouse.Optional[int64]       `json:"booking_id" jsonschema:"Id of the booking paid."`
+	Amount         clubhouse.Optional[json.Number] `json:"amount" jsonschema:"Amount paid, above 0 with at most two decimals, such as 60000 or 45000.50."`
+	TransactionID  clubhouse.Optional[string]      `json:"transaction_id" maxLength:"200" jsonschema:"Reference of the payment: the gateway's transaction id, the transfer's reference or a receipt number; unique among payments."`
+	PaymentTypeID  clubhouse.Optional[int64]       `json:"payment_type_id,omitzero" jsonschema:"Id of the payment type (from payment_type_list), such as Cash or Transfer."`
+	Status         clubhouse.Optional[bool]        `json:"status,omitzero" jsonschema:"true when the money has been received (cash at the desk, a confirmed transfer): the payment counts toward total_paid at once. false or omitted: pending until staff validate it."`
+	Description    clubhouse.Optional[string]      `json:"description,omitzero" maxLength:"2000" jsonschema:"Free description."`
+	IdempotencyKey clubhouse.Optional[string]      `json:"idempotency_key,omitzero" maxLength:"255" jsonschema:"Optional key of this request, 1 to 255 printable ASCII characters without spaces, such as a UUID. A retry with the same key and arguments returns the first result and writes nothing again; the same key with other arguments is refused (conflict). Keys are kept 24 hours."`
+}
+
+func (a paymentArgs) key() clubhouse.Optional[string] { return a.IdempotencyKey }
+
+func (a paymentArgs) unkeyed() any {
+	a.IdempotencyKey = clubhouse.Optional[string]{}
+	return a
 }
 
 type bookingListArgs struct {
