@@ -84,7 +84,12 @@ func accountingFor(tb testing.TB, dsn string) string {
 
 func start(tb testing.TB, dsn, key string, extra ...string) *server {
 	tb.Helper()
-	port := freePort(tb)
+	return startOn(tb, freePort(tb), dsn, key, extra...)
+}
+
+// startOn is start on port.
+func startOn(tb testing.TB, port int, dsn, key string, extra ...string) *server {
+	tb.Helper()
 	args := append([]string{"clubd", "--port", strconv.Itoa(port), "--database-url", dsn, "--auth-signing-key-file", key,
 		"--accounting-database-url", accountingFor(tb, dsn)}, extra...)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -130,37 +130,45 @@ const client = await connect();
 const tools = (await client.listTools()).tools.map((t) => t.name);
 
 // The recommended order of the specification.
+const named = (rows, name) => rows.find((r) => r.name === name) ?? fail(`no ${name} in ${JSON.stringify(rows)}`);
 const courts = await call(client, "court_list");
 const types = await call(client, "reservation_type_list");
-const court = (courts.courts ?? courts)[0] ?? fail("no court");
-const type = (types.reservation_types ?? types)[0] ?? fail("no reservation type");
-const span = { court_id: court.id, reservation_type_id: type.id, checking: `${day}T10:00:00`, checkout: `${day}T11:00:00` };
-await call(client, "booking_validate", span);
-const quote = await call(client, "booking_calculate_price", span);
-const booking = await call(client, "booking_create", { ...span, notes: "booked by the TS SDK test" });
-const found = await call(client, "client_search", { query: "ts-agent@example.com" });
-let person = (found.clients ?? found)[0];
+const court = courts[0] ?? fail("no court");
+const type = named(types, "Rental");
+const span = { court_id: court.id, checking: `${day}T10:00:00`, checkout: `${day}T11:30:00` };
+const free = await call(client, "booking_validate", span);
+if (free.available !== true) fail(`booking_validate: ${JSON.stringify(free)}`);
+const quote = await call(client, "booking_calculate_price", { ...span, reservation_type_id: type.id });
+const create = { ...span, reservation_type_id: type.id, notes: "booked by the TS SDK test", idempotency_key: `ts-${day}-create` };
+const booking = await call(client, "booking_create", create);
+const retried = await call(client, "booking_create", create);
+if (retried.id !== booking.id) fail(`a retried booking_create wrote again: ${booking.id} then ${retried.id}`);
+
+const clientEmail = `ts-agent-${day}@example.com`;
+let person = (await call(client, "client_search", { query: clientEmail }))[0];
 if (!person) {
+  const known = await call(client, "client_search", { query: "client@demo.club" });
   person = await call(client, "client_create", {
-    name: "Tess", last_name: "Agent", email: "ts-agent@example.com", phone: "+57 300 555 0101",
+    first_name: "Tess", last_name: "Agent", document: `TS${day.replaceAll("-", "")}`,
+    document_type_id: known[0].document_type_id, email: clientEmail, phone: "+573005550101",
   });
 }
 await call(client, "booking_update", { booking_id: booking.id, client_id: person.id });
 const paymentTypes = await call(client, "payment_type_list");
-const paymentType = (paymentTypes.payment_types ?? paymentTypes)[0] ?? fail("no payment type");
 const price = await call(client, "booking_get_price", { booking_id: booking.id });
-const total = price.total ?? price.amount?.total ?? quote.total ?? fail(`no total in ${JSON.stringify(price)}`);
+const total = price.final_price ?? fail(`no final_price in ${JSON.stringify(price)}`);
 await call(client, "booking_add_payment", {
-  booking_id: booking.id, amount: total, payment_type_id: paymentType.id, transaction_id: `ts-${Date.now()}`,
+  booking_id: booking.id, amount: total, payment_type_id: named(paymentTypes, "Cash").id,
+  transaction_id: `ts-${day}-cash`, status: true, idempotency_key: `ts-${day}-pay`,
 });
 const payments = await call(client, "booking_payment_list", { booking_id: booking.id });
 const read = await call(client, "booking_read", { booking_id: booking.id });
+if (read.is_payment_complete !== true) fail(`not paid in full: ${JSON.stringify(read)}`);
 const statuses = await call(client, "reservation_status_list");
-const confirmed = (statuses.reservation_statuses ?? statuses).find((s) => /confirm/i.test(s.name)) ?? fail("no confirmed status");
-const final = await call(client, "booking_update", { booking_id: booking.id, reservation_status_id: confirmed.id });
+const final = await call(client, "booking_update", { booking_id: booking.id, reservation_status_id: named(statuses, "Confirmed").id });
 await client.close();
 
 console.log(JSON.stringify({
-  tools, grant: client.grant, booking_id: booking.id, client_id: person.id, total,
-  payments: payments.payments ?? payments, before: read, final,
+  tools, grant: client.grant, booking_id: booking.id, client_id: person.id, quote: quote.final_price, total,
+  payments, paid: read.total_paid, status: final.status_name,
 }));

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+)
+
+// tsClientDir holds the script that drives the official TypeScript MCP SDK,
+// with its npm lockfile; make services installs its packages (npm ci).
+const tsClientDir = "../../mcp/testdata/tsclient"
+
+// TestMCP_typeScriptSDK: the official TypeScript MCP SDK, unmodified,
+// connects to a running clubd as an unconfigured client does. Its own
+// OAuth code follows the 401 to the protected resource metadata and the
+// authorization server's, registers itself, and runs the code flow with
+// PKCE (the script signs in and allows the client as the login page does).
+// Then it runs the recommended order of the tool calls, which ends with a
+// confirmed, paid booking that the HTTP API reads back.
+func TestMCP_typeScriptSDK(t *testing.T) {
+	t.Parallel()
+	node, err := exec.LookPath("node")
+	require.NoError(t, err, "Node.js is needed: run make services")
+	_, err = os.Stat(filepath.Join(tsClientDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
+	require.NoError(t, err, "the TypeScript SDK is not installed: run make services (npm ci in %s)", tsClientDir)
+
+	port := freePort(t)
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	s := startOn(t, port, dbtest.Missing(t), filepath.Join(t.TempDir(), "k.pem"), "--demo", "--public-base-url", base)
+	passwords, _ := demoPasswords(t, s.stdout.String())
+	day := time.Now().AddDate(1, 0, 0).Format(time.DateOnly)
+
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "flow.mjs")
+	cmd.Dir = tsClientDir
+	cmd.Env = append(os.Environ(), "MCP_URL="+base+"/mcp", "STAFF_EMAIL=operator@demo.club",
+		"STAFF_PASSWORD="+passwords["operator@demo.club"], "BOOKING_DAY="+day)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), "flow.mjs failed:\n%s\n%s", stderr.String(), s.stdout.String())
+
+	var out struct {
+		Tools []string `json:"tools"`
+		Grant struct {
+			ClientName string   `json:"clientName"`
+			Scopes     []string `json:"scopes"`
+		} `json:"grant"`
+		BookingID int64             `json:"booking_id"`
+		Quote     json.Number       `json:"quote"`
+		Total     json.Number       `json:"total"`
+		Paid      json.Number       `json:"paid"`
+		Payments  []json.RawMessage `json:"payments"`
+		Status    string            `json:"status"`
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &out), stdout.String())
+	assert.Len(t, out.Tools, 17)
+	assert.Equal(t, "Clubhouse TS SDK test", out.Grant.ClientName, "the SDK registered itself (RFC 7591)")
+	assert.Equal(t, []string{"mcp"}, out.Grant.Scopes)
+	assert.Equal(t, out.Quote, out.Total, "the quote is the booking's price")
+	assert.Equal(t, out.Total, out.Paid)
+	assert.Len(t, out.Payments, 1)
+	assert.Equal(t, "Confirmed", out.Status)
+
+	// The HTTP API reads the same booking, confirmed and paid.
+	login, err := json.Marshal(map[string]string{"email": "admin@demo.club", "password": passwords["admin@demo.club"]})
+	require.NoError(t, err)
+	res, err := http.Post(s.url("/api/auth/login"), "application/json", bytes.NewReader(login))
+	require.NoError(t, err)
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&tok))
+	res.Body.Close()
+	req, err := http.NewRequest(http.MethodGet, s.url(fmt.Sprintf("/api/admin/booking/%d", out.BookingID)), nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	res, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	var b map[string]any
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&b))
+	require.Equal(t, http.StatusOK, res.StatusCode, "%v", b)
+	assert.Contains(t, strings.ToLower(fmt.Sprint(b)), "confirmed", "%v", b)
+}
