@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -444,4 +445,78 @@ func TestOAuth_tokenFormLimits(t *testing.T) {
 	big := app.Anonymous().WithHeader("Content-Type", "application/x-www-form-urlencoded").
 		Post("/oauth/token", "grant_type=x&pad="+strings.Repeat("p", 70<<10))
 	assert.Equal(t, "invalid_request", oauthErrorOf(t, big, http.StatusBadRequest))
+}
+
+// TestOAuth_racingExchanges: clients racing to exchange one code, or to
+// complete one request, get one success between them.
+func TestOAuth_racingExchanges(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	op := logIn(t, app, app.User("op@test.club", clubhouse.RoleOperator))
+	code := grantCode(t, app, op.AccessToken, startFlow(t, app, authorizeQuery(nil)))
+	const n = 8
+	statuses := make(chan int, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() { statuses <- tokenCall(app, codeForm(code)).Code })
+	}
+	wg.Wait()
+	close(statuses)
+	ok := 0
+	for s := range statuses {
+		if s == http.StatusOK {
+			ok++
+		} else {
+			assert.Equal(t, http.StatusBadRequest, s)
+		}
+	}
+	assert.Equal(t, 1, ok, "one exchange of a code")
+
+	st := startFlow(t, app, authorizeQuery(nil))
+	completions := make(chan int, n)
+	for range n {
+		wg.Go(func() {
+			completions <- bearer(app, op.AccessToken).Post("/oauth/authorize/complete", map[string]any{"oauth_state": st}).Code
+		})
+	}
+	wg.Wait()
+	close(completions)
+	ok = 0
+	for s := range completions {
+		if s == http.StatusOK {
+			ok++
+		}
+	}
+	assert.Equal(t, 1, ok, "one completion of a request")
+}
+
+// TestOAuth_purge: expired requests and codes, and registered clients that
+// never finished a flow, are deleted; live ones stay.
+func TestOAuth_purge(t *testing.T) {
+	t.Parallel()
+	clock := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clock))
+	op := logIn(t, app, app.User("op@test.club", clubhouse.RoleOperator))
+	count := func(table string) int {
+		var n int
+		require.NoError(t, app.DB.GetContext(t.Context(), &n, `SELECT count(*) FROM `+table))
+		return n
+	}
+	grantCode(t, app, op.AccessToken, startFlow(t, app, authorizeQuery(nil)))
+	startFlow(t, app, authorizeQuery(nil))
+	app.Anonymous().Post("/oauth/register", map[string]any{"redirect_uris": []string{"http://localhost/cb"}}).Status(t, http.StatusCreated)
+	n, err := app.Auth.PurgeOAuth(t.Context())
+	require.NoError(t, err)
+	assert.Zero(t, n, "nothing has expired")
+	assert.Equal(t, []int{1, 1, 1}, []int{count("oauth_states"), count("oauth_codes"), count("oauth_clients")})
+
+	clock.Advance(auth.OAuthStateTTL + time.Second)
+	n, err = app.Auth.PurgeOAuth(t.Context())
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, n)
+	assert.Equal(t, []int{0, 0, 1}, []int{count("oauth_states"), count("oauth_codes"), count("oauth_clients")})
+	clock.Advance(auth.UnusedClientTTL)
+	_, err = app.Auth.PurgeOAuth(t.Context())
+	require.NoError(t, err)
+	assert.Zero(t, count("oauth_clients"))
 }
