@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
 )
 
 // access is what a route requires of its caller.
@@ -73,41 +74,53 @@ func (s *Server) handle(pattern string, level access, h handlerFunc) {
 }
 
 // authorize authenticates the request when level requires it, stores the
-// actor in the request's context, and checks the actor's roles.
+// actor in the request's context, and checks the actor's roles and the
+// token's grant: a token that does not open the API (a code-flow token
+// granted only mcp) gets 403 insufficient_scope, and a token issued to an
+// OAuth client may not use the sudo routes, whatever its user may do.
 func (s *Server) authorize(r *http.Request, level access) error {
 	if level == public {
 		return nil
 	}
-	a, err := s.authenticate(r.Context(), r)
+	p, err := s.authenticate(r.Context(), r)
 	if err != nil {
 		return err
 	}
 	ri := infoFrom(r.Context())
-	ri.actor, ri.principal = a, a.Label()
-	if need, ok := roles[level]; ok && !a.HasAny(need...) {
+	ri.actor, ri.principal, ri.grant = p.Actor, p.Actor.Label(), p
+	if !p.API {
+		return errInsufficientScope
+	}
+	if need, ok := roles[level]; ok && !p.Actor.HasAny(need...) {
 		return errForbidden
+	}
+	if level == sudo && p.ClientID != "" {
+		return errClientToken
 	}
 	return nil
 }
 
 // authenticate reads the credentials of r: a bot key in X-Auth, or a bearer
 // token in Authorization. A bot key sent as Authorization is not accepted.
-func (s *Server) authenticate(ctx context.Context, r *http.Request) (clubhouse.Actor, error) {
+func (s *Server) authenticate(ctx context.Context, r *http.Request) (auth.Principal, error) {
 	if key := r.Header.Get("X-Auth"); key != "" {
-		return s.o.Auth.AuthenticateBot(key)
+		a, err := s.o.Auth.AuthenticateBot(key)
+		return auth.Principal{Actor: a, API: true}, err
 	}
 	h := r.Header.Get("Authorization")
 	if h == "" {
-		return clubhouse.Actor{}, errNoCredentials
+		return auth.Principal{}, errNoCredentials
 	}
 	scheme, token, ok := strings.Cut(h, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
-		return clubhouse.Actor{}, errBadScheme
+		return auth.Principal{}, errBadScheme
 	}
-	return s.o.Auth.Authenticate(ctx, strings.TrimSpace(token))
+	return s.o.Auth.Verify(ctx, strings.TrimSpace(token))
 }
 
 var (
-	errNoCredentials = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "Authentication is required: send Authorization: Bearer <token> or X-Auth: <key>.")
-	errBadScheme     = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "The Authorization header must be \"Bearer <token>\"; bot keys go in X-Auth.")
+	errNoCredentials     = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "Authentication is required: send Authorization: Bearer <token> or X-Auth: <key>.")
+	errBadScheme         = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "The Authorization header must be \"Bearer <token>\"; bot keys go in X-Auth.")
+	errInsufficientScope = clubhouse.Errorf(clubhouse.Forbidden, "insufficient_scope", "The token was not granted the API: it needs scope panel (a sign-in's token has it; an OAuth client must ask for it), or api for a machine client.")
+	errClientToken       = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "A token issued to an OAuth client cannot manage users and machines; sign in to do that.")
 )

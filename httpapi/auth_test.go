@@ -74,7 +74,7 @@ func unauthorized(tb testing.TB, r *apptest.Response) {
 func claimsFor(sub string, change func(jwt.MapClaims)) jwt.MapClaims {
 	now := time.Now()
 	c := jwt.MapClaims{
-		"iss": apptest.Issuer, "aud": apptest.Audience, "sub": sub,
+		"iss": apptest.Issuer, "aud": apptest.Audience, "sub": sub, "scope": "openid panel",
 		"iat": now.Unix(), "nbf": now.Unix(), "exp": now.Add(10 * time.Minute).Unix(),
 	}
 	if change != nil {

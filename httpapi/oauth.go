@@ -22,6 +22,11 @@ import (
 
 // errNotIssuer answers the flow's routes when tokens come from an external
 // issuer.
+// errClientConsent refuses a token issued to an OAuth client at the
+// consent step: only the user, signed in at the login page, allows a
+// client; a client must not grant itself more.
+var errClientConsent = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "Only a token from signing in allows a client; a token issued to an OAuth client cannot.")
+
 var errNotIssuer = clubhouse.Errorf(clubhouse.NotFound, "not found", "clubd is not the identity provider here; use the external issuer's authorization server.")
 
 // authorizeEndpoint starts the authorization-code flow.
@@ -102,7 +107,7 @@ type redirectDTO struct {
 // completeAuthorization grants a pending authorization request.
 //
 // @Summary Allow the client
-// @Description Called by the login page once the user has signed in and allowed the client. Needs a user bearer token with the panel permission (operator, admin or sudo); a user without it gets 403 and the request stays pending. Answers the client's redirect URI with a code (single use, valid one minute, bound to the client, the redirect URI, the PKCE challenge, the user and the scope) and the request's state.
+// @Description Called by the login page once the user has signed in and allowed the client. Needs a user bearer token from signing in (POST /api/auth/login) with the panel permission (operator, admin or sudo); a user without it, or a token issued to an OAuth client, gets 403 and the request stays pending. Answers the client's redirect URI with a code (single use, valid one minute, bound to the client, the redirect URI, the PKCE challenge, the user and the scope) and the request's state.
 // @Tags oauth
 // @Accept json
 // @Produce json
@@ -119,6 +124,9 @@ func (s *Server) completeAuthorization(w http.ResponseWriter, r *http.Request) e
 	var in oauthStateInput
 	if err := decodeJSON(r, &in); err != nil {
 		return err
+	}
+	if infoFrom(r.Context()).grant.ClientID != "" {
+		return errClientConsent
 	}
 	to, err := s.o.Auth.CompleteAuthorization(r.Context(), actor(r), in.OAuthState)
 	if err != nil {

@@ -120,12 +120,16 @@ func TestOAuth_browserFlow(t *testing.T) {
 	tok, err := conf.Exchange(tctx, q.Get("code"), oauth2.VerifierOption(verifier))
 	require.NoError(t, err)
 	assert.Equal(t, "mcp openid", tok.Extra("scope"))
-	bearer(app, tok.AccessToken).Get("/api/admin/courts").Status(t, http.StatusOK)
+	bearer(app, tok.AccessToken).Get("/api/admin/courts").Status(t, http.StatusForbidden).Error(t, "insufficient_scope")
 	_, err = conf.Exchange(tctx, q.Get("code"), oauth2.VerifierOption(verifier))
 	require.Error(t, err, "a code is single use")
 
-	// A second run in the same browser, which signs in again.
+	// A second run in the same browser, which signs in again, asking for
+	// the panel too: that token opens the staff API.
+	conf.Scopes = []string{"mcp", "panel"}
 	tok = browserCode(t, ctx, conf, cb, "state-43", verifier)
+	assert.Equal(t, "mcp panel", tok.Extra("scope"))
+	bearer(app, tok.AccessToken).Get("/api/admin/courts").Status(t, http.StatusOK)
 	refreshed, err := conf.TokenSource(tctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
 	require.NoError(t, err)
 	assert.NotEqual(t, tok.RefreshToken, refreshed.RefreshToken)

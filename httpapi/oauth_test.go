@@ -134,7 +134,8 @@ func TestOAuth_codeFlow(t *testing.T) {
 	assert.Equal(t, "mcp openid", tok.Scope)
 	assert.Equal(t, "mcp openid", scopeClaim(t, tok.AccessToken))
 	assert.NotEmpty(t, tok.RefreshToken)
-	bearer(app, tok.AccessToken).Get("/api/admin/courts").Status(t, http.StatusOK)
+	// Granted mcp, not panel: the token opens the tool endpoint, not the API.
+	bearer(app, tok.AccessToken).Get("/api/admin/courts").Status(t, http.StatusForbidden).Error(t, "insufficient_scope")
 
 	// The state is spent: the login page cannot complete it twice.
 	bearer(app, op.AccessToken).Post("/oauth/authorize/complete", map[string]any{"oauth_state": st}).Status(t, http.StatusBadRequest)
@@ -163,6 +164,26 @@ func TestOAuth_codeFlow(t *testing.T) {
 	assert.Equal(t, "mcp", next.Scope)
 	wide := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {next.RefreshToken}, "client_id": {oauthClient}, "scope": {"mcp panel"}}
 	assert.Equal(t, "invalid_scope", oauthErrorOf(t, tokenCall(app, wide), http.StatusBadRequest))
+}
+
+// TestOAuth_clientTokens: a code-flow token opens the API only when granted
+// panel, never the sudo routes, and cannot allow a client: a client cannot
+// grant itself more than the user allowed.
+func TestOAuth_clientTokens(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	root := logIn(t, app, app.User("root@test.club", clubhouse.RoleSudo, clubhouse.RoleAdmin))
+	code := grantCode(t, app, root.AccessToken, startFlow(t, app, authorizeQuery(func(q url.Values) { q.Set("scope", "panel") })))
+	var tok oauthTokens
+	tokenCall(app, codeForm(code)).Status(t, http.StatusOK).JSON(t, &tok)
+	assert.Equal(t, "panel", tok.Scope)
+	client := bearer(app, tok.AccessToken)
+	client.Get("/api/admin/courts").Status(t, http.StatusOK)
+	client.Get("/api/sudo/users").Status(t, http.StatusForbidden)
+	client.Post("/api/sudo/machines", map[string]any{"name": "backdoor", "roles": []string{"sudo"}}).Status(t, http.StatusForbidden)
+	st := startFlow(t, app, authorizeQuery(func(q url.Values) { q.Set("scope", "mcp panel openid") }))
+	client.Post("/oauth/authorize/complete", map[string]any{"oauth_state": st}).Status(t, http.StatusForbidden)
+	bearer(app, root.AccessToken).Get("/api/sudo/users").Status(t, http.StatusOK)
 }
 
 func TestOAuth_apiPrefix(t *testing.T) {

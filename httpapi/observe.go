@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
@@ -21,7 +22,8 @@ type requestInfo struct {
 	route      string
 	principal  string
 	actor      clubhouse.Actor
-	clientGone bool // the client went away before the answer; nothing was written
+	grant      auth.Principal // what the caller's credentials grant
+	clientGone bool           // the client went away before the answer; nothing was written
 }
 
 // statusClientClosed is nginx's status for a request whose client went away

@@ -112,7 +112,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		cfg.OAuthClientID = DefaultOAuthClientID
 	}
 	if cfg.OAuthRedirects == nil {
-		cfg.OAuthRedirects = auth.DefaultRedirectPatterns
+		cfg.OAuthRedirects = auth.DefaultRedirectPatterns()
 	}
 	a := &App{Config: cfg, Log: log, DB: db, Key: o.Key}
 	ao := auth.Options{

@@ -357,7 +357,7 @@ func (s *Service) refreshGrant(ctx context.Context, r TokenRequest) (Tokens, err
 // issueGrant mints an access token with scope for u and a refresh token of
 // the client in family, on q.
 func (s *Service) issueGrant(ctx context.Context, q sqldb.Queryer, u User, clientID, scope, family string) (Tokens, error) {
-	access, ttl, err := s.o.Issuer.Mint(u, scope)
+	access, ttl, err := s.o.Issuer.MintForClient(u, scope, clientID)
 	if err != nil {
 		return Tokens{}, err
 	}
@@ -448,19 +448,13 @@ type oauthClientInfo struct {
 	RedirectURIs []string // nil: any URI the patterns allow
 }
 
-// allows reports whether uri is a redirect URI of the client.
+// allows reports whether uri is a redirect URI of the client: allowed by
+// the patterns and, for a registered client, one it registered.
 func (c oauthClientInfo) allows(uri string, ps RedirectPatterns) bool {
 	if !ps.Allows(uri) {
 		return false
 	}
-	return c.RedirectURIs == nil || slices.Contains(c.RedirectURIs, uri) || slices.ContainsFunc(c.RedirectURIs, func(r string) bool {
-		return isLoopbackURI(r) && withoutLoopbackPort(r) == withoutLoopbackPort(uri)
-	})
-}
-
-func isLoopbackURI(uri string) bool {
-	u, err := url.Parse(uri)
-	return err == nil && u.Scheme == "http" && isLoopback(u.Hostname())
+	return c.RedirectURIs == nil || slices.ContainsFunc(c.RedirectURIs, func(r string) bool { return sameRedirect(r, uri) })
 }
 
 func (s *Service) oauthClient(ctx context.Context, q sqldb.Queryer, id string) (oauthClientInfo, error) {

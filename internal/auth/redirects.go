@@ -8,16 +8,30 @@ import (
 )
 
 // RedirectPatterns are the redirect URIs the OAuth flow may send a browser
-// to (MCP_OAUTH_REDIRECT_URIS). Each pattern is an exact URI, or a URI in
-// which "*" stands for any run of characters. A loopback redirect
-// (http://localhost, http://127.0.0.1 or http://[::1]) may use any port, as
-// RFC 8252 section 7.3 asks of native apps: the ports of the pattern and the
-// URI are not compared.
+// to (MCP_OAUTH_REDIRECT_URIS). A pattern is an absolute URI compared with
+// a redirect URI part by part, never as a string:
+//
+//   - the schemes are equal (case aside);
+//   - the hosts are equal (case aside), or the pattern's host is "*." and a
+//     domain, which any one or more labels before that domain match
+//     (https://*.example.com allows app.example.com, not example.com);
+//   - the ports are equal, but a loopback redirect (http://localhost,
+//     http://127.0.0.1 or http://[::1]) may use any port, as RFC 8252
+//     section 7.3 asks of native apps;
+//   - the paths are equal, or "*" in the pattern's path stands for any run
+//     of characters;
+//   - the queries are equal.
+//
+// A redirect URI with user information, a fragment, a dot segment ("." or
+// "..") or an encoded slash or backslash in its path matches no pattern.
 type RedirectPatterns []string
 
-// DefaultRedirectPatterns allow the loopback redirects of native and
-// command-line clients on any port and path.
-var DefaultRedirectPatterns = RedirectPatterns{"http://localhost/*", "http://127.0.0.1/*", "http://[::1]/*"}
+// DefaultRedirectPatterns returns the patterns used when none are set: the
+// loopback redirects of native and command-line clients, on any port and
+// path.
+func DefaultRedirectPatterns() RedirectPatterns {
+	return RedirectPatterns{"http://localhost/*", "http://127.0.0.1/*", "http://[::1]/*"}
+}
 
 // ParseRedirectPatterns reads a comma-separated list of patterns; an empty
 // list gives DefaultRedirectPatterns.
@@ -27,14 +41,20 @@ func ParseRedirectPatterns(s string) (RedirectPatterns, error) {
 		if p = strings.TrimSpace(p); p == "" {
 			continue
 		}
-		u, err := url.Parse(strings.ReplaceAll(p, "*", "x"))
-		if err != nil || u.Scheme == "" || u.Fragment != "" || strings.Contains(p, "#") {
-			return nil, fmt.Errorf("redirect pattern %q is not an absolute URI without a fragment", p)
+		u, err := url.Parse(p)
+		if err != nil || u.Scheme == "" || u.Opaque != "" || u.User != nil || u.Fragment != "" || strings.Contains(p, "#") {
+			return nil, fmt.Errorf("redirect pattern %q is not an absolute URI without user information or a fragment", p)
+		}
+		if host := u.Hostname(); strings.Contains(host, "*") && (!strings.HasPrefix(host, "*.") || strings.Count(host, "*") > 1) {
+			return nil, fmt.Errorf("redirect pattern %q: a host may only start with *. (any subdomain)", p)
+		}
+		if strings.Contains(u.RawQuery, "*") {
+			return nil, fmt.Errorf("redirect pattern %q: * may only stand in the host or the path", p)
 		}
 		out = append(out, p)
 	}
 	if len(out) == 0 {
-		return DefaultRedirectPatterns, nil
+		return DefaultRedirectPatterns(), nil
 	}
 	return out, nil
 }
@@ -42,38 +62,74 @@ func ParseRedirectPatterns(s string) (RedirectPatterns, error) {
 // refusedSchemes are never redirect targets, whatever the patterns say.
 var refusedSchemes = map[string]bool{"javascript": true, "data": true, "vbscript": true, "file": true}
 
-// Allows reports whether uri is an allowed redirect URI: absolute, without a
-// fragment, and matching a pattern.
+// Allows reports whether uri is an allowed redirect URI.
 func (ps RedirectPatterns) Allows(uri string) bool {
-	u, err := url.Parse(uri)
-	if err != nil || !u.IsAbs() || u.Fragment != "" || strings.Contains(uri, "#") || refusedSchemes[strings.ToLower(u.Scheme)] {
+	u, ok := redirectURI(uri)
+	if !ok {
 		return false
 	}
-	candidate := withoutLoopbackPort(uri)
 	for _, p := range ps {
-		if globMatch(withoutLoopbackPort(p), candidate) {
+		if pu, err := url.Parse(p); err == nil && matches(pu, u, globMatch) {
 			return true
 		}
 	}
 	return false
 }
 
-// withoutLoopbackPort removes the port of an http loopback URI.
-func withoutLoopbackPort(uri string) string {
-	u, err := url.Parse(strings.ReplaceAll(uri, "*", "%2A"))
-	if err != nil || u.Scheme != "http" || u.Port() == "" || !isLoopback(u.Hostname()) {
-		return uri
+// sameRedirect reports whether uri is the registered redirect URI reg, the
+// port of a loopback URI aside.
+func sameRedirect(reg, uri string) bool {
+	r, err := url.Parse(reg)
+	u, ok := redirectURI(uri)
+	return err == nil && ok && matches(r, u, func(a, b string) bool { return a == b })
+}
+
+// redirectURI parses uri as a redirect URI, or reports that it cannot be
+// one.
+func redirectURI(uri string) (*url.URL, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || !u.IsAbs() || u.Opaque != "" || u.User != nil || u.Fragment != "" || strings.Contains(uri, "#") ||
+		refusedSchemes[strings.ToLower(u.Scheme)] {
+		return nil, false
 	}
-	host := u.Hostname()
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
+	raw := strings.ToLower(u.EscapedPath())
+	if strings.Contains(raw, "%2f") || strings.Contains(raw, "%5c") || strings.Contains(u.Path, `\`) {
+		return nil, false
 	}
-	rest, _ := strings.CutPrefix(uri, "http://"+u.Host)
-	return "http://" + host + rest
+	for _, seg := range strings.Split(u.Path, "/") {
+		if seg == "." || seg == ".." {
+			return nil, false
+		}
+	}
+	return u, true
+}
+
+// matches reports whether the redirect URI u matches the pattern p, whose
+// path is compared with u's by path.
+func matches(p, u *url.URL, path func(pattern, s string) bool) bool {
+	if !strings.EqualFold(p.Scheme, u.Scheme) || p.RawQuery != u.RawQuery || p.Opaque != "" {
+		return false
+	}
+	if !hostMatches(strings.ToLower(p.Hostname()), strings.ToLower(u.Hostname())) {
+		return false
+	}
+	if p.Port() != u.Port() && !(strings.EqualFold(u.Scheme, "http") && isLoopback(u.Hostname())) {
+		return false
+	}
+	return path(p.Path, u.Path)
+}
+
+// hostMatches reports whether host matches pattern: equal, or pattern is
+// "*.domain" and host is a subdomain of domain.
+func hostMatches(pattern, host string) bool {
+	if domain, ok := strings.CutPrefix(pattern, "*."); ok {
+		return strings.HasSuffix(host, "."+domain) && len(host) > len(domain)+1
+	}
+	return pattern == host
 }
 
 func isLoopback(host string) bool {
-	if host == "localhost" {
+	if strings.EqualFold(host, "localhost") {
 		return true
 	}
 	ip := net.ParseIP(host)
@@ -81,7 +137,7 @@ func isLoopback(host string) bool {
 }
 
 // globMatch reports whether s matches pattern, in which "*" matches any run
-// of characters (including "/") and everything else matches itself.
+// of characters and everything else matches itself.
 func globMatch(pattern, s string) bool {
 	if !strings.Contains(pattern, "*") {
 		return pattern == s

@@ -296,9 +296,16 @@ func (s *Service) Authenticate(ctx context.Context, bearer string) (clubhouse.Ac
 // Principal is the caller a bearer token names: its actor, and what the
 // token was granted.
 type Principal struct {
-	Actor   clubhouse.Actor
-	Scopes  []string // the token's scope claim, split on spaces
-	Machine bool     // a client-credentials client (subject "client:<id>")
+	Actor    clubhouse.Actor
+	Scopes   []string // the token's scope claim, split on spaces
+	Machine  bool     // a client-credentials client (subject "client:<id>")
+	ClientID string   // the OAuth client a code-flow token was issued to; "" for a sign-in's
+	// API reports whether the token opens the HTTP API: a user's token
+	// with scope panel (every sign-in's has it), a machine client's with
+	// scope api, or any token of an external issuer, whose scopes are its
+	// own. A code-flow token granted only mcp opens the tool endpoint and
+	// nothing else.
+	API bool
 }
 
 // HasScope reports whether the token was granted scope.
@@ -332,13 +339,21 @@ func (s *Service) Verify(ctx context.Context, bearer string) (Principal, error) 
 		if err != nil {
 			return Principal{}, err
 		}
-		return Principal{Actor: a, Scopes: strings.Fields(c.Scope), Machine: true}, nil
+		p := Principal{Actor: a, Scopes: strings.Fields(c.Scope), Machine: true}
+		p.API = p.HasScope(MachineScope)
+		return p, nil
 	}
 	a, err := s.userActor(ctx, c)
 	if err != nil {
 		return Principal{}, err
 	}
-	return Principal{Actor: a, Scopes: strings.Fields(c.Scope)}, nil
+	p := Principal{Actor: a, Scopes: strings.Fields(c.Scope)}
+	if s.o.External != "" {
+		p.API = true // an external issuer's scopes and client claims are its own
+		return p, nil
+	}
+	p.ClientID, p.API = c.ClientID, p.HasScope(ScopePanel)
+	return p, nil
 }
 
 // userActor returns the actor of the user c names.

@@ -27,6 +27,9 @@ type Claims struct {
 	// SecretVersion is, in a machine client's token, the version of the
 	// client's secret it was issued under (see Machine.SecretVersion).
 	SecretVersion int `json:"secret_version,omitempty"`
+	// ClientID is, in a token of the authorization-code flow, the OAuth
+	// client it was issued to (RFC 9068); a sign-in's token has none.
+	ClientID string `json:"client_id,omitempty"`
 }
 
 // Roles returns the roles the claims carry.
@@ -52,7 +55,13 @@ type Issuer struct {
 
 // Mint signs an access token for u with scope, returning it and its lifetime.
 func (i *Issuer) Mint(u User, scope string) (string, time.Duration, error) {
-	return i.sign(u.LocalID, Claims{Email: deref(u.Email), Scope: scope,
+	return i.MintForClient(u, scope, "")
+}
+
+// MintForClient signs an access token for u with scope, issued to the
+// OAuth client clientID ("" for none), returning it and its lifetime.
+func (i *Issuer) MintForClient(u User, scope, clientID string) (string, time.Duration, error) {
+	return i.sign(u.LocalID, Claims{Email: deref(u.Email), Scope: scope, ClientID: clientID,
 		Trainer: u.Trainer, Operator: u.Operator, Admin: u.Admin, Sudo: u.Sudo, Accounting: u.Accounting})
 }
 
