@@ -120,6 +120,7 @@ var exported = map[string]error{
 	"pricing.ErrInvalidRule":            pricing.ErrInvalidRule,
 	"auth.ErrTooManyAttempts":           auth.ErrTooManyAttempts,
 	"auth.ErrBadOAuthState":             auth.ErrBadOAuthState,
+	"auth.ErrTooManyRequests":           auth.ErrTooManyRequests,
 	"auth.ErrInvalidGrant":              auth.ErrInvalidGrant,
 	"auth.ErrInvalidMetadata":           auth.ErrInvalidMetadata,
 	"auth.ErrInvalidRedirectURIs":       auth.ErrInvalidRedirectURIs,

@@ -161,7 +161,7 @@ func (s *Server) serverMetadata(w http.ResponseWriter) error {
 		GrantTypesSupported:                        []string{"authorization_code", "refresh_token", "client_credentials"},
 		CodeChallengeMethodsSupported:              []string{"S256"},
 		TokenEndpointAuthMethodsSupported:          []string{"none", "client_secret_basic", "client_secret_post"},
-		ScopesSupported:                            auth.SupportedScopes,
+		ScopesSupported:                            auth.SupportedScopes(),
 		SubjectTypesSupported:                      []string{"public"},
 		IDTokenSigningAlgValuesSupported:           []string{"RS256"},
 		ClaimsSupported:                            []string{"sub", "email", "scope", "trainer", "operator", "admin", "sudo", "accounting"},

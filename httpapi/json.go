@@ -32,7 +32,14 @@ var (
 // data and malformed JSON are 400s naming the problem, and so is text that
 // is not UTF-8, holds a NUL character or exceeds its field's maxLength, and
 // an integer outside its field's minimum and maximum (see checkFields).
-func decodeJSON(r *http.Request, dst any) error {
+func decodeJSON(r *http.Request, dst any) error { return decodeBody(r, dst, true) }
+
+// decodeLenient is decodeJSON for a body whose unknown fields must be
+// ignored rather than refused: the metadata of a client registration
+// (RFC 7591, section 2).
+func decodeLenient(r *http.Request, dst any) error { return decodeBody(r, dst, false) }
+
+func decodeBody(r *http.Request, dst any, strict bool) error {
 	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxJSONBody))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
@@ -48,7 +55,9 @@ func decodeJSON(r *http.Request, dst any) error {
 		return utf8Error(body)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
+	if strict {
+		dec.DisallowUnknownFields()
+	}
 	if err := dec.Decode(dst); err != nil {
 		return jsonError(err)
 	}

@@ -78,6 +78,7 @@ type machineSecretDTO struct {
 // @Failure 400,401,403,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
+// @Router /sudo/machines [post]
 // @Router /api/sudo/machines [post]
 func (s *Server) createMachine(w http.ResponseWriter, r *http.Request) error {
 	var in machineInput
@@ -109,6 +110,7 @@ func (s *Server) createMachine(w http.ResponseWriter, r *http.Request) error {
 // @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
+// @Router /sudo/machines [get]
 // @Router /api/sudo/machines [get]
 func (s *Server) listMachines(w http.ResponseWriter, r *http.Request) error {
 	max, err := queryInt(r, "maxResults", 50, 1, 1000)
@@ -138,6 +140,7 @@ func (s *Server) listMachines(w http.ResponseWriter, r *http.Request) error {
 // @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
+// @Router /sudo/machines/{id}/rotate [post]
 // @Router /api/sudo/machines/{id}/rotate [post]
 func (s *Server) rotateMachineSecret(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "id")
@@ -165,6 +168,7 @@ func (s *Server) rotateMachineSecret(w http.ResponseWriter, r *http.Request) err
 // @Failure 400,401,403,404,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
+// @Router /sudo/machines/{id} [patch]
 // @Router /api/sudo/machines/{id} [patch]
 func (s *Server) changeMachine(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "id")

@@ -173,6 +173,11 @@ func TestMachines_access(t *testing.T) {
 	root.Get("/api/sudo/machines").Status(t, http.StatusOK).JSON(t, &page)
 	assert.Equal(t, 2, page.Total, "a sudo machine manages machine clients")
 	root.Get("/api/sudo/users").Status(t, http.StatusOK)
+	// The same routes without the /api prefix, as every route of the flow.
+	var unprefixed machinePage
+	app.AsSudo().Get("/sudo/machines").Status(t, http.StatusOK).JSON(t, &unprefixed)
+	assert.Equal(t, page.Total, unprefixed.Total)
+	anon.Get("/sudo/machines").Status(t, http.StatusUnauthorized)
 	root.Patch(id, map[string]any{"disabled": true}).Status(t, http.StatusOK)
 	root.Get("/api/account/profile").Status(t, http.StatusForbidden).Error(t, "forbidden")
 }

@@ -32,7 +32,7 @@ var errNotIssuer = clubhouse.Errorf(clubhouse.NotFound, "not found", "clubd is n
 // authorizeEndpoint starts the authorization-code flow.
 //
 // @Summary Authorization endpoint (OAuth 2.0 with PKCE)
-// @Description Checks the client and the redirect URI (MCP_OAUTH_REDIRECT_URIS; a loopback redirect may use any port, RFC 8252), stores the request for 10 minutes and answers 302 to the panel's login page (PANEL_BASE_URL/login) with ?oauth_state=. A request whose client or redirect URI is not trusted answers 400 and never redirects; other errors redirect to the redirect URI with error= and error_description= (RFC 6749 section 4.1.2.1). PKCE with S256 is required. Scopes: mcp, panel, openid (mcp when none is given).
+// @Description Checks the client and the redirect URI (MCP_OAUTH_REDIRECT_URIS; a loopback redirect may use any port, RFC 8252), stores the request for 10 minutes and answers 302 to the panel's login page (PANEL_BASE_URL/login) with ?oauth_state=. A request whose client or redirect URI is not trusted answers 400 and never redirects; other errors redirect to the redirect URI with error= and error_description= (RFC 6749 section 4.1.2.1). PKCE with S256 is required. Scopes: mcp (the tool endpoint), panel (the HTTP API), openid (the identity in the token; no ID token is issued); mcp when none is given. At most 30 authorization requests and registrations a minute from one address (429 with Retry-After).
 // @Tags oauth
 // @Produce json
 // @Param client_id query string true "MCP_OAUTH_CLIENT_ID or a registered client" maxLength(255)
@@ -43,7 +43,7 @@ var errNotIssuer = clubhouse.Errorf(clubhouse.NotFound, "not found", "clubd is n
 // @Param scope query string false "Space- or plus-separated: mcp, panel, openid" maxLength(255)
 // @Param state query string false "Returned with the code" maxLength(1024)
 // @Success 302
-// @Failure 400,404,503 {object} errorBody
+// @Failure 400,404,429,503 {object} errorBody
 // @Router /authorize [get]
 // @Router /api/authorize [get]
 func (s *Server) authorizeEndpoint(w http.ResponseWriter, r *http.Request) error {
@@ -54,7 +54,7 @@ func (s *Server) authorizeEndpoint(w http.ResponseWriter, r *http.Request) error
 	to, err := s.o.Auth.Authorize(r.Context(), auth.AuthorizeRequest{
 		ClientID: q.Get("client_id"), RedirectURI: q.Get("redirect_uri"), ResponseType: q.Get("response_type"),
 		CodeChallenge: q.Get("code_challenge"), CodeChallengeMethod: q.Get("code_challenge_method"),
-		Scope: q.Get("scope"), State: q.Get("state"),
+		Scope: q.Get("scope"), State: q.Get("state"), Addr: clientAddr(r),
 	})
 	if err != nil {
 		return err
@@ -200,7 +200,7 @@ const maxFormBody = 64 << 10
 // @Param scope formData string false "refresh_token: a narrower scope; client_credentials: the scope asked for" maxLength(255)
 // @Success 200 {object} oauthTokenDTO
 // @Failure 400,401 {object} oauthErrorBody
-// @Failure 404,413,503 {object} errorBody
+// @Failure 404,503 {object} errorBody
 // @Router /oauth/token [post]
 // @Router /api/oauth/token [post]
 func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
@@ -355,11 +355,6 @@ type clientRegistrationInput struct {
 	GrantTypes              []string `json:"grant_types" maxItems:"10" maxLength:"255" example:"authorization_code,refresh_token"`
 	ResponseTypes           []string `json:"response_types" maxItems:"10" maxLength:"255" example:"code"`
 	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method" maxLength:"255" example:"none"`
-	Scope                   string   `json:"scope" maxLength:"255" example:"mcp"`
-	ClientURI               string   `json:"client_uri" maxLength:"2000"`
-	LogoURI                 string   `json:"logo_uri" maxLength:"2000"`
-	SoftwareID              string   `json:"software_id" maxLength:"255"`
-	SoftwareVersion         string   `json:"software_version" maxLength:"255"`
 }
 
 type registeredClientDTO struct {
@@ -370,20 +365,19 @@ type registeredClientDTO struct {
 	GrantTypes              []string `json:"grant_types" validate:"required"`
 	ResponseTypes           []string `json:"response_types" validate:"required"`
 	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method" validate:"required" example:"none"`
-	Scope                   string   `json:"scope" validate:"required" example:"mcp"`
 }
 
 // registerClient is dynamic client registration.
 //
 // @Summary Register a public client (RFC 7591)
-// @Description Open registration of public clients (no secret), so that MCP clients connect without an operator registering each one. Every redirect URI must pass MCP_OAUTH_REDIRECT_URIS (400 invalid_redirect_uri otherwise); at most 10. grant_types may hold authorization_code and refresh_token, response_types code; token_endpoint_auth_method is always none. A client that finishes no flow within 24 hours is deleted. Client ID Metadata Documents (a URL as client_id) are not accepted: clubd does not fetch documents on a client's word.
+// @Description Open registration of public clients (no secret), so that MCP clients connect without an operator registering each one. Every redirect URI must pass MCP_OAUTH_REDIRECT_URIS (400 invalid_redirect_uri otherwise); at most 10. grant_types may hold authorization_code and refresh_token, response_types code; token_endpoint_auth_method is always none; other metadata (scope, contacts, logo_uri, ...) is ignored, as RFC 7591 asks: a client asks for scopes at /authorize. At most 30 registrations and authorization requests a minute from one address (429 with Retry-After). A client that finishes no flow within 24 hours is deleted. Client ID Metadata Documents (a URL as client_id) are not accepted: clubd does not fetch documents on a client's word.
 // @Tags oauth
 // @Accept json
 // @Produce json
 // @Param body body clientRegistrationInput true "Client metadata"
 // @Success 201 {object} registeredClientDTO
 // @Failure 400 {object} oauthErrorBody
-// @Failure 404,413,503 {object} errorBody
+// @Failure 404,413,429,503 {object} errorBody
 // @Router /oauth/register [post]
 // @Router /api/oauth/register [post]
 func (s *Server) registerClient(w http.ResponseWriter, r *http.Request) error {
@@ -391,7 +385,7 @@ func (s *Server) registerClient(w http.ResponseWriter, r *http.Request) error {
 		return errNotIssuer
 	}
 	var in clientRegistrationInput
-	if err := decodeJSON(r, &in); err != nil {
+	if err := decodeLenient(r, &in); err != nil {
 		if e := clubhouse.AsError(err); e != nil && e.Kind == clubhouse.Invalid {
 			return s.writeOAuthError(w, r, auth.ErrInvalidMetadata.Withf("%s", e.Message), false)
 		}
@@ -399,7 +393,7 @@ func (s *Server) registerClient(w http.ResponseWriter, r *http.Request) error {
 	}
 	c, err := s.o.Auth.RegisterClient(r.Context(), auth.ClientRegistration{
 		ClientName: in.ClientName, RedirectURIs: in.RedirectURIs, GrantTypes: in.GrantTypes,
-		ResponseTypes: in.ResponseTypes, TokenEndpointAuthMethod: in.TokenEndpointAuthMethod, Scope: in.Scope,
+		ResponseTypes: in.ResponseTypes, Addr: clientAddr(r),
 	})
 	if err != nil {
 		return s.writeOAuthError(w, r, err, false)
@@ -408,7 +402,7 @@ func (s *Server) registerClient(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusCreated, registeredClientDTO{
 		ClientID: c.ClientID, ClientIDIssuedAt: c.IssuedAt.Unix(), ClientName: c.ClientName, RedirectURIs: c.RedirectURIs,
 		GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
-		TokenEndpointAuthMethod: "none", Scope: c.Scope,
+		TokenEndpointAuthMethod: "none",
 	})
 }
 

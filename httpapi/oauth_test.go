@@ -390,6 +390,7 @@ func TestOAuth_registration(t *testing.T) {
 	app.Anonymous().Post("/oauth/register", map[string]any{
 		"client_name": "Desk agent", "redirect_uris": []string{"http://127.0.0.1:7777/cb"},
 		"grant_types": []string{"authorization_code", "refresh_token"}, "token_endpoint_auth_method": "none",
+		"contacts": []string{"ops@example.com"}, "application_type": "native", // unknown metadata is ignored (RFC 7591)
 	}).Status(t, http.StatusCreated).JSON(t, &c)
 	assert.Equal(t, "Desk agent", c.ClientName)
 	assert.Equal(t, "none", c.Method)
@@ -409,7 +410,6 @@ func TestOAuth_registration(t *testing.T) {
 		"redirect not allowed": {"redirect_uris": []string{"https://evil.example/cb"}},
 		"no redirect":          {"redirect_uris": []string{}},
 		"implicit grant":       {"redirect_uris": []string{"http://localhost/cb"}, "grant_types": []string{"implicit"}},
-		"unknown scope":        {"redirect_uris": []string{"http://localhost/cb"}, "scope": "admin"},
 	} {
 		var e oauthError
 		app.Anonymous().Post("/oauth/register", body).Status(t, http.StatusBadRequest).JSON(t, &e)
@@ -540,4 +540,36 @@ func TestOAuth_purge(t *testing.T) {
 	_, err = app.Auth.PurgeOAuth(t.Context())
 	require.NoError(t, err)
 	assert.Zero(t, count("oauth_clients"))
+}
+
+// TestOAuth_flowLimit: authorization requests and registrations store rows
+// for anyone, so each address gets 30 a minute; others are not affected.
+func TestOAuth_flowLimit(t *testing.T) {
+	t.Parallel()
+	clock := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clock))
+	from := app.Anonymous().From("127.0.0.7").NoRedirects()
+	for range auth.FlowBurst - 1 {
+		from.Get(authorizeQuery(nil)).Status(t, http.StatusFound)
+	}
+	from.Post("/oauth/register", map[string]any{"redirect_uris": []string{"http://localhost/cb"}}).Status(t, http.StatusCreated)
+	res := from.Get(authorizeQuery(nil)).Status(t, http.StatusTooManyRequests).Error(t, "too many requests")
+	assert.NotEmpty(t, res.Header.Get("Retry-After"))
+	from.Post("/oauth/register", map[string]any{"redirect_uris": []string{"http://localhost/cb"}}).Status(t, http.StatusTooManyRequests)
+	app.Anonymous().From("127.0.0.8").NoRedirects().Get(authorizeQuery(nil)).Status(t, http.StatusFound)
+	clock.Advance(10 * time.Second) // drains 5
+	for range 5 {
+		from.Get(authorizeQuery(nil)).Status(t, http.StatusFound)
+	}
+	from.Get(authorizeQuery(nil)).Status(t, http.StatusTooManyRequests)
+}
+
+// TestOAuth_publicClientSecret: a secret sent with a public client's grant
+// is refused, not ignored.
+func TestOAuth_publicClientSecret(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	f := codeForm("any")
+	f.Set("client_secret", "guess")
+	assert.Equal(t, "invalid_client", oauthErrorOf(t, tokenCall(app, f), http.StatusUnauthorized))
 }

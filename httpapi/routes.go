@@ -217,10 +217,14 @@ func (s *Server) routes() {
 
 	s.handle("GET /api/sudo/users", sudo, s.listSudoUsers)
 	s.handle("PATCH /api/sudo/users/{uid}", sudo, s.changeUser)
-	s.handle("GET /api/sudo/machines", sudo, s.listMachines)
-	s.handle("POST /api/sudo/machines", sudo, s.createMachine)
-	s.handle("PATCH /api/sudo/machines/{id}", sudo, s.changeMachine)
-	s.handle("POST /api/sudo/machines/{id}/rotate", sudo, s.rotateMachineSecret)
+	// Machine clients belong to the OAuth issue, whose routes are served
+	// with and without the /api prefix.
+	for _, p := range []string{"", "/api"} {
+		s.handle("GET "+p+"/sudo/machines", sudo, s.listMachines)
+		s.handle("POST "+p+"/sudo/machines", sudo, s.createMachine)
+		s.handle("PATCH "+p+"/sudo/machines/{id}", sudo, s.changeMachine)
+		s.handle("POST "+p+"/sudo/machines/{id}/rotate", sudo, s.rotateMachineSecret)
+	}
 
 	// The tool endpoint checks its own credentials (see mcp.go).
 	for _, p := range []string{"", "/api"} {

@@ -41,7 +41,7 @@ type Options struct {
 	Ledger        *ledger.Ledger         // nil: the accounting routes answer 503
 	AccountingDB  *sqldb.DB              // the ledger's database, for the health check
 	Poster        *payments.LedgerPoster // reports payments waiting for the ledger
-	Idempotency   *idem.Store            // the Idempotency-Key of the create routes
+	Idempotency   *idem.Store            // the Idempotency-Key of the create routes; nil: a store on DB
 	Now           func() time.Time
 	Zone          *time.Location // the club's time zone
 
@@ -82,6 +82,9 @@ func New(o Options) (*Server, error) {
 	}
 	if o.Zone == nil {
 		o.Zone = time.UTC
+	}
+	if o.Idempotency == nil {
+		o.Idempotency = idem.New(o.DB.DB, idem.Options{Now: o.Now})
 	}
 	doc, err := OpenAPI()
 	if err != nil {

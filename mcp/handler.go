@@ -48,7 +48,8 @@ type Options struct {
 	Zone           *time.Location    // the club's time zone; nil: UTC
 	SessionTimeout time.Duration     // 0: DefaultSessionTimeout
 	// Idempotency keeps the idempotency keys of booking_create,
-	// booking_add_payment and client_create; nil: the key is ignored.
+	// booking_add_payment and client_create; nil: a call with a key is
+	// refused (unavailable), never run without its protection.
 	Idempotency *idem.Store
 	// Authenticated, when set, is called with the actor of each request
 	// that passed the access checks, before it is served: the server that

@@ -87,6 +87,10 @@ func addTool[In any](s *sdk.Server, h *Handler, t *sdk.Tool, run func(ctx contex
 	})
 }
 
+// errNoKeys refuses a call with an idempotency key on a handler built
+// without a store for them.
+var errNoKeys = clubhouse.Errorf(clubhouse.Unavailable, "unavailable", "Idempotency keys are not enabled on this server; call without idempotency_key.")
+
 // keyed is the arguments of a tool that takes an idempotency key.
 type keyed interface {
 	key() clubhouse.Optional[string]
@@ -99,8 +103,11 @@ type keyed interface {
 // retry gets the first result without a second write.
 func (h *Handler) once(ctx context.Context, tool string, by clubhouse.Actor, args any, run func(context.Context) ([]byte, error)) ([]byte, error) {
 	k, ok := args.(keyed)
-	if !ok || !k.key().Set || k.key().Value == nil || h.o.Idempotency == nil {
+	if !ok || !k.key().Set || k.key().Value == nil {
 		return run(ctx)
+	}
+	if h.o.Idempotency == nil {
+		return nil, errNoKeys
 	}
 	canonical, err := json.Marshal(k.unkeyed())
 	if err != nil {

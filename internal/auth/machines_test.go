@@ -57,7 +57,7 @@ func TestClientCredentials(t *testing.T) {
 			Actor: clubhouse.Actor{UID: "client:" + m.ClientID, Bot: true, Roles: map[clubhouse.Role]bool{
 				clubhouse.RoleTrainer: false, clubhouse.RoleOperator: true, clubhouse.RoleAdmin: true,
 				clubhouse.RoleSudo: false, clubhouse.RoleAccounting: false}},
-			Scopes: []string{"api"}, Machine: true,
+			Scopes: []string{"api"}, Machine: true, API: true,
 		}, p)
 		assert.True(t, p.HasScope(auth.MachineScope))
 		a, err := s.Authenticate(ctx, tok.AccessToken)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
 
@@ -46,8 +47,10 @@ const (
 	ScopeOpenID = "openid"
 )
 
-// SupportedScopes lists the scopes a client may ask for.
-var SupportedScopes = []string{ScopeMCP, ScopePanel, ScopeOpenID}
+// SupportedScopes lists the scopes a client may ask for: mcp opens the
+// tool endpoint, panel the HTTP API, openid puts the user's identity in the
+// token (no ID token is issued).
+func SupportedScopes() []string { return []string{ScopeMCP, ScopePanel, ScopeOpenID} }
 
 // DefaultScope is granted when an authorization request names none.
 const DefaultScope = ScopeMCP
@@ -82,6 +85,7 @@ type AuthorizeRequest struct {
 	CodeChallengeMethod string
 	Scope               string // space- or plus-separated
 	State               string
+	Addr                string // the caller's IP address, for FlowBurst
 }
 
 // Authorize checks an authorization request and returns where to send the
@@ -89,7 +93,8 @@ type AuthorizeRequest struct {
 // that is wrong but names a trusted client and redirect URI, that URI with
 // an RFC 6749 error (invalid_request, unsupported_response_type,
 // invalid_scope). Errors, for requests that must not be redirected:
-// ErrUnknownClient, ErrRedirectURI.
+// ErrUnknownClient, ErrRedirectURI; *TooManyRequests (ErrTooManyRequests)
+// beyond FlowBurst requests from the address.
 func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (string, error) {
 	c, err := s.oauthClient(ctx, s.o.DB, r.ClientID)
 	if err != nil {
@@ -99,7 +104,7 @@ func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (string, er
 		return "", ErrRedirectURI.Withf("The redirect_uri %q is not allowed for client %q.", r.RedirectURI, r.ClientID)
 	}
 	fail := func(code, desc string) (string, error) {
-		return s.redirectWith(r.RedirectURI, url.Values{"error": {code}, "error_description": {desc}}, r.State), nil
+		return s.redirectWith(r.RedirectURI, r.State, [2]string{"error", code}, [2]string{"error_description", desc}), nil
 	}
 	if r.ResponseType != "code" {
 		return fail("unsupported_response_type", "response_type must be code.")
@@ -117,13 +122,16 @@ func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (string, er
 	if len(r.State) > 1024 {
 		return fail("invalid_request", "state is longer than 1024 characters.")
 	}
+	if err := s.chargeFlow(ctx, r.Addr); err != nil {
+		return "", err
+	}
 	id := newID()
 	st := oauthState{ID: id, ClientID: c.ID, RedirectURI: r.RedirectURI, CodeChallenge: r.CodeChallenge,
 		Scope: scope, State: nilIfEmpty(r.State), ExpiresAt: s.o.Now().Add(OAuthStateTTL)}
 	if err := s.store.InsertOAuthState(ctx, s.o.DB, st); err != nil {
 		return "", fmt.Errorf("authorize: %w", err)
 	}
-	return addQuery(s.o.OAuth.LoginURL, url.Values{"oauth_state": {id}}), nil
+	return addQuery(s.o.OAuth.LoginURL, [2]string{"oauth_state", id}), nil
 }
 
 // PendingAuthorization is an authorization request waiting at the login
@@ -174,7 +182,7 @@ func (s *Service) CompleteAuthorization(ctx context.Context, by clubhouse.Actor,
 	if err != nil {
 		return "", err
 	}
-	return s.redirectWith(st.RedirectURI, url.Values{"code": {code}}, deref(st.State)), nil
+	return s.redirectWith(st.RedirectURI, deref(st.State), [2]string{"code", code}), nil
 }
 
 // DenyAuthorization ends the authorization request of oauth_state id as the
@@ -190,18 +198,17 @@ func (s *Service) DenyAuthorization(ctx context.Context, id string) (string, err
 	if err != nil {
 		return "", err
 	}
-	return s.redirectWith(st.RedirectURI, url.Values{"error": {"access_denied"},
-		"error_description": {"The user did not allow the client."}}, deref(st.State)), nil
+	return s.redirectWith(st.RedirectURI, deref(st.State),
+		[2]string{"error", "access_denied"}, [2]string{"error_description", "The user did not allow the client."}), nil
 }
 
-// redirectWith adds q, the state when there is one, and the issuer (RFC
-// 9207) to the query of the redirect URI.
-func (s *Service) redirectWith(redirectURI string, q url.Values, state string) string {
+// redirectWith adds params, then the state when there is one and the
+// issuer (RFC 9207), in that order, to the query of the redirect URI.
+func (s *Service) redirectWith(redirectURI string, state string, params ...[2]string) string {
 	if state != "" {
-		q.Set("state", state)
+		params = append(params, [2]string{"state", state})
 	}
-	q.Set("iss", s.o.Verifier.Issuer)
-	return addQuery(redirectURI, q)
+	return addQuery(redirectURI, append(params, [2]string{"iss", s.o.Verifier.Issuer})...)
 }
 
 // TokenRequest is the form of POST /oauth/token.
@@ -225,6 +232,11 @@ func (s *Service) Token(ctx context.Context, r TokenRequest) (Tokens, error) {
 	if s.o.Issuer == nil {
 		return Tokens{}, ErrLocalOnly
 	}
+	if r.ClientSecret != "" && (r.GrantType == "authorization_code" || r.GrantType == "refresh_token") {
+		// A client that authenticates must be checked (RFC 6749, section
+		// 3.2.1); the clients of these grants are public and have no secret.
+		return Tokens{}, ErrInvalidClient.Withf("The clients of the %s grant are public and have no secret; send none.", r.GrantType)
+	}
 	switch r.GrantType {
 	case "authorization_code":
 		return s.exchangeCode(ctx, r)
@@ -239,9 +251,11 @@ func (s *Service) Token(ctx context.Context, r TokenRequest) (Tokens, error) {
 }
 
 func (s *Service) exchangeCode(ctx context.Context, r TokenRequest) (Tokens, error) {
-	for name, v := range map[string]string{"code": r.Code, "code_verifier": r.CodeVerifier, "client_id": r.ClientID, "redirect_uri": r.RedirectURI} {
-		if v == "" {
-			return Tokens{}, ErrInvalidRequest.Withf("%s is required for the authorization_code grant.", name)
+	for _, p := range [...]struct{ name, value string }{
+		{"code", r.Code}, {"code_verifier", r.CodeVerifier}, {"client_id", r.ClientID}, {"redirect_uri", r.RedirectURI},
+	} {
+		if p.value == "" {
+			return Tokens{}, ErrInvalidRequest.Withf("%s is required for the authorization_code grant.", p.name)
 		}
 	}
 	if !validVerifier(r.CodeVerifier) {
@@ -371,12 +385,11 @@ func (s *Service) issueGrant(ctx context.Context, q sqldb.Queryer, u User, clien
 // ClientRegistration is the metadata of a dynamic client registration
 // (RFC 7591). Only public clients register: no secret is issued.
 type ClientRegistration struct {
-	ClientName              string
-	RedirectURIs            []string
-	GrantTypes              []string
-	ResponseTypes           []string
-	TokenEndpointAuthMethod string
-	Scope                   string
+	ClientName    string
+	RedirectURIs  []string
+	GrantTypes    []string
+	ResponseTypes []string
+	Addr          string // the caller's IP address, for FlowBurst
 }
 
 // RegisteredClient is a client made by RegisterClient.
@@ -385,20 +398,20 @@ type RegisteredClient struct {
 	ClientName   string
 	RedirectURIs []string
 	IssuedAt     time.Time
-	Scope        string
 }
 
 // RegisterClient registers a public client whose redirect URIs all pass the
 // redirect patterns. A token_endpoint_auth_method other than "none" is
 // replaced by "none" (RFC 7591 lets the server replace a value): clubd holds
 // no secrets of public clients. Errors: ErrInvalidRedirectURIs,
-// ErrInvalidMetadata.
+// ErrInvalidMetadata, *TooManyRequests (ErrTooManyRequests) beyond
+// FlowBurst requests from the address.
 func (s *Service) RegisterClient(ctx context.Context, r ClientRegistration) (RegisteredClient, error) {
 	if len(r.RedirectURIs) == 0 || len(r.RedirectURIs) > 10 {
 		return RegisteredClient{}, ErrInvalidRedirectURIs.Withf("redirect_uris must hold 1 to 10 URIs.")
 	}
 	for _, u := range r.RedirectURIs {
-		if len(u) > 2000 || !s.o.OAuth.Redirects.Allows(u) {
+		if utf8.RuneCountInString(u) > 2000 || !s.o.OAuth.Redirects.Allows(u) {
 			return RegisteredClient{}, ErrInvalidRedirectURIs.Withf("The redirect URI %q is not allowed by this server.", u)
 		}
 	}
@@ -412,19 +425,15 @@ func (s *Service) RegisterClient(ctx context.Context, r ClientRegistration) (Reg
 			return RegisteredClient{}, ErrInvalidMetadata.Withf("response_types may hold only code.")
 		}
 	}
-	scope := DefaultScope
-	if r.Scope != "" {
-		var ok bool
-		if scope, ok = parseScope(r.Scope); !ok {
-			return RegisteredClient{}, ErrInvalidMetadata.Withf("scope may hold only mcp, panel and openid.")
-		}
-	}
 	name := strings.TrimSpace(r.ClientName)
-	if len(name) > 255 {
+	if utf8.RuneCountInString(name) > 255 {
 		return RegisteredClient{}, ErrInvalidMetadata.Withf("client_name is longer than 255 characters.")
 	}
+	if err := s.chargeFlow(ctx, r.Addr); err != nil {
+		return RegisteredClient{}, err
+	}
 	c := RegisteredClient{ClientID: "dyn_" + randomToken()[:24], ClientName: name, RedirectURIs: r.RedirectURIs,
-		IssuedAt: s.o.Now().Truncate(time.Second), Scope: scope}
+		IssuedAt: s.o.Now().Truncate(time.Second)}
 	if c.ClientName == "" {
 		c.ClientName = c.ClientID
 	}
@@ -480,12 +489,12 @@ func parseScope(s string) (string, bool) {
 		return DefaultScope, true
 	}
 	for _, a := range asked {
-		if !slices.Contains(SupportedScopes, a) {
+		if !slices.Contains(SupportedScopes(), a) {
 			return "", false
 		}
 	}
 	var out []string
-	for _, sc := range SupportedScopes {
+	for _, sc := range SupportedScopes() {
 		if slices.Contains(asked, sc) {
 			out = append(out, sc)
 		}
@@ -527,17 +536,22 @@ func verifierMatches(verifier, challenge string) bool {
 	return subtle.ConstantTimeCompare([]byte(base64.RawURLEncoding.EncodeToString(sum[:])), []byte(challenge)) == 1
 }
 
-// addQuery adds q to the query of uri, keeping the parameters it has.
-func addQuery(uri string, q url.Values) string {
+// addQuery appends params, in their order, to the query of uri, after the
+// parameters it has.
+func addQuery(uri string, params ...[2]string) string {
 	u, err := url.Parse(uri)
 	if err != nil {
 		return uri
 	}
-	have := u.Query()
-	for k, vs := range q {
-		have[k] = vs
+	var b strings.Builder
+	b.WriteString(u.RawQuery)
+	for _, p := range params {
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(p[0]) + "=" + url.QueryEscape(p[1]))
 	}
-	u.RawQuery = have.Encode()
+	u.RawQuery = b.String()
 	return u.String()
 }
 
