@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -69,7 +70,7 @@ func addTool[In any](s *sdk.Server, h *Handler, t *sdk.Tool, run func(ctx contex
 		if err := a.decode(req.Params.Arguments, &c.in); err != nil {
 			return failure(ctx, h.log, t.Name, err), nil
 		}
-		b, err := h.once(ctx, t.Name, c.by, c.in, func(ctx context.Context) ([]byte, error) {
+		b, err := h.once(ctx, t.Name, c.by, req.Params.Arguments, func(ctx context.Context) ([]byte, error) {
 			out, err := run(ctx, call[In]{by: c.by, in: c.in})
 			if err != nil {
 				return nil, err
@@ -91,29 +92,37 @@ func addTool[In any](s *sdk.Server, h *Handler, t *sdk.Tool, run func(ctx contex
 // without a store for them.
 var errNoKeys = clubhouse.Errorf(clubhouse.Unavailable, "unavailable", "Idempotency keys are not enabled on this server; call without idempotency_key.")
 
-// keyed is the arguments of a tool that takes an idempotency key.
-type keyed interface {
-	key() clubhouse.Optional[string]
-	unkeyed() any // the arguments but the key: what a retry must repeat
-}
+// keyArg is the argument that makes a call idempotent; the tools that add
+// a record declare it.
+const keyArg = "idempotency_key"
 
-// once runs the call of tool with args, whose result run encodes. When the
-// arguments carry an idempotency key, it runs once per caller, tool, key
-// and arguments (idem.Store.Do, as the HTTP routes' Idempotency-Key): a
-// retry gets the first result without a second write.
-func (h *Handler) once(ctx context.Context, tool string, by clubhouse.Actor, args any, run func(context.Context) ([]byte, error)) ([]byte, error) {
-	k, ok := args.(keyed)
-	if !ok || !k.key().Set || k.key().Value == nil {
+// once runs the call of tool, whose result run encodes. When the call's
+// arguments (raw, as sent) carry an idempotency key, it runs once per
+// caller, tool, key and arguments (idem.Store.Do, as the HTTP routes'
+// Idempotency-Key): a retry gets the first result without a second write.
+// The arguments compared are the others, in a canonical form, so that a
+// retry that orders them otherwise is the same request.
+func (h *Handler) once(ctx context.Context, tool string, by clubhouse.Actor, raw json.RawMessage, run func(context.Context) ([]byte, error)) ([]byte, error) {
+	var args map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if len(raw) == 0 || dec.Decode(&args) != nil {
 		return run(ctx)
 	}
+	v, ok := args[keyArg]
+	if !ok || v == nil {
+		return run(ctx)
+	}
+	k, _ := v.(string) // a string: the arguments were decoded before; idem refuses ""
 	if h.o.Idempotency == nil {
 		return nil, errNoKeys
 	}
-	canonical, err := json.Marshal(k.unkeyed())
+	delete(args, keyArg)
+	canonical, err := json.Marshal(args) // map keys in order
 	if err != nil {
 		return nil, fmt.Errorf("fingerprint arguments: %w", err)
 	}
-	key := idem.Key{Owner: by.UID, Scope: "mcp:" + tool, Key: *k.key().Value}
+	key := idem.Key{Owner: by.UID, Scope: "mcp:" + tool, Key: k}
 	out, _, err := h.o.Idempotency.Do(ctx, key, idem.Fingerprint([]byte(tool), canonical), func(ctx context.Context) (idem.Outcome, error) {
 		b, err := run(ctx)
 		return idem.Outcome{Body: b}, err
@@ -158,13 +167,6 @@ type clientCreateArgs struct {
 	IdempotencyKey clubhouse.Optional[string] `json:"idempotency_key,omitzero" maxLength:"255" jsonschema:"Optional key of this request, 1 to 255 printable ASCII characters without spaces, such as a UUID. A retry with the same key and arguments returns the first result and writes nothing again; the same key with other arguments is refused (conflict). Keys are kept 24 hours."`
 }
 
-func (a clientCreateArgs) key() clubhouse.Optional[string] { return a.IdempotencyKey }
-
-func (a clientCreateArgs) unkeyed() any {
-	a.IdempotencyKey = clubhouse.Optional[string]{}
-	return a
-}
-
 type validateArgs struct {
 	CourtID       clubhouse.Optional[int64]  `json:"court_id" jsonschema:"Id of the court (from court_list)."`
 	Checking      clubhouse.Optional[string] `json:"checking" jsonschema:"Start: wall time of the club, ISO 8601 without offset, such as 2026-12-01T18:00:00; on :00 or :30."`
@@ -191,13 +193,6 @@ type bookingCreateArgs struct {
 	IdempotencyKey      clubhouse.Optional[string] `json:"idempotency_key,omitzero" maxLength:"255" jsonschema:"Optional key of this request, 1 to 255 printable ASCII characters without spaces, such as a UUID. A retry with the same key and arguments returns the first result and writes nothing again; the same key with other arguments is refused (conflict). Keys are kept 24 hours."`
 }
 
-func (a bookingCreateArgs) key() clubhouse.Optional[string] { return a.IdempotencyKey }
-
-func (a bookingCreateArgs) unkeyed() any {
-	a.IdempotencyKey = clubhouse.Optional[string]{}
-	return a
-}
-
 type bookingArgs struct {
 	BookingID clubhouse.Optional[int64] `json:"booking_id" jsonschema:"Id of the booking (from booking_create or booking_list)."`
 }
@@ -221,13 +216,6 @@ type paymentArgs struct {
 	Status         clubhouse.Optional[bool]        `json:"status,omitzero" jsonschema:"true when the money has been received (cash at the desk, a confirmed transfer): the payment counts toward total_paid at once. false or omitted: pending until staff validate it."`
 	Description    clubhouse.Optional[string]      `json:"description,omitzero" maxLength:"2000" jsonschema:"Free description."`
 	IdempotencyKey clubhouse.Optional[string]      `json:"idempotency_key,omitzero" maxLength:"255" jsonschema:"Optional key of this request, 1 to 255 printable ASCII characters without spaces, such as a UUID. A retry with the same key and arguments returns the first result and writes nothing again; the same key with other arguments is refused (conflict). Keys are kept 24 hours."`
-}
-
-func (a paymentArgs) key() clubhouse.Optional[string] { return a.IdempotencyKey }
-
-func (a paymentArgs) unkeyed() any {
-	a.IdempotencyKey = clubhouse.Optional[string]{}
-	return a
 }
 
 type bookingListArgs struct {

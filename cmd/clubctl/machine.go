@@ -95,6 +95,37 @@ func machineList(c *cli.Context) error {
 }
 
 func machineRotate(c *cli.Context) error {
+	return withMachine(c, func(e *env, id int64) error {
+		secret, err := e.auth.RotateMachineSecret(c.Context, id)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(c.App.Writer, "client_secret=%s\n", secret)
+		fmt.Fprintln(c.App.ErrWriter, "Store the client_secret now: it is not shown again.")
+		return nil
+	})
+}
+
+func machineSetDisabled(disabled bool) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		return withMachine(c, func(e *env, id int64) error {
+			m, err := e.auth.SetMachineDisabled(c.Context, id, disabled)
+			if err != nil {
+				return err
+			}
+			state := "enabled"
+			if m.Disabled {
+				state = "disabled (its tokens are refused from their next request)"
+			}
+			fmt.Fprintf(c.App.Writer, "machine id=%d client_id=%s %s\n", m.ID, m.ClientID, state)
+			return nil
+		})
+	}
+}
+
+// withMachine runs fn on the database with the id of the machine client
+// that the one argument of c names.
+func withMachine(c *cli.Context, fn func(e *env, id int64) error) error {
 	ref, err := machineRef(c)
 	if err != nil {
 		return err
@@ -108,41 +139,7 @@ func machineRotate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	secret, err := e.auth.RotateMachineSecret(c.Context, id)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(c.App.Writer, "client_secret=%s\n", secret)
-	fmt.Fprintln(c.App.ErrWriter, "Store the client_secret now: it is not shown again.")
-	return nil
-}
-
-func machineSetDisabled(disabled bool) cli.ActionFunc {
-	return func(c *cli.Context) error {
-		ref, err := machineRef(c)
-		if err != nil {
-			return err
-		}
-		e, err := open(c, false)
-		if err != nil {
-			return err
-		}
-		defer e.db.Close()
-		id, err := machineID(c, e, ref)
-		if err != nil {
-			return err
-		}
-		m, err := e.auth.SetMachineDisabled(c.Context, id, disabled)
-		if err != nil {
-			return err
-		}
-		state := "enabled"
-		if m.Disabled {
-			state = "disabled (its tokens are refused from their next request)"
-		}
-		fmt.Fprintf(c.App.Writer, "machine id=%d client_id=%s %s\n", m.ID, m.ClientID, state)
-		return nil
-	}
+	return fn(e, id)
 }
 
 // machineRef returns the one argument of c: a machine client's id or
