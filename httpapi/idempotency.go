@@ -27,6 +27,10 @@ const (
 var errIdempotencyKey = idem.ErrInvalidKey.Withf(
 	"Idempotency-Key must be sent once, with 1 to %d printable ASCII characters and no spaces.", idem.MaxKeyLen)
 
+// errNoIdempotency answers a keyed request on a server built without a
+// database for its keys (Options.DB and Options.Idempotency nil).
+var errNoIdempotency = clubhouse.Errorf(clubhouse.Unavailable, "unavailable", "Idempotency keys are not enabled on this server; send the request without Idempotency-Key.")
+
 // idempotent makes h, a handler that creates something, safe to retry. A
 // request without an Idempotency-Key header runs h as it is. With one, the
 // key is the caller's (its uid) on this route, and idem.Store.Do runs h at
@@ -51,6 +55,9 @@ func (s *Server) idempotent(h handlerFunc) handlerFunc {
 		}
 		if len(keys) > 1 || idem.CheckKey(keys[0]) != nil {
 			return errIdempotencyKey
+		}
+		if s.o.Idempotency == nil {
+			return errNoIdempotency
 		}
 		fp, done, err := fingerprint(r)
 		if err != nil {

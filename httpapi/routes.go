@@ -15,6 +15,7 @@ import (
 // @description Text fields and parameters hold at most their maxLength characters (255 where none is given), and integers lie within their minimum and maximum; text with a NUL character or that is not UTF-8 is refused. Such input answers 400 invalid data naming the field; it is never stored altered.
 // @description The routes that create bookings and payments accept an Idempotency-Key header that makes a retry safe: the same key and body answer the first 201 again (Idempotent-Replayed: true) without writing twice; see the header's parameter.
 // @description A route that reads or writes a database answers 503 {error: "database unavailable"} while that database cannot be reached; retry later.
+// @description Browser pages of other origins may call the tool endpoint (/mcp), the discovery documents (/.well-known/*) and the OAuth token and registration endpoints: these answer CORS preflights (OPTIONS, 204) and Access-Control-Allow-Origin: *, since they take bearer tokens and never cookies. No other route answers CORS headers.
 // @description Every authenticated admin GET sets the cookie XSRF-TOKEN (Path=/, SameSite=Strict, readable by scripts) when the request has none; receipt downloads send its value back in the X-XSRF-TOKEN header.
 // @BasePath /
 // @securityDefinitions.apikey Bearer

@@ -83,7 +83,7 @@ func New(o Options) (*Server, error) {
 	if o.Zone == nil {
 		o.Zone = time.UTC
 	}
-	if o.Idempotency == nil {
+	if o.Idempotency == nil && o.DB != nil {
 		o.Idempotency = idem.New(o.DB.DB, idem.Options{Now: o.Now})
 	}
 	doc, err := OpenAPI()
@@ -98,7 +98,7 @@ func New(o Options) (*Server, error) {
 		assets: http.StripPrefix("/api-docs/", http.FileServerFS(swaggerfiles.FS))}
 	s.metrics = newMetrics(o.DB)
 	s.routes()
-	s.handler = s.observe(http.HandlerFunc(s.dispatch))
+	s.handler = s.observe(cors(http.HandlerFunc(s.dispatch)))
 	return s, nil
 }
 
