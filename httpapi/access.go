@@ -51,8 +51,19 @@ func isRoute(h http.Handler) bool {
 // handle registers h at pattern behind the access check of level and the
 // check of the text parameters the API description gives the route.
 func (s *Server) handle(pattern string, level access, h handlerFunc) {
+	s.handleWith(pattern, level, h, s.params[pattern])
+}
+
+// handleOwnParams registers h at pattern behind the access check of level
+// only: h checks its parameters itself, because the answer to a bad one
+// depends on the others (the authorization endpoint redirects most of its
+// errors to the client, RFC 6749 section 4.1.2.1).
+func (s *Server) handleOwnParams(pattern string, level access, h handlerFunc) {
+	s.handleWith(pattern, level, h, nil)
+}
+
+func (s *Server) handleWith(pattern string, level access, h handlerFunc, params []textParam) {
 	s.patterns = append(s.patterns, pattern)
-	params := s.params[pattern]
 	s.mux.Handle(pattern, route(func(w http.ResponseWriter, r *http.Request) {
 		ri := infoFrom(r.Context())
 		ri.route = pattern

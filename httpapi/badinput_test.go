@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/clubhouse-go/clubhouse/httpapi"
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
 )
@@ -102,4 +104,17 @@ func fillParams(p, v string) string {
 		b.WriteString(v)
 		p = p[i+j+1:]
 	}
+}
+
+// TestLoneSurrogateRefused: a \u escape of a lone surrogate, which
+// encoding/json would store as U+FFFD, is refused like a bad byte, naming
+// its field.
+func TestLoneSurrogateRefused(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	for _, body := range []string{`{"name":"a\ud800"}`, `{"name":"\udc00b"}`, `{"name":"\ud83d x"}`} {
+		res := app.AsAdmin().Post("/api/admin/court-types", body).Status(t, http.StatusBadRequest).Error(t, "invalid data")
+		assert.Equal(t, "name must be UTF-8 text.", res.Object(t)["message"], body)
+	}
+	app.AsAdmin().Post("/api/admin/court-types", `{"name":"Pádel \ud83d\ude00"}`).Status(t, http.StatusCreated)
 }

@@ -32,7 +32,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) error {
 // mcpPost carries the JSON-RPC messages of an MCP session.
 //
 // @Summary Tool endpoint (MCP): send a message
-// @Description Model Context Protocol over streamable HTTP, for agents; served at /mcp and /api/mcp, whose 401s name the metadata of their own path. The body is one JSON-RPC 2.0 message; send Accept: application/json, text/event-stream. initialize (without Mcp-Session-Id) opens a session and answers with its id in the Mcp-Session-Id header; send it on every later request, and send the notification notifications/initialized before tools/list or tools/call. A request is answered with 200 as application/json or as text/event-stream (event: message, data: the JSON-RPC response); a notification or response with 202.
+// @Description Model Context Protocol over streamable HTTP, for agents; served at /mcp and /api/mcp, whose 401s name the metadata of their own path. The body is one JSON-RPC 2.0 message of at most 64 KiB (413 beyond; a batch is 400); send Accept: application/json, text/event-stream. initialize (without Mcp-Session-Id) opens a session and answers with its id in the Mcp-Session-Id header; send it on every later request, and send the notification notifications/initialized before tools/list or tools/call. A request is answered with 200 as application/json or as text/event-stream (event: message, data: the JSON-RPC response); a notification or response with 202.
 // @Description Access: a user's bearer token with scope mcp, of a user with role operator, admin or sudo. 401 without it, for a bad token, a machine client's token or a bot key (X-Auth), with WWW-Authenticate: Bearer resource_metadata="<base>/.well-known/oauth-protected-resource/mcp"; 403 insufficient_scope without scope mcp; 403 without the role, or for a session another user opened; 404 for an unknown or ended session (start again with initialize).
 // @Description Tools: court_list, court_type_list, reservation_type_list, reservation_status_list, payment_type_list, client_search, client_read, client_create, booking_validate, booking_calculate_price, booking_create, booking_read, booking_update, booking_get_price, booking_add_payment, booking_payment_list, booking_list (arguments in tools/list). A result is JSON in result.content[0].text; a refused call has isError and the text {error, message, code}, code one of invalid_input, not_found, conflict, forbidden, unavailable, internal.
 // @Tags mcp
@@ -56,13 +56,13 @@ func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) error { return 
 // mcpGet opens the event stream of an MCP session.
 //
 // @Summary Tool endpoint (MCP): open the session's event stream
-// @Description Server-sent events for the session in Mcp-Session-Id (send Accept: text/event-stream): the messages the server sends outside the answers to requests. The stream stays open for the life of the session. Access as for POST /mcp.
+// @Description Server-sent events for the session in Mcp-Session-Id (send Accept: text/event-stream): the messages the server sends outside the answers to requests. The stream stays open for the life of the session; a second stream on the same session answers 409. Access as for POST /mcp.
 // @Tags mcp
 // @Produce event-stream
 // @Produce json
 // @Param Mcp-Session-Id header string true "The session, from the answer to initialize" maxlength(255)
 // @Success 200 {string} string "text/event-stream"
-// @Failure 400,401,403,404,500,503 {object} errorBody
+// @Failure 400,401,403,404,409,500,503 {object} errorBody
 // @Header 401 {string} WWW-Authenticate "Bearer resource_metadata=\"<base>/.well-known/oauth-protected-resource/mcp\""
 // @Security Bearer
 // @Router /mcp [get]

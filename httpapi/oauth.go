@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,7 +33,7 @@ var errNotIssuer = clubhouse.Errorf(clubhouse.NotFound, "not found", "clubd is n
 // authorizeEndpoint starts the authorization-code flow.
 //
 // @Summary Authorization endpoint (OAuth 2.0 with PKCE)
-// @Description Checks the client and the redirect URI (MCP_OAUTH_REDIRECT_URIS; a loopback redirect may use any port, RFC 8252), stores the request for 10 minutes and answers 302 to the panel's login page (PANEL_BASE_URL/login) with ?oauth_state=. A request whose client or redirect URI is not trusted answers 400 and never redirects; other errors redirect to the redirect URI with error= and error_description= (RFC 6749 section 4.1.2.1). PKCE with S256 is required. Scopes: mcp (the tool endpoint), panel (the HTTP API), openid (the identity in the token; no ID token is issued); mcp when none is given. At most 30 authorization requests and registrations a minute from one address (429 with Retry-After).
+// @Description Checks the client and the redirect URI (MCP_OAUTH_REDIRECT_URIS; a loopback redirect may use any port, RFC 8252), stores the request for 10 minutes and answers 302 to the panel's login page (PANEL_BASE_URL/login) with ?oauth_state=. A request whose client or redirect URI is not trusted (unknown, malformed, too long or sent twice) answers 400 and never redirects; other errors, a bad or repeated parameter among them, redirect to the redirect URI with error= and error_description= (RFC 6749 section 4.1.2.1), with the state only when it is valid (at most 1024 characters of UTF-8 text without NUL). PKCE with S256 is required. Scopes: mcp (the tool endpoint), panel (the HTTP API), openid (the identity in the token; no ID token is issued); mcp when none is given. At most 30 authorization requests and registrations a minute from one address (429 with Retry-After).
 // @Tags oauth
 // @Produce json
 // @Param client_id query string true "MCP_OAUTH_CLIENT_ID or a registered client" maxLength(255)
@@ -51,10 +52,17 @@ func (s *Server) authorizeEndpoint(w http.ResponseWriter, r *http.Request) error
 		return errNotIssuer
 	}
 	q := r.URL.Query()
+	var repeated []string
+	for k, vs := range q {
+		if len(vs) > 1 {
+			repeated = append(repeated, k)
+		}
+	}
+	slices.Sort(repeated)
 	to, err := s.o.Auth.Authorize(r.Context(), auth.AuthorizeRequest{
 		ClientID: q.Get("client_id"), RedirectURI: q.Get("redirect_uri"), ResponseType: q.Get("response_type"),
 		CodeChallenge: q.Get("code_challenge"), CodeChallengeMethod: q.Get("code_challenge_method"),
-		Scope: q.Get("scope"), State: q.Get("state"), Addr: clientAddr(r),
+		Scope: q.Get("scope"), State: q.Get("state"), Repeated: repeated, Addr: clientAddr(r),
 	})
 	if err != nil {
 		return err

@@ -295,6 +295,36 @@ func TestOAuth_authorizeRefusals(t *testing.T) {
 		assert.Equal(t, c.code, to.Query().Get("error"), name)
 		assert.Equal(t, "st-123", to.Query().Get("state"), name)
 	}
+	// A bad or repeated parameter of a trusted request goes back to the
+	// client, without a state it did not send validly.
+	for name, c := range map[string]struct {
+		query string
+		state string
+	}{
+		"long state":      {authorizeQuery(func(q url.Values) { q.Set("state", strings.Repeat("s", 1025)) }), ""},
+		"NUL in state":    {authorizeQuery(func(q url.Values) { q.Set("state", "a\x00b") }), ""},
+		"repeated scope":  {authorizeQuery(nil) + "&scope=panel", "st-123"},
+		"long challenge":  {authorizeQuery(func(q url.Values) { q.Set("code_challenge", strings.Repeat("c", 300)) }), "st-123"},
+		"scope not UTF-8": {strings.Replace(authorizeQuery(nil), "scope=mcp+openid", "scope=%FF", 1), "st-123"},
+	} {
+		res := app.Anonymous().NoRedirects().Get(c.query).Status(t, http.StatusFound)
+		to, err := url.Parse(res.Header.Get("Location"))
+		require.NoError(t, err, name)
+		assert.Equal(t, "127.0.0.1:53682", to.Host, name)
+		assert.Contains(t, []string{"invalid_request", "invalid_scope"}, to.Query().Get("error"), name)
+		assert.Equal(t, c.state, to.Query().Get("state"), name)
+	}
+	for name, q := range map[string]string{
+		"repeated redirect": authorizeQuery(nil) + "&redirect_uri=" + url.QueryEscape("http://evil.example/cb"),
+		"repeated client":   authorizeQuery(nil) + "&client_id=other",
+		"long redirect":     authorizeQuery(func(q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:1/"+strings.Repeat("p", 2000)) }),
+		"port out of range": authorizeQuery(func(q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:99999/cb") }),
+	} {
+		res := app.Anonymous().NoRedirects().Get(q)
+		res.Status(t, http.StatusBadRequest)
+		assert.Empty(t, res.Header.Get("Location"), name)
+	}
+
 	// A loopback redirect may use any port; plus-separated scopes; no scope means mcp.
 	startFlow(t, app, authorizeQuery(func(q url.Values) { q.Set("redirect_uri", "http://localhost:9/cb") }))
 	st := startFlow(t, app, strings.Replace(authorizeQuery(func(q url.Values) { q.Del("scope") }), "?", "?scope=mcp+panel&", 1))

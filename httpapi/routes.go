@@ -41,7 +41,7 @@ func (s *Server) routes() {
 		s.handle("GET "+p+"/.well-known/openid-configuration", public, s.openIDConfiguration)
 		s.handle("GET "+p+"/.well-known/oauth-authorization-server", public, s.authorizationServerMetadata)
 		s.handle("GET "+p+"/.well-known/oauth-protected-resource/mcp", public, s.protectedResource)
-		s.handle("GET "+p+"/authorize", public, s.authorizeEndpoint)
+		s.handleOwnParams("GET "+p+"/authorize", public, s.authorizeEndpoint)
 		s.handle("GET "+p+"/oauth/authorize/request", public, s.pendingAuthorization)
 		s.handle("POST "+p+"/oauth/authorize/complete", authenticated, s.completeAuthorization)
 		s.handle("POST "+p+"/oauth/authorize/deny", public, s.denyAuthorization)

@@ -14,6 +14,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/mcp"
 )
 
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
@@ -97,9 +98,16 @@ func TestMCP_access(t *testing.T) {
 	bearer(grant.AccessToken).Get("/api/admin/courts").Status(t, http.StatusOK)
 	mcpClient(bearer(grant.AccessToken)).Post("/mcp", initialize).Status(t, http.StatusUnauthorized).Error(t, "invalid token")
 
+	// One message per request, of at most MaxMessage bytes.
+	tok := a.TokenWithScope(admin, "mcp")
+	mcpClient(bearer(tok)).Post("/mcp", "["+initialize+"]").Status(t, http.StatusBadRequest).Error(t, "invalid JSON")
+	big := strings.Replace(initialize, `"clientInfo":{`, `"clientInfo":{"pad":"`+strings.Repeat("x", mcp.MaxMessage)+`",`, 1)
+	require.NotEqual(t, initialize, big)
+	mcpClient(bearer(tok)).Post("/mcp", big).Status(t, http.StatusRequestEntityTooLarge).Error(t, "request too large")
+
 	// A user disabled after the token was minted is refused at once.
 	op := a.User("gone@test.club", clubhouse.RoleOperator)
-	tok := a.TokenWithScope(op, "mcp")
+	tok = a.TokenWithScope(op, "mcp")
 	_, err = a.DB.ExecContext(t.Context(), `UPDATE users SET disabled = true WHERE id = $1`, op.ID)
 	require.NoError(t, err)
 	mcpClient(bearer(tok)).Post("/mcp", initialize).Status(t, http.StatusUnauthorized).Error(t, "user disabled")

@@ -12,8 +12,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/clubhouse-go/clubhouse"
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/jsontext"
 )
 
 // The arguments of a tool are a struct of clubhouse.Optional fields, so
@@ -40,7 +42,8 @@ type argField struct {
 	name     string
 	required bool
 	text     bool
-	max      int // characters, for text
+	number   bool // an amount: a JSON number, never a string
+	max      int  // characters, for text
 }
 
 // args describes the arguments of a tool: their schema, advertised in
@@ -70,7 +73,7 @@ func argsOf[T any]() args {
 			panic(fmt.Sprintf("mcp: argument %s.%s has type %s", t, f.Name, f.Type))
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		af := argField{index: i, name: name, required: slices.Contains(s.Required, name), text: kind == "string"}
+		af := argField{index: i, name: name, required: slices.Contains(s.Required, name), text: kind == "string", number: kind == "number"}
 		p := s.Properties[name]
 		if af.required {
 			p.Type, p.Types = kind, nil // null is absent, and a required argument is not
@@ -97,6 +100,9 @@ func argsOf[T any]() args {
 // missing required arguments ("incomplete data", listing them all).
 func (a args) decode(raw json.RawMessage, dst any) error {
 	if len(bytes.TrimSpace(raw)) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		if err := a.checkRaw(raw); err != nil {
+			return err
+		}
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(dst); err != nil {
@@ -122,6 +128,27 @@ func (a args) decode(raw json.RawMessage, dst any) error {
 	}
 	if len(missing) > 0 {
 		return clubhouse.ErrIncomplete.Withf("Missing required arguments: %s.", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// checkRaw refuses, before decoding, what encoding/json would accept but
+// alter or coerce: a number argument sent as a string ("100"), and text
+// escaping a lone surrogate (which would be stored as U+FFFD). Arguments
+// that are not an object are left to decode.
+func (a args) checkRaw(raw json.RawMessage) error {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil {
+		return nil
+	}
+	for _, f := range a.fields {
+		v := bytes.TrimSpace(fields[f.name])
+		switch {
+		case f.number && len(v) > 0 && v[0] == '"':
+			return clubhouse.ErrInvalidData.Withf("Argument %s must be a number, such as 60000 or 45000.50, not a string.", f.name)
+		case jsontext.LoneSurrogate(v) >= 0:
+			return clubhouse.ErrInvalidData.Withf("%s must be UTF-8 text: it escapes a lone surrogate.", f.name)
+		}
 	}
 	return nil
 }

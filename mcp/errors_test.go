@@ -1,6 +1,8 @@
 package mcp_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -36,6 +38,9 @@ func TestMCP_businessErrors(t *testing.T) {
 		error      string
 		message    string // a part of it
 	}{
+		{"amount as a string", "booking_add_payment", map[string]any{"booking_id": booking, "amount": "1000", "transaction_id": "TX-STR"}, "invalid_input", "invalid data", "amount must be a number"},
+		{"lone surrogate", "booking_create", json.RawMessage(fmt.Sprintf(`{"court_id":%d,"reservation_type_id":%d,"checking":"2030-03-07T10:00:00","checkout":"2030-03-07T11:00:00","notes":"a\ud800"}`, court, rental)),
+			"invalid_input", "invalid data", "notes must be UTF-8"},
 		{"court taken", "booking_create", with(slot, "checking", "2030-03-06T10:30:00", "checkout", "2030-03-06T11:30:00"), "conflict", "court occupied", ""},
 		{"validate a taken slot", "booking_validate", map[string]any{"court_id": court, "checking": "2030-03-06 10:00", "checkout": "2030-03-06 10:30"}, "conflict", "court occupied", "booked"},
 		{"unknown booking", "booking_read", map[string]any{"booking_id": 987654}, "not_found", "booking not found", ""},

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -177,9 +179,43 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// read deadline passes). Not every writer can lift it.
 		_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 	}
+	if r.Method == http.MethodPost {
+		body, refused := oneMessage(w, r)
+		if refused != nil {
+			refused.write(w)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
 	jw := &jsonErrors{ResponseWriter: w}
 	h.session.ServeHTTP(jw, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
 	jw.finish()
+}
+
+// MaxMessage bounds the body of a POST: one JSON-RPC message. The largest
+// arguments of a tool are a few thousand characters; the SDK alone would
+// take 4 MiB, which a session keeps (its initialize parameters) for its
+// whole life.
+const MaxMessage = 64 << 10
+
+// oneMessage reads the body of a POST: at most MaxMessage bytes, and one
+// JSON-RPC message, not a batch (the protocol versions this server speaks
+// have none).
+func oneMessage(w http.ResponseWriter, r *http.Request) ([]byte, *refusal) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxMessage))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return nil, &refusal{status: http.StatusRequestEntityTooLarge,
+			body: errorBody{Error: "request too large", Message: fmt.Sprintf("A message is at most %d KiB.", MaxMessage>>10)}}
+	case err != nil:
+		return nil, &refusal{status: http.StatusBadRequest, body: errorBody{Error: "invalid JSON", Message: "The request body could not be read."}}
+	}
+	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
+		return nil, &refusal{status: http.StatusBadRequest,
+			body: errorBody{Error: "invalid JSON", Message: "Send one JSON-RPC message per request; batches are not supported."}}
+	}
+	return body, nil
 }
 
 // errorBody is the body of every refusal, as in the HTTP API.

@@ -70,6 +70,10 @@ func TestMCP_idempotentWrites(t *testing.T) {
 		assert.JSONEq(t, ok[0], text)
 	}
 	assert.Equal(t, payments+1, count("payments"), "one payment for six racing calls")
+	var same map[string]any
+	callOK(t, cs, "booking_add_payment", with(pay, "amount", json.Number("1000.00"), "description", nil), &same)
+	assert.JSONEq(t, ok[0], func() string { b, _ := json.Marshal(same); return string(b) }(), "the same amount written otherwise, and a null, are the same request")
+	assert.Equal(t, payments+1, count("payments"))
 
 	client := map[string]any{"first_name": "Idem", "last_name": "Potent", "document": "99887766",
 		"document_type_id": demoClients[0]["document_type_id"], "idempotency_key": "agent-7f3a-client"}

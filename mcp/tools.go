@@ -9,6 +9,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
@@ -100,8 +101,8 @@ const keyArg = "idempotency_key"
 // arguments (raw, as sent) carry an idempotency key, it runs once per
 // caller, tool, key and arguments (idem.Store.Do, as the HTTP routes'
 // Idempotency-Key): a retry gets the first result without a second write.
-// The arguments compared are the others, in a canonical form, so that a
-// retry that orders them otherwise is the same request.
+// The arguments compared are the others, in a canonical form: in any
+// order, null the same as absent, a number by its value.
 func (h *Handler) once(ctx context.Context, tool string, by clubhouse.Actor, raw json.RawMessage, run func(context.Context) ([]byte, error)) ([]byte, error) {
 	var args map[string]any
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -118,6 +119,16 @@ func (h *Handler) once(ctx context.Context, tool string, by clubhouse.Actor, raw
 		return nil, errNoKeys
 	}
 	delete(args, keyArg)
+	for name, v := range args {
+		switch v := v.(type) {
+		case nil:
+			delete(args, name) // null is absent, for the tools that take a key
+		case json.Number:
+			if d, err := decimal.NewFromString(v.String()); err == nil {
+				args[name] = d.String() // 1000, 1000.0 and 1e3 are one amount
+			}
+		}
+	}
 	canonical, err := json.Marshal(args) // map keys in order
 	if err != nil {
 		return nil, fmt.Errorf("fingerprint arguments: %w", err)

@@ -85,7 +85,8 @@ type AuthorizeRequest struct {
 	CodeChallengeMethod string
 	Scope               string // space- or plus-separated
 	State               string
-	Addr                string // the caller's IP address, for FlowBurst
+	Repeated            []string // the names of the parameters sent more than once
+	Addr                string   // the caller's IP address, for FlowBurst
 }
 
 // Authorize checks an authorization request and returns where to send the
@@ -96,6 +97,12 @@ type AuthorizeRequest struct {
 // ErrUnknownClient, ErrRedirectURI; *TooManyRequests (ErrTooManyRequests)
 // beyond FlowBurst requests from the address.
 func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (string, error) {
+	if slices.Contains(r.Repeated, "client_id") || !validText(r.ClientID, 255) {
+		return "", ErrUnknownClient.Withf("client_id must be sent once, as text of at most 255 characters.")
+	}
+	if slices.Contains(r.Repeated, "redirect_uri") || !validText(r.RedirectURI, 2000) {
+		return "", ErrRedirectURI.Withf("redirect_uri must be sent once, as a URI of at most 2000 characters.")
+	}
 	c, err := s.oauthClient(ctx, s.o.DB, r.ClientID)
 	if err != nil {
 		return "", err
@@ -103,8 +110,18 @@ func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (string, er
 	if !c.allows(r.RedirectURI, s.o.OAuth.Redirects) {
 		return "", ErrRedirectURI.Withf("The redirect_uri %q is not allowed for client %q.", r.RedirectURI, r.ClientID)
 	}
+	state := r.State
+	if !validText(state, 1024) || slices.Contains(r.Repeated, "state") {
+		state = "" // not echoed: the client never sent it so
+	}
 	fail := func(code, desc string) (string, error) {
-		return s.redirectWith(r.RedirectURI, r.State, [2]string{"error", code}, [2]string{"error_description", desc}), nil
+		return s.redirectWith(r.RedirectURI, state, [2]string{"error", code}, [2]string{"error_description", desc}), nil
+	}
+	if len(r.Repeated) > 0 {
+		return fail("invalid_request", fmt.Sprintf("The parameters %s are sent more than once.", strings.Join(r.Repeated, ", ")))
+	}
+	if state != r.State {
+		return fail("invalid_request", "state must be at most 1024 characters of UTF-8 text without NUL.")
 	}
 	if r.ResponseType != "code" {
 		return fail("unsupported_response_type", "response_type must be code.")
@@ -118,9 +135,6 @@ func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (string, er
 	scope, ok := parseScope(r.Scope)
 	if !ok {
 		return fail("invalid_scope", "scope may hold only mcp, panel and openid.")
-	}
-	if len(r.State) > 1024 {
-		return fail("invalid_request", "state is longer than 1024 characters.")
 	}
 	if err := s.chargeFlow(ctx, r.Addr); err != nil {
 		return "", err
@@ -166,7 +180,10 @@ func (s *Service) Pending(ctx context.Context, id string) (PendingAuthorization,
 // PKCE challenge, the user and the scope. Errors: ErrPanelPermission when by
 // is not staff (the request stays pending), ErrBadOAuthState.
 func (s *Service) CompleteAuthorization(ctx context.Context, by clubhouse.Actor, id string) (string, error) {
-	if by.UserID == 0 || !by.HasPanel() {
+	if by.UserID == 0 {
+		return "", ErrPanelPermission.Withf("Only a user signed in at the login page may allow a client; a bot key or a machine client cannot.")
+	}
+	if !by.HasPanel() {
 		return "", ErrPanelPermission
 	}
 	code := randomToken()
@@ -360,7 +377,7 @@ func (s *Service) refreshGrant(ctx context.Context, r TokenRequest) (Tokens, err
 		return err
 	})
 	if err == nil && reused {
-		err = ErrInvalidGrant.Withf("The refresh token was already used; every token of its family is revoked.")
+		err = ErrInvalidGrant.Withf("The refresh token was already used or revoked; every token of its family is revoked.")
 	}
 	if err != nil {
 		return Tokens{}, fmt.Errorf("token: %w", err)
@@ -553,6 +570,12 @@ func addQuery(uri string, params ...[2]string) string {
 	}
 	u.RawQuery = b.String()
 	return u.String()
+}
+
+// validText reports whether s is UTF-8 text without NUL of at most max
+// characters, as the API's text parameters must be.
+func validText(s string, max int) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, 0) && utf8.RuneCountInString(s) <= max
 }
 
 func nilIfEmpty(s string) *string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -22,8 +23,9 @@ import (
 //     of characters;
 //   - the queries are equal.
 //
-// A redirect URI with user information, a fragment, a dot segment ("." or
-// "..") or an encoded slash or backslash in its path matches no pattern.
+// A redirect URI with user information, a fragment, a port outside 1 to
+// 65535, a dot segment ("." or "..") or an encoded slash or backslash in
+// its path matches no pattern.
 type RedirectPatterns []string
 
 // DefaultRedirectPatterns returns the patterns used when none are set: the
@@ -91,6 +93,11 @@ func redirectURI(uri string) (*url.URL, bool) {
 	if err != nil || !u.IsAbs() || u.Opaque != "" || u.User != nil || u.Fragment != "" || strings.Contains(uri, "#") ||
 		refusedSchemes[strings.ToLower(u.Scheme)] {
 		return nil, false
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return nil, false
+		}
 	}
 	raw := strings.ToLower(u.EscapedPath())
 	if strings.Contains(raw, "%2f") || strings.Contains(raw, "%5c") || strings.Contains(u.Path, `\`) {

@@ -56,6 +56,8 @@ func TestRedirectPatterns(t *testing.T) {
 		"http://localhost.evil.com/cb":    false,
 		"http://evil.com#@localhost/cb":   false,
 		"http://x@127.0.0.1:5/cb":         false,
+		"http://127.0.0.1:99999/cb":       false,
+		"http://127.0.0.1:0/cb":           false,
 		"javascript://localhost/%0aalert": false,
 	} {
 		assert.Equal(t, want, def.Allows(uri), uri)
