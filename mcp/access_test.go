@@ -145,9 +145,13 @@ type rawResponse struct {
 	body string
 }
 
-// event returns the data of the first message event of an SSE body.
-func (r *rawResponse) event(tb testing.TB) string {
+// message returns the JSON-RPC message of a POST's answer: the body of a
+// JSON answer, or the data of the first message event of an event stream.
+func (r *rawResponse) message(tb testing.TB) string {
 	tb.Helper()
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		return r.body
+	}
 	sc := bufio.NewScanner(strings.NewReader(r.body))
 	inMessage := false
 	for sc.Scan() {
@@ -159,7 +163,7 @@ func (r *rawResponse) event(tb testing.TB) string {
 			return strings.TrimPrefix(line, "data: ")
 		}
 	}
-	tb.Fatalf("no message event in %q", r.body)
+	tb.Fatalf("no message in %q", r.body)
 	return ""
 }
 

@@ -93,6 +93,11 @@ func New(o Options) *Handler {
 	streams := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, &sdk.StreamableHTTPOptions{
 		Logger:         sdkLog,
 		SessionTimeout: o.SessionTimeout,
+		// A request is answered with one JSON body, not a one-event stream:
+		// the tools send nothing before their result, and the stream's
+		// machinery costs each call time (BenchmarkMCPQuote). The session's
+		// GET stream stays SSE.
+		JSONResponse: true,
 		// The protection against DNS rebinding refuses a request that
 		// reaches a loopback address under another host name: that is
 		// every request behind a reverse proxy on the same machine. It

@@ -47,7 +47,7 @@ func TestMCP_sessionBelongsToItsUser(t *testing.T) {
 	// same user continues it.
 	res := post(t, a, a.TokenWithScope(desk, "mcp"), sid, toolsList)
 	require.Equal(t, http.StatusOK, res.StatusCode, res)
-	assert.Contains(t, res.event(t), `"court_list"`)
+	assert.Contains(t, res.message(t), `"court_list"`)
 
 	require.NoError(t, cs.Close()) // DELETE /mcp
 	mcpClient(a.Anonymous().WithHeader("Authorization", "Bearer "+a.TokenWithScope(desk, "mcp"))).
@@ -56,7 +56,7 @@ func TestMCP_sessionBelongsToItsUser(t *testing.T) {
 
 // TestMCP_streams speaks the transport by hand: initialize answers with
 // the session's id, calls wait for notifications/initialized, answers are
-// events, GET opens the session's stream at once (its headers are flushed
+// JSON, GET opens the session's stream at once (its headers are flushed
 // through the server's writers), DELETE ends the session. The transport's
 // own refusals are JSON.
 func TestMCP_streams(t *testing.T) {
@@ -66,7 +66,7 @@ func TestMCP_streams(t *testing.T) {
 
 	res := post(t, a, token, "", initialize)
 	require.Equal(t, http.StatusOK, res.StatusCode, res)
-	assert.Equal(t, "text/event-stream", res.Header.Get("Content-Type"))
+	assert.Equal(t, "application/json", res.Header.Get("Content-Type"), "a request is answered with JSON; the session's stream is GET's")
 	sid := res.Header.Get("Mcp-Session-Id")
 	require.NotEmpty(t, sid)
 	var init struct {
@@ -77,7 +77,7 @@ func TestMCP_streams(t *testing.T) {
 			Capabilities    map[string]any        `json:"capabilities"`
 		} `json:"result"`
 	}
-	require.NoError(t, json.Unmarshal([]byte(res.event(t)), &init))
+	require.NoError(t, json.Unmarshal([]byte(res.message(t)), &init))
 	assert.Equal(t, "2025-11-25", init.Result.ProtocolVersion)
 	assert.Equal(t, "clubhouse", init.Result.ServerInfo.Name)
 	assert.Contains(t, init.Result.Capabilities, "tools")
@@ -90,7 +90,7 @@ func TestMCP_streams(t *testing.T) {
 
 	for _, early := range []string{toolsList, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"court_list","arguments":{}}}`} {
 		res = post(t, a, token, sid, early)
-		assert.Contains(t, res.event(t), `"error":{"code":-32600,"message":"Send the notification notifications/initialized before tools/`,
+		assert.Contains(t, res.message(t), `"error":{"code":-32600,"message":"Send the notification notifications/initialized before tools/`,
 			"calls before notifications/initialized are refused")
 	}
 	res = post(t, a, token, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
@@ -103,7 +103,7 @@ func TestMCP_streams(t *testing.T) {
 			IsError bool                          `json:"isError"`
 		} `json:"result"`
 	}
-	require.NoError(t, json.Unmarshal([]byte(res.event(t)), &called))
+	require.NoError(t, json.Unmarshal([]byte(res.message(t)), &called))
 	require.Len(t, called.Result.Content, 1)
 	assert.Equal(t, "text", called.Result.Content[0].Type)
 	assert.Equal(t, "[]", called.Result.Content[0].Text, "an empty club has no court types")
