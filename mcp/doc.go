@@ -28,8 +28,8 @@
 //
 // The SDK's StreamableHTTPHandler keeps the sessions: initialize answers
 // with Mcp-Session-Id, notifications/initialized comes before tools/list
-// and tools/call, GET opens the session's event stream and DELETE ends the
-// session. A session belongs to the user who opened it: the SDK refuses
+// and tools/call, each request is answered with one JSON body, GET opens
+// the session's event stream and DELETE ends the session. A session belongs to the user who opened it: the SDK refuses
 // (403) a request with its id from anyone else, because each request's
 // context carries the SDK's TokenInfo whose UserID is the caller's uid.
 // Idle sessions close after Options.SessionTimeout.
