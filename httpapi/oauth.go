@@ -23,11 +23,6 @@ import (
 
 // errNotIssuer answers the flow's routes when tokens come from an external
 // issuer.
-// errClientConsent refuses a token issued to an OAuth client at the
-// consent step: only the user, signed in at the login page, allows a
-// client; a client must not grant itself more.
-var errClientConsent = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "Only a token from signing in allows a client; a token issued to an OAuth client cannot.")
-
 var errNotIssuer = clubhouse.Errorf(clubhouse.NotFound, "not found", "clubd is not the identity provider here; use the external issuer's authorization server.")
 
 // authorizeEndpoint starts the authorization-code flow.
@@ -133,10 +128,7 @@ func (s *Server) completeAuthorization(w http.ResponseWriter, r *http.Request) e
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	if infoFrom(r.Context()).grant.ClientID != "" {
-		return errClientConsent
-	}
-	to, err := s.o.Auth.CompleteAuthorization(r.Context(), actor(r), in.OAuthState)
+	to, err := s.o.Auth.CompleteAuthorization(r.Context(), infoFrom(r.Context()).grant, in.OAuthState)
 	if err != nil {
 		return err
 	}

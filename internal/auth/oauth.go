@@ -174,16 +174,22 @@ func (s *Service) Pending(ctx context.Context, id string) (PendingAuthorization,
 }
 
 // CompleteAuthorization grants the authorization request of oauth_state id
-// on behalf of by, who signed in at the login page, and returns the client's
-// redirect URI with a new code and the request's state. The code is single
-// use, lives OAuthCodeTTL and is bound to the client, the redirect URI, the
-// PKCE challenge, the user and the scope. Errors: ErrPanelPermission when by
-// is not staff (the request stays pending), ErrBadOAuthState.
-func (s *Service) CompleteAuthorization(ctx context.Context, by clubhouse.Actor, id string) (string, error) {
-	if by.UserID == 0 {
+// on behalf of p, the user who signed in at the login page, and returns the
+// client's redirect URI with a new code and the request's state. The code
+// is single use, lives OAuthCodeTTL and is bound to the client, the
+// redirect URI, the PKCE challenge, the user and the scope. Only a
+// sign-in's token allows a client: one issued to an OAuth client could
+// otherwise grant its client more than the user did. Errors:
+// ErrPanelPermission when p is not a signed-in staff user (the request
+// stays pending), ErrBadOAuthState.
+func (s *Service) CompleteAuthorization(ctx context.Context, p Principal, id string) (string, error) {
+	by := p.Actor
+	switch {
+	case by.UserID == 0:
 		return "", ErrPanelPermission.Withf("Only a user signed in at the login page may allow a client; a bot key or a machine client cannot.")
-	}
-	if !by.HasPanel() {
+	case p.ClientID != "":
+		return "", ErrPanelPermission.Withf("Only a token from signing in allows a client; a token issued to an OAuth client cannot.")
+	case !by.HasPanel():
 		return "", ErrPanelPermission
 	}
 	code := randomToken()
