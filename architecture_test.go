@@ -76,7 +76,8 @@ func TestArchitecture(t *testing.T) {
 			for _, d := range p.Imports {
 				require.False(t, isInternal(d), "example %s imports %s", name, d)
 			}
-		case strings.HasPrefix(name, "internal/sqldb"), strings.HasPrefix(name, "internal/auth"), strings.HasPrefix(name, "internal/idem"):
+		case strings.HasPrefix(name, "internal/sqldb"), strings.HasPrefix(name, "internal/auth"), strings.HasPrefix(name, "internal/idem"),
+			strings.HasPrefix(name, "internal/wiretext"):
 			for _, d := range project {
 				require.NotContains(t, append(domain, "httpapi", "mcp"), strings.Split(d, "/")[0], "plumbing package %s must not import %s", name, d)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
 
 // The limits of what a request may carry, checked where it is decoded so
@@ -28,24 +29,6 @@ import (
 // maxLength of its own (the general description of the API says so).
 const defaultMaxLength = 255
 
-// checkText refuses text PostgreSQL cannot store, or longer than max
-// characters; field names the field or parameter in the message.
-func checkText(field, s string, max int) error {
-	switch {
-	case !utf8.ValidString(s):
-		return errNotUTF8(field)
-	case strings.IndexByte(s, 0) >= 0:
-		return clubhouse.ErrInvalidData.Withf("%s must not contain NUL characters.", field)
-	case len(s) > max && utf8.RuneCountInString(s) > max:
-		return clubhouse.ErrInvalidData.Withf("%s must be at most %d characters long.", field, max)
-	}
-	return nil
-}
-
-func errNotUTF8(field string) error {
-	return clubhouse.ErrInvalidData.Withf("%s must be UTF-8 text.", field)
-}
-
 // checkFields checks the decoded request v (a struct, or a pointer, slice
 // or field of one, at path name with struct tag tag): text with checkText
 // against its maxLength tag, integers against their minimum and maximum
@@ -59,7 +42,7 @@ func checkFields(v reflect.Value, name string, tag reflect.StructTag) error {
 		}
 		return checkFields(v.Elem(), name, tag)
 	case reflect.String:
-		return checkText(name, v.String(), tagInt(tag, "maxLength", defaultMaxLength))
+		return wiretext.Check(name, v.String(), tagInt(tag, "maxLength", defaultMaxLength))
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		lo, hi := tagInt(tag, "minimum", math.MinInt64), tagInt(tag, "maximum", math.MaxInt64)
 		if n := v.Int(); n < int64(lo) || n > int64(hi) {
@@ -124,7 +107,7 @@ func utf8Error(body []byte) error {
 		at += size
 	}
 	if field := jsonPathAt(body, at); field != "" {
-		return errNotUTF8(field)
+		return wiretext.NotUTF8(field)
 	}
 	return clubhouse.ErrInvalidJSON.Withf("The request body must be UTF-8 text.")
 }
@@ -246,7 +229,7 @@ func checkParams(r *http.Request, params []textParam) error {
 			values = r.Header.Values(p.name)
 		}
 		for _, v := range values {
-			if err := checkText(p.name, v, p.max); err != nil {
+			if err := wiretext.Check(p.name, v, p.max); err != nil {
 				return err
 			}
 		}

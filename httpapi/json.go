@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/jsontext"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
 
 // maxJSONBody bounds every JSON request body.
@@ -55,10 +55,10 @@ func decodeBody(r *http.Request, dst any, strict bool) error {
 	if !utf8.Valid(body) {
 		return utf8Error(body)
 	}
-	if at := jsontext.LoneSurrogate(body); at >= 0 {
+	if at := wiretext.LoneSurrogate(body); at >= 0 {
 		// encoding/json would store U+FFFD in its place: refuse, as for a bad byte.
 		if field := jsonPathAt(body, at); field != "" {
-			return errNotUTF8(field)
+			return wiretext.NotUTF8(field)
 		}
 		return clubhouse.ErrInvalidJSON.Withf("The request body must be UTF-8 text: it escapes a lone surrogate.")
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
 
 // The OAuth 2.0 authorization server: the authorization-code flow with PKCE
@@ -255,7 +256,7 @@ func tokenForm(r *http.Request) (auth.TokenRequest, bool, error) {
 			return auth.TokenRequest{}, false, auth.ErrInvalidRequest.Withf("The parameter %s is repeated.", k)
 		}
 		if max, ok := tokenFormLimits[k]; ok {
-			if err := checkText(k, vs[0], max); err != nil {
+			if err := wiretext.Check(k, vs[0], max); err != nil {
 				return auth.TokenRequest{}, false, auth.ErrInvalidRequest.Withf("%s", clubhouse.AsError(err).Message)
 			}
 		}

@@ -10,12 +10,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/jsontext"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
 
 // The arguments of a tool are a struct of clubhouse.Optional fields, so
@@ -121,7 +120,7 @@ func (a args) decode(raw json.RawMessage, dst any) error {
 			continue
 		}
 		if o, ok := fv.Interface().(clubhouse.Optional[string]); ok && o.Present() {
-			if err := checkText(f.name, *o.Value, f.max); err != nil {
+			if err := wiretext.Check(f.name, *o.Value, f.max); err != nil {
 				return err
 			}
 		}
@@ -146,21 +145,9 @@ func (a args) checkRaw(raw json.RawMessage) error {
 		switch {
 		case f.number && len(v) > 0 && v[0] == '"':
 			return clubhouse.ErrInvalidData.Withf("Argument %s must be a number, such as 60000 or 45000.50, not a string.", f.name)
-		case jsontext.LoneSurrogate(v) >= 0:
+		case wiretext.LoneSurrogate(v) >= 0:
 			return clubhouse.ErrInvalidData.Withf("%s must be UTF-8 text: it escapes a lone surrogate.", f.name)
 		}
-	}
-	return nil
-}
-
-// checkText refuses text PostgreSQL cannot store, or longer than max
-// characters. JSON decoding has already replaced invalid UTF-8.
-func checkText(field, s string, max int) error {
-	switch {
-	case strings.IndexByte(s, 0) >= 0:
-		return clubhouse.ErrInvalidData.Withf("%s must not contain NUL characters.", field)
-	case len(s) > max && utf8.RuneCountInString(s) > max:
-		return clubhouse.ErrInvalidData.Withf("%s must be at most %d characters long.", field, max)
 	}
 	return nil
 }

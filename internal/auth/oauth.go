@@ -18,6 +18,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
 
 // OAuthOptions configure the OAuth 2.0 authorization-code flow with PKCE
@@ -578,11 +579,9 @@ func addQuery(uri string, params ...[2]string) string {
 	return u.String()
 }
 
-// validText reports whether s is UTF-8 text without NUL of at most max
-// characters, as the API's text parameters must be.
-func validText(s string, max int) bool {
-	return utf8.ValidString(s) && !strings.ContainsRune(s, 0) && utf8.RuneCountInString(s) <= max
-}
+// validText reports whether s is text the API accepts, of at most max
+// characters.
+func validText(s string, max int) bool { return wiretext.Check("", s, max) == nil }
 
 func nilIfEmpty(s string) *string {
 	if s == "" {

@@ -275,24 +275,6 @@ func (s *Service) issue(ctx context.Context, q sqldb.Queryer, u User, family str
 	return Tokens{AccessToken: access, ExpiresIn: ttl, RefreshToken: refresh, Scope: userScope}, nil
 }
 
-// Authenticate verifies a bearer token and returns its actor. The token
-// proves who the caller is; what the caller may do comes from the user's row,
-// read on every call (one lookup by the unique local_id), so a change of
-// roles, a disabled flag or a deleted user takes effect on the next request
-// rather than when the token expires. The role claims of the token are not
-// trusted. With an external issuer, a subject seen for the first time gets a
-// user row whose roles are that first token's claims; from then on the row
-// rules, as for local users (roles change with PATCH /api/sudo/users/{uid} or
-// clubctl user roles). A machine client's token (subject MachinePrefix +
-// client_id) is checked against the machine's row the same way (see
-// Verify). Errors: ErrInvalidToken (also for a subject without a row, a
-// disabled machine client or a rotated machine secret), ErrUserDisabled;
-// both are Unauthenticated, as at login.
-func (s *Service) Authenticate(ctx context.Context, bearer string) (clubhouse.Actor, error) {
-	p, err := s.Verify(ctx, bearer)
-	return p.Actor, err
-}
-
 // Principal is the caller a bearer token names: its actor, and what the
 // token was granted.
 type Principal struct {
@@ -321,14 +303,22 @@ func (p Principal) HasScope(scope string) bool {
 // MachinePrefix starts the subject of every machine client's token.
 const MachinePrefix = "client:"
 
-// Verify verifies a bearer token and returns its principal, reading the
-// roles and the disabled flag from the user's row as Authenticate does. A
-// subject that starts with MachinePrefix names a machine client: its
-// principal is a bot (Actor.Bot, no UserID) with the machine's roles, read
-// from its row on every call, and Machine set. Only the tokens of the local
-// issuer can name one: with an external issuer such a subject is refused,
-// since the machines are this server's and not the issuer's. Errors: as
-// Authenticate.
+// Verify verifies a bearer token and returns its principal. The token
+// proves who the caller is; what the caller may do comes from the user's
+// row, read on every call (one lookup by the unique local_id), so a change
+// of roles, a disabled flag or a deleted user takes effect on the next
+// request rather than when the token expires. The role claims of the token
+// are not trusted. With an external issuer, a subject seen for the first
+// time gets a user row whose roles are that first token's claims; from then
+// on the row rules, as for local users (roles change with PATCH
+// /api/sudo/users/{uid} or clubctl user roles). A subject that starts with
+// MachinePrefix names a machine client: its principal is a bot (Actor.Bot,
+// no UserID) with the machine's roles, read from its row on every call, and
+// Machine set. Only the tokens of the local issuer can name one: with an
+// external issuer such a subject is refused, since the machines are this
+// server's and not the issuer's. Errors: ErrInvalidToken (also for a
+// subject without a row, a disabled machine client or a rotated machine
+// secret), ErrUserDisabled; both are Unauthenticated, as at login.
 func (s *Service) Verify(ctx context.Context, bearer string) (Principal, error) {
 	c, err := s.o.Verifier.Verify(ctx, bearer)
 	if err != nil {

@@ -262,7 +262,8 @@ func TestLogin_credentials(t *testing.T) {
 	require.NoError(t, err, "emails match whatever their case")
 	assert.Equal(t, 15*time.Minute, tok.ExpiresIn)
 	assert.NotEmpty(t, tok.RefreshToken)
-	a, err := s.Authenticate(ctx, tok.AccessToken)
+	p, err := s.Verify(ctx, tok.AccessToken)
+	a := p.Actor
 	require.NoError(t, err)
 	assert.Equal(t, u.LocalID, a.UID)
 	assert.Equal(t, u.ID, a.UserID)
@@ -292,7 +293,7 @@ func TestLogin_credentials(t *testing.T) {
 	assert.ErrorIs(t, err, auth.ErrBadCredentials, "a wrong password does not reveal that the user is disabled")
 	_, err = s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
 	assert.ErrorIs(t, err, auth.ErrUserDisabled)
-	_, err = s.Authenticate(ctx, tok.AccessToken)
+	_, err = s.Verify(ctx, tok.AccessToken)
 	assert.ErrorIs(t, err, auth.ErrUserDisabled, "a token minted before the user was disabled no longer works")
 	_, err = s.Refresh(ctx, tok.RefreshToken)
 	assert.ErrorIs(t, err, auth.ErrUserDisabled)
@@ -375,7 +376,10 @@ func TestAuthenticate_externalFirstSight(t *testing.T) {
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Go(func() { actors[i], errs[i] = s.Authenticate(ctx, tok) })
+		wg.Go(func() {
+			p, err := s.Verify(ctx, tok)
+			actors[i], errs[i] = p.Actor, err
+		})
 	}
 	wg.Wait()
 	for i := range n {

@@ -1,9 +1,36 @@
-// Package jsontext finds what encoding/json accepts in JSON text but cannot
-// keep: a \u escape of a lone UTF-16 surrogate (\ud800 without its low
-// half, or \udc00 without its high one), which encoding/json replaces with
-// U+FFFD. A front door that stores text as it came refuses such input rather
-// than store it altered.
-package jsontext
+// Package wiretext holds the rules of the text the front doors accept
+// (httpapi's fields and parameters, mcp's arguments, the OAuth flow's
+// parameters): UTF-8 without NUL, within a length in characters, and no
+// \u escape of a lone UTF-16 surrogate (\ud800 without its low half, or
+// \udc00 without its high one), which encoding/json would replace with
+// U+FFFD. Text is refused rather than stored altered.
+package wiretext
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/clubhouse-go/clubhouse"
+)
+
+// Check refuses text PostgreSQL cannot store (not UTF-8, or holding NUL),
+// or longer than max characters, with an Invalid error naming field.
+func Check(field, s string, max int) error {
+	switch {
+	case !utf8.ValidString(s):
+		return NotUTF8(field)
+	case strings.IndexByte(s, 0) >= 0:
+		return clubhouse.ErrInvalidData.Withf("%s must not contain NUL characters.", field)
+	case len(s) > max && utf8.RuneCountInString(s) > max:
+		return clubhouse.ErrInvalidData.Withf("%s must be at most %d characters long.", field, max)
+	}
+	return nil
+}
+
+// NotUTF8 is the error of a field whose text is not UTF-8.
+func NotUTF8(field string) error {
+	return clubhouse.ErrInvalidData.Withf("%s must be UTF-8 text.", field)
+}
 
 // LoneSurrogate returns the offset in b of the first \u escape of a lone
 // surrogate inside a JSON string, or -1 when there is none. b is JSON text;

@@ -1,4 +1,4 @@
-package jsontext_test
+package wiretext_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/clubhouse-go/clubhouse/internal/jsontext"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
 
 func TestLoneSurrogate(t *testing.T) {
@@ -26,7 +26,7 @@ func TestLoneSurrogate(t *testing.T) {
 		`["\ud800`:                    2,
 		`{"a":"\u12"}`:                -1, // malformed: encoding/json refuses it
 	} {
-		assert.Equal(t, want, jsontext.LoneSurrogate([]byte(in)), in)
+		assert.Equal(t, want, wiretext.LoneSurrogate([]byte(in)), in)
 		if want >= 0 && strings.HasSuffix(in, "}") {
 			var v map[string]string
 			if json.Unmarshal([]byte(in), &v) == nil {
