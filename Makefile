@@ -2,19 +2,24 @@
 SHELL := /bin/bash
 SWAG := go tool swag init -g routes.go -d httpapi -o httpapi/apidocs --outputTypes json --parseInternal --quiet
 
-.PHONY: demo test services apidocs apidocs-check lint
+.PHONY: demo test services-demo services-test apidocs apidocs-check lint
 
-## demo: start the local services, then clubd with the demo club on :6000
-demo: services
-	go run ./cmd/clubd --demo
+## demo: start PostgreSQL, then clubd with the demo club on :8080 (PORT wins);
+## clubd's own default port, 6000, is one that browsers and Node refuse
+demo: services-demo
+	PORT=$${PORT:-8080} go run ./cmd/clubd --demo
 
-## test: the whole suite, as CI runs it
-test: services apidocs-check lint
-	go test -race -count=1 ./...
+## test: the whole suite, as CI runs it; a line per test as it finishes
+test: services-test apidocs-check lint
+	go tool gotestsum --format testname --format-hide-empty-pkg -- -race -count=1 ./...
 
-## services: install and start PostgreSQL, install versitygw; idempotent
-services:
-	bash .ci/services
+## services-demo: install and start PostgreSQL; idempotent
+services-demo:
+	bash .ci/services demo
+
+## services-test: services-demo plus the test-only tools (versitygw, Chromium, Node.js, npm packages); idempotent
+services-test:
+	bash .ci/services test
 
 ## apidocs: regenerate the PATCH body types (patchgen) and the Swagger source of /api-docs.json from the handlers' annotations
 apidocs:

@@ -24,7 +24,7 @@ import (
 func browser(t *testing.T) context.Context {
 	t.Helper()
 	path, err := exec.LookPath("chromium")
-	require.NoError(t, err, "Chromium is needed: run make services (it installs Debian's chromium)")
+	require.NoError(t, err, "Chromium is needed: run make services-test (it installs Debian's chromium)")
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.NoSandbox,

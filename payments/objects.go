@@ -22,7 +22,7 @@ type ObjectStore interface {
 // Errors of receipts.
 var (
 	ErrStorageOff = clubhouse.Errorf(clubhouse.Unavailable, "storage not configured",
-		"Receipt storage is not configured on this server (OBJSTORE_BUCKET).")
+		"Receipt storage is not configured on this server (OBJSTORE_BUCKET or OBJSTORE_DIR).")
 	ErrObjectNotFound = clubhouse.Errorf(clubhouse.NotFound, "receipt not found", "The receipt image is missing from storage.")
 	// ErrStorageFailed is a failure of the object store itself (unreachable,
 	// credentials refused): a fault on the server's side, answered 503.

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -76,4 +77,19 @@ func TestAccountingCommands(t *testing.T) {
 	require.NoError(t, err, "a bot key goes in X-Auth")
 	_, err = clubctl(t, app, token, "accounting", "trial-balance", "--format", "xml")
 	require.ErrorContains(t, err, "table or csv")
+}
+
+// TestAccountingCommands_port: without CLUBD_URL, clubctl calls clubd on
+// localhost at PORT, the port clubd serves on with the same settings.
+func TestAccountingCommands_port(t *testing.T) {
+	app := apptest.New(t, apptest.WithLedger(t))
+	u, err := url.Parse(app.URL)
+	require.NoError(t, err)
+	t.Setenv("CLUBD_URL", "")
+	t.Setenv("PORT", u.Port())
+	t.Setenv("CLUBD_TOKEN", apptest.BotKey)
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"clubctl", "accounting", "period", "list"}, &out, io.Discard))
+	t.Setenv("PORT", "1")
+	require.ErrorContains(t, run([]string{"clubctl", "accounting", "period", "list"}, &out, io.Discard), "http://localhost:1")
 }

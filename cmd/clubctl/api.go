@@ -17,7 +17,7 @@ import (
 // apiFlags are the flags of the commands that call the HTTP API.
 func apiFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "url", EnvVars: []string{"CLUBD_URL"}, Value: "http://localhost:6000", Usage: "address of clubd"},
+		&cli.StringFlag{Name: "url", EnvVars: []string{"CLUBD_URL"}, Usage: "address of clubd (default: http://localhost:PORT, the port clubd serves on with the same settings)"},
 		&cli.StringFlag{Name: "token", EnvVars: []string{"CLUBD_TOKEN"}, Usage: "access token (clubctl token) or bot API key"},
 	}
 }
@@ -34,11 +34,15 @@ func newAPI(c *cli.Context) (*api, error) {
 	if tok == "" {
 		return nil, fmt.Errorf("no credentials: set CLUBD_TOKEN (clubctl token --email E) or --token")
 	}
-	u, err := url.Parse(c.String("url"))
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("CLUBD_URL %q is not an absolute URL", c.String("url"))
+	base := c.String("url")
+	if base == "" {
+		base = fmt.Sprintf("http://localhost:%d", c.Int("port"))
 	}
-	return &api{base: strings.TrimRight(c.String("url"), "/"), token: tok, http: &http.Client{Timeout: time.Minute}}, nil
+	u, err := url.Parse(base)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("CLUBD_URL %q is not an absolute URL", base)
+	}
+	return &api{base: strings.TrimRight(base, "/"), token: tok, http: &http.Client{Timeout: time.Minute}}, nil
 }
 
 // do sends a request and decodes a JSON answer into out (when not nil). An

@@ -76,6 +76,9 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 			return err
 		}
 	}
+	if seed && cfg.Objects.Bucket == "" && cfg.ObjectsDir == "" {
+		cfg.ObjectsDir = app.DemoObjectsDir
+	}
 	objects, err := openObjects(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -99,6 +102,7 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 		return err
 	}
 	srv := a.HTTPServer()
+	app.WarnBlockedPort(log, cfg.Port)
 	log.Info("clubd listening", "addr", ln.Addr().String(), "base_url", cfg.PublicBaseURL, "timezone", cfg.ClubTimezone.String())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(a.Server.Listener(ln)) }()
@@ -120,12 +124,21 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 	return nil
 }
 
-// openObjects returns the receipt store of cfg, or nil when OBJSTORE_BUCKET
-// is unset (the receipt routes then answer 503). An unreachable store is
-// logged, not fatal: it may come back, and only receipts need it.
+// openObjects returns the receipt store of cfg: the local directory of
+// OBJSTORE_DIR, the bucket of OBJSTORE_BUCKET, or nil when neither is set
+// (the receipt routes then answer 503). An unreachable bucket is logged,
+// not fatal: it may come back, and only receipts need it.
 func openObjects(ctx context.Context, cfg app.Config, log *slog.Logger) (payments.ObjectStore, error) {
+	if cfg.ObjectsDir != "" {
+		dir, err := objstore.NewDir(cfg.ObjectsDir)
+		if err != nil {
+			return nil, fmt.Errorf("OBJSTORE_DIR: %w", err)
+		}
+		log.Info("receipt storage ready", "dir", dir.Root())
+		return dir, nil
+	}
 	if cfg.Objects.Bucket == "" {
-		log.Info("receipt storage not configured (OBJSTORE_BUCKET unset): receipt routes answer 503")
+		log.Info("receipt storage not configured (OBJSTORE_BUCKET and OBJSTORE_DIR unset): receipt routes answer 503")
 		return nil, nil
 	}
 	if cfg.Objects.PublicBaseURL != "" {

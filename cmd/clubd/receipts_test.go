@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clubhouse-go/clubhouse/internal/app"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/objtest"
 )
@@ -30,7 +32,54 @@ func TestRun_receiptStorage(t *testing.T) {
 	t.Setenv("OBJSTORE_USE_PATH_STYLE_ENDPOINT", "true")
 	t.Setenv("OBJSTORE_PUBLIC_BASE_URL", "https://cdn.example.com/receipts")
 	s := start(t, dbtest.Missing(t), filepath.Join(t.TempDir(), "k.pem"), "--bot-api-keys", "bot-key")
+	booking := sendReceipt(t, s)
+	keys, err := objtest.Store(t, cfg).Keys(context.Background(), "receipts/"+booking+"/")
+	require.NoError(t, err)
+	assert.Len(t, keys, 1, "the receipt is in the bucket, not under the ignored public base URL")
+	require.NoError(t, s.stop(t))
+}
 
+// TestRun_receiptDirectory keeps receipts in the local directory of
+// OBJSTORE_DIR, through the same routes and checks as a bucket.
+func TestRun_receiptDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "receipts")
+	t.Setenv("OBJSTORE_DIR", dir)
+	s := start(t, dbtest.Missing(t), filepath.Join(t.TempDir(), "k.pem"), "--bot-api-keys", "bot-key")
+	booking := sendReceipt(t, s)
+	files, err := filepath.Glob(filepath.Join(dir, "receipts", booking, "*.png"))
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	fi, err := os.Stat(files[0])
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+	require.NoError(t, s.stop(t))
+}
+
+// TestRun_demoReceipts: clubd --demo keeps receipts in ./clubhouse-receipts
+// when no store is configured, so that the demo's receipt routes work.
+func TestRun_demoReceipts(t *testing.T) {
+	wd := t.TempDir()
+	t.Chdir(wd)
+	s := start(t, dbtest.Missing(t), filepath.Join(wd, "k.pem"), "--bot-api-keys", "bot-key", "--demo")
+	booking := sendReceipt(t, s)
+	files, err := filepath.Glob(filepath.Join(wd, app.DemoObjectsDir, "receipts", booking, "*.png"))
+	require.NoError(t, err)
+	assert.Len(t, files, 1)
+	require.NoError(t, s.stop(t))
+}
+
+// TestRun_bucketOrDirectory: a bucket and a directory together are refused.
+func TestRun_bucketOrDirectory(t *testing.T) {
+	err := run(context.Background(), []string{"clubd", "--objstore-bucket", "b", "--objstore-dir", t.TempDir()}, io.Discard)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "exclusive")
+}
+
+// sendReceipt creates a booking on s with the bot key, pays it with a PNG
+// receipt sent as multipart, reads the receipt back through the API and
+// returns the booking's id.
+func sendReceipt(t *testing.T, s *server) string {
+	t.Helper()
 	call := func(method, path, contentType string, body []byte, want int) []byte {
 		t.Helper()
 		req, err := http.NewRequest(method, s.url(path), bytes.NewReader(body))
@@ -55,10 +104,10 @@ func TestRun_receiptStorage(t *testing.T) {
 	post := func(path, body string) string {
 		return id(call(http.MethodPost, path, "application/json", []byte(body), http.StatusCreated))
 	}
-	courtType := post("/api/admin/court-types", `{"name":"Padel"}`)
-	court := post("/api/admin/courts", `{"name":"A","price":1000,"court_type_id":`+courtType+`}`)
-	rental := post("/api/admin/reservation-types", `{"name":"Rental"}`)
-	post("/api/admin/reservation-statuses", `{"name":"Pending","color":"#F9A825"}`)
+	courtType := post("/api/admin/court-types", `{"name":"Receipt test courts"}`)
+	court := post("/api/admin/courts", `{"name":"Receipt test court","price":1000,"court_type_id":`+courtType+`}`)
+	rental := post("/api/admin/reservation-types", `{"name":"Receipt test rental"}`)
+	post("/api/admin/reservation-statuses", `{"name":"Receipt test pending","color":"#F9A825"}`)
 	booking := post("/api/admin/booking", `{"court_id":`+court+`,"reservation_type_id":`+rental+`,"checking":"2026-03-02 10:00","checkout":"2026-03-02 11:00"}`)
 
 	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
@@ -75,10 +124,7 @@ func TestRun_receiptStorage(t *testing.T) {
 
 	got := call(http.MethodGet, "/api/admin/booking/"+booking+"/payment/"+payment+"/foto", "", nil, http.StatusOK)
 	assert.Equal(t, png, got)
-	keys, err := objtest.Store(t, cfg).Keys(context.Background(), "receipts/"+booking+"/")
-	require.NoError(t, err)
-	assert.Len(t, keys, 1, "the receipt is in the bucket, not under the ignored public base URL")
-	require.NoError(t, s.stop(t))
+	return booking
 }
 
 func TestRun_invalidObjectStoreEndpoint(t *testing.T) {

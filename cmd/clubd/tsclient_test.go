@@ -20,7 +20,7 @@ import (
 )
 
 // tsClientDir holds the script that drives the official TypeScript MCP SDK,
-// with its npm lockfile; make services installs its packages (npm ci).
+// with its npm lockfile; make services-test installs its packages (npm ci).
 const tsClientDir = "../../mcp/testdata/tsclient"
 
 // TestMCP_typeScriptSDK: the official TypeScript MCP SDK, unmodified,
@@ -33,9 +33,9 @@ const tsClientDir = "../../mcp/testdata/tsclient"
 func TestMCP_typeScriptSDK(t *testing.T) {
 	t.Parallel()
 	node, err := exec.LookPath("node")
-	require.NoError(t, err, "Node.js is needed: run make services")
+	require.NoError(t, err, "Node.js is needed: run make services-test")
 	_, err = os.Stat(filepath.Join(tsClientDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
-	require.NoError(t, err, "the TypeScript SDK is not installed: run make services (npm ci in %s)", tsClientDir)
+	require.NoError(t, err, "the TypeScript SDK is not installed: run make services-test (npm ci in %s)", tsClientDir)
 
 	port := freePort(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)

@@ -33,11 +33,16 @@ type Config struct {
 	Migrate               bool
 	Demo                  bool
 	LogFormat             string
-	Objects               objstore.Config // receipt storage; Bucket empty: not configured
+	Objects               objstore.Config // receipt storage in a bucket; Bucket empty: not configured
+	ObjectsDir            string          // receipt storage in a local directory (OBJSTORE_DIR); exclusive with a bucket
 	PanelBaseURL          string          // the panel; its login page is PanelBaseURL + "/login"
 	OAuthClientID         string          // the pre-registered public client of the OAuth flow
 	OAuthRedirects        auth.RedirectPatterns
 }
+
+// DemoObjectsDir is the receipt directory of clubd --demo when neither
+// OBJSTORE_BUCKET nor OBJSTORE_DIR is set.
+const DemoObjectsDir = "clubhouse-receipts"
 
 // DefaultOAuthClientID is MCP_OAUTH_CLIENT_ID when unset.
 const DefaultOAuthClientID = "clubhouse-mcp"
@@ -70,6 +75,7 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "objstore-default-region", EnvVars: []string{"OBJSTORE_DEFAULT_REGION"}, Value: objstore.DefaultRegion, Usage: "region of the receipt bucket"},
 		&cli.StringFlag{Name: "objstore-endpoint", EnvVars: []string{"OBJSTORE_ENDPOINT"}, Usage: "S3-compatible endpoint URL (unset: AWS S3)"},
 		&cli.BoolFlag{Name: "objstore-use-path-style-endpoint", EnvVars: []string{"OBJSTORE_USE_PATH_STYLE_ENDPOINT"}, Usage: "address the bucket as endpoint/bucket/key (MinIO, versitygw)"},
+		&cli.StringFlag{Name: "objstore-dir", EnvVars: []string{"OBJSTORE_DIR"}, Usage: "local directory of payment receipts (private, mode 0700), instead of a bucket; clubd --demo uses ./" + DemoObjectsDir + " when neither is set"},
 		&cli.StringFlag{Name: "objstore-public-base-url", EnvVars: []string{"OBJSTORE_PUBLIC_BASE_URL"}, Usage: "ignored: receipts are private and served only through the API"},
 	}
 }
@@ -85,6 +91,7 @@ func FromCLI(c *cli.Context) (Config, error) {
 		AccessTokenTTL: c.Duration("access-token-ttl"),
 		OIDCIssuerURL:  c.String("oidc-issuer-url"),
 		LogFormat:      c.String("log-format"),
+		ObjectsDir:     strings.TrimSpace(c.String("objstore-dir")),
 		Objects: objstore.Config{
 			Bucket: c.String("objstore-bucket"), AccessKeyID: c.String("objstore-access-key-id"),
 			SecretAccessKey: c.String("objstore-secret-access-key"), Region: c.String("objstore-default-region"),
@@ -130,6 +137,9 @@ func FromCLI(c *cli.Context) (Config, error) {
 	}
 	if cfg.Port <= 0 || cfg.Port > 65535 {
 		return Config{}, fmt.Errorf("PORT %d is not a TCP port", cfg.Port)
+	}
+	if cfg.Objects.Bucket != "" && cfg.ObjectsDir != "" {
+		return Config{}, errors.New("OBJSTORE_BUCKET and OBJSTORE_DIR are exclusive: receipts go to a bucket or to a directory")
 	}
 	if cfg.Objects.Bucket != "" {
 		if err := cfg.Objects.Validate(); err != nil {

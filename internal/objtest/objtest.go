@@ -3,7 +3,7 @@
 // loopback port, with random root credentials and one bucket, stopped when
 // the test ends. Requests to it are real SigV4-signed S3 requests.
 //
-// versitygw is installed by .ci/services (make services) at Version; the
+// versitygw is installed by `.ci/services test` (make services-test) at Version; the
 // binary is looked up on PATH, then in GOBIN and GOPATH/bin, and must be a
 // build of that version.
 package objtest
@@ -114,7 +114,7 @@ func binary(tb testing.TB) string {
 		}
 		found = append(found, p+" is "+info.Main.Version)
 	}
-	tb.Fatalf("objtest: versitygw %s not found on PATH, in GOBIN or in GOPATH/bin (%s); run make services "+
+	tb.Fatalf("objtest: versitygw %s not found on PATH, in GOBIN or in GOPATH/bin (%s); run make services-test "+
 		"(go install github.com/versity/versitygw/cmd/versitygw@%s)", Version, strings.Join(found, ", "), Version)
 	return ""
 }
