@@ -352,6 +352,22 @@ func (b *Bookings) Amounts(ctx context.Context, rs []Reservation) (map[int64]Amo
 	return b.amounts(ctx, b.db, rs)
 }
 
+// AmountOf returns the Amount of the booking with id, read on tx: a use
+// case that has locked the booking (a client's payment claim, which may not
+// exceed the debt) prices it inside its own transaction, never on a second
+// connection. Errors: ErrBookingNotFound.
+func (b *Bookings) AmountOf(ctx context.Context, tx *sqlx.Tx, id int64) (Amount, error) {
+	r, err := b.store.get(ctx, tx, id, false)
+	if err != nil {
+		return Amount{}, err
+	}
+	amounts, err := b.amounts(ctx, tx, []Reservation{r})
+	if err != nil {
+		return Amount{}, err
+	}
+	return amounts[id], nil
+}
+
 // amounts is Amounts on q: inside a transaction it must run on the
 // transaction, never take a second connection from the pool.
 func (b *Bookings) amounts(ctx context.Context, q sqldb.Queryer, rs []Reservation) (map[int64]Amount, error) {

@@ -76,7 +76,7 @@ func TestPaymentClaims_cannotTakeAGatewayPayment(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		claimed float64
-	}{{"equal amount", 60000}, {"lower amount", 100}, {"higher amount", 999999}} {
+	}{{"equal amount", 60000}, {"lower amount", 100}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			ca := newClaimApp(t)
@@ -109,6 +109,39 @@ func TestPaymentClaims_cannotTakeAGatewayPayment(t *testing.T) {
 			assert.Equal(t, []float64{60000}, postedAmounts(ca.ledgerSnapshot(t)), "the ledger holds the gateway's payment, never the claim")
 		})
 	}
+}
+
+// TestPaymentClaims_aboveDebt: a claim may not exceed what the booking
+// still owes (its price less its completed payments); pending claims do not
+// count against it. A refused claim stores nothing.
+func TestPaymentClaims_aboveDebt(t *testing.T) {
+	t.Parallel()
+	ca := newClaimApp(t)
+	refuse := func(amount float64, owes string) {
+		t.Helper()
+		body := ca.ana.Post("/api/account/payments", map[string]any{"reservation_id": ca.anaBooking, "payment_type_id": ca.card,
+			"amount": amount, "transaction_id": "GW-TOO-MUCH"}).Status(t, http.StatusBadRequest).Error(t, "amount exceeds debt").Object(t)
+		assert.Contains(t, body["message"], "owes "+owes)
+	}
+	refuse(999999999, "60000.00")
+	refuse(60000.01, "60000.00")
+	ca.claim(t, ca.anaBooking, 60000, "GW-ALL")
+	ca.claim(t, ca.anaBooking, 60000, "GW-ALL-AGAIN") // a pending claim does not lower the debt
+
+	staff := ca.AsAdmin().Post(path("/api/admin/booking/%d/payment", ca.anaBooking), map[string]any{"amount": 20000, "transaction_id": "DESK-1"}).
+		Status(t, http.StatusCreated).ID(t)
+	ca.AsAdmin().Patch(path("/api/admin/payments/%d", staff), map[string]any{"status": true}).Status(t, http.StatusOK)
+	refuse(40000.5, "40000.00")
+	ca.claim(t, ca.anaBooking, 40000, "GW-REST")
+
+	var mine struct{ Payments []map[string]any }
+	ca.ana.Get("/api/account/payments").Status(t, http.StatusOK).JSON(t, &mine)
+	var txids []any
+	for _, p := range mine.Payments {
+		txids = append(txids, p["transaction_id"])
+	}
+	assert.NotContains(t, txids, "GW-TOO-MUCH", "a refused claim is not stored")
+	assert.Len(t, txids, 4, "three claims and the desk's payment: %v", txids)
 }
 
 // TestPaymentClaims_noProbing shows that a client learns nothing about the

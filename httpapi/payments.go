@@ -532,7 +532,7 @@ type accountPaymentInput struct {
 // createAccountPayment records a payment the caller made for a booking.
 //
 // @Summary Report a payment
-// @Description The payment is a claim: pending (status false, gateway_response null) until staff complete it or a gateway event names the same booking, amount and transaction_id. The transaction_id given is kept apart from the gateway's transaction ids, so it never takes over a gateway payment and tells nothing about which ids exist; 409 only when the caller already reported that transaction_id for the booking. reservation_id must be one of the caller's bookings (403 otherwise); ids must be numbers, amount above 0 with at most two decimals, transaction_id a non-empty string. Emits payment:updated.
+// @Description The payment is a claim: pending (status false, gateway_response null) until staff complete it or a gateway event names the same booking, amount and transaction_id. The transaction_id given is kept apart from the gateway's transaction ids, so it never takes over a gateway payment and tells nothing about which ids exist; 409 only when the caller already reported that transaction_id for the booking. reservation_id must be one of the caller's bookings (403 otherwise); The amount may not exceed what the booking still owes (its price after discounts less its completed payments; pending claims do not count): 400 "amount exceeds debt", whose message gives the debt. ids must be numbers, amount above 0 with at most two decimals, transaction_id a non-empty string. Emits payment:updated.
 // @Tags account
 // @Accept json
 // @Produce json

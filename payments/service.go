@@ -225,9 +225,19 @@ func (s *Service) ClientGet(ctx context.Context, by clubhouse.Actor, id int64) (
 // that a client can neither occupy a gateway id nor learn which exist. A
 // gateway event naming the same booking, amount and id confirms the claim
 // (see Reconcile), and so can staff (see Update).
+//
+// A claim may not exceed what the booking still owes (booking.Amount.Debt:
+// its price after discounts, less its completed payments). Pending claims
+// do not count against it: a client who mistyped a transaction id can
+// report the payment again, and staff or the gateway confirm what is real.
+//
 // Errors: as Create, ErrNotYours for another client's booking,
-// ErrClaimRepeated when the client reported the id for the booking before.
+// ErrClaimRepeated when the client reported the id for the booking before,
+// ErrClaimAboveDebt for an amount above what is owed.
 func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input) (Payment, error) {
+	if s.bookings == nil {
+		return Payment{}, errNoBookings
+	}
 	in.Status, in.GatewayResponse = clubhouse.Optional[bool]{}, clubhouse.Optional[string]{}
 	var p Payment
 	if err := in.apply(&p, "reservation_id", "payment_type_id", "amount", "transaction_id"); err != nil {
@@ -249,6 +259,9 @@ func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input
 		case err != nil:
 			return err
 		}
+		if err := s.withinDebt(ctx, tx, *p.ReservationID, p.Amount); err != nil {
+			return err
+		}
 		out, err = s.store.insert(ctx, tx, p)
 		return err
 	})
@@ -257,6 +270,20 @@ func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input
 	}
 	s.publish(out, false)
 	return out, nil
+}
+
+// withinDebt refuses a claim of amount on the booking with id (locked by
+// tx) above what the booking owes.
+func (s *Service) withinDebt(ctx context.Context, tx *sqlx.Tx, id int64, amount decimal.Decimal) error {
+	a, err := s.bookings.AmountOf(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	if amount.Cmp(a.Debt()) > 0 {
+		return ErrClaimAboveDebt.Withf("The booking owes %s (price %s, paid %s): a claim may be at most that, not %s.",
+			a.Debt().StringFixed(2), a.FinalPrice.StringFixed(2), a.Paid.StringFixed(2), amount.StringFixed(2))
+	}
+	return nil
 }
 
 // Delete removes the payment with id (of the booking with bookingID when

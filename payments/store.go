@@ -18,6 +18,7 @@ var (
 	ErrNotYours        = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "The payment or its booking is not yours.")
 	ErrTransactionUsed = clubhouse.Errorf(clubhouse.Conflict, "duplicate transaction", "A payment with that transaction_id already exists.")
 	ErrClaimRepeated   = clubhouse.Errorf(clubhouse.Conflict, "duplicate transaction", "You already reported a payment with that transaction_id for this booking.")
+	ErrClaimAboveDebt  = clubhouse.Errorf(clubhouse.Invalid, "amount exceeds debt", "The payment claims more than the booking still owes.")
 )
 
 var paymentErrors = sqldb.Mapping{
