@@ -134,11 +134,7 @@ func (s *Server) closeReadiness(w http.ResponseWriter, r *http.Request, l *ledge
 	if err != nil {
 		return err
 	}
-	readiness := l.Readiness
-	if s.o.Poster != nil { // the payments of the main database wait for this ledger too
-		readiness = s.o.Poster.Readiness
-	}
-	rd, err := readiness(r.Context(), id)
+	rd, err := l.Readiness(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -182,7 +178,7 @@ func (s *Server) closeResults(w http.ResponseWriter, r *http.Request, l *ledger.
 // closePeriod closes a period.
 //
 // @Summary Close a period
-// @Description Runs close-results when still needed, then checks the trial balance, the results close and the equity equation (assets + liabilities + equity = 0 in signed balances), stores the closing balances and closes the period; afterwards no entry is accepted into it. Periods close in order. 409 names a failed check.
+// @Description Runs close-results when still needed, then checks the trial balance, the results close and the equity equation (assets + liabilities + equity = 0 in signed balances), stores the closing balances and closes the period; afterwards no entry is accepted into it. Periods close in order, and not while completed payments dated in the period wait to be posted (the payments_waiting check of close-readiness). 409 "close check failed" names the failed check.
 // @Tags accounting
 // @Produce json
 // @Param id path int true "period id"

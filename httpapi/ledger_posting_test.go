@@ -43,6 +43,9 @@ func TestPaymentsPostToLedger(t *testing.T) {
 		Status(t, http.StatusCreated).ID(t)
 	rd := acc.Get(path("/api/accounting/periods/%d/close-readiness", period)).Status(t, http.StatusOK).Object(t)
 	assert.Equal(t, false, rd["ready"], "a payment waits to be posted in this period")
+	msg := acc.Post(path("/api/accounting/periods/%d/close", period), nil).Status(t, http.StatusConflict).
+		Error(t, "close check failed").Object(t)["message"]
+	assert.Contains(t, msg, "1 completed payments dated in the period are not posted yet", "the close itself refuses, not only the report")
 
 	posted, _, err = app.Poster.PostPending(ctx)
 	require.NoError(t, err)

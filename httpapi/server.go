@@ -38,10 +38,9 @@ type Options struct {
 	Bookings      *booking.Bookings
 	Discounts     *booking.Discounts
 	Payments      *payments.Service
-	Ledger        *ledger.Ledger         // nil: the accounting routes answer 503
-	AccountingDB  *sqldb.DB              // the ledger's database, for the health check
-	Poster        *payments.LedgerPoster // reports payments waiting for the ledger
-	Idempotency   *idem.Store            // the Idempotency-Key of the create routes; nil: a store on DB
+	Ledger        *ledger.Ledger // nil: the accounting routes answer 503
+	AccountingDB  *sqldb.DB      // the ledger's database, for the health check
+	Idempotency   *idem.Store    // the Idempotency-Key of the create routes; nil: a store on DB
 	Now           func() time.Time
 	Zone          *time.Location // the club's time zone
 

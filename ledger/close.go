@@ -127,6 +127,18 @@ type Check struct {
 	Detail string
 }
 
+// A CloseCheck is a condition from outside the ledger that a period must
+// meet to close, such as the payments of the period that still wait to be
+// posted. Close refuses the period while one fails (ErrCloseCheck with its
+// detail), whoever calls it, and Readiness reports it beside the ledger's
+// own checks.
+type CloseCheck struct {
+	Name string
+	// Run judges period p. Errors: a failure to judge, which fails the
+	// close or the readiness report.
+	Run func(ctx context.Context, p Period) (ok bool, detail string, err error)
+}
+
 // Readiness is the close checklist of a period, and whether a close would
 // succeed now.
 type Readiness struct {
@@ -182,6 +194,13 @@ func (l *Ledger) Readiness(ctx context.Context, id int64) (Readiness, error) {
 	eq, memo := equityEquation(tb)
 	add("equity_equation", eq.IsZero() || len(balances) > 0,
 		fmt.Sprintf("Assets + liabilities + equity = %s after the results close (memorandum accounts net %s).", eq, memo))
+	for _, c := range l.checks {
+		ok, detail, err := c.Run(ctx, p)
+		if err != nil {
+			return Readiness{}, fmt.Errorf("close check %s: %w", c.Name, err)
+		}
+		add(c.Name, ok, detail)
+	}
 	return r, nil
 }
 
@@ -204,8 +223,9 @@ func equityEquation(tb TrialBalance) (decimal.Decimal, decimal.Decimal) {
 // checks the trial balance, the results close and the equity equation,
 // stores the closing balances and closes the period, all in one
 // transaction that holds the period's lock, so that no posting lands in it
-// afterwards. Errors: ErrPeriodNotFound, ErrPeriodClosed, ErrCloseOrder,
-// Conflict naming a failed check.
+// afterwards. The checks New was given run last, under the same lock.
+// Errors: ErrPeriodNotFound, ErrPeriodClosed, ErrCloseOrder, ErrCloseCheck
+// naming the failed check.
 func (l *Ledger) Close(ctx context.Context, id int64, by string) (Period, error) {
 	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		p, err := lockPeriod(ctx, tx, id)
@@ -235,8 +255,17 @@ func (l *Ledger) Close(ctx context.Context, id int64, by string) (Period, error)
 			return ErrCloseCheck.Withf("%d result accounts still hold a balance after the results close.", len(left))
 		}
 		if eq, memo := equityEquation(tb); !eq.IsZero() {
-			return clubhouse.Errorf(clubhouse.Conflict, "close check failed",
+			return ErrCloseCheck.Withf(
 				"Assets + liabilities + equity = %s, not 0 (memorandum accounts net %s; they must offset each other).", eq, memo)
+		}
+		for _, c := range l.checks {
+			ok, detail, err := c.Run(ctx, p)
+			if err != nil {
+				return fmt.Errorf("close check %s: %w", c.Name, err)
+			}
+			if !ok {
+				return ErrCloseCheck.Withf("%s", detail)
+			}
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO period_balances (period_id, account_id, debit, credit)
 			SELECT $1, account_id, sum(debit), sum(credit) FROM lines WHERE date <= $2 GROUP BY account_id`, p.ID, p.EndDate); err != nil {

@@ -17,14 +17,18 @@ import (
 
 // Ledger is the double-entry ledger on its own database.
 type Ledger struct {
-	db    *sqlx.DB
-	now   func() time.Time
-	close func() // closes the database Open made; nil for New
+	db     *sqlx.DB
+	now    func() time.Time
+	checks []CloseCheck // what else a close requires, beyond the ledger's own checks
+	close  func()       // closes the database Open made; nil for New
 }
 
 // New returns the ledger stored in db (migrated with migrations.Accounting).
-func New(db *sqlx.DB, now func() time.Time) *Ledger {
-	return &Ledger{db: db, now: now}
+// Close and Readiness run checks besides the ledger's own: the conditions
+// that other parts of the club put on a close (payments.WaitingCheck: no
+// completed payment of the period may still wait to be posted).
+func New(db *sqlx.DB, now func() time.Time, checks ...CloseCheck) *Ledger {
+	return &Ledger{db: db, now: now, checks: checks}
 }
 
 // Open connects to the ledger's PostgreSQL database at dsn, for programs

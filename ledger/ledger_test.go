@@ -319,3 +319,40 @@ func TestGeneralLedger_bounded(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, gl.Lines, 2)
 }
+
+// TestClose_checks: the close checks given to New keep a period open, for
+// any caller of Close, and Readiness reports them with the ledger's own.
+func TestClose_checks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, _ := dbtest.NewWith(t, migrations.Accounting())
+	waiting := 2
+	var judged []string
+	l := ledger.New(db.DB, time.Now, ledger.CloseCheck{Name: "payments_waiting", Run: func(_ context.Context, p ledger.Period) (bool, string, error) {
+		judged = append(judged, p.Name)
+		return waiting == 0, fmt.Sprintf("%d payments wait.", waiting), nil
+	}})
+	require.NoError(t, l.SeedChart(ctx, ledger.DemoChart))
+	p, err := l.CreatePeriod(ctx, "2026-01", day("2026-01-01"), day("2026-01-31"))
+	require.NoError(t, err)
+
+	rd, err := l.Readiness(ctx, p.ID)
+	require.NoError(t, err)
+	assert.False(t, rd.Ready)
+	assert.Contains(t, rd.Checks, ledger.Check{Name: "payments_waiting", OK: false, Detail: "2 payments wait."})
+	_, err = l.Close(ctx, p.ID, "job")
+	require.ErrorIs(t, err, ledger.ErrCloseCheck)
+	assert.Contains(t, err.Error(), "2 payments wait.")
+	got, err := l.Period(ctx, p.ID)
+	require.NoError(t, err)
+	assert.Equal(t, ledger.PeriodOpen, got.Status, "the period stays open")
+
+	waiting = 0
+	rd, err = l.Readiness(ctx, p.ID)
+	require.NoError(t, err)
+	assert.True(t, rd.Ready)
+	got, err = l.Close(ctx, p.ID, "job")
+	require.NoError(t, err)
+	assert.Equal(t, ledger.PeriodClosed, got.Status)
+	assert.Equal(t, []string{"2026-01", "2026-01", "2026-01", "2026-01"}, judged)
+}

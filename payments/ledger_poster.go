@@ -145,34 +145,31 @@ func (p *LedgerPoster) entry(it outboxItem) ledger.EntryInput {
 	}
 }
 
-// Readiness is the ledger's close checklist of the period with id, plus
-// payments_waiting: completed payments dated in the period that are not
-// posted yet (they post while the period is open). Errors: as
-// ledger.Ledger.Readiness.
-func (p *LedgerPoster) Readiness(ctx context.Context, id int64) (ledger.Readiness, error) {
-	r, err := p.ledger.Readiness(ctx, id)
-	if err != nil {
-		return ledger.Readiness{}, err
-	}
-	period, err := p.ledger.Period(ctx, id)
-	if err != nil {
-		return ledger.Readiness{}, err
-	}
-	n, err := p.Waiting(ctx, period.StartDate, period.EndDate)
-	if err != nil {
-		return ledger.Readiness{}, err
-	}
-	r.Add(ledger.Check{Name: "payments_waiting", OK: n == 0,
-		Detail: fmt.Sprintf("%d completed payments dated in the period are not posted yet; they post while the period is open.", n)})
-	return r, nil
+// WaitingCheck is the ledger's close check "payments_waiting" for the
+// payments of db, whose dates are club dates in zone: a period does not
+// close while completed payments dated in it wait to be posted (they post
+// while the period is open). Give it to ledger.New, so that every close,
+// whoever asks for it, is refused while they wait.
+func WaitingCheck(db *sqlx.DB, zone *time.Location) ledger.CloseCheck {
+	return ledger.CloseCheck{Name: "payments_waiting", Run: func(ctx context.Context, p ledger.Period) (bool, string, error) {
+		n, err := waiting(ctx, db, zone, p.StartDate, p.EndDate)
+		if err != nil {
+			return false, "", err
+		}
+		return n == 0, fmt.Sprintf("%d completed payments dated in the period are not posted yet; they post while the period is open.", n), nil
+	}}
 }
 
 // Waiting counts the outbox items dated from from to to (club dates) that
 // are not posted yet.
 func (p *LedgerPoster) Waiting(ctx context.Context, from, to time.Time) (int, error) {
+	return waiting(ctx, p.db, p.zone, from, to)
+}
+
+func waiting(ctx context.Context, db *sqlx.DB, zone *time.Location, from, to time.Time) (int, error) {
 	var n int
-	err := p.db.GetContext(ctx, &n, `SELECT count(*) FROM ledger_outbox
-		WHERE posted_at IS NULL AND (paid_at AT TIME ZONE $3)::date BETWEEN $1 AND $2`, from, to, p.zone.String())
+	err := db.GetContext(ctx, &n, `SELECT count(*) FROM ledger_outbox
+		WHERE posted_at IS NULL AND (paid_at AT TIME ZONE $3)::date BETWEEN $1 AND $2`, from, to, zone.String())
 	return n, err
 }
 
