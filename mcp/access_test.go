@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -169,4 +170,49 @@ func (r *rawResponse) message(tb testing.TB) string {
 
 func (r *rawResponse) String() string {
 	return fmt.Sprintf("%d %s %q", r.StatusCode, r.Header.Get("Content-Type"), r.body)
+}
+
+// TestMCP_invalidUTF8 sends tool arguments with bytes that are not UTF-8,
+// which no SDK client can send: each is refused as invalid_input naming the
+// argument, as the HTTP API refuses such text, and nothing is stored.
+func TestMCP_invalidUTF8(t *testing.T) {
+	t.Parallel()
+	a := newClub(t)
+	token := staffToken(a, "desk@test.club")
+	cs := connect(t, a, token)
+	for _, tc := range []struct {
+		name, bad, tool, args, arg string
+	}{
+		{"0xFF", "\xff", "client_create", `{"first_name":"Ana%s","last_name":"Ruiz","document":"77","document_type_id":1}`, "first_name"},
+		{"overlong slash", "\xc0\xaf", "client_create", `{"first_name":"Ana","last_name":"Ruiz%s","document":"77","document_type_id":1}`, "last_name"},
+		{"CESU-8 surrogate", "\xed\xa0\x80", "client_create", `{"first_name":"Ana","last_name":"Ruiz","document":"77%s","document_type_id":1}`, "document"},
+		{"search", "\xff", "client_search", `{"query":"an%s"}`, "query"},
+		{"transaction id", "\xfe", "booking_add_payment", `{"booking_id":1,"amount":100,"transaction_id":"TX%s"}`, "transaction_id"},
+		{"unknown argument", "\xff", "client_search", `{"query":"an","x%s":"y"}`, "The arguments"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := fmt.Sprintf(tc.args, tc.bad)
+			body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"` + tc.tool + `","arguments":` + args + `}}`
+			res := post(t, a, token, cs.ID(), body)
+			require.Equal(t, http.StatusOK, res.StatusCode, res)
+			var msg struct {
+				Result struct {
+					IsError bool `json:"isError"`
+					Content []struct{ Text string }
+				}
+			}
+			require.NoError(t, json.Unmarshal([]byte(res.message(t)), &msg), res)
+			require.True(t, msg.Result.IsError, res)
+			var te toolError
+			require.NoError(t, json.Unmarshal([]byte(msg.Result.Content[0].Text), &te))
+			assert.Equal(t, "invalid_input", te.Code)
+			assert.Contains(t, te.Message, tc.arg+" must be UTF-8 text")
+			assert.NotContains(t, te.Message, "\ufffd")
+		})
+	}
+	var n int
+	require.NoError(t, a.DB.GetContext(t.Context(), &n, `SELECT count(*) FROM clients WHERE first_name LIKE '%'||chr(65533)||'%' OR last_name LIKE '%'||chr(65533)||'%' OR document LIKE '%'||chr(65533)||'%'`))
+	assert.Zero(t, n, "nothing was stored with U+FFFD")
+	require.NoError(t, a.DB.GetContext(t.Context(), &n, `SELECT count(*) FROM payments`))
+	assert.Zero(t, n)
 }

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -133,12 +135,22 @@ func (a args) decode(raw json.RawMessage, dst any) error {
 
 // checkRaw refuses, before decoding, what encoding/json would accept but
 // alter or coerce: a number argument sent as a string ("100"), and text
-// escaping a lone surrogate (which would be stored as U+FFFD). Arguments
-// that are not an object are left to decode.
+// that is not UTF-8 (bytes such as 0xFF, overlong or CESU-8 sequences) or
+// escapes a lone surrogate, either of which would be stored as U+FFFD.
+// Arguments that are not an object are left to decode; an unknown argument
+// with bad bytes is refused by its name.
 func (a args) checkRaw(raw json.RawMessage) error {
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(raw, &fields) != nil {
 		return nil
+	}
+	if !utf8.Valid(raw) {
+		for _, name := range slices.Sorted(maps.Keys(fields)) {
+			if !utf8.Valid(fields[name]) {
+				return wiretext.NotUTF8(name)
+			}
+		}
+		return wiretext.NotUTF8("The arguments")
 	}
 	for _, f := range a.fields {
 		v := bytes.TrimSpace(fields[f.name])
