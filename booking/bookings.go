@@ -327,7 +327,11 @@ type Amount struct {
 	Subtotal   decimal.Decimal
 	Discount   decimal.Decimal
 	FinalPrice decimal.Decimal
-	Paid       decimal.Decimal // the sum of the completed payments
+	// PricePerHour is what an hour of the booking costs after its coupon
+	// or contract: pricing.PerHour(FinalPrice, Hours), rounded to cents. It
+	// is the price_per_hour of every front door.
+	PricePerHour decimal.Decimal
+	Paid         decimal.Decimal // the sum of the completed payments
 }
 
 // Debt is what is left to pay, never below zero.
@@ -342,6 +346,7 @@ func amountOf(q pricing.Quote, d *Discount) Amount {
 		a.Discount = d.Amount(q.FinalPrice)
 		a.FinalPrice = q.FinalPrice.Sub(a.Discount)
 	}
+	a.PricePerHour = pricing.PerHour(a.FinalPrice, a.Hours)
 	return a
 }
 

@@ -446,6 +446,7 @@ type priceDTO struct {
 	Subtotal           money           `json:"subtotal" validate:"required" swaggertype:"number" example:"90000"`
 	Discount           *discountDTO    `json:"discount" validate:"required" extensions:"x-nullable"`
 	FinalPrice         money           `json:"final_price" validate:"required" swaggertype:"number" example:"81000"`
+	// what an hour costs after the coupon or contract: final_price / hours, rounded to cents
 	PricePerHour       money           `json:"price_per_hour" validate:"required" swaggertype:"number" example:"60000"`
 	AppliedAdjustments []adjustmentDTO `json:"applied_adjustments" validate:"required"`
 	Slots              []slotDTO       `json:"slots" validate:"required"`
@@ -454,7 +455,7 @@ type priceDTO struct {
 func newPriceDTO(q booking.BookingQuote) priceDTO {
 	out := priceDTO{Court: priceCourtDTO{ID: q.Court.ID, Name: q.Court.Name, BasePrice: money(q.Court.Price)},
 		Available: q.Available, Hours: money(q.Hours), Subtotal: money(q.Amount.Subtotal), FinalPrice: money(q.Amount.FinalPrice),
-		PricePerHour: money(q.Amount.FinalPrice.Div(q.Hours).Round(2)),
+		PricePerHour: money(q.Amount.PricePerHour),
 		AppliedAdjustments: mapSlice(q.Applied, func(a pricing.Applied) adjustmentDTO {
 			var d *string
 			if a.Description != "" {

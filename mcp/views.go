@@ -219,7 +219,7 @@ func newPriceView(q booking.BookingQuote) priceView {
 	out := priceView{Court: priceCourtView{ID: q.Court.ID, Name: q.Court.Name, BasePrice: amount(q.Court.Price)},
 		Checking: wall(q.Span.Start), Checkout: wall(q.Span.End), Available: q.Available, Hours: amount(q.Hours),
 		Subtotal: amount(q.Amount.Subtotal), FinalPrice: amount(q.Amount.FinalPrice),
-		PricePerHour:       amount(q.Amount.FinalPrice.Div(q.Hours).Round(2)),
+		PricePerHour:       amount(q.Amount.PricePerHour),
 		AppliedAdjustments: make([]adjustmentView, 0, len(q.Applied)),
 	}
 	for _, a := range q.Applied {

@@ -40,7 +40,9 @@
 //
 // The quote lists each applied tariff once, with adjusted_price the signed
 // amount it added over the whole span (before the clamp at zero). hours is
-// slots/2 and price_per_hour is final_price/hours rounded to cents.
+// slots/2. PerHour divides a price by hours, rounded to cents half away from
+// zero; the API's price_per_hour is booking.Amount.PricePerHour, PerHour of
+// the price after the booking's coupon or contract.
 //
 // # Worked examples
 //

@@ -32,7 +32,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("hours:", q.Hours, "final:", q.FinalPrice, "per hour:", q.PricePerHour)
+	fmt.Println("hours:", q.Hours, "final:", q.FinalPrice, "per hour:", pricing.PerHour(q.FinalPrice, q.Hours))
 	for _, a := range q.Applied {
 		fmt.Printf("%s (%s): %s\n", a.Description, a.Adjustment, a.AdjustedPrice)
 	}

@@ -30,11 +30,21 @@ type Request struct {
 
 // Quote is the price of a request.
 type Quote struct {
-	Hours        decimal.Decimal
-	FinalPrice   decimal.Decimal
-	PricePerHour decimal.Decimal
-	Applied      []Applied // each applied tariff once, in tariff id order
-	Slots        []Slot
+	Hours      decimal.Decimal
+	FinalPrice decimal.Decimal
+	Applied    []Applied // each applied tariff once, in tariff id order
+	Slots      []Slot
+}
+
+// PerHour is the price per hour of total over hours, rounded to cents half
+// away from zero; zero when hours is zero. It is the one rule of a price per
+// hour: booking.Amount.PricePerHour, the API's price_per_hour, applies it
+// to the price after a booking's coupon or contract.
+func PerHour(total, hours decimal.Decimal) decimal.Decimal {
+	if hours.IsZero() {
+		return decimal.Zero
+	}
+	return total.DivRound(hours, 2)
 }
 
 // Applied is one tariff's effect on a quote.
@@ -140,7 +150,6 @@ func (s *Set) Quote(r Request) (Quote, error) {
 	}
 	q.Hours = decimal.New(int64(n)*5, -1)
 	q.FinalPrice = decimal.New(finalCents, -2)
-	q.PricePerHour = decimal.New(divRound(finalCents*2, int64(n)), -2)
 	return q, nil
 }
 

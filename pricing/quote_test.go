@@ -88,7 +88,7 @@ func TestQuote_handComputed(t *testing.T) {
 			q, err := set.Quote(Request{CourtID: c.court, PricePerHour: dec(c.perHour), ReservationTypeID: 1, Start: at(c.start), End: at(c.end)})
 			require.NoError(t, err)
 			assert.Equal(t, dec(c.final).String(), q.FinalPrice.String(), "final price")
-			assert.Equal(t, dec(c.perHourOut).String(), q.PricePerHour.String(), "price per hour")
+			assert.Equal(t, dec(c.perHourOut).String(), PerHour(q.FinalPrice, q.Hours).String(), "price per hour")
 			got := map[int64]string{}
 			for _, a := range q.Applied {
 				got[a.TariffID] = a.AdjustedPrice.String()

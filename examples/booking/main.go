@@ -116,7 +116,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "quote %s 17:00-19:00: hours %s, total %s, per hour %s, free %t\n",
-		day, q.Hours, q.Amount.FinalPrice, q.PricePerHour, q.Available)
+		day, q.Hours, q.Amount.FinalPrice, q.Amount.PricePerHour, q.Available)
 
 	b, err := club.Bookings.Create(ctx, desk, booking.BookingInput{CourtID: clubhouse.Some(court.ID),
 		ReservationTypeID: clubhouse.Some(rental.ID), Checking: clubhouse.Some(span.Checking), Checkout: clubhouse.Some(span.Checkout)})

@@ -62,6 +62,6 @@ func run(args []string, out io.Writer) error {
 	for _, s := range q.Slots {
 		fmt.Fprintf(out, "%s  %10s  tariffs %v\n", s.Start.Format("2006-01-02 15:04"), s.Price, s.TariffIDs)
 	}
-	fmt.Fprintf(out, "hours %s, total %s, per hour %s\n", q.Hours, q.FinalPrice, q.PricePerHour)
+	fmt.Fprintf(out, "hours %s, total %s, per hour %s\n", q.Hours, q.FinalPrice, pricing.PerHour(q.FinalPrice, q.Hours))
 	return nil
 }
