@@ -440,12 +440,12 @@ type discountDTO struct {
 // signed amount a tariff added over the whole span; subtotal is the tariff
 // price, final_price what is owed after the booking's coupon or contract.
 type priceDTO struct {
-	Court              priceCourtDTO   `json:"court" validate:"required"`
-	Available          bool            `json:"available" validate:"required"`
-	Hours              money           `json:"hours" validate:"required" swaggertype:"number" example:"1.5"`
-	Subtotal           money           `json:"subtotal" validate:"required" swaggertype:"number" example:"90000"`
-	Discount           *discountDTO    `json:"discount" validate:"required" extensions:"x-nullable"`
-	FinalPrice         money           `json:"final_price" validate:"required" swaggertype:"number" example:"81000"`
+	Court      priceCourtDTO `json:"court" validate:"required"`
+	Available  bool          `json:"available" validate:"required"`
+	Hours      money         `json:"hours" validate:"required" swaggertype:"number" example:"1.5"`
+	Subtotal   money         `json:"subtotal" validate:"required" swaggertype:"number" example:"90000"`
+	Discount   *discountDTO  `json:"discount" validate:"required" extensions:"x-nullable"`
+	FinalPrice money         `json:"final_price" validate:"required" swaggertype:"number" example:"81000"`
 	// what an hour costs after the coupon or contract: final_price / hours, rounded to cents
 	PricePerHour       money           `json:"price_per_hour" validate:"required" swaggertype:"number" example:"60000"`
 	AppliedAdjustments []adjustmentDTO `json:"applied_adjustments" validate:"required"`
