@@ -45,7 +45,8 @@ type Error struct {
 	Kind    Kind
 	Code    string
 	Message string
-	of      *Error // the declared error this one specialises; nil when declared
+	of      *Error // the declared error this one was made from with Withf; nil when declared
+	parent  *Error // the error a declared error narrows (see Sub); nil for a root error
 }
 
 func (e *Error) Error() string {
@@ -55,10 +56,19 @@ func (e *Error) Error() string {
 	return e.Code + ": " + e.Message
 }
 
-// Is makes errors.Is match the declared error an error was made from.
+// Is makes errors.Is match the declared error an error was made from, and
+// the errors that one narrows (see Sub).
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
-	return ok && t == e.declared()
+	if !ok {
+		return false
+	}
+	for d := e.declared(); d != nil; d = d.parent {
+		if t == d {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *Error) declared() *Error {
@@ -71,6 +81,15 @@ func (e *Error) declared() *Error {
 // Errorf declares an error of kind k with code and a formatted message.
 func Errorf(k Kind, code, format string, args ...any) *Error {
 	return &Error{Kind: k, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Sub declares an error that narrows e, with e's kind and its own code and
+// message: errors.Is matches it for the new error and for e, but e's other
+// narrowings stay apart. A package declares its own errors of a general
+// refusal this way, so that errors.Is(err, ErrInvalidReference) holds for
+// every refused reference, whichever package named it.
+func (e *Error) Sub(code, format string, args ...any) *Error {
+	return &Error{Kind: e.Kind, Code: code, Message: fmt.Sprintf(format, args...), parent: e.declared()}
 }
 
 // Withf returns e with a more specific message; errors.Is still matches e.

@@ -16,6 +16,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/pricing"
@@ -47,6 +48,7 @@ var exported = map[string]error{
 	"booking.ErrInvalidLedgerAccount":   booking.ErrInvalidLedgerAccount,
 	"booking.ErrClientNotFound":         booking.ErrClientNotFound,
 	"booking.ErrClientExists":           booking.ErrClientExists,
+	"booking.ErrDocumentInUse":          booking.ErrDocumentInUse,
 	"booking.ErrEmailInUse":             booking.ErrEmailInUse,
 	"booking.ErrPhoneInUse":             booking.ErrPhoneInUse,
 	"booking.ErrUserNotFound":           booking.ErrUserNotFound,
@@ -80,7 +82,7 @@ var exported = map[string]error{
 	"payments.ErrInboxNotFound":         payments.ErrInboxNotFound,
 	"payments.ErrInboxResolved":         payments.ErrInboxResolved,
 	"payments.ErrNotFound":              payments.ErrNotFound,
-	"payments.ErrBookingNotFound":       payments.ErrBookingNotFound,
+	"payments.ErrClaimAboveDebt":        payments.ErrClaimAboveDebt,
 	"payments.ErrNotYours":              payments.ErrNotYours,
 	"payments.ErrTransactionUsed":       payments.ErrTransactionUsed,
 	"payments.ErrClaimRepeated":         payments.ErrClaimRepeated,
@@ -149,8 +151,9 @@ var exported = map[string]error{
 }
 
 // TestErrors_distinct: errors.Is holds between two exported errors only
-// when one was made from the other with Withf, whatever their kinds and
-// codes; and exported lists every exported error of those packages.
+// when one narrows the other (made with Withf or Sub, so of the same kind),
+// whatever their codes; and exported lists every exported error of those
+// packages.
 func TestErrors_distinct(t *testing.T) {
 	t.Parallel()
 	names := make([]string, 0, len(exported))
@@ -162,8 +165,8 @@ func TestErrors_distinct(t *testing.T) {
 		for _, b := range names {
 			ea, eb := clubhouse.AsError(exported[a]), clubhouse.AsError(exported[b])
 			require.NotNil(t, ea, a)
-			// Made with Withf from b: b is not a, though a is b.
-			specialises := !errors.Is(eb, ea) && ea.Code == eb.Code && ea.Kind == eb.Kind
+			// Made with Withf or Sub from b: b is not a, though a is b.
+			specialises := !errors.Is(eb, ea) && ea.Kind == eb.Kind
 			if a != b && errors.Is(exported[a], exported[b]) && !specialises {
 				t.Errorf("errors.Is(%s, %s) is true", a, b)
 			}
@@ -187,6 +190,28 @@ func TestErrors_withfAndWrap(t *testing.T) {
 	assert.Equal(t, cause, clubhouse.Cause(w))
 	assert.Contains(t, w.Error(), "pq: duplicate key")
 	assert.Nil(t, clubhouse.Cause(clubhouse.ErrExists))
+}
+
+// TestErrors_sub: an error declared with Sub is the error it narrows to
+// errors.Is, keeps its own code, and stays apart from that error's other
+// narrowings; sqldb's fallbacks narrow the root errors of their refusals.
+func TestErrors_sub(t *testing.T) {
+	t.Parallel()
+	assert.ErrorIs(t, booking.ErrUserNotFound, clubhouse.ErrInvalidReference)
+	assert.ErrorIs(t, booking.ErrUserNotFound.Withf("user 9 is gone."), clubhouse.ErrInvalidReference)
+	assert.Equal(t, "user not found", booking.ErrUserNotFound.Code)
+	assert.Equal(t, clubhouse.Invalid, booking.ErrUserNotFound.Kind)
+	assert.NotErrorIs(t, booking.ErrUserNotFound, sqldb.ErrReference)
+	assert.NotErrorIs(t, clubhouse.ErrInvalidReference, booking.ErrUserNotFound)
+	for _, c := range []struct{ err, root error }{
+		{sqldb.ErrReference, clubhouse.ErrInvalidReference},
+		{sqldb.ErrDuplicate, clubhouse.ErrExists},
+		{sqldb.ErrData, clubhouse.ErrInvalidData},
+	} {
+		assert.ErrorIs(t, c.err, c.root)
+		assert.ErrorIs(t, clubhouse.AsError(c.err).Wrap(errors.New("23503")), c.root)
+	}
+	assert.Equal(t, "conflict", sqldb.ErrDuplicate.Code, "the wire code stays")
 }
 
 // declaredErrors finds the exported Err variables of the packages of

@@ -49,7 +49,9 @@ var (
 	ErrClientExists   = clubhouse.Errorf(clubhouse.Conflict, "client already exists", "The user already has a client record.")
 	ErrEmailInUse     = clubhouse.Errorf(clubhouse.Conflict, "email already in use", "Another client or user already uses that email.")
 	ErrPhoneInUse     = clubhouse.Errorf(clubhouse.Conflict, "phone already in use", "Another client already uses that phone.")
-	ErrUserNotFound   = clubhouse.Errorf(clubhouse.Invalid, "user not found", "The user_id does not name an existing user.")
+	ErrDocumentInUse  = clubhouse.Errorf(clubhouse.Conflict, "document already in use",
+		"Another client already has that document (document, of that document_type_id; compared without regard to case).")
+	ErrUserNotFound = clubhouse.ErrInvalidReference.Sub("user not found", "The user_id does not name an existing user.")
 )
 
 // columns validates in and returns the columns to write; required lists

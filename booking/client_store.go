@@ -13,6 +13,7 @@ var clientErrors = sqldb.Mapping{
 	"clients_user_id_key":           ErrClientExists,
 	"clients_email_key":             ErrEmailInUse,
 	"clients_phone_key":             ErrPhoneInUse,
+	"clients_document_key":          ErrDocumentInUse,
 	"clients_user_id_fkey":          ErrUserNotFound,
 	"clients_document_type_id_fkey": errBadDocumentType,
 	"clients_email_check":           errBadEmail,

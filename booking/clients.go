@@ -23,7 +23,7 @@ type Clients struct {
 }
 
 var (
-	errBadDocumentType = clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "document_type_id does not name an existing document type.")
+	errBadDocumentType = clubhouse.ErrInvalidReference.Withf("document_type_id does not name an existing document type.")
 	errBadEmail        = clubhouse.Errorf(clubhouse.Invalid, "invalid email", "The email address is not valid.")
 	errUserAndEmail    = clubhouse.Errorf(clubhouse.Invalid, "invalid data", "Send user_id to link an existing user or email to create one, not both.")
 	errDisplayName     = clubhouse.Errorf(clubhouse.Invalid, "invalid data", "display_name is accepted only with email, for the user it creates.")

@@ -107,7 +107,7 @@ func (s *Server) listClients(w http.ResponseWriter, r *http.Request) error {
 // createClient creates a client.
 //
 // @Summary Create a client
-// @Description With user_id the client is linked to that user. With email a user is created with a random password and a set-password link is sent (logged in development); display_name is accepted only with email.
+// @Description With user_id the client is linked to that user. With email a user is created with a random password and a set-password link is sent (logged in development); display_name is accepted only with email. A document belongs to one client per document_type_id (compared without regard to case): 409 "document already in use" otherwise.
 // @Tags clients
 // @Accept json
 // @Produce json
@@ -157,7 +157,7 @@ func (s *Server) getClient(w http.ResponseWriter, r *http.Request) error {
 // updateClient changes a client.
 //
 // @Summary Update a client
-// @Description Changes only the fields sent; null clears phone or address.
+// @Description Changes only the fields sent; null clears phone or address. A document belongs to one client per document_type_id (compared without regard to case): 409 "document already in use" otherwise.
 // @Tags clients
 // @Accept json
 // @Produce json
@@ -228,6 +228,7 @@ func (s *Server) getAccountClient(w http.ResponseWriter, r *http.Request) error 
 // createAccountClient creates the caller's client.
 //
 // @Summary Create my client record
+// @Description A document belongs to one client per document_type_id (compared without regard to case): 409 "document already in use" otherwise.
 // @Tags account
 // @Accept json
 // @Produce json
@@ -254,7 +255,7 @@ func (s *Server) createAccountClient(w http.ResponseWriter, r *http.Request) err
 // updateAccountClient changes the caller's client.
 //
 // @Summary Update my client record
-// @Description camelCase fields; only the fields sent change.
+// @Description camelCase fields; only the fields sent change. A document belongs to one client per document_type_id (compared without regard to case): 409 "document already in use" otherwise.
 // @Tags account
 // @Accept json
 // @Produce json

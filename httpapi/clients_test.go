@@ -620,3 +620,69 @@ func TestClients_bodyTooLarge(t *testing.T) {
 	app.As(u).Patch("/api/account/client", map[string]any{"address": strings.Repeat("x", 1<<20)}).
 		Status(t, http.StatusRequestEntityTooLarge)
 }
+
+// TestClientDocuments_unique: an identity document belongs to one client
+// per document type, compared without regard to case, on every path that
+// writes one; racing clients that claim the same document get one success.
+func TestClientDocuments_unique(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	cc := documentType(t, app, "CC")
+	ti := documentType(t, app, "TI")
+	admin := app.AsAdmin()
+	first := createClient(t, admin, clientBody(cc, "document", "AB-77"))
+
+	msg := admin.Post("/api/admin/clients", clientBody(cc, "document", "ab-77", "first_name", "Eva")).
+		Status(t, http.StatusConflict).Error(t, "document already in use").Object(t)["message"]
+	assert.Contains(t, msg, "document")
+	createClient(t, admin, clientBody(ti, "document", "AB-77")) // another type: another document
+
+	other := createClient(t, admin, clientBody(cc, "document", "900"))
+	admin.Patch(path("/api/admin/clients/%d", other.ID), map[string]any{"document": "AB-77"}).
+		Status(t, http.StatusConflict).Error(t, "document already in use")
+
+	me := app.As(app.User("ana@example.com"))
+	me.Post("/api/account/client", clientBody(cc, "email", "ana@example.com", "document", "Ab-77")).
+		Status(t, http.StatusConflict).Error(t, "document already in use")
+	me.Post("/api/account/client", clientBody(cc, "email", "ana@example.com", "document", "555")).Status(t, http.StatusCreated)
+	me.Patch("/api/account/client", map[string]any{"document": "AB-77"}).Status(t, http.StatusConflict).Error(t, "document already in use")
+
+	var found []clientJSON
+	admin.Get("/api/admin/clients?search=AB-77").Status(t, http.StatusOK).JSON(t, &found)
+	var ofCC []int64
+	for _, c := range found {
+		if c.DocumentTypeID == cc {
+			ofCC = append(ofCC, c.ID)
+		}
+	}
+	assert.Equal(t, []int64{first.ID}, ofCC, "search finds one client with the document")
+
+	// Racing writers of one document: exactly one wins.
+	const n = 8
+	ids := make([]int64, n)
+	for i := range ids {
+		ids[i] = createClient(t, admin, clientBody(cc, "document", fmt.Sprint("R-", i))).ID
+	}
+	codes := make(chan int, n)
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes <- app.AsAdmin().Patch(path("/api/admin/clients/%d", id), map[string]any{"document": "RACE-1"}).Code
+		}()
+	}
+	wg.Wait()
+	close(codes)
+	won := 0
+	for c := range codes {
+		switch c {
+		case http.StatusOK:
+			won++
+		case http.StatusConflict:
+		default:
+			t.Errorf("status %d", c)
+		}
+	}
+	assert.Equal(t, 1, won)
+}

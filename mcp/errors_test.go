@@ -30,6 +30,7 @@ func TestMCP_businessErrors(t *testing.T) {
 	var pay map[string]any
 	callOK(t, cs, "booking_add_payment", map[string]any{"booking_id": booking, "amount": 1000, "transaction_id": "TX-ONCE"}, &pay)
 	assert.Equal(t, false, pay["status"], "a payment is pending unless status is true")
+	callOK(t, cs, "client_create", map[string]any{"first_name": "Ana", "last_name": "Ruiz", "document": "DOC-71", "document_type_id": 1}, &map[string]any{})
 
 	tests := []struct {
 		name, tool string
@@ -66,6 +67,7 @@ func TestMCP_businessErrors(t *testing.T) {
 		{"limit out of range", "booking_list", map[string]any{"limit": 0}, "invalid_input", "invalid data", "limit"},
 		{"bad filter date", "booking_list", map[string]any{"start_date": "05/03/2030"}, "invalid_input", "invalid date", "start_date"},
 		{"client without names", "client_create", map[string]any{"first_name": " ", "last_name": "X", "document": "1", "document_type_id": 1}, "invalid_input", "invalid data", "first_name"},
+		{"another client's document", "client_create", map[string]any{"first_name": "Eva", "last_name": "Paz", "document": "doc-71", "document_type_id": 1}, "conflict", "document already in use", "document"},
 		{"client with an unknown document type", "client_create", map[string]any{"first_name": "Bo", "last_name": "X", "document": "77", "document_type_id": 987654}, "invalid_input", "invalid reference", ""},
 	}
 	for _, tt := range tests {

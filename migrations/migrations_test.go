@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"io/fs"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
@@ -118,4 +120,53 @@ func upConcurrently(t *testing.T, versionTable bool) {
 	var rows int
 	require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM goose_db_version WHERE version_id = 1").Scan(&rows))
 	assert.Equal(t, 1, rows, "version 1 is recorded once")
+}
+
+// TestUp_clientDocuments: migration 12 makes documents unique per type on a
+// database whose clients already share some: the oldest keeps the
+// document, the later ones get it marked as a duplicate, and the original
+// values stay in client_document_duplicates. No row is lost.
+func TestUp_clientDocuments(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openEmpty(t)
+	before := fstest.MapFS{}
+	main := migrations.Main()
+	names, err := fs.Glob(main, "*.sql")
+	require.NoError(t, err)
+	for _, name := range names {
+		if name < "00012" {
+			b, err := fs.ReadFile(main, name)
+			require.NoError(t, err)
+			before[name] = &fstest.MapFile{Data: b}
+		}
+	}
+	_, err = migrations.Up(ctx, db, before)
+	require.NoError(t, err)
+	_, err = db.ExecContext(ctx, `INSERT INTO document_types (name) VALUES ('CC'), ('NIT');
+		INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES
+			('Ana', 'Ruiz', '1020', 1), ('Eva', 'Ruiz', '1020', 1), ('Leo', 'Paz', 'ab-9', 1),
+			('Max', 'Paz', 'AB-9', 1), ('Ana', 'Corp', '1020', 2), ('Sol', 'Mar', '3030', 1)`)
+	require.NoError(t, err)
+
+	_, err = migrations.Up(ctx, db, main)
+	require.NoError(t, err)
+	rows, err := db.QueryContext(ctx, `SELECT first_name, document FROM clients ORDER BY id`)
+	require.NoError(t, err)
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var name, doc string
+		require.NoError(t, rows.Scan(&name, &doc))
+		got = append(got, name+" "+doc)
+	}
+	require.NoError(t, rows.Err())
+	assert.Equal(t, []string{"Ana 1020", "Eva 1020 (duplicate of client 1)", "Leo ab-9", "Max AB-9 (duplicate of client 3)",
+		"Ana 1020", "Sol 3030"}, got, "every client stays; the same number under another type is no duplicate")
+	var kept int
+	require.NoError(t, db.QueryRowContext(ctx, `SELECT count(*) FROM client_document_duplicates
+		WHERE (client_id, document, kept_by_client_id) IN ((2, '1020', 1), (4, 'AB-9', 3))`).Scan(&kept))
+	assert.Equal(t, 2, kept, "the original documents are kept")
+	_, err = db.ExecContext(ctx, `INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES ('New', 'One', 'Ab-9', 1)`)
+	require.Error(t, err, "the index refuses a new duplicate")
 }

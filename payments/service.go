@@ -94,7 +94,7 @@ func (s *Service) insert(ctx context.Context, p Payment) (Payment, error) {
 }
 
 // CreateForBooking stores a payment of the booking with bookingID; the
-// booking in in is ignored. Errors: as Create, and ErrBookingNotFound.
+// booking in in is ignored. Errors: as Create, and booking.ErrBookingNotFound.
 func (s *Service) CreateForBooking(ctx context.Context, bookingID int64, in Input) (Payment, error) {
 	if _, err := s.store.bookingClient(ctx, s.db, bookingID); err != nil {
 		return Payment{}, err
@@ -143,7 +143,7 @@ func (s *Service) update(ctx context.Context, id, bookingID int64, in Input) (Pa
 }
 
 // ForBooking returns the payments of the booking with id, latest first.
-// Errors: ErrBookingNotFound.
+// Errors: booking.ErrBookingNotFound.
 func (s *Service) ForBooking(ctx context.Context, bookingID int64) ([]Payment, error) {
 	if _, err := s.store.bookingClient(ctx, s.db, bookingID); err != nil {
 		return nil, err
@@ -254,7 +254,7 @@ func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input
 		// staff cannot give the booking to another client in between.
 		owner, err := s.store.bookingClientLocked(ctx, tx, *p.ReservationID)
 		switch {
-		case errors.Is(err, ErrBookingNotFound) || err == nil && (clientID == 0 || owner != clientID):
+		case errors.Is(err, booking.ErrBookingNotFound) || err == nil && (clientID == 0 || owner != clientID):
 			return ErrNotYours
 		case err != nil:
 			return err

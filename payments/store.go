@@ -8,13 +8,13 @@ import (
 	"strings"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
 // Errors of payments.
 var (
 	ErrNotFound        = clubhouse.Errorf(clubhouse.NotFound, "payment not found", "The payment does not exist.")
-	ErrBookingNotFound = clubhouse.Errorf(clubhouse.NotFound, "booking not found", "The booking does not exist.")
 	ErrNotYours        = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "The payment or its booking is not yours.")
 	ErrTransactionUsed = clubhouse.Errorf(clubhouse.Conflict, "duplicate transaction", "A payment with that transaction_id already exists.")
 	ErrClaimRepeated   = clubhouse.Errorf(clubhouse.Conflict, "duplicate transaction", "You already reported a payment with that transaction_id for this booking.")
@@ -168,7 +168,7 @@ func (store) clientOf(ctx context.Context, q sqldb.Queryer, by clubhouse.Actor) 
 }
 
 // bookingClient returns the client of the booking with id (0 when it has
-// none). Errors: ErrBookingNotFound.
+// none). Errors: booking.ErrBookingNotFound.
 func (s store) bookingClient(ctx context.Context, q sqldb.Queryer, id int64) (int64, error) {
 	return s.client(ctx, q, `SELECT client_id FROM reservations WHERE id = $1`, id)
 }
@@ -183,7 +183,7 @@ func (store) client(ctx context.Context, q sqldb.Queryer, query string, id int64
 	var client *int64
 	err := q.GetContext(ctx, &client, query, id)
 	if err != nil {
-		return 0, sqldb.Map(err, ErrBookingNotFound, nil)
+		return 0, sqldb.Map(err, booking.ErrBookingNotFound, nil)
 	}
 	if client == nil {
 		return 0, nil

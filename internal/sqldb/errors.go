@@ -48,11 +48,14 @@ func Column(err error) string {
 // per constraint that a user can trip, so that the message names the problem.
 type Mapping map[string]*clubhouse.Error
 
-// The errors Map gives integrity violations that no Mapping names.
+// The errors Map gives integrity violations that no Mapping names. Each
+// narrows the root error of its refusal, so errors.Is(err,
+// clubhouse.ErrInvalidReference) holds for every foreign-key refusal,
+// mapped or not, and likewise ErrExists and ErrInvalidData.
 var (
-	ErrReference = clubhouse.Errorf(clubhouse.Invalid, "invalid reference", "A referenced record does not exist.")
-	ErrDuplicate = clubhouse.Errorf(clubhouse.Conflict, "conflict", "The record already exists.")
-	ErrData      = clubhouse.Errorf(clubhouse.Invalid, "invalid data", "The data is not valid.")
+	ErrReference = clubhouse.ErrInvalidReference.Sub("invalid reference", "A referenced record does not exist.")
+	ErrDuplicate = clubhouse.ErrExists.Sub("conflict", "The record already exists.")
+	ErrData      = clubhouse.ErrInvalidData.Sub("invalid data", "The data is not valid.")
 )
 
 // Map converts err into a domain error: sql.ErrNoRows becomes notFound, a
