@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/app"
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/mcp"
@@ -215,4 +216,57 @@ func TestMCP_invalidUTF8(t *testing.T) {
 	assert.Zero(t, n, "nothing was stored with U+FFFD")
 	require.NoError(t, a.DB.GetContext(t.Context(), &n, `SELECT count(*) FROM payments`))
 	assert.Zero(t, n)
+}
+
+// TestMCP_hostAndOrigin: against DNS rebinding, the endpoint serves only a
+// Host that is the public address or a loopback name, and an Origin that
+// is the public origin, a loopback origin or an allowed one.
+func TestMCP_hostAndOrigin(t *testing.T) {
+	t.Parallel()
+	a := apptest.New(t, func(c *app.Config, _ *app.Options) {
+		c.PublicBaseURL = "https://club.example.com"
+		c.MCPAllowedOrigins = []string{"https://agent.example.org"}
+	})
+	token := a.TokenWithScope(a.User("desk@test.club", clubhouse.RoleOperator), "mcp")
+	send := func(host, origin string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, a.URL+"/mcp", strings.NewReader(initialize))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+token)
+		if host != "" {
+			req.Host = host
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, res.Body)
+		require.NoError(t, res.Body.Close())
+		return res
+	}
+	for _, tc := range []struct {
+		host, origin string
+		want         int
+	}{
+		{"", "", http.StatusOK},
+		{"localhost:9", "http://localhost:5173", http.StatusOK},
+		{"127.0.0.1", "http://127.0.0.1:6274", http.StatusOK},
+		{"[::1]:8080", "", http.StatusOK},
+		{"club.example.com", "https://club.example.com", http.StatusOK},
+		{"club.example.com", "https://agent.example.org", http.StatusOK},
+		{"evil.example.com", "", http.StatusForbidden},
+		{"evil.example.com", "http://evil.example.com", http.StatusForbidden},
+		{"localhost", "http://evil.example.com", http.StatusForbidden},
+		{"club.example.com", "https://club.example.com.evil.net", http.StatusForbidden},
+		{"club.example.com", "null", http.StatusForbidden},
+		{"localhost.evil.net", "", http.StatusForbidden},
+	} {
+		res := send(tc.host, tc.origin)
+		assert.Equal(t, tc.want, res.StatusCode, "Host %q Origin %q", tc.host, tc.origin)
+	}
+	mcpClient(a.Anonymous()).WithHeader("Origin", "http://evil.example.com").Post("/mcp", initialize).
+		Status(t, http.StatusForbidden).Error(t, "forbidden origin")
 }

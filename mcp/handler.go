@@ -57,6 +57,12 @@ type Options struct {
 	// that passed the access checks, before it is served: the server that
 	// mounts the handler names the caller in its log with it.
 	Authenticated func(ctx context.Context, a clubhouse.Actor)
+	// AllowedOrigins are the origins (scheme://host[:port]) of browser
+	// pages that may call the endpoint besides PublicBaseURL's and the
+	// loopback origins; a request with another Origin is refused (403), and
+	// so is one whose Host is neither PublicBaseURL's nor a loopback name,
+	// against DNS rebinding.
+	AllowedOrigins []string
 }
 
 // Handler is the tool endpoint: it authorizes each request and hands it to
@@ -64,6 +70,7 @@ type Options struct {
 type Handler struct {
 	o       Options
 	log     *slog.Logger
+	guard   hostGuard
 	session http.Handler // the SDK's token middleware around its streamable handler
 }
 
@@ -78,7 +85,7 @@ func New(o Options) *Handler {
 	if o.SessionTimeout == 0 {
 		o.SessionTimeout = DefaultSessionTimeout
 	}
-	h := &Handler{o: o, log: o.Logger}
+	h := &Handler{o: o, log: o.Logger, guard: newHostGuard(o.PublicBaseURL, o.AllowedOrigins)}
 	// The SDK logs every session's start and end at info level; the
 	// server's request log already shows them.
 	sdkLog := slog.New(minLevel{Handler: o.Logger.Handler(), min: slog.LevelWarn})
@@ -98,11 +105,11 @@ func New(o Options) *Handler {
 		// machinery costs each call time (BenchmarkMCPQuote). The session's
 		// GET stream stays SSE.
 		JSONResponse: true,
-		// The protection against DNS rebinding refuses a request that
-		// reaches a loopback address under another host name: that is
-		// every request behind a reverse proxy on the same machine. It
-		// guards local servers that trust whoever can reach them; this
-		// one trusts only bearer tokens, which a rebinding page lacks.
+		// The SDK's protection against DNS rebinding refuses a request that
+		// reaches a loopback address under another host name, which is
+		// every request behind a reverse proxy on the same machine; the
+		// handler's own guard (hostGuard) checks Host and Origin instead,
+		// allowing the public address.
 		DisableLocalhostProtection: true,
 	})
 	// The SDK keeps each session to the user who opened it when the
@@ -170,6 +177,10 @@ func tokenInfo(ctx context.Context, _ string, _ *http.Request) (*sdkauth.TokenIn
 // stream, DELETE ends the session. The refusals the SDK writes in plain
 // text get the API's JSON error body.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if refused := h.guard.check(r); refused != nil {
+		refused.write(w)
+		return
+	}
 	p, refused := h.authorize(r)
 	if refused != nil {
 		refused.write(w)

@@ -149,7 +149,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	tools := mcp.New(mcp.Options{
 		Logger: log, Auth: a.Auth, PublicBaseURL: cfg.PublicBaseURL,
 		Catalogs: a.Catalogs, Clients: a.Clients, Bookings: a.Bookings, Payments: a.Payments, Zone: cfg.ClubTimezone,
-		Authenticated: httpapi.NamePrincipal, Idempotency: a.Keys,
+		Authenticated: httpapi.NamePrincipal, Idempotency: a.Keys, AllowedOrigins: cfg.MCPAllowedOrigins,
 	})
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,

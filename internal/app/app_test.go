@@ -27,6 +27,7 @@ func TestBuild_MCP(t *testing.T) {
 	w := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize"}`))
 	req.Header.Set("Content-Type", "application/json")
+	req.Host = "club.example.com"
 	a.Server.ServeHTTP(w, req)
 	assert.Equal(t, http.StatusUnauthorized, w.Code, w.Body.String())
 	assert.Equal(t, `Bearer resource_metadata="https://club.example.com/.well-known/oauth-protected-resource/mcp"`, w.Header().Get("WWW-Authenticate"))

@@ -38,6 +38,7 @@ type Config struct {
 	PanelBaseURL          string          // the panel; its login page is PanelBaseURL + "/login"
 	OAuthClientID         string          // the pre-registered public client of the OAuth flow
 	OAuthRedirects        auth.RedirectPatterns
+	MCPAllowedOrigins     []string // browser origins the tool endpoint serves besides PUBLIC_BASE_URL's and loopback ones
 }
 
 // DemoObjectsDir is the receipt directory of clubd --demo when neither
@@ -67,6 +68,7 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "panel-base-url", EnvVars: []string{"PANEL_BASE_URL"}, Usage: "the panel; the OAuth flow sends users to its login page, PANEL_BASE_URL/login (default: the page clubd serves at PUBLIC_BASE_URL/panel)"},
 		&cli.StringFlag{Name: "mcp-oauth-client-id", EnvVars: []string{"MCP_OAUTH_CLIENT_ID"}, Value: DefaultOAuthClientID, Usage: "client_id of the pre-registered public OAuth client"},
 		&cli.StringFlag{Name: "mcp-oauth-redirect-uris", EnvVars: []string{"MCP_OAUTH_REDIRECT_URIS"}, Usage: "comma-separated redirect URIs the OAuth flow allows: exact, or with * for any characters; loopback URIs match any port (default: http://localhost/*, http://127.0.0.1/*, http://[::1]/*)"},
+		&cli.StringFlag{Name: "mcp-allowed-origins", EnvVars: []string{"MCP_ALLOWED_ORIGINS"}, Usage: "comma-separated origins (scheme://host[:port]) of browser pages that may call /mcp, besides PUBLIC_BASE_URL's origin and loopback origins"},
 		&cli.IntFlag{Name: "port", EnvVars: []string{"PORT"}, Value: 6000, Usage: "HTTP port"},
 		&cli.StringFlag{Name: "log-format", EnvVars: []string{"LOG_FORMAT"}, Value: "text", Usage: "text or json"},
 		&cli.StringFlag{Name: "objstore-bucket", EnvVars: []string{"OBJSTORE_BUCKET"}, Usage: "S3 bucket of payment receipts; unset: receipt routes answer 503"},
@@ -128,6 +130,14 @@ func FromCLI(c *cli.Context) (Config, error) {
 	cfg.OAuthClientID = strings.TrimSpace(c.String("mcp-oauth-client-id"))
 	if cfg.OAuthRedirects, err = auth.ParseRedirectPatterns(c.String("mcp-oauth-redirect-uris")); err != nil {
 		return Config{}, fmt.Errorf("MCP_OAUTH_REDIRECT_URIS: %w", err)
+	}
+	for _, o := range strings.Split(c.String("mcp-allowed-origins"), ",") {
+		if o = strings.TrimRight(strings.TrimSpace(o), "/"); o == "" {
+			continue
+		} else if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" {
+			return Config{}, fmt.Errorf("MCP_ALLOWED_ORIGINS: %q is not an origin such as https://app.example.com", o)
+		}
+		cfg.MCPAllowedOrigins = append(cfg.MCPAllowedOrigins, o)
 	}
 	cfg.AccountingDatabaseURL = c.String("accounting-database-url")
 	if cfg.AccountingDatabaseURL == "" {
