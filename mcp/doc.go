@@ -32,7 +32,11 @@
 // the session's event stream and DELETE ends the session. A session belongs to the user who opened it: the SDK refuses
 // (403) a request with its id from anyone else, because each request's
 // context carries the SDK's TokenInfo whose UserID is the caller's uid.
-// Idle sessions close after Options.SessionTimeout.
+// Idle sessions close after Options.SessionTimeout. Options.Limits bound
+// the sessions: per user and in all (429 and 503 "too many sessions", with
+// Retry-After), the pace of a user's initialize calls (429), and each
+// session's GET stream (one at a time, 409 "stream open"; ended after
+// StreamLifetime).
 //
 // # Tools
 //

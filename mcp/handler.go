@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -63,6 +64,9 @@ type Options struct {
 	// so is one whose Host is neither PublicBaseURL's nor a loopback name,
 	// against DNS rebinding.
 	AllowedOrigins []string
+	// Limits bound the sessions and their streams; the zero value means
+	// the defaults.
+	Limits Limits
 }
 
 // Handler is the tool endpoint: it authorizes each request and hands it to
@@ -71,6 +75,7 @@ type Handler struct {
 	o       Options
 	log     *slog.Logger
 	guard   hostGuard
+	limits  *sessionLimiter
 	session http.Handler // the SDK's token middleware around its streamable handler
 }
 
@@ -96,6 +101,15 @@ func New(o Options) *Handler {
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
 	})
 	server.AddReceivingMiddleware((&initGate{}).middleware)
+	h.limits = newSessionLimiter(o.Limits, func() iter.Seq[string] {
+		return func(yield func(string) bool) {
+			for ss := range server.Sessions() {
+				if !yield(ss.ID()) {
+					return
+				}
+			}
+		}
+	})
 	h.register(server)
 	streams := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, &sdk.StreamableHTTPOptions{
 		Logger:         sdkLog,
@@ -189,23 +203,58 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.o.Authenticated != nil {
 		h.o.Authenticated(r.Context(), p.Actor)
 	}
-	if r.Method == http.MethodGet {
-		// The session's stream lasts as long as the session; the server's
-		// ReadTimeout would cut it (net/http cancels the request when the
-		// read deadline passes). Not every writer can lift it.
+	ctx := context.WithValue(r.Context(), principalKey{}, p)
+	var opened func(session string) // set for an initialize call: records the session it opens
+	switch r.Method {
+	case http.MethodGet:
+		// The session's stream lasts StreamLifetime at most (the client
+		// then opens another), one at a time; the server's ReadTimeout
+		// would cut it sooner (net/http cancels the request when the read
+		// deadline passes), so it is lifted where the writer allows.
 		_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
-	}
-	if r.Method == http.MethodPost {
+		if sid := r.Header.Get(sessionHeader); sid != "" {
+			end, refused := h.limits.stream(sid, p.Actor.UID)
+			if refused != nil {
+				refused.write(w)
+				return
+			}
+			defer end()
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, h.limits.l.StreamLifetime)
+			defer cancel()
+		}
+	case http.MethodPost:
 		body, refused := oneMessage(w, r)
 		if refused != nil {
 			refused.write(w)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		if r.Header.Get(sessionHeader) == "" && isInitialize(body) {
+			if opened, refused = h.limits.admit(p.Actor.UID); refused != nil {
+				refused.write(w)
+				return
+			}
+		}
 	}
 	jw := &jsonErrors{ResponseWriter: w}
-	h.session.ServeHTTP(jw, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+	h.session.ServeHTTP(jw, r.WithContext(ctx))
 	jw.finish()
+	if opened != nil {
+		opened(w.Header().Get(sessionHeader))
+	}
+}
+
+// sessionHeader names a request's session in the streamable HTTP transport.
+const sessionHeader = "Mcp-Session-Id"
+
+// isInitialize reports whether the JSON-RPC message body is an initialize
+// request, the call that opens a session.
+func isInitialize(body []byte) bool {
+	var m struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(body, &m) == nil && m.Method == "initialize"
 }
 
 // MaxMessage bounds the body of a POST: one JSON-RPC message. The largest
@@ -242,14 +291,18 @@ type errorBody struct {
 
 // refusal is an HTTP answer that refuses a request.
 type refusal struct {
-	status    int
-	challenge string // the WWW-Authenticate header; empty for none
-	body      errorBody
+	status     int
+	challenge  string // the WWW-Authenticate header; empty for none
+	retryAfter string // the Retry-After header, in seconds; empty for none
+	body       errorBody
 }
 
 func (f *refusal) write(w http.ResponseWriter) {
 	if f.challenge != "" {
 		w.Header().Set("WWW-Authenticate", f.challenge)
+	}
+	if f.retryAfter != "" {
+		w.Header().Set("Retry-After", f.retryAfter)
 	}
 	writeJSON(w, f.status, f.body)
 }

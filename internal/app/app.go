@@ -96,6 +96,7 @@ type Options struct {
 	Events     clubhouse.Publisher  // receives the services' domain messages; nil: dropped
 	Objects    payments.ObjectStore // receipt storage; nil: not configured
 	Accounting *sqldb.DB            // the ledger's database; nil: accounting routes answer 503
+	MCPLimits  mcp.Limits           // the tool endpoint's session limits; zero: mcp's defaults
 	Now        func() time.Time
 }
 
@@ -149,7 +150,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	tools := mcp.New(mcp.Options{
 		Logger: log, Auth: a.Auth, PublicBaseURL: cfg.PublicBaseURL,
 		Catalogs: a.Catalogs, Clients: a.Clients, Bookings: a.Bookings, Payments: a.Payments, Zone: cfg.ClubTimezone,
-		Authenticated: httpapi.NamePrincipal, Idempotency: a.Keys, AllowedOrigins: cfg.MCPAllowedOrigins,
+		Authenticated: httpapi.NamePrincipal, Idempotency: a.Keys, AllowedOrigins: cfg.MCPAllowedOrigins, Limits: o.MCPLimits,
 	})
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
