@@ -28,6 +28,25 @@ func ParseRole(s string) (Role, error) {
 	return "", Errorf(Invalid, "invalid role", "unknown role %q (known: trainer, operator, admin, sudo, accounting)", s)
 }
 
+// ClientRole names the primary role of a user who holds none of Roles: a
+// client of the club.
+const ClientRole = "client"
+
+// primaryOrder is the precedence of the roles when one names a user.
+var primaryOrder = []Role{RoleSudo, RoleAdmin, RoleOperator, RoleTrainer, RoleAccounting}
+
+// PrimaryRole is the one role that names a holder of roles (a user view's
+// role field): the first held of sudo, admin, operator, trainer and
+// accounting, or ClientRole when none is.
+func PrimaryRole(roles map[Role]bool) string {
+	for _, r := range primaryOrder {
+		if roles[r] {
+			return string(r)
+		}
+	}
+	return ClientRole
+}
+
 // BotUID is the uid of the principal authenticated by a bot API key.
 const BotUID = "bot-api-key"
 

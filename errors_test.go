@@ -63,6 +63,7 @@ var exported = map[string]error{
 	"booking.ErrCourtTaken":             booking.ErrCourtTaken,
 	"booking.ErrBookingNotFound":        booking.ErrBookingNotFound,
 	"booking.ErrOtherClient":            booking.ErrOtherClient,
+	"booking.ErrNotAUser":               booking.ErrNotAUser,
 	"booking.ErrNoClient":               booking.ErrNoClient,
 	"booking.ErrSeriesNotFound":         booking.ErrSeriesNotFound,
 	"booking.ErrSeriesTooLong":          booking.ErrSeriesTooLong,

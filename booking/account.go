@@ -209,8 +209,12 @@ type Stats struct {
 }
 
 // ClientStats summarises the bookings of by's client as of the club's wall
-// time now; all zero when by has no client record.
+// time now; all zero when by has no client record. Errors: ErrNotAUser for
+// a principal that is not a user (a bot key).
 func (b *Bookings) ClientStats(ctx context.Context, by clubhouse.Actor) (Stats, error) {
+	if by.UserID == 0 {
+		return Stats{}, ErrNotAUser
+	}
 	clientID, err := b.clientOf(ctx, by)
 	if err != nil || clientID == 0 {
 		return Stats{Hours: decimal.Zero, AmountTotal: decimal.Zero}, err

@@ -340,6 +340,10 @@ func (a Amount) Debt() decimal.Decimal { return decimal.Max(decimal.Zero, a.Fina
 // Complete reports whether the completed payments cover the price.
 func (a Amount) Complete() bool { return a.Paid.Cmp(a.FinalPrice) >= 0 }
 
+// CanAddPayment reports whether the client may report a payment of the
+// booking: while it owes something (a claim may not exceed Debt).
+func (a Amount) CanAddPayment() bool { return a.Debt().IsPositive() }
+
 func amountOf(q pricing.Quote, d *Discount) Amount {
 	a := Amount{Hours: q.Hours, Subtotal: q.FinalPrice, Discount: decimal.Zero, FinalPrice: q.FinalPrice, Paid: decimal.Zero}
 	if d != nil {

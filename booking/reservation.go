@@ -82,6 +82,7 @@ var (
 	ErrCourtTaken      = clubhouse.Errorf(clubhouse.Conflict, "court occupied", "The court is already booked in that slot.")
 	ErrBookingNotFound = clubhouse.Errorf(clubhouse.NotFound, "booking not found", "The booking does not exist.")
 	ErrNoClient        = clubhouse.Errorf(clubhouse.NotFound, "client not found", "Create your client record before booking.")
+	ErrNotAUser        = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "A bot key has no user profile: account statistics are a user's.")
 )
 
 // apply writes the fields set in in onto r; create demands the required

@@ -54,11 +54,19 @@ type SeriesInput struct {
 }
 
 // SeriesResult is a created series with the bookings it made and the
-// occurrences it skipped because their slot was taken.
+// occurrences it skipped.
 type SeriesResult struct {
 	Series  Series
 	Created []Reservation
-	Skipped []Span
+	Skipped []Skipped
+}
+
+// Skipped is an occurrence a series did not book, and why: Reason is the
+// code of the error that refused it (today always ErrCourtTaken's, "court
+// occupied": another booking holds the slot).
+type Skipped struct {
+	Span
+	Reason string
 }
 
 // SeriesBookings is a series with its remaining bookings, earliest first.
@@ -229,7 +237,7 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 	var out SeriesResult
 	var store seriesStore
 	err = sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
-		out = SeriesResult{Created: []Reservation{}, Skipped: []Span{}}
+		out = SeriesResult{Created: []Reservation{}, Skipped: []Skipped{}}
 		// References first: a foreign key violation would abort the
 		// transaction with a less helpful message.
 		long, pending, err := b.store.typeRules(ctx, tx, r.ReservationTypeID)
@@ -257,7 +265,7 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 			// ON CONFLICT DO NOTHING: a taken slot does not abort the transaction.
 			got, err := b.store.insert(ctx, tx, occ)
 			if errors.Is(err, ErrCourtTaken) {
-				out.Skipped = append(out.Skipped, s)
+				out.Skipped = append(out.Skipped, Skipped{Span: s, Reason: ErrCourtTaken.Code})
 				continue
 			}
 			if err != nil {
@@ -285,7 +293,7 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 }
 
 // seriesTaken is ErrCourtTaken listing the taken dates, then outcome.
-func seriesTaken(taken []Span, outcome string) error {
+func seriesTaken(taken []Skipped, outcome string) error {
 	dates := make([]string, len(taken))
 	for i, s := range taken {
 		dates[i] = s.Start.Format("2006-01-02 15:04")

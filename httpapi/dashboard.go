@@ -59,7 +59,7 @@ func (s *Server) dashboardStats(w http.ResponseWriter, r *http.Request) error {
 		Courts:       dashCourtsDTO{Total: d.Courts},
 		Reservations: dashReservationsDTO{Total: d.Reservations, Today: d.ReservationsToday, ThisWeek: d.ReservationsWeek, ThisMonth: d.ReservationsMonth},
 		Payments: dashPaymentsDTO{Total: st.Total, TotalAmount: money(st.TotalAmount), CompletedAmount: money(st.CompletedAmount),
-			Pending: st.Total - st.Completed},
+			Pending: st.Open()},
 		RecentReservations: mapSlice(d.Recent, newBookingDetailDTO),
 		RecentPayments:     mapSlice(recent, newPaymentDTO),
 	})

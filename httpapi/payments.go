@@ -130,7 +130,7 @@ func (s *Server) paymentStats(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, paymentStatsDTO{Total: st.Total, Pending: st.Total - st.Completed, Completed: st.Completed,
+	return writeJSON(w, http.StatusOK, paymentStatsDTO{Total: st.Total, Pending: st.Open(), Completed: st.Completed,
 		TotalAmount: money(st.TotalAmount), CompletedAmount: money(st.CompletedAmount),
 		ByStatus: byStatusDTO{Completed: st.Completed, Pending: st.Pending, Failed: st.Failed, Refunded: st.Refunded}})
 }

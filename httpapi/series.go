@@ -104,11 +104,10 @@ func (s *Server) createSeries(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	reason := booking.ErrCourtTaken.Code
 	return writeJSON(w, http.StatusCreated, seriesCreatedDTO{Series: newSeriesDTO(res.Series),
 		Created: mapSlice(res.Created, newBookingDTO),
-		Skipped: mapSlice(res.Skipped, func(sp booking.Span) skippedDTO {
-			return skippedDTO{Checking: sp.Start.Format(wallLayout), Checkout: sp.End.Format(wallLayout), Reason: reason}
+		Skipped: mapSlice(res.Skipped, func(sp booking.Skipped) skippedDTO {
+			return skippedDTO{Checking: sp.Start.Format(wallLayout), Checkout: sp.End.Format(wallLayout), Reason: sp.Reason}
 		})})
 }
 

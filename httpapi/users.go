@@ -31,18 +31,8 @@ type profileMetadata struct {
 }
 
 func newProfileDTO(u auth.User) profileDTO {
-	role := "client"
-	for _, r := range []struct {
-		on   bool
-		name string
-	}{{u.Sudo, "sudo"}, {u.Admin, "admin"}, {u.Operator, "operator"}, {u.Trainer, "trainer"}, {u.Accounting, "accounting"}} {
-		if r.on {
-			role = r.name
-			break
-		}
-	}
 	return profileDTO{UID: u.LocalID, Email: u.Email, EmailVerified: u.EmailVerified, DisplayName: u.DisplayName,
-		PhoneNumber: u.Phone, Disabled: u.Disabled, Role: role, Trainer: u.Trainer, Operator: u.Operator, Admin: u.Admin,
+		PhoneNumber: u.Phone, Disabled: u.Disabled, Role: u.PrimaryRole(), Trainer: u.Trainer, Operator: u.Operator, Admin: u.Admin,
 		Sudo: u.Sudo, Accounting: u.Accounting,
 		Metadata: profileMetadata{CreationTime: u.CreationTime, LastSignInTime: u.LastSignInTime}}
 }

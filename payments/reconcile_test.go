@@ -288,3 +288,22 @@ func TestOfBookings_none(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, got[booking], 1)
 }
+
+// TestStats_Open: the API's "pending" counts every payment not completed,
+// failed and refunded included; Pending is the gateway's own pending.
+func TestStats_Open(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	svc := payments.New(db.DB, payments.Options{Now: clock})
+	booking := newBooking(t, db)
+	ctx := context.Background()
+	for i, status := range []string{"completed", "pending", "failed", "refunded", "pending"} {
+		_, err := svc.Reconcile(ctx, event(fmt.Sprint("tx-open-", i), "1000", status, &booking))
+		require.NoError(t, err)
+	}
+	st, err := svc.Stats(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 5, st.Total)
+	assert.Equal(t, 2, st.Pending)
+	assert.Equal(t, 4, st.Open())
+}

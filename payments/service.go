@@ -351,6 +351,12 @@ type Stats struct {
 	CompletedAmount decimal.Decimal `db:"completed_amount"`
 }
 
+// Open counts the payments whose status is false: not completed, whether
+// still waiting (Pending), failed or refunded. It is the "pending" of the
+// API's statistics (status false is pending there), where the gateway's
+// own pending is Pending.
+func (s Stats) Open() int { return s.Total - s.Completed }
+
 // Stats counts every payment by status detail and sums their amounts.
 func (s *Service) Stats(ctx context.Context) (Stats, error) {
 	var st Stats

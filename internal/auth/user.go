@@ -33,6 +33,9 @@ type User struct {
 	LastSignInTime *time.Time `db:"last_sign_in_time"`
 }
 
+// PrimaryRole is the role that names the user (clubhouse.PrimaryRole).
+func (u User) PrimaryRole() string { return clubhouse.PrimaryRole(u.Roles()) }
+
 // Roles returns the roles the user holds.
 func (u User) Roles() map[clubhouse.Role]bool {
 	return map[clubhouse.Role]bool{

@@ -1,0 +1,32 @@
+package booking_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+)
+
+// TestBookings_ClientStats: the statistics are a user's; a principal that
+// is no user (a bot key) is refused, and a user without a client record
+// gets zeros.
+func TestBookings_ClientStats(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	b := booking.New(db.DB, booking.Options{Zone: time.UTC}).Bookings
+	_, err := b.ClientStats(t.Context(), clubhouse.Actor{UID: clubhouse.BotUID, Bot: true})
+	require.ErrorIs(t, err, booking.ErrNotAUser)
+	assert.Equal(t, clubhouse.Forbidden, clubhouse.KindOf(err))
+
+	var uid int64
+	require.NoError(t, db.GetContext(t.Context(), &uid, `INSERT INTO users (local_id, email) VALUES ('u-1', 'ana@test.club') RETURNING id`))
+	st, err := b.ClientStats(t.Context(), clubhouse.Actor{UserID: uid, UID: "u-1"})
+	require.NoError(t, err)
+	assert.Zero(t, st.Total)
+	assert.True(t, st.Hours.IsZero())
+}
