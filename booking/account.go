@@ -43,6 +43,10 @@ func (b *Bookings) clientOf(ctx context.Context, by clubhouse.Actor) (int64, err
 // ClientPage returns one page of the bookings of by's client, latest first,
 // and their total count; none when by has no client record.
 func (b *Bookings) ClientPage(ctx context.Context, by clubhouse.Actor, page, limit int) ([]Reservation, int, error) {
+	limit, err := AccountPaging.Limit("limit", limit)
+	if err != nil {
+		return nil, 0, err
+	}
 	clientID, err := b.clientOf(ctx, by)
 	if err != nil || clientID == 0 {
 		return []Reservation{}, 0, err

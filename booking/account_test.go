@@ -30,3 +30,19 @@ func TestBookings_ClientStats(t *testing.T) {
 	assert.Zero(t, st.Total)
 	assert.True(t, st.Hours.IsZero())
 }
+
+// TestClients_List_defaultPage: a limit of 0 is the default page, not an
+// empty one; a limit above the maximum is refused.
+func TestClients_List_defaultPage(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	c := booking.New(db.DB, booking.Options{Zone: time.UTC}).Clients
+	_, err := db.ExecContext(t.Context(), `INSERT INTO document_types (name) VALUES ('CC');
+		INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES ('Ana', 'Ruiz', '1', 1), ('Eva', 'Paz', '2', 1)`)
+	require.NoError(t, err)
+	rows, err := c.List(t.Context(), "", 0, 0)
+	require.NoError(t, err)
+	assert.Len(t, rows, 2)
+	_, err = c.List(t.Context(), "", booking.ClientPaging.Max+1, 0)
+	require.ErrorIs(t, err, clubhouse.ErrInvalidQuery)
+}

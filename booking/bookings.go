@@ -92,8 +92,24 @@ func (b *Bookings) Get(ctx context.Context, id int64) (Reservation, error) {
 	return b.store.get(ctx, b.db, id, false)
 }
 
+// The page sizes of the lists of bookings: BookingPaging for List (a
+// filter's Limit of 0 means its Default), BookingFullPaging for the staff's
+// full view, ClientPaging for clients, AccountPaging for a client's own
+// bookings and payments, CouponPaging for the applied coupons.
+var (
+	BookingPaging     = clubhouse.Paging{Default: 100, Max: 5000}
+	BookingFullPaging = clubhouse.Paging{Default: 1000, Max: 5000}
+	ClientPaging      = clubhouse.Paging{Default: 100, Max: 1000}
+	AccountPaging     = clubhouse.Paging{Default: 10, Max: 100}
+	CouponPaging      = clubhouse.Paging{Default: 50, Max: 200}
+)
+
 // List returns the bookings that match f, latest first.
 func (b *Bookings) List(ctx context.Context, f BookingFilter) ([]Reservation, error) {
+	var err error
+	if f.Limit, err = BookingPaging.Limit("limit", f.Limit); err != nil {
+		return nil, err
+	}
 	if f.Active && f.ActiveAt == nil {
 		now := b.Now()
 		f.ActiveAt = &now

@@ -36,6 +36,10 @@ func errClientInUse(id int64) error {
 // List returns up to limit clients from offset whose email, display name,
 // name, document or phone contains term.
 func (c *Clients) List(ctx context.Context, term string, limit, offset int) ([]Client, error) {
+	limit, err := ClientPaging.Limit("limit", limit)
+	if err != nil {
+		return nil, err
+	}
 	return c.store.list(ctx, c.db, term, limit, offset)
 }
 

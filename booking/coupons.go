@@ -240,8 +240,12 @@ type AppliedCoupon struct {
 // AppliedCoupons returns one page of the audit trail, latest first, and the
 // total number of entries. page counts from 1.
 func (d *Discounts) AppliedCoupons(ctx context.Context, page, limit int) ([]AppliedCoupon, int, error) {
+	limit, err := CouponPaging.Limit("limit", limit)
+	if err != nil {
+		return nil, 0, err
+	}
 	rows := []AppliedCoupon{}
-	err := d.db.SelectContext(ctx, &rows, `SELECT id, reservation_id, coupon_id, coupon_code, coupon_type, applied, created_at, removed_at
+	err = d.db.SelectContext(ctx, &rows, `SELECT id, reservation_id, coupon_id, coupon_code, coupon_type, applied, created_at, removed_at
 		FROM applied_coupons ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`, limit, (page-1)*limit)
 	if err != nil {
 		return nil, 0, fmt.Errorf("applied coupons: %w", err)

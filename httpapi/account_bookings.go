@@ -85,7 +85,7 @@ func pageQuery(r *http.Request) (paginationDTO, error) {
 	if err != nil {
 		return paginationDTO{}, err
 	}
-	limit, err := queryInt(r, "limit", 10, 1, 100)
+	limit, err := queryLimit(r, booking.AccountPaging)
 	if err != nil {
 		return paginationDTO{}, err
 	}

@@ -140,7 +140,7 @@ func (s *Server) listEntries(w http.ResponseWriter, r *http.Request, l *ledger.L
 	if f.PeriodID, err = queryID(r, "period_id"); err != nil {
 		return err
 	}
-	if f.Limit, err = queryInt(r, "limit", 100, 1, 1000); err != nil {
+	if f.Limit, err = queryLimit(r, ledger.EntryPaging); err != nil {
 		return err
 	}
 	if f.Offset, err = queryInt(r, "offset", 0, 0, 1<<31-1); err != nil {

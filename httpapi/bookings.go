@@ -111,7 +111,7 @@ func (in bookingPatch) domain(zone *time.Location) (booking.BookingInput, error)
 // @Produce json
 // @Param client_id query int false "Only this client's bookings"
 // @Param court_id query int false "Only this court's bookings"
-// @Param limit query int false "Page size, 1 to 1000" default(100)
+// @Param limit query int false "Page size, 1 to 5000" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} bookingDTO
 // @Failure 400,401,403,503 {object} errorBody
@@ -119,7 +119,7 @@ func (in bookingPatch) domain(zone *time.Location) (booking.BookingInput, error)
 // @Security XAuth
 // @Router /api/admin/booking [get]
 func (s *Server) listBookings(w http.ResponseWriter, r *http.Request) error {
-	f, err := bookingFilter(r, 100)
+	f, err := bookingFilter(r, booking.BookingPaging)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func (s *Server) listBookings(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, mapSlice(rows, newBookingDTO))
 }
 
-func bookingFilter(r *http.Request, defLimit int) (booking.BookingFilter, error) {
+func bookingFilter(r *http.Request, paging clubhouse.Paging) (booking.BookingFilter, error) {
 	var f booking.BookingFilter
 	var err error
 	if f.ClientID, err = queryID(r, "client_id"); err != nil {
@@ -139,7 +139,7 @@ func bookingFilter(r *http.Request, defLimit int) (booking.BookingFilter, error)
 	if f.CourtID, err = queryID(r, "court_id"); err != nil {
 		return f, err
 	}
-	if f.Limit, err = queryInt(r, "limit", defLimit, 1, 5000); err != nil {
+	if f.Limit, err = queryLimit(r, paging); err != nil {
 		return f, err
 	}
 	if f.Offset, err = queryInt(r, "offset", 0, 0, 1<<31-1); err != nil {
@@ -168,7 +168,7 @@ func bookingFilter(r *http.Request, defLimit int) (booking.BookingFilter, error)
 // @Security XAuth
 // @Router /api/admin/booking/full [get]
 func (s *Server) listBookingsFull(w http.ResponseWriter, r *http.Request) error {
-	f, err := bookingFilter(r, 1000)
+	f, err := bookingFilter(r, booking.BookingFullPaging)
 	if err != nil {
 		return err
 	}

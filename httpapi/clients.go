@@ -89,7 +89,7 @@ type accountClientPatch struct {
 // @Security XAuth
 // @Router /api/admin/clients [get]
 func (s *Server) listClients(w http.ResponseWriter, r *http.Request) error {
-	limit, err := queryInt(r, "limit", 100, 1, 1000)
+	limit, err := queryLimit(r, booking.ClientPaging)
 	if err != nil {
 		return err
 	}

@@ -361,7 +361,7 @@ func (s *Server) listAppliedCoupons(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	limit, err := queryInt(r, "limit", 50, 1, 200)
+	limit, err := queryLimit(r, booking.CouponPaging)
 	if err != nil {
 		return err
 	}

@@ -212,6 +212,13 @@ func queryInt(r *http.Request, name string, def, min, max int) (int, error) {
 	return n, nil
 }
 
+// queryLimit reads the page size of a list from query parameter limit:
+// the list's Default when absent, else an integer from 1 to its Max.
+// Errors: ErrInvalidQuery.
+func queryLimit(r *http.Request, p clubhouse.Paging) (int, error) {
+	return queryInt(r, "limit", p.Default, 1, p.Max)
+}
+
 // queryID parses an optional id filter; 0 when absent.
 func queryID(r *http.Request, name string) (int64, error) {
 	s := r.URL.Query().Get(name)

@@ -84,7 +84,7 @@ func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) error {
 	if f.ReservationID, err = queryID(r, "reservation_id"); err != nil {
 		return err
 	}
-	if f.Limit, err = queryInt(r, "limit", 100, 1, 1000); err != nil {
+	if f.Limit, err = queryLimit(r, payments.PaymentPaging); err != nil {
 		return err
 	}
 	if f.Offset, err = queryInt(r, "offset", 0, 0, 1<<31-1); err != nil {

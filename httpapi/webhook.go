@@ -165,7 +165,7 @@ func (s *Server) listPaymentInbox(w http.ResponseWriter, r *http.Request) error 
 	if open != nil {
 		f.Open = *open
 	}
-	if f.Limit, err = queryInt(r, "limit", 100, 1, 1000); err != nil {
+	if f.Limit, err = queryLimit(r, payments.InboxPaging); err != nil {
 		return err
 	}
 	if f.Offset, err = queryInt(r, "offset", 0, 0, 1<<31-1); err != nil {

@@ -179,8 +179,16 @@ type EntryFilter struct {
 	Offset      int
 }
 
+// EntryPaging is the page size of Entries; a filter's Limit of 0 means
+// its Default.
+var EntryPaging = clubhouse.Paging{Default: 100, Max: 1000}
+
 // Entries returns the entries that match f, latest first, with their lines.
 func (l *Ledger) Entries(ctx context.Context, f EntryFilter) ([]Entry, error) {
+	var err error
+	if f.Limit, err = EntryPaging.Limit("limit", f.Limit); err != nil {
+		return nil, err
+	}
 	var conds []string
 	var args []any
 	add := func(cond string, v any) {
@@ -222,7 +230,7 @@ func (l *Ledger) Entries(ctx context.Context, f EntryFilter) ([]Entry, error) {
 		entries[i].Lines = []Line{}
 	}
 	var lines []Line
-	err := l.db.SelectContext(ctx, &lines, `SELECT l.id, l.entry_id, l.account_id, a.code AS account_code, a.name AS account_name,
+	err = l.db.SelectContext(ctx, &lines, `SELECT l.id, l.entry_id, l.account_id, a.code AS account_code, a.name AS account_name,
 		l.debit, l.credit, l.memo FROM lines l JOIN accounts a ON a.id = l.account_id WHERE l.entry_id = ANY($1) ORDER BY l.id`, ids)
 	if err != nil {
 		return nil, fmt.Errorf("entry lines: %w", err)

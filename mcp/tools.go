@@ -158,7 +158,7 @@ type searchArgs struct {
 
 type clientSearchArgs struct {
 	Query  clubhouse.Optional[string] `json:"query" jsonschema:"Text found in the client's email, display name, first or last name, document or phone (case-insensitive); an empty string lists every client."`
-	Limit  clubhouse.Optional[int64]  `json:"limit,omitzero" jsonschema:"Most clients to return, 1 to 1000; default 20."`
+	Limit  clubhouse.Optional[int64]  `json:"limit,omitzero" jsonschema:"Most clients to return, 1 to 1000; default 100."`
 	Offset clubhouse.Optional[int64]  `json:"offset,omitzero" jsonschema:"Clients to skip, for the next page; default 0."`
 }
 
@@ -236,16 +236,16 @@ type bookingListArgs struct {
 	EndDate   clubhouse.Optional[string] `json:"end_date,omitzero" jsonschema:"Only bookings starting on or before this date, YYYY-MM-DD."`
 	Active    clubhouse.Optional[bool]   `json:"active,omitzero" jsonschema:"true: only bookings not over yet."`
 	Confirmed clubhouse.Optional[bool]   `json:"confirmed,omitzero" jsonschema:"true: only bookings whose status is not Pending; false: only pending ones."`
-	Limit     clubhouse.Optional[int64]  `json:"limit,omitzero" jsonschema:"Most bookings to return, 1 to 1000; default 50. Latest first."`
+	Limit     clubhouse.Optional[int64]  `json:"limit,omitzero" jsonschema:"Most bookings to return, 1 to 5000; default 100. Latest first."`
 	Offset    clubhouse.Optional[int64]  `json:"offset,omitzero" jsonschema:"Bookings to skip, for the next page; default 0."`
 }
 
-// page reads limit and offset: limit from 1 to 1000, def when absent;
+// page reads limit and offset: limit from 1 to p.Max, p.Default when absent;
 // offset from 0.
-func page(limit, offset clubhouse.Optional[int64], def int) (int, int, error) {
-	l, o := limit.Or(int64(def)), offset.Or(0)
-	if l < 1 || l > 1000 {
-		return 0, 0, clubhouse.ErrInvalidData.Withf("limit must be from 1 to 1000, not %d.", l)
+func page(limit, offset clubhouse.Optional[int64], p clubhouse.Paging) (int, int, error) {
+	l, o := limit.Or(int64(p.Default)), offset.Or(0)
+	if l < 1 || l > int64(p.Max) {
+		return 0, 0, clubhouse.ErrInvalidData.Withf("limit must be from 1 to %d, not %d.", p.Max, l)
 	}
 	if o < 0 || o > 1<<31-1 {
 		return 0, 0, clubhouse.ErrInvalidData.Withf("offset must be from 0 to %d, not %d.", 1<<31-1, o)
@@ -291,7 +291,7 @@ func (h *Handler) register(s *sdk.Server) {
 	addTool(s, h, &sdk.Tool{Name: "client_search", Title: "Search clients", Annotations: readOnly,
 		Description: "Finds clients by email, name, document or phone. After booking_create: search the client who books; when absent, client_create; then booking_update with booking_id and client_id."},
 		func(ctx context.Context, c call[clientSearchArgs]) (any, error) {
-			limit, offset, err := page(c.in.Limit, c.in.Offset, 20)
+			limit, offset, err := page(c.in.Limit, c.in.Offset, booking.ClientPaging)
 			if err != nil {
 				return nil, err
 			}
@@ -412,7 +412,7 @@ func (h *Handler) register(s *sdk.Server) {
 			in := c.in
 			var f booking.BookingFilter
 			var err error
-			if f.Limit, f.Offset, err = page(in.Limit, in.Offset, 50); err != nil {
+			if f.Limit, f.Offset, err = page(in.Limit, in.Offset, booking.BookingPaging); err != nil {
 				return nil, err
 			}
 			if f.From, err = dateArg("start_date", in.StartDate); err != nil {

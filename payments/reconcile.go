@@ -268,6 +268,10 @@ type InboxFilter struct {
 
 // Inbox lists the entries of the inbox that f selects.
 func (s *Service) Inbox(ctx context.Context, f InboxFilter) ([]InboxEntry, error) {
+	var err error
+	if f.Limit, err = InboxPaging.Limit("limit", f.Limit); err != nil {
+		return nil, err
+	}
 	return s.store.listInbox(ctx, s.db, f)
 }
 

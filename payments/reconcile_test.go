@@ -306,4 +306,13 @@ func TestStats_Open(t *testing.T) {
 	assert.Equal(t, 5, st.Total)
 	assert.Equal(t, 2, st.Pending)
 	assert.Equal(t, 4, st.Open())
+
+	all, err := svc.List(ctx, payments.Filter{})
+	require.NoError(t, err)
+	assert.Len(t, all, 5, "a Limit of 0 is the default page, not LIMIT 0")
+	two, err := svc.List(ctx, payments.Filter{Limit: 2})
+	require.NoError(t, err)
+	assert.Len(t, two, 2)
+	_, err = svc.List(ctx, payments.Filter{Limit: payments.PaymentPaging.Max + 1})
+	require.ErrorIs(t, err, clubhouse.ErrInvalidQuery)
 }

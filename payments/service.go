@@ -51,8 +51,19 @@ func New(db *sqlx.DB, o Options) *Service {
 
 // List returns the payments that match f: pending first, then latest first.
 func (s *Service) List(ctx context.Context, f Filter) ([]Payment, error) {
+	var err error
+	if f.Limit, err = PaymentPaging.Limit("limit", f.Limit); err != nil {
+		return nil, err
+	}
 	return s.store.list(ctx, s.db, f)
 }
+
+// The page sizes of the lists of payments (a filter's Limit of 0 means
+// Default): PaymentPaging for List, InboxPaging for Inbox.
+var (
+	PaymentPaging = clubhouse.Paging{Default: 100, Max: 1000}
+	InboxPaging   = clubhouse.Paging{Default: 100, Max: 1000}
+)
 
 // Get returns the payment with id. Errors: ErrNotFound.
 func (s *Service) Get(ctx context.Context, id int64) (Payment, error) {
@@ -186,6 +197,10 @@ func (s *Service) OfBookings(ctx context.Context, ids []int64) (map[int64][]Paym
 // ClientPage returns one page of the payments of by's client, latest
 // first, and their total count; none when by has no client record.
 func (s *Service) ClientPage(ctx context.Context, by clubhouse.Actor, page, limit int) ([]Payment, int, error) {
+	limit, err := booking.AccountPaging.Limit("limit", limit)
+	if err != nil {
+		return nil, 0, err
+	}
 	clientID, err := s.store.clientOf(ctx, s.db, by)
 	if err != nil || clientID == 0 {
 		return []Payment{}, 0, err
