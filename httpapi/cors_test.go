@@ -40,9 +40,14 @@ func TestCORS(t *testing.T) {
 	}
 
 	// The answers themselves are readable, with the headers a client needs.
-	res := app.Anonymous().WithHeader("Origin", "https://inspector.example").Post("/mcp", `{}`).Status(t, http.StatusUnauthorized)
+	// /mcp serves pages of loopback origins (a local inspector) and
+	// refuses others, readably, against DNS rebinding.
+	res := app.Anonymous().WithHeader("Origin", "http://localhost:6274").Post("/mcp", `{}`).Status(t, http.StatusUnauthorized)
 	assert.Equal(t, "*", res.Header.Get("Access-Control-Allow-Origin"))
 	assert.True(t, strings.Contains(res.Header.Get("Access-Control-Expose-Headers"), "WWW-Authenticate"))
+	res = app.Anonymous().WithHeader("Origin", "https://inspector.example").Post("/mcp", `{}`).Status(t, http.StatusForbidden).
+		Error(t, "forbidden origin")
+	assert.Equal(t, "*", res.Header.Get("Access-Control-Allow-Origin"))
 	res = app.Anonymous().WithHeader("Origin", "https://inspector.example").Get("/.well-known/oauth-authorization-server").Status(t, http.StatusOK)
 	assert.Equal(t, "*", res.Header.Get("Access-Control-Allow-Origin"))
 	res = app.Anonymous().WithHeader("Origin", "https://inspector.example").Get("/health").Status(t, http.StatusOK)
