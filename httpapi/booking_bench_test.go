@@ -3,9 +3,11 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"runtime"
 	"slices"
@@ -112,9 +114,14 @@ func (bb *bookingBench) raw(ctx context.Context, s benchSlot) (created bool, err
 
 // api posts s as the bot and answers the status.
 func (bb *bookingBench) api(ctx context.Context, s benchSlot) (int, error) {
+	return bb.post(ctx, bb.url, s)
+}
+
+// post posts s to url as the bot and answers the status.
+func (bb *bookingBench) post(ctx context.Context, url string, s benchSlot) (int, error) {
 	body := fmt.Appendf(nil, `{"court_id":%d,"reservation_type_id":%d,"checking":%q,"checkout":%q}`,
 		s.court, bb.typeID, s.from.Format(time.DateTime), s.to.Format(time.DateTime))
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, bb.url, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return 0, err
 	}
@@ -301,6 +308,102 @@ func BenchmarkBookingInsert(b *testing.B) {
 	b.ReportMetric(raw.p99(), "raw-p99-ms")
 	b.ReportMetric(api.p99(), "api-p99-ms")
 	b.ReportMetric(api.p99()/raw.p99(), "p99-ratio")
+}
+
+// BenchmarkBookingCreateFloor is the issue's measure of the create path:
+// POST /api/admin/booking through clubd's whole stack against its floor, a
+// bare net/http handler that decodes the same body and runs the store's
+// INSERT on the same table with native pgx, answering 201 with the id. Both
+// are served on loopback listeners, called by the same 32 clients over one
+// keep-alive HTTP client, with pools of the same size; "raw" in the log is
+// the floor. Each iteration's ratio is logged.
+func BenchmarkBookingCreateFloor(b *testing.B) {
+	bb := newBookingBench(b, 8)
+	ctx := b.Context()
+	floorURL := floorServer(b, bb)
+	base := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	var next atomic.Int64
+	free := func() benchSlot {
+		k := next.Add(1) - 1
+		from := base.Add(time.Duration(k/int64(len(bb.courts))) * 30 * time.Minute)
+		return benchSlot{court: bb.courts[k%int64(len(bb.courts))], from: from, to: from.Add(30 * time.Minute)}
+	}
+	op := func(url string) func(ctx context.Context, _, _ int) error {
+		return func(ctx context.Context, _, _ int) error {
+			s := free()
+			code, err := bb.post(ctx, url, s)
+			if err == nil && code != http.StatusCreated {
+				err = fmt.Errorf("POST %s of free slot %v: status %d", url, s, code)
+			}
+			return err
+		}
+	}
+	round := func(api bool, n int) side {
+		f := op(floorURL)
+		if api {
+			f = op(bb.url)
+		}
+		d, lat, err := clients(ctx, n, f)
+		if err != nil {
+			b.Fatalf("api %v: %v", api, err)
+		}
+		return side{ops: len(lat), elapsed: d, lat: lat}
+	}
+	round(false, 4)
+	round(true, 4)
+	floor, api := abba(b, "ops/s", 2, func(api bool) side { return round(api, benchPerClient) }, nil)
+	if n, want := bb.count(b, "SELECT count(*) FROM reservations"), int(next.Load()); n != want {
+		b.Fatalf("%d bookings stored, want %d", n, want)
+	}
+	b.ReportMetric(0, "ns/op")
+	b.ReportMetric(floor.rate(), "floor-ops/s")
+	b.ReportMetric(api.rate(), "api-ops/s")
+	b.ReportMetric(api.rate()/floor.rate(), "ratio")
+}
+
+// floorServer serves the floor of BenchmarkBookingCreateFloor on a loopback
+// port and returns its URL: decode, one INSERT with native pgx, encode.
+func floorServer(b *testing.B, bb *bookingBench) string {
+	b.Helper()
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			CourtID           int64  `json:"court_id"`
+			ReservationTypeID int64  `json:"reservation_type_id"`
+			Checking          string `json:"checking"`
+			Checkout          string `json:"checkout"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		from, err1 := time.Parse(time.DateTime, in.Checking)
+		to, err2 := time.Parse(time.DateTime, in.Checkout)
+		if err := errors.Join(err1, err2); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		var id int64
+		err := bb.pool.QueryRow(r.Context(), rawInsertSQL, in.CourtID, in.ReservationTypeID, bb.pending, from, to).Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			http.Error(w, "taken", http.StatusConflict)
+			return
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		_ = json.NewEncoder(w).Encode(map[string]int64{"id": id})
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	b.Cleanup(func() { _ = srv.Close() })
+	return "http://" + ln.Addr().String() + "/"
 }
 
 // BenchmarkBookingRace releases 32 clients at once on 4 slots, 8 clients
