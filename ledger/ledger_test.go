@@ -250,8 +250,15 @@ func TestClose_racingPostings(t *testing.T) {
 	<-stopped
 
 	n := accepted.Load()
-	entries, err := l.Entries(ctx, ledger.EntryFilter{PeriodID: p.ID, Source: "manual", Limit: 1_000_000})
-	require.NoError(t, err)
+	var entries []ledger.Entry
+	for { // every page
+		page, err := l.Entries(ctx, ledger.EntryFilter{PeriodID: p.ID, Source: "manual", Limit: ledger.EntryPaging.Max, Offset: len(entries)})
+		require.NoError(t, err)
+		entries = append(entries, page...)
+		if len(page) < ledger.EntryPaging.Max {
+			break
+		}
+	}
 	assert.Len(t, entries, int(n), "the period holds the accepted sales and no other")
 	tb, err := l.TrialBalance(ctx, day("2026-01-31"))
 	require.NoError(t, err)
