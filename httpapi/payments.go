@@ -330,7 +330,7 @@ func (s *Server) createBookingPayment(w http.ResponseWriter, r *http.Request) er
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	p, err := s.o.Payments.CreateForBooking(r.Context(), id, in.domain())
+	p, err := s.o.Payments.CreateForBooking(r.Context(), id, in.domain(), nil)
 	if err != nil {
 		return err
 	}
@@ -402,7 +402,7 @@ func (s *Server) updateBookingPayment(w http.ResponseWriter, r *http.Request) er
 	}
 	p, err := s.o.Payments.UpdateForBooking(r.Context(), booking, id, payments.Input{Amount: optMoney(in.Amount),
 		TransactionID: in.TransactionID, PaymentTypeID: in.PaymentTypeID, Status: in.Status, Description: in.Description,
-		GatewayResponse: in.GatewayResponse})
+		GatewayResponse: in.GatewayResponse}, nil)
 	if err != nil {
 		return err
 	}

@@ -230,7 +230,7 @@ func (s *Server) createBookingPaymentForm(w http.ResponseWriter, r *http.Request
 	if m := f.missing(); len(m) > 0 {
 		return clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(m, ", "))
 	}
-	p, err := s.o.Payments.CreateForBookingWithReceipt(r.Context(), bookingID, bookingPaymentInput(f.patch).domain(), f.receipt)
+	p, err := s.o.Payments.CreateForBooking(r.Context(), bookingID, bookingPaymentInput(f.patch).domain(), f.receipt)
 	if err != nil {
 		return err
 	}
@@ -248,13 +248,7 @@ func (s *Server) updateBookingPaymentForm(w http.ResponseWriter, r *http.Request
 		return err
 	}
 	defer f.close()
-	in := bookingPaymentInput(f.patch).domain()
-	var p payments.Payment
-	if f.receipt != nil {
-		p, err = s.o.Payments.UpdateForBookingWithReceipt(r.Context(), bookingID, id, in, f.receipt)
-	} else {
-		p, err = s.o.Payments.UpdateForBooking(r.Context(), bookingID, id, in)
-	}
+	p, err := s.o.Payments.UpdateForBooking(r.Context(), bookingID, id, bookingPaymentInput(f.patch).domain(), f.receipt)
 	if err != nil {
 		return err
 	}

@@ -397,7 +397,7 @@ func (h *Handler) register(s *sdk.Server) {
 				return nil, err
 			}
 			p, err := o.Payments.CreateForBooking(ctx, *in.BookingID.Value, payments.Input{Amount: amt, TransactionID: in.TransactionID,
-				PaymentTypeID: in.PaymentTypeID, Status: in.Status, Description: in.Description})
+				PaymentTypeID: in.PaymentTypeID, Status: in.Status, Description: in.Description}, nil)
 			return newPaymentView(p), err
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_payment_list", Title: "List a booking's payments", Annotations: readOnly,

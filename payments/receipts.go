@@ -94,12 +94,11 @@ func (s *Service) CheckStorage() error {
 	return nil
 }
 
-// CreateForBookingWithReceipt is CreateForBooking with a receipt image. The
-// data is validated first; then the image is stored under a fresh key and
-// the row inserted. When the insert fails the object is removed, so no
-// object is left without a payment. Errors: ErrStorageOff, as
-// CreateForBooking, ErrStorageFailed.
-func (s *Service) CreateForBookingWithReceipt(ctx context.Context, bookingID int64, in Input, rc *Receipt) (Payment, error) {
+// createWithReceipt is CreateForBooking with a receipt image. The data is
+// validated first; then the image is stored under a fresh key and the row
+// inserted. When the insert fails the object is removed, so no object is
+// left without a payment.
+func (s *Service) createWithReceipt(ctx context.Context, bookingID int64, in Input, rc *Receipt) (Payment, error) {
 	if err := s.CheckStorage(); err != nil {
 		return Payment{}, err
 	}
@@ -126,13 +125,12 @@ func (s *Service) CreateForBookingWithReceipt(ctx context.Context, bookingID int
 	return out, nil
 }
 
-// UpdateForBookingWithReceipt is UpdateForBooking that also adds or
-// replaces the payment's receipt. The data is validated first; then the new
-// image is stored under a fresh key, and one transaction updates the row
-// and deletes the old object, committing only once it is gone. When any
-// step fails the new object is removed and the old receipt stays.
-// Errors: ErrStorageOff, as UpdateForBooking, ErrStorageFailed.
-func (s *Service) UpdateForBookingWithReceipt(ctx context.Context, bookingID, id int64, in Input, rc *Receipt) (Payment, error) {
+// updateWithReceipt is UpdateForBooking that also adds or replaces the
+// payment's receipt. The data is validated first; then the new image is
+// stored under a fresh key, and one transaction updates the row and deletes
+// the old object, committing only once it is gone. When any step fails the
+// new object is removed and the old receipt stays.
+func (s *Service) updateWithReceipt(ctx context.Context, bookingID, id int64, in Input, rc *Receipt) (Payment, error) {
 	if err := s.CheckStorage(); err != nil {
 		return Payment{}, err
 	}

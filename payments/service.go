@@ -104,9 +104,15 @@ func (s *Service) insert(ctx context.Context, p Payment) (Payment, error) {
 	return out, err
 }
 
-// CreateForBooking stores a payment of the booking with bookingID; the
-// booking in in is ignored. Errors: as Create, and booking.ErrBookingNotFound.
-func (s *Service) CreateForBooking(ctx context.Context, bookingID int64, in Input) (Payment, error) {
+// CreateForBooking stores a payment of the booking with bookingID, with its
+// receipt image when rc is not nil (stored first, and removed again when
+// the row cannot be inserted); the booking in in is ignored. Errors: as
+// Create, and booking.ErrBookingNotFound; with a receipt also ErrStorageOff
+// and ErrStorageFailed.
+func (s *Service) CreateForBooking(ctx context.Context, bookingID int64, in Input, rc *Receipt) (Payment, error) {
+	if rc != nil {
+		return s.createWithReceipt(ctx, bookingID, in, rc)
+	}
 	if _, err := s.store.bookingClient(ctx, s.db, bookingID); err != nil {
 		return Payment{}, err
 	}
@@ -124,8 +130,14 @@ func (s *Service) Update(ctx context.Context, id int64, in Input) (Payment, erro
 }
 
 // UpdateForBooking is Update for a payment that must belong to the booking
-// with bookingID. Errors: as Update; ErrNotFound for another booking's payment.
-func (s *Service) UpdateForBooking(ctx context.Context, bookingID, id int64, in Input) (Payment, error) {
+// with bookingID; with rc it also adds or replaces the payment's receipt
+// (the new image replaces the old only when the row is updated). Errors:
+// as Update; ErrNotFound for another booking's payment; with a receipt also
+// ErrStorageOff and ErrStorageFailed.
+func (s *Service) UpdateForBooking(ctx context.Context, bookingID, id int64, in Input, rc *Receipt) (Payment, error) {
+	if rc != nil {
+		return s.updateWithReceipt(ctx, bookingID, id, in, rc)
+	}
 	in.ReservationID = clubhouse.Optional[int64]{}
 	return s.update(ctx, id, bookingID, in)
 }

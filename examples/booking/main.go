@@ -128,7 +128,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	// A payment is taken pending and completed once the money is in the
 	// drawer; only completed payments count as paid.
 	p, err := pay.CreateForBooking(ctx, b.ID, payments.Input{PaymentTypeID: clubhouse.Some(cash.ID),
-		Amount: clubhouse.Some(decimal.NewFromInt(100000)), Description: clubhouse.Some("deposit")})
+		Amount: clubhouse.Some(decimal.NewFromInt(100000)), Description: clubhouse.Some("deposit")}, nil)
 	if err != nil {
 		return err
 	}
