@@ -363,3 +363,39 @@ func TestClose_checks(t *testing.T) {
 	assert.Equal(t, ledger.PeriodClosed, got.Status)
 	assert.Equal(t, []string{"2026-01", "2026-01", "2026-01", "2026-01"}, judged)
 }
+
+// TestClose_equityCheck: memorandum accounts that do not offset each other
+// break the equity equation though the trial balance balances; the close
+// refuses with ErrCloseCheck, naming the sums, and the period stays open.
+// The ledger never posts such an entry (memorandum lines go only with
+// memorandum lines), so the test writes one past it, as a bad import would.
+func TestClose_equityCheck(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, _ := dbtest.NewWith(t, migrations.Accounting())
+	l := ledger.New(db.DB, time.Now)
+	require.NoError(t, l.SeedChart(ctx, append(ledger.DemoChart, ledger.ChartAccount{Code: "8", Name: "Cuentas de orden"},
+		ledger.ChartAccount{Code: "8.1", Name: "Bienes en custodia"})))
+	p, err := l.CreatePeriod(ctx, "2026-01", day("2026-01-01"), day("2026-01-31"))
+	require.NoError(t, err)
+	tx, err := db.BeginTxx(ctx, nil)
+	require.NoError(t, err)
+	var id int64
+	require.NoError(t, tx.GetContext(ctx, &id, `INSERT INTO entries (period_id, date, description, content_hash)
+		VALUES ($1, '2026-01-05', 'Custody, imported', '\x00') RETURNING id`, p.ID))
+	_, err = tx.ExecContext(ctx, `INSERT INTO lines (entry_id, account_id, date, period_id, debit, credit)
+		SELECT $1, a.id, '2026-01-05', $2, v.debit, v.credit FROM (VALUES ('8.1', 500, 0), ('1.1.10.01', 0, 500)) v (code, debit, credit)
+		JOIN accounts a ON a.code = v.code`, id, p.ID)
+	require.NoError(t, err)
+	require.NoError(t, tx.Commit())
+
+	rd, err := l.Readiness(ctx, p.ID)
+	require.NoError(t, err)
+	assert.False(t, rd.Ready)
+	_, err = l.Close(ctx, p.ID, "test")
+	require.ErrorIs(t, err, ledger.ErrCloseCheck)
+	assert.Contains(t, clubhouse.AsError(err).Message, "Assets + liabilities + equity = -500")
+	got, err := l.Period(ctx, p.ID)
+	require.NoError(t, err)
+	assert.Equal(t, ledger.PeriodOpen, got.Status)
+}
