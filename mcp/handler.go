@@ -249,12 +249,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 const sessionHeader = "Mcp-Session-Id"
 
 // isInitialize reports whether the JSON-RPC message body is an initialize
-// request, the call that opens a session.
+// request, the call that opens a session. It reads the body with the SDK's
+// own decoder, which matches keys exactly: encoding/json matches them
+// regardless of case, so {"method":"initialize","Method":"x"} would pass
+// it for another call and open a session past the limits.
 func isInitialize(body []byte) bool {
-	var m struct {
-		Method string `json:"method"`
-	}
-	return json.Unmarshal(body, &m) == nil && m.Method == "initialize"
+	m, err := jsonrpc.DecodeMessage(body)
+	req, ok := m.(*jsonrpc.Request)
+	return err == nil && ok && req.Method == "initialize"
 }
 
 // MaxMessage bounds the body of a POST: one JSON-RPC message. The largest

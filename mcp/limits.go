@@ -75,23 +75,14 @@ func newSessionLimiter(l Limits, live func() iter.Seq[string]) *sessionLimiter {
 		rates: map[string]*rate.Limiter{}, streams: map[[2]string]bool{}}
 }
 
-// admit reserves a session for user's initialize call, or refuses it. The
+// admit reserves a session for user's initialize call, or refuses it: over
+// a cap, or faster than the user's rate (a call refused by a cap spends
+// none of the rate). The
 // caller calls done with the id of the session the call opened ("" for
 // none) once it is served.
 func (s *sessionLimiter) admit(user string) (done func(session string), refused *refusal) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.rates[user]
-	if r == nil {
-		r = rate.NewLimiter(rate.Every(s.l.InitializeInterval), s.l.InitializeBurst)
-		s.rates[user] = r
-	}
-	if res := r.Reserve(); res.Delay() > 0 {
-		wait := res.Delay()
-		res.Cancel()
-		return nil, tooMany(http.StatusTooManyRequests, wait, "too many sessions",
-			fmt.Sprintf("Open sessions more slowly: %d at once, then one every %s.", s.l.InitializeBurst, s.l.InitializeInterval))
-	}
 	s.prune()
 	mine := s.pending[user]
 	for _, u := range s.owner {
@@ -106,6 +97,17 @@ func (s *sessionLimiter) admit(user string) (done func(session string), refused 
 	case len(s.owner)+s.inFlight >= s.l.MaxSessions:
 		return nil, tooMany(http.StatusServiceUnavailable, time.Minute, "too many sessions",
 			"The server holds as many sessions as it may; try again shortly.")
+	}
+	r := s.rates[user]
+	if r == nil {
+		r = rate.NewLimiter(rate.Every(s.l.InitializeInterval), s.l.InitializeBurst)
+		s.rates[user] = r
+	}
+	if res := r.Reserve(); res.Delay() > 0 {
+		wait := res.Delay()
+		res.Cancel()
+		return nil, tooMany(http.StatusTooManyRequests, wait, "too many sessions",
+			fmt.Sprintf("Open sessions more slowly: %d at once, then one every %s.", s.l.InitializeBurst, s.l.InitializeInterval))
 	}
 	s.pending[user]++
 	s.inFlight++

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -58,6 +59,26 @@ func TestMCP_sessionCaps(t *testing.T) {
 	open(bob) // the place ana's session held
 	res = post(t, a, ana, "", initialize)
 	assert.Equal(t, http.StatusServiceUnavailable, res.StatusCode, res)
+}
+
+// TestMCP_sessionCapsKeyCase: an initialize is counted as the SDK reads
+// it, whatever other keys its body carries: a second "Method" key, which
+// encoding/json would take for "method", opens no session past the caps.
+func TestMCP_sessionCapsKeyCase(t *testing.T) {
+	t.Parallel()
+	a := limitedApp(t, mcp.Limits{MaxUserSessions: 2, InitializeBurst: 100, InitializeInterval: time.Millisecond})
+	token := a.TokenWithScope(a.User("ana@test.club", clubhouse.RoleOperator), "mcp")
+	cased := strings.Replace(initialize, `"method":"initialize",`, `"method":"initialize","Method":"ping",`, 1)
+	require.NotEqual(t, initialize, cased)
+	for range 2 {
+		res := post(t, a, token, "", cased)
+		require.Equal(t, http.StatusOK, res.StatusCode, res)
+		require.NotEmpty(t, res.Header.Get("Mcp-Session-Id"), "the SDK opened a session")
+	}
+	for _, body := range []string{cased, initialize} {
+		res := post(t, a, token, "", body)
+		assert.Equal(t, http.StatusTooManyRequests, res.StatusCode, res)
+	}
 }
 
 // TestMCP_sessionCapRace: initialize calls of one user racing each other
