@@ -92,6 +92,7 @@ var exported = map[string]error{
 	"payments.ErrSignatureExpired":      payments.ErrSignatureExpired,
 	"payments.ErrSignatureMismatch":     payments.ErrSignatureMismatch,
 	"payments.ErrWebhookOff":            payments.ErrWebhookOff,
+	"payments.ErrDeliveryTooLarge":      payments.ErrDeliveryTooLarge,
 	"ledger.ErrAccountNotFound":         ledger.ErrAccountNotFound,
 	"ledger.ErrBadCode":                 ledger.ErrBadCode,
 	"ledger.ErrNoParent":                ledger.ErrNoParent,

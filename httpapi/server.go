@@ -47,11 +47,6 @@ type Options struct {
 	// MCP is the tool endpoint served at /mcp (POST, GET, DELETE), which
 	// authorizes its requests itself; nil: /mcp answers 404.
 	MCP http.Handler
-
-	// WebhookSecrets are the keys of POST /webhooks/payment signatures
-	// (PAYMENT_WEBHOOK_SECRET; several during a rotation). None: the
-	// webhook answers 503.
-	WebhookSecrets []string
 }
 
 // Server is the Clubhouse HTTP API.

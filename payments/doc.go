@@ -24,4 +24,12 @@
 // Options.Objects stores receipts (nil: the receipt operations answer
 // ErrStorageOff); Options.Bookings serves the views that join a booking with
 // its payments (Booking, ClientBookings, Dashboard). examples/booking books a court and pays it this way.
+//
+// # The gateway's webhook
+//
+// Deliver takes a delivery as it arrived (the raw body, its
+// X-Webhook-Signature header and the time) and does all of it: the
+// signature against Options.WebhookSecrets (VerifySignature), the JSON body
+// (ParseEvent) and the reconciliation (Reconcile). A server passes the
+// request on and answers the Result; Sign signs a body as a gateway would.
 package payments

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -35,6 +36,38 @@ type Result struct {
 	// when none. Note says why.
 	InboxID int64
 	Note    string
+	// TransactionID is the event's transaction_id, trimmed, for the log.
+	TransactionID string
+}
+
+// Deliver takes one delivery of the payment webhook as it arrived: its raw
+// body, its X-Webhook-Signature header and the time it arrived. It reads
+// at most MaxDelivery bytes of body, checks the signature against
+// Options.WebhookSecrets (see VerifySignature), reads the event (see
+// ParseEvent) and reconciles it (see Reconcile); nothing is stored unless
+// all of that passes. Errors: ErrWebhookOff without a secret, before body
+// is read; ErrDeliveryTooLarge; the Unauthenticated errors of
+// VerifySignature; Invalid for a body that cannot be read and as
+// ParseEvent and Reconcile; as Reconcile.
+func (s *Service) Deliver(ctx context.Context, body io.Reader, signature string, at time.Time) (Result, error) {
+	if len(s.secrets) == 0 {
+		return Result{}, ErrWebhookOff
+	}
+	raw, err := io.ReadAll(io.LimitReader(body, MaxDelivery+1))
+	if err != nil {
+		return Result{}, clubhouse.ErrInvalidJSON.Withf("The delivery could not be read: %v.", err)
+	}
+	if len(raw) > MaxDelivery {
+		return Result{}, ErrDeliveryTooLarge
+	}
+	if err := VerifySignature(signature, raw, s.secrets, at); err != nil {
+		return Result{}, err
+	}
+	e, err := ParseEvent(raw)
+	if err != nil {
+		return Result{}, err
+	}
+	return s.Reconcile(ctx, e)
 }
 
 // Reconcile applies a gateway event, in one transaction:
@@ -110,6 +143,7 @@ func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("reconcile %s: %w", e.TransactionID, err)
 	}
+	res.TransactionID = e.TransactionID
 	if res.Changed {
 		s.publish(res.Payment, false)
 	}

@@ -22,6 +22,7 @@ type Service struct {
 	now      func() time.Time
 	events   clubhouse.Publisher
 	bookings *booking.Bookings
+	secrets  []string
 	store    store
 }
 
@@ -35,6 +36,10 @@ type Options struct {
 	// booking with its payments (Booking, ClientBookings, Dashboard, ...)
 	// read; nil: those views fail.
 	Bookings *booking.Bookings
+	// WebhookSecrets are the keys of the webhook's signatures (see
+	// VerifySignature), several while one is rotated; empty ones are
+	// ignored. None: Deliver answers ErrWebhookOff.
+	WebhookSecrets []string
 }
 
 // New returns the payments stored in db, a database migrated with
@@ -46,7 +51,13 @@ func New(db *sqlx.DB, o Options) *Service {
 	if o.Events == nil {
 		o.Events = clubhouse.Discard
 	}
-	return &Service{db: db, objects: o.Objects, now: o.Now, events: o.Events, bookings: o.Bookings}
+	var secrets []string
+	for _, k := range o.WebhookSecrets {
+		if k != "" {
+			secrets = append(secrets, k)
+		}
+	}
+	return &Service{db: db, objects: o.Objects, now: o.Now, events: o.Events, bookings: o.Bookings, secrets: secrets}
 }
 
 // List returns the payments that match f: pending first, then latest first.

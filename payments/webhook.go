@@ -1,11 +1,17 @@
 package payments
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +20,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
 
 // Event is a payment gateway's report about one transaction, as delivered
@@ -79,6 +86,158 @@ func (e *Event) Validate() (status bool, detail string, err error) {
 			"A payment belongs to a booking or an enrollment, never both: send reservation_id or enrollment_id.")
 	}
 	return status, detail, nil
+}
+
+// The JSON body of a delivery is one object with these members, and no
+// other: transaction_id (string, required, at most 200 characters), amount
+// (number, required), status (string, required), gateway_response and date
+// (strings or null), reservation_id and enrollment_id (integers or null).
+// The other text members are at most so many characters long.
+const (
+	MaxDelivery             = 64 << 10 // bytes of a delivery's body, read whole before its signature is checked
+	maxEventStatus          = 255
+	maxEventGatewayResponse = 65536
+	maxEventDate            = 255
+)
+
+// ErrDeliveryTooLarge is returned for a delivery whose body exceeds
+// MaxDelivery.
+var ErrDeliveryTooLarge = clubhouse.Errorf(clubhouse.TooLarge, "request too large", "A webhook delivery is at most 64 KiB.")
+
+// ParseEvent reads the JSON body of a webhook delivery into an Event whose
+// Payload is body. It refuses rather than alters: text that is not UTF-8
+// or escapes a lone surrogate, holds NUL or is longer than its member
+// allows. It does not check the values (see Event.Validate).
+// Errors: Invalid: "invalid JSON" for a body that is not one JSON object;
+// "unknown field"; "invalid data" naming a member of the wrong type or
+// with refused text; "invalid amount" for an amount that is not a JSON
+// number; "invalid date" (see ParseEventDate); "incomplete data" listing
+// the required members absent or null.
+func ParseEvent(body []byte) (Event, error) {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return Event{}, clubhouse.ErrInvalidJSON.Withf("The event is empty; send a JSON object.")
+	}
+	var members map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&members); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return Event{}, clubhouse.ErrInvalidJSON.Withf("The event must be a JSON object.")
+		}
+		return Event{}, clubhouse.ErrInvalidJSON.Withf("The event is not valid JSON: %v.", err)
+	}
+	if members == nil {
+		return Event{}, clubhouse.ErrInvalidJSON.Withf("The event must be a JSON object.")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Event{}, clubhouse.ErrInvalidJSON.Withf("The event must be one JSON object and nothing after it.")
+	}
+	e := Event{Payload: body}
+	var status, date *string
+	var amount, txid bool
+	for _, name := range slices.Sorted(maps.Keys(members)) {
+		raw := members[name]
+		var err error
+		switch name {
+		case "transaction_id":
+			var v *string
+			if v, err = eventText(name, raw, maxTransactionID); v != nil {
+				e.TransactionID, txid = *v, true
+			}
+		case "amount":
+			amount, err = eventAmount(raw, &e.Amount)
+		case "status":
+			status, err = eventText(name, raw, maxEventStatus)
+		case "gateway_response":
+			e.GatewayResponse, err = eventText(name, raw, maxEventGatewayResponse)
+		case "date":
+			date, err = eventText(name, raw, maxEventDate)
+		case "reservation_id":
+			e.ReservationID, err = eventID(name, raw)
+		case "enrollment_id":
+			e.EnrollmentID, err = eventID(name, raw)
+		default:
+			err = clubhouse.ErrUnknownField.Withf("Field %s is not accepted here.", name)
+		}
+		if err != nil {
+			return Event{}, err
+		}
+	}
+	var missing []string
+	for _, m := range []struct {
+		name string
+		ok   bool
+	}{{"transaction_id", txid}, {"amount", amount}, {"status", status != nil}} {
+		if !m.ok {
+			missing = append(missing, m.name)
+		}
+	}
+	if len(missing) > 0 {
+		return Event{}, clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(missing, ", "))
+	}
+	e.Status = *status
+	if date != nil {
+		d, err := ParseEventDate(*date)
+		if err != nil {
+			return Event{}, err
+		}
+		e.Date = &d
+	}
+	return e, nil
+}
+
+func isNull(raw json.RawMessage) bool { return string(raw) == "null" }
+
+// eventText reads member name, a JSON string of at most max characters;
+// nil for null.
+func eventText(name string, raw json.RawMessage, max int) (*string, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	if raw[0] != '"' {
+		return nil, clubhouse.ErrInvalidData.Withf("Field %s must be a string.", name)
+	}
+	// encoding/json would put U+FFFD in place of a bad byte or a lone
+	// surrogate: refuse them here, in the raw text.
+	if !utf8.Valid(raw) || wiretext.LoneSurrogate(raw) >= 0 {
+		return nil, wiretext.NotUTF8(name)
+	}
+	var v string
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, clubhouse.ErrInvalidData.Withf("Field %s must be a string.", name)
+	}
+	if err := wiretext.Check(name, v, max); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// eventAmount reads the amount, a JSON number, into dst; false for null.
+func eventAmount(raw json.RawMessage, dst *decimal.Decimal) (bool, error) {
+	if isNull(raw) {
+		return false, nil
+	}
+	if c := raw[0]; c != '-' && (c < '0' || c > '9') {
+		return false, clubhouse.ErrInvalidAmount.Withf("Amounts must be JSON numbers, not %s.", raw)
+	}
+	d, err := decimal.NewFromString(string(raw))
+	if err != nil {
+		return false, clubhouse.ErrInvalidAmount.Withf("%s is not a number.", raw)
+	}
+	*dst = d
+	return true, nil
+}
+
+// eventID reads member name, a JSON integer; nil for null.
+func eventID(name string, raw json.RawMessage) (*int64, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	var v int64
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, clubhouse.ErrInvalidData.Withf("Field %s must be an integer.", name)
+	}
+	return &v, nil
 }
 
 // ParseEventDate reads the date of an event: an RFC 3339 date-time with

@@ -141,7 +141,8 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	}
 	club := booking.New(db.DB, booking.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: invite, Events: o.Events})
 	a.Catalogs, a.Clients, a.Tariffs, a.Bookings, a.Discounts = club.Catalogs, club.Clients, club.Tariffs, club.Bookings, club.Discounts
-	a.Payments = payments.New(db.DB, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events, Bookings: club.Bookings})
+	a.Payments = payments.New(db.DB, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events, Bookings: club.Bookings,
+		WebhookSecrets: cfg.PaymentWebhookSecrets})
 	if o.Accounting != nil {
 		a.Ledger = ledger.New(o.Accounting.DB, o.Now, payments.WaitingCheck(db.DB, cfg.ClubTimezone))
 		a.Poster = payments.NewLedgerPoster(db.DB, a.Ledger, cfg.ClubTimezone)
@@ -154,7 +155,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	})
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
-		Catalogs: a.Catalogs, Clients: a.Clients, Tariffs: a.Tariffs, Bookings: a.Bookings, Discounts: a.Discounts, Payments: a.Payments, Ledger: a.Ledger, Idempotency: a.Keys, AccountingDB: o.Accounting, WebhookSecrets: cfg.PaymentWebhookSecrets,
+		Catalogs: a.Catalogs, Clients: a.Clients, Tariffs: a.Tariffs, Bookings: a.Bookings, Discounts: a.Discounts, Payments: a.Payments, Ledger: a.Ledger, Idempotency: a.Keys, AccountingDB: o.Accounting,
 		Now: o.Now, Zone: cfg.ClubTimezone, MCP: tools,
 	})
 	if err != nil {
