@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,8 +185,14 @@ func TestOAuth_browserRefusals(t *testing.T) {
 // the login page, and signs in there.
 func signIn(t *testing.T, ctx context.Context, authURL, email, password string) {
 	t.Helper()
+	// A load still in flight (the client's page, after a redirect back to
+	// it) aborts a navigation started meanwhile; the next one finds it done.
+	err := chromedp.Do(ctx, chromedp.Navigate(authURL))
+	for try := 0; err != nil && strings.Contains(err.Error(), "ERR_ABORTED") && try < 5; try++ {
+		err = chromedp.Do(ctx, chromedp.Navigate(authURL))
+	}
+	require.NoError(t, err)
 	require.NoError(t, chromedp.Do(ctx,
-		chromedp.Navigate(authURL),
 		chromedp.WaitVisible(chromedp.ID("email")),
 		chromedp.SendKeys(chromedp.ID("email"), email),
 		chromedp.SendKeys(chromedp.ID("password"), password),
