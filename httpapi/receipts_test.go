@@ -13,6 +13,8 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -83,20 +85,56 @@ func foto(data []byte, filename, contentType string) formFile {
 	return formFile{name: "foto", filename: filename, contentType: contentType, data: data}
 }
 
-// receiptFixture is a test app storing receipts in its own versitygw,
+// receiptStore is a store of receipts that lists its keys, as both
+// objstore.Store and objstore.Dir do.
+type receiptStore interface {
+	payments.ObjectStore
+	Keys(ctx context.Context, prefix string) ([]string, error)
+}
+
+// openStore returns a new, empty receiptStore for the test t.
+type openStore func(t *testing.T) receiptStore
+
+func openBucket(t *testing.T) receiptStore { return objtest.Store(t, objtest.New(t)) }
+
+func openDir(t *testing.T) receiptStore {
+	d, err := objstore.NewDir(t.TempDir())
+	require.NoError(t, err)
+	return d
+}
+
+// eachStore runs test in parallel against both of clubd's receipt stores:
+// a bucket in its own versitygw (OBJSTORE_BUCKET) and a local directory
+// (OBJSTORE_DIR).
+func eachStore(t *testing.T, test func(t *testing.T, open openStore)) {
+	t.Parallel()
+	for name, open := range map[string]openStore{"bucket": openBucket, "directory": openDir} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			test(t, open)
+		})
+	}
+}
+
+// receiptFixture is a test app storing receipts in a store of its own,
 // with a booking to pay.
 type receiptFixture struct {
 	app     *apptest.App
-	store   objstore.Config
+	store   receiptStore
 	booking int64
 	other   int64 // another booking
 }
 
+// newReceiptFixture is a receiptFixture storing receipts in a bucket.
 func newReceiptFixture(t *testing.T, opts ...apptest.Option) receiptFixture {
 	t.Helper()
-	cfg := objtest.New(t)
-	app := apptest.New(t, append([]apptest.Option{apptest.WithObjects(objtest.Store(t, cfg))}, opts...)...)
-	return withBookings(t, receiptFixture{app: app, store: cfg})
+	return newReceiptFixtureIn(t, openBucket(t), opts...)
+}
+
+func newReceiptFixtureIn(t *testing.T, store receiptStore, opts ...apptest.Option) receiptFixture {
+	t.Helper()
+	app := apptest.New(t, append([]apptest.Option{apptest.WithObjects(store)}, opts...)...)
+	return withBookings(t, receiptFixture{app: app, store: store})
 }
 
 func withBookings(t *testing.T, f receiptFixture) receiptFixture {
@@ -145,14 +183,17 @@ func (f receiptFixture) download(t *testing.T, booking, payment int64) *apptest.
 
 func (f receiptFixture) keys(t *testing.T) []string {
 	t.Helper()
-	return objtest.Keys(t, f.store)
+	keys, err := f.store.Keys(context.Background(), "")
+	require.NoError(t, err)
+	return keys
 }
 
 var keyPattern = regexp.MustCompile(`^receipts/(\d+)/([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|\d+)-[a-z2-7]{16}\.(jpg|png|webp)$`)
 
-func TestReceipt_uploadEachType(t *testing.T) {
-	t.Parallel()
-	f := newReceiptFixture(t)
+func TestReceipt_uploadEachType(t *testing.T) { eachStore(t, testReceiptUploadEachType) }
+
+func testReceiptUploadEachType(t *testing.T, open openStore) {
+	f := newReceiptFixtureIn(t, open(t))
 	for i, tc := range []struct {
 		data             []byte
 		filename, sent   string
@@ -189,8 +230,11 @@ func TestReceipt_uploadEachType(t *testing.T) {
 }
 
 func TestReceipt_rejectedFilesLeaveNothing(t *testing.T) {
-	t.Parallel()
-	f := newReceiptFixture(t)
+	eachStore(t, testReceiptRejectedFilesLeaveNothing)
+}
+
+func testReceiptRejectedFilesLeaveNothing(t *testing.T, open openStore) {
+	f := newReceiptFixtureIn(t, open(t))
 	fields := []string{"amount", "100", "transaction_id", "TX-1"}
 	post := func(ff formFile) *apptest.Response {
 		t.Helper()
@@ -346,9 +390,10 @@ func TestReceipt_badInput(t *testing.T) {
 	assert.Equal(t, before, f.keys(t), "no failed request left an object")
 }
 
-func TestReceipt_replaceAndDelete(t *testing.T) {
-	t.Parallel()
-	f := newReceiptFixture(t)
+func TestReceipt_replaceAndDelete(t *testing.T) { eachStore(t, testReceiptReplaceAndDelete) }
+
+func testReceiptReplaceAndDelete(t *testing.T, open openStore) {
+	f := newReceiptFixtureIn(t, open(t))
 	admin := f.app.AsAdmin()
 	paid := f.send(t, http.MethodPost, f.paymentsPath(f.booking), []string{"amount", "100", "transaction_id", "TX-1"},
 		foto(jpegImage, "a.jpg", "image/jpeg")).Status(t, http.StatusCreated).Object(t)
@@ -467,7 +512,7 @@ func TestReceipt_storageFailure(t *testing.T) {
 	cfg := objtest.New(t)
 	bad := cfg
 	bad.SecretAccessKey = "wrong-" + cfg.SecretAccessKey
-	f := withBookings(t, receiptFixture{app: apptest.New(t, apptest.WithObjects(objtest.Store(t, bad))), store: cfg})
+	f := withBookings(t, receiptFixture{app: apptest.New(t, apptest.WithObjects(objtest.Store(t, bad))), store: objtest.Store(t, cfg)})
 	admin := f.app.AsAdmin()
 
 	f.send(t, http.MethodPost, f.paymentsPath(f.booking), []string{"amount", "1", "transaction_id", "TX-1"}, foto(pngImage, "a.png", "image/png")).
@@ -490,6 +535,32 @@ func TestReceipt_storageFailure(t *testing.T) {
 	assert.Equal(t, "receipts/x.png", p["foto"])
 }
 
+// TestReceipt_directoryFailures: with OBJSTORE_DIR, a receipt removed from
+// the directory behind clubd's back is not found, as one missing from a
+// bucket, and a directory that cannot be written answers 503 with nothing
+// stored.
+func TestReceipt_directoryFailures(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "receipts")
+	store, err := objstore.NewDir(root)
+	require.NoError(t, err)
+	f := newReceiptFixtureIn(t, store)
+	admin := f.app.AsAdmin()
+	p := f.send(t, http.MethodPost, f.paymentsPath(f.booking), []string{"amount", "100", "transaction_id", "TX-1"},
+		foto(pngImage, "a.png", "image/png")).Status(t, http.StatusCreated).Object(t)
+	id := int64(p["id"].(float64))
+	require.NoError(t, os.Remove(filepath.Join(root, filepath.FromSlash(p["foto"].(string)))))
+	f.download(t, f.booking, id).Status(t, http.StatusNotFound).Error(t, "receipt not found")
+
+	require.NoError(t, os.RemoveAll(root))
+	require.NoError(t, os.WriteFile(root, nil, 0o600)) // a file where the directory was
+	f.send(t, http.MethodPost, f.paymentsPath(f.booking), []string{"amount", "1", "transaction_id", "TX-2"}, foto(pngImage, "b.png", "image/png")).
+		Status(t, http.StatusServiceUnavailable).Error(t, "storage unavailable")
+	var list []any
+	admin.Get(f.paymentsPath(f.booking)).Status(t, http.StatusOK).JSON(t, &list)
+	assert.Len(t, list, 1, "no payment row for the refused receipt")
+}
+
 // failingDeletes is a store whose Delete of one chosen key fails, as a store
 // that goes away between two requests would.
 type failingDeletes struct {
@@ -506,11 +577,12 @@ func (s *failingDeletes) Delete(ctx context.Context, key string) error {
 
 // TestReceipt_failuresAfterStoring covers the requests that fail once the new
 // object is stored: it is removed, and the payment keeps its old receipt.
-func TestReceipt_failuresAfterStoring(t *testing.T) {
-	t.Parallel()
-	cfg := objtest.New(t)
-	store := &failingDeletes{ObjectStore: objtest.Store(t, cfg)}
-	f := withBookings(t, receiptFixture{app: apptest.New(t, apptest.WithObjects(store)), store: cfg})
+func TestReceipt_failuresAfterStoring(t *testing.T) { eachStore(t, testReceiptFailuresAfterStoring) }
+
+func testReceiptFailuresAfterStoring(t *testing.T, open openStore) {
+	objects := open(t)
+	store := &failingDeletes{ObjectStore: objects}
+	f := withBookings(t, receiptFixture{app: apptest.New(t, apptest.WithObjects(store)), store: objects})
 	admin := f.app.AsAdmin()
 	p := f.send(t, http.MethodPost, f.paymentsPath(f.booking), []string{"amount", "100", "transaction_id", "TX-1"},
 		foto(jpegImage, "a.jpg", "image/jpeg")).Status(t, http.StatusCreated).Object(t)
@@ -546,11 +618,14 @@ func TestReceipt_failuresAfterStoring(t *testing.T) {
 }
 
 // TestReceipt_concurrentReplacements replaces one payment's receipt from
-// many goroutines at once: every request succeeds, and the bucket ends with
+// many goroutines at once: every request succeeds, and the store ends with
 // exactly the object the payment points to.
 func TestReceipt_concurrentReplacements(t *testing.T) {
-	t.Parallel()
-	f := newReceiptFixture(t)
+	eachStore(t, testReceiptConcurrentReplacements)
+}
+
+func testReceiptConcurrentReplacements(t *testing.T, open openStore) {
+	f := newReceiptFixtureIn(t, open(t))
 	id := f.send(t, http.MethodPost, f.paymentsPath(f.booking), []string{"amount", "100", "transaction_id", "TX-1"},
 		foto(jpegImage, "a.jpg", "image/jpeg")).Status(t, http.StatusCreated).ID(t)
 	one := path("/api/admin/booking/%d/payment/%d", f.booking, id)

@@ -27,15 +27,15 @@ import (
 
 func main() {
 	app.TuneGC()
-	if err := run(context.Background(), os.Args, os.Stdout); err != nil {
+	if err := run(context.Background(), os.Args, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "clubd:", err)
 		os.Exit(1)
 	}
 }
 
 // run runs clubd with args until SIGTERM, SIGINT or the end of ctx, writing
-// the demo users' passwords to stdout.
-func run(ctx context.Context, args []string, stdout io.Writer) error {
+// the demo users' passwords to stdout and the log to stderr.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cli := &cli.App{
 		Name:  "clubd",
 		Usage: "run the Clubhouse server",
@@ -52,14 +52,14 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			}
 			ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
 			defer stop()
-			return serve(ctx, cfg, c.Bool("migrate"), c.Bool("demo"), c.Duration("shutdown-timeout"), stdout)
+			return serve(ctx, cfg, c.Bool("migrate"), c.Bool("demo"), c.Duration("shutdown-timeout"), stdout, stderr)
 		},
 	}
 	return cli.RunContext(ctx, args)
 }
 
-func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.Duration, stdout io.Writer) error {
-	log := app.NewLogger(os.Stderr, cfg.LogFormat)
+func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.Duration, stdout, stderr io.Writer) error {
+	log := app.NewLogger(stderr, cfg.LogFormat)
 	db, err := app.OpenDB(ctx, cfg, migrate, log)
 	if err != nil {
 		return err

@@ -52,6 +52,7 @@ func (b *syncBuffer) String() string {
 type server struct {
 	addr   string // host:port
 	stdout *syncBuffer
+	log    *syncBuffer // what clubd logged, also written to the test's stderr
 	cancel context.CancelFunc
 	done   chan struct{} // closed when run has returned
 	err    error         // what run returned, once done is closed
@@ -93,10 +94,10 @@ func startOn(tb testing.TB, port int, dsn, key string, extra ...string) *server 
 	args := append([]string{"clubd", "--port", strconv.Itoa(port), "--database-url", dsn, "--auth-signing-key-file", key,
 		"--accounting-database-url", accountingFor(tb, dsn)}, extra...)
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &server{addr: fmt.Sprintf("127.0.0.1:%d", port), stdout: &syncBuffer{}, cancel: cancel, done: make(chan struct{})}
+	s := &server{addr: fmt.Sprintf("127.0.0.1:%d", port), stdout: &syncBuffer{}, log: &syncBuffer{}, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
-		s.err = run(ctx, args, s.stdout)
+		s.err = run(ctx, args, s.stdout, io.MultiWriter(os.Stderr, s.log))
 	}()
 	tb.Cleanup(func() { _ = s.stop(tb) })
 

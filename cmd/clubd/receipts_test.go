@@ -70,7 +70,7 @@ func TestRun_demoReceipts(t *testing.T) {
 
 // TestRun_bucketOrDirectory: a bucket and a directory together are refused.
 func TestRun_bucketOrDirectory(t *testing.T) {
-	err := run(context.Background(), []string{"clubd", "--objstore-bucket", "b", "--objstore-dir", t.TempDir()}, io.Discard)
+	err := run(context.Background(), []string{"clubd", "--objstore-bucket", "b", "--objstore-dir", t.TempDir()}, io.Discard, io.Discard)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "exclusive")
 }
@@ -128,7 +128,7 @@ func sendReceipt(t *testing.T, s *server) string {
 }
 
 func TestRun_invalidObjectStoreEndpoint(t *testing.T) {
-	err := run(context.Background(), []string{"clubd", "--objstore-bucket", "b", "--objstore-endpoint", "s3.local:9000"}, io.Discard)
+	err := run(context.Background(), []string{"clubd", "--objstore-bucket", "b", "--objstore-endpoint", "s3.local:9000"}, io.Discard, io.Discard)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "OBJSTORE_ENDPOINT")
 }

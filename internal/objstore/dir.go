@@ -7,10 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/clubhouse-go/clubhouse/payments"
 )
@@ -54,20 +54,23 @@ func (d *Dir) Root() string { return d.root }
 var errBadKey = errors.New("object store: invalid key")
 
 // file is the path of key under the root. Keys are slash-separated relative
-// paths without empty, "." or ".." parts, so none reaches outside the root.
+// paths whose parts are neither empty nor begin with a dot, so none reaches
+// outside the root ("..") or names a temporary file of Put (".put-*").
 func (d *Dir) file(key string) (string, error) {
-	if key == "" || strings.ContainsAny(key, "\\\x00") || path.IsAbs(key) || path.Clean(key) != key ||
-		slices.Contains(strings.Split(key, "/"), "..") || strings.HasPrefix(key, ".") {
+	if key == "" || strings.ContainsAny(key, "\\\x00") || slices.ContainsFunc(strings.Split(key, "/"), badPart) {
 		return "", fmt.Errorf("%w: %q", errBadKey, key)
 	}
 	return filepath.Join(d.root, filepath.FromSlash(key)), nil
 }
 
+func badPart(part string) bool { return part == "" || strings.HasPrefix(part, ".") }
+
 // Put stores size bytes of body under key, streamed through a temporary
 // file in the same directory that is renamed into place once complete and
-// synced, so a reader never sees part of an image. The content type is
-// not kept: payments record it with the payment. Errors: an invalid key, a
-// body shorter or longer than size, or the file system's error.
+// synced, so a reader never sees part of an image; the directory is synced
+// too, so the new name survives a crash once Put returns. The content type
+// is not kept: payments record it with the payment. Errors: an invalid key,
+// a body shorter or longer than size, or the file system's error.
 func (d *Dir) Put(ctx context.Context, key, _ string, body io.Reader, size int64) error {
 	name, err := d.file(key)
 	if err != nil {
@@ -97,13 +100,30 @@ func (d *Dir) Put(ctx context.Context, key, _ string, body io.Reader, size int64
 	if err == nil {
 		err = os.Rename(tmp.Name(), name)
 	}
+	if err == nil {
+		err = syncDir(filepath.Dir(name))
+	}
 	if err != nil {
 		return fmt.Errorf("put %s: %w", key, err)
 	}
 	return nil
 }
 
-// Get opens the object under key; the caller closes it.
+// syncDir flushes the entries of the directory dir to disk.
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Get opens the object under key; the caller closes it. A key that names
+// no file, such as a directory of other keys, is not found, as in a bucket.
 // Errors: payments.ErrObjectNotFound, an invalid key, or the file system's
 // error.
 func (d *Dir) Get(_ context.Context, key string) (io.ReadCloser, error) {
@@ -112,26 +132,45 @@ func (d *Dir) Get(_ context.Context, key string) (io.ReadCloser, error) {
 		return nil, err
 	}
 	f, err := os.Open(name)
-	if errors.Is(err, fs.ErrNotExist) {
+	if missing(err) {
 		return nil, fmt.Errorf("get %s: %w", key, payments.ErrObjectNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("get %s: %w", key, err)
 	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = payments.ErrObjectNotFound
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("get %s: %w", key, err)
+	}
 	return f, nil
 }
 
-// Delete removes the object under key; a missing object is not an error.
+// Delete removes the object under key; a missing object is not an error,
+// and a directory of other keys is no object: it stays.
 // Errors: an invalid key, or the file system's error.
 func (d *Dir) Delete(_ context.Context, key string) error {
 	name, err := d.file(key)
 	if err != nil {
 		return err
 	}
-	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	fi, err := os.Lstat(name)
+	if err == nil && !fi.IsDir() {
+		err = os.Remove(name)
+	}
+	if err != nil && !missing(err) {
 		return fmt.Errorf("delete %s: %w", key, err)
 	}
 	return nil
+}
+
+// missing reports whether err says that a path names nothing: no such file,
+// or a part of it is a file rather than a directory.
+func missing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // Keys lists the keys under prefix in lexical order, as Store.Keys does.

@@ -78,7 +78,7 @@ func TestDir_keysStayInside(t *testing.T) {
 	require.NoError(t, err)
 	ctx := context.Background()
 	for _, key := range []string{"", "../x.png", "receipts/../../x.png", "/etc/x.png", "receipts//x.png",
-		"receipts/./x.png", "receipts/x.png/", `receipts\..\x.png`, ".put-x", "receipts/\x00.png"} {
+		"receipts/./x.png", "receipts/x.png/", `receipts\..\x.png`, ".put-x", "receipts/1/.put-x", "receipts/\x00.png"} {
 		assert.Error(t, st.Put(ctx, key, "image/png", strings.NewReader("x"), 1), "put %q", key)
 		_, err := st.Get(ctx, key)
 		assert.Error(t, err, "get %q", key)
@@ -87,4 +87,23 @@ func TestDir_keysStayInside(t *testing.T) {
 	}
 	_, err = os.Stat(filepath.Join(parent, "x.png"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// TestDir_onlyFilesAreObjects: a key that names a directory of other keys,
+// or passes through an object as if it were one, is not found, as in a
+// bucket, and deleting it deletes nothing.
+func TestDir_onlyFilesAreObjects(t *testing.T) {
+	t.Parallel()
+	st, err := objstore.NewDir(t.TempDir())
+	require.NoError(t, err)
+	ctx := context.Background()
+	require.NoError(t, st.Put(ctx, "receipts/1/a.png", "image/png", strings.NewReader("png"), 3))
+	for _, key := range []string{"receipts", "receipts/1", "receipts/1/a.png/b.png", "receipts/2/a.png"} {
+		_, err := st.Get(ctx, key)
+		require.ErrorIs(t, err, payments.ErrObjectNotFound, "get %q", key)
+		require.NoError(t, st.Delete(ctx, key), "delete %q", key)
+	}
+	keys, err := st.Keys(ctx, "")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"receipts/1/a.png"}, keys)
 }
