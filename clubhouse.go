@@ -84,6 +84,16 @@ var PanelRoles = []Role{RoleOperator, RoleAdmin, RoleSudo}
 // HasPanel reports whether the actor has the panel permission.
 func (a Actor) HasPanel() bool { return a.HasAny(PanelRoles...) }
 
+// RequirePanel refuses an actor without the panel permission with
+// ErrForbidden: the services call it first in every operation only the
+// staff (and the club's programs) may run, whichever front door calls them.
+func (a Actor) RequirePanel() error {
+	if a.HasPanel() {
+		return nil
+	}
+	return ErrForbidden
+}
+
 // Label names the actor for logs: its uid, or "anonymous".
 func (a Actor) Label() string {
 	if a.UID == "" {

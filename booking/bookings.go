@@ -40,6 +40,9 @@ func maxSpanFor(long bool) time.Duration {
 // The actor becomes the booking's operator. Errors: Invalid (incomplete
 // data, invalid date, invalid reference), ErrCourtTaken.
 func (b *Bookings) Create(ctx context.Context, by clubhouse.Actor, in BookingInput) (Reservation, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Reservation{}, err
+	}
 	var r Reservation
 	if err := in.apply(&r, true); err != nil {
 		return Reservation{}, err
@@ -143,7 +146,10 @@ func (b *Bookings) ListPriced(ctx context.Context, f BookingFilter) ([]Priced, e
 
 // Update changes the fields set in in; the new span is checked against every
 // other booking of the court. Errors: as Create, and ErrBookingNotFound.
-func (b *Bookings) Update(ctx context.Context, id int64, in BookingInput) (Reservation, error) {
+func (b *Bookings) Update(ctx context.Context, by clubhouse.Actor, id int64, in BookingInput) (Reservation, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Reservation{}, err
+	}
 	return b.update(ctx, id, in, nil)
 }
 
@@ -185,7 +191,10 @@ func (b *Bookings) update(ctx context.Context, id int64, in BookingInput, owner 
 
 // Delete removes the booking with id. Errors: ErrBookingNotFound, Conflict
 // when payments or events still refer to it.
-func (b *Bookings) Delete(ctx context.Context, id int64) error {
+func (b *Bookings) Delete(ctx context.Context, by clubhouse.Actor, id int64) error {
+	if err := by.RequirePanel(); err != nil {
+		return err
+	}
 	deleted, err := b.store.delete(ctx, b.db, []int64{id})
 	if err != nil {
 		return fmt.Errorf("delete booking: %w", err)
@@ -203,7 +212,10 @@ const MaxDeleteMany = 1000
 // DeleteMany removes the bookings with ids (1 to MaxDeleteMany of them) in
 // one transaction and returns the ids it deleted; unknown ids are skipped.
 // Errors: Invalid for no ids or too many, Conflict as Delete.
-func (b *Bookings) DeleteMany(ctx context.Context, ids []int64) ([]int64, error) {
+func (b *Bookings) DeleteMany(ctx context.Context, by clubhouse.Actor, ids []int64) ([]int64, error) {
+	if err := by.RequirePanel(); err != nil {
+		return nil, err
+	}
 	if len(ids) == 0 || len(ids) > MaxDeleteMany {
 		return nil, clubhouse.ErrInvalidData.Withf("ids must hold 1 to %d ids.", MaxDeleteMany)
 	}

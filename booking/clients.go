@@ -35,7 +35,10 @@ func errClientInUse(id int64) error {
 
 // List returns up to limit clients from offset whose email, display name,
 // name, document or phone contains term.
-func (c *Clients) List(ctx context.Context, term string, limit, offset int) ([]Client, error) {
+func (c *Clients) List(ctx context.Context, by clubhouse.Actor, term string, limit, offset int) ([]Client, error) {
+	if err := by.RequirePanel(); err != nil {
+		return nil, err
+	}
 	limit, err := ClientPaging.Limit("limit", limit)
 	if err != nil {
 		return nil, err
@@ -44,7 +47,10 @@ func (c *Clients) List(ctx context.Context, term string, limit, offset int) ([]C
 }
 
 // Get returns the client with id. Errors: ErrClientNotFound.
-func (c *Clients) Get(ctx context.Context, id int64) (Client, error) {
+func (c *Clients) Get(ctx context.Context, by clubhouse.Actor, id int64) (Client, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Client{}, err
+	}
 	return c.store.get(ctx, c.db, id)
 }
 
@@ -57,7 +63,10 @@ func (c *Clients) ForUser(ctx context.Context, userID int64) (Client, error) {
 // to that user; with Email a user is created and invited to set a password.
 // Errors: Invalid (incomplete data, invalid email or reference,
 // ErrUserNotFound), Conflict (ErrClientExists, ErrEmailInUse, ErrPhoneInUse).
-func (c *Clients) Create(ctx context.Context, in ClientInput) (Client, error) {
+func (c *Clients) Create(ctx context.Context, by clubhouse.Actor, in ClientInput) (Client, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Client{}, err
+	}
 	cols, err := in.columns("first_name", "last_name", "document", "document_type_id")
 	if err != nil {
 		return Client{}, err
@@ -144,7 +153,15 @@ func (c *Clients) CreateForUser(ctx context.Context, userID int64, in ClientInpu
 }
 
 // Update changes the fields set in in. Errors: ErrClientNotFound, and as Create.
-func (c *Clients) Update(ctx context.Context, id int64, in ClientInput) (Client, error) {
+func (c *Clients) Update(ctx context.Context, by clubhouse.Actor, id int64, in ClientInput) (Client, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Client{}, err
+	}
+	return c.update(ctx, id, in)
+}
+
+// update is Update without the actor's check.
+func (c *Clients) update(ctx context.Context, id int64, in ClientInput) (Client, error) {
 	cols, err := in.columns()
 	if err != nil {
 		return Client{}, err
@@ -163,11 +180,14 @@ func (c *Clients) UpdateForUser(ctx context.Context, userID int64, in ClientInpu
 	if err != nil {
 		return Client{}, err
 	}
-	return c.Update(ctx, cl.ID, in)
+	return c.update(ctx, cl.ID, in)
 }
 
 // Delete removes the client with id. Errors: ErrClientNotFound, Conflict
 // when bookings or payments refer to it.
-func (c *Clients) Delete(ctx context.Context, id int64) error {
+func (c *Clients) Delete(ctx context.Context, by clubhouse.Actor, id int64) error {
+	if err := by.RequirePanel(); err != nil {
+		return err
+	}
 	return c.store.delete(ctx, c.db, id)
 }

@@ -4,6 +4,14 @@
 // conflict checking) live in files without database or HTTP imports; the
 // stores hold the SQL; the services apply the rules with an explicit actor.
 //
+// Whose data it is, is the services' decision: the Client* methods of
+// Bookings serve the actor's own client record, and the staff operations
+// (Create, Update, Delete, DeleteMany, CreateSeries and DeleteSeries of
+// Bookings, every
+// Clients method that names a client by id or lists them) refuse an actor
+// without the panel permission with clubhouse.ErrForbidden
+// (clubhouse.Actor.RequirePanel), whichever front door calls them.
+//
 // # Using it from another program
 //
 // New takes a *sqlx.DB over pgx (sqlx.Open("pgx", url) with the driver

@@ -217,6 +217,9 @@ func dateOnlyUntil(s string) bool {
 // invalid rrule, ErrSeriesTooLong, a span too long for the reservation
 // type); ErrCourtTaken, its message listing the taken dates.
 func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in SeriesInput) (SeriesResult, error) {
+	if err := by.RequirePanel(); err != nil {
+		return SeriesResult{}, err
+	}
 	var r Reservation
 	if err := in.BookingInput.apply(&r, true); err != nil {
 		return SeriesResult{}, err
@@ -323,7 +326,10 @@ func (b *Bookings) GetSeries(ctx context.Context, id int64) (SeriesBookings, err
 // series itself is deleted once it has no bookings left.
 // Errors: ErrSeriesNotFound; Conflict when payments or events still refer
 // to one of the bookings (then nothing is deleted).
-func (b *Bookings) DeleteSeries(ctx context.Context, id int64, from *time.Time) ([]int64, error) {
+func (b *Bookings) DeleteSeries(ctx context.Context, by clubhouse.Actor, id int64, from *time.Time) ([]int64, error) {
+	if err := by.RequirePanel(); err != nil {
+		return nil, err
+	}
 	var store seriesStore
 	var deleted []int64
 	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {

@@ -18,16 +18,10 @@ func Wall(t time.Time) time.Time {
 }
 
 // calendarDate returns the date of t (its date fields, at midnight UTC),
-// refused when it lies outside pricing.FirstDate..LastDate: the dates the
-// club's prices, tariffs and coupons are defined on. Errors: an Invalid
-// "invalid date" naming field.
+// refused by pricing.CheckDate when it lies outside the calendar.
 func calendarDate(field string, t time.Time) (time.Time, error) {
 	d := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-	if !pricing.InRange(d) {
-		return time.Time{}, clubhouse.ErrInvalidDate.Withf("%s must lie from %s to %s, not %s.",
-			field, pricing.FirstDate, pricing.LastDate, d.Format(time.DateOnly))
-	}
-	return d, nil
+	return d, pricing.CheckDate(field, d, false)
 }
 
 // Span is a half-open interval [Start, End) of wall time on one court.

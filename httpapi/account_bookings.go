@@ -6,6 +6,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -25,8 +26,8 @@ type accountBookingDTO struct {
 	CourtName           string              `json:"court_name" validate:"required"`
 	ReservationTypeName string              `json:"reservation_type_name" validate:"required"`
 	StatusName          *string             `json:"status_name" validate:"required" extensions:"x-nullable"`
-	TotalAmount         money               `json:"total_amount" validate:"required" swaggertype:"number"`
-	TotalPaid           money               `json:"total_paid" validate:"required" swaggertype:"number"`
+	TotalAmount         wire.Money          `json:"total_amount" validate:"required" swaggertype:"number"`
+	TotalPaid           wire.Money          `json:"total_paid" validate:"required" swaggertype:"number"`
 	IsPaymentComplete   bool                `json:"is_payment_complete" validate:"required"`
 	CanAddPayment       bool                `json:"can_add_payment" validate:"required"`
 	Payments            []bookingPaymentDTO `json:"payments" validate:"required"`
@@ -38,16 +39,16 @@ type accountBookingDTO struct {
 // dual status: status "pending" or "completed" (failed and refunded read
 // "pending": not paid) and statusBoolean.
 type bookingPaymentDTO struct {
-	ID              int64     `json:"id" validate:"required"`
-	Amount          money     `json:"amount" validate:"required" swaggertype:"number"`
-	TransactionID   *string   `json:"transaction_id" validate:"required" extensions:"x-nullable"`
-	Status          string    `json:"status" validate:"required" enums:"pending,completed"`
-	StatusBoolean   bool      `json:"statusBoolean" validate:"required"`
-	StatusDetail    string    `json:"status_detail" validate:"required" enums:"pending,completed,failed,refunded"`
-	PaymentTypeID   *int64    `json:"payment_type_id" validate:"required" extensions:"x-nullable"`
-	PaymentTypeName *string   `json:"payment_type_name" validate:"required" extensions:"x-nullable"`
-	Date            time.Time `json:"date" validate:"required" format:"date-time"`
-	Description     *string   `json:"description" validate:"required" extensions:"x-nullable"`
+	ID              int64      `json:"id" validate:"required"`
+	Amount          wire.Money `json:"amount" validate:"required" swaggertype:"number"`
+	TransactionID   *string    `json:"transaction_id" validate:"required" extensions:"x-nullable"`
+	Status          string     `json:"status" validate:"required" enums:"pending,completed"`
+	StatusBoolean   bool       `json:"statusBoolean" validate:"required"`
+	StatusDetail    string     `json:"status_detail" validate:"required" enums:"pending,completed,failed,refunded"`
+	PaymentTypeID   *int64     `json:"payment_type_id" validate:"required" extensions:"x-nullable"`
+	PaymentTypeName *string    `json:"payment_type_name" validate:"required" extensions:"x-nullable"`
+	Date            time.Time  `json:"date" validate:"required" format:"date-time"`
+	Description     *string    `json:"description" validate:"required" extensions:"x-nullable"`
 }
 
 func newBookingPaymentDTO(p payments.Payment) bookingPaymentDTO {
@@ -55,7 +56,7 @@ func newBookingPaymentDTO(p payments.Payment) bookingPaymentDTO {
 	if p.Status {
 		status = "completed"
 	}
-	return bookingPaymentDTO{ID: p.ID, Amount: money(p.Amount), TransactionID: p.Reference(), Status: status,
+	return bookingPaymentDTO{ID: p.ID, Amount: wire.Money(p.Amount), TransactionID: p.Reference(), Status: status,
 		StatusBoolean: p.Status, StatusDetail: p.StatusDetail, PaymentTypeID: p.PaymentTypeID,
 		PaymentTypeName: p.PaymentTypeName, Date: p.Date, Description: p.Description}
 }
@@ -65,9 +66,9 @@ func newBookingPaymentDTO(p payments.Payment) bookingPaymentDTO {
 func newAccountBookingDTO(v payments.BookingView) accountBookingDTO {
 	b, a := v.Booking, v.Amount
 	return accountBookingDTO{ID: b.ID, ClientID: b.ClientID, CourtID: b.CourtID, ReservationTypeID: b.ReservationTypeID,
-		ReservationStatusID: b.ReservationStatusID, Checking: b.Checking.Format(isoWall), Checkout: b.Checkout.Format(isoWall),
+		ReservationStatusID: b.ReservationStatusID, Checking: b.Checking.Format(wire.WallLayout), Checkout: b.Checkout.Format(wire.WallLayout),
 		Notes: b.Notes, CourtName: b.CourtName, ReservationTypeName: b.ReservationTypeName, StatusName: b.StatusName,
-		TotalAmount: money(a.FinalPrice), TotalPaid: money(a.Paid), IsPaymentComplete: a.Complete(), CanAddPayment: a.CanAddPayment(),
+		TotalAmount: wire.Money(a.FinalPrice), TotalPaid: wire.Money(a.Paid), IsPaymentComplete: a.Complete(), CanAddPayment: a.CanAddPayment(),
 		Payments: mapSlice(v.Payments, newBookingPaymentDTO), CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt}
 }
 
@@ -180,7 +181,7 @@ func (s *Server) createAccountBooking(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	return writeJSON(w, http.StatusCreated, createdBookingDTO{ID: b.ID, ClientID: b.ClientID, CourtID: b.CourtID,
-		ReservationTypeID: b.ReservationTypeID, Checking: b.Checking.Format(isoWall), Checkout: b.Checkout.Format(isoWall),
+		ReservationTypeID: b.ReservationTypeID, Checking: b.Checking.Format(wire.WallLayout), Checkout: b.Checkout.Format(wire.WallLayout),
 		Notes: b.Notes, CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt})
 }
 
@@ -246,12 +247,12 @@ func (s *Server) calculateAccountPrice(w http.ResponseWriter, r *http.Request) e
 }
 
 type accountCourtDTO struct {
-	ID            int64  `json:"id" validate:"required"`
-	Name          string `json:"name" validate:"required"`
-	CourtTypeID   int64  `json:"court_type_id" validate:"required"`
-	CourtTypeName string `json:"court_type_name" validate:"required"`
-	Price         money  `json:"price" validate:"required" swaggertype:"number"`
-	Available     *bool  `json:"available" validate:"required" extensions:"x-nullable"`
+	ID            int64      `json:"id" validate:"required"`
+	Name          string     `json:"name" validate:"required"`
+	CourtTypeID   int64      `json:"court_type_id" validate:"required"`
+	CourtTypeName string     `json:"court_type_name" validate:"required"`
+	Price         wire.Money `json:"price" validate:"required" swaggertype:"number"`
+	Available     *bool      `json:"available" validate:"required" extensions:"x-nullable"`
 }
 
 // listAccountCourts lists courts with their availability.
@@ -271,10 +272,10 @@ func (s *Server) listAccountCourts(w http.ResponseWriter, r *http.Request) error
 	var from, to time.Time
 	if q := r.URL.Query(); q.Get("checking") != "" || q.Get("checkout") != "" {
 		var err error
-		if from, err = parseWall("checking", q.Get("checking"), s.zone()); err != nil {
+		if from, err = wire.ParseWall("checking", q.Get("checking"), s.zone()); err != nil {
 			return err
 		}
-		if to, err = parseWall("checkout", q.Get("checkout"), s.zone()); err != nil {
+		if to, err = wire.ParseWall("checkout", q.Get("checkout"), s.zone()); err != nil {
 			return err
 		}
 	}
@@ -284,7 +285,7 @@ func (s *Server) listAccountCourts(w http.ResponseWriter, r *http.Request) error
 	}
 	return writeJSON(w, http.StatusOK, mapSlice(rows, func(c booking.CourtAvailability) accountCourtDTO {
 		return accountCourtDTO{ID: c.ID, Name: c.Name, CourtTypeID: c.CourtTypeID, CourtTypeName: c.CourtTypeName,
-			Price: money(c.Price), Available: c.Available}
+			Price: wire.Money(c.Price), Available: c.Available}
 	}))
 }
 
@@ -292,8 +293,8 @@ type accountStatsDTO struct {
 	TotalBookings    int                `json:"total_bookings" validate:"required"`
 	UpcomingBookings int                `json:"upcoming_bookings" validate:"required"`
 	PastBookings     int                `json:"past_bookings" validate:"required"`
-	HoursBooked      money              `json:"hours_booked" validate:"required" swaggertype:"number"`
-	TotalAmount      money              `json:"total_amount" validate:"required" swaggertype:"number"`
+	HoursBooked      wire.Money         `json:"hours_booked" validate:"required" swaggertype:"number"`
+	TotalAmount      wire.Money         `json:"total_amount" validate:"required" swaggertype:"number"`
 	NextBooking      *accountBookingDTO `json:"next_booking" validate:"required" extensions:"x-nullable"`
 }
 
@@ -314,7 +315,7 @@ func (s *Server) accountStats(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := accountStatsDTO{TotalBookings: st.Total, UpcomingBookings: st.Upcoming, PastBookings: st.Past,
-		HoursBooked: money(st.Hours), TotalAmount: money(st.AmountTotal)}
+		HoursBooked: wire.Money(st.Hours), TotalAmount: wire.Money(st.AmountTotal)}
 	if st.Next != nil {
 		next := newAccountBookingDTO(*st.Next)
 		out.NextBooking = &next

@@ -5,16 +5,17 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/ledger"
 )
 
 type cashCloseInput struct {
-	Date           string `json:"date" validate:"required" example:"2026-03-02" maxLength:"255"`
-	Amount         *money `json:"amount" validate:"required" swaggertype:"number" example:"250000"`
-	FromAccount    string `json:"from_account" example:"1.1.05.02" maxLength:"255"`
-	ToAccount      string `json:"to_account" example:"1.1.05.01" maxLength:"255"`
-	Description    string `json:"description" maxLength:"2000"`
-	IdempotencyKey string `json:"idempotency_key" maxLength:"255"`
+	Date           string      `json:"date" validate:"required" example:"2026-03-02" maxLength:"255"`
+	Amount         *wire.Money `json:"amount" validate:"required" swaggertype:"number" example:"250000"`
+	FromAccount    string      `json:"from_account" example:"1.1.05.02" maxLength:"255"`
+	ToAccount      string      `json:"to_account" example:"1.1.05.01" maxLength:"255"`
+	Description    string      `json:"description" maxLength:"2000"`
+	IdempotencyKey string      `json:"idempotency_key" maxLength:"255"`
 }
 
 // cashRegisterClose records a cash-register close.
@@ -36,11 +37,11 @@ func (s *Server) cashRegisterClose(w http.ResponseWriter, r *http.Request, l *le
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	d, err := parseDate("date", in.Date)
+	d, err := wire.ParseDate("date", in.Date)
 	if err != nil {
 		return err
 	}
-	e, created, err := l.CloseCashRegister(r.Context(), ledger.CashClose{Date: d, Amount: in.Amount.decimal(), From: in.FromAccount,
+	e, created, err := l.CloseCashRegister(r.Context(), ledger.CashClose{Date: d, Amount: in.Amount.Decimal(), From: in.FromAccount,
 		To: in.ToAccount, Description: in.Description, IdempotencyKey: in.IdempotencyKey, CreatedBy: actor(r).Label()})
 	if err != nil {
 		return err

@@ -7,15 +7,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/ledger"
 )
 
 type lineDTO struct {
-	AccountCode string  `json:"account_code" validate:"required" example:"1.1.10.01"`
-	AccountName string  `json:"account_name" validate:"required"`
-	Debit       money   `json:"debit" validate:"required" swaggertype:"number" example:"60000"`
-	Credit      money   `json:"credit" validate:"required" swaggertype:"number" example:"0"`
-	Memo        *string `json:"memo" validate:"required" extensions:"x-nullable"`
+	AccountCode string     `json:"account_code" validate:"required" example:"1.1.10.01"`
+	AccountName string     `json:"account_name" validate:"required"`
+	Debit       wire.Money `json:"debit" validate:"required" swaggertype:"number" example:"60000"`
+	Credit      wire.Money `json:"credit" validate:"required" swaggertype:"number" example:"0"`
+	Memo        *string    `json:"memo" validate:"required" extensions:"x-nullable"`
 }
 
 type entryDTO struct {
@@ -37,15 +38,15 @@ func newEntryDTO(e ledger.Entry) entryDTO {
 		Source: e.Source, IdempotencyKey: e.IdempotencyKey, ReversalOf: e.ReversalOf, ReversedBy: e.ReversedBy,
 		CreatedBy: e.CreatedBy, CreatedAt: e.CreatedAt,
 		Lines: mapSlice(e.Lines, func(l ledger.Line) lineDTO {
-			return lineDTO{AccountCode: l.AccountCode, AccountName: l.AccountName, Debit: money(l.Debit), Credit: money(l.Credit), Memo: l.Memo}
+			return lineDTO{AccountCode: l.AccountCode, AccountName: l.AccountName, Debit: wire.Money(l.Debit), Credit: wire.Money(l.Credit), Memo: l.Memo}
 		})}
 }
 
 type lineInput struct {
-	AccountCode string `json:"account_code" validate:"required" example:"1.1.10.01" maxLength:"255"`
-	Debit       *money `json:"debit" swaggertype:"number" example:"60000"`
-	Credit      *money `json:"credit" swaggertype:"number"`
-	Memo        string `json:"memo" maxLength:"2000"`
+	AccountCode string      `json:"account_code" validate:"required" example:"1.1.10.01" maxLength:"255"`
+	Debit       *wire.Money `json:"debit" swaggertype:"number" example:"60000"`
+	Credit      *wire.Money `json:"credit" swaggertype:"number"`
+	Memo        string      `json:"memo" maxLength:"2000"`
 }
 
 // entryInput is a journal entry to post.
@@ -58,7 +59,7 @@ type entryInput struct {
 }
 
 func (in entryInput) domain(by string) (ledger.EntryInput, error) {
-	d, err := parseDate("date", in.Date)
+	d, err := wire.ParseDate("date", in.Date)
 	if err != nil {
 		return ledger.EntryInput{}, err
 	}
@@ -66,10 +67,10 @@ func (in entryInput) domain(by string) (ledger.EntryInput, error) {
 	for _, l := range in.Lines {
 		ln := ledger.LineInput{AccountCode: l.AccountCode, Memo: l.Memo}
 		if l.Debit != nil {
-			ln.Debit = l.Debit.decimal()
+			ln.Debit = l.Debit.Decimal()
 		}
 		if l.Credit != nil {
-			ln.Credit = l.Credit.decimal()
+			ln.Credit = l.Credit.Decimal()
 		}
 		out.Lines = append(out.Lines, ln)
 	}
@@ -140,10 +141,7 @@ func (s *Server) listEntries(w http.ResponseWriter, r *http.Request, l *ledger.L
 	if f.PeriodID, err = queryID(r, "period_id"); err != nil {
 		return err
 	}
-	if f.Limit, err = queryLimit(r, ledger.EntryPaging); err != nil {
-		return err
-	}
-	if f.Offset, err = queryInt(r, "offset", 0, 0, 1<<31-1); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r, ledger.EntryPaging); err != nil {
 		return err
 	}
 	f.AccountCode, f.Source = r.URL.Query().Get("account"), r.URL.Query().Get("source")
@@ -210,7 +208,7 @@ func (s *Server) reverseEntry(w http.ResponseWriter, r *http.Request, l *ledger.
 	}
 	var date time.Time
 	if in.Date != "" {
-		if date, err = parseDate("date", in.Date); err != nil {
+		if date, err = wire.ParseDate("date", in.Date); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/ledger"
 )
 
@@ -67,11 +68,11 @@ func (s *Server) createPeriod(w http.ResponseWriter, r *http.Request, l *ledger.
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	start, err := parseDate("start_date", in.StartDate)
+	start, err := wire.ParseDate("start_date", in.StartDate)
 	if err != nil {
 		return err
 	}
-	end, err := parseDate("end_date", in.EndDate)
+	end, err := wire.ParseDate("end_date", in.EndDate)
 	if err != nil {
 		return err
 	}

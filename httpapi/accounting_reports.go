@@ -8,23 +8,24 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/ledger"
 )
 
 type balanceRowDTO struct {
-	Code    string `json:"code" validate:"required"`
-	Name    string `json:"name" validate:"required"`
-	Class   int    `json:"class" validate:"required"`
-	Debit   money  `json:"debit" validate:"required" swaggertype:"number"`
-	Credit  money  `json:"credit" validate:"required" swaggertype:"number"`
-	Balance money  `json:"balance" validate:"required" swaggertype:"number"`
+	Code    string     `json:"code" validate:"required"`
+	Name    string     `json:"name" validate:"required"`
+	Class   int        `json:"class" validate:"required"`
+	Debit   wire.Money `json:"debit" validate:"required" swaggertype:"number"`
+	Credit  wire.Money `json:"credit" validate:"required" swaggertype:"number"`
+	Balance wire.Money `json:"balance" validate:"required" swaggertype:"number"`
 }
 
 type trialBalanceDTO struct {
 	AsOf        string          `json:"as_of" validate:"required" example:"2026-03-31"`
 	Rows        []balanceRowDTO `json:"rows" validate:"required"`
-	TotalDebit  money           `json:"total_debit" validate:"required" swaggertype:"number"`
-	TotalCredit money           `json:"total_credit" validate:"required" swaggertype:"number"`
+	TotalDebit  wire.Money      `json:"total_debit" validate:"required" swaggertype:"number"`
+	TotalCredit wire.Money      `json:"total_credit" validate:"required" swaggertype:"number"`
 	Balanced    bool            `json:"balanced" validate:"required"`
 }
 
@@ -90,30 +91,30 @@ func (s *Server) trialBalance(w http.ResponseWriter, r *http.Request, l *ledger.
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, trialBalanceDTO{AsOf: at.Format(time.DateOnly), TotalDebit: money(tb.TotalDebit),
-		TotalCredit: money(tb.TotalCredit), Balanced: tb.TotalDebit.Equal(tb.TotalCredit),
+	return writeJSON(w, http.StatusOK, trialBalanceDTO{AsOf: at.Format(time.DateOnly), TotalDebit: wire.Money(tb.TotalDebit),
+		TotalCredit: wire.Money(tb.TotalCredit), Balanced: tb.TotalDebit.Equal(tb.TotalCredit),
 		Rows: mapSlice(tb.Rows, func(b ledger.BalanceRow) balanceRowDTO {
-			return balanceRowDTO{Code: b.Code, Name: b.Name, Class: b.Class, Debit: money(b.Debit), Credit: money(b.Credit), Balance: money(b.Balance)}
+			return balanceRowDTO{Code: b.Code, Name: b.Name, Class: b.Class, Debit: wire.Money(b.Debit), Credit: wire.Money(b.Credit), Balance: wire.Money(b.Balance)}
 		})})
 }
 
 type ledgerLineDTO struct {
-	EntryID     int64   `json:"entry_id" validate:"required"`
-	Date        string  `json:"date" validate:"required"`
-	Description string  `json:"description" validate:"required"`
-	Debit       money   `json:"debit" validate:"required" swaggertype:"number"`
-	Credit      money   `json:"credit" validate:"required" swaggertype:"number"`
-	Memo        *string `json:"memo" validate:"required" extensions:"x-nullable"`
-	Balance     money   `json:"balance" validate:"required" swaggertype:"number"`
+	EntryID     int64      `json:"entry_id" validate:"required"`
+	Date        string     `json:"date" validate:"required"`
+	Description string     `json:"description" validate:"required"`
+	Debit       wire.Money `json:"debit" validate:"required" swaggertype:"number"`
+	Credit      wire.Money `json:"credit" validate:"required" swaggertype:"number"`
+	Memo        *string    `json:"memo" validate:"required" extensions:"x-nullable"`
+	Balance     wire.Money `json:"balance" validate:"required" swaggertype:"number"`
 }
 
 type generalLedgerDTO struct {
 	Account accountDTO      `json:"account" validate:"required"`
 	From    string          `json:"from" validate:"required"`
 	To      string          `json:"to" validate:"required"`
-	Opening money           `json:"opening" validate:"required" swaggertype:"number"`
+	Opening wire.Money      `json:"opening" validate:"required" swaggertype:"number"`
 	Lines   []ledgerLineDTO `json:"lines" validate:"required"`
-	Closing money           `json:"closing" validate:"required" swaggertype:"number"`
+	Closing wire.Money      `json:"closing" validate:"required" swaggertype:"number"`
 }
 
 // generalLedger answers an account's general ledger.
@@ -141,9 +142,9 @@ func (s *Server) generalLedger(w http.ResponseWriter, r *http.Request, l *ledger
 		return err
 	}
 	return writeJSON(w, http.StatusOK, generalLedgerDTO{Account: newAccountDTO(gl.Account), From: from.Format(time.DateOnly),
-		To: to.Format(time.DateOnly), Opening: money(gl.Opening), Closing: money(gl.Closing),
+		To: to.Format(time.DateOnly), Opening: wire.Money(gl.Opening), Closing: wire.Money(gl.Closing),
 		Lines: mapSlice(gl.Lines, func(ln ledger.LedgerLine) ledgerLineDTO {
 			return ledgerLineDTO{EntryID: ln.EntryID, Date: ln.Date.Format(time.DateOnly), Description: ln.Description,
-				Debit: money(ln.Debit), Credit: money(ln.Credit), Memo: ln.Memo, Balance: money(ln.Balance)}
+				Debit: wire.Money(ln.Debit), Credit: wire.Money(ln.Credit), Memo: ln.Memo, Balance: wire.Money(ln.Balance)}
 		})})
 }

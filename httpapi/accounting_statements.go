@@ -7,24 +7,25 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/ledger"
 )
 
 type statementLineDTO struct {
-	Code   string `json:"code" validate:"required"`
-	Name   string `json:"name" validate:"required"`
-	Amount money  `json:"amount" validate:"required" swaggertype:"number"`
+	Code   string     `json:"code" validate:"required"`
+	Name   string     `json:"name" validate:"required"`
+	Amount wire.Money `json:"amount" validate:"required" swaggertype:"number"`
 }
 
 type sectionDTO struct {
 	Title string             `json:"title" validate:"required"`
 	Lines []statementLineDTO `json:"lines" validate:"required"`
-	Total money              `json:"total" validate:"required" swaggertype:"number"`
+	Total wire.Money         `json:"total" validate:"required" swaggertype:"number"`
 }
 
 func newSectionDTO(sec ledger.Section) sectionDTO {
-	return sectionDTO{Title: sec.Title, Total: money(sec.Total), Lines: mapSlice(sec.Lines, func(l ledger.StatementLine) statementLineDTO {
-		return statementLineDTO{Code: l.Code, Name: l.Name, Amount: money(l.Amount)}
+	return sectionDTO{Title: sec.Title, Total: wire.Money(sec.Total), Lines: mapSlice(sec.Lines, func(l ledger.StatementLine) statementLineDTO {
+		return statementLineDTO{Code: l.Code, Name: l.Name, Amount: wire.Money(l.Amount)}
 	})}
 }
 
@@ -66,7 +67,7 @@ type profitOrLossDTO struct {
 	To       string     `json:"to" validate:"required"`
 	Income   sectionDTO `json:"income" validate:"required"`
 	Expenses sectionDTO `json:"expenses" validate:"required"`
-	Result   money      `json:"result" validate:"required" swaggertype:"number"`
+	Result   wire.Money `json:"result" validate:"required" swaggertype:"number"`
 }
 
 // profitOrLoss answers the statement of profit or loss.
@@ -93,16 +94,16 @@ func (s *Server) profitOrLoss(w http.ResponseWriter, r *http.Request, l *ledger.
 		return err
 	}
 	return writeJSON(w, http.StatusOK, profitOrLossDTO{From: from.Format(time.DateOnly), To: to.Format(time.DateOnly),
-		Income: newSectionDTO(pl.Income), Expenses: newSectionDTO(pl.Expenses), Result: money(pl.Result)})
+		Income: newSectionDTO(pl.Income), Expenses: newSectionDTO(pl.Expenses), Result: wire.Money(pl.Result)})
 }
 
 type equityChangeDTO struct {
-	Code          string `json:"code" validate:"required"`
-	Name          string `json:"name" validate:"required"`
-	Opening       money  `json:"opening" validate:"required" swaggertype:"number"`
-	Result        money  `json:"result" validate:"required" swaggertype:"number"`
-	OtherMovement money  `json:"other_movement" validate:"required" swaggertype:"number"`
-	Closing       money  `json:"closing" validate:"required" swaggertype:"number"`
+	Code          string     `json:"code" validate:"required"`
+	Name          string     `json:"name" validate:"required"`
+	Opening       wire.Money `json:"opening" validate:"required" swaggertype:"number"`
+	Result        wire.Money `json:"result" validate:"required" swaggertype:"number"`
+	OtherMovement wire.Money `json:"other_movement" validate:"required" swaggertype:"number"`
+	Closing       wire.Money `json:"closing" validate:"required" swaggertype:"number"`
 }
 
 type changesInEquityDTO struct {
@@ -113,8 +114,8 @@ type changesInEquityDTO struct {
 }
 
 func newEquityChangeDTO(c ledger.EquityChange) equityChangeDTO {
-	return equityChangeDTO{Code: c.Code, Name: c.Name, Opening: money(c.Opening), Result: money(c.Result),
-		OtherMovement: money(c.OtherMovement), Closing: money(c.Closing)}
+	return equityChangeDTO{Code: c.Code, Name: c.Name, Opening: wire.Money(c.Opening), Result: wire.Money(c.Result),
+		OtherMovement: wire.Money(c.OtherMovement), Closing: wire.Money(c.Closing)}
 }
 
 // changesInEquity answers the statement of changes in equity.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
@@ -36,7 +37,7 @@ type bookingDTO struct {
 func newBookingDTO(r booking.Reservation) bookingDTO {
 	return bookingDTO{ID: r.ID, OperatorID: r.OperatorID, ClientID: r.ClientID, CourtID: r.CourtID,
 		ReservationTypeID: r.ReservationTypeID, ReservationStatusID: r.ReservationStatusID,
-		Checking: r.Checking.Format(wallLayout), Checkout: r.Checkout.Format(wallLayout),
+		Checking: r.Checking.Format(wire.AdminLayout), Checkout: r.Checkout.Format(wire.AdminLayout),
 		CheckingDate: r.Checking.Format(time.DateOnly), CheckingTime: r.Checking.Format(time.TimeOnly),
 		CheckoutDate: r.Checkout.Format(time.DateOnly), CheckoutTime: r.Checkout.Format(time.TimeOnly),
 		Notes: r.Notes, SeriesID: r.SeriesID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
@@ -45,23 +46,23 @@ func newBookingDTO(r booking.Reservation) bookingDTO {
 // bookingDetailDTO is a booking with its client, court and type.
 type bookingDetailDTO struct {
 	bookingDTO
-	ClientFirstName     *string `json:"client_first_name" validate:"required" extensions:"x-nullable"`
-	ClientLastName      *string `json:"client_last_name" validate:"required" extensions:"x-nullable"`
-	ClientEmail         *string `json:"client_email" validate:"required" extensions:"x-nullable"`
-	ClientPhone         *string `json:"client_phone" validate:"required" extensions:"x-nullable"`
-	ClientDocument      *string `json:"client_document" validate:"required" extensions:"x-nullable"`
-	ClientAddress       *string `json:"client_address" validate:"required" extensions:"x-nullable"`
-	CourtName           string  `json:"court_name" validate:"required"`
-	CourtBasePrice      money   `json:"court_base_price" validate:"required" swaggertype:"number"`
-	CourtTypeName       string  `json:"court_type_name" validate:"required"`
-	ReservationTypeName string  `json:"reservation_type_name" validate:"required"`
-	StatusName          *string `json:"status_name" validate:"required" extensions:"x-nullable"`
+	ClientFirstName     *string    `json:"client_first_name" validate:"required" extensions:"x-nullable"`
+	ClientLastName      *string    `json:"client_last_name" validate:"required" extensions:"x-nullable"`
+	ClientEmail         *string    `json:"client_email" validate:"required" extensions:"x-nullable"`
+	ClientPhone         *string    `json:"client_phone" validate:"required" extensions:"x-nullable"`
+	ClientDocument      *string    `json:"client_document" validate:"required" extensions:"x-nullable"`
+	ClientAddress       *string    `json:"client_address" validate:"required" extensions:"x-nullable"`
+	CourtName           string     `json:"court_name" validate:"required"`
+	CourtBasePrice      wire.Money `json:"court_base_price" validate:"required" swaggertype:"number"`
+	CourtTypeName       string     `json:"court_type_name" validate:"required"`
+	ReservationTypeName string     `json:"reservation_type_name" validate:"required"`
+	StatusName          *string    `json:"status_name" validate:"required" extensions:"x-nullable"`
 }
 
 func newBookingDetailDTO(r booking.Reservation) bookingDetailDTO {
 	return bookingDetailDTO{bookingDTO: newBookingDTO(r), ClientFirstName: r.ClientFirstName, ClientLastName: r.ClientLastName,
 		ClientEmail: r.ClientEmail, ClientPhone: r.ClientPhone, ClientDocument: r.ClientDocument, ClientAddress: r.ClientAddress,
-		CourtName: r.CourtName, CourtBasePrice: money(r.CourtBasePrice), CourtTypeName: r.CourtTypeName,
+		CourtName: r.CourtName, CourtBasePrice: wire.Money(r.CourtBasePrice), CourtTypeName: r.CourtTypeName,
 		ReservationTypeName: r.ReservationTypeName, StatusName: r.StatusName}
 }
 
@@ -69,9 +70,9 @@ func newBookingDetailDTO(r booking.Reservation) bookingDetailDTO {
 // its coupon or contract), what its completed payments cover, and the rest.
 type bookingFullDTO struct {
 	bookingDetailDTO
-	TotalAmount money `json:"total_amount" validate:"required" swaggertype:"number" example:"120000"`
-	TotalPaid   money `json:"total_paid" validate:"required" swaggertype:"number" example:"60000"`
-	TotalDebt   money `json:"total_debt" validate:"required" swaggertype:"number" example:"60000"`
+	TotalAmount wire.Money `json:"total_amount" validate:"required" swaggertype:"number" example:"120000"`
+	TotalPaid   wire.Money `json:"total_paid" validate:"required" swaggertype:"number" example:"60000"`
+	TotalDebt   wire.Money `json:"total_debt" validate:"required" swaggertype:"number" example:"60000"`
 }
 
 // bookingViewDTO is the detail view of one booking, with its payments.
@@ -139,10 +140,7 @@ func bookingFilter(r *http.Request, paging clubhouse.Paging) (booking.BookingFil
 	if f.CourtID, err = queryID(r, "court_id"); err != nil {
 		return f, err
 	}
-	if f.Limit, err = queryLimit(r, paging); err != nil {
-		return f, err
-	}
-	if f.Offset, err = queryInt(r, "offset", 0, 0, 1<<31-1); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r, paging); err != nil {
 		return f, err
 	}
 	return f, nil
@@ -178,7 +176,7 @@ func (s *Server) listBookingsFull(w http.ResponseWriter, r *http.Request) error 
 		dst  **time.Time
 	}{{"start_date", &f.From}, {"end_date", &f.To}} {
 		if v := qv.Get(d.name); v != "" {
-			t, err := parseDate(d.name, v)
+			t, err := wire.ParseDate(d.name, v)
 			if err != nil {
 				return err
 			}
@@ -198,8 +196,8 @@ func (s *Server) listBookingsFull(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	return writeJSON(w, http.StatusOK, mapSlice(rows, func(b booking.Priced) bookingFullDTO {
-		return bookingFullDTO{bookingDetailDTO: newBookingDetailDTO(b.Reservation), TotalAmount: money(b.Amount.FinalPrice),
-			TotalPaid: money(b.Amount.Paid), TotalDebt: money(b.Amount.Debt())}
+		return bookingFullDTO{bookingDetailDTO: newBookingDetailDTO(b.Reservation), TotalAmount: wire.Money(b.Amount.FinalPrice),
+			TotalPaid: wire.Money(b.Amount.Paid), TotalDebt: wire.Money(b.Amount.Debt())}
 	}))
 }
 
@@ -286,7 +284,7 @@ func (s *Server) updateBooking(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b, err := s.o.Bookings.Update(r.Context(), id, req)
+	b, err := s.o.Bookings.Update(r.Context(), actor(r), id, req)
 	if err != nil {
 		return err
 	}
@@ -309,7 +307,7 @@ func (s *Server) deleteBooking(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.o.Bookings.Delete(r.Context(), id); err != nil {
+	if err := s.o.Bookings.Delete(r.Context(), actor(r), id); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -361,7 +359,7 @@ func (s *Server) deleteBookings(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	deleted, err := s.o.Bookings.DeleteMany(r.Context(), in.IDs)
+	deleted, err := s.o.Bookings.DeleteMany(r.Context(), actor(r), in.IDs)
 	if err != nil {
 		return err
 	}
@@ -407,33 +405,33 @@ func (s *Server) validateBooking(w http.ResponseWriter, r *http.Request) error {
 
 // priceCourtDTO is the court of a price calculation.
 type priceCourtDTO struct {
-	ID        int64  `json:"id" validate:"required"`
-	Name      string `json:"name" validate:"required"`
-	BasePrice money  `json:"base_price" validate:"required" swaggertype:"number" example:"60000"`
+	ID        int64      `json:"id" validate:"required"`
+	Name      string     `json:"name" validate:"required"`
+	BasePrice wire.Money `json:"base_price" validate:"required" swaggertype:"number" example:"60000"`
 }
 
 type adjustmentDTO struct {
-	TariffID      int64   `json:"tariff_id" validate:"required"`
-	Description   *string `json:"description" validate:"required" extensions:"x-nullable"`
-	Adjustment    string  `json:"adjustment" validate:"required" example:"+20%"`
-	AdjustedPrice money   `json:"adjusted_price" validate:"required" swaggertype:"number" example:"24000"`
+	TariffID      int64      `json:"tariff_id" validate:"required"`
+	Description   *string    `json:"description" validate:"required" extensions:"x-nullable"`
+	Adjustment    string     `json:"adjustment" validate:"required" example:"+20%"`
+	AdjustedPrice wire.Money `json:"adjusted_price" validate:"required" swaggertype:"number" example:"24000"`
 }
 
 type slotDTO struct {
-	Start     string  `json:"start" validate:"required" example:"2026-03-07 10:00:00"`
-	BasePrice money   `json:"base_price" validate:"required" swaggertype:"number"`
-	Price     money   `json:"price" validate:"required" swaggertype:"number"`
-	TariffIDs []int64 `json:"tariff_ids" validate:"required"`
+	Start     string     `json:"start" validate:"required" example:"2026-03-07 10:00:00"`
+	BasePrice wire.Money `json:"base_price" validate:"required" swaggertype:"number"`
+	Price     wire.Money `json:"price" validate:"required" swaggertype:"number"`
+	TariffIDs []int64    `json:"tariff_ids" validate:"required"`
 }
 
 // discountDTO is the coupon or contract of a booking and what it takes off.
 type discountDTO struct {
-	Source string `json:"source" validate:"required" enums:"coupon,contract"`
-	ID     int64  `json:"id" validate:"required"`
-	Label  string `json:"label" validate:"required" example:"SUMMER10"`
-	Kind   string `json:"kind" validate:"required" enums:"percent,fixed"`
-	Value  money  `json:"value" validate:"required" swaggertype:"number" example:"10"`
-	Amount money  `json:"amount" validate:"required" swaggertype:"number" example:"9000"`
+	Source string     `json:"source" validate:"required" enums:"coupon,contract"`
+	ID     int64      `json:"id" validate:"required"`
+	Label  string     `json:"label" validate:"required" example:"SUMMER10"`
+	Kind   string     `json:"kind" validate:"required" enums:"percent,fixed"`
+	Value  wire.Money `json:"value" validate:"required" swaggertype:"number" example:"10"`
+	Amount wire.Money `json:"amount" validate:"required" swaggertype:"number" example:"9000"`
 }
 
 // priceDTO is the common part of both price variants. adjusted_price is the
@@ -442,37 +440,37 @@ type discountDTO struct {
 type priceDTO struct {
 	Court      priceCourtDTO `json:"court" validate:"required"`
 	Available  bool          `json:"available" validate:"required"`
-	Hours      money         `json:"hours" validate:"required" swaggertype:"number" example:"1.5"`
-	Subtotal   money         `json:"subtotal" validate:"required" swaggertype:"number" example:"90000"`
+	Hours      wire.Money    `json:"hours" validate:"required" swaggertype:"number" example:"1.5"`
+	Subtotal   wire.Money    `json:"subtotal" validate:"required" swaggertype:"number" example:"90000"`
 	Discount   *discountDTO  `json:"discount" validate:"required" extensions:"x-nullable"`
-	FinalPrice money         `json:"final_price" validate:"required" swaggertype:"number" example:"81000"`
+	FinalPrice wire.Money    `json:"final_price" validate:"required" swaggertype:"number" example:"81000"`
 	// what an hour costs after the coupon or contract: final_price / hours, rounded to cents
-	PricePerHour       money           `json:"price_per_hour" validate:"required" swaggertype:"number" example:"60000"`
+	PricePerHour       wire.Money      `json:"price_per_hour" validate:"required" swaggertype:"number" example:"60000"`
 	AppliedAdjustments []adjustmentDTO `json:"applied_adjustments" validate:"required"`
 	Slots              []slotDTO       `json:"slots" validate:"required"`
 }
 
 func newPriceDTO(q booking.BookingQuote) priceDTO {
-	out := priceDTO{Court: priceCourtDTO{ID: q.Court.ID, Name: q.Court.Name, BasePrice: money(q.Court.Price)},
-		Available: q.Available, Hours: money(q.Hours), Subtotal: money(q.Amount.Subtotal), FinalPrice: money(q.Amount.FinalPrice),
-		PricePerHour: money(q.Amount.PricePerHour),
+	out := priceDTO{Court: priceCourtDTO{ID: q.Court.ID, Name: q.Court.Name, BasePrice: wire.Money(q.Court.Price)},
+		Available: q.Available, Hours: wire.Money(q.Hours), Subtotal: wire.Money(q.Amount.Subtotal), FinalPrice: wire.Money(q.Amount.FinalPrice),
+		PricePerHour: wire.Money(q.Amount.PricePerHour),
 		AppliedAdjustments: mapSlice(q.Applied, func(a pricing.Applied) adjustmentDTO {
 			var d *string
 			if a.Description != "" {
 				d = &a.Description
 			}
-			return adjustmentDTO{TariffID: a.TariffID, Description: d, Adjustment: a.Adjustment, AdjustedPrice: money(a.AdjustedPrice)}
+			return adjustmentDTO{TariffID: a.TariffID, Description: d, Adjustment: a.Adjustment, AdjustedPrice: wire.Money(a.AdjustedPrice)}
 		}),
 		Slots: mapSlice(q.Slots, func(sl pricing.Slot) slotDTO {
 			ids := sl.TariffIDs
 			if ids == nil {
 				ids = []int64{}
 			}
-			return slotDTO{Start: sl.Start.Format(wallLayout), BasePrice: money(sl.Base), Price: money(sl.Price), TariffIDs: ids}
+			return slotDTO{Start: sl.Start.Format(wire.AdminLayout), BasePrice: wire.Money(sl.Base), Price: wire.Money(sl.Price), TariffIDs: ids}
 		}),
 	}
 	if d := q.Discount; d != nil {
-		out.Discount = &discountDTO{Source: d.Source, ID: d.ID, Label: d.Label, Kind: d.Kind, Value: money(d.Value), Amount: money(q.Amount.Discount)}
+		out.Discount = &discountDTO{Source: d.Source, ID: d.ID, Label: d.Label, Kind: d.Kind, Value: wire.Money(d.Value), Amount: wire.Money(q.Amount.Discount)}
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 )
 
 // Wire types of the catalogs. Optional fields distinguish "absent" from
@@ -52,14 +53,14 @@ type reservationTypeDTO struct {
 }
 
 type courtDTO struct {
-	ID            int64     `json:"id" validate:"required" example:"1"`
-	CourtTypeID   int64     `json:"court_type_id" validate:"required" example:"1"`
-	CourtTypeName string    `json:"court_type_name" validate:"required" example:"Padel"`
-	Name          string    `json:"name" validate:"required" example:"Court 1"`
-	Cost          money     `json:"cost" validate:"required" swaggertype:"number" example:"20000"`
-	Price         money     `json:"price" validate:"required" swaggertype:"number" example:"80000"`
-	CreatedAt     time.Time `json:"created_at" validate:"required" format:"date-time"`
-	UpdatedAt     time.Time `json:"updated_at" validate:"required" format:"date-time"`
+	ID            int64      `json:"id" validate:"required" example:"1"`
+	CourtTypeID   int64      `json:"court_type_id" validate:"required" example:"1"`
+	CourtTypeName string     `json:"court_type_name" validate:"required" example:"Padel"`
+	Name          string     `json:"name" validate:"required" example:"Court 1"`
+	Cost          wire.Money `json:"cost" validate:"required" swaggertype:"number" example:"20000"`
+	Price         wire.Money `json:"price" validate:"required" swaggertype:"number" example:"80000"`
+	CreatedAt     time.Time  `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt     time.Time  `json:"updated_at" validate:"required" format:"date-time"`
 }
 
 func newCourtTypeDTO(t booking.CourtType) courtTypeDTO {
@@ -86,7 +87,7 @@ func newReservationTypeDTO(t booking.ReservationType) reservationTypeDTO {
 
 func newCourtDTO(c booking.Court) courtDTO {
 	return courtDTO{ID: c.ID, CourtTypeID: c.CourtTypeID, CourtTypeName: c.CourtTypeName, Name: c.Name,
-		Cost: money(c.Cost), Price: money(c.Price), CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+		Cost: wire.Money(c.Cost), Price: wire.Money(c.Price), CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 }
 
 // namedInput creates a court type, document type or payment type.
@@ -128,10 +129,10 @@ type reservationTypeInput struct {
 
 //patchgen:patch courtPatch
 type courtInput struct {
-	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Court 1" maxLength:"255"`
-	CourtTypeID clubhouse.Optional[int64]  `json:"court_type_id" validate:"required" swaggertype:"integer" example:"1"`
-	Cost        clubhouse.Optional[money]  `json:"cost" swaggertype:"number" example:"20000"`
-	Price       clubhouse.Optional[money]  `json:"price" swaggertype:"number" example:"80000"`
+	Name        clubhouse.Optional[string]     `json:"name" validate:"required" swaggertype:"string" example:"Court 1" maxLength:"255"`
+	CourtTypeID clubhouse.Optional[int64]      `json:"court_type_id" validate:"required" swaggertype:"integer" example:"1"`
+	Cost        clubhouse.Optional[wire.Money] `json:"cost" swaggertype:"number" example:"20000"`
+	Price       clubhouse.Optional[wire.Money] `json:"price" swaggertype:"number" example:"80000"`
 }
 
 func (in namedInput) domain() booking.CatalogInput { return namedPatch(in).domain() }
@@ -150,7 +151,7 @@ func (in reservationTypePatch) domain() booking.CatalogInput {
 }
 func (in courtInput) domain() booking.CatalogInput { return courtPatch(in).domain() }
 func (in courtPatch) domain() booking.CatalogInput {
-	return booking.CatalogInput{Name: in.Name, CourtTypeID: in.CourtTypeID, Cost: optMoney(in.Cost), Price: optMoney(in.Price)}
+	return booking.CatalogInput{Name: in.Name, CourtTypeID: in.CourtTypeID, Cost: wire.OptionalMoney(in.Cost), Price: wire.OptionalMoney(in.Price)}
 }
 
 // catalogInput is a wire input that converts to the domain's.

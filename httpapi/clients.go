@@ -89,15 +89,11 @@ type accountClientPatch struct {
 // @Security XAuth
 // @Router /api/admin/clients [get]
 func (s *Server) listClients(w http.ResponseWriter, r *http.Request) error {
-	limit, err := queryLimit(r, booking.ClientPaging)
+	limit, offset, err := queryPage(r, booking.ClientPaging)
 	if err != nil {
 		return err
 	}
-	offset, err := queryInt(r, "offset", 0, 0, 1<<31-1)
-	if err != nil {
-		return err
-	}
-	rows, err := s.o.Clients.List(r.Context(), r.URL.Query().Get("search"), limit, offset)
+	rows, err := s.o.Clients.List(r.Context(), actor(r), r.URL.Query().Get("search"), limit, offset)
 	if err != nil {
 		return err
 	}
@@ -122,7 +118,7 @@ func (s *Server) createClient(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.o.Clients.Create(r.Context(), booking.ClientInput{FirstName: in.FirstName, LastName: in.LastName,
+	c, err := s.o.Clients.Create(r.Context(), actor(r), booking.ClientInput{FirstName: in.FirstName, LastName: in.LastName,
 		Document: in.Document, DocumentTypeID: in.DocumentTypeID, UserID: in.UserID, Email: in.Email,
 		DisplayName: in.DisplayName, Phone: in.Phone, Address: in.Address})
 	if err != nil {
@@ -147,7 +143,7 @@ func (s *Server) getClient(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Clients.Get(r.Context(), id)
+	c, err := s.o.Clients.Get(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -177,7 +173,7 @@ func (s *Server) updateClient(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.o.Clients.Update(r.Context(), id, booking.ClientInput{FirstName: in.FirstName, LastName: in.LastName,
+	c, err := s.o.Clients.Update(r.Context(), actor(r), id, booking.ClientInput{FirstName: in.FirstName, LastName: in.LastName,
 		Document: in.Document, DocumentTypeID: in.DocumentTypeID, Phone: in.Phone, Address: in.Address})
 	if err != nil {
 		return err
@@ -201,7 +197,7 @@ func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.o.Clients.Delete(r.Context(), id); err != nil {
+	if err := s.o.Clients.Delete(r.Context(), actor(r), id); err != nil {
 		return err
 	}
 	return noContent(w)

@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"net/http"
+
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 )
 
 type dashboardDTO struct {
@@ -31,10 +33,10 @@ type dashReservationsDTO struct {
 }
 
 type dashPaymentsDTO struct {
-	Total           int   `json:"total" validate:"required"`
-	TotalAmount     money `json:"total_amount" validate:"required" swaggertype:"number"`
-	CompletedAmount money `json:"completed_amount" validate:"required" swaggertype:"number"`
-	Pending         int   `json:"pending" validate:"required"`
+	Total           int        `json:"total" validate:"required"`
+	TotalAmount     wire.Money `json:"total_amount" validate:"required" swaggertype:"number"`
+	CompletedAmount wire.Money `json:"completed_amount" validate:"required" swaggertype:"number"`
+	Pending         int        `json:"pending" validate:"required"`
 }
 
 // dashboardStats answers the admin dashboard's figures.
@@ -58,7 +60,7 @@ func (s *Server) dashboardStats(w http.ResponseWriter, r *http.Request) error {
 		Clients:      dashClientsDTO{Total: d.Clients, Verified: d.ClientsVerified, Unverified: d.Clients - d.ClientsVerified},
 		Courts:       dashCourtsDTO{Total: d.Courts},
 		Reservations: dashReservationsDTO{Total: d.Reservations, Today: d.ReservationsToday, ThisWeek: d.ReservationsWeek, ThisMonth: d.ReservationsMonth},
-		Payments: dashPaymentsDTO{Total: st.Total, TotalAmount: money(st.TotalAmount), CompletedAmount: money(st.CompletedAmount),
+		Payments: dashPaymentsDTO{Total: st.Total, TotalAmount: wire.Money(st.TotalAmount), CompletedAmount: wire.Money(st.CompletedAmount),
 			Pending: st.Open()},
 		RecentReservations: mapSlice(d.Recent, newBookingDetailDTO),
 		RecentPayments:     mapSlice(recent, newPaymentDTO),

@@ -7,24 +7,25 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 )
 
 // Coupons and contracts, their admin routes, and applying them to bookings.
 
 type couponDTO struct {
-	ID               int64     `json:"id" validate:"required"`
-	Code             string    `json:"code" validate:"required" example:"SUMMER10"`
-	Kind             string    `json:"kind" validate:"required" enums:"percent,fixed"`
-	Value            money     `json:"value" validate:"required" swaggertype:"number" example:"10"`
-	Description      *string   `json:"description" validate:"required" extensions:"x-nullable"`
-	ValidFrom        *string   `json:"valid_from" validate:"required" extensions:"x-nullable" example:"2026-06-01"`
-	ValidUntil       *string   `json:"valid_until" validate:"required" extensions:"x-nullable" example:"2026-08-31"`
-	MaxUses          *int      `json:"max_uses" validate:"required" extensions:"x-nullable" example:"100"`
-	MaxUsesPerClient *int      `json:"max_uses_per_client" validate:"required" extensions:"x-nullable" example:"1"`
-	IsActive         bool      `json:"is_active" validate:"required"`
-	Uses             int       `json:"uses" validate:"required"`
-	CreatedAt        time.Time `json:"created_at" validate:"required" format:"date-time"`
-	UpdatedAt        time.Time `json:"updated_at" validate:"required" format:"date-time"`
+	ID               int64      `json:"id" validate:"required"`
+	Code             string     `json:"code" validate:"required" example:"SUMMER10"`
+	Kind             string     `json:"kind" validate:"required" enums:"percent,fixed"`
+	Value            wire.Money `json:"value" validate:"required" swaggertype:"number" example:"10"`
+	Description      *string    `json:"description" validate:"required" extensions:"x-nullable"`
+	ValidFrom        *string    `json:"valid_from" validate:"required" extensions:"x-nullable" example:"2026-06-01"`
+	ValidUntil       *string    `json:"valid_until" validate:"required" extensions:"x-nullable" example:"2026-08-31"`
+	MaxUses          *int       `json:"max_uses" validate:"required" extensions:"x-nullable" example:"100"`
+	MaxUsesPerClient *int       `json:"max_uses_per_client" validate:"required" extensions:"x-nullable" example:"1"`
+	IsActive         bool       `json:"is_active" validate:"required"`
+	Uses             int        `json:"uses" validate:"required"`
+	CreatedAt        time.Time  `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt        time.Time  `json:"updated_at" validate:"required" format:"date-time"`
 }
 
 func dateString(d *time.Time) *string {
@@ -36,27 +37,27 @@ func dateString(d *time.Time) *string {
 }
 
 func newCouponDTO(c booking.Coupon) couponDTO {
-	return couponDTO{ID: c.ID, Code: c.Code, Kind: c.Kind, Value: money(c.Value), Description: c.Description,
+	return couponDTO{ID: c.ID, Code: c.Code, Kind: c.Kind, Value: wire.Money(c.Value), Description: c.Description,
 		ValidFrom: dateString(c.ValidFrom), ValidUntil: dateString(c.ValidUntil), MaxUses: c.MaxUses,
 		MaxUsesPerClient: c.MaxUsesPerClient, IsActive: c.IsActive, Uses: c.Uses, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 }
 
 type contractDTO struct {
-	ID          int64     `json:"id" validate:"required"`
-	Name        string    `json:"name" validate:"required" example:"Gómez family membership"`
-	ClientID    *int64    `json:"client_id" validate:"required" extensions:"x-nullable"`
-	Kind        string    `json:"kind" validate:"required" enums:"percent,fixed"`
-	Value       money     `json:"value" validate:"required" swaggertype:"number" example:"15"`
-	Description *string   `json:"description" validate:"required" extensions:"x-nullable"`
-	ValidFrom   *string   `json:"valid_from" validate:"required" extensions:"x-nullable"`
-	ValidUntil  *string   `json:"valid_until" validate:"required" extensions:"x-nullable"`
-	IsActive    bool      `json:"is_active" validate:"required"`
-	CreatedAt   time.Time `json:"created_at" validate:"required" format:"date-time"`
-	UpdatedAt   time.Time `json:"updated_at" validate:"required" format:"date-time"`
+	ID          int64      `json:"id" validate:"required"`
+	Name        string     `json:"name" validate:"required" example:"Gómez family membership"`
+	ClientID    *int64     `json:"client_id" validate:"required" extensions:"x-nullable"`
+	Kind        string     `json:"kind" validate:"required" enums:"percent,fixed"`
+	Value       wire.Money `json:"value" validate:"required" swaggertype:"number" example:"15"`
+	Description *string    `json:"description" validate:"required" extensions:"x-nullable"`
+	ValidFrom   *string    `json:"valid_from" validate:"required" extensions:"x-nullable"`
+	ValidUntil  *string    `json:"valid_until" validate:"required" extensions:"x-nullable"`
+	IsActive    bool       `json:"is_active" validate:"required"`
+	CreatedAt   time.Time  `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt   time.Time  `json:"updated_at" validate:"required" format:"date-time"`
 }
 
 func newContractDTO(c booking.Contract) contractDTO {
-	return contractDTO{ID: c.ID, Name: c.Name, ClientID: c.ClientID, Kind: c.Kind, Value: money(c.Value),
+	return contractDTO{ID: c.ID, Name: c.Name, ClientID: c.ClientID, Kind: c.Kind, Value: wire.Money(c.Value),
 		Description: c.Description, ValidFrom: dateString(c.ValidFrom), ValidUntil: dateString(c.ValidUntil),
 		IsActive: c.IsActive, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 }
@@ -65,30 +66,30 @@ func newContractDTO(c booking.Contract) contractDTO {
 //
 //patchgen:patch couponPatch
 type couponInput struct {
-	Code             clubhouse.Optional[string] `json:"code" validate:"required" swaggertype:"string" example:"SUMMER10" maxLength:"255"`
-	Kind             clubhouse.Optional[string] `json:"kind" validate:"required" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
-	Value            clubhouse.Optional[money]  `json:"value" validate:"required" swaggertype:"number" example:"10"`
-	Description      clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	ValidFrom        clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable" example:"2026-06-01" maxLength:"255"`
-	ValidUntil       clubhouse.Optional[string] `json:"valid_until" swaggertype:"string" extensions:"x-nullable" example:"2026-08-31" maxLength:"255"`
-	MaxUses          clubhouse.Optional[int]    `json:"max_uses" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
-	MaxUsesPerClient clubhouse.Optional[int]    `json:"max_uses_per_client" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
-	IsActive         clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean"`
+	Code             clubhouse.Optional[string]     `json:"code" validate:"required" swaggertype:"string" example:"SUMMER10" maxLength:"255"`
+	Kind             clubhouse.Optional[string]     `json:"kind" validate:"required" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
+	Value            clubhouse.Optional[wire.Money] `json:"value" validate:"required" swaggertype:"number" example:"10"`
+	Description      clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	ValidFrom        clubhouse.Optional[string]     `json:"valid_from" swaggertype:"string" extensions:"x-nullable" example:"2026-06-01" maxLength:"255"`
+	ValidUntil       clubhouse.Optional[string]     `json:"valid_until" swaggertype:"string" extensions:"x-nullable" example:"2026-08-31" maxLength:"255"`
+	MaxUses          clubhouse.Optional[int]        `json:"max_uses" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
+	MaxUsesPerClient clubhouse.Optional[int]        `json:"max_uses_per_client" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
+	IsActive         clubhouse.Optional[bool]       `json:"is_active" swaggertype:"boolean"`
 }
 
 func (in couponInput) domain() (booking.DiscountInput, error) { return couponPatch(in).domain() }
 func (in couponPatch) domain() (booking.DiscountInput, error) {
 	from, until, err := validity(in.ValidFrom, in.ValidUntil)
-	return booking.DiscountInput{Code: in.Code, Kind: in.Kind, Value: optMoney(in.Value), Description: in.Description,
+	return booking.DiscountInput{Code: in.Code, Kind: in.Kind, Value: wire.OptionalMoney(in.Value), Description: in.Description,
 		ValidFrom: from, ValidUntil: until, MaxUses: in.MaxUses, MaxUsesPerClient: in.MaxUsesPerClient, IsActive: in.IsActive}, err
 }
 
 // validity reads the valid_from and valid_until dates of a discount.
 func validity(from, until clubhouse.Optional[string]) (f, u clubhouse.Optional[time.Time], err error) {
-	if f, err = dateField("valid_from", from); err != nil {
+	if f, err = wire.Date("valid_from", from); err != nil {
 		return f, u, err
 	}
-	u, err = dateField("valid_until", until)
+	u, err = wire.Date("valid_until", until)
 	return f, u, err
 }
 
@@ -96,20 +97,20 @@ func validity(from, until clubhouse.Optional[string]) (f, u clubhouse.Optional[t
 //
 //patchgen:patch contractPatch
 type contractInput struct {
-	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Gómez family membership" maxLength:"255"`
-	Kind        clubhouse.Optional[string] `json:"kind" validate:"required" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
-	Value       clubhouse.Optional[money]  `json:"value" validate:"required" swaggertype:"number" example:"15"`
-	ClientID    clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
-	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	ValidFrom   clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
-	ValidUntil  clubhouse.Optional[string] `json:"valid_until" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
-	IsActive    clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean"`
+	Name        clubhouse.Optional[string]     `json:"name" validate:"required" swaggertype:"string" example:"Gómez family membership" maxLength:"255"`
+	Kind        clubhouse.Optional[string]     `json:"kind" validate:"required" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
+	Value       clubhouse.Optional[wire.Money] `json:"value" validate:"required" swaggertype:"number" example:"15"`
+	ClientID    clubhouse.Optional[int64]      `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
+	Description clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	ValidFrom   clubhouse.Optional[string]     `json:"valid_from" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	ValidUntil  clubhouse.Optional[string]     `json:"valid_until" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	IsActive    clubhouse.Optional[bool]       `json:"is_active" swaggertype:"boolean"`
 }
 
 func (in contractInput) domain() (booking.DiscountInput, error) { return contractPatch(in).domain() }
 func (in contractPatch) domain() (booking.DiscountInput, error) {
 	from, until, err := validity(in.ValidFrom, in.ValidUntil)
-	return booking.DiscountInput{Name: in.Name, Kind: in.Kind, Value: optMoney(in.Value), ClientID: in.ClientID,
+	return booking.DiscountInput{Name: in.Name, Kind: in.Kind, Value: wire.OptionalMoney(in.Value), ClientID: in.ClientID,
 		Description: in.Description, ValidFrom: from, ValidUntil: until, IsActive: in.IsActive}, err
 }
 
@@ -335,7 +336,7 @@ type appliedCouponDTO struct {
 	CouponID      int64      `json:"coupon_id" validate:"required"`
 	CouponCode    string     `json:"coupon_code" validate:"required"`
 	CouponType    string     `json:"coupon_type" validate:"required" enums:"percent,fixed"`
-	Applied       money      `json:"applied" validate:"required" swaggertype:"number" example:"9000"`
+	Applied       wire.Money `json:"applied" validate:"required" swaggertype:"number" example:"9000"`
 	CreatedAt     time.Time  `json:"created_at" validate:"required" format:"date-time"`
 	RemovedAt     *time.Time `json:"removed_at" validate:"required" extensions:"x-nullable" format:"date-time"`
 }
@@ -374,7 +375,7 @@ func (s *Server) listAppliedCoupons(w http.ResponseWriter, r *http.Request) erro
 	w.Header().Set("X-Per-Page", strconv.Itoa(limit))
 	return writeJSON(w, http.StatusOK, mapSlice(rows, func(a booking.AppliedCoupon) appliedCouponDTO {
 		return appliedCouponDTO{ID: a.ID, ReservationID: a.ReservationID, CouponID: a.CouponID, CouponCode: a.CouponCode,
-			CouponType: a.CouponType, Applied: money(a.Applied), CreatedAt: a.CreatedAt, RemovedAt: a.RemovedAt}
+			CouponType: a.CouponType, Applied: wire.Money(a.Applied), CreatedAt: a.CreatedAt, RemovedAt: a.RemovedAt}
 	}))
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 )
 
 // The day grid: every court's 30-minute slots of one date, free or not,
@@ -12,17 +13,17 @@ import (
 
 // gridCourtDTO is the court of a grid row.
 type gridCourtDTO struct {
-	ID            int64  `json:"id" validate:"required"`
-	Name          string `json:"name" validate:"required"`
-	CourtTypeName string `json:"court_type_name" validate:"required"`
-	BasePrice     money  `json:"base_price" validate:"required" swaggertype:"number" example:"60000"`
+	ID            int64      `json:"id" validate:"required"`
+	Name          string     `json:"name" validate:"required"`
+	CourtTypeName string     `json:"court_type_name" validate:"required"`
+	BasePrice     wire.Money `json:"base_price" validate:"required" swaggertype:"number" example:"60000"`
 }
 
 // gridSlotDTO is one 30-minute slot; price is what booking it alone costs.
 type gridSlotDTO struct {
-	Start     string `json:"start" validate:"required" example:"2026-03-07 18:00:00"`
-	Available bool   `json:"available" validate:"required"`
-	Price     money  `json:"price" validate:"required" swaggertype:"number" example:"32500"`
+	Start     string     `json:"start" validate:"required" example:"2026-03-07 18:00:00"`
+	Available bool       `json:"available" validate:"required"`
+	Price     wire.Money `json:"price" validate:"required" swaggertype:"number" example:"32500"`
 }
 
 // gridRowDTO is one court's slots of the day, from 00:00, in order.
@@ -34,9 +35,9 @@ type gridRowDTO struct {
 func newGridRowDTO(row booking.GridRow) gridRowDTO {
 	c := row.Court
 	return gridRowDTO{
-		Court: gridCourtDTO{ID: c.ID, Name: c.Name, CourtTypeName: c.CourtTypeName, BasePrice: money(c.Price)},
+		Court: gridCourtDTO{ID: c.ID, Name: c.Name, CourtTypeName: c.CourtTypeName, BasePrice: wire.Money(c.Price)},
 		Slots: mapSlice(row.Slots, func(s booking.GridSlot) gridSlotDTO {
-			return gridSlotDTO{Start: s.Start.Format(time.DateTime), Available: s.Available, Price: money(s.Price)}
+			return gridSlotDTO{Start: s.Start.Format(time.DateTime), Available: s.Available, Price: wire.Money(s.Price)}
 		}),
 	}
 }
@@ -59,7 +60,7 @@ func (s *Server) courtsGrid(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	day, err := parseDate("date", r.URL.Query().Get("date"))
+	day, err := wire.ParseDate("date", r.URL.Query().Get("date"))
 	if err != nil {
 		return err
 	}

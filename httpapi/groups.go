@@ -6,6 +6,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 )
 
 // Read-only catalogs of the trainer area, the public court list, and the
@@ -73,15 +74,15 @@ func (s *Server) listTrainerReservationTypes(w http.ResponseWriter, r *http.Requ
 
 // publicCourtDTO is a court as the public sees it: no cost to the club.
 type publicCourtDTO struct {
-	ID            int64  `json:"id" validate:"required" example:"1"`
-	Name          string `json:"name" validate:"required" example:"Padel 1"`
-	CourtTypeID   int64  `json:"court_type_id" validate:"required" example:"2"`
-	CourtTypeName string `json:"court_type_name" validate:"required" example:"Padel"`
-	Price         money  `json:"price" validate:"required" swaggertype:"number" example:"80000"`
+	ID            int64      `json:"id" validate:"required" example:"1"`
+	Name          string     `json:"name" validate:"required" example:"Padel 1"`
+	CourtTypeID   int64      `json:"court_type_id" validate:"required" example:"2"`
+	CourtTypeName string     `json:"court_type_name" validate:"required" example:"Padel"`
+	Price         wire.Money `json:"price" validate:"required" swaggertype:"number" example:"80000"`
 }
 
 func newPublicCourtDTO(c booking.Court) publicCourtDTO {
-	return publicCourtDTO{ID: c.ID, Name: c.Name, CourtTypeID: c.CourtTypeID, CourtTypeName: c.CourtTypeName, Price: money(c.Price)}
+	return publicCourtDTO{ID: c.ID, Name: c.Name, CourtTypeID: c.CourtTypeID, CourtTypeName: c.CourtTypeName, Price: wire.Money(c.Price)}
 }
 
 // listPublicCourts lists the courts with their base price, without authentication.

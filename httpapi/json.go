@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
 
@@ -213,10 +214,38 @@ func queryInt(r *http.Request, name string, def, min, max int) (int, error) {
 }
 
 // queryLimit reads the page size of a list from query parameter limit:
-// the list's Default when absent, else an integer from 1 to its Max.
-// Errors: ErrInvalidQuery.
+// the list's Default when absent, else an integer from 1 to its Max
+// (wire.Page). Errors: ErrInvalidQuery.
 func queryLimit(r *http.Request, p clubhouse.Paging) (int, error) {
-	return queryInt(r, "limit", p.Default, 1, p.Max)
+	limit, _, err := queryPage(r, p)
+	return limit, err
+}
+
+// queryPage reads the page of a list from query parameters limit and
+// offset, by the rules of wire.Page. Errors: ErrInvalidQuery.
+func queryPage(r *http.Request, p clubhouse.Paging) (limit, offset int, err error) {
+	l, err := queryInt64(r, "limit")
+	if err != nil {
+		return 0, 0, err
+	}
+	o, err := queryInt64(r, "offset")
+	if err != nil {
+		return 0, 0, err
+	}
+	return wire.Page(l, o, p)
+}
+
+// queryInt64 reads the optional integer of query parameter name.
+func queryInt64(r *http.Request, name string) (clubhouse.Optional[int64], error) {
+	s := r.URL.Query().Get(name)
+	if s == "" {
+		return clubhouse.Optional[int64]{}, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return clubhouse.Optional[int64]{}, clubhouse.ErrInvalidQuery.Withf("%s must be an integer, not %q.", name, s)
+	}
+	return clubhouse.Some(n), nil
 }
 
 // queryID parses an optional id filter; 0 when absent.

@@ -2,7 +2,10 @@
 
 package httpapi
 
-import "github.com/clubhouse-go/clubhouse"
+import (
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
+)
 
 // bookingPatch is bookingInput with every field optional: the body of a change.
 type bookingPatch struct {
@@ -17,35 +20,35 @@ type bookingPatch struct {
 
 // contractPatch is contractInput with every field optional: the body of a change.
 type contractPatch struct {
-	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Gómez family membership" maxLength:"255"`
-	Kind        clubhouse.Optional[string] `json:"kind" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
-	Value       clubhouse.Optional[money]  `json:"value" swaggertype:"number" example:"15"`
-	ClientID    clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
-	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	ValidFrom   clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
-	ValidUntil  clubhouse.Optional[string] `json:"valid_until" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
-	IsActive    clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean"`
+	Name        clubhouse.Optional[string]     `json:"name" swaggertype:"string" example:"Gómez family membership" maxLength:"255"`
+	Kind        clubhouse.Optional[string]     `json:"kind" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
+	Value       clubhouse.Optional[wire.Money] `json:"value" swaggertype:"number" example:"15"`
+	ClientID    clubhouse.Optional[int64]      `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
+	Description clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	ValidFrom   clubhouse.Optional[string]     `json:"valid_from" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	ValidUntil  clubhouse.Optional[string]     `json:"valid_until" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
+	IsActive    clubhouse.Optional[bool]       `json:"is_active" swaggertype:"boolean"`
 }
 
 // couponPatch is couponInput with every field optional: the body of a change.
 type couponPatch struct {
-	Code             clubhouse.Optional[string] `json:"code" swaggertype:"string" example:"SUMMER10" maxLength:"255"`
-	Kind             clubhouse.Optional[string] `json:"kind" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
-	Value            clubhouse.Optional[money]  `json:"value" swaggertype:"number" example:"10"`
-	Description      clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	ValidFrom        clubhouse.Optional[string] `json:"valid_from" swaggertype:"string" extensions:"x-nullable" example:"2026-06-01" maxLength:"255"`
-	ValidUntil       clubhouse.Optional[string] `json:"valid_until" swaggertype:"string" extensions:"x-nullable" example:"2026-08-31" maxLength:"255"`
-	MaxUses          clubhouse.Optional[int]    `json:"max_uses" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
-	MaxUsesPerClient clubhouse.Optional[int]    `json:"max_uses_per_client" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
-	IsActive         clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean"`
+	Code             clubhouse.Optional[string]     `json:"code" swaggertype:"string" example:"SUMMER10" maxLength:"255"`
+	Kind             clubhouse.Optional[string]     `json:"kind" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
+	Value            clubhouse.Optional[wire.Money] `json:"value" swaggertype:"number" example:"10"`
+	Description      clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	ValidFrom        clubhouse.Optional[string]     `json:"valid_from" swaggertype:"string" extensions:"x-nullable" example:"2026-06-01" maxLength:"255"`
+	ValidUntil       clubhouse.Optional[string]     `json:"valid_until" swaggertype:"string" extensions:"x-nullable" example:"2026-08-31" maxLength:"255"`
+	MaxUses          clubhouse.Optional[int]        `json:"max_uses" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
+	MaxUsesPerClient clubhouse.Optional[int]        `json:"max_uses_per_client" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
+	IsActive         clubhouse.Optional[bool]       `json:"is_active" swaggertype:"boolean"`
 }
 
 // courtPatch is courtInput with every field optional: the body of a change.
 type courtPatch struct {
-	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Court 1" maxLength:"255"`
-	CourtTypeID clubhouse.Optional[int64]  `json:"court_type_id" swaggertype:"integer" example:"1"`
-	Cost        clubhouse.Optional[money]  `json:"cost" swaggertype:"number" example:"20000"`
-	Price       clubhouse.Optional[money]  `json:"price" swaggertype:"number" example:"80000"`
+	Name        clubhouse.Optional[string]     `json:"name" swaggertype:"string" example:"Court 1" maxLength:"255"`
+	CourtTypeID clubhouse.Optional[int64]      `json:"court_type_id" swaggertype:"integer" example:"1"`
+	Cost        clubhouse.Optional[wire.Money] `json:"cost" swaggertype:"number" example:"20000"`
+	Price       clubhouse.Optional[wire.Money] `json:"price" swaggertype:"number" example:"80000"`
 }
 
 // namedPatch is namedInput with every field optional: the body of a change.
@@ -56,13 +59,13 @@ type namedPatch struct {
 
 // paymentPatch is paymentInput with every field optional: the body of a change.
 type paymentPatch struct {
-	ReservationID   clubhouse.Optional[int64]  `json:"reservation_id" swaggertype:"integer" example:"41"`
-	Amount          clubhouse.Optional[money]  `json:"amount" swaggertype:"number" example:"60000"`
-	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" example:"TX-2026-0001" maxLength:"200"`
-	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
-	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
+	ReservationID   clubhouse.Optional[int64]      `json:"reservation_id" swaggertype:"integer" example:"41"`
+	Amount          clubhouse.Optional[wire.Money] `json:"amount" swaggertype:"number" example:"60000"`
+	TransactionID   clubhouse.Optional[string]     `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" example:"TX-2026-0001" maxLength:"200"`
+	PaymentTypeID   clubhouse.Optional[int64]      `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
+	Status          clubhouse.Optional[bool]       `json:"status" swaggertype:"boolean"`
+	Description     clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	GatewayResponse clubhouse.Optional[string]     `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
 }
 
 // paymentTypePatch is paymentTypeInput with every field optional: the body of a change.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -15,27 +16,27 @@ import (
 // client gave, matched to the gateway's only when staff complete the
 // payment or a gateway event names the same booking, amount and id.
 type paymentDTO struct {
-	ID              int64     `json:"id" validate:"required"`
-	ReservationID   *int64    `json:"reservation_id" validate:"required" extensions:"x-nullable"`
-	EnrollmentID    *int64    `json:"enrollment_id" validate:"required" extensions:"x-nullable"`
-	PaymentTypeID   *int64    `json:"payment_type_id" validate:"required" extensions:"x-nullable"`
-	PaymentTypeName *string   `json:"payment_type_name" validate:"required" extensions:"x-nullable"`
-	Amount          money     `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
-	TransactionID   *string   `json:"transaction_id" validate:"required" extensions:"x-nullable" example:"TX-2026-0001"`
-	ClientClaim     bool      `json:"client_claim" validate:"required"`
-	GatewayResponse *string   `json:"gateway_response" validate:"required" extensions:"x-nullable"`
-	Status          bool      `json:"status" validate:"required"`
-	StatusDetail    string    `json:"status_detail" validate:"required" enums:"pending,completed,failed,refunded"`
-	Date            time.Time `json:"date" validate:"required" format:"date-time"`
-	Description     *string   `json:"description" validate:"required" extensions:"x-nullable"`
-	Foto            *string   `json:"foto" validate:"required" extensions:"x-nullable"`
-	CreatedAt       time.Time `json:"created_at" validate:"required" format:"date-time"`
-	UpdatedAt       time.Time `json:"updated_at" validate:"required" format:"date-time"`
+	ID              int64      `json:"id" validate:"required"`
+	ReservationID   *int64     `json:"reservation_id" validate:"required" extensions:"x-nullable"`
+	EnrollmentID    *int64     `json:"enrollment_id" validate:"required" extensions:"x-nullable"`
+	PaymentTypeID   *int64     `json:"payment_type_id" validate:"required" extensions:"x-nullable"`
+	PaymentTypeName *string    `json:"payment_type_name" validate:"required" extensions:"x-nullable"`
+	Amount          wire.Money `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
+	TransactionID   *string    `json:"transaction_id" validate:"required" extensions:"x-nullable" example:"TX-2026-0001"`
+	ClientClaim     bool       `json:"client_claim" validate:"required"`
+	GatewayResponse *string    `json:"gateway_response" validate:"required" extensions:"x-nullable"`
+	Status          bool       `json:"status" validate:"required"`
+	StatusDetail    string     `json:"status_detail" validate:"required" enums:"pending,completed,failed,refunded"`
+	Date            time.Time  `json:"date" validate:"required" format:"date-time"`
+	Description     *string    `json:"description" validate:"required" extensions:"x-nullable"`
+	Foto            *string    `json:"foto" validate:"required" extensions:"x-nullable"`
+	CreatedAt       time.Time  `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt       time.Time  `json:"updated_at" validate:"required" format:"date-time"`
 }
 
 func newPaymentDTO(p payments.Payment) paymentDTO {
 	return paymentDTO{ID: p.ID, ReservationID: p.ReservationID, EnrollmentID: p.EnrollmentID, PaymentTypeID: p.PaymentTypeID,
-		PaymentTypeName: p.PaymentTypeName, Amount: money(p.Amount), TransactionID: p.Reference(), ClientClaim: p.Claim(),
+		PaymentTypeName: p.PaymentTypeName, Amount: wire.Money(p.Amount), TransactionID: p.Reference(), ClientClaim: p.Claim(),
 		GatewayResponse: p.GatewayResponse, Status: p.Status, StatusDetail: p.StatusDetail, Date: p.Date,
 		Description: p.Description, Foto: p.Foto, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 }
@@ -44,18 +45,18 @@ func newPaymentDTO(p payments.Payment) paymentDTO {
 //
 //patchgen:patch paymentPatch
 type paymentInput struct {
-	ReservationID   clubhouse.Optional[int64]  `json:"reservation_id" validate:"required" swaggertype:"integer" example:"41"`
-	Amount          clubhouse.Optional[money]  `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
-	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" example:"TX-2026-0001" maxLength:"200"`
-	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
-	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
+	ReservationID   clubhouse.Optional[int64]      `json:"reservation_id" validate:"required" swaggertype:"integer" example:"41"`
+	Amount          clubhouse.Optional[wire.Money] `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
+	TransactionID   clubhouse.Optional[string]     `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" example:"TX-2026-0001" maxLength:"200"`
+	PaymentTypeID   clubhouse.Optional[int64]      `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
+	Status          clubhouse.Optional[bool]       `json:"status" swaggertype:"boolean"`
+	Description     clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	GatewayResponse clubhouse.Optional[string]     `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
 }
 
 func (in paymentInput) domain() payments.Input { return paymentPatch(in).domain() }
 func (in paymentPatch) domain() payments.Input {
-	return payments.Input{ReservationID: in.ReservationID, Amount: optMoney(in.Amount), TransactionID: in.TransactionID,
+	return payments.Input{ReservationID: in.ReservationID, Amount: wire.OptionalMoney(in.Amount), TransactionID: in.TransactionID,
 		PaymentTypeID: in.PaymentTypeID, Status: in.Status, Description: in.Description, GatewayResponse: in.GatewayResponse}
 }
 
@@ -84,10 +85,7 @@ func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) error {
 	if f.ReservationID, err = queryID(r, "reservation_id"); err != nil {
 		return err
 	}
-	if f.Limit, err = queryLimit(r, payments.PaymentPaging); err != nil {
-		return err
-	}
-	if f.Offset, err = queryInt(r, "offset", 0, 0, 1<<31-1); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r, payments.PaymentPaging); err != nil {
 		return err
 	}
 	f.Search = r.URL.Query().Get("search")
@@ -102,8 +100,8 @@ type paymentStatsDTO struct {
 	Total           int         `json:"total" validate:"required"`
 	Pending         int         `json:"pending" validate:"required"`
 	Completed       int         `json:"completed" validate:"required"`
-	TotalAmount     money       `json:"total_amount" validate:"required" swaggertype:"number"`
-	CompletedAmount money       `json:"completed_amount" validate:"required" swaggertype:"number"`
+	TotalAmount     wire.Money  `json:"total_amount" validate:"required" swaggertype:"number"`
+	CompletedAmount wire.Money  `json:"completed_amount" validate:"required" swaggertype:"number"`
 	ByStatus        byStatusDTO `json:"by_status" validate:"required"`
 }
 
@@ -131,7 +129,7 @@ func (s *Server) paymentStats(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, paymentStatsDTO{Total: st.Total, Pending: st.Open(), Completed: st.Completed,
-		TotalAmount: money(st.TotalAmount), CompletedAmount: money(st.CompletedAmount),
+		TotalAmount: wire.Money(st.TotalAmount), CompletedAmount: wire.Money(st.CompletedAmount),
 		ByStatus: byStatusDTO{Completed: st.Completed, Pending: st.Pending, Failed: st.Failed, Refunded: st.Refunded}})
 }
 
@@ -199,7 +197,7 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	p, err := s.o.Payments.Create(r.Context(), in.domain())
+	p, err := s.o.Payments.Create(r.Context(), actor(r), in.domain())
 	if err != nil {
 		return err
 	}
@@ -229,7 +227,7 @@ func (s *Server) updatePayment(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	p, err := s.o.Payments.Update(r.Context(), id, in.domain())
+	p, err := s.o.Payments.Update(r.Context(), actor(r), id, in.domain())
 	if err != nil {
 		return err
 	}
@@ -256,7 +254,7 @@ func (s *Server) removePayment(w http.ResponseWriter, r *http.Request, bookingID
 	if err != nil {
 		return err
 	}
-	if err := s.o.Payments.Delete(r.Context(), bookingID, id); err != nil {
+	if err := s.o.Payments.Delete(r.Context(), actor(r), bookingID, id); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -287,16 +285,16 @@ func (s *Server) listBookingPayments(w http.ResponseWriter, r *http.Request) err
 
 // bookingPaymentInput is a payment of the booking in the path.
 type bookingPaymentInput struct {
-	Amount          clubhouse.Optional[money]  `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
-	TransactionID   clubhouse.Optional[string] `json:"transaction_id" validate:"required" swaggertype:"string" example:"TX-2026-0001" maxLength:"200"`
-	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
-	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
+	Amount          clubhouse.Optional[wire.Money] `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
+	TransactionID   clubhouse.Optional[string]     `json:"transaction_id" validate:"required" swaggertype:"string" example:"TX-2026-0001" maxLength:"200"`
+	PaymentTypeID   clubhouse.Optional[int64]      `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
+	Status          clubhouse.Optional[bool]       `json:"status" swaggertype:"boolean"`
+	Description     clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	GatewayResponse clubhouse.Optional[string]     `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
 }
 
 func (in bookingPaymentInput) domain() payments.Input {
-	return payments.Input{Amount: optMoney(in.Amount), TransactionID: in.TransactionID, PaymentTypeID: in.PaymentTypeID,
+	return payments.Input{Amount: wire.OptionalMoney(in.Amount), TransactionID: in.TransactionID, PaymentTypeID: in.PaymentTypeID,
 		Status: in.Status, Description: in.Description, GatewayResponse: in.GatewayResponse}
 }
 
@@ -330,7 +328,7 @@ func (s *Server) createBookingPayment(w http.ResponseWriter, r *http.Request) er
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	p, err := s.o.Payments.CreateForBooking(r.Context(), id, in.domain(), nil)
+	p, err := s.o.Payments.CreateForBooking(r.Context(), actor(r), id, in.domain(), nil)
 	if err != nil {
 		return err
 	}
@@ -364,12 +362,12 @@ func (s *Server) getBookingPayment(w http.ResponseWriter, r *http.Request) error
 
 // bookingPaymentPatch changes a payment of the booking in the path.
 type bookingPaymentPatch struct {
-	Amount          clubhouse.Optional[money]  `json:"amount" swaggertype:"number"`
-	TransactionID   clubhouse.Optional[string] `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" maxLength:"200"`
-	PaymentTypeID   clubhouse.Optional[int64]  `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
-	Status          clubhouse.Optional[bool]   `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	GatewayResponse clubhouse.Optional[string] `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
+	Amount          clubhouse.Optional[wire.Money] `json:"amount" swaggertype:"number"`
+	TransactionID   clubhouse.Optional[string]     `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" maxLength:"200"`
+	PaymentTypeID   clubhouse.Optional[int64]      `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
+	Status          clubhouse.Optional[bool]       `json:"status" swaggertype:"boolean"`
+	Description     clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	GatewayResponse clubhouse.Optional[string]     `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
 }
 
 // updateBookingPayment changes a payment of the booking in the path.
@@ -400,7 +398,7 @@ func (s *Server) updateBookingPayment(w http.ResponseWriter, r *http.Request) er
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	p, err := s.o.Payments.UpdateForBooking(r.Context(), booking, id, payments.Input{Amount: optMoney(in.Amount),
+	p, err := s.o.Payments.UpdateForBooking(r.Context(), actor(r), booking, id, payments.Input{Amount: wire.OptionalMoney(in.Amount),
 		TransactionID: in.TransactionID, PaymentTypeID: in.PaymentTypeID, Status: in.Status, Description: in.Description,
 		GatewayResponse: in.GatewayResponse}, nil)
 	if err != nil {
@@ -431,34 +429,34 @@ func (s *Server) deleteBookingPayment(w http.ResponseWriter, r *http.Request) er
 
 // accountPaymentDTO is a payment as its client sees it, with its booking.
 type accountPaymentDTO struct {
-	ID              int64     `json:"id" validate:"required"`
-	ReservationID   *int64    `json:"reservation_id" validate:"required" extensions:"x-nullable"`
-	PaymentTypeID   *int64    `json:"payment_type_id" validate:"required" extensions:"x-nullable"`
-	PaymentTypeName *string   `json:"payment_type_name" validate:"required" extensions:"x-nullable"`
-	Amount          money     `json:"amount" validate:"required" swaggertype:"number"`
-	TransactionID   *string   `json:"transaction_id" validate:"required" extensions:"x-nullable"`
-	GatewayResponse *string   `json:"gateway_response" validate:"required" extensions:"x-nullable"`
-	Status          bool      `json:"status" validate:"required"`
-	StatusDetail    string    `json:"status_detail" validate:"required" enums:"pending,completed,failed,refunded"`
-	Date            time.Time `json:"date" validate:"required" format:"date-time"`
-	Description     *string   `json:"description" validate:"required" extensions:"x-nullable"`
-	HasReceipt      bool      `json:"has_receipt" validate:"required"`
-	CourtName       *string   `json:"court_name" validate:"required" extensions:"x-nullable"`
-	Checking        *string   `json:"checking" validate:"required" extensions:"x-nullable" example:"2026-03-02T10:00:00"`
-	Checkout        *string   `json:"checkout" validate:"required" extensions:"x-nullable" example:"2026-03-02T11:30:00"`
+	ID              int64      `json:"id" validate:"required"`
+	ReservationID   *int64     `json:"reservation_id" validate:"required" extensions:"x-nullable"`
+	PaymentTypeID   *int64     `json:"payment_type_id" validate:"required" extensions:"x-nullable"`
+	PaymentTypeName *string    `json:"payment_type_name" validate:"required" extensions:"x-nullable"`
+	Amount          wire.Money `json:"amount" validate:"required" swaggertype:"number"`
+	TransactionID   *string    `json:"transaction_id" validate:"required" extensions:"x-nullable"`
+	GatewayResponse *string    `json:"gateway_response" validate:"required" extensions:"x-nullable"`
+	Status          bool       `json:"status" validate:"required"`
+	StatusDetail    string     `json:"status_detail" validate:"required" enums:"pending,completed,failed,refunded"`
+	Date            time.Time  `json:"date" validate:"required" format:"date-time"`
+	Description     *string    `json:"description" validate:"required" extensions:"x-nullable"`
+	HasReceipt      bool       `json:"has_receipt" validate:"required"`
+	CourtName       *string    `json:"court_name" validate:"required" extensions:"x-nullable"`
+	Checking        *string    `json:"checking" validate:"required" extensions:"x-nullable" example:"2026-03-02T10:00:00"`
+	Checkout        *string    `json:"checkout" validate:"required" extensions:"x-nullable" example:"2026-03-02T11:30:00"`
 }
 
 func isoOrNil(t *time.Time) *string {
 	if t == nil {
 		return nil
 	}
-	s := t.Format(isoWall)
+	s := t.Format(wire.WallLayout)
 	return &s
 }
 
 func newAccountPaymentDTO(p payments.Payment) accountPaymentDTO {
 	return accountPaymentDTO{ID: p.ID, ReservationID: p.ReservationID, PaymentTypeID: p.PaymentTypeID,
-		PaymentTypeName: p.PaymentTypeName, Amount: money(p.Amount), TransactionID: p.Reference(),
+		PaymentTypeName: p.PaymentTypeName, Amount: wire.Money(p.Amount), TransactionID: p.Reference(),
 		GatewayResponse: p.GatewayResponse, Status: p.Status, StatusDetail: p.StatusDetail, Date: p.Date,
 		Description: p.Description, HasReceipt: p.Foto != nil, CourtName: p.CourtName,
 		Checking: isoOrNil(p.Checking), Checkout: isoOrNil(p.Checkout)}
@@ -522,11 +520,11 @@ func (s *Server) getAccountPayment(w http.ResponseWriter, r *http.Request) error
 
 // accountPaymentInput reports a payment of one of the caller's bookings.
 type accountPaymentInput struct {
-	ReservationID clubhouse.Optional[int64]  `json:"reservation_id" validate:"required" swaggertype:"integer" example:"41"`
-	PaymentTypeID clubhouse.Optional[int64]  `json:"payment_type_id" validate:"required" swaggertype:"integer" example:"3"`
-	Amount        clubhouse.Optional[money]  `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
-	TransactionID clubhouse.Optional[string] `json:"transaction_id" validate:"required" swaggertype:"string" example:"BANK-778812" maxLength:"200"`
-	Description   clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	ReservationID clubhouse.Optional[int64]      `json:"reservation_id" validate:"required" swaggertype:"integer" example:"41"`
+	PaymentTypeID clubhouse.Optional[int64]      `json:"payment_type_id" validate:"required" swaggertype:"integer" example:"3"`
+	Amount        clubhouse.Optional[wire.Money] `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
+	TransactionID clubhouse.Optional[string]     `json:"transaction_id" validate:"required" swaggertype:"string" example:"BANK-778812" maxLength:"200"`
+	Description   clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
 // createAccountPayment records a payment the caller made for a booking.
@@ -551,7 +549,7 @@ func (s *Server) createAccountPayment(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	p, err := s.o.Payments.ClientCreate(r.Context(), actor(r), payments.Input{ReservationID: in.ReservationID,
-		PaymentTypeID: in.PaymentTypeID, Amount: optMoney(in.Amount), TransactionID: in.TransactionID, Description: in.Description})
+		PaymentTypeID: in.PaymentTypeID, Amount: wire.OptionalMoney(in.Amount), TransactionID: in.TransactionID, Description: in.Description})
 	if err != nil {
 		return err
 	}

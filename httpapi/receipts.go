@@ -15,6 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -160,7 +161,7 @@ func (p *bookingPaymentPatch) setField(name, v string) error {
 		if err != nil {
 			return clubhouse.ErrInvalidAmount.Withf("amount must be a number, not %q.", v)
 		}
-		m := money(d)
+		m := wire.Money(d)
 		p.Amount.Value = &m
 	case "payment_type_id":
 		p.PaymentTypeID.Set = true
@@ -230,7 +231,7 @@ func (s *Server) createBookingPaymentForm(w http.ResponseWriter, r *http.Request
 	if m := f.missing(); len(m) > 0 {
 		return clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(m, ", "))
 	}
-	p, err := s.o.Payments.CreateForBooking(r.Context(), bookingID, bookingPaymentInput(f.patch).domain(), f.receipt)
+	p, err := s.o.Payments.CreateForBooking(r.Context(), actor(r), bookingID, bookingPaymentInput(f.patch).domain(), f.receipt)
 	if err != nil {
 		return err
 	}
@@ -248,7 +249,7 @@ func (s *Server) updateBookingPaymentForm(w http.ResponseWriter, r *http.Request
 		return err
 	}
 	defer f.close()
-	p, err := s.o.Payments.UpdateForBooking(r.Context(), bookingID, id, bookingPaymentInput(f.patch).domain(), f.receipt)
+	p, err := s.o.Payments.UpdateForBooking(r.Context(), actor(r), bookingID, id, bookingPaymentInput(f.patch).domain(), f.receipt)
 	if err != nil {
 		return err
 	}
@@ -318,7 +319,7 @@ func (s *Server) deleteReceipt(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.o.Payments.DeleteReceipt(r.Context(), booking, id); err != nil {
+	if _, err := s.o.Payments.DeleteReceipt(r.Context(), actor(r), booking, id); err != nil {
 		return err
 	}
 	return noContent(w)

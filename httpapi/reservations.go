@@ -6,6 +6,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 )
 
 // The /api/reservations group: the caller's own reservations in the
@@ -57,7 +58,7 @@ func (s *Server) listReservations(w http.ResponseWriter, r *http.Request) error 
 		dst  **time.Time
 	}{{"from", &f.From}, {"to", &f.To}} {
 		if v := r.URL.Query().Get(p.name); v != "" {
-			t, err := parseWall(p.name, v, s.zone())
+			t, err := wire.ParseWall(p.name, v, s.zone())
 			if err != nil {
 				return err
 			}

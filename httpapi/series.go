@@ -6,6 +6,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 )
 
 // seriesInput creates a recurring booking: the first booking, as for a
@@ -49,7 +50,7 @@ type seriesDTO struct {
 func newSeriesDTO(s booking.Series) seriesDTO {
 	first := s.First()
 	return seriesDTO{ID: s.ID, RRule: s.RRule, CourtID: s.CourtID, ReservationTypeID: s.ReservationTypeID, ClientID: s.ClientID,
-		Checking: first.Start.Format(wallLayout), Checkout: first.End.Format(wallLayout), Notes: s.Notes,
+		Checking: first.Start.Format(wire.AdminLayout), Checkout: first.End.Format(wire.AdminLayout), Notes: s.Notes,
 		CreatedBy: s.CreatedBy, CreatedAt: s.CreatedAt}
 }
 
@@ -107,7 +108,7 @@ func (s *Server) createSeries(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusCreated, seriesCreatedDTO{Series: newSeriesDTO(res.Series),
 		Created: mapSlice(res.Created, newBookingDTO),
 		Skipped: mapSlice(res.Skipped, func(sp booking.Skipped) skippedDTO {
-			return skippedDTO{Checking: sp.Start.Format(wallLayout), Checkout: sp.End.Format(wallLayout), Reason: sp.Reason}
+			return skippedDTO{Checking: sp.Start.Format(wire.AdminLayout), Checkout: sp.End.Format(wire.AdminLayout), Reason: sp.Reason}
 		})})
 }
 
@@ -154,13 +155,13 @@ func (s *Server) deleteSeries(w http.ResponseWriter, r *http.Request) error {
 	}
 	var from *time.Time
 	if v := r.URL.Query().Get("from"); v != "" {
-		d, err := parseDate("from", v)
+		d, err := wire.ParseDate("from", v)
 		if err != nil {
 			return err
 		}
 		from = &d
 	}
-	if _, err := s.o.Bookings.DeleteSeries(r.Context(), id, from); err != nil {
+	if _, err := s.o.Bookings.DeleteSeries(r.Context(), actor(r), id, from); err != nil {
 		return err
 	}
 	return noContent(w)

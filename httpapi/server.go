@@ -16,12 +16,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	swaggerfiles "github.com/swaggo/files/v2"
 
-	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/club"
 	"github.com/clubhouse-go/clubhouse/internal/idem"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
-	"github.com/clubhouse-go/clubhouse/ledger"
-	"github.com/clubhouse-go/clubhouse/payments"
 )
 
 // Options are the dependencies and settings of a Server.
@@ -32,17 +30,11 @@ type Options struct {
 	JWKS          auth.JWKS // published at /.well-known/jwks.json; empty with an external issuer
 	Issuer        string    // the token issuer named in discovery
 	PublicBaseURL string    // the address clients reach this server at, for links
-	Catalogs      *booking.Catalogs
-	Clients       *booking.Clients
-	Tariffs       *booking.Tariffs
-	Bookings      *booking.Bookings
-	Discounts     *booking.Discounts
-	Payments      *payments.Service
-	Ledger        *ledger.Ledger // nil: the accounting routes answer 503
-	AccountingDB  *sqldb.DB      // the ledger's database, for the health check
-	Idempotency   *idem.Store    // the Idempotency-Key of the create routes; nil: a store on DB
-	Now           func() time.Time
-	Zone          *time.Location // the club's time zone
+	// Services are the domain services the routes call, with the club's
+	// zone and clock; a nil Ledger makes the accounting routes answer 503.
+	*club.Services
+	AccountingDB *sqldb.DB   // the ledger's database, for the health check
+	Idempotency  *idem.Store // the Idempotency-Key of the create routes; nil: a store on DB
 
 	// MCP is the tool endpoint served at /mcp (POST, GET, DELETE), which
 	// authorizes its requests itself; nil: /mcp answers 404.
@@ -71,12 +63,7 @@ func New(o Options) (*Server, error) {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Zone == nil {
-		o.Zone = time.UTC
-	}
+	o.Services = o.Services.WithDefaults()
 	if o.Idempotency == nil && o.DB != nil {
 		o.Idempotency = idem.New(o.DB.DB, idem.Options{Now: o.Now})
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 )
 
 type tariffDTO struct {
@@ -66,19 +67,19 @@ type tariffInput struct {
 
 func (in tariffInput) domain() (booking.TariffInput, error) { return tariffPatch(in).domain() }
 func (in tariffPatch) domain() (booking.TariffInput, error) {
-	start, err := dateField("start_date", in.StartDate)
+	start, err := wire.Date("start_date", in.StartDate)
 	if err != nil {
 		return booking.TariffInput{}, err
 	}
-	end, err := dateField("end_date", in.EndDate)
+	end, err := wire.Date("end_date", in.EndDate)
 	if err != nil {
 		return booking.TariffInput{}, err
 	}
-	from, err := clockField("start_time", in.StartTime)
+	from, err := wire.Clock("start_time", in.StartTime)
 	if err != nil {
 		return booking.TariffInput{}, err
 	}
-	to, err := clockField("end_time", in.EndTime)
+	to, err := wire.Clock("end_time", in.EndTime)
 	return booking.TariffInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID, RRule: in.RRule,
 		StartDate: start, EndDate: end, StartTime: from, EndTime: to,
 		Adjustment: in.Adjustment, Description: in.Description, IsActive: in.IsActive}, err

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -12,13 +13,13 @@ import (
 // API description gives it. payments.ParseEvent reads it (the handler
 // passes the raw body on), with the members, types and limits below.
 type webhookEvent struct {
-	TransactionID   string  `json:"transaction_id" validate:"required" example:"TX-2026-0001" maxLength:"200"`
-	Amount          money   `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
-	Status          string  `json:"status" validate:"required" example:"completed" maxLength:"255"`
-	GatewayResponse *string `json:"gateway_response" extensions:"x-nullable" example:"{\"id\":\"TX-2026-0001\",\"state\":\"APPROVED\"}" maxLength:"65536"`
-	Date            *string `json:"date" format:"date-time" extensions:"x-nullable" example:"2026-03-02T10:05:00-05:00" maxLength:"255"`
-	ReservationID   *int64  `json:"reservation_id" extensions:"x-nullable" example:"41"`
-	EnrollmentID    *int64  `json:"enrollment_id" extensions:"x-nullable"`
+	TransactionID   string     `json:"transaction_id" validate:"required" example:"TX-2026-0001" maxLength:"200"`
+	Amount          wire.Money `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
+	Status          string     `json:"status" validate:"required" example:"completed" maxLength:"255"`
+	GatewayResponse *string    `json:"gateway_response" extensions:"x-nullable" example:"{\"id\":\"TX-2026-0001\",\"state\":\"APPROVED\"}" maxLength:"65536"`
+	Date            *string    `json:"date" format:"date-time" extensions:"x-nullable" example:"2026-03-02T10:05:00-05:00" maxLength:"255"`
+	ReservationID   *int64     `json:"reservation_id" extensions:"x-nullable" example:"41"`
+	EnrollmentID    *int64     `json:"enrollment_id" extensions:"x-nullable"`
 }
 
 // webhookResult answers a gateway event. payment_id is null while the event
@@ -74,7 +75,7 @@ func (s *Server) paymentWebhook(w http.ResponseWriter, r *http.Request) error {
 type inboxEntryDTO struct {
 	ID              int64           `json:"id" validate:"required" example:"3"`
 	TransactionID   string          `json:"transaction_id" validate:"required" example:"TX-2026-0001"`
-	Amount          *money          `json:"amount" validate:"required" swaggertype:"number" extensions:"x-nullable" example:"60000"`
+	Amount          *wire.Money     `json:"amount" validate:"required" swaggertype:"number" extensions:"x-nullable" example:"60000"`
 	Status          string          `json:"status" validate:"required" enums:"pending,completed,failed,refunded"`
 	GatewayResponse *string         `json:"gateway_response" validate:"required" extensions:"x-nullable"`
 	Date            *time.Time      `json:"date" validate:"required" format:"date-time" extensions:"x-nullable"`
@@ -88,9 +89,9 @@ type inboxEntryDTO struct {
 }
 
 func newInboxEntryDTO(e payments.InboxEntry) inboxEntryDTO {
-	var amount *money
+	var amount *wire.Money
 	if e.Amount != nil {
-		m := money(*e.Amount)
+		m := wire.Money(*e.Amount)
 		amount = &m
 	}
 	return inboxEntryDTO{ID: e.ID, TransactionID: e.TransactionID, Amount: amount, Status: e.Status,
@@ -121,10 +122,7 @@ func (s *Server) listPaymentInbox(w http.ResponseWriter, r *http.Request) error 
 	if open != nil {
 		f.Open = *open
 	}
-	if f.Limit, err = queryLimit(r, payments.InboxPaging); err != nil {
-		return err
-	}
-	if f.Offset, err = queryInt(r, "offset", 0, 0, 1<<31-1); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r, payments.InboxPaging); err != nil {
 		return err
 	}
 	rows, err := s.o.Payments.Inbox(r.Context(), f)
@@ -171,7 +169,7 @@ func (s *Server) resolvePaymentInbox(w http.ResponseWriter, r *http.Request) err
 	if in.Note != nil {
 		res.Note = *in.Note
 	}
-	entry, _, err := s.o.Payments.ResolveInbox(r.Context(), id, res)
+	entry, _, err := s.o.Payments.ResolveInbox(r.Context(), actor(r), id, res)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -24,7 +25,7 @@ import (
 func TestWebhookEvent_describesParseEvent(t *testing.T) {
 	t.Parallel()
 	response, date, booking := `{"state":"APPROVED"}`, "2026-03-02T10:05:00-05:00", int64(41)
-	full := webhookEvent{TransactionID: "TX-1", Amount: money(decimal.RequireFromString("60000.50")), Status: "completed",
+	full := webhookEvent{TransactionID: "TX-1", Amount: wire.Money(decimal.RequireFromString("60000.50")), Status: "completed",
 		GatewayResponse: &response, Date: &date, ReservationID: &booking}
 	members := func(t *testing.T) map[string]any {
 		t.Helper()

@@ -12,9 +12,9 @@
 // /mcp through its logging and metrics when httpapi.Options.MCP is set
 // (internal/app does this):
 //
-//	h := mcp.New(mcp.Options{Auth: authService, PublicBaseURL: base,
-//		Catalogs: club.Catalogs, Clients: club.Clients, Bookings: club.Bookings, Payments: pays, Zone: bogota})
-//	srv, err := httpapi.New(httpapi.Options{ /* ... */ MCP: h})
+//	svc := club.New(db, club.Options{Zone: bogota}) // internal/club: the services both doors take
+//	h := mcp.New(mcp.Options{Auth: authService, PublicBaseURL: base, Services: svc})
+//	srv, err := httpapi.New(httpapi.Options{Services: svc /* ... */, MCP: h})
 //
 // # Access and sessions
 //

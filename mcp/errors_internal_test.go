@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -78,34 +77,5 @@ func TestMCP_failure(t *testing.T) {
 				assert.Contains(t, logs.String(), "tool=booking_create")
 			}
 		})
-	}
-}
-
-// TestMCP_parseWall: wall times read as the HTTP API reads them.
-func TestMCP_parseWall(t *testing.T) {
-	t.Parallel()
-	bogota, err := time.LoadLocation("America/Bogota")
-	require.NoError(t, err)
-	six := time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
-	for in, want := range map[string]time.Time{
-		"2026-12-01T18:00:00":       six,
-		"2026-12-01 18:00:00":       six,
-		"2026-12-01T18:00":          six,
-		" 2026-12-01 18:00 ":        six,
-		"2026-12-01T18:00:00.000":   six,
-		"2026-12-01T18:00:00Z":      six, // wall time, not UTC
-		"2026-12-01T18:00:00-05:00": six,
-		"2026-12-01T23:00:00+00:00": six, // an instant, in the club's zone
-		"2026-12-01T18:00-05:00":    six,
-	} {
-		got, err := parseWall("checking", in, bogota)
-		if assert.NoError(t, err, in) {
-			assert.Equal(t, want, got, in)
-		}
-	}
-	for _, in := range []string{"", "tomorrow", "2026-13-01T18:00:00", "01/12/2026 18:00", "2026-12-01"} {
-		_, err := parseWall("checkout", in, bogota)
-		require.ErrorIs(t, err, clubhouse.ErrInvalidDate, in)
-		assert.Contains(t, err.Error(), "checkout", in)
 	}
 }

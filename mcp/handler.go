@@ -21,11 +21,10 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/club"
 	"github.com/clubhouse-go/clubhouse/internal/idem"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
-	"github.com/clubhouse-go/clubhouse/payments"
 )
 
 // Scope is the OAuth scope a token needs for the tool endpoint.
@@ -43,13 +42,11 @@ type Options struct {
 	// metadata (RFC 9728) of the path it answers, so that a client can
 	// find the authorization server: PublicBaseURL +
 	// "/.well-known/oauth-protected-resource" + the path (/mcp or /api/mcp).
-	PublicBaseURL  string
-	Catalogs       *booking.Catalogs
-	Clients        *booking.Clients
-	Bookings       *booking.Bookings
-	Payments       *payments.Service // with payments.Options.Bookings set
-	Zone           *time.Location    // the club's time zone; nil: UTC
-	SessionTimeout time.Duration     // 0: DefaultSessionTimeout
+	PublicBaseURL string
+	// Services are the domain services the tools call, with the club's
+	// zone (nil: UTC).
+	*club.Services
+	SessionTimeout time.Duration // 0: DefaultSessionTimeout
 	// Idempotency keeps the idempotency keys of booking_create,
 	// booking_add_payment and client_create; nil: a call with a key is
 	// refused (unavailable), never run without its protection.
@@ -84,9 +81,7 @@ func New(o Options) *Handler {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	if o.Zone == nil {
-		o.Zone = time.UTC
-	}
+	o.Services = o.Services.WithDefaults()
 	if o.SessionTimeout == 0 {
 		o.SessionTimeout = DefaultSessionTimeout
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/idem"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -240,19 +241,6 @@ type bookingListArgs struct {
 	Offset    clubhouse.Optional[int64]  `json:"offset,omitzero" jsonschema:"Bookings to skip, for the next page; default 0."`
 }
 
-// page reads limit and offset: limit from 1 to p.Max, p.Default when absent;
-// offset from 0.
-func page(limit, offset clubhouse.Optional[int64], p clubhouse.Paging) (int, int, error) {
-	l, o := limit.Or(int64(p.Default)), offset.Or(0)
-	if l < 1 || l > int64(p.Max) {
-		return 0, 0, clubhouse.ErrInvalidData.Withf("limit must be from 1 to %d, not %d.", p.Max, l)
-	}
-	if o < 0 || o > 1<<31-1 {
-		return 0, 0, clubhouse.ErrInvalidData.Withf("offset must be from 0 to %d, not %d.", 1<<31-1, o)
-	}
-	return int(l), int(o), nil
-}
-
 // register adds the tools to s. Each decodes its arguments, makes one call
 // of a domain service (the one the HTTP route of the same purpose makes)
 // and encodes the result.
@@ -291,24 +279,24 @@ func (h *Handler) register(s *sdk.Server) {
 	addTool(s, h, &sdk.Tool{Name: "client_search", Title: "Search clients", Annotations: readOnly,
 		Description: "Finds clients by email, name, document or phone. After booking_create: search the client who books; when absent, client_create; then booking_update with booking_id and client_id."},
 		func(ctx context.Context, c call[clientSearchArgs]) (any, error) {
-			limit, offset, err := page(c.in.Limit, c.in.Offset, booking.ClientPaging)
+			limit, offset, err := wire.Page(c.in.Limit, c.in.Offset, booking.ClientPaging)
 			if err != nil {
 				return nil, err
 			}
-			rows, err := o.Clients.List(ctx, c.in.Query.Or(""), limit, offset)
+			rows, err := o.Clients.List(ctx, c.by, c.in.Query.Or(""), limit, offset)
 			return mapSlice(rows, newClientView), err
 		})
 	addTool(s, h, &sdk.Tool{Name: "client_read", Title: "Read a client", Annotations: readOnly,
 		Description: "Reads one client by client_id: names, document, email, phone and address, and the user it is linked to."},
 		func(ctx context.Context, c call[clientArgs]) (any, error) {
-			cl, err := o.Clients.Get(ctx, *c.in.ClientID.Value)
+			cl, err := o.Clients.Get(ctx, c.by, *c.in.ClientID.Value)
 			return newClientView(cl), err
 		})
 	addTool(s, h, &sdk.Tool{Name: "client_create", Title: "Create a client", Annotations: additive,
 		Description: "Creates a client when client_search did not find one; then attach it to the booking with booking_update (booking_id, client_id). conflict when the email or phone is already a client's."},
 		func(ctx context.Context, c call[clientCreateArgs]) (any, error) {
 			in := c.in
-			cl, err := o.Clients.Create(ctx, booking.ClientInput{FirstName: in.FirstName, LastName: in.LastName, Document: in.Document,
+			cl, err := o.Clients.Create(ctx, c.by, booking.ClientInput{FirstName: in.FirstName, LastName: in.LastName, Document: in.Document,
 				DocumentTypeID: in.DocumentTypeID, Email: in.Email, DisplayName: in.DisplayName, Phone: in.Phone, Address: in.Address})
 			return newClientView(cl), err
 		})
@@ -323,7 +311,7 @@ func (h *Handler) register(s *sdk.Server) {
 			if err := o.Bookings.Validate(ctx, in); err != nil {
 				return nil, err
 			}
-			return freeView{Available: true, CourtID: in.CourtID, Checking: wall(in.Checking), Checkout: wall(in.Checkout)}, nil
+			return freeView{Available: true, CourtID: in.CourtID, Checking: wire.FormatWall(in.Checking), Checkout: wire.FormatWall(in.Checkout)}, nil
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_calculate_price", Title: "Calculate a price", Annotations: readOnly,
 		Description: "Prices a span on a court with the club's tariffs (per 30-minute slot) and says whether it is free. Step 3 of a booking, after booking_validate; then booking_create."},
@@ -343,11 +331,11 @@ func (h *Handler) register(s *sdk.Server) {
 		Description: "Books a court from checking to checkout; the booking starts pending. Step 4, after booking_validate and booking_calculate_price. Next: client_search (client_create when absent), booking_update with client_id, then the payments. conflict (court occupied) when the slot is taken."},
 		func(ctx context.Context, c call[bookingCreateArgs]) (any, error) {
 			in := c.in
-			from, err := wallArg("checking", in.Checking, o.Zone)
+			from, err := wire.Wall("checking", in.Checking, o.Zone)
 			if err != nil {
 				return nil, err
 			}
-			to, err := wallArg("checkout", in.Checkout, o.Zone)
+			to, err := wire.Wall("checkout", in.Checkout, o.Zone)
 			if err != nil {
 				return nil, err
 			}
@@ -367,15 +355,15 @@ func (h *Handler) register(s *sdk.Server) {
 		Description: "Changes only the arguments sent. Use it to attach the client (client_id) after booking_create, and to set the status (reservation_status_id, such as Confirmed) once the total paid covers the price. A new court or span is checked against the court's other bookings (conflict when taken)."},
 		func(ctx context.Context, c call[bookingUpdateArgs]) (any, error) {
 			in := c.in
-			from, err := wallArg("checking", in.Checking, o.Zone)
+			from, err := wire.Wall("checking", in.Checking, o.Zone)
 			if err != nil {
 				return nil, err
 			}
-			to, err := wallArg("checkout", in.Checkout, o.Zone)
+			to, err := wire.Wall("checkout", in.Checkout, o.Zone)
 			if err != nil {
 				return nil, err
 			}
-			b, err := o.Bookings.Update(ctx, *in.BookingID.Value, booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
+			b, err := o.Bookings.Update(ctx, c.by, *in.BookingID.Value, booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
 				ClientID: in.ClientID, ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes})
 			return newBookingDetailView(b), err
 		})
@@ -392,11 +380,11 @@ func (h *Handler) register(s *sdk.Server) {
 		Description: "Records a payment of a booking with amount and transaction_id; pending unless status is true. After payment_type_list; then booking_payment_list. conflict when the transaction_id is already used."},
 		func(ctx context.Context, c call[paymentArgs]) (any, error) {
 			in := c.in
-			amt, err := amountArg("amount", in.Amount)
+			amt, err := wire.Amount("amount", in.Amount)
 			if err != nil {
 				return nil, err
 			}
-			p, err := o.Payments.CreateForBooking(ctx, *in.BookingID.Value, payments.Input{Amount: amt, TransactionID: in.TransactionID,
+			p, err := o.Payments.CreateForBooking(ctx, c.by, *in.BookingID.Value, payments.Input{Amount: amt, TransactionID: in.TransactionID,
 				PaymentTypeID: in.PaymentTypeID, Status: in.Status, Description: in.Description}, nil)
 			return newPaymentView(p), err
 		})
@@ -412,15 +400,18 @@ func (h *Handler) register(s *sdk.Server) {
 			in := c.in
 			var f booking.BookingFilter
 			var err error
-			if f.Limit, f.Offset, err = page(in.Limit, in.Offset, booking.BookingPaging); err != nil {
+			if f.Limit, f.Offset, err = wire.Page(in.Limit, in.Offset, booking.BookingPaging); err != nil {
 				return nil, err
 			}
-			if f.From, err = dateArg("start_date", in.StartDate); err != nil {
+			from, err := wire.Date("start_date", in.StartDate)
+			if err != nil {
 				return nil, err
 			}
-			if f.To, err = dateArg("end_date", in.EndDate); err != nil {
+			to, err := wire.Date("end_date", in.EndDate)
+			if err != nil {
 				return nil, err
 			}
+			f.From, f.To = from.Value, to.Value
 			f.ClientID, f.CourtID, f.Active, f.Confirmed = in.ClientID.Or(0), in.CourtID.Or(0), in.Active.Or(false), in.Confirmed.Value
 			rows, err := o.Bookings.ListPriced(ctx, f)
 			return mapSlice(rows, func(p booking.Priced) pricedBookingView {
@@ -432,11 +423,11 @@ func (h *Handler) register(s *sdk.Server) {
 // spanInput reads the court and span of booking_validate and
 // booking_calculate_price.
 func spanInput(court clubhouse.Optional[int64], checking, checkout clubhouse.Optional[string], zone *time.Location) (booking.SpanInput, error) {
-	from, err := parseWall("checking", *checking.Value, zone)
+	from, err := wire.ParseWall("checking", *checking.Value, zone)
 	if err != nil {
 		return booking.SpanInput{}, err
 	}
-	to, err := parseWall("checkout", *checkout.Value, zone)
+	to, err := wire.ParseWall("checkout", *checkout.Value, zone)
 	if err != nil {
 		return booking.SpanInput{}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
@@ -24,7 +25,7 @@ type courtView struct {
 
 func newCourtView(c booking.Court) courtView {
 	return courtView{ID: c.ID, Name: c.Name, CourtTypeID: c.CourtTypeID, CourtTypeName: c.CourtTypeName,
-		Price: amount(c.Price), Cost: amount(c.Cost)}
+		Price: wire.FormatAmount(c.Price), Cost: wire.FormatAmount(c.Cost)}
 }
 
 // namedView is a court type or a payment type.
@@ -104,7 +105,7 @@ type bookingView struct {
 func newBookingView(r booking.Reservation) bookingView {
 	return bookingView{ID: r.ID, CourtID: r.CourtID, ReservationTypeID: r.ReservationTypeID,
 		ReservationStatusID: r.ReservationStatusID, ClientID: r.ClientID, OperatorID: r.OperatorID,
-		Checking: wall(r.Checking), Checkout: wall(r.Checkout), Notes: r.Notes, SeriesID: r.SeriesID,
+		Checking: wire.FormatWall(r.Checking), Checkout: wire.FormatWall(r.Checkout), Notes: r.Notes, SeriesID: r.SeriesID,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
@@ -139,7 +140,7 @@ type balanceView struct {
 }
 
 func newBalanceView(a booking.Amount) balanceView {
-	return balanceView{TotalAmount: amount(a.FinalPrice), TotalPaid: amount(a.Paid), TotalDebt: amount(a.Debt()),
+	return balanceView{TotalAmount: wire.FormatAmount(a.FinalPrice), TotalPaid: wire.FormatAmount(a.Paid), TotalDebt: wire.FormatAmount(a.Debt()),
 		IsPaymentComplete: a.Complete()}
 }
 
@@ -174,7 +175,7 @@ type paymentView struct {
 
 func newPaymentView(p payments.Payment) paymentView {
 	return paymentView{ID: p.ID, ReservationID: p.ReservationID, PaymentTypeID: p.PaymentTypeID, PaymentTypeName: p.PaymentTypeName,
-		Amount: amount(p.Amount), TransactionID: p.Reference(), Status: p.Status, StatusDetail: p.StatusDetail,
+		Amount: wire.FormatAmount(p.Amount), TransactionID: p.Reference(), Status: p.Status, StatusDetail: p.StatusDetail,
 		Description: p.Description, Date: p.Date}
 }
 
@@ -216,17 +217,17 @@ type adjustmentView struct {
 }
 
 func newPriceView(q booking.BookingQuote) priceView {
-	out := priceView{Court: priceCourtView{ID: q.Court.ID, Name: q.Court.Name, BasePrice: amount(q.Court.Price)},
-		Checking: wall(q.Span.Start), Checkout: wall(q.Span.End), Available: q.Available, Hours: amount(q.Hours),
-		Subtotal: amount(q.Amount.Subtotal), FinalPrice: amount(q.Amount.FinalPrice),
-		PricePerHour:       amount(q.Amount.PricePerHour),
+	out := priceView{Court: priceCourtView{ID: q.Court.ID, Name: q.Court.Name, BasePrice: wire.FormatAmount(q.Court.Price)},
+		Checking: wire.FormatWall(q.Span.Start), Checkout: wire.FormatWall(q.Span.End), Available: q.Available, Hours: wire.FormatAmount(q.Hours),
+		Subtotal: wire.FormatAmount(q.Amount.Subtotal), FinalPrice: wire.FormatAmount(q.Amount.FinalPrice),
+		PricePerHour:       wire.FormatAmount(q.Amount.PricePerHour),
 		AppliedAdjustments: make([]adjustmentView, 0, len(q.Applied)),
 	}
 	for _, a := range q.Applied {
 		out.AppliedAdjustments = append(out.AppliedAdjustments, newAdjustmentView(a))
 	}
 	if d := q.Discount; d != nil {
-		out.Discount = &discountView{Source: d.Source, Label: d.Label, Kind: d.Kind, Value: amount(d.Value), Amount: amount(q.Amount.Discount)}
+		out.Discount = &discountView{Source: d.Source, Label: d.Label, Kind: d.Kind, Value: wire.FormatAmount(d.Value), Amount: wire.FormatAmount(q.Amount.Discount)}
 	}
 	return out
 }
@@ -236,7 +237,7 @@ func newAdjustmentView(a pricing.Applied) adjustmentView {
 	if a.Description != "" {
 		d = &a.Description
 	}
-	return adjustmentView{TariffID: a.TariffID, Description: d, Adjustment: a.Adjustment, AdjustedPrice: amount(a.AdjustedPrice)}
+	return adjustmentView{TariffID: a.TariffID, Description: d, Adjustment: a.Adjustment, AdjustedPrice: wire.FormatAmount(a.AdjustedPrice)}
 }
 
 // freeView answers booking_validate when the court is free.

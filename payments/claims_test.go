@@ -84,7 +84,7 @@ func TestService_ClientCreate_debt(t *testing.T) {
 			}
 			assert.Equal(t, payments.DetailPending, p.StatusDetail)
 			if tc.complete {
-				_, err := f.svc.Update(ctx, p.ID, payments.Input{Status: clubhouse.Some(true)})
+				_, err := f.svc.Update(ctx, clubhouse.Staff("desk"), p.ID, payments.Input{Status: clubhouse.Some(true)})
 				require.NoError(t, err)
 			}
 		})

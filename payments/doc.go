@@ -6,6 +6,12 @@
 // the SQL in store.go and reconcile_store.go; the use cases in service.go,
 // receipts.go (receipt upload, replacement, download) and reconcile.go.
 //
+// The staff's writes (Create, Update, Delete, CreateForBooking,
+// UpdateForBooking, DeleteReceipt, ResolveInbox) take the actor and refuse
+// one without the panel permission with clubhouse.ErrForbidden; a client's
+// own claims and views go through the Client* methods, which resolve the
+// actor's client record themselves.
+//
 // # Using it from another program
 //
 // New takes a *sqlx.DB over pgx (sqlx.Open("pgx", url) with the driver

@@ -210,7 +210,10 @@ func (s *Service) OpenReceipt(ctx context.Context, bookingID, id int64) (Receipt
 // belong to the booking with bookingID, and returns the payment without it.
 // Row and object go in one transaction that commits only once the object is
 // gone. Errors: ErrStorageOff, ErrNotFound, ErrNoReceipt, ErrStorageFailed.
-func (s *Service) DeleteReceipt(ctx context.Context, bookingID, id int64) (Payment, error) {
+func (s *Service) DeleteReceipt(ctx context.Context, by clubhouse.Actor, bookingID, id int64) (Payment, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Payment{}, err
+	}
 	if err := s.CheckStorage(); err != nil {
 		return Payment{}, err
 	}

@@ -343,7 +343,10 @@ var (
 // reservation_id or note the action needs, "invalid reference" for a
 // booking that does not exist), ErrTransactionUsed when a payment with the
 // entry's transaction_id exists.
-func (s *Service) ResolveInbox(ctx context.Context, id int64, r Resolution) (InboxEntry, Payment, error) {
+func (s *Service) ResolveInbox(ctx context.Context, by clubhouse.Actor, id int64, r Resolution) (InboxEntry, Payment, error) {
+	if err := by.RequirePanel(); err != nil {
+		return InboxEntry{}, Payment{}, err
+	}
 	r.Note = strings.TrimSpace(r.Note)
 	switch {
 	case r.Action != ActionAttach && r.Action != ActionDismiss:

@@ -177,9 +177,9 @@ func TestReconcile_amountMismatch(t *testing.T) {
 	assert.Equal(t, id, *open[0].PaymentID)
 
 	// Attaching would create a second payment of the transaction.
-	_, _, err = svc.ResolveInbox(ctx, r.InboxID, payments.Resolution{Action: payments.ActionAttach, ReservationID: booking})
+	_, _, err = svc.ResolveInbox(ctx, clubhouse.Staff("desk"), r.InboxID, payments.Resolution{Action: payments.ActionAttach, ReservationID: booking})
 	require.ErrorIs(t, err, payments.ErrTransactionUsed)
-	_, _, err = svc.ResolveInbox(ctx, r.InboxID, payments.Resolution{Action: payments.ActionDismiss, Note: "fee withheld by the gateway"})
+	_, _, err = svc.ResolveInbox(ctx, clubhouse.Staff("desk"), r.InboxID, payments.Resolution{Action: payments.ActionDismiss, Note: "fee withheld by the gateway"})
 	require.NoError(t, err)
 
 	// The same delivery again does not reopen it; a different one does.
@@ -242,27 +242,27 @@ func TestReconcile_inbox(t *testing.T) {
 	assert.Equal(t, r.Payment.ID, *closed[0].PaymentID)
 
 	// The operator attaches one and dismisses the other.
-	entry, pay, err := svc.ResolveInbox(ctx, open[2].ID, payments.Resolution{Action: payments.ActionAttach, ReservationID: booking})
+	entry, pay, err := svc.ResolveInbox(ctx, clubhouse.Staff("desk"), open[2].ID, payments.Resolution{Action: payments.ActionAttach, ReservationID: booking})
 	require.NoError(t, err)
 	assert.Equal(t, payments.ResolutionAttached, *entry.Resolution)
 	assert.Equal(t, pay.ID, *entry.PaymentID)
 	assert.Equal(t, payments.DetailFailed, pay.StatusDetail)
 	assert.False(t, pay.Status)
 	assert.Equal(t, "tx-class", *pay.TransactionID)
-	_, _, err = svc.ResolveInbox(ctx, open[2].ID, payments.Resolution{Action: payments.ActionDismiss, Note: "x"})
+	_, _, err = svc.ResolveInbox(ctx, clubhouse.Staff("desk"), open[2].ID, payments.Resolution{Action: payments.ActionDismiss, Note: "x"})
 	require.ErrorIs(t, err, payments.ErrInboxResolved)
 
-	_, _, err = svc.ResolveInbox(ctx, open[1].ID, payments.Resolution{Action: payments.ActionAttach, ReservationID: 999999})
+	_, _, err = svc.ResolveInbox(ctx, clubhouse.Staff("desk"), open[1].ID, payments.Resolution{Action: payments.ActionAttach, ReservationID: 999999})
 	assert.Equal(t, "invalid reference", clubhouse.AsError(err).Code)
-	_, _, err = svc.ResolveInbox(ctx, open[1].ID, payments.Resolution{Action: payments.ActionDismiss})
+	_, _, err = svc.ResolveInbox(ctx, clubhouse.Staff("desk"), open[1].ID, payments.Resolution{Action: payments.ActionDismiss})
 	assert.Equal(t, "incomplete data", clubhouse.AsError(err).Code)
-	_, _, err = svc.ResolveInbox(ctx, open[1].ID, payments.Resolution{Action: "merge"})
+	_, _, err = svc.ResolveInbox(ctx, clubhouse.Staff("desk"), open[1].ID, payments.Resolution{Action: "merge"})
 	assert.Equal(t, "invalid data", clubhouse.AsError(err).Code)
-	entry, _, err = svc.ResolveInbox(ctx, open[1].ID, payments.Resolution{Action: payments.ActionDismiss, Note: "test event"})
+	entry, _, err = svc.ResolveInbox(ctx, clubhouse.Staff("desk"), open[1].ID, payments.Resolution{Action: payments.ActionDismiss, Note: "test event"})
 	require.NoError(t, err)
 	assert.Equal(t, payments.ResolutionDismissed, *entry.Resolution)
 	assert.Contains(t, *entry.Note, "does not name an existing booking.\ntest event")
-	_, _, err = svc.ResolveInbox(ctx, 424242, payments.Resolution{Action: payments.ActionDismiss, Note: "x"})
+	_, _, err = svc.ResolveInbox(ctx, clubhouse.Staff("desk"), 424242, payments.Resolution{Action: payments.ActionDismiss, Note: "x"})
 	require.ErrorIs(t, err, payments.ErrInboxNotFound)
 
 	open, err = svc.Inbox(ctx, payments.InboxFilter{Open: true, Limit: 10})

@@ -90,7 +90,10 @@ func (s *Service) ByTransaction(ctx context.Context, txid string) (Payment, erro
 // Create stores a payment of a booking, pending unless Status says
 // completed. Errors: Invalid (incomplete data, invalid amount or reference),
 // ErrTransactionUsed.
-func (s *Service) Create(ctx context.Context, in Input) (Payment, error) {
+func (s *Service) Create(ctx context.Context, by clubhouse.Actor, in Input) (Payment, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Payment{}, err
+	}
 	var p Payment
 	if err := in.apply(&p, "reservation_id", "amount"); err != nil {
 		return Payment{}, err
@@ -120,7 +123,10 @@ func (s *Service) insert(ctx context.Context, p Payment) (Payment, error) {
 // the row cannot be inserted); the booking in in is ignored. Errors: as
 // Create, and booking.ErrBookingNotFound; with a receipt also ErrStorageOff
 // and ErrStorageFailed.
-func (s *Service) CreateForBooking(ctx context.Context, bookingID int64, in Input, rc *Receipt) (Payment, error) {
+func (s *Service) CreateForBooking(ctx context.Context, by clubhouse.Actor, bookingID int64, in Input, rc *Receipt) (Payment, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Payment{}, err
+	}
 	if rc != nil {
 		return s.createWithReceipt(ctx, bookingID, in, rc)
 	}
@@ -128,7 +134,7 @@ func (s *Service) CreateForBooking(ctx context.Context, bookingID int64, in Inpu
 		return Payment{}, err
 	}
 	in.ReservationID = clubhouse.Some(bookingID)
-	return s.Create(ctx, in)
+	return s.Create(ctx, by, in)
 }
 
 // Update changes the fields set in in; Status true validates a pending
@@ -136,7 +142,10 @@ func (s *Service) CreateForBooking(ctx context.Context, bookingID int64, in Inpu
 // takes the claimed transaction id as its gateway id unless in sets
 // another. Errors: as Create, ErrNotFound, and ErrTransactionUsed when a
 // gateway payment holds the claimed id.
-func (s *Service) Update(ctx context.Context, id int64, in Input) (Payment, error) {
+func (s *Service) Update(ctx context.Context, by clubhouse.Actor, id int64, in Input) (Payment, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Payment{}, err
+	}
 	return s.update(ctx, id, 0, in)
 }
 
@@ -145,7 +154,10 @@ func (s *Service) Update(ctx context.Context, id int64, in Input) (Payment, erro
 // (the new image replaces the old only when the row is updated). Errors:
 // as Update; ErrNotFound for another booking's payment; with a receipt also
 // ErrStorageOff and ErrStorageFailed.
-func (s *Service) UpdateForBooking(ctx context.Context, bookingID, id int64, in Input, rc *Receipt) (Payment, error) {
+func (s *Service) UpdateForBooking(ctx context.Context, by clubhouse.Actor, bookingID, id int64, in Input, rc *Receipt) (Payment, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Payment{}, err
+	}
 	if rc != nil {
 		return s.updateWithReceipt(ctx, bookingID, id, in, rc)
 	}
@@ -329,7 +341,10 @@ func (s *Service) withinDebt(ctx context.Context, tx *sqlx.Tx, id int64, amount 
 // transaction that commits only when the object is gone, so no payment is
 // left pointing to nothing. Errors: ErrNotFound, ErrStorageOff when the
 // payment has a receipt and storage is not configured, ErrStorageFailed.
-func (s *Service) Delete(ctx context.Context, bookingID, id int64) error {
+func (s *Service) Delete(ctx context.Context, by clubhouse.Actor, bookingID, id int64) error {
+	if err := by.RequirePanel(); err != nil {
+		return err
+	}
 	var p Payment
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		var err error

@@ -67,11 +67,15 @@ func (t Tariff) Validate() error {
 	if t.StartTime != nil && t.EndTime != nil && *t.StartTime == *t.EndTime {
 		return clubhouse.ErrInvalidTime.Withf("start_time and end_time must differ; leave both empty for the whole day.")
 	}
-	if t.StartDate != nil && !InRange(*t.StartDate) {
-		return clubhouse.ErrInvalidDate.Withf("start_date must lie %s.", rangeText)
+	if t.StartDate != nil {
+		if err := CheckDate("start_date", *t.StartDate, false); err != nil {
+			return err
+		}
 	}
-	if t.EndDate != nil && !InRange(*t.EndDate) {
-		return clubhouse.ErrInvalidDate.Withf("end_date must lie %s.", rangeText)
+	if t.EndDate != nil {
+		if err := CheckDate("end_date", *t.EndDate, false); err != nil {
+			return err
+		}
 	}
 	r, err := t.rule()
 	if err != nil || r == nil {
@@ -228,6 +232,19 @@ var (
 func InRange(t time.Time) bool {
 	d := dayOf(t)
 	return d >= firstDay && d <= lastDay
+}
+
+// CheckDate refuses a time whose date (its wall-clock fields) lies outside
+// FirstDate..LastDate, the calendar every price, tariff, coupon, booking and
+// ledger date is defined on, which bounds the work any date can ask for.
+// The midnight that ends LastDate is in range when end is set (the checkout
+// of a booking that ends the calendar). Errors: an Invalid "invalid date"
+// naming field.
+func CheckDate(field string, t time.Time, end bool) error {
+	if InRange(t) || end && InRange(t.Add(-time.Nanosecond)) {
+		return nil
+	}
+	return clubhouse.ErrInvalidDate.Withf("%s must lie %s, not %s.", field, rangeText, t.Format(time.DateOnly))
 }
 
 // dayOf numbers the date of t (its wall-clock fields) in days since 1970-01-01.

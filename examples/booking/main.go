@@ -127,12 +127,12 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 	// A payment is taken pending and completed once the money is in the
 	// drawer; only completed payments count as paid.
-	p, err := pay.CreateForBooking(ctx, b.ID, payments.Input{PaymentTypeID: clubhouse.Some(cash.ID),
+	p, err := pay.CreateForBooking(ctx, desk, b.ID, payments.Input{PaymentTypeID: clubhouse.Some(cash.ID),
 		Amount: clubhouse.Some(decimal.NewFromInt(100000)), Description: clubhouse.Some("deposit")}, nil)
 	if err != nil {
 		return err
 	}
-	if p, err = pay.Update(ctx, p.ID, payments.Input{Status: clubhouse.Some(true)}); err != nil {
+	if p, err = pay.Update(ctx, desk, p.ID, payments.Input{Status: clubhouse.Some(true)}); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "payment #%d of %s by %s: %s\n", p.ID, p.Amount, *p.PaymentTypeName, p.StatusDetail)

@@ -10,12 +10,11 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/httpapi"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/club"
 	"github.com/clubhouse-go/clubhouse/internal/idem"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
-	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/mcp"
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/payments"
@@ -23,22 +22,15 @@ import (
 
 // App is a wired Clubhouse: its database, services and HTTP server.
 type App struct {
-	Config    Config
-	Log       *slog.Logger
-	DB        *sqldb.DB
-	Key       auth.SigningKey
-	Issuer    *auth.Issuer // nil with an external issuer
-	Auth      *auth.Service
-	Catalogs  *booking.Catalogs
-	Clients   *booking.Clients
-	Tariffs   *booking.Tariffs
-	Bookings  *booking.Bookings
-	Discounts *booking.Discounts
-	Payments  *payments.Service
-	Ledger    *ledger.Ledger         // nil without an accounting database
-	Poster    *payments.LedgerPoster // posts completed payments to Ledger; nil without it
-	Keys      *idem.Store            // the idempotency keys of retried writes
-	Server    *httpapi.Server
+	Config         Config
+	Log            *slog.Logger
+	DB             *sqldb.DB
+	Key            auth.SigningKey
+	Issuer         *auth.Issuer // nil with an external issuer
+	Auth           *auth.Service
+	*club.Services             // the domain services both front doors call
+	Keys           *idem.Store // the idempotency keys of retried writes
+	Server         *httpapi.Server
 }
 
 // OpenDB creates the main database when missing, connects to it and, when
@@ -139,24 +131,20 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	invite := func(ctx context.Context, tx *sqlx.Tx, email string, displayName *string) (int64, func(), error) {
 		return a.Auth.NewClientUser(ctx, tx, email, displayName)
 	}
-	club := booking.New(db.DB, booking.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: invite, Events: o.Events})
-	a.Catalogs, a.Clients, a.Tariffs, a.Bookings, a.Discounts = club.Catalogs, club.Clients, club.Tariffs, club.Bookings, club.Discounts
-	a.Payments = payments.New(db.DB, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events, Bookings: club.Bookings,
-		WebhookSecrets: cfg.PaymentWebhookSecrets})
+	co := club.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: invite, Events: o.Events, Objects: o.Objects,
+		WebhookSecrets: cfg.PaymentWebhookSecrets}
 	if o.Accounting != nil {
-		a.Ledger = ledger.New(o.Accounting.DB, o.Now, payments.WaitingCheck(db.DB, cfg.ClubTimezone))
-		a.Poster = payments.NewLedgerPoster(db.DB, a.Ledger, cfg.ClubTimezone)
+		co.Accounting = o.Accounting.DB
 	}
+	a.Services = club.New(db.DB, co)
 	a.Keys = idem.New(db.DB, idem.Options{Now: o.Now, Report: func(err error) { log.Warn("idempotency key", "err", err) }})
 	tools := mcp.New(mcp.Options{
-		Logger: log, Auth: a.Auth, PublicBaseURL: cfg.PublicBaseURL,
-		Catalogs: a.Catalogs, Clients: a.Clients, Bookings: a.Bookings, Payments: a.Payments, Zone: cfg.ClubTimezone,
+		Logger: log, Auth: a.Auth, PublicBaseURL: cfg.PublicBaseURL, Services: a.Services,
 		Authenticated: httpapi.NamePrincipal, Idempotency: a.Keys, AllowedOrigins: cfg.MCPAllowedOrigins, Limits: o.MCPLimits,
 	})
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
-		Catalogs: a.Catalogs, Clients: a.Clients, Tariffs: a.Tariffs, Bookings: a.Bookings, Discounts: a.Discounts, Payments: a.Payments, Ledger: a.Ledger, Idempotency: a.Keys, AccountingDB: o.Accounting,
-		Now: o.Now, Zone: cfg.ClubTimezone, MCP: tools,
+		Services: a.Services, Idempotency: a.Keys, AccountingDB: o.Accounting, MCP: tools,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("build http server: %w", err)

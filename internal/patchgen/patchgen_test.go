@@ -39,3 +39,18 @@ func TestGenerate_twin(t *testing.T) {
 	assert.NotContains(t, string(out), "validate")
 	assert.NotContains(t, string(out), "other")
 }
+
+// TestGenerate_imports: the twins' file imports what their fields name,
+// with the source's import names, and nothing else.
+func TestGenerate_imports(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src := "package p\n\nimport (\n\t\"time\"\n\n\t\"github.com/clubhouse-go/clubhouse\"\n\tdec \"github.com/shopspring/decimal\"\n)\n\n" +
+		"//patchgen:patch thingPatch\ntype thingInput struct {\n" +
+		"\tPrice clubhouse.Optional[dec.Decimal] `json:\"price\"`\n}\n\nvar _ = time.Now\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644))
+	out, err := patchgen.Generate(dir)
+	require.NoError(t, err)
+	assert.Contains(t, string(out), "import (\n\t\"github.com/clubhouse-go/clubhouse\"\n\tdec \"github.com/shopspring/decimal\"\n)")
+	assert.NotContains(t, string(out), "\"time\"", "an import only other code uses")
+}

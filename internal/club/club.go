@@ -1,0 +1,86 @@
+// Package club composes the domain services of one club into the one value
+// that clubd's wiring (internal/app) builds and both front doors (httpapi
+// and mcp) take:
+//
+//	svc := club.New(db, club.Options{Zone: bogota, Accounting: ledgerDB})
+//	api, err := httpapi.New(httpapi.Options{Services: svc /* ... */})
+//	tools := mcp.New(mcp.Options{Services: svc /* ... */})
+//
+// A new domain is one more field of Services and one more line of New:
+// the front doors' options do not change.
+package club
+
+import (
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/ledger"
+	"github.com/clubhouse-go/clubhouse/payments"
+)
+
+// Services are the domain services of a club, with the zone of its wall
+// clock and the clock they read.
+type Services struct {
+	Zone      *time.Location   // the club's time zone
+	Now       func() time.Time // the services' clock
+	Catalogs  *booking.Catalogs
+	Clients   *booking.Clients
+	Tariffs   *booking.Tariffs
+	Bookings  *booking.Bookings
+	Discounts *booking.Discounts
+	Payments  *payments.Service
+	Ledger    *ledger.Ledger         // nil without an accounting database
+	Poster    *payments.LedgerPoster // posts completed payments to Ledger; nil without it
+}
+
+// Options are what New needs besides the main database.
+type Options struct {
+	Zone           *time.Location     // nil: UTC
+	Now            func() time.Time   // nil: time.Now
+	Invite         booking.InviteFunc // creates the login of a client created with an email; nil: refused
+	Events         clubhouse.Publisher
+	Objects        payments.ObjectStore // receipt storage; nil: receipts answer unavailable
+	WebhookSecrets []string             // the payment gateway's signing secrets
+	Accounting     *sqlx.DB             // the ledger's database; nil: no Ledger and no Poster
+}
+
+// New builds the services over the main database db.
+func New(db *sqlx.DB, o Options) *Services {
+	if o.Zone == nil {
+		o.Zone = time.UTC
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	b := booking.New(db, booking.Options{Zone: o.Zone, Now: o.Now, Invite: o.Invite, Events: o.Events})
+	s := &Services{Zone: o.Zone, Now: o.Now,
+		Catalogs: b.Catalogs, Clients: b.Clients, Tariffs: b.Tariffs, Bookings: b.Bookings, Discounts: b.Discounts,
+		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events, Bookings: b.Bookings,
+			WebhookSecrets: o.WebhookSecrets}),
+	}
+	if o.Accounting != nil {
+		s.Ledger = ledger.New(o.Accounting, o.Now, payments.WaitingCheck(db, o.Zone))
+		s.Poster = payments.NewLedgerPoster(db, s.Ledger, o.Zone)
+	}
+	return s
+}
+
+// WithDefaults returns a copy of s (of no services when nil) whose Zone
+// and Now are set: UTC and time.Now when missing. The front doors call it
+// on the Services they are given.
+func (s *Services) WithDefaults() *Services {
+	var c Services
+	if s != nil {
+		c = *s
+	}
+	if c.Zone == nil {
+		c.Zone = time.UTC
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return &c
+}
