@@ -45,16 +45,22 @@ func newCatalog(table, noun string, fields, search []string, refs ...reference) 
 
 var (
 	courtTypes = newCatalog("court_types", "court type", []string{"name", "description"}, []string{"name", "description"},
-		reference{"courts", "court_type_id", "courts"})
+		reference{"courts", "court_type_id", "courts"}, reference{"class_tariffs", "court_type_id", "class tariffs"})
 	documentTypes = newCatalog("document_types", "document type", []string{"name", "description"}, []string{"name", "description"},
 		reference{"clients", "document_type_id", "clients"})
 	paymentTypes = newCatalog("payment_types", "payment type", []string{"name", "description", "ledger_account"}, []string{"name", "description"},
 		reference{"payments", "payment_type_id", "payments"})
 	statuses = newCatalog("reservation_statuses", "reservation status", []string{"name", "color", "description"},
 		[]string{"name", "description"}, reference{"reservations", "reservation_status_id", "bookings"})
-	reservationTypes = newCatalog("reservation_types", "reservation type", []string{"name", "description", "gestion", "long_bookings"},
-		[]string{"name", "description"}, reference{"reservations", "reservation_type_id", "bookings"},
-		reference{"tariffs", "reservation_type_id", "tariffs"}, reference{"booking_series", "reservation_type_id", "booking series"})
+	reservationTypes = func() *catalog {
+		c := newCatalog("reservation_types", "reservation type", []string{"name", "description", "gestion", "long_bookings"},
+			[]string{"name", "description"}, reference{"reservations", "reservation_type_id", "bookings"},
+			reference{"tariffs", "reservation_type_id", "tariffs"}, reference{"booking_series", "reservation_type_id", "booking series"},
+			reference{"class_tariffs", "reservation_type_id", "class tariffs"})
+		c.errs["class_tariffs_class_type_fkey"] = clubhouse.ErrInUse.Withf(
+			"Class tariffs use the reservation type, so it stays a type of training classes (gestion 2); change or delete them first.")
+		return c
+	}()
 	courts = func() *catalog {
 		c := newCatalog("courts", "court", []string{"court_type_id", "name", "cost", "price"}, []string{"name"},
 			reference{"reservations", "court_id", "bookings"}, reference{"tariffs", "court_id", "tariffs"},

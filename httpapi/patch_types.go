@@ -18,6 +18,15 @@ type bookingPatch struct {
 	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
+// classTariffPatch is classTariffInput with every field optional: the body of a change.
+type classTariffPatch struct {
+	CourtTypeID       clubhouse.Optional[int64]      `json:"court_type_id" swaggertype:"integer" example:"2"`
+	ReservationTypeID clubhouse.Optional[int64]      `json:"reservation_type_id" swaggertype:"integer" example:"4"`
+	SinglePrice       clubhouse.Optional[wire.Money] `json:"single_price" swaggertype:"number" example:"25000"`
+	TotalPrice        clubhouse.Optional[wire.Money] `json:"total_price" swaggertype:"number" example:"100000"`
+	MaxCapacity       clubhouse.Optional[int]        `json:"max_capacity" swaggertype:"integer" minimum:"1" maximum:"10000" example:"4"`
+}
+
 // contractPatch is contractInput with every field optional: the body of a change.
 type contractPatch struct {
 	Name        clubhouse.Optional[string]     `json:"name" swaggertype:"string" example:"Gómez family membership" maxLength:"255"`

@@ -102,6 +102,14 @@ func (s *Server) routes() {
 	s.handle("PATCH /api/admin/tariffs/{id}", staff, s.updateTariff)
 	s.handle("DELETE /api/admin/tariffs/{id}", staff, s.deleteTariff)
 
+	s.handle("GET /api/admin/tariff-classes", staff, s.listClassTariffs)
+	s.handle("POST /api/admin/tariff-classes", staff, s.createClassTariff)
+	s.handle("GET /api/admin/tariff-classes/{id}", staff, s.getClassTariff)
+	s.handle("PATCH /api/admin/tariff-classes/{id}", staff, s.updateClassTariff)
+	s.handle("DELETE /api/admin/tariff-classes/{id}", staff, s.deleteClassTariff)
+	s.handle("GET /api/trainer/tariff-classes", trainer, s.listClassTariffs)
+	s.handle("GET /api/trainer/tariff-classes/{id}", trainer, s.getClassTariff)
+
 	s.handle("GET /api/admin/booking", staff, s.listBookings)
 	s.handle("POST /api/admin/booking", staff, s.idempotent(s.createBooking))
 	s.handle("DELETE /api/admin/booking", staff, s.deleteBookings)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
@@ -32,6 +33,7 @@ type Services struct {
 	Bookings  *booking.Bookings
 	Discounts *booking.Discounts
 	Payments  *payments.Service
+	Classes   *classes.Services
 	Ledger    *ledger.Ledger         // nil without an accounting database
 	Poster    *payments.LedgerPoster // posts completed payments to Ledger; nil without it
 }
@@ -60,6 +62,7 @@ func New(db *sqlx.DB, o Options) *Services {
 		Catalogs: b.Catalogs, Clients: b.Clients, Tariffs: b.Tariffs, Bookings: b.Bookings, Discounts: b.Discounts,
 		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events, Bookings: b.Bookings,
 			WebhookSecrets: o.WebhookSecrets}),
+		Classes: classes.New(db, classes.Options{}),
 	}
 	if o.Accounting != nil {
 		s.Ledger = ledger.New(o.Accounting, o.Now, payments.WaitingCheck(db, o.Zone))
