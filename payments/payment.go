@@ -161,10 +161,11 @@ func (in Input) apply(p *Payment, required ...string) error {
 			p.TransactionID = &v
 		}
 	}
+	typeSet := need("payment_type_id", in.PaymentTypeID.Set, in.PaymentTypeID.Value == nil)
 	if len(missing) > 0 {
 		return clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(missing, ", "))
 	}
-	if in.PaymentTypeID.Set {
+	if typeSet {
 		if in.PaymentTypeID.Value != nil && *in.PaymentTypeID.Value <= 0 {
 			return clubhouse.ErrInvalidReference.Withf("payment_type_id %d does not exist.", *in.PaymentTypeID.Value)
 		}
