@@ -252,7 +252,7 @@ type SpanInput struct {
 }
 
 // Validate reports whether the court is free for the span. Errors: Invalid
-// for a bad span or court, ErrCourtTaken.
+// for a bad span or court id, NotFound for an unknown court, ErrCourtTaken.
 func (b *Bookings) Validate(ctx context.Context, in SpanInput) error {
 	court, span, err := b.resolve(ctx, in)
 	if err != nil {

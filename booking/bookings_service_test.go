@@ -88,22 +88,8 @@ func (c *testClub) count(tb testing.TB, query string, args ...any) int {
 	return n
 }
 
-// The staff methods, each called through one helper, so that giving them
-// an actor argument changes only these.
-
-func (c *testClub) update(ctx context.Context, id int64, in booking.BookingInput) (booking.Reservation, error) {
-	return c.b.Update(ctx, id, in)
-}
-
-func (c *testClub) delete(ctx context.Context, id int64) error { return c.b.Delete(ctx, id) }
-
-func (c *testClub) deleteMany(ctx context.Context, ids []int64) ([]int64, error) {
-	return c.b.DeleteMany(ctx, ids)
-}
-
-func (c *testClub) deleteSeries(ctx context.Context, id int64, from *time.Time) ([]int64, error) {
-	return c.b.DeleteSeries(ctx, id, from)
-}
+// desk is the staff actor of the tests' staff operations.
+var desk = clubhouse.Staff("desk")
 
 // input is a rental of court between two wall times "YYYY-MM-DD HH:MM".
 func (c *testClub) input(tb testing.TB, court int64, from, to string) booking.BookingInput {
@@ -365,9 +351,9 @@ func seedList(t *testing.T, c *testClub) listed {
 	l.ongoing = c.book(t, c.court2, c.bobClient, "2026-03-02 14:00", "2026-03-02 16:00")
 	l.future = c.book(t, c.court, c.anaClient, "2026-03-03 10:00", "2026-03-03 11:00")
 	l.later = c.book(t, c.court, 0, "2026-03-05 09:00", "2026-03-05 10:00")
-	_, err := c.update(t.Context(), l.ongoing.ID, booking.BookingInput{ReservationStatusID: clubhouse.Some(c.confirmed)})
+	_, err := c.b.Update(t.Context(), desk, l.ongoing.ID, booking.BookingInput{ReservationStatusID: clubhouse.Some(c.confirmed)})
 	require.NoError(t, err)
-	_, err = c.update(t.Context(), l.later.ID, booking.BookingInput{ReservationStatusID: null[int64]()})
+	_, err = c.b.Update(t.Context(), desk, l.later.ID, booking.BookingInput{ReservationStatusID: null[int64]()})
 	require.NoError(t, err)
 	return l
 }
@@ -541,7 +527,7 @@ func TestBookings_Update(t *testing.T) {
 			if id == 0 {
 				id = mine.ID
 			}
-			r, err := c.update(t.Context(), id, change)
+			r, err := c.b.Update(t.Context(), desk, id, change)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
@@ -592,7 +578,7 @@ func TestBookings_Delete(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := c.delete(t.Context(), tt.id)
+			err := c.b.Delete(t.Context(), desk, tt.id)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
@@ -633,7 +619,7 @@ func TestBookings_DeleteMany(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := c.deleteMany(t.Context(), tt.ids)
+			got, err := c.b.DeleteMany(t.Context(), desk, tt.ids)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
@@ -1158,7 +1144,7 @@ func seedAccount(t *testing.T, c *testClub) accountBookings {
 	var a accountBookings
 	a.early = c.book(t, c.court, c.anaClient, "2026-03-01 10:00", "2026-03-01 11:00")
 	a.confirmed = c.book(t, c.court2, c.anaClient, "2026-03-03 10:00", "2026-03-03 12:00")
-	_, err := c.update(t.Context(), a.confirmed.ID, booking.BookingInput{ReservationStatusID: clubhouse.Some(c.confirmed)})
+	_, err := c.b.Update(t.Context(), desk, a.confirmed.ID, booking.BookingInput{ReservationStatusID: clubhouse.Some(c.confirmed)})
 	require.NoError(t, err)
 	a.hers, err = c.b.ClientCreate(t.Context(), c.ana, c.input(t, c.court, "2026-03-05 09:00", "2026-03-05 10:00"))
 	require.NoError(t, err)
@@ -1447,7 +1433,7 @@ func TestBookings_GetSeries(t *testing.T) {
 	c := newTestClub(t)
 	res, err := c.b.CreateSeries(t.Context(), c.staff, c.seriesInput(t, c.court, "FREQ=WEEKLY;COUNT=3", "2026-03-02 18:00", "2026-03-02 19:00"))
 	require.NoError(t, err)
-	require.NoError(t, c.delete(t.Context(), res.Created[1].ID))
+	require.NoError(t, c.b.Delete(t.Context(), desk, res.Created[1].ID))
 	tests := []struct {
 		name    string
 		id      int64
@@ -1516,7 +1502,7 @@ func TestBookings_DeleteSeries(t *testing.T) {
 			if tt.from != "" {
 				from = ptr(wall(t, tt.from))
 			}
-			got, err := c.deleteSeries(t.Context(), id, from)
+			got, err := c.b.DeleteSeries(t.Context(), desk, id, from)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))

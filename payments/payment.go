@@ -97,7 +97,9 @@ func ValidAmount(a decimal.Decimal) error {
 }
 
 // Input is the data of a payment to create or change. On create, Amount is
-// required, and TransactionID too for client and booking payments.
+// required; a client's claim (Service.ClientCreate) also needs
+// PaymentTypeID and TransactionID, while staff may record a payment
+// without them (cash at the desk).
 type Input struct {
 	ReservationID   clubhouse.Optional[int64]
 	PaymentTypeID   clubhouse.Optional[int64]

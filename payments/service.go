@@ -194,7 +194,7 @@ func (s *Service) ForBooking(ctx context.Context, bookingID int64) ([]Payment, e
 	if _, err := s.store.bookingClient(ctx, s.db, bookingID); err != nil {
 		return nil, err
 	}
-	return s.store.list(ctx, s.db, Filter{ReservationID: bookingID, Limit: 10_000})
+	return s.store.list(ctx, s.db, Filter{ReservationID: bookingID, LatestFirst: true, Limit: 10_000})
 }
 
 // GetForBooking returns the payment with id of the booking with bookingID.
@@ -240,7 +240,7 @@ func (s *Service) ClientPage(ctx context.Context, by clubhouse.Actor, page, limi
 	if err != nil || clientID == 0 {
 		return []Payment{}, 0, err
 	}
-	rows, err := s.store.list(ctx, s.db, Filter{ClientID: clientID, Limit: limit, Offset: (page - 1) * limit})
+	rows, err := s.store.list(ctx, s.db, Filter{ClientID: clientID, LatestFirst: true, Limit: limit, Offset: (page - 1) * limit})
 	if err != nil {
 		return nil, 0, err
 	}

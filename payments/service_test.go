@@ -68,32 +68,8 @@ func newPayClub(tb testing.TB) *payClub {
 	return c
 }
 
-// The staff methods, each called through one helper, so that giving them
-// an actor argument changes only these.
-
-func create(ctx context.Context, s *payments.Service, in payments.Input) (payments.Payment, error) {
-	return s.Create(ctx, in)
-}
-
-func createForBooking(ctx context.Context, s *payments.Service, bookingID int64, in payments.Input, rc *payments.Receipt) (payments.Payment, error) {
-	return s.CreateForBooking(ctx, bookingID, in, rc)
-}
-
-func update(ctx context.Context, s *payments.Service, id int64, in payments.Input) (payments.Payment, error) {
-	return s.Update(ctx, id, in)
-}
-
-func updateForBooking(ctx context.Context, s *payments.Service, bookingID, id int64, in payments.Input, rc *payments.Receipt) (payments.Payment, error) {
-	return s.UpdateForBooking(ctx, bookingID, id, in, rc)
-}
-
-func deletePayment(ctx context.Context, s *payments.Service, bookingID, id int64) error {
-	return s.Delete(ctx, bookingID, id)
-}
-
-func deleteReceipt(ctx context.Context, s *payments.Service, bookingID, id int64) (payments.Payment, error) {
-	return s.DeleteReceipt(ctx, bookingID, id)
-}
+// desk is the staff actor of the tests' staff operations.
+var desk = clubhouse.Staff("desk")
 
 // input is a payment of amount with transaction id txid ("" for none) of
 // the booking with id (0 for none), by card.
@@ -116,7 +92,7 @@ func (c *payClub) payment(tb testing.TB, id int64, withReceipt bool) payments.Pa
 	if withReceipt {
 		rc = c.receipt(tb, "old")
 	}
-	p, err := createForBooking(context.Background(), c.svc, id, c.input(0, "1000", ""), rc)
+	p, err := c.svc.CreateForBooking(context.Background(), desk, id, c.input(0, "1000", ""), rc)
 	require.NoError(tb, err)
 	c.events.take()
 	return p
@@ -221,7 +197,7 @@ func paymentIDs(ps []payments.Payment) []int64 {
 func TestService_Create(t *testing.T) {
 	t.Parallel()
 	c := newPayClub(t)
-	_, err := create(t.Context(), c.svc, with(c.input(c.booking, "1000", "GW-TAKEN"), func(in *payments.Input) { in.Status = clubhouse.Some(true) }))
+	_, err := c.svc.Create(t.Context(), desk, with(c.input(c.booking, "1000", "GW-TAKEN"), func(in *payments.Input) { in.Status = clubhouse.Some(true) }))
 	require.NoError(t, err)
 	c.events.take()
 	tests := []struct {
@@ -280,7 +256,7 @@ func TestService_Create(t *testing.T) {
 	created := 1
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := create(t.Context(), c.svc, tt.in)
+			p, err := c.svc.Create(t.Context(), desk, tt.in)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
@@ -306,7 +282,7 @@ func TestService_Create(t *testing.T) {
 func TestService_Get(t *testing.T) {
 	t.Parallel()
 	c := newPayClub(t)
-	gw, err := create(t.Context(), c.svc, c.input(c.booking, "1000", "GW-1"))
+	gw, err := c.svc.Create(t.Context(), desk, c.input(c.booking, "1000", "GW-1"))
 	require.NoError(t, err)
 	claim, err := c.svc.ClientCreate(t.Context(), c.ana, c.input(c.booking, "1000", "CLAIMED-1"))
 	require.NoError(t, err)
@@ -353,7 +329,7 @@ func TestService_Get(t *testing.T) {
 func TestService_CreateForBooking(t *testing.T) {
 	t.Parallel()
 	c := newPayClub(t)
-	_, err := create(t.Context(), c.svc, c.input(c.other, "1000", "GW-TAKEN"))
+	_, err := c.svc.Create(t.Context(), desk, c.input(c.other, "1000", "GW-TAKEN"))
 	require.NoError(t, err)
 	c.events.take()
 	tests := []struct {
@@ -396,7 +372,7 @@ func TestService_CreateForBooking(t *testing.T) {
 				rc = c.receipt(t, tt.name)
 			}
 			rows, objects := count(t, c.db, `SELECT count(*) FROM payments`), len(c.keys(t))
-			p, err := createForBooking(t.Context(), tt.svc, tt.booking, tt.in, rc)
+			p, err := tt.svc.CreateForBooking(t.Context(), desk, tt.booking, tt.in, rc)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
@@ -427,7 +403,7 @@ func TestService_CreateForBooking(t *testing.T) {
 func TestService_Update(t *testing.T) {
 	t.Parallel()
 	c := newPayClub(t)
-	_, err := create(t.Context(), c.svc, c.input(c.other, "1000", "GW-TAKEN"))
+	_, err := c.svc.Create(t.Context(), desk, c.input(c.other, "1000", "GW-TAKEN"))
 	require.NoError(t, err)
 	tests := []struct {
 		name    string
@@ -490,7 +466,7 @@ func TestService_Update(t *testing.T) {
 			var err error
 			switch tt.from {
 			case "pending", "completed":
-				p, err = create(ctx, c.svc, with(c.input(c.booking, "1000", fmt.Sprint("GW-", i)), func(in *payments.Input) {
+				p, err = c.svc.Create(ctx, desk, with(c.input(c.booking, "1000", fmt.Sprint("GW-", i)), func(in *payments.Input) {
 					in.Status = clubhouse.Some(tt.from == "completed")
 				}))
 			case "claim":
@@ -502,14 +478,14 @@ func TestService_Update(t *testing.T) {
 				id = p.ID
 			}
 			if tt.held {
-				_, err := create(ctx, c.svc, c.input(c.other, "1000", *p.ClaimedTransactionID))
+				_, err := c.svc.Create(ctx, desk, c.input(c.other, "1000", *p.ClaimedTransactionID))
 				require.NoError(t, err)
 			}
 			before, err := c.svc.Get(ctx, p.ID)
 			require.NoError(t, err)
 			c.events.take()
 
-			got, err := update(ctx, c.svc, id, tt.in)
+			got, err := c.svc.Update(ctx, desk, id, tt.in)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
@@ -535,7 +511,7 @@ func TestService_Update(t *testing.T) {
 func TestService_UpdateForBooking(t *testing.T) {
 	t.Parallel()
 	c := newPayClub(t)
-	_, err := create(t.Context(), c.svc, c.input(c.other, "1000", "GW-TAKEN"))
+	_, err := c.svc.Create(t.Context(), desk, c.input(c.other, "1000", "GW-TAKEN"))
 	require.NoError(t, err)
 	amount := func(s string) payments.Input {
 		return payments.Input{Amount: clubhouse.Some(decimal.RequireFromString(s))}
@@ -587,7 +563,7 @@ func TestService_UpdateForBooking(t *testing.T) {
 			}
 			keys := c.keys(t)
 
-			got, err := updateForBooking(ctx, svc, bookingID, id, tt.in, rc)
+			got, err := svc.UpdateForBooking(ctx, desk, bookingID, id, tt.in, rc)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
@@ -660,7 +636,7 @@ func TestService_Delete(t *testing.T) {
 			if id == 0 {
 				id = p.ID
 			}
-			err := deletePayment(ctx, svc, tt.booking, id)
+			err := svc.Delete(ctx, desk, tt.booking, id)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
@@ -761,7 +737,7 @@ func TestService_DeleteReceipt(t *testing.T) {
 			if id == 0 {
 				id = p.ID
 			}
-			got, err := deleteReceipt(ctx, svc, bookingID, id)
+			got, err := svc.DeleteReceipt(ctx, desk, bookingID, id)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
@@ -789,7 +765,7 @@ func TestService_DeleteReceipt(t *testing.T) {
 func TestService_ClientCreate(t *testing.T) {
 	t.Parallel()
 	c := newPayClub(t)
-	_, err := create(t.Context(), c.svc, c.input(c.other, "1000", "GW-TAKEN"))
+	_, err := c.svc.Create(t.Context(), desk, c.input(c.other, "1000", "GW-TAKEN"))
 	require.NoError(t, err)
 	c.events.take()
 	tests := []struct {
@@ -918,14 +894,13 @@ func TestService_order(t *testing.T) {
 	t.Parallel()
 	c := newPayClub(t)
 	older := c.payment(t, c.booking, false)
-	newer, err := create(t.Context(), c.svc, with(c.input(c.booking, "1000", "GW-1"), func(in *payments.Input) { in.Status = clubhouse.Some(true) }))
+	newer, err := c.svc.Create(t.Context(), desk, with(c.input(c.booking, "1000", "GW-1"), func(in *payments.Input) { in.Status = clubhouse.Some(true) }))
 	require.NoError(t, err)
 	pendingFirst, latestFirst := []int64{older.ID, newer.ID}, []int64{newer.ID, older.ID}
 	tests := []struct {
 		name string
 		list func(ctx context.Context) ([]payments.Payment, error)
 		want []int64
-		bug  string
 	}{
 		{name: "List: pending first, then latest first", want: pendingFirst, list: func(ctx context.Context) ([]payments.Payment, error) {
 			return c.svc.List(ctx, payments.Filter{ReservationID: c.booking})
@@ -936,17 +911,14 @@ func TestService_order(t *testing.T) {
 		}},
 		{name: "ForBooking: latest first", want: latestFirst, list: func(ctx context.Context) ([]payments.Payment, error) {
 			return c.svc.ForBooking(ctx, c.booking)
-		}, bug: "ForBooking lists pending payments first (the store's order for List), not latest first as its doc comment and the MCP tool say"},
+		}},
 		{name: "ClientPage: latest first", want: latestFirst, list: func(ctx context.Context) ([]payments.Payment, error) {
 			rows, _, err := c.svc.ClientPage(ctx, c.ana, 1, 0)
 			return rows, err
-		}, bug: "ClientPage lists pending payments first (the store's order for List), not latest first as its doc comment and GET /api/account/payments say"},
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.bug != "" {
-				t.Skip("bug: " + tt.bug)
-			}
 			got, err := tt.list(t.Context())
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, paymentIDs(got))
@@ -1030,7 +1002,7 @@ func TestService_views(t *testing.T) {
 	t.Parallel()
 	c := newPayClub(t)
 	ctx := t.Context()
-	_, err := create(ctx, c.svc, with(c.input(c.booking, "20000", "GW-1"), func(in *payments.Input) { in.Status = clubhouse.Some(true) }))
+	_, err := c.svc.Create(ctx, desk, with(c.input(c.booking, "20000", "GW-1"), func(in *payments.Input) { in.Status = clubhouse.Some(true) }))
 	require.NoError(t, err)
 	_, err = c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "5000", "C-1"))
 	require.NoError(t, err)

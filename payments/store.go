@@ -49,6 +49,7 @@ type Filter struct {
 	ReservationID  int64
 	ReservationIDs []int64 // the payments of these bookings
 	ClientID       int64
+	LatestFirst    bool // a history: latest first; else pending first, then latest
 	Limit, Offset  int
 }
 
@@ -81,7 +82,11 @@ func (store) list(ctx context.Context, q sqldb.Queryer, f Filter) ([]Payment, er
 		query += " WHERE " + strings.Join(conds, " AND ")
 	}
 	args = append(args, f.Limit, f.Offset)
-	query += fmt.Sprintf(" ORDER BY p.status ASC, p.date DESC, p.id DESC LIMIT $%d OFFSET $%d", len(args)-1, len(args))
+	order := "p.status ASC, p.date DESC, p.id DESC"
+	if f.LatestFirst {
+		order = "p.date DESC, p.id DESC"
+	}
+	query += fmt.Sprintf(" ORDER BY %s LIMIT $%d OFFSET $%d", order, len(args)-1, len(args))
 	rows := []Payment{}
 	if err := q.SelectContext(ctx, &rows, query, args...); err != nil {
 		return nil, fmt.Errorf("list payments: %w", err)
