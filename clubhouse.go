@@ -84,6 +84,20 @@ var PanelRoles = []Role{RoleOperator, RoleAdmin, RoleSudo}
 // HasPanel reports whether the actor has the panel permission.
 func (a Actor) HasPanel() bool { return a.HasAny(PanelRoles...) }
 
+// Only returns a with only those of roles it holds: the actor as one of
+// its roles, such as a staff member who is also a trainer acting in the
+// trainer area.
+func (a Actor) Only(roles ...Role) Actor {
+	kept := make(map[Role]bool, len(roles))
+	for _, r := range roles {
+		if a.Roles[r] {
+			kept[r] = true
+		}
+	}
+	a.Roles = kept
+	return a
+}
+
 // RequirePanel refuses an actor without the panel permission with
 // ErrForbidden: the services call it first in every operation only the
 // staff (and the club's programs) may run, whichever front door calls them.

@@ -1,18 +1,358 @@
 package classes
 
 import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
 	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
-// Options are what New needs besides the database.
-type Options struct{}
-
-// Services are the services of training classes.
-type Services struct {
-	Tariffs *Tariffs
+// Classes manages training classes and the court bookings of their
+// sessions.
+//
+// Whose class it is, is decided here: staff (the panel permission) see and
+// change every class; a trainer sees and changes only their own (another
+// trainer's class is ErrClassNotFound) and their new classes are theirs
+// whatever UserID says; anyone else gets clubhouse.ErrForbidden.
+type Classes struct {
+	db       *sqlx.DB
+	zone     *time.Location
+	now      func() time.Time
+	bookings *booking.Bookings
+	store    classStore
 }
 
-// New returns the class services over db.
-func New(db *sqlx.DB, _ Options) *Services {
-	return &Services{Tariffs: &Tariffs{db: db}}
+// scope is what an actor may see of classes: every class (0) or the
+// classes of one trainer.
+func scope(by clubhouse.Actor) (trainer int64, err error) {
+	switch {
+	case by.HasPanel():
+		return 0, nil
+	case by.Has(clubhouse.RoleTrainer) && by.UserID != 0:
+		return by.UserID, nil
+	}
+	return 0, clubhouse.ErrForbidden
+}
+
+// wallNow is the club's wall clock.
+func (s *Classes) wallNow() time.Time { return booking.Wall(s.now().In(s.zone)) }
+
+// List returns the classes that match f and that by may see, by start.
+// Errors: clubhouse.ErrForbidden.
+func (s *Classes) List(ctx context.Context, by clubhouse.Actor, f ClassFilter) ([]Class, error) {
+	trainer, err := scope(by)
+	if err != nil {
+		return nil, err
+	}
+	if trainer != 0 {
+		f.TrainerID = trainer
+	}
+	return s.store.list(ctx, s.db, f)
+}
+
+// Get returns the class with id. Errors: clubhouse.ErrForbidden,
+// ErrClassNotFound (also for another trainer's class).
+func (s *Classes) Get(ctx context.Context, by clubhouse.Actor, id int64) (Class, error) {
+	trainer, err := scope(by)
+	if err != nil {
+		return Class{}, err
+	}
+	c, err := s.store.get(ctx, s.db, id, false)
+	if err != nil {
+		return Class{}, err
+	}
+	if trainer != 0 && c.UserID != trainer {
+		return Class{}, ErrClassNotFound
+	}
+	return c, nil
+}
+
+// Create stores a class and books the court for every session of its
+// schedule, in one transaction: all sessions or none. Its price and
+// capacity come from the class tariff of its court's type and its
+// reservation type.
+//
+// Errors: clubhouse.ErrForbidden; Invalid (missing or bad fields, see
+// ClassInput; ErrNotTrainer; an unknown court; ErrNotClassType;
+// ErrNoTariff); booking.ErrCourtTaken listing the dates that are taken.
+func (s *Classes) Create(ctx context.Context, by clubhouse.Actor, in ClassInput) (Class, error) {
+	trainer, err := scope(by)
+	if err != nil {
+		return Class{}, err
+	}
+	if trainer != 0 {
+		in.UserID = clubhouse.Some(trainer)
+	}
+	c := Class{Status: StatusScheduled}
+	if by.UserID != 0 {
+		c.CreatedBy = &by.UserID
+	}
+	if err := in.apply(&c, true); err != nil {
+		return Class{}, err
+	}
+	var out Class
+	var booked []int64
+	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		if err := s.checkRefs(ctx, tx, &c, true); err != nil {
+			return err
+		}
+		id, err := s.store.save(ctx, tx, c)
+		if err != nil {
+			return err
+		}
+		c.ID = id
+		if booked, err = s.book(ctx, tx, by, c, c.dates()); err != nil {
+			return err
+		}
+		out, err = s.store.get(ctx, tx, id, false)
+		return err
+	})
+	if err != nil {
+		return Class{}, fmt.Errorf("create class: %w", err)
+	}
+	s.bookings.Announce(booked...)
+	return out, nil
+}
+
+// Update changes the fields set in in. A schedule, court or type change
+// moves the sessions that have not started: their bookings are freed and
+// the new schedule's future dates booked, in one transaction, all or none.
+// Sessions that have started stay as they were. A change of court type or
+// reservation type takes price and capacity from the new class tariff.
+//
+// Errors: as Create; ErrClassNotFound; ErrClassEnded for a class that is
+// no longer scheduled.
+func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in ClassInput) (Class, error) {
+	trainer, err := scope(by)
+	if err != nil {
+		return Class{}, err
+	}
+	if trainer != 0 {
+		in.UserID = clubhouse.Optional[int64]{}
+	}
+	var out Class
+	var changed []int64
+	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		c, err := s.owned(ctx, tx, trainer, id)
+		if err != nil {
+			return err
+		}
+		if c.Status != StatusScheduled {
+			return ErrClassEnded
+		}
+		old := c
+		if err := in.apply(&c, false); err != nil {
+			return err
+		}
+		moved := in.schedules() || in.CourtID.Set || in.ReservationTypeID.Set
+		if err := s.checkRefs(ctx, tx, &c, in.UserID.Set || in.CourtID.Set || in.ReservationTypeID.Set); err != nil {
+			return err
+		}
+		if _, err := s.store.save(ctx, tx, c); err != nil {
+			return err
+		}
+		if moved {
+			if changed, err = s.reschedule(ctx, tx, by, old, c); err != nil {
+				return err
+			}
+		}
+		out, err = s.store.get(ctx, tx, id, false)
+		return err
+	})
+	if err != nil {
+		return Class{}, fmt.Errorf("update class: %w", err)
+	}
+	s.bookings.Announce(changed...)
+	return out, nil
+}
+
+// reschedule frees the bookings of the sessions of old (the class as it
+// was) that have not started and books the future dates of c's schedule
+// instead.
+func (s *Classes) reschedule(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, old, c Class) ([]int64, error) {
+	now := s.wallNow()
+	var future []time.Time
+	kept := map[time.Time]bool{}
+	for _, ss := range old.Sessions {
+		if old.started(ss.Date, now) {
+			kept[ss.Date] = true
+		} else {
+			future = append(future, ss.Date)
+		}
+	}
+	freed, err := s.release(ctx, tx, c.ID, future)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.dropSessions(ctx, tx, c.ID, future); err != nil {
+		return nil, err
+	}
+	var dates []time.Time
+	for _, d := range c.dates() {
+		if !kept[d] && !c.started(d, now) {
+			dates = append(dates, d)
+		}
+	}
+	if len(dates) == 0 {
+		return freed, nil
+	}
+	booked, err := s.book(ctx, tx, by, c, dates)
+	return append(freed, booked...), err
+}
+
+// book reserves the court for the sessions of c on dates and stores them.
+func (s *Classes) book(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, c Class, dates []time.Time) ([]int64, error) {
+	spans := make([]booking.Span, len(dates))
+	for i, d := range dates {
+		spans[i] = c.span(d)
+	}
+	notes := "Class: " + c.Title
+	rs, err := s.bookings.Reserve(ctx, tx, by, booking.BookingInput{CourtID: clubhouse.Some(c.CourtID),
+		ReservationTypeID: clubhouse.Some(c.ReservationTypeID), Notes: clubhouse.Some(notes)}, spans)
+	if err != nil {
+		return nil, err
+	}
+	sessions := make([]Session, len(rs))
+	ids := make([]int64, len(rs))
+	for i, r := range rs {
+		sessions[i] = Session{Date: dates[i], ReservationID: &rs[i].ID}
+		ids[i] = r.ID
+	}
+	return ids, s.store.addSessions(ctx, tx, c.ID, sessions)
+}
+
+// release frees the court of the sessions of the class with id on dates.
+func (s *Classes) release(ctx context.Context, tx *sqlx.Tx, id int64, dates []time.Time) ([]int64, error) {
+	held, err := s.store.freeSessions(ctx, tx, id, dates)
+	if err != nil {
+		return nil, err
+	}
+	return s.bookings.Release(ctx, tx, held)
+}
+
+// checkRefs checks, when refs is set, that the trainer is one and that a
+// class tariff prices the class, whose price and capacity c takes.
+func (s *Classes) checkRefs(ctx context.Context, tx *sqlx.Tx, c *Class, refs bool) error {
+	if !refs {
+		return nil
+	}
+	ok, err := s.store.isTrainer(ctx, tx, c.UserID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrNotTrainer
+	}
+	if err := classType(ctx, tx, c.ReservationTypeID); err != nil {
+		return err
+	}
+	t, err := s.store.tariff(ctx, tx, c.CourtID, c.ReservationTypeID)
+	if err != nil {
+		return err
+	}
+	c.SinglePrice, c.TotalPrice, c.MaxCapacity = t.SinglePrice, t.TotalPrice, t.MaxCapacity
+	return nil
+}
+
+// owned locks and returns the class with id, when trainer (0: any) may
+// change it.
+func (s *Classes) owned(ctx context.Context, tx *sqlx.Tx, trainer, id int64) (Class, error) {
+	c, err := s.store.get(ctx, tx, id, true)
+	if err != nil {
+		return Class{}, err
+	}
+	if trainer != 0 && c.UserID != trainer {
+		return Class{}, ErrClassNotFound
+	}
+	return c, nil
+}
+
+// Cancel cancels a scheduled class and frees the court for its sessions
+// that have not started. Errors: clubhouse.ErrForbidden, ErrClassNotFound,
+// ErrClassEnded.
+func (s *Classes) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Class, error) {
+	return s.end(ctx, by, id, StatusCancelled)
+}
+
+// Complete marks a scheduled class completed (completed_at is set) and
+// frees the court for its sessions that have not started, when it ends
+// early. Errors: as Cancel.
+func (s *Classes) Complete(ctx context.Context, by clubhouse.Actor, id int64) (Class, error) {
+	return s.end(ctx, by, id, StatusCompleted)
+}
+
+func (s *Classes) end(ctx context.Context, by clubhouse.Actor, id int64, status string) (Class, error) {
+	trainer, err := scope(by)
+	if err != nil {
+		return Class{}, err
+	}
+	var out Class
+	var freed []int64
+	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		c, err := s.owned(ctx, tx, trainer, id)
+		if err != nil {
+			return err
+		}
+		if c.Status != StatusScheduled {
+			return ErrClassEnded.Withf("The class is %s already; only a scheduled class is cancelled or completed.", c.Status)
+		}
+		if freed, err = s.release(ctx, tx, id, c.future(s.wallNow())); err != nil {
+			return err
+		}
+		if err := s.store.setStatus(ctx, tx, id, status); err != nil {
+			return err
+		}
+		out, err = s.store.get(ctx, tx, id, false)
+		return err
+	})
+	if err != nil {
+		return Class{}, fmt.Errorf("%s class: %w", strings.TrimSuffix(status, "led"), err)
+	}
+	s.bookings.Announce(freed...)
+	return out, nil
+}
+
+// Delete removes a class and frees the court for its sessions that have
+// not started; the bookings of sessions that have started stay as history.
+// Errors: clubhouse.ErrForbidden, ErrClassNotFound.
+func (s *Classes) Delete(ctx context.Context, by clubhouse.Actor, id int64) error {
+	trainer, err := scope(by)
+	if err != nil {
+		return err
+	}
+	var freed []int64
+	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		c, err := s.owned(ctx, tx, trainer, id)
+		if err != nil {
+			return err
+		}
+		if freed, err = s.release(ctx, tx, id, c.future(s.wallNow())); err != nil {
+			return err
+		}
+		return s.store.delete(ctx, tx, id)
+	})
+	if err != nil {
+		return fmt.Errorf("delete class: %w", err)
+	}
+	s.bookings.Announce(freed...)
+	return nil
+}
+
+// future returns the dates of the sessions of c that have not started at
+// wall time now and still hold the court.
+func (c Class) future(now time.Time) []time.Time {
+	var out []time.Time
+	for _, ss := range c.Sessions {
+		if ss.ReservationID != nil && !c.started(ss.Date, now) {
+			out = append(out, ss.Date)
+		}
+	}
+	return slices.Clip(out)
 }

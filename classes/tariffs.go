@@ -42,7 +42,7 @@ func (t *Tariffs) Create(ctx context.Context, by clubhouse.Actor, in TariffInput
 	}
 	var out Tariff
 	err := sqldb.Transact(ctx, t.db, func(tx *sqlx.Tx) error {
-		if err := t.classType(ctx, tx, r.ReservationTypeID); err != nil {
+		if err := classType(ctx, tx, r.ReservationTypeID); err != nil {
 			return err
 		}
 		var err error
@@ -71,7 +71,7 @@ func (t *Tariffs) Update(ctx context.Context, by clubhouse.Actor, id int64, in T
 			return err
 		}
 		if in.ReservationTypeID.Set {
-			if err := t.classType(ctx, tx, r.ReservationTypeID); err != nil {
+			if err := classType(ctx, tx, r.ReservationTypeID); err != nil {
 				return err
 			}
 		}
@@ -96,8 +96,8 @@ func (t *Tariffs) Delete(ctx context.Context, by clubhouse.Actor, id int64) erro
 // classType refuses a reservation type that does not exist or is not one
 // of training classes, with a message that says which; the foreign key of
 // class_tariffs holds the same rule against concurrent changes.
-func (t *Tariffs) classType(ctx context.Context, q sqldb.Queryer, id int64) error {
-	g, err := t.store.gestion(ctx, q, id)
+func classType(ctx context.Context, q sqldb.Queryer, id int64) error {
+	g, err := tariffStore{}.gestion(ctx, q, id)
 	switch {
 	case err != nil:
 		return err

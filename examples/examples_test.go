@@ -33,6 +33,13 @@ var want = map[string][]string{
 		"payment #1 of 100000 by Cash: completed",
 		"17:00-19:00: total 144000, paid 100000, debt 44000",
 	},
+	"classes": {
+		"class tariff #1 Padel clinic on Padel: 25000 per person, 100000 a class, 4 students",
+		`class #1 "Padel for beginners" by Laura: 8 sessions, 4 places left`, // four weeks of Mondays and Wednesdays
+		"rental during the first session: taken true",
+		"class #1 cancelled: court free again for 8 sessions",
+		"rental during the first session after the cancel: booked true",
+	},
 	"ledger": {
 		"check results_closed: ok",
 		"check equity_equation: ok",

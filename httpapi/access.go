@@ -99,6 +99,12 @@ func (s *Server) authorize(r *http.Request, level access) error {
 	}
 	ri := infoFrom(r.Context())
 	ri.actor, ri.principal, ri.grant = p.Actor, p.Actor.Label(), p
+	if level == trainer && !p.Actor.Bot && p.Actor.Has(clubhouse.RoleTrainer) {
+		// In the trainer area a user acts as a trainer, even one who is
+		// also staff: the services then show them their own classes,
+		// students and bookings only.
+		ri.actor = p.Actor.Only(clubhouse.RoleTrainer)
+	}
 	if !p.API {
 		return errInsufficientScope
 	}

@@ -18,6 +18,20 @@ type bookingPatch struct {
 	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
 
+// classPatch is classInput with every field optional: the body of a change.
+type classPatch struct {
+	Title             clubhouse.Optional[string] `json:"title" swaggertype:"string" example:"Padel for beginners" maxLength:"255"`
+	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	CourtID           clubhouse.Optional[int64]  `json:"court_id" swaggertype:"integer" example:"2"`
+	ReservationTypeID clubhouse.Optional[int64]  `json:"reservation_type_id" swaggertype:"integer" example:"4"`
+	UserID            clubhouse.Optional[int64]  `json:"user_id" swaggertype:"integer" example:"7"`
+	StartDate         clubhouse.Optional[string] `json:"start_date" swaggertype:"string" example:"2026-03-02" maxLength:"255"`
+	EndDate           clubhouse.Optional[string] `json:"end_date" swaggertype:"string" example:"2026-05-29" maxLength:"255"`
+	RecurrenceDays    clubhouse.Optional[[]int]  `json:"recurrence_days" swaggertype:"array,integer" example:"1,3"`
+	StartTime         clubhouse.Optional[string] `json:"start_time" swaggertype:"string" example:"18:00" maxLength:"255"`
+	EndTime           clubhouse.Optional[string] `json:"end_time" swaggertype:"string" example:"19:30" maxLength:"255"`
+}
+
 // classTariffPatch is classTariffInput with every field optional: the body of a change.
 type classTariffPatch struct {
 	CourtTypeID       clubhouse.Optional[int64]      `json:"court_type_id" swaggertype:"integer" example:"2"`

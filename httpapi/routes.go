@@ -107,6 +107,24 @@ func (s *Server) routes() {
 	s.handle("GET /api/admin/tariff-classes/{id}", staff, s.getClassTariff)
 	s.handle("PATCH /api/admin/tariff-classes/{id}", staff, s.updateClassTariff)
 	s.handle("DELETE /api/admin/tariff-classes/{id}", staff, s.deleteClassTariff)
+	s.handle("GET /api/admin/classes", staff, s.listClasses)
+	s.handle("POST /api/admin/classes", staff, s.createClass)
+	s.handle("GET /api/admin/classes/{id}", staff, s.getClass)
+	s.handle("PUT /api/admin/classes/{id}", staff, s.updateClass)
+	s.handle("DELETE /api/admin/classes/{id}", staff, s.deleteClass)
+	s.handle("PATCH /api/admin/classes/{id}/cancel", staff, s.cancelClass)
+	s.handle("PATCH /api/admin/classes/{id}/complete", staff, s.completeClass)
+
+	// The trainer area: a user acts in it as a trainer only (authorize),
+	// so the services show and change the caller's own classes.
+	s.handle("GET /api/trainer/classes", trainer, s.listClasses)
+	s.handle("POST /api/trainer/classes", trainer, s.createClass)
+	s.handle("GET /api/trainer/classes/{id}", trainer, s.getClass)
+	s.handle("PUT /api/trainer/classes/{id}", trainer, s.updateClass)
+	s.handle("DELETE /api/trainer/classes/{id}", trainer, s.deleteClass)
+	s.handle("PATCH /api/trainer/classes/{id}/cancel", trainer, s.cancelClass)
+	s.handle("POST /api/trainer/classes/{id}/cancel", trainer, s.cancelClass)
+	s.handle("PATCH /api/trainer/classes/{id}/complete", trainer, s.completeClass)
 	s.handle("GET /api/trainer/tariff-classes", trainer, s.listClassTariffs)
 	s.handle("GET /api/trainer/tariff-classes/{id}", trainer, s.getClassTariff)
 

@@ -62,7 +62,7 @@ func New(db *sqlx.DB, o Options) *Services {
 		Catalogs: b.Catalogs, Clients: b.Clients, Tariffs: b.Tariffs, Bookings: b.Bookings, Discounts: b.Discounts,
 		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events, Bookings: b.Bookings,
 			WebhookSecrets: o.WebhookSecrets}),
-		Classes: classes.New(db, classes.Options{}),
+		Classes: classes.New(db, classes.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings}),
 	}
 	if o.Accounting != nil {
 		s.Ledger = ledger.New(o.Accounting, o.Now, payments.WaitingCheck(db, o.Zone))

@@ -1,6 +1,7 @@
 // Package demo seeds a demo club so that a newcomer can try every route:
-// catalogs, courts with prices, statuses with colours, and one user per role
-// whose password is printed once, when the user is created. Seeding is
+// catalogs, courts with prices, statuses with colours, a class tariff, one
+// user per role whose password is printed once, when the user is created,
+// and two classes of the demo trainer. Seeding is
 // idempotent: running it again adds only what is missing.
 package demo
 
@@ -16,10 +17,13 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/internal/app"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/ledger"
+	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
 // catalogSQL inserts the demo catalogs, skipping rows that exist by name.
@@ -56,6 +60,10 @@ INSERT INTO tariffs (rrule, start_time, end_time, adjustment, description, is_ac
 	             (NULL, '18:00', '22:00', '+5000', 'Evening peak'),
 	             ('FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR', '06:00', '09:00', '-15%', 'Early bird')) AS v(rrule, start_time, end_time, adjustment, description)
 	WHERE NOT EXISTS (SELECT 1 FROM tariffs t WHERE t.description = v.description);
+INSERT INTO class_tariffs (court_type_id, reservation_type_id, single_price, total_price, max_capacity)
+	SELECT ct.id, rt.id, 30000, 180000, 6 FROM court_types ct, reservation_types rt
+	WHERE lower(ct.name) = 'tennis' AND lower(rt.name) = 'tennis class'
+	ON CONFLICT (court_type_id, reservation_type_id) DO NOTHING;
 INSERT INTO coupons (code, kind, value, description) VALUES ('WELCOME10', 'percent', 10, 'Ten percent off a first booking')
 	ON CONFLICT ((lower(code))) DO NOTHING;
 `
@@ -128,6 +136,9 @@ func Seed(ctx context.Context, a *app.App, out io.Writer) error {
 			return err
 		}
 	}
+	if err := seedClasses(ctx, a, out); err != nil {
+		return err
+	}
 	if len(made) == 0 {
 		fmt.Fprintln(out, "Demo club ready; its users already existed (reset a password with: clubctl user password --email E --password P).")
 		return nil
@@ -135,6 +146,55 @@ func Seed(ctx context.Context, a *app.App, out io.Writer) error {
 	fmt.Fprintln(out, "Demo club seeded. These passwords are shown once:")
 	for _, m := range made {
 		fmt.Fprintf(out, "  %-22s %-24s %s\n", m.email, m.password, m.roles)
+	}
+	return nil
+}
+
+// demoClasses are the demo trainer's classes, weekly for eight weeks from
+// tomorrow, at hours the README's examples leave free.
+var demoClasses = []struct {
+	title, court string
+	days         []int
+	from, to     pricing.TimeOfDay
+}{
+	{"Tennis for beginners", "Tennis 1", []int{1, 3}, 7 * 60, 8 * 60},
+	{"Junior tennis", "Tennis 2", []int{2, 4}, 16 * 60, 17 * 60},
+}
+
+// seedClasses gives the demo trainer two classes when they have none. A
+// class whose court is already taken is left out, with a line on out.
+func seedClasses(ctx context.Context, a *app.App, out io.Writer) error {
+	trainer, err := a.Auth.UserByEmail(ctx, "trainer@demo.club")
+	if err != nil {
+		return err
+	}
+	desk := clubhouse.Staff("demo")
+	have, err := a.Classes.Classes.List(ctx, desk, classes.ClassFilter{TrainerID: trainer.ID})
+	if err != nil || len(have) > 0 {
+		return err
+	}
+	var typeID int64
+	if err := a.DB.GetContext(ctx, &typeID, `SELECT id FROM reservation_types WHERE lower(name) = 'tennis class'`); err != nil {
+		return fmt.Errorf("class type: %w", err)
+	}
+	now := time.Now().In(a.Config.ClubTimezone)
+	first := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
+	for _, c := range demoClasses {
+		var court int64
+		if err := a.DB.GetContext(ctx, &court, `SELECT id FROM courts WHERE lower(name) = lower($1)`, c.court); err != nil {
+			return fmt.Errorf("court %s: %w", c.court, err)
+		}
+		_, err := a.Classes.Classes.Create(ctx, desk, classes.ClassInput{Title: clubhouse.Some(c.title),
+			UserID: clubhouse.Some(trainer.ID), CourtID: clubhouse.Some(court), ReservationTypeID: clubhouse.Some(typeID),
+			StartDate: clubhouse.Some(first), EndDate: clubhouse.Some(first.AddDate(0, 0, 55)), Days: clubhouse.Some(c.days),
+			StartTime: clubhouse.Some(c.from), EndTime: clubhouse.Some(c.to)})
+		if errors.Is(err, booking.ErrCourtTaken) {
+			fmt.Fprintf(out, "Demo class %q left out: %v\n", c.title, err)
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("class %s: %w", c.title, err)
+		}
 	}
 	return nil
 }

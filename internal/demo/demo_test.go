@@ -57,11 +57,14 @@ func TestSeed_idempotent(t *testing.T) {
 
 	first := rowCounts(t, club.DB)
 	for _, table := range []string{"users", "clients", "court_types", "courts", "document_types", "payment_types",
-		"reservation_statuses", "reservation_types"} {
+		"reservation_statuses", "reservation_types", "class_tariffs", "reservations"} {
 		assert.Positive(t, first[table], "the demo fills %s", table)
 	}
 	assert.Equal(t, 6, first["users"])
 	assert.Equal(t, 1, first["clients"])
+	assert.Equal(t, 2, first["training_classes"], "the demo trainer's two classes")
+	assert.Equal(t, 32, first["class_sessions"], "eight weeks of two sessions a week each")
+	assert.Equal(t, first["class_sessions"], first["reservations"], "every session holds its court")
 
 	out.Reset()
 	require.NoError(t, demo.Seed(ctx, club.App, &out))
@@ -81,12 +84,12 @@ func TestSeed_addsWhatIsMissing(t *testing.T) {
 	require.NoError(t, demo.Seed(ctx, club.App, &out))
 	first := rowCounts(t, club.DB)
 
-	_, err := club.DB.ExecContext(ctx, "DELETE FROM users WHERE email = 'trainer@demo.club'; DELETE FROM courts WHERE name = 'Padel 2'")
+	_, err := club.DB.ExecContext(ctx, "DELETE FROM users WHERE email = 'operator@demo.club'; DELETE FROM courts WHERE name = 'Padel 2'")
 	require.NoError(t, err)
 	out.Reset()
 	require.NoError(t, demo.Seed(ctx, club.App, &out))
 	lines := passwordLine.FindAllStringSubmatch(out.String(), -1)
 	require.Len(t, lines, 1, "%s", out.String())
-	assert.Equal(t, "trainer@demo.club", lines[0][1])
+	assert.Equal(t, "operator@demo.club", lines[0][1])
 	assert.Equal(t, first, rowCounts(t, club.DB))
 }

@@ -15,6 +15,7 @@ package wire
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -120,6 +121,10 @@ func Clock(field string, o clubhouse.Optional[string]) (clubhouse.Optional[prici
 	t, err := pricing.ParseTimeOfDay(field, strings.TrimSpace(*o.Value))
 	return clubhouse.Some(t), err
 }
+
+// FormatClock writes a time of day as HH:MM (24:00 for the end of the
+// day).
+func FormatClock(t pricing.TimeOfDay) string { return fmt.Sprintf("%02d:%02d", int(t)/60, int(t)%60) }
 
 // FormatWall writes a wall time in the ISO form.
 func FormatWall(t time.Time) string { return t.Format(WallLayout) }

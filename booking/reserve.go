@@ -1,0 +1,103 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+)
+
+// Reservations that another domain holds (a class's sessions, an event's
+// slot) are made and freed in that domain's own transaction, so that its
+// rows and the court's bookings commit together or not at all. The
+// database guards them as it guards every booking: no two overlap.
+
+// MaxReserve is the most spans one Reserve books.
+const MaxReserve = 1000
+
+// Reserve books the court of in for every span of spans, one booking each
+// and in span order, in tx, the caller's transaction. in names the court,
+// the reservation type and optionally the status, client and notes; its
+// Checking and Checkout are ignored. The references and every span are
+// checked as Create checks them. When any span is taken, Reserve books
+// none: it answers ErrCourtTaken listing every taken start, and the caller
+// must roll tx back. After tx commits, the caller calls Announce with the
+// bookings' ids.
+//
+// Errors: clubhouse.ErrForbidden for an actor without the panel permission
+// or the trainer role, Invalid (incomplete data, invalid reference, a span
+// off the grid, reversed, outside the calendar or too long for the type,
+// no spans or more than MaxReserve), ErrCourtTaken.
+func (b *Bookings) Reserve(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, in BookingInput, spans []Span) ([]Reservation, error) {
+	if !by.HasPanel() && !by.Has(clubhouse.RoleTrainer) {
+		return nil, clubhouse.ErrForbidden
+	}
+	if len(spans) == 0 || len(spans) > MaxReserve {
+		return nil, clubhouse.ErrInvalidData.Withf("A reservation covers 1 to %d sessions, not %d.", MaxReserve, len(spans))
+	}
+	in.Checking, in.Checkout = clubhouse.Some(spans[0].Start), clubhouse.Some(spans[0].End)
+	var r Reservation
+	if err := in.apply(&r, true); err != nil {
+		return nil, err
+	}
+	long, pending, err := b.store.typeRules(ctx, tx, r.ReservationTypeID)
+	if err != nil {
+		return nil, err
+	}
+	if err := (seriesStore{}).checkRefs(ctx, tx, r); err != nil {
+		return nil, err
+	}
+	for _, s := range spans {
+		if err := s.Check(maxSpanFor(long)); err != nil {
+			return nil, err
+		}
+	}
+	if r.ReservationStatusID == nil && pending != 0 {
+		r.ReservationStatusID = &pending
+	}
+	if by.UserID != 0 {
+		r.OperatorID = &by.UserID
+	}
+	out := make([]Reservation, 0, len(spans))
+	var taken []Skipped
+	for _, s := range spans {
+		r.Checking, r.Checkout = s.Start, s.End
+		// ON CONFLICT DO NOTHING: a taken span does not abort tx, so that
+		// every taken date can be named.
+		got, err := b.store.insert(ctx, tx, r)
+		if errors.Is(err, ErrCourtTaken) {
+			taken = append(taken, Skipped{Span: s, Reason: ErrCourtTaken.Code})
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reserve: %w", takenOnDeadlock(err))
+		}
+		out = append(out, got)
+	}
+	if len(taken) > 0 {
+		return nil, seriesTaken(taken, "nothing was booked.")
+	}
+	return out, nil
+}
+
+// Release deletes the bookings with ids in tx, the caller's transaction,
+// and returns the ids it deleted (unknown ones are skipped). After tx
+// commits, the caller calls Announce with them. Errors: as DeleteMany.
+func (b *Bookings) Release(ctx context.Context, tx *sqlx.Tx, ids []int64) ([]int64, error) {
+	if len(ids) == 0 {
+		return []int64{}, nil
+	}
+	deleted, err := b.store.delete(ctx, tx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("release bookings: %w", err)
+	}
+	return deleted, nil
+}
+
+// Announce publishes booking:changed for the bookings with ids, which a
+// committed transaction of another domain made, moved or freed (Reserve,
+// Release).
+func (b *Bookings) Announce(ids ...int64) { b.publish(ids...) }
