@@ -32,7 +32,7 @@ const classSelect = `SELECT c.id, c.user_id, c.court_id, c.reservation_type_id, 
 	to_json(c.recurrence_days) AS days, to_char(c.start_time, 'HH24:MI') AS start_clock, to_char(c.end_time, 'HH24:MI') AS end_clock,
 	c.single_price, c.total_price, c.max_capacity, c.status, c.completed_at, c.cancelled_at, c.created_by, c.created_at, c.updated_at,
 	coalesce(nullif(btrim(u.display_name), ''), u.email, u.local_id) AS trainer_name, co.name AS court_name, co.court_type_id,
-	rt.name AS reservation_type_name, 0 AS enrolled_count
+	rt.name AS reservation_type_name, c.places_taken AS enrolled_count
 	FROM training_classes c JOIN users u ON u.id = c.user_id JOIN courts co ON co.id = c.court_id
 	JOIN reservation_types rt ON rt.id = c.reservation_type_id`
 

@@ -22,11 +22,13 @@ import (
 // trainer's class is ErrClassNotFound) and their new classes are theirs
 // whatever UserID says; anyone else gets clubhouse.ErrForbidden.
 type Classes struct {
-	db       *sqlx.DB
-	zone     *time.Location
-	now      func() time.Time
-	bookings *booking.Bookings
-	store    classStore
+	db          *sqlx.DB
+	zone        *time.Location
+	now         func() time.Time
+	events      clubhouse.Publisher
+	bookings    *booking.Bookings
+	store       classStore
+	enrollments *enrollmentStore
 }
 
 // scope is what an actor may see of classes: every class (0) or the
@@ -294,10 +296,13 @@ func (s *Classes) end(ctx context.Context, by clubhouse.Actor, id int64, status 
 		return Class{}, err
 	}
 	var out Class
-	var freed []int64
+	var freed, students []int64
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		c, err := s.owned(ctx, tx, trainer, id)
 		if err != nil {
+			return err
+		}
+		if students, err = s.enrollments.enrolledUsers(ctx, tx, id); err != nil {
 			return err
 		}
 		if c.Status != StatusScheduled {
@@ -316,12 +321,17 @@ func (s *Classes) end(ctx context.Context, by clubhouse.Actor, id int64, status 
 		return Class{}, fmt.Errorf("%s class: %w", strings.TrimSuffix(status, "led"), err)
 	}
 	s.bookings.Announce(freed...)
+	if status == StatusCancelled {
+		s.events.Publish(TopicClassCancelled, ClassCancelled{ClassID: out.ID, Title: out.Title, UserIDs: students})
+	}
 	return out, nil
 }
 
 // Delete removes a class and frees the court for its sessions that have
 // not started; the bookings of sessions that have started stay as history.
-// Errors: clubhouse.ErrForbidden, ErrClassNotFound.
+// A class with enrollments stays: cancel it instead. Errors:
+// clubhouse.ErrForbidden, ErrClassNotFound, clubhouse.ErrInUse naming the
+// enrollments.
 func (s *Classes) Delete(ctx context.Context, by clubhouse.Actor, id int64) error {
 	trainer, err := scope(by)
 	if err != nil {
@@ -332,6 +342,13 @@ func (s *Classes) Delete(ctx context.Context, by clubhouse.Actor, id int64) erro
 		c, err := s.owned(ctx, tx, trainer, id)
 		if err != nil {
 			return err
+		}
+		enrolled, err := s.enrollments.of(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if len(enrolled) > 0 {
+			return clubhouse.ErrInUse.Withf("The class has enrollments (%s); cancel it instead, which keeps them.", idList(enrolled))
 		}
 		if freed, err = s.release(ctx, tx, id, c.future(s.wallNow())); err != nil {
 			return err
@@ -355,4 +372,41 @@ func (c Class) future(now time.Time) []time.Time {
 		}
 	}
 	return slices.Clip(out)
+}
+
+// idList names up to ten ids, and says when there are more.
+func idList(ids []int64) string {
+	more := ""
+	if len(ids) > 10 {
+		ids, more = ids[:10], " and more"
+	}
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = fmt.Sprintf("#%d", id)
+	}
+	return strings.Join(parts, ", ") + more
+}
+
+// Open returns the classes a client may enroll in, by start: scheduled,
+// with a session that has not started, of the class reservation type
+// typeID (0: any class type).
+func (s *Classes) Open(ctx context.Context, typeID int64) ([]Class, error) {
+	rows, err := s.store.list(ctx, s.db, ClassFilter{Status: StatusScheduled, ReservationTypeID: typeID})
+	if err != nil {
+		return nil, err
+	}
+	now := s.wallNow()
+	open := rows[:0]
+	for _, c := range rows {
+		if len(c.future(now)) > 0 {
+			open = append(open, c)
+		}
+	}
+	return open, nil
+}
+
+// Lookup returns the class with id as any signed-in user sees it.
+// Errors: ErrClassNotFound.
+func (s *Classes) Lookup(ctx context.Context, id int64) (Class, error) {
+	return s.store.get(ctx, s.db, id, false)
 }

@@ -5,20 +5,26 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/payments"
 )
 
 // Options are what New needs besides the database.
 type Options struct {
-	Zone     *time.Location    // the club's time zone; nil: UTC
-	Now      func() time.Time  // nil: time.Now
-	Bookings *booking.Bookings // books the courts of the sessions; required for Classes
+	Zone     *time.Location      // the club's time zone; nil: UTC
+	Now      func() time.Time    // nil: time.Now
+	Bookings *booking.Bookings   // books the courts of the sessions; required for Classes
+	Clients  *booking.Clients    // finds a client's record; required for Enrollments
+	Payments *payments.Service   // stores the claims of enrollments; required for Enrollments
+	Events   clubhouse.Publisher // receives the domain messages after commit; nil: dropped
 }
 
 // Services are the services of training classes.
 type Services struct {
-	Tariffs *Tariffs
-	Classes *Classes
+	Tariffs     *Tariffs
+	Classes     *Classes
+	Enrollments *Enrollments
 }
 
 // New returns the class services over db.
@@ -29,8 +35,13 @@ func New(db *sqlx.DB, o Options) *Services {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Events == nil {
+		o.Events = clubhouse.Discard
+	}
+	enrollments := &enrollmentStore{}
 	return &Services{
-		Tariffs: &Tariffs{db: db},
-		Classes: &Classes{db: db, zone: o.Zone, now: o.Now, bookings: o.Bookings},
+		Tariffs:     &Tariffs{db: db},
+		Classes:     &Classes{db: db, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings, enrollments: enrollments},
+		Enrollments: &Enrollments{db: db, zone: o.Zone, now: o.Now, events: o.Events, clients: o.Clients, payments: o.Payments},
 	}
 }

@@ -98,7 +98,7 @@ func (in classPatch) domain() (classes.ClassInput, error) {
 // @Tags classes
 // @Produce json
 // @Param user_id query int false "Only the classes of this trainer"
-// @Param status query string false "Only classes with this status" Enums(scheduled, cancelled, completed)
+// @Param status query string false "Only classes with this status" Enums(scheduled, cancelled, completed) maxlength(20)
 // @Param from query string false "Only classes that end on or after this date (YYYY-MM-DD)" maxlength(255)
 // @Param to query string false "Only classes that start on or before this date (YYYY-MM-DD)" maxlength(255)
 // @Success 200 {array} classDTO

@@ -85,8 +85,8 @@ func (s *Service) Deliver(ctx context.Context, body io.Reader, signature string,
 //     with the same id and another amount stays unconfirmed and the event
 //     is noted in the inbox. Concurrent deliveries of one event create or
 //     confirm one payment, and only one of them reports Changed.
-//   - any other event (no reservation, an unknown one, or an enrollment:
-//     enrollments do not exist yet) is kept in the inbox, one entry per
+//   - any other event (no reservation, an unknown one, or one naming an
+//     enrollment, which an operator attaches for now) is kept in the inbox, one entry per
 //     transaction_id counting its deliveries and holding the latest one.
 //
 // A client's claim on another booking, or with another amount, never takes
@@ -119,7 +119,7 @@ func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 		}
 		switch {
 		case e.EnrollmentID != nil:
-			in.Note = fmt.Sprintf("enrollment_id %d: class enrollments do not exist yet; attach the payment to a booking or dismiss the event.", *e.EnrollmentID)
+			in.Note = fmt.Sprintf("enrollment_id %d: gateway events of enrollment payments wait here for an operator; attach the payment to a booking or dismiss the event.", *e.EnrollmentID)
 		case e.ReservationID == nil:
 			in.Note = "The event names no known transaction_id and no reservation_id or enrollment_id."
 		default:

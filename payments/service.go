@@ -383,13 +383,14 @@ const TopicUpdated = "payment:updated"
 type Updated struct {
 	ID            int64  `json:"id"`
 	ReservationID *int64 `json:"reservation_id"`
+	EnrollmentID  *int64 `json:"enrollment_id,omitempty"`
 	Status        bool   `json:"status"`
 	StatusDetail  string `json:"status_detail"`
 	Deleted       bool   `json:"deleted,omitempty"`
 }
 
 func (s *Service) publish(p Payment, deleted bool) {
-	s.events.Publish(TopicUpdated, Updated{ID: p.ID, ReservationID: p.ReservationID, Status: p.Status,
+	s.events.Publish(TopicUpdated, Updated{ID: p.ID, ReservationID: p.ReservationID, EnrollmentID: p.EnrollmentID, Status: p.Status,
 		StatusDetail: p.StatusDetail, Deleted: deleted})
 }
 

@@ -62,8 +62,9 @@ func New(db *sqlx.DB, o Options) *Services {
 		Catalogs: b.Catalogs, Clients: b.Clients, Tariffs: b.Tariffs, Bookings: b.Bookings, Discounts: b.Discounts,
 		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events, Bookings: b.Bookings,
 			WebhookSecrets: o.WebhookSecrets}),
-		Classes: classes.New(db, classes.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings}),
 	}
+	s.Classes = classes.New(db, classes.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Clients: b.Clients,
+		Payments: s.Payments, Events: o.Events})
 	if o.Accounting != nil {
 		s.Ledger = ledger.New(o.Accounting, o.Now, payments.WaitingCheck(db, o.Zone))
 		s.Poster = payments.NewLedgerPoster(db, s.Ledger, o.Zone)

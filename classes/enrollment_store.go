@@ -1,0 +1,160 @@
+package classes
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+var enrollmentErrors = sqldb.Mapping{
+	"enrollments_active_key":              ErrAlreadyEnrolled,
+	"training_classes_capacity_check":     ErrClassFull,
+	"enrollments_client_id_fkey":          clubhouse.ErrInvalidReference.Withf("client_id does not name an existing client."),
+	"enrollments_class_id_fkey":           ErrClassNotOpen,
+	"payments_enrollment_id_fkey":         clubhouse.ErrInUse.Withf("The enrollment has payments."),
+	"enrollment_attendance_pkey":          clubhouse.ErrExists.Withf("That session's attendance is already marked."),
+	"enrollments_enrollment_id_fkey":      ErrEnrollmentNotFound,
+	"enrollments_attendance_status_check": clubhouse.ErrInvalidData.Withf("attendance_status must be present, absent, late or excused."),
+}
+
+// enrollmentSelect reads enrollments with their student, class and latest
+// payment.
+const enrollmentSelect = `SELECT e.id, e.class_id, e.client_id, cl.user_id, e.status, e.enrolled_at, e.accepted_at, e.rejected_at,
+	e.cancelled_at, e.attendance_status, e.attendance_marked_at, e.created_at, e.updated_at,
+	CASE WHEN e.status = 'waitlisted' THEN (SELECT count(*) FROM enrollments w WHERE w.class_id = e.class_id
+		AND w.status = 'waitlisted' AND (w.waitlisted_at, w.id) <= (e.waitlisted_at, e.id)) END AS waitlist_position,
+	c.title AS class_title, c.user_id AS trainer_id, c.single_price AS price,
+	cl.id AS "student.id", cl.user_id AS "student.user_id", cl.email AS "student.email", cl.display_name AS "student.display_name",
+	cl.first_name AS "student.first_name", cl.last_name AS "student.last_name", cl.phone AS "student.phone",
+	coalesce(u.email_verified, false) AS "student.email_verified", cl.created_at AS "student.created_at",
+	p.payment_type_id, p.amount AS payment_amount, coalesce(p.transaction_id, p.claimed_transaction_id) AS payment_reference
+	FROM enrollments e JOIN training_classes c ON c.id = e.class_id JOIN clients cl ON cl.id = e.client_id
+	LEFT JOIN users u ON u.id = cl.user_id
+	LEFT JOIN LATERAL (SELECT payment_type_id, amount, transaction_id, claimed_transaction_id FROM payments
+		WHERE enrollment_id = e.id ORDER BY date DESC, id DESC LIMIT 1) p ON true`
+
+// EnrollmentFilter selects enrollments: of a class, a trainer's classes, a
+// client, with a status (0 and "": any).
+type EnrollmentFilter struct {
+	ClassID   int64
+	TrainerID int64
+	ClientID  int64
+	Status    string
+}
+
+type enrollmentStore struct{}
+
+func (enrollmentStore) list(ctx context.Context, q sqldb.Queryer, f EnrollmentFilter) ([]Enrollment, error) {
+	var conds []string
+	var args []any
+	add := func(cond string, v any) {
+		args = append(args, v)
+		conds = append(conds, fmt.Sprintf(cond, len(args)))
+	}
+	if f.ClassID != 0 {
+		add("e.class_id = $%d", f.ClassID)
+	}
+	if f.TrainerID != 0 {
+		add("c.user_id = $%d", f.TrainerID)
+	}
+	if f.ClientID != 0 {
+		add("e.client_id = $%d", f.ClientID)
+	}
+	if f.Status != "" {
+		add("e.status = $%d", f.Status)
+	}
+	query := enrollmentSelect
+	if len(conds) > 0 {
+		query += " WHERE " + strings.Join(conds, " AND ")
+	}
+	rows := []Enrollment{}
+	if err := q.SelectContext(ctx, &rows, query+" ORDER BY e.enrolled_at, e.id", args...); err != nil {
+		return nil, fmt.Errorf("list enrollments: %w", err)
+	}
+	return rows, nil
+}
+
+func (enrollmentStore) get(ctx context.Context, q sqldb.Queryer, id int64) (Enrollment, error) {
+	var e Enrollment
+	err := q.GetContext(ctx, &e, enrollmentSelect+" WHERE e.id = $1", id)
+	return e, sqldb.Map(err, ErrEnrollmentNotFound, nil)
+}
+
+// lock locks the enrollment with id and returns its class and status.
+func (enrollmentStore) lock(ctx context.Context, q sqldb.Queryer, id int64) (classID int64, status string, err error) {
+	var row struct {
+		ClassID int64  `db:"class_id"`
+		Status  string `db:"status"`
+	}
+	err = q.GetContext(ctx, &row, `SELECT class_id, status FROM enrollments WHERE id = $1 FOR UPDATE`, id)
+	return row.ClassID, row.Status, sqldb.Map(err, ErrEnrollmentNotFound, nil)
+}
+
+// insert stores an enrollment of client in class with status.
+func (enrollmentStore) insert(ctx context.Context, q sqldb.Queryer, classID, clientID int64, status string, by *int64) (int64, error) {
+	var id int64
+	err := q.GetContext(ctx, &id, `INSERT INTO enrollments (class_id, client_id, status, waitlisted_at, created_by)
+		VALUES ($1, $2, $3, CASE WHEN $3 = 'waitlisted' THEN clock_timestamp() END, $4) RETURNING id`, classID, clientID, status, by)
+	return id, sqldb.Map(err, nil, enrollmentErrors)
+}
+
+// setStatus moves the enrollment with id to status, stamping its time.
+func (enrollmentStore) setStatus(ctx context.Context, q sqldb.Queryer, id int64, status string) error {
+	_, err := q.ExecContext(ctx, `UPDATE enrollments SET status = $2, updated_at = now(),
+		waitlisted_at = CASE WHEN $2 = 'waitlisted' THEN coalesce(waitlisted_at, clock_timestamp()) END,
+		accepted_at = CASE WHEN $2 = 'accepted' THEN now() ELSE accepted_at END,
+		rejected_at = CASE WHEN $2 = 'rejected' THEN now() ELSE rejected_at END,
+		cancelled_at = CASE WHEN $2 = 'cancelled' THEN now() ELSE cancelled_at END WHERE id = $1`, id, status)
+	return sqldb.Map(err, ErrEnrollmentNotFound, enrollmentErrors)
+}
+
+// nextWaiting returns the first enrollment on the waitlist of class, or 0.
+func (enrollmentStore) nextWaiting(ctx context.Context, q sqldb.Queryer, classID int64) (int64, error) {
+	var ids []int64
+	err := q.SelectContext(ctx, &ids, `SELECT id FROM enrollments WHERE class_id = $1 AND status = 'waitlisted'
+		ORDER BY waitlisted_at, id LIMIT 1 FOR UPDATE`, classID)
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	return ids[0], nil
+}
+
+// places is a class as enrolling reads it.
+type places struct {
+	Trainer  int64  `db:"user_id"`
+	Status   string `db:"status"`
+	Capacity int    `db:"max_capacity"`
+	Taken    int    `db:"places_taken"`
+	Upcoming bool   `db:"upcoming"` // a session of it has not started
+}
+
+// class locks the class with id, so that enrollments in it take places
+// one after another, and returns its places.
+func (enrollmentStore) class(ctx context.Context, q sqldb.Queryer, id int64, now time.Time) (places, error) {
+	var p places
+	err := q.GetContext(ctx, &p, `SELECT user_id, status, max_capacity, places_taken,
+		EXISTS (SELECT 1 FROM class_sessions s WHERE s.class_id = c.id AND s.date + c.start_time > $2) AS upcoming
+		FROM training_classes c WHERE id = $1 FOR UPDATE`, id, now)
+	return p, sqldb.Map(err, ErrClassNotOpen, nil)
+}
+
+// enrolledUsers returns the logins of the clients with active enrollments
+// in class.
+func (enrollmentStore) enrolledUsers(ctx context.Context, q sqldb.Queryer, classID int64) ([]int64, error) {
+	ids := []int64{}
+	err := q.SelectContext(ctx, &ids, `SELECT DISTINCT cl.user_id FROM enrollments e JOIN clients cl ON cl.id = e.client_id
+		WHERE e.class_id = $1 AND e.status IN ('pending', 'accepted', 'waitlisted') AND cl.user_id IS NOT NULL ORDER BY 1`, classID)
+	return ids, err
+}
+
+// of returns the ids of up to eleven enrollments of class, whatever their
+// status.
+func (enrollmentStore) of(ctx context.Context, q sqldb.Queryer, classID int64) ([]int64, error) {
+	ids := []int64{}
+	err := q.SelectContext(ctx, &ids, `SELECT id FROM enrollments WHERE class_id = $1 ORDER BY id LIMIT 11`, classID)
+	return ids, err
+}

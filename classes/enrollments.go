@@ -1,0 +1,299 @@
+package classes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/payments"
+)
+
+// Topics of the domain messages of classes, published after commit.
+const (
+	// TopicEnrollment tells that an enrollment changed (EnrollmentChanged).
+	TopicEnrollment = "enrollment:changed"
+	// TopicPromoted tells a client that a place freed and their waitlisted
+	// enrollment now holds it (EnrollmentChanged).
+	TopicPromoted = "enrollment:promoted"
+	// TopicClassCancelled tells the enrolled students that a class was
+	// cancelled (ClassCancelled).
+	TopicClassCancelled = "class:cancelled"
+)
+
+// EnrollmentChanged is the payload of TopicEnrollment and TopicPromoted.
+type EnrollmentChanged struct {
+	ID      int64  `json:"id"`
+	ClassID int64  `json:"class_id"`
+	Status  string `json:"status"`
+	UserID  *int64 `json:"user_id"` // the client's login, who the message is for
+}
+
+// ClassCancelled is the payload of TopicClassCancelled.
+type ClassCancelled struct {
+	ClassID int64   `json:"class_id"`
+	Title   string  `json:"title"`
+	UserIDs []int64 `json:"user_ids"` // the logins of the students who were enrolled
+}
+
+// Enrollments manages clients' places in classes, their waitlists and the
+// payment claims made when enrolling.
+//
+// Whose enrollment it is, is decided here: staff see and change all; a
+// trainer those of their own classes (others are ErrEnrollmentNotFound);
+// a client sees their own (Mine) and enrolls themselves (Enroll).
+type Enrollments struct {
+	db       *sqlx.DB
+	zone     *time.Location
+	now      func() time.Time
+	events   clubhouse.Publisher
+	clients  *booking.Clients
+	payments *payments.Service
+	store    enrollmentStore
+}
+
+func (s *Enrollments) wallNow() time.Time { return booking.Wall(s.now().In(s.zone)) }
+
+// Enroll enrolls by's own client in the class with id, with its claims of
+// payment (each pending until staff validate it or the gateway confirms
+// it), in one transaction. The enrollment is pending while the class has
+// a place and waitlisted when it is full.
+//
+// Errors: booking.ErrNoClient for an actor without a client record;
+// ErrClassNotOpen for an unknown class, one not scheduled or one whose
+// sessions have all started; ErrAlreadyEnrolled; the claims' errors (see
+// payments.Service.ClaimEnrollment).
+func (s *Enrollments) Enroll(ctx context.Context, by clubhouse.Actor, classID int64, claims []payments.Input) (Enrollment, error) {
+	if by.UserID == 0 {
+		return Enrollment{}, booking.ErrNoClient
+	}
+	client, err := s.clients.ForUser(ctx, by.UserID)
+	if errors.Is(err, booking.ErrClientNotFound) {
+		return Enrollment{}, booking.ErrNoClient
+	}
+	if err != nil {
+		return Enrollment{}, err
+	}
+	return s.enroll(ctx, by, 0, classID, client.ID, claims)
+}
+
+// Add enrolls the client with clientID in the class with classID for
+// staff or the class's trainer, as Enroll does without claims. Errors: as
+// Enroll, clubhouse.ErrForbidden, ErrClassNotOpen for another trainer's
+// class, an Invalid error for an unknown client.
+func (s *Enrollments) Add(ctx context.Context, by clubhouse.Actor, classID, clientID int64) (Enrollment, error) {
+	trainer, err := scope(by)
+	if err != nil {
+		return Enrollment{}, err
+	}
+	if clientID < 1 {
+		return Enrollment{}, clubhouse.ErrInvalidReference.Withf("client_id must name a client.")
+	}
+	return s.enroll(ctx, by, trainer, classID, clientID, nil)
+}
+
+func (s *Enrollments) enroll(ctx context.Context, by clubhouse.Actor, trainer, classID, clientID int64, claims []payments.Input) (Enrollment, error) {
+	var id int64
+	var paid []payments.Payment
+	var creator *int64
+	if by.UserID != 0 {
+		creator = &by.UserID
+	}
+	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		c, err := s.store.class(ctx, tx, classID, s.wallNow())
+		if err != nil {
+			return err
+		}
+		if c.Status != StatusScheduled || !c.Upcoming || trainer != 0 && c.Trainer != trainer {
+			return ErrClassNotOpen
+		}
+		status := EnrollmentPending
+		if c.Taken >= c.Capacity {
+			status = EnrollmentWaitlisted
+		}
+		if id, err = s.store.insert(ctx, tx, classID, clientID, status, creator); err != nil {
+			return err
+		}
+		if len(claims) == 0 {
+			return nil
+		}
+		e, err := s.store.get(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		paid, err = s.payments.ClaimEnrollment(ctx, tx, id, e.Amount().Debt(), claims)
+		return err
+	})
+	if err != nil {
+		return Enrollment{}, fmt.Errorf("enroll: %w", err)
+	}
+	out, err := s.get(ctx, id)
+	if err != nil {
+		return Enrollment{}, err
+	}
+	s.payments.Announce(paid...)
+	s.announce(TopicEnrollment, out)
+	return out, nil
+}
+
+// List returns the enrollments that match f and that by may see, in the
+// order they were made. Errors: clubhouse.ErrForbidden.
+func (s *Enrollments) List(ctx context.Context, by clubhouse.Actor, f EnrollmentFilter) ([]Enrollment, error) {
+	trainer, err := scope(by)
+	if err != nil {
+		return nil, err
+	}
+	if trainer != 0 {
+		f.TrainerID = trainer
+	}
+	rows, err := s.store.list(ctx, s.db, f)
+	return s.withPaid(ctx, rows, err)
+}
+
+// Mine returns the enrollments of by's own client; none without one.
+func (s *Enrollments) Mine(ctx context.Context, by clubhouse.Actor) ([]Enrollment, error) {
+	if by.UserID == 0 {
+		return []Enrollment{}, nil
+	}
+	client, err := s.clients.ForUser(ctx, by.UserID)
+	if errors.Is(err, booking.ErrClientNotFound) {
+		return []Enrollment{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.store.list(ctx, s.db, EnrollmentFilter{ClientID: client.ID})
+	return s.withPaid(ctx, rows, err)
+}
+
+// Get returns the enrollment with id. Errors: clubhouse.ErrForbidden,
+// ErrEnrollmentNotFound (also for one of another trainer's class).
+func (s *Enrollments) Get(ctx context.Context, by clubhouse.Actor, id int64) (Enrollment, error) {
+	trainer, err := scope(by)
+	if err != nil {
+		return Enrollment{}, err
+	}
+	e, err := s.get(ctx, id)
+	if err != nil {
+		return Enrollment{}, err
+	}
+	if trainer != 0 && e.TrainerID != trainer {
+		return Enrollment{}, ErrEnrollmentNotFound
+	}
+	return e, nil
+}
+
+func (s *Enrollments) get(ctx context.Context, id int64) (Enrollment, error) {
+	e, err := s.store.get(ctx, s.db, id)
+	if err != nil {
+		return Enrollment{}, err
+	}
+	rows, err := s.withPaid(ctx, []Enrollment{e}, nil)
+	if err != nil {
+		return Enrollment{}, err
+	}
+	return rows[0], nil
+}
+
+// withPaid fills Paid of rows.
+func (s *Enrollments) withPaid(ctx context.Context, rows []Enrollment, err error) ([]Enrollment, error) {
+	if err != nil || len(rows) == 0 {
+		return rows, err
+	}
+	ids := make([]int64, len(rows))
+	for i, e := range rows {
+		ids[i] = e.ID
+	}
+	paid, err := s.payments.EnrollmentsPaid(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		rows[i].Paid = paid[rows[i].ID]
+	}
+	return rows, nil
+}
+
+// Accept accepts a pending enrollment. Errors: clubhouse.ErrForbidden,
+// ErrEnrollmentNotFound, ErrEnrollmentMove for one that is not pending.
+func (s *Enrollments) Accept(ctx context.Context, by clubhouse.Actor, id int64) (Enrollment, error) {
+	return s.move(ctx, by, id, EnrollmentAccepted)
+}
+
+// Reject rejects an active enrollment; a place it held goes to the first
+// on the waitlist. Errors: as Accept, ErrEnrollmentMove for one that is
+// rejected or cancelled already.
+func (s *Enrollments) Reject(ctx context.Context, by clubhouse.Actor, id int64) (Enrollment, error) {
+	return s.move(ctx, by, id, EnrollmentRejected)
+}
+
+// Remove cancels an active enrollment; a place it held goes to the first
+// on the waitlist. The row stays, with its payments. Errors: as Reject.
+func (s *Enrollments) Remove(ctx context.Context, by clubhouse.Actor, id int64) (Enrollment, error) {
+	return s.move(ctx, by, id, EnrollmentCancelled)
+}
+
+func (s *Enrollments) move(ctx context.Context, by clubhouse.Actor, id int64, to string) (Enrollment, error) {
+	trainer, err := scope(by)
+	if err != nil {
+		return Enrollment{}, err
+	}
+	var promoted int64
+	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		promoted = 0
+		classID, _, err := s.store.lock(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		// The class first, as enrolling locks it: places change one after
+		// another.
+		c, err := s.store.class(ctx, tx, classID, s.wallNow())
+		if err != nil {
+			return err
+		}
+		if trainer != 0 && c.Trainer != trainer {
+			return ErrEnrollmentNotFound
+		}
+		e, err := s.store.get(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if to == EnrollmentAccepted && e.Status != EnrollmentPending || !e.active() {
+			return ErrEnrollmentMove.Withf("A %s enrollment cannot become %s.", e.Status, to)
+		}
+		if err := s.store.setStatus(ctx, tx, id, to); err != nil {
+			return err
+		}
+		if !e.HoldsPlace() || to == EnrollmentAccepted || c.Status != StatusScheduled {
+			return nil
+		}
+		if promoted, err = s.store.nextWaiting(ctx, tx, classID); err != nil || promoted == 0 {
+			return err
+		}
+		return s.store.setStatus(ctx, tx, promoted, EnrollmentPending)
+	})
+	if err != nil {
+		return Enrollment{}, fmt.Errorf("%s enrollment: %w", to, err)
+	}
+	out, err := s.get(ctx, id)
+	if err != nil {
+		return Enrollment{}, err
+	}
+	s.announce(TopicEnrollment, out)
+	if promoted != 0 {
+		if p, err := s.get(ctx, promoted); err == nil {
+			s.announce(TopicEnrollment, p)
+			s.announce(TopicPromoted, p)
+		}
+	}
+	return out, nil
+}
+
+func (s *Enrollments) announce(topic string, e Enrollment) {
+	s.events.Publish(topic, EnrollmentChanged{ID: e.ID, ClassID: e.ClassID, Status: e.Status, UserID: e.UserID})
+}

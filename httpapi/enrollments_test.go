@@ -1,0 +1,207 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/apptest"
+)
+
+type enrollmentView struct {
+	ID                int64  `json:"id"`
+	ClassID           int64  `json:"class_id"`
+	ClientID          int64  `json:"client_id"`
+	UserID            *int64 `json:"user_id"`
+	Status            string `json:"status"`
+	WaitlistPosition  *int   `json:"waitlist_position"`
+	PaymentReference  *string
+	TotalPaid         float64 `json:"total_paid"`
+	IsPaymentComplete bool    `json:"is_payment_complete"`
+	Student           struct {
+		FirstName string `json:"first_name"`
+	} `json:"student"`
+}
+
+// students signs up n clients (each a user with a client record) and
+// returns their API clients and client ids.
+func students(t *testing.T, app *apptest.App, n int) ([]*apptest.Client, []int64) {
+	t.Helper()
+	doc := app.AsAdmin().Post("/api/admin/document-types", map[string]any{"name": "CC"}).Status(t, http.StatusCreated).ID(t)
+	as := make([]*apptest.Client, n)
+	ids := make([]int64, n)
+	for i := range n {
+		email := fmt.Sprintf("student%d@test.club", i)
+		as[i] = app.As(app.User(email))
+		ids[i] = as[i].Post("/api/account/client", map[string]any{"email": email, "first_name": fmt.Sprintf("Student%d", i),
+			"last_name": "Test", "document": fmt.Sprint(1000 + i), "document_type_id": doc}).Status(t, http.StatusCreated).ID(t)
+	}
+	return as, ids
+}
+
+func TestEnrollments_placesWaitlistAndPayments(t *testing.T) {
+	t.Parallel()
+	clock := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clock))
+	a := newAcademy(t, app, clock)
+	admin := app.AsAdmin()
+	card := admin.Post("/api/admin/payment-types", map[string]any{"name": "Card"}).Status(t, http.StatusCreated).ID(t)
+	class := admin.Post("/api/admin/classes", a.class(a.courtA, 0, 13)).Status(t, http.StatusCreated).ID(t)
+	enrollURL := path("/api/account/classes/%d/enroll", class)
+	s, clients := students(t, app, 6)
+	t1 := app.As(app.User("t1@test.club", clubhouse.RoleTrainer))
+	t2 := app.As(app.User("t2@test.club", clubhouse.RoleTrainer))
+
+	var open []classView
+	s[0].Get("/api/account/classes").Status(t, http.StatusOK).JSON(t, &open)
+	require.Len(t, open, 1)
+	s[0].Get(path("/api/account/classes?reservation_type_id=%d", a.rental)).Status(t, http.StatusOK).JSON(t, &open)
+	assert.Empty(t, open, "only classes of that type")
+
+	// Bad claims store nothing.
+	for name, claim := range map[string]map[string]any{
+		"above the price":   {"paymentTypeId": card, "amount": 25000.01, "transaction_id": "TX-A"},
+		"three decimals":    {"paymentTypeId": card, "amount": 10.001, "transaction_id": "TX-A"},
+		"no transaction id": {"paymentTypeId": card, "amount": 1000},
+		"blank id":          {"paymentTypeId": card, "amount": 1000, "transaction_id": " "},
+		"unknown type":      {"paymentTypeId": 9999, "amount": 1000, "transaction_id": "TX-A"},
+		"amount as text":    {"paymentTypeId": card, "amount": "1000", "transaction_id": "TX-A"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s[0].Post(enrollURL, map[string]any{"payments": []any{claim}}).Status(t, http.StatusBadRequest)
+		})
+	}
+	var mine []enrollmentView
+	s[0].Get("/api/account/classes/my-enrollments").Status(t, http.StatusOK).JSON(t, &mine)
+	assert.Empty(t, mine, "a refused enrollment leaves nothing")
+
+	var e enrollmentView
+	s[0].Post(enrollURL, map[string]any{"payments": []any{map[string]any{"paymentTypeId": card, "amount": 25000, "transaction_id": "TX-1"}}}).
+		Status(t, http.StatusCreated).JSON(t, &e)
+	assert.Equal(t, "pending", e.Status)
+	assert.Equal(t, clients[0], e.ClientID)
+	assert.Nil(t, e.WaitlistPosition)
+	assert.Zero(t, e.TotalPaid, "the claim is pending")
+	s[0].Post(enrollURL, map[string]any{"payments": []any{}}).Status(t, http.StatusConflict).Error(t, "already enrolled")
+
+	var pays []map[string]any
+	admin.Get("/api/admin/payments?search=TX-1").Status(t, http.StatusOK).JSON(t, &pays)
+	require.Len(t, pays, 1, "the claim is a payment like any other")
+	assert.EqualValues(t, e.ID, pays[0]["enrollment_id"])
+	assert.Nil(t, pays[0]["reservation_id"])
+	admin.Patch(path("/api/admin/payments/%d", int64(pays[0]["id"].(float64))), map[string]any{"status": true}).Status(t, http.StatusOK)
+	t1.Get(path("/api/trainer/events/%d", e.ID)).Status(t, http.StatusOK).JSON(t, &e)
+	assert.EqualValues(t, 25000, e.TotalPaid)
+	assert.True(t, e.IsPaymentComplete)
+
+	for i := 1; i < 4; i++ {
+		s[i].Post(enrollURL, map[string]any{"payments": []any{}}).Status(t, http.StatusCreated)
+	}
+	var c classView
+	admin.Get(path("/api/admin/classes/%d", class)).Status(t, http.StatusOK).JSON(t, &c)
+	assert.Equal(t, 0, c.PlacesLeft, "four places, four enrollments")
+	var w1, w2 enrollmentView
+	s[4].Post(enrollURL, map[string]any{"payments": []any{}}).Status(t, http.StatusCreated).JSON(t, &w1)
+	s[5].Post(enrollURL, map[string]any{"payments": []any{}}).Status(t, http.StatusCreated).JSON(t, &w2)
+	assert.Equal(t, "waitlisted", w1.Status)
+	require.NotNil(t, w2.WaitlistPosition)
+	assert.Equal(t, 2, *w2.WaitlistPosition)
+
+	// The trainer rejects a student: the first on the waitlist takes the place.
+	var list []enrollmentView
+	t1.Get(path("/api/trainer/events?class_id=%d&status=pending", class)).Status(t, http.StatusOK).JSON(t, &list)
+	require.Len(t, list, 4)
+	rejected := t1.Patch(path("/api/trainer/events/%d/reject", list[1].ID), nil).Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, "rejected", rejected["status"])
+	t1.Get(path("/api/trainer/events/%d", w1.ID)).Status(t, http.StatusOK).JSON(t, &w1)
+	assert.Equal(t, "pending", w1.Status, "promoted")
+	t1.Get(path("/api/trainer/events/%d", w2.ID)).Status(t, http.StatusOK).JSON(t, &w2)
+	assert.Equal(t, 1, *w2.WaitlistPosition, "next in line")
+	promoted := app.Events.Topic("enrollment:promoted")
+	require.Len(t, promoted, 1)
+	assert.Contains(t, promoted[0], fmt.Sprintf(`"id":%d`, w1.ID))
+	assert.Contains(t, promoted[0], fmt.Sprintf(`"user_id":%d`, *w1.UserID), "the message is for the promoted client")
+
+	t1.Patch(path("/api/trainer/events/%d/accept", e.ID), nil).Status(t, http.StatusOK)
+	t1.Patch(path("/api/trainer/events/%d/accept", e.ID), nil).Status(t, http.StatusConflict)
+	t1.Patch(path("/api/trainer/events/%d/reject", list[1].ID), nil).Status(t, http.StatusConflict)
+	t1.Delete(path("/api/trainer/events/%d", w2.ID), nil).Status(t, http.StatusNoContent)
+	t1.Get(path("/api/trainer/events/%d", w2.ID)).Status(t, http.StatusOK).JSON(t, &w2)
+	assert.Equal(t, "cancelled", w2.Status)
+	s[5].Post(enrollURL, map[string]any{"payments": []any{}}).Status(t, http.StatusCreated).JSON(t, &w2)
+	assert.Equal(t, "waitlisted", w2.Status, "a removed student may enroll again")
+
+	// Another trainer sees nothing of it.
+	t2.Get("/api/trainer/events").Status(t, http.StatusOK).JSON(t, &list)
+	assert.Empty(t, list)
+	t2.Get(path("/api/trainer/events/%d", e.ID)).Status(t, http.StatusNotFound)
+	t2.Patch(path("/api/trainer/events/%d/reject", e.ID), nil).Status(t, http.StatusNotFound)
+	t2.Delete(path("/api/trainer/events/%d", e.ID), nil).Status(t, http.StatusNotFound)
+	t2.Post("/api/trainer/events", map[string]any{"class_id": class, "client_id": clients[1]}).Status(t, http.StatusNotFound)
+
+	// The old paths answer the same, marked deprecated.
+	res := t1.Get(path("/api/trainer/enrollments?class_id=%d", class)).Status(t, http.StatusOK)
+	assert.Equal(t, "@1795564800", res.Header.Get("Deprecation"))
+	assert.Contains(t, res.Header.Get("Link"), "</api/trainer/events>")
+	res.JSON(t, &list)
+	assert.Len(t, list, 7)
+
+	s[0].Get("/api/account/classes/my-enrollments").Status(t, http.StatusOK).JSON(t, &mine)
+	require.Len(t, mine, 1)
+	assert.Equal(t, "accepted", mine[0].Status)
+	app.AsClient().Post(enrollURL, map[string]any{"payments": []any{}}).Status(t, http.StatusNotFound).Error(t, "client not found")
+
+	admin.Delete(path("/api/admin/classes/%d", class), nil).Status(t, http.StatusConflict)
+	admin.Patch(path("/api/admin/classes/%d/cancel", class), nil).Status(t, http.StatusOK)
+	cancelled := app.Events.Topic("class:cancelled")
+	require.Len(t, cancelled, 1)
+	assert.Contains(t, cancelled[0], fmt.Sprintf("%d", *mine[0].UserID), "the students are told")
+	s[1].Post(enrollURL, map[string]any{"payments": []any{}}).Status(t, http.StatusNotFound)
+}
+
+// TestEnrollments_raceForTheLastPlaces: fifty clients race for the five
+// places of a class; exactly five hold one and the rest wait in line.
+func TestEnrollments_raceForTheLastPlaces(t *testing.T) {
+	t.Parallel()
+	clock := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clock))
+	a := newAcademy(t, app, clock)
+	admin := app.AsAdmin()
+	admin.Patch("/api/admin/tariff-classes/1", map[string]any{"max_capacity": 5}).Status(t, http.StatusOK)
+	class := admin.Post("/api/admin/classes", a.class(a.courtA, 0, 6)).Status(t, http.StatusCreated).ID(t)
+	s, _ := students(t, app, 50)
+	var wg sync.WaitGroup
+	codes := make(chan int, len(s))
+	for _, c := range s {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes <- c.Post(path("/api/account/classes/%d/enroll", class), map[string]any{"payments": []any{}}).Code
+		}()
+	}
+	wg.Wait()
+	close(codes)
+	for code := range codes {
+		assert.Equal(t, http.StatusCreated, code)
+	}
+	var list []enrollmentView
+	app.AsBot().Get(path("/api/trainer/events?class_id=%d", class)).Status(t, http.StatusOK).JSON(t, &list)
+	count := map[string]int{}
+	positions := map[int]bool{}
+	for _, e := range list {
+		count[e.Status]++
+		if e.WaitlistPosition != nil {
+			positions[*e.WaitlistPosition] = true
+		}
+	}
+	assert.Equal(t, map[string]int{"pending": 5, "waitlisted": 45}, count)
+	assert.Len(t, positions, 45, "every waiting client has a place in line of their own")
+	var c classView
+	admin.Get(path("/api/admin/classes/%d", class)).Status(t, http.StatusOK).JSON(t, &c)
+	assert.Equal(t, 0, c.PlacesLeft)
+}

@@ -1,0 +1,90 @@
+package payments
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/shopspring/decimal"
+
+	"github.com/clubhouse-go/clubhouse"
+)
+
+// The payments of class enrollments are stored by the classes package in
+// its own transactions (an enrollment and its claims commit together) and
+// from then on are payments like any other: the admin lists and stats show
+// them, staff validate them, the webhook reconciles them, and completed
+// ones post to the ledger as enrollment income.
+
+// MaxClaims is the most payment claims one enrollment request carries.
+const MaxClaims = 10
+
+// ClaimEnrollment stores a client's claims of payment for the enrollment
+// with id in tx, the caller's transaction: each pending, with its
+// transaction id as the claimed one, validated as ClientCreate validates a
+// booking claim (payment_type_id, amount and transaction_id required), and
+// together at most debt. After tx commits, the caller calls Announce with
+// the payments. Errors: ErrIncomplete, ErrInvalidAmount, ErrInvalidData,
+// ErrInvalidReference naming the claim, ErrClaimAboveDebt, ErrClaimRepeated.
+func (s *Service) ClaimEnrollment(ctx context.Context, tx *sqlx.Tx, id int64, debt decimal.Decimal, claims []Input) ([]Payment, error) {
+	if len(claims) > MaxClaims {
+		return nil, clubhouse.ErrInvalidData.Withf("payments holds at most %d claims, not %d.", MaxClaims, len(claims))
+	}
+	ps := make([]Payment, len(claims))
+	total := decimal.Zero
+	for i, in := range claims {
+		in.ReservationID, in.Status, in.GatewayResponse = clubhouse.Optional[int64]{}, clubhouse.Optional[bool]{}, clubhouse.Optional[string]{}
+		if err := in.apply(&ps[i], "payment_type_id", "amount", "transaction_id"); err != nil {
+			return nil, prefixed(i, err)
+		}
+		ps[i].EnrollmentID = &id
+		ps[i].ClaimedTransactionID, ps[i].TransactionID = ps[i].TransactionID, nil
+		total = total.Add(ps[i].Amount)
+	}
+	if total.Cmp(debt) > 0 {
+		return nil, ErrClaimAboveDebt.Withf("The enrollment owes %s: the claims may add up to at most that, not %s.",
+			debt.StringFixed(2), total.StringFixed(2))
+	}
+	out := make([]Payment, len(ps))
+	for i, p := range ps {
+		var err error
+		if out[i], err = s.store.insert(ctx, tx, p); err != nil {
+			return nil, prefixed(i, err)
+		}
+	}
+	return out, nil
+}
+
+// prefixed names claim i in a domain error's message.
+func prefixed(i int, err error) error {
+	if e := clubhouse.AsError(err); e != nil {
+		return e.Withf("payments[%d]: %s", i, e.Message)
+	}
+	return err
+}
+
+// Announce publishes payment:updated for payments that the caller's
+// committed transaction stored (ClaimEnrollment).
+func (s *Service) Announce(ps ...Payment) {
+	for _, p := range ps {
+		s.publish(p, false)
+	}
+}
+
+// EnrollmentsPaid sums the completed payments of each enrollment of ids, in
+// one query; an enrollment without any is left out.
+func (s *Service) EnrollmentsPaid(ctx context.Context, ids []int64) (map[int64]decimal.Decimal, error) {
+	var rows []struct {
+		ID   int64           `db:"enrollment_id"`
+		Paid decimal.Decimal `db:"paid"`
+	}
+	if err := s.db.SelectContext(ctx, &rows, `SELECT enrollment_id, sum(amount) AS paid FROM payments
+		WHERE enrollment_id = ANY($1) AND status GROUP BY enrollment_id`, ids); err != nil {
+		return nil, fmt.Errorf("sum enrollment payments: %w", err)
+	}
+	out := make(map[int64]decimal.Decimal, len(rows))
+	for _, r := range rows {
+		out[r.ID] = r.Paid
+	}
+	return out, nil
+}
