@@ -48,6 +48,7 @@ type Class struct {
 	ReservationTypeName string            `db:"reservation_type_name"`
 	EnrolledCount       int               `db:"enrolled_count"` // enrollments that hold a place
 	Sessions            []Session         `db:"-"`              // in date order
+	Attendance          []Attendance      `db:"-"`              // the marks per session, in date order
 }
 
 // Session is one date of a class's schedule and the booking that holds

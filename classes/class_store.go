@@ -155,6 +155,42 @@ func (classStore) sessions(ctx context.Context, q sqldb.Queryer, classes []Class
 		i := at[r.ClassID]
 		classes[i].Sessions = append(classes[i].Sessions, r.Session)
 	}
+	var marks []struct {
+		ClassID int64     `db:"class_id"`
+		Date    time.Time `db:"date"`
+		Status  string    `db:"status"`
+		N       int       `db:"n"`
+	}
+	if err := q.SelectContext(ctx, &marks, `SELECT e.class_id, a.date, a.status, count(*) AS n
+		FROM enrollment_attendance a JOIN enrollments e ON e.id = a.enrollment_id
+		WHERE e.class_id = ANY($1) GROUP BY 1, 2, 3`, ids); err != nil {
+		return fmt.Errorf("read attendance: %w", err)
+	}
+	counts := map[int64]map[time.Time]*Attendance{}
+	for i, c := range classes {
+		counts[c.ID] = map[time.Time]*Attendance{}
+		classes[i].Attendance = make([]Attendance, len(c.Sessions))
+		for j, s := range classes[i].Sessions {
+			classes[i].Attendance[j].Date = s.Date
+			counts[c.ID][s.Date] = &classes[i].Attendance[j]
+		}
+	}
+	for _, m := range marks {
+		a := counts[m.ClassID][m.Date]
+		if a == nil {
+			continue
+		}
+		switch m.Status {
+		case AttendancePresent:
+			a.Present = m.N
+		case AttendanceAbsent:
+			a.Absent = m.N
+		case AttendanceLate:
+			a.Late = m.N
+		case AttendanceExcused:
+			a.Excused = m.N
+		}
+	}
 	return nil
 }
 

@@ -86,3 +86,29 @@ var (
 	ErrEnrollmentMove = clubhouse.Errorf(clubhouse.Conflict, "conflict", "The enrollment cannot make that move.")
 	ErrClassFull      = clubhouse.Errorf(clubhouse.Conflict, "class full", "The class has no place left.")
 )
+
+// The marks of attendance of a session.
+const (
+	AttendancePresent = "present"
+	AttendanceAbsent  = "absent"
+	AttendanceLate    = "late"
+	AttendanceExcused = "excused"
+)
+
+// Attendance are the marks of one session of a class, by status.
+type Attendance struct {
+	Date    time.Time
+	Present int
+	Absent  int
+	Late    int
+	Excused int
+}
+
+// checkMark refuses a mark of attendance other than the four statuses.
+func checkMark(status string) error {
+	switch status {
+	case AttendancePresent, AttendanceAbsent, AttendanceLate, AttendanceExcused:
+		return nil
+	}
+	return clubhouse.ErrInvalidData.Withf("attendance_status must be present, absent, late or excused, not %q.", status)
+}

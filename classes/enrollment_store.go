@@ -158,3 +158,27 @@ func (enrollmentStore) of(ctx context.Context, q sqldb.Queryer, classID int64) (
 	err := q.SelectContext(ctx, &ids, `SELECT id FROM enrollments WHERE class_id = $1 ORDER BY id LIMIT 11`, classID)
 	return ids, err
 }
+
+// session returns the trainer of class and whether it has a session on
+// date.
+func (enrollmentStore) session(ctx context.Context, q sqldb.Queryer, classID int64, date time.Time) (trainer int64, ok bool, err error) {
+	var row struct {
+		Trainer int64 `db:"user_id"`
+		OK      bool  `db:"ok"`
+	}
+	err = q.GetContext(ctx, &row, `SELECT c.user_id, EXISTS (SELECT 1 FROM class_sessions s WHERE s.class_id = c.id AND s.date = $2) AS ok
+		FROM training_classes c WHERE c.id = $1`, classID, date)
+	return row.Trainer, row.OK, sqldb.Map(err, ErrEnrollmentNotFound, nil)
+}
+
+// mark stores the attendance of the enrollment with id on date and makes
+// it the enrollment's latest mark.
+func (enrollmentStore) mark(ctx context.Context, q sqldb.Queryer, id int64, date time.Time, status string, by *int64) error {
+	_, err := q.ExecContext(ctx, `WITH m AS (
+			INSERT INTO enrollment_attendance (enrollment_id, date, status, marked_by) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (enrollment_id, date) DO UPDATE SET status = EXCLUDED.status, marked_at = now(), marked_by = EXCLUDED.marked_by
+			RETURNING marked_at)
+		UPDATE enrollments SET attendance_status = $3, attendance_marked_at = (SELECT marked_at FROM m), updated_at = now()
+		WHERE id = $1`, id, date, status, by)
+	return sqldb.Map(err, ErrEnrollmentNotFound, enrollmentErrors)
+}

@@ -297,3 +297,53 @@ func (s *Enrollments) move(ctx context.Context, by clubhouse.Actor, id int64, to
 func (s *Enrollments) announce(topic string, e Enrollment) {
 	s.events.Publish(topic, EnrollmentChanged{ID: e.ID, ClassID: e.ClassID, Status: e.Status, UserID: e.UserID})
 }
+
+// MarkAttendance marks the attendance of the enrollment with id at the
+// session of its class on date (present, absent, late or excused); marking
+// a session again replaces its mark. The enrollment keeps the latest mark
+// made (attendance_status, attendance_marked_at). Errors:
+// clubhouse.ErrForbidden, ErrEnrollmentNotFound, an Invalid error for
+// another status or a date that is not a session of the class,
+// ErrEnrollmentMove for an enrollment that holds no place.
+func (s *Enrollments) MarkAttendance(ctx context.Context, by clubhouse.Actor, id int64, date time.Time, status string) (Enrollment, error) {
+	trainer, err := scope(by)
+	if err != nil {
+		return Enrollment{}, err
+	}
+	if err := checkMark(status); err != nil {
+		return Enrollment{}, err
+	}
+	date = dateOf(date)
+	var marker *int64
+	if by.UserID != 0 {
+		marker = &by.UserID
+	}
+	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		classID, st, err := s.store.lock(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		e := Enrollment{Status: st}
+		owner, session, err := s.store.session(ctx, tx, classID, date)
+		switch {
+		case err != nil:
+			return err
+		case trainer != 0 && owner != trainer:
+			return ErrEnrollmentNotFound
+		case !session:
+			return clubhouse.ErrInvalidDate.Withf("%s is not a session of the class.", date.Format(time.DateOnly))
+		case !e.HoldsPlace():
+			return ErrEnrollmentMove.Withf("A %s enrollment holds no place; only pending and accepted ones are marked.", st)
+		}
+		return s.store.mark(ctx, tx, id, date, status, marker)
+	})
+	if err != nil {
+		return Enrollment{}, fmt.Errorf("mark attendance: %w", err)
+	}
+	out, err := s.get(ctx, id)
+	if err != nil {
+		return Enrollment{}, err
+	}
+	s.announce(TopicEnrollment, out)
+	return out, nil
+}

@@ -341,9 +341,10 @@ func (s *sweep) object(sch *openapi3.Schema, prefix, bad string) map[string]any 
 			first := map[string]any{}
 			if len(items) > 0 {
 				maps.Copy(first, items[0].(map[string]any))
+				items = items[1:]
 			}
 			first[strings.TrimPrefix(bad, full+"[0].")] = attackMark
-			out[name] = append([]any{first}, items[1:]...)
+			out[name] = append([]any{first}, items...)
 		case slices.Contains(sch.Required, name):
 			out[name] = s.good(name, ps)
 		}

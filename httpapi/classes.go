@@ -14,34 +14,43 @@ type classSessionDTO struct {
 	ReservationID *int64 `json:"reservation_id" validate:"required" extensions:"x-nullable" example:"41"`
 }
 
+type sessionAttendanceDTO struct {
+	Date    string `json:"date" validate:"required" example:"2026-03-02"`
+	Present int    `json:"present" validate:"required" example:"3"`
+	Absent  int    `json:"absent" validate:"required" example:"1"`
+	Late    int    `json:"late" validate:"required" example:"0"`
+	Excused int    `json:"excused" validate:"required" example:"0"`
+}
+
 type classDTO struct {
-	ID                  int64             `json:"id" validate:"required" example:"3"`
-	UserID              int64             `json:"user_id" validate:"required" example:"7"`
-	ReservationID       *int64            `json:"reservation_id" validate:"required" extensions:"x-nullable" example:"41"`
-	Title               string            `json:"title" validate:"required" example:"Padel for beginners"`
-	Description         *string           `json:"description" validate:"required" extensions:"x-nullable"`
-	StartTime           string            `json:"start_time" validate:"required" example:"18:00"`
-	EndTime             string            `json:"end_time" validate:"required" example:"19:30"`
-	StartDate           string            `json:"start_date" validate:"required" example:"2026-03-02"`
-	EndDate             string            `json:"end_date" validate:"required" example:"2026-05-29"`
-	ClassStartTime      string            `json:"class_start_time" validate:"required" example:"2026-03-02T18:00:00"`
-	RecurrenceDays      []int             `json:"recurrence_days" validate:"required" example:"1,3"`
-	Status              string            `json:"status" validate:"required" enums:"scheduled,cancelled,completed"`
-	CompletedAt         *time.Time        `json:"completed_at" validate:"required" extensions:"x-nullable" format:"date-time"`
-	CancelledAt         *time.Time        `json:"cancelled_at" validate:"required" extensions:"x-nullable" format:"date-time"`
-	TrainerName         string            `json:"trainer_name" validate:"required" example:"Laura Gómez"`
-	EnrolledCount       int               `json:"enrolled_count" validate:"required" example:"3"`
-	CourtID             int64             `json:"court_id" validate:"required" example:"2"`
-	CourtName           string            `json:"court_name" validate:"required" example:"Court 2"`
-	ReservationTypeID   int64             `json:"reservation_type_id" validate:"required" example:"4"`
-	ReservationTypeName string            `json:"reservation_type_name" validate:"required" example:"Padel clinic"`
-	SinglePrice         wire.Money        `json:"single_price" validate:"required" swaggertype:"number" example:"25000"`
-	TotalPrice          wire.Money        `json:"total_price" validate:"required" swaggertype:"number" example:"100000"`
-	MaxCapacity         int               `json:"max_capacity" validate:"required" example:"4"`
-	PlacesLeft          int               `json:"places_left" validate:"required" example:"1"`
-	Sessions            []classSessionDTO `json:"sessions" validate:"required"`
-	CreatedAt           time.Time         `json:"created_at" validate:"required" format:"date-time"`
-	UpdatedAt           time.Time         `json:"updated_at" validate:"required" format:"date-time"`
+	ID                  int64                  `json:"id" validate:"required" example:"3"`
+	UserID              int64                  `json:"user_id" validate:"required" example:"7"`
+	ReservationID       *int64                 `json:"reservation_id" validate:"required" extensions:"x-nullable" example:"41"`
+	Title               string                 `json:"title" validate:"required" example:"Padel for beginners"`
+	Description         *string                `json:"description" validate:"required" extensions:"x-nullable"`
+	StartTime           string                 `json:"start_time" validate:"required" example:"18:00"`
+	EndTime             string                 `json:"end_time" validate:"required" example:"19:30"`
+	StartDate           string                 `json:"start_date" validate:"required" example:"2026-03-02"`
+	EndDate             string                 `json:"end_date" validate:"required" example:"2026-05-29"`
+	ClassStartTime      string                 `json:"class_start_time" validate:"required" example:"2026-03-02T18:00:00"`
+	RecurrenceDays      []int                  `json:"recurrence_days" validate:"required" example:"1,3"`
+	Status              string                 `json:"status" validate:"required" enums:"scheduled,cancelled,completed"`
+	CompletedAt         *time.Time             `json:"completed_at" validate:"required" extensions:"x-nullable" format:"date-time"`
+	CancelledAt         *time.Time             `json:"cancelled_at" validate:"required" extensions:"x-nullable" format:"date-time"`
+	TrainerName         string                 `json:"trainer_name" validate:"required" example:"Laura Gómez"`
+	EnrolledCount       int                    `json:"enrolled_count" validate:"required" example:"3"`
+	CourtID             int64                  `json:"court_id" validate:"required" example:"2"`
+	CourtName           string                 `json:"court_name" validate:"required" example:"Court 2"`
+	ReservationTypeID   int64                  `json:"reservation_type_id" validate:"required" example:"4"`
+	ReservationTypeName string                 `json:"reservation_type_name" validate:"required" example:"Padel clinic"`
+	SinglePrice         wire.Money             `json:"single_price" validate:"required" swaggertype:"number" example:"25000"`
+	TotalPrice          wire.Money             `json:"total_price" validate:"required" swaggertype:"number" example:"100000"`
+	MaxCapacity         int                    `json:"max_capacity" validate:"required" example:"4"`
+	PlacesLeft          int                    `json:"places_left" validate:"required" example:"1"`
+	Sessions            []classSessionDTO      `json:"sessions" validate:"required"`
+	Attendance          []sessionAttendanceDTO `json:"attendance" validate:"required"`
+	CreatedAt           time.Time              `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt           time.Time              `json:"updated_at" validate:"required" format:"date-time"`
 }
 
 func newClassDTO(c classes.Class) classDTO {
@@ -49,13 +58,17 @@ func newClassDTO(c classes.Class) classDTO {
 	for i, s := range c.Sessions {
 		sessions[i] = classSessionDTO{Date: s.Date.Format(time.DateOnly), ReservationID: s.ReservationID}
 	}
+	attendance := make([]sessionAttendanceDTO, len(c.Attendance))
+	for i, a := range c.Attendance {
+		attendance[i] = sessionAttendanceDTO{Date: a.Date.Format(time.DateOnly), Present: a.Present, Absent: a.Absent, Late: a.Late, Excused: a.Excused}
+	}
 	return classDTO{ID: c.ID, UserID: c.UserID, ReservationID: c.ReservationID(), Title: c.Title, Description: c.Description,
 		StartTime: wire.FormatClock(c.StartTime), EndTime: wire.FormatClock(c.EndTime), StartDate: c.StartDate.Format(time.DateOnly),
 		EndDate: c.EndDate.Format(time.DateOnly), ClassStartTime: wire.FormatWall(c.FirstStart()), RecurrenceDays: c.Days,
 		Status: c.Status, CompletedAt: c.CompletedAt, CancelledAt: c.CancelledAt, TrainerName: c.TrainerName,
 		EnrolledCount: c.EnrolledCount, CourtID: c.CourtID, CourtName: c.CourtName, ReservationTypeID: c.ReservationTypeID,
 		ReservationTypeName: c.ReservationTypeName, SinglePrice: wire.Money(c.SinglePrice), TotalPrice: wire.Money(c.TotalPrice),
-		MaxCapacity: c.MaxCapacity, PlacesLeft: c.PlacesLeft(), Sessions: sessions, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+		MaxCapacity: c.MaxCapacity, PlacesLeft: c.PlacesLeft(), Sessions: sessions, Attendance: attendance, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 }
 
 // classInput creates a class.

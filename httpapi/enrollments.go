@@ -322,6 +322,45 @@ func (s *Server) removeEnrollment(w http.ResponseWriter, r *http.Request) error 
 	return noContent(w)
 }
 
+type attendanceInput struct {
+	Date             clubhouse.Optional[string] `json:"date" validate:"required" swaggertype:"string" example:"2026-03-02" maxLength:"255"`
+	AttendanceStatus clubhouse.Optional[string] `json:"attendance_status" validate:"required" swaggertype:"string" enums:"present,absent,late,excused" maxLength:"20"`
+}
+
+// markAttendance marks a student's attendance at a session.
+//
+// @Summary Mark attendance
+// @Description Marks the enrollment's attendance at the session of its class on date: present, absent, late or excused. Marking a session again replaces its mark; the enrollment shows the latest mark made (attendance_status, attendance_marked_at), and the class view counts the marks per session (attendance). 400 for a date that is not a session of the class; 409 for an enrollment that holds no place (waitlisted, rejected, cancelled).
+// @Tags classes
+// @Accept json
+// @Produce json
+// @Param id path int true "enrollment id"
+// @Param body body attendanceInput true "The session's date and the mark"
+// @Success 200 {object} enrollmentDTO
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/trainer/events/{id}/attendance [patch]
+func (s *Server) markAttendance(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	var in attendanceInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	date, err := wire.ParseDate("date", in.Date.Or(""))
+	if err != nil {
+		return err
+	}
+	e, err := s.o.Classes.Enrollments.MarkAttendance(r.Context(), actor(r), id, date, in.AttendanceStatus.Or(""))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newEnrollmentDTO(e))
+}
+
 // moveEnrollment answers a move of the enrollment of the path with the
 // enrollment moved.
 func (s *Server) moveEnrollment(w http.ResponseWriter, r *http.Request,

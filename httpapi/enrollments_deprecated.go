@@ -1,6 +1,10 @@
 package httpapi
 
-import "net/http"
+import (
+	"fmt"
+	"net/http"
+	"strings"
+)
 
 // The trainer's enrollment routes were once served at
 // /api/trainer/enrollments; those paths answer as /api/trainer/events does,
@@ -11,13 +15,19 @@ import "net/http"
 const enrollmentsDeprecatedSince = "@1795564800"
 
 // deprecatedAlias serves h with the headers of a deprecated path whose
-// successor is successor.
-func deprecatedAlias(successor string, h handlerFunc) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		w.Header().Set("Deprecation", enrollmentsDeprecatedSince)
-		w.Header().Set("Link", "<"+successor+`>; rel="successor-version"`)
-		return h(w, r)
+// successor is successor, where %d stands for the path's id (checked
+// first, so that only a valid id reaches a header).
+func deprecatedAlias(w http.ResponseWriter, r *http.Request, successor string, h handlerFunc) error {
+	if strings.Contains(successor, "%d") {
+		id, err := pathID(r, "id")
+		if err != nil {
+			return err
+		}
+		successor = fmt.Sprintf(successor, id)
 	}
+	w.Header().Set("Deprecation", enrollmentsDeprecatedSince)
+	w.Header().Set("Link", "<"+successor+`>; rel="successor-version"`)
+	return h(w, r)
 }
 
 // listEnrollmentsOld is listEnrollments at its old path.
@@ -36,7 +46,7 @@ func deprecatedAlias(successor string, h handlerFunc) handlerFunc {
 // @Deprecated
 // @Router /api/trainer/enrollments [get]
 func (s *Server) listEnrollmentsOld(w http.ResponseWriter, r *http.Request) error {
-	return deprecatedAlias("/api/trainer/events", s.listEnrollments)(w, r)
+	return deprecatedAlias(w, r, "/api/trainer/events", s.listEnrollments)
 }
 
 // addEnrollmentOld is addEnrollment at its old path.
@@ -55,7 +65,7 @@ func (s *Server) listEnrollmentsOld(w http.ResponseWriter, r *http.Request) erro
 // @Deprecated
 // @Router /api/trainer/enrollments [post]
 func (s *Server) addEnrollmentOld(w http.ResponseWriter, r *http.Request) error {
-	return deprecatedAlias("/api/trainer/events", s.addEnrollment)(w, r)
+	return deprecatedAlias(w, r, "/api/trainer/events", s.addEnrollment)
 }
 
 // getEnrollmentOld is getEnrollment at its old path.
@@ -73,7 +83,7 @@ func (s *Server) addEnrollmentOld(w http.ResponseWriter, r *http.Request) error 
 // @Deprecated
 // @Router /api/trainer/enrollments/{id} [get]
 func (s *Server) getEnrollmentOld(w http.ResponseWriter, r *http.Request) error {
-	return deprecatedAlias("/api/trainer/events/"+r.PathValue("id"), s.getEnrollment)(w, r)
+	return deprecatedAlias(w, r, "/api/trainer/events/%d", s.getEnrollment)
 }
 
 // removeEnrollmentOld is removeEnrollment at its old path.
@@ -90,7 +100,7 @@ func (s *Server) getEnrollmentOld(w http.ResponseWriter, r *http.Request) error 
 // @Deprecated
 // @Router /api/trainer/enrollments/{id} [delete]
 func (s *Server) removeEnrollmentOld(w http.ResponseWriter, r *http.Request) error {
-	return deprecatedAlias("/api/trainer/events/"+r.PathValue("id"), s.removeEnrollment)(w, r)
+	return deprecatedAlias(w, r, "/api/trainer/events/%d", s.removeEnrollment)
 }
 
 // acceptEnrollmentOld is acceptEnrollment at its old path.
@@ -108,7 +118,7 @@ func (s *Server) removeEnrollmentOld(w http.ResponseWriter, r *http.Request) err
 // @Deprecated
 // @Router /api/trainer/enrollments/{id}/accept [patch]
 func (s *Server) acceptEnrollmentOld(w http.ResponseWriter, r *http.Request) error {
-	return deprecatedAlias("/api/trainer/events/"+r.PathValue("id")+"/accept", s.acceptEnrollment)(w, r)
+	return deprecatedAlias(w, r, "/api/trainer/events/%d/accept", s.acceptEnrollment)
 }
 
 // rejectEnrollmentOld is rejectEnrollment at its old path.
@@ -126,5 +136,25 @@ func (s *Server) acceptEnrollmentOld(w http.ResponseWriter, r *http.Request) err
 // @Deprecated
 // @Router /api/trainer/enrollments/{id}/reject [patch]
 func (s *Server) rejectEnrollmentOld(w http.ResponseWriter, r *http.Request) error {
-	return deprecatedAlias("/api/trainer/events/"+r.PathValue("id")+"/reject", s.rejectEnrollment)(w, r)
+	return deprecatedAlias(w, r, "/api/trainer/events/%d/reject", s.rejectEnrollment)
+}
+
+// markAttendanceOld is markAttendance at its old path.
+//
+// @Summary Mark attendance (deprecated path)
+// @Description Deprecated: use PATCH /api/trainer/events/{id}/attendance, which answers the same.
+// @Tags classes
+// @Accept json
+// @Produce json
+// @Param id path int true "enrollment id"
+// @Param body body attendanceInput true "The session's date and the mark"
+// @Success 200 {object} enrollmentDTO
+// @Header 200 {string} Deprecation "@1795564800"
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Deprecated
+// @Router /api/trainer/enrollments/{id}/attendance [patch]
+func (s *Server) markAttendanceOld(w http.ResponseWriter, r *http.Request) error {
+	return deprecatedAlias(w, r, "/api/trainer/events/%d/attendance", s.markAttendance)
 }

@@ -5,13 +5,20 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/app"
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
 )
+
+// withWebhookSecret makes the app's webhook accept webhookSecret.
+func withWebhookSecret(c *app.Config, _ *app.Options) {
+	c.PaymentWebhookSecrets = []string{webhookSecret}
+}
 
 type enrollmentView struct {
 	ID                int64  `json:"id"`
@@ -204,4 +211,129 @@ func TestEnrollments_raceForTheLastPlaces(t *testing.T) {
 	var c classView
 	admin.Get(path("/api/admin/classes/%d", class)).Status(t, http.StatusOK).JSON(t, &c)
 	assert.Equal(t, 0, c.PlacesLeft)
+}
+
+func TestEnrollments_attendance(t *testing.T) {
+	t.Parallel()
+	clock := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clock))
+	a := newAcademy(t, app, clock)
+	admin := app.AsAdmin()
+	admin.Patch("/api/admin/tariff-classes/1", map[string]any{"max_capacity": 1}).Status(t, http.StatusOK)
+	class := admin.Post("/api/admin/classes", a.class(a.courtA, 0, 6)).Status(t, http.StatusCreated).ID(t)
+	s, _ := students(t, app, 2)
+	var e, waiting enrollmentView
+	s[0].Post(path("/api/account/classes/%d/enroll", class), map[string]any{"payments": []any{}}).Status(t, http.StatusCreated).JSON(t, &e)
+	s[1].Post(path("/api/account/classes/%d/enroll", class), map[string]any{"payments": []any{}}).Status(t, http.StatusCreated).JSON(t, &waiting)
+	t1 := app.As(app.User("t1@test.club", clubhouse.RoleTrainer))
+	mark := func(id int64, date, status string) *apptest.Response {
+		return t1.Patch(path("/api/trainer/events/%d/attendance", id), map[string]any{"date": date, "attendance_status": status})
+	}
+
+	got := mark(e.ID, a.day(1), "present").Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, "present", got["attendance_status"])
+	assert.NotNil(t, got["attendance_marked_at"])
+	mark(e.ID, a.day(1), "late").Status(t, http.StatusOK)
+	got = mark(e.ID, a.day(2), "absent").Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, "absent", got["attendance_status"], "the latest mark")
+
+	mark(e.ID, a.day(20), "present").Status(t, http.StatusBadRequest).Error(t, "invalid date")
+	mark(e.ID, "yesterday", "present").Status(t, http.StatusBadRequest)
+	mark(e.ID, a.day(3), "asleep").Status(t, http.StatusBadRequest).Error(t, "invalid data")
+	t1.Patch(path("/api/trainer/events/%d/attendance", e.ID), map[string]any{"date": a.day(3)}).Status(t, http.StatusBadRequest)
+	mark(waiting.ID, a.day(3), "present").Status(t, http.StatusConflict)
+	app.As(app.User("t2@test.club", clubhouse.RoleTrainer)).
+		Patch(path("/api/trainer/events/%d/attendance", e.ID), map[string]any{"date": a.day(3), "attendance_status": "present"}).
+		Status(t, http.StatusNotFound)
+	res := t1.Patch(path("/api/trainer/enrollments/%d/attendance", e.ID), map[string]any{"date": a.day(3), "attendance_status": "excused"}).
+		Status(t, http.StatusOK)
+	assert.NotEmpty(t, res.Header.Get("Deprecation"))
+
+	var c struct {
+		Attendance []struct {
+			Date                           string
+			Present, Absent, Late, Excused int
+		} `json:"attendance"`
+	}
+	admin.Get(path("/api/admin/classes/%d", class)).Status(t, http.StatusOK).JSON(t, &c)
+	require.Len(t, c.Attendance, 7, "one row per session")
+	assert.Equal(t, a.day(1), c.Attendance[1].Date)
+	assert.Equal(t, [4]int{0, 0, 1, 0}, [4]int{c.Attendance[1].Present, c.Attendance[1].Absent, c.Attendance[1].Late, c.Attendance[1].Excused})
+	assert.Equal(t, 1, c.Attendance[2].Absent)
+	assert.Equal(t, 1, c.Attendance[3].Excused)
+	assert.Equal(t, 0, c.Attendance[0].Present+c.Attendance[0].Absent+c.Attendance[0].Late+c.Attendance[0].Excused)
+}
+
+// TestEnrollments_paidThroughTheWebhook follows enrollment payments from
+// the gateway to the ledger: an event confirms a client's claim, creates
+// the payment of an enrollment without one, waits in the inbox for an
+// unknown enrollment until staff attach it, and every completed payment
+// posts once to enrollment income.
+func TestEnrollments_paidThroughTheWebhook(t *testing.T) {
+	t.Parallel()
+	clock := apptest.NewClock()
+	app := apptest.New(t, apptest.WithLedger(t), apptest.WithClock(clock),
+		withWebhookSecret)
+	a := newAcademy(t, app, clock)
+	admin, acc := app.AsAdmin(), app.AsAccounting()
+	gateway := admin.Post("/api/admin/payment-types", map[string]any{"name": "Gateway", "ledger_account": "1.1.10.01"}).Status(t, http.StatusCreated).ID(t)
+	class := admin.Post("/api/admin/classes", a.class(a.courtA, 0, 6)).Status(t, http.StatusCreated).ID(t)
+	s, _ := students(t, app, 3)
+	enroll := func(c *apptest.Client, claims ...any) enrollmentView {
+		var e enrollmentView
+		if claims == nil {
+			claims = []any{}
+		}
+		c.Post(path("/api/account/classes/%d/enroll", class), map[string]any{"payments": claims}).Status(t, http.StatusCreated).JSON(t, &e)
+		return e
+	}
+	claimed := enroll(s[0], map[string]any{"paymentTypeId": gateway, "amount": 25000, "transaction_id": "GW-ENR-1"})
+	unpaid := enroll(s[1])
+	late := enroll(s[2])
+
+	r := result(t, deliver(t, app, map[string]any{"transaction_id": "GW-ENR-1", "amount": 25000, "status": "completed", "enrollment_id": claimed.ID}))
+	assert.Equal(t, "processed", r.Status)
+	assert.True(t, r.Changed)
+	var e enrollmentView
+	app.AsBot().Get(path("/api/trainer/events/%d", claimed.ID)).Status(t, http.StatusOK).JSON(t, &e)
+	assert.True(t, e.IsPaymentComplete, "the gateway confirmed the client's claim")
+	assert.EqualValues(t, 25000, e.TotalPaid)
+
+	r = result(t, deliver(t, app, map[string]any{"transaction_id": "GW-ENR-2", "amount": 25000, "status": "completed", "enrollment_id": unpaid.ID}))
+	require.NotNil(t, r.PaymentID, "the payment is created on the enrollment")
+	p := admin.Get(path("/api/admin/payments/%d", *r.PaymentID)).Status(t, http.StatusOK).Object(t)
+	assert.EqualValues(t, unpaid.ID, p["enrollment_id"])
+
+	r = result(t, deliver(t, app, map[string]any{"transaction_id": "GW-ENR-3", "amount": 25000, "status": "completed", "enrollment_id": 999999}))
+	require.NotNil(t, r.InboxID)
+	var open []map[string]any
+	admin.Get("/api/admin/payments/inbox").Status(t, http.StatusOK).JSON(t, &open)
+	require.Len(t, open, 1)
+	assert.Contains(t, open[0]["note"], "enrollment_id 999999 does not name an existing class enrollment")
+	admin.Post(path("/api/admin/payments/inbox/%d/resolve", *r.InboxID), map[string]any{"action": "attach", "enrollment_id": late.ID, "reservation_id": 1}).
+		Status(t, http.StatusBadRequest)
+	admin.Post(path("/api/admin/payments/inbox/%d/resolve", *r.InboxID), map[string]any{"action": "attach", "enrollment_id": late.ID}).
+		Status(t, http.StatusOK)
+	app.AsBot().Get(path("/api/trainer/events/%d", late.ID)).Status(t, http.StatusOK).JSON(t, &e)
+	assert.True(t, e.IsPaymentComplete)
+
+	today := time.Now().In(app.Config.ClubTimezone)
+	from := time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
+	to := time.Date(today.Year(), today.Month()+1, 0, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
+	acc.Post("/api/accounting/periods", map[string]any{"name": "this month", "start_date": from, "end_date": to}).Status(t, http.StatusCreated)
+	posted, _, err := app.Poster.PostPending(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 3, posted)
+	result(t, deliver(t, app, map[string]any{"transaction_id": "GW-ENR-1", "amount": 25000, "status": "completed", "enrollment_id": claimed.ID}))
+	posted, _, err = app.Poster.PostPending(t.Context())
+	require.NoError(t, err)
+	assert.Zero(t, posted, "a repeated delivery posts nothing twice")
+	tb := acc.Get("/api/accounting/trial-balance?as_of="+to).Status(t, http.StatusOK).Object(t)
+	income := 0.0
+	for _, row := range tb["rows"].([]any) {
+		if row.(map[string]any)["code"] == "4.1.10" {
+			income = row.(map[string]any)["balance"].(float64)
+		}
+	}
+	assert.EqualValues(t, -75000, income, "three enrollments of 25 000 credited to enrollment income")
 }

@@ -136,13 +136,14 @@ func (s *Server) listPaymentInbox(w http.ResponseWriter, r *http.Request) error 
 type inboxResolution struct {
 	Action        string  `json:"action" validate:"required" enums:"attach,dismiss" example:"attach" maxLength:"255"`
 	ReservationID *int64  `json:"reservation_id" extensions:"x-nullable" example:"41"`
+	EnrollmentID  *int64  `json:"enrollment_id" extensions:"x-nullable" example:"8"`
 	Note          *string `json:"note" extensions:"x-nullable" example:"Paid at the front desk; gateway test event." maxLength:"2000"`
 }
 
 // resolvePaymentInbox resolves an inbox entry.
 //
 // @Summary Resolve a payment inbox entry
-// @Description attach creates the entry's payment on the booking reservation_id (required) from the stored event: its amount, status, gateway_response and date; the entry records the payment_id. 409 when a payment with the entry's transaction_id exists (an entry kept for a disagreeing event can only be dismissed). dismiss closes the entry with a note (required). A note is appended to the entry's note. 409 for an entry already resolved. Emits payment:updated on attach.
+// @Description attach creates the entry's payment on the booking reservation_id or the class enrollment enrollment_id (one of the two, required) from the stored event: its amount, status, gateway_response and date, or confirms the client's claim of that transaction_id and amount there; the entry records the payment_id. 409 when a payment with the entry's transaction_id exists (an entry kept for a disagreeing event can only be dismissed). dismiss closes the entry with a note (required). A note is appended to the entry's note. 409 for an entry already resolved. Emits payment:updated on attach.
 // @Tags payments
 // @Accept json
 // @Produce json
@@ -165,6 +166,9 @@ func (s *Server) resolvePaymentInbox(w http.ResponseWriter, r *http.Request) err
 	res := payments.Resolution{Action: in.Action}
 	if in.ReservationID != nil {
 		res.ReservationID = *in.ReservationID
+	}
+	if in.EnrollmentID != nil {
+		res.EnrollmentID = *in.EnrollmentID
 	}
 	if in.Note != nil {
 		res.Note = *in.Note

@@ -79,14 +79,14 @@ func (s *Service) Deliver(ctx context.Context, body io.Reader, signature string,
 //     changes nothing: it is kept in the inbox with a note for staff, and
 //     the result is queued.
 //   - without such a payment, an event naming an existing reservation_id
-//     confirms the client's claim on that booking with the same
-//     transaction_id and amount (see ClientCreate), or else creates the
-//     payment there, dated with the event's date; a claim on the booking
-//     with the same id and another amount stays unconfirmed and the event
-//     is noted in the inbox. Concurrent deliveries of one event create or
+//     (or enrollment_id) confirms the client's claim on that booking (or
+//     class enrollment) with the same transaction_id and amount (see
+//     ClientCreate and ClaimEnrollment), or else creates the payment there,
+//     dated with the event's date; a claim there with the same id and
+//     another amount stays unconfirmed and the event is noted in the inbox. Concurrent deliveries of one event create or
 //     confirm one payment, and only one of them reports Changed.
-//   - any other event (no reservation, an unknown one, or one naming an
-//     enrollment, which an operator attaches for now) is kept in the inbox, one entry per
+//   - any other event (naming neither, or a booking or enrollment that
+//     does not exist) is kept in the inbox, one entry per
 //     transaction_id counting its deliveries and holding the latest one.
 //
 // A client's claim on another booking, or with another amount, never takes
@@ -117,17 +117,14 @@ func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 		case !errors.Is(err, ErrNotFound):
 			return err
 		}
-		switch {
-		case e.EnrollmentID != nil:
-			in.Note = fmt.Sprintf("enrollment_id %d: gateway events of enrollment payments wait here for an operator; attach the payment to a booking or dismiss the event.", *e.EnrollmentID)
-		case e.ReservationID == nil:
+		if o, ok := ownerOf(e); !ok {
 			in.Note = "The event names no known transaction_id and no reservation_id or enrollment_id."
-		default:
+		} else {
 			var done bool
-			if res, done, err = s.confirmOrCreate(ctx, tx, e, in, status, detail, date); err != nil || done {
+			if res, done, err = s.confirmOrCreate(ctx, tx, o, e, in, status, detail, date); err != nil || done {
 				return err
 			}
-			in.Note = fmt.Sprintf("reservation_id %d does not name an existing booking.", *e.ReservationID)
+			in.Note = fmt.Sprintf("%s %d does not name an existing %s.", o.field(), o.id, o.what())
 		}
 		claims, err := s.store.claimsOf(ctx, tx, e.TransactionID)
 		if err != nil {
@@ -155,8 +152,8 @@ func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 // booking when the amounts agree, and otherwise creates the payment (see
 // create), noting a disagreeing claim in the inbox. done is false when the
 // booking does not exist.
-func (s *Service) confirmOrCreate(ctx context.Context, tx *sqlx.Tx, e Event, in inboxRow, status bool, detail string, date time.Time) (res Result, done bool, err error) {
-	claim, err := s.store.claimLocked(ctx, tx, *e.ReservationID, e.TransactionID)
+func (s *Service) confirmOrCreate(ctx context.Context, tx *sqlx.Tx, o owner, e Event, in inboxRow, status bool, detail string, date time.Time) (res Result, done bool, err error) {
+	claim, err := s.store.claimLocked(ctx, tx, o, e.TransactionID)
 	switch {
 	case err == nil && claim.Amount.Equal(e.Amount):
 		if claim, err = s.store.confirmClaim(ctx, tx, claim.ID, e.TransactionID); err != nil {
@@ -168,7 +165,7 @@ func (s *Service) confirmOrCreate(ctx context.Context, tx *sqlx.Tx, e Event, in 
 	case err != nil && !errors.Is(err, ErrNotFound):
 		return Result{}, false, err
 	}
-	if res, done, err = s.create(ctx, tx, e, in, status, detail, date); err != nil || !done || claim.ID == 0 || res.InboxID != 0 {
+	if res, done, err = s.create(ctx, tx, o, e, in, status, detail, date); err != nil || !done || claim.ID == 0 || res.InboxID != 0 {
 		return res, done, err
 	}
 	in.Note = fmt.Sprintf("The client's claim (payment %d) reports this transaction_id with amount %s; the gateway's amount is %s. The gateway's payment was recorded; the claim stays unconfirmed.",
@@ -181,17 +178,17 @@ func (s *Service) confirmOrCreate(ctx context.Context, tx *sqlx.Tx, e Event, in 
 	return res, true, nil
 }
 
-// create creates the payment of event e on its booking, or applies e to
-// the payment a concurrent delivery created first. created is false when
-// the booking does not exist.
-func (s *Service) create(ctx context.Context, tx *sqlx.Tx, e Event, in inboxRow, status bool, detail string, date time.Time) (res Result, created bool, err error) {
-	// An earlier delivery without the booking may wait in the inbox: the
-	// new payment closes its entry.
-	id, booking, err := s.store.insertFromEvent(ctx, tx, Payment{ReservationID: e.ReservationID, Amount: e.Amount,
+// create creates the payment of event e on o, or applies e to the payment
+// a concurrent delivery created first. created is false when o does not
+// exist.
+func (s *Service) create(ctx context.Context, tx *sqlx.Tx, o owner, e Event, in inboxRow, status bool, detail string, date time.Time) (res Result, created bool, err error) {
+	// An earlier delivery without o may wait in the inbox: the new
+	// payment closes its entry.
+	id, found, err := s.store.insertFromEvent(ctx, tx, o, Payment{Amount: e.Amount,
 		TransactionID: &e.TransactionID, GatewayResponse: e.GatewayResponse, Status: status, StatusDetail: detail, Date: date},
-		s.now(), fmt.Sprintf("Attached by a later delivery naming reservation_id %d.", *e.ReservationID))
+		s.now(), fmt.Sprintf("Attached by a later delivery naming %s %d.", o.field(), o.id))
 	switch {
-	case err != nil || !booking:
+	case err != nil || !found:
 		return Result{}, false, err
 	case id == 0: // a concurrent delivery created it and committed
 		p, err := s.store.byTransactionLocked(ctx, tx, e.TransactionID)
@@ -324,7 +321,8 @@ const (
 // Resolution is an operator's decision on an inbox entry.
 type Resolution struct {
 	Action        string // ActionAttach or ActionDismiss
-	ReservationID int64  // attach: the booking the payment belongs to
+	ReservationID int64  // attach: the booking the payment belongs to, or
+	EnrollmentID  int64  // the class enrollment it belongs to (one of the two)
 	Note          string // why; required to dismiss
 }
 
@@ -335,14 +333,15 @@ var (
 )
 
 // ResolveInbox closes the inbox entry with id, in one transaction. Attach
-// creates the entry's payment on the booking r.ReservationID from the stored
-// event (its amount, status, gateway response and date) and records it on
-// the entry; dismiss records r.Note. It returns the entry and, for attach,
-// the payment. Errors: ErrInboxNotFound, ErrInboxResolved, Invalid
-// ("invalid data" for an unknown action, "incomplete data" without the
-// reservation_id or note the action needs, "invalid reference" for a
-// booking that does not exist), ErrTransactionUsed when a payment with the
-// entry's transaction_id exists.
+// creates the entry's payment on the booking r.ReservationID or the class
+// enrollment r.EnrollmentID from the stored event (its amount, status,
+// gateway response and date), or confirms the client's claim of it there,
+// and records it on the entry; dismiss records r.Note. It returns the entry
+// and, for attach, the payment. Errors: ErrInboxNotFound, ErrInboxResolved,
+// Invalid ("invalid data" for an unknown action or both ids,
+// "incomplete data" without the id or note the action needs, "invalid
+// reference" for a booking or enrollment that does not exist),
+// ErrTransactionUsed when a payment with the entry's transaction_id exists.
 func (s *Service) ResolveInbox(ctx context.Context, by clubhouse.Actor, id int64, r Resolution) (InboxEntry, Payment, error) {
 	if err := by.RequirePanel(); err != nil {
 		return InboxEntry{}, Payment{}, err
@@ -351,10 +350,12 @@ func (s *Service) ResolveInbox(ctx context.Context, by clubhouse.Actor, id int64
 	switch {
 	case r.Action != ActionAttach && r.Action != ActionDismiss:
 		return InboxEntry{}, Payment{}, clubhouse.ErrInvalidData.Withf("action must be attach or dismiss, not %q.", r.Action)
-	case r.Action == ActionAttach && r.ReservationID == 0:
-		return InboxEntry{}, Payment{}, clubhouse.ErrIncomplete.Withf("Missing required fields: reservation_id.")
-	case r.Action == ActionAttach && r.ReservationID < 0:
-		return InboxEntry{}, Payment{}, clubhouse.ErrInvalidReference.Withf("reservation_id must be a positive integer.")
+	case r.Action == ActionAttach && r.ReservationID == 0 && r.EnrollmentID == 0:
+		return InboxEntry{}, Payment{}, clubhouse.ErrIncomplete.Withf("Missing required fields: reservation_id or enrollment_id.")
+	case r.Action == ActionAttach && r.ReservationID != 0 && r.EnrollmentID != 0:
+		return InboxEntry{}, Payment{}, clubhouse.ErrInvalidData.Withf("Send reservation_id or enrollment_id, not both.")
+	case r.Action == ActionAttach && (r.ReservationID < 0 || r.EnrollmentID < 0):
+		return InboxEntry{}, Payment{}, clubhouse.ErrInvalidReference.Withf("reservation_id and enrollment_id must be positive integers.")
 	case r.Action == ActionDismiss && r.Note == "":
 		return InboxEntry{}, Payment{}, clubhouse.ErrIncomplete.Withf("Missing required fields: note.")
 	}
@@ -375,7 +376,11 @@ func (s *Service) ResolveInbox(ctx context.Context, by clubhouse.Actor, id int64
 		}
 		resolution := ResolutionDismissed
 		if r.Action == ActionAttach {
-			if pay, err = s.attach(ctx, tx, e, r.ReservationID); err != nil {
+			o := owner{id: r.ReservationID}
+			if r.EnrollmentID != 0 {
+				o = owner{enrollment: true, id: r.EnrollmentID}
+			}
+			if pay, err = s.attach(ctx, tx, e, o); err != nil {
 				return err
 			}
 			resolution, e.PaymentID = ResolutionAttached, &pay.ID
@@ -392,9 +397,8 @@ func (s *Service) ResolveInbox(ctx context.Context, by clubhouse.Actor, id int64
 	return entry, pay, nil
 }
 
-// attach creates the payment of inbox entry e on the booking with
-// reservationID.
-func (s *Service) attach(ctx context.Context, tx *sqlx.Tx, e InboxEntry, reservationID int64) (Payment, error) {
+// attach creates the payment of inbox entry e on o.
+func (s *Service) attach(ctx context.Context, tx *sqlx.Tx, e InboxEntry, o owner) (Payment, error) {
 	if e.Amount == nil {
 		return Payment{}, clubhouse.ErrInvalidAmount.Withf("The stored event has no amount.")
 	}
@@ -402,9 +406,9 @@ func (s *Service) attach(ctx context.Context, tx *sqlx.Tx, e InboxEntry, reserva
 	if err != nil {
 		return Payment{}, err
 	}
-	// The client's claim of this transaction on the booking, with the same
-	// amount, is the payment staff attach the event to.
-	claim, err := s.store.claimLocked(ctx, tx, reservationID, e.TransactionID)
+	// The client's claim of this transaction on o, with the same amount, is
+	// the payment staff attach the event to.
+	claim, err := s.store.claimLocked(ctx, tx, o, e.TransactionID)
 	switch {
 	case err == nil && claim.Amount.Equal(*e.Amount):
 		if claim, err = s.store.confirmClaim(ctx, tx, claim.ID, e.TransactionID); err != nil {
@@ -419,13 +423,13 @@ func (s *Service) attach(ctx context.Context, tx *sqlx.Tx, e InboxEntry, reserva
 	if e.EventDate != nil {
 		date = *e.EventDate
 	}
-	id, booking, err := s.store.insertFromEvent(ctx, tx, Payment{ReservationID: &reservationID, Amount: *e.Amount,
+	id, found, err := s.store.insertFromEvent(ctx, tx, o, Payment{Amount: *e.Amount,
 		TransactionID: &e.TransactionID, GatewayResponse: e.GatewayResponse, Status: status, StatusDetail: detail, Date: date}, s.now(), "")
 	switch {
 	case err != nil:
 		return Payment{}, err
-	case !booking:
-		return Payment{}, clubhouse.ErrInvalidReference.Withf("reservation_id %d does not name an existing booking.", reservationID)
+	case !found:
+		return Payment{}, clubhouse.ErrInvalidReference.Withf("%s %d does not name an existing %s.", o.field(), o.id, o.what())
 	case id == 0:
 		return Payment{}, ErrTransactionUsed
 	}

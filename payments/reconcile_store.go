@@ -30,13 +30,54 @@ func (store) byTransactionLocked(ctx context.Context, q sqldb.Queryer, txid stri
 	return p, sqldb.Map(err, ErrNotFound, nil)
 }
 
+// owner is what a payment settles: a booking, or a class enrollment.
+type owner struct {
+	enrollment bool
+	id         int64
+}
+
+// ownerOf is the booking or enrollment event e names; ok is false when it
+// names neither.
+func ownerOf(e Event) (o owner, ok bool) {
+	switch {
+	case e.EnrollmentID != nil:
+		return owner{enrollment: true, id: *e.EnrollmentID}, true
+	case e.ReservationID != nil:
+		return owner{id: *e.ReservationID}, true
+	}
+	return owner{}, false
+}
+
+// field is the payments column, and the API's field, naming o.
+func (o owner) field() string {
+	if o.enrollment {
+		return "enrollment_id"
+	}
+	return "reservation_id"
+}
+
+// what names o's kind in messages.
+func (o owner) what() string {
+	if o.enrollment {
+		return "class enrollment"
+	}
+	return "booking"
+}
+
+// table is the table of o's rows.
+func (o owner) table() string {
+	if o.enrollment {
+		return "enrollments"
+	}
+	return "reservations"
+}
+
 // claimLocked returns the client's unconfirmed claim of transaction id
-// txid on the booking with reservationID, locked until the transaction
-// ends. Errors: ErrNotFound.
-func (store) claimLocked(ctx context.Context, q sqldb.Queryer, reservationID int64, txid string) (Payment, error) {
+// txid on o, locked until the transaction ends. Errors: ErrNotFound.
+func (store) claimLocked(ctx context.Context, q sqldb.Queryer, o owner, txid string) (Payment, error) {
 	var p Payment
-	err := q.GetContext(ctx, &p, paymentSelect+` WHERE p.reservation_id = $1 AND p.claimed_transaction_id = $2
-		AND p.transaction_id IS NULL FOR UPDATE OF p`, reservationID, txid)
+	err := q.GetContext(ctx, &p, paymentSelect+` WHERE p.`+o.field()+` = $1 AND p.claimed_transaction_id = $2
+		AND p.transaction_id IS NULL FOR UPDATE OF p`, o.id, txid)
 	return p, sqldb.Map(err, ErrNotFound, nil)
 }
 
@@ -59,35 +100,34 @@ func (store) claimsOf(ctx context.Context, q sqldb.Queryer, txid string) ([]int6
 	return ids, nil
 }
 
-// insertFromEvent inserts the payment p of a gateway event on its booking
-// p.ReservationID, in one statement. booking is false when the booking
-// does not exist (it is kept from being deleted otherwise), and id is 0
-// when no row was inserted: no booking, or a payment with the transaction
-// id exists. A concurrent insert of the same transaction id is waited for,
+// insertFromEvent inserts the payment p of a gateway event on o, in one
+// statement. found is false when o does not exist (it is kept from being
+// deleted otherwise), and id is 0 when no row was inserted: no o, or a
+// payment with the transaction id exists. A concurrent insert of the same transaction id is waited for,
 // so that of many deliveries at once exactly one inserts the row. When
 // closeNote is not empty, the open inbox entry of the transaction id, if
 // any, is marked attached to the new payment, with closeNote appended to
 // its note.
-func (store) insertFromEvent(ctx context.Context, q sqldb.Queryer, p Payment, at time.Time, closeNote string) (id int64, booking bool, err error) {
+func (store) insertFromEvent(ctx context.Context, q sqldb.Queryer, o owner, p Payment, at time.Time, closeNote string) (id int64, found bool, err error) {
 	var out struct {
-		ID      int64 `db:"id"`
-		Booking bool  `db:"booking"`
+		ID    int64 `db:"id"`
+		Found bool  `db:"found"`
 	}
-	err = q.GetContext(ctx, &out, `WITH r AS (SELECT id FROM reservations WHERE id = $1 FOR KEY SHARE),
+	err = q.GetContext(ctx, &out, `WITH r AS (SELECT id FROM `+o.table()+` WHERE id = $1 FOR KEY SHARE),
 	ins AS (
-		INSERT INTO payments (reservation_id, amount, transaction_id, gateway_response, status, status_detail, date)
+		INSERT INTO payments (`+o.field()+`, amount, transaction_id, gateway_response, status, status_detail, date)
 		SELECT r.id, $2::numeric, $3::text, $4::text, $5::boolean, $6::text, $7::timestamptz FROM r
 		ON CONFLICT (transaction_id) DO NOTHING RETURNING id),
 	closed AS (
 		UPDATE payment_inbox i SET resolved_at = $8, resolution = 'attached', payment_id = ins.id,
 			note = CASE WHEN i.note IS NULL THEN $9::text ELSE i.note || E'\n' || $9::text END
 		FROM ins WHERE $9::text <> '' AND i.transaction_id = $3::text AND i.resolved_at IS NULL)
-	SELECT EXISTS (SELECT 1 FROM r) AS booking, COALESCE((SELECT id FROM ins), 0) AS id`,
-		p.ReservationID, p.Amount, p.TransactionID, p.GatewayResponse, p.Status, p.StatusDetail, p.Date, at, closeNote)
+	SELECT EXISTS (SELECT 1 FROM r) AS found, COALESCE((SELECT id FROM ins), 0) AS id`,
+		o.id, p.Amount, p.TransactionID, p.GatewayResponse, p.Status, p.StatusDetail, p.Date, at, closeNote)
 	if err != nil {
 		return 0, false, sqldb.Map(err, nil, paymentErrors)
 	}
-	return out.ID, out.Booking, nil
+	return out.ID, out.Found, nil
 }
 
 // setState stores the status, detail and gateway response of p.
