@@ -66,14 +66,15 @@ const reservationSelect = `SELECT ` + reservationColumns + `,
 
 // BookingFilter selects bookings for the admin lists. Zero fields match all.
 type BookingFilter struct {
-	ClientID  int64
-	CourtID   int64
-	From, To  *time.Time // wall dates: checking on or after From, before To+1 day
-	Active    bool       // only bookings not over yet at the club's wall time now
-	ActiveAt  *time.Time // only bookings whose checkout is after this wall time (Active sets it)
-	Confirmed *bool      // true: a status other than pending; false: pending or none
-	Limit     int
-	Offset    int
+	ClientID   int64
+	OperatorID int64 // only bookings this user made
+	CourtID    int64
+	From, To   *time.Time // wall dates: checking on or after From, before To+1 day
+	Active     bool       // only bookings not over yet at the club's wall time now
+	ActiveAt   *time.Time // only bookings whose checkout is after this wall time (Active sets it)
+	Confirmed  *bool      // true: a status other than pending; false: pending or none
+	Limit      int
+	Offset     int
 }
 
 type reservationStore struct{}
@@ -155,6 +156,9 @@ func (reservationStore) list(ctx context.Context, q sqldb.Queryer, f BookingFilt
 	}
 	if f.ClientID != 0 {
 		add("r.client_id = $%d", f.ClientID)
+	}
+	if f.OperatorID != 0 {
+		add("r.operator_id = $%d", f.OperatorID)
 	}
 	if f.CourtID != 0 {
 		add("r.court_id = $%d", f.CourtID)

@@ -506,6 +506,7 @@ func newAdminPriceDTO(q booking.BookingQuote) adminPriceDTO {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/calculate-price [get]
+// @Router /api/trainer/bookings/calculate-price [get]
 func (s *Server) calculatePrice(w http.ResponseWriter, r *http.Request) error {
 	in, err := spanQuery(r)
 	if err != nil {

@@ -300,3 +300,33 @@ func TestClasses_race(t *testing.T) {
 	admin.Get("/api/admin/booking?limit=1000").Status(t, http.StatusOK).JSON(t, &bookings)
 	assert.Len(t, bookings, len(list[0].Sessions), "the losers booked nothing")
 }
+
+func TestTrainerBookings(t *testing.T) {
+	t.Parallel()
+	clock := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clock))
+	a := newAcademy(t, app, clock)
+	t1 := app.As(app.User("t1@test.club", clubhouse.RoleTrainer))
+	t2 := app.As(app.User("t2@test.club", clubhouse.RoleTrainer))
+	slot := func(typeID int64, day int) map[string]any {
+		return map[string]any{"court_id": a.courtB, "reservation_type_id": typeID,
+			"checking": a.day(day) + " 10:00:00", "checkout": a.day(day) + " 11:00:00"}
+	}
+
+	b := t1.Post("/api/trainer/bookings", slot(a.clinic, 1)).Status(t, http.StatusCreated).Object(t)
+	assert.EqualValues(t, a.t1, b["operator_id"])
+	t1.Post("/api/trainer/bookings", slot(a.rental, 2)).Status(t, http.StatusBadRequest).Error(t, "invalid reference")
+	t2.Post("/api/trainer/bookings", slot(a.clinic, 1)).Status(t, http.StatusConflict).Error(t, "court occupied")
+	t1.Post("/api/trainer/classes", a.class(a.courtA, 3, 4)).Status(t, http.StatusCreated)
+
+	var list []map[string]any
+	t1.Get("/api/trainer/bookings").Status(t, http.StatusOK).JSON(t, &list)
+	assert.Len(t, list, 3, "the booking and the two sessions of the trainer's class")
+	t2.Get("/api/trainer/bookings").Status(t, http.StatusOK).JSON(t, &list)
+	assert.Empty(t, list, "another trainer's bookings are not theirs")
+	p := t1.Get(path("/api/trainer/bookings/calculate-price?date=%s&checking=10:00&checkout=11:30&court_id=%d", a.day(5), a.courtB)).
+		Status(t, http.StatusOK).Object(t)
+	assert.EqualValues(t, 90000, p["final_price"])
+	app.AsClient().Get("/api/trainer/bookings").Status(t, http.StatusForbidden)
+	app.AsBot().Post("/api/trainer/bookings", slot(a.clinic, 6)).Status(t, http.StatusForbidden)
+}

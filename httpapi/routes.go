@@ -252,6 +252,9 @@ func (s *Server) routes() {
 	s.handle("POST /api/accounting/periods/{id}/close", accounting, s.withLedger(s.closePeriod))
 	s.handle("POST /api/accounting/cash-register/close", accounting, s.withLedger(s.cashRegisterClose))
 
+	s.handle("GET /api/trainer/bookings", trainer, s.listTrainerBookings)
+	s.handle("POST /api/trainer/bookings", trainer, s.createTrainerBooking)
+	s.handle("GET /api/trainer/bookings/calculate-price", trainer, s.calculatePrice)
 	s.handle("GET /api/trainer/courts", trainer, s.listTrainerCourts)
 	s.handle("GET /api/trainer/document-types", trainer, s.listTrainerDocumentTypes)
 	s.handle("GET /api/trainer/payment-types", trainer, s.listTrainerPaymentTypes)

@@ -1,0 +1,71 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// ErrNotClassBooking is returned when a trainer books a reservation type
+// that is not one of training classes.
+var ErrNotClassBooking = clubhouse.ErrInvalidReference.Sub("invalid reference",
+	"Trainers book reservation types of training classes (gestion 2) only.")
+
+// TrainerCreate books a court for a trainer: the reservation type must be
+// one of training classes, the status is the club's default, and the
+// trainer becomes the booking's operator, which TrainerList shows them.
+// Errors: clubhouse.ErrForbidden for an actor who is not a trainer with a
+// login, ErrNotClassBooking, and as Create.
+func (b *Bookings) TrainerCreate(ctx context.Context, by clubhouse.Actor, in BookingInput) (Reservation, error) {
+	if !by.Has(clubhouse.RoleTrainer) || by.UserID == 0 {
+		return Reservation{}, clubhouse.ErrForbidden
+	}
+	in.ReservationStatusID = clubhouse.Optional[int64]{}
+	var r Reservation
+	if err := in.apply(&r, true); err != nil {
+		return Reservation{}, err
+	}
+	var out Reservation
+	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
+		if err := b.classType(ctx, tx, r.ReservationTypeID); err != nil {
+			return err
+		}
+		var err error
+		out, err = b.insert(ctx, tx, by, r)
+		return err
+	})
+	if err != nil {
+		return Reservation{}, fmt.Errorf("trainer booking: %w", takenOnDeadlock(err))
+	}
+	b.publish(out.ID)
+	return out, nil
+}
+
+// TrainerList returns the bookings by made (TrainerCreate, or a class's
+// sessions), latest first, filtered by f. Errors: clubhouse.ErrForbidden,
+// and as List.
+func (b *Bookings) TrainerList(ctx context.Context, by clubhouse.Actor, f BookingFilter) ([]Reservation, error) {
+	if !by.Has(clubhouse.RoleTrainer) || by.UserID == 0 {
+		return nil, clubhouse.ErrForbidden
+	}
+	f.OperatorID = by.UserID
+	return b.List(ctx, f)
+}
+
+// classType refuses a reservation type that is not one of training
+// classes.
+func (b *Bookings) classType(ctx context.Context, q sqldb.Queryer, typeID int64) error {
+	var gestion int
+	err := q.GetContext(ctx, &gestion, `SELECT gestion FROM reservation_types WHERE id = $1`, typeID)
+	if err != nil {
+		return sqldb.Map(err, reservationErrors["reservations_reservation_type_id_fkey"], nil)
+	}
+	if gestion != GestionClass {
+		return ErrNotClassBooking
+	}
+	return nil
+}
