@@ -40,6 +40,14 @@ func (clientStore) list(ctx context.Context, q sqldb.Queryer, term string, limit
 	return rows, nil
 }
 
+func (clientStore) createdBy(ctx context.Context, q sqldb.Queryer, userID int64, ids []int64) ([]Client, error) {
+	rows := []Client{}
+	if err := q.SelectContext(ctx, &rows, clientSelect+` WHERE c.created_by = $1 OR c.id = ANY($2) ORDER BY c.id`, userID, ids); err != nil {
+		return nil, fmt.Errorf("list clients: %w", err)
+	}
+	return rows, nil
+}
+
 func (clientStore) get(ctx context.Context, q sqldb.Queryer, id int64) (Client, error) {
 	var c Client
 	err := q.GetContext(ctx, &c, clientSelect+` WHERE c.id = $1`, id)

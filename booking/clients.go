@@ -59,17 +59,22 @@ func (c *Clients) ForUser(ctx context.Context, userID int64) (Client, error) {
 	return c.store.byUser(ctx, c.db, userID)
 }
 
-// Create stores a client created by staff. With UserID the client is linked
-// to that user; with Email a user is created and invited to set a password.
-// Errors: Invalid (incomplete data, invalid email or reference,
-// ErrUserNotFound), Conflict (ErrClientExists, ErrEmailInUse, ErrPhoneInUse).
+// Create stores a client created by staff or a trainer, who is recorded as
+// its creator (a trainer sees the clients they created). With UserID the
+// client is linked to that user; with Email a user is created and invited
+// to set a password. Errors: clubhouse.ErrForbidden for anyone else; Invalid
+// (incomplete data, invalid email or reference, ErrUserNotFound), Conflict
+// (ErrClientExists, ErrEmailInUse, ErrPhoneInUse).
 func (c *Clients) Create(ctx context.Context, by clubhouse.Actor, in ClientInput) (Client, error) {
-	if err := by.RequirePanel(); err != nil {
-		return Client{}, err
+	if !by.HasPanel() && !by.Has(clubhouse.RoleTrainer) {
+		return Client{}, clubhouse.ErrForbidden
 	}
 	cols, err := in.columns("first_name", "last_name", "document", "document_type_id")
 	if err != nil {
 		return Client{}, err
+	}
+	if by.UserID != 0 {
+		cols["created_by"] = by.UserID
 	}
 	delete(cols, "user_id")
 	email, hasEmail := cols["email"].(string)
@@ -190,4 +195,15 @@ func (c *Clients) Delete(ctx context.Context, by clubhouse.Actor, id int64) erro
 		return err
 	}
 	return c.store.delete(ctx, c.db, id)
+}
+
+// CreatedBy returns the clients that the user with userID created, or
+// that have an id of ids, in id order: what a trainer sees of the clients
+// (classes composes ids from the trainer's students). Errors:
+// clubhouse.ErrForbidden for an actor who is neither staff nor a trainer.
+func (c *Clients) CreatedBy(ctx context.Context, by clubhouse.Actor, userID int64, ids []int64) ([]Client, error) {
+	if !by.HasPanel() && !by.Has(clubhouse.RoleTrainer) {
+		return nil, clubhouse.ErrForbidden
+	}
+	return c.store.createdBy(ctx, c.db, userID, ids)
 }

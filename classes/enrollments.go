@@ -83,9 +83,11 @@ func (s *Enrollments) Enroll(ctx context.Context, by clubhouse.Actor, classID in
 }
 
 // Add enrolls the client with clientID in the class with classID for
-// staff or the class's trainer, as Enroll does without claims. Errors: as
-// Enroll, clubhouse.ErrForbidden, ErrClassNotOpen for another trainer's
-// class, an Invalid error for an unknown client.
+// staff or the class's trainer, as Enroll does without claims; a trainer
+// enrolls only the clients they see (their students and the clients they
+// created). Errors: as Enroll, clubhouse.ErrForbidden, ErrClassNotOpen for
+// another trainer's class, ErrStudentNotFound for a client the trainer
+// does not see, an Invalid error for an unknown client.
 func (s *Enrollments) Add(ctx context.Context, by clubhouse.Actor, classID, clientID int64) (Enrollment, error) {
 	trainer, err := scope(by)
 	if err != nil {
@@ -111,6 +113,15 @@ func (s *Enrollments) enroll(ctx context.Context, by clubhouse.Actor, trainer, c
 		}
 		if c.Status != StatusScheduled || !c.Upcoming || trainer != 0 && c.Trainer != trainer {
 			return ErrClassNotOpen
+		}
+		if trainer != 0 {
+			ok, err := s.store.visible(ctx, tx, trainer, clientID)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return ErrStudentNotFound
+			}
 		}
 		status := EnrollmentPending
 		if c.Taken >= c.Capacity {

@@ -103,7 +103,7 @@ func (s *Server) listClients(w http.ResponseWriter, r *http.Request) error {
 // createClient creates a client.
 //
 // @Summary Create a client
-// @Description With user_id the client is linked to that user. With email a user is created with a random password and a set-password link is sent (logged in development); display_name is accepted only with email. A document belongs to one client per document_type_id (compared without regard to case): 409 "document already in use" otherwise.
+// @Description With user_id the client is linked to that user. With email a user is created with a random password and a set-password link is sent (logged in development); display_name is accepted only with email. A document belongs to one client per document_type_id (compared without regard to case): 409 "document already in use" otherwise. The caller is recorded as the client's creator: a trainer sees the clients they created in the trainer area.
 // @Tags clients
 // @Accept json
 // @Produce json
@@ -113,6 +113,7 @@ func (s *Server) listClients(w http.ResponseWriter, r *http.Request) error {
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/clients [post]
+// @Router /api/trainer/clients [post]
 func (s *Server) createClient(w http.ResponseWriter, r *http.Request) error {
 	var in clientInput
 	if err := decodeJSON(r, &in); err != nil {

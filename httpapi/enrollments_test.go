@@ -337,3 +337,51 @@ func TestEnrollments_paidThroughTheWebhook(t *testing.T) {
 	}
 	assert.EqualValues(t, -75000, income, "three enrollments of 25 000 credited to enrollment income")
 }
+
+// TestTrainer_studentsAndClients: each trainer sees their own students and
+// the clients they created, and enrolls only those, only in their classes.
+func TestTrainer_studentsAndClients(t *testing.T) {
+	t.Parallel()
+	clock := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clock))
+	a := newAcademy(t, app, clock)
+	t1 := app.As(app.User("t1@test.club", clubhouse.RoleTrainer))
+	t2 := app.As(app.User("t2@test.club", clubhouse.RoleTrainer))
+	c1 := t1.Post("/api/trainer/classes", a.class(a.courtA, 0, 6)).Status(t, http.StatusCreated).ID(t)
+	c2 := t2.Post("/api/trainer/classes", a.class(a.courtB, 0, 6)).Status(t, http.StatusCreated).ID(t)
+	s, ids := students(t, app, 2)
+	s[0].Post(path("/api/account/classes/%d/enroll", c1), map[string]any{"payments": []any{}}).Status(t, http.StatusCreated)
+	s[1].Post(path("/api/account/classes/%d/enroll", c2), map[string]any{"payments": []any{}}).Status(t, http.StatusCreated)
+
+	var list []map[string]any
+	t1.Get("/api/trainer/students").Status(t, http.StatusOK).JSON(t, &list)
+	require.Len(t, list, 1)
+	assert.EqualValues(t, ids[0], list[0]["id"])
+	assert.Equal(t, "Student0", t1.Get(path("/api/trainer/students/%d", ids[0])).Status(t, http.StatusOK).Object(t)["first_name"])
+	t1.Get(path("/api/trainer/students/%d", ids[1])).Status(t, http.StatusNotFound)
+
+	var doc []map[string]any
+	t1.Get("/api/trainer/document-types").Status(t, http.StatusOK).JSON(t, &doc)
+	require.NotEmpty(t, doc)
+	nico := t1.Post("/api/trainer/clients", map[string]any{"first_name": "Nico", "last_name": "Paz", "document": "77",
+		"document_type_id": doc[0]["id"]}).Status(t, http.StatusCreated).ID(t)
+	t1.Get("/api/trainer/clients").Status(t, http.StatusOK).JSON(t, &list)
+	assert.Len(t, list, 2, "the student and the client the trainer created")
+	t1.Get(path("/api/trainer/clients/%d", nico)).Status(t, http.StatusOK)
+	t2.Get("/api/trainer/clients").Status(t, http.StatusOK).JSON(t, &list)
+	require.Len(t, list, 1)
+	assert.EqualValues(t, ids[1], list[0]["id"])
+	t2.Get(path("/api/trainer/clients/%d", nico)).Status(t, http.StatusNotFound)
+
+	e := t1.Post(path("/api/trainer/students/%d/assign", nico), map[string]any{"class_id": c1}).Status(t, http.StatusCreated).Object(t)
+	assert.Equal(t, "pending", e["status"])
+	t1.Post(path("/api/trainer/students/%d/assign", nico), map[string]any{"class_id": c1}).Status(t, http.StatusConflict)
+	t1.Post(path("/api/trainer/students/%d/assign", ids[1]), map[string]any{"class_id": c1}).Status(t, http.StatusNotFound)
+	t2.Post(path("/api/trainer/students/%d/assign", nico), map[string]any{"class_id": c2}).Status(t, http.StatusNotFound)
+	t1.Post("/api/trainer/events", map[string]any{"class_id": c1, "client_id": ids[1]}).Status(t, http.StatusNotFound)
+	t1.Post(path("/api/trainer/students/%d/assign", nico), map[string]any{}).Status(t, http.StatusBadRequest)
+	t1.Get("/api/trainer/students").Status(t, http.StatusOK).JSON(t, &list)
+	assert.Len(t, list, 2, "the assigned client is a student now")
+	app.AsClient().Get("/api/trainer/students").Status(t, http.StatusForbidden)
+	app.AsClient().Post("/api/trainer/clients", map[string]any{}).Status(t, http.StatusForbidden)
+}

@@ -252,6 +252,12 @@ func (s *Server) routes() {
 	s.handle("POST /api/accounting/periods/{id}/close", accounting, s.withLedger(s.closePeriod))
 	s.handle("POST /api/accounting/cash-register/close", accounting, s.withLedger(s.cashRegisterClose))
 
+	s.handle("GET /api/trainer/students", trainer, s.listStudents)
+	s.handle("GET /api/trainer/students/{id}", trainer, s.getStudent)
+	s.handle("POST /api/trainer/students/{id}/assign", trainer, s.assignStudent)
+	s.handle("GET /api/trainer/clients", trainer, s.listTrainerClients)
+	s.handle("POST /api/trainer/clients", trainer, s.createClient)
+	s.handle("GET /api/trainer/clients/{id}", trainer, s.getTrainerClient)
 	s.handle("GET /api/trainer/bookings", trainer, s.listTrainerBookings)
 	s.handle("POST /api/trainer/bookings", trainer, s.createTrainerBooking)
 	s.handle("GET /api/trainer/bookings/calculate-price", trainer, s.calculatePrice)
