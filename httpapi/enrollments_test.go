@@ -262,6 +262,19 @@ func TestEnrollments_attendance(t *testing.T) {
 	assert.Equal(t, 1, c.Attendance[2].Absent)
 	assert.Equal(t, 1, c.Attendance[3].Excused)
 	assert.Equal(t, 0, c.Attendance[0].Present+c.Attendance[0].Absent+c.Attendance[0].Late+c.Attendance[0].Excused)
+
+	stats := t1.Get("/api/trainer/dashboard/stats").Status(t, http.StatusOK).Object(t)
+	assert.EqualValues(t, 1, stats["scheduled_classes"])
+	assert.EqualValues(t, 2, stats["students"], "the enrolled and the waiting client")
+	assert.EqualValues(t, 1, stats["pending_enrollments"])
+	assert.EqualValues(t, 1, stats["waitlisted"])
+	assert.EqualValues(t, 0.3333, stats["attendance_rate"], "one late of three marks")
+	require.Len(t, stats["income_by_class"], 1)
+	assert.EqualValues(t, 0, stats["income_by_class"].([]any)[0].(map[string]any)["paid"])
+	other := app.As(app.User("t2@test.club", clubhouse.RoleTrainer)).Get("/api/trainer/dashboard/stats").Status(t, http.StatusOK).Object(t)
+	assert.EqualValues(t, 0, other["scheduled_classes"], "another trainer's figures are their own")
+	assert.Nil(t, other["attendance_rate"])
+	assert.Empty(t, other["income_by_class"])
 }
 
 // TestEnrollments_paidThroughTheWebhook follows enrollment payments from
@@ -336,6 +349,8 @@ func TestEnrollments_paidThroughTheWebhook(t *testing.T) {
 		}
 	}
 	assert.EqualValues(t, -75000, income, "three enrollments of 25 000 credited to enrollment income")
+	stats := app.As(app.User("t1@test.club", clubhouse.RoleTrainer)).Get("/api/trainer/dashboard/stats").Status(t, http.StatusOK).Object(t)
+	assert.EqualValues(t, 75000, stats["income_by_class"].([]any)[0].(map[string]any)["paid"], "the trainer's income by class")
 }
 
 // TestTrainer_studentsAndClients: each trainer sees their own students and

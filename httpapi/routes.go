@@ -252,6 +252,7 @@ func (s *Server) routes() {
 	s.handle("POST /api/accounting/periods/{id}/close", accounting, s.withLedger(s.closePeriod))
 	s.handle("POST /api/accounting/cash-register/close", accounting, s.withLedger(s.cashRegisterClose))
 
+	s.handle("GET /api/trainer/dashboard/stats", trainer, s.trainerStats)
 	s.handle("GET /api/trainer/students", trainer, s.listStudents)
 	s.handle("GET /api/trainer/students/{id}", trainer, s.getStudent)
 	s.handle("POST /api/trainer/students/{id}/assign", trainer, s.assignStudent)
