@@ -330,3 +330,30 @@ func TestTrainerBookings(t *testing.T) {
 	app.AsClient().Get("/api/trainer/bookings").Status(t, http.StatusForbidden)
 	app.AsBot().Post("/api/trainer/bookings", slot(a.clinic, 6)).Status(t, http.StatusForbidden)
 }
+
+// TestClasses_moveOntoABookedCourt: a schedule change that hits a booked
+// court moves nothing and names the taken dates.
+func TestClasses_moveOntoABookedCourt(t *testing.T) {
+	t.Parallel()
+	clock := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clock))
+	a := newAcademy(t, app, clock)
+	admin := app.AsAdmin()
+	var c classView
+	admin.Post("/api/admin/classes", a.class(a.courtA, 0, 6)).Status(t, http.StatusCreated).JSON(t, &c)
+	admin.Post("/api/admin/booking", map[string]any{"court_id": a.courtA, "reservation_type_id": a.rental,
+		"checking": a.day(4) + " 08:00:00", "checkout": a.day(4) + " 09:00:00"}).Status(t, http.StatusCreated)
+
+	res := admin.Put(path("/api/admin/classes/%d", c.ID), map[string]any{"start_time": "08:00", "end_time": "09:30"}).
+		Status(t, http.StatusConflict).Error(t, "court occupied")
+	assert.Contains(t, string(res.Body), a.day(4)+" 08:00")
+	var same classView
+	admin.Get(path("/api/admin/classes/%d", c.ID)).Status(t, http.StatusOK).JSON(t, &same)
+	assert.Equal(t, c.Sessions, same.Sessions, "the sessions and their bookings stay")
+	b := admin.Get(path("/api/admin/booking/%d", *same.Sessions[4].ReservationID)).Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, a.day(4)+" 18:00:00", b["checking"])
+
+	admin.Put(path("/api/admin/classes/%d", c.ID), map[string]any{"court_id": a.courtB}).Status(t, http.StatusOK).JSON(t, &same)
+	b = admin.Get(path("/api/admin/booking/%d", *same.Sessions[4].ReservationID)).Status(t, http.StatusOK).Object(t)
+	assert.EqualValues(t, a.courtB, b["court_id"], "a change of court moves the sessions")
+}
