@@ -15,6 +15,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/ledger"
@@ -44,6 +45,20 @@ var exported = map[string]error{
 	"clubhouse.ErrExists":               clubhouse.ErrExists,
 	"clubhouse.ErrInUse":                clubhouse.ErrInUse,
 	"booking.ErrClassType":              booking.ErrClassType,
+	"booking.ErrNotClassBooking":        booking.ErrNotClassBooking,
+	"classes.ErrTariffNotFound":         classes.ErrTariffNotFound,
+	"classes.ErrNotClassType":           classes.ErrNotClassType,
+	"classes.ErrTariffExists":           classes.ErrTariffExists,
+	"classes.ErrClassNotFound":          classes.ErrClassNotFound,
+	"classes.ErrNotTrainer":             classes.ErrNotTrainer,
+	"classes.ErrNoTariff":               classes.ErrNoTariff,
+	"classes.ErrClassEnded":             classes.ErrClassEnded,
+	"classes.ErrEnrollmentNotFound":     classes.ErrEnrollmentNotFound,
+	"classes.ErrClassNotOpen":           classes.ErrClassNotOpen,
+	"classes.ErrAlreadyEnrolled":        classes.ErrAlreadyEnrolled,
+	"classes.ErrEnrollmentMove":         classes.ErrEnrollmentMove,
+	"classes.ErrClassFull":              classes.ErrClassFull,
+	"classes.ErrStudentNotFound":        classes.ErrStudentNotFound,
 	"booking.ErrInvalidColor":           booking.ErrInvalidColor,
 	"booking.ErrInvalidLedgerAccount":   booking.ErrInvalidLedgerAccount,
 	"booking.ErrClientNotFound":         booking.ErrClientNotFound,
@@ -221,7 +236,7 @@ func TestErrors_sub(t *testing.T) {
 func declaredErrors(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "internal/auth": "auth"} {
+	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "internal/auth": "auth"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		require.NoError(t, err)
 		for _, f := range files {

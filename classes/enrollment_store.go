@@ -182,3 +182,31 @@ func (enrollmentStore) mark(ctx context.Context, q sqldb.Queryer, id int64, date
 		WHERE id = $1`, id, date, status, by)
 	return sqldb.Map(err, ErrEnrollmentNotFound, enrollmentErrors)
 }
+
+// enrollNow enrolls the client of the user with userID in class in one
+// statement, when the class takes enrollments (scheduled, with a session
+// that has not started at wall time now): pending while a place is free,
+// else waitlisted. The class row is locked for the statement only, so that
+// enrollments take places one after another. client is false when the user
+// has no client record, open false when the class takes no enrollments;
+// id is then 0.
+func (enrollmentStore) enrollNow(ctx context.Context, q sqldb.Queryer, classID, userID int64, now time.Time) (id int64, client, open bool, err error) {
+	var out struct {
+		ID     int64 `db:"id"`
+		Client bool  `db:"client"`
+		Open   bool  `db:"open"`
+	}
+	err = q.GetContext(ctx, &out, `WITH cl AS (SELECT id FROM clients WHERE user_id = $2),
+		c AS (
+			SELECT c.id, c.max_capacity, c.places_taken FROM training_classes c WHERE c.id = $1 AND c.status = 'scheduled'
+				AND EXISTS (SELECT 1 FROM class_sessions s WHERE s.class_id = c.id AND s.date + c.start_time > $3)
+			FOR UPDATE),
+		ins AS (
+			INSERT INTO enrollments (class_id, client_id, status, waitlisted_at, created_by)
+			SELECT c.id, cl.id, CASE WHEN c.places_taken < c.max_capacity THEN 'pending' ELSE 'waitlisted' END,
+				CASE WHEN c.places_taken < c.max_capacity THEN NULL ELSE clock_timestamp() END, $2 FROM c, cl
+			RETURNING id)
+		SELECT EXISTS (SELECT 1 FROM cl) AS client, EXISTS (SELECT 1 FROM c) AS open, coalesce((SELECT id FROM ins), 0) AS id`,
+		classID, userID, now)
+	return out.ID, out.Client, out.Open, sqldb.Map(err, nil, enrollmentErrors)
+}

@@ -72,6 +72,9 @@ func (s *Enrollments) Enroll(ctx context.Context, by clubhouse.Actor, classID in
 	if by.UserID == 0 {
 		return Enrollment{}, booking.ErrNoClient
 	}
+	if len(claims) == 0 {
+		return s.enrollNow(ctx, by, classID)
+	}
 	client, err := s.clients.ForUser(ctx, by.UserID)
 	if errors.Is(err, booking.ErrClientNotFound) {
 		return Enrollment{}, booking.ErrNoClient
@@ -143,11 +146,42 @@ func (s *Enrollments) enroll(ctx context.Context, by clubhouse.Actor, trainer, c
 	if err != nil {
 		return Enrollment{}, fmt.Errorf("enroll: %w", err)
 	}
-	out, err := s.get(ctx, id)
+	return s.enrolled(ctx, id, paid)
+}
+
+// enrollNow enrolls by's client without claims: the common case, one
+// statement that holds the class's row only while it runs.
+func (s *Enrollments) enrollNow(ctx context.Context, by clubhouse.Actor, classID int64) (Enrollment, error) {
+	var id int64
+	err := sqldb.Atomic(ctx, s.db, func(q sqldb.Queryer) error {
+		var client, open bool
+		var err error
+		id, client, open, err = s.store.enrollNow(ctx, q, classID, by.UserID, s.wallNow())
+		switch {
+		case err != nil:
+			return err
+		case !client:
+			return booking.ErrNoClient
+		case !open:
+			return ErrClassNotOpen
+		}
+		return nil
+	})
+	if err != nil {
+		return Enrollment{}, fmt.Errorf("enroll: %w", err)
+	}
+	return s.enrolled(ctx, id, nil)
+}
+
+// enrolled reads the new enrollment with id and announces it and its
+// claims. A new enrollment has no completed payment yet (its claims are
+// pending), so Paid stays zero without asking.
+func (s *Enrollments) enrolled(ctx context.Context, id int64, claims []payments.Payment) (Enrollment, error) {
+	out, err := s.store.get(ctx, s.db, id)
 	if err != nil {
 		return Enrollment{}, err
 	}
-	s.payments.Announce(paid...)
+	s.payments.Announce(claims...)
 	s.announce(TopicEnrollment, out)
 	return out, nil
 }

@@ -150,12 +150,17 @@ func (bb *bookingBench) count(b *testing.B, query string) int {
 // at once, and returns the wall time of the whole and each call's latency.
 // The first error stops every client.
 func clients(ctx context.Context, n int, op func(ctx context.Context, client, i int) error) (time.Duration, []time.Duration, error) {
+	return workers(ctx, benchClients, n, op)
+}
+
+// workers is clients with w goroutines.
+func workers(ctx context.Context, w, n int, op func(ctx context.Context, client, i int) error) (time.Duration, []time.Duration, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	lat := make([][]time.Duration, benchClients)
+	lat := make([][]time.Duration, w)
 	var ready, done sync.WaitGroup
 	start := make(chan struct{})
-	for c := range benchClients {
+	for c := range w {
 		ready.Add(1)
 		done.Go(func() {
 			lat[c] = make([]time.Duration, 0, n)
