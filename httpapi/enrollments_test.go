@@ -409,3 +409,31 @@ func TestTrainer_studentsAndClients(t *testing.T) {
 	app.AsClient().Get("/api/trainer/students").Status(t, http.StatusForbidden)
 	app.AsClient().Post("/api/trainer/clients", map[string]any{}).Status(t, http.StatusForbidden)
 }
+
+// TestEnrollments_doubleClick: one client's concurrent enrollments in a
+// class give one enrollment; the others answer 409.
+func TestEnrollments_doubleClick(t *testing.T) {
+	t.Parallel()
+	clock := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clock))
+	a := newAcademy(t, app, clock)
+	class := app.AsAdmin().Post("/api/admin/classes", a.class(a.courtA, 0, 6)).Status(t, http.StatusCreated).ID(t)
+	s, _ := students(t, app, 1)
+	codes := make(chan int, 8)
+	var wg sync.WaitGroup
+	for range cap(codes) {
+		wg.Go(func() {
+			codes <- s[0].Post(path("/api/account/classes/%d/enroll", class), map[string]any{"payments": []any{}}).Code
+		})
+	}
+	wg.Wait()
+	close(codes)
+	count := map[int]int{}
+	for c := range codes {
+		count[c]++
+	}
+	assert.Equal(t, map[int]int{http.StatusCreated: 1, http.StatusConflict: 7}, count)
+	var mine []enrollmentView
+	s[0].Get("/api/account/classes/my-enrollments").Status(t, http.StatusOK).JSON(t, &mine)
+	assert.Len(t, mine, 1)
+}
