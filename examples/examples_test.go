@@ -37,6 +37,9 @@ var want = map[string][]string{
 		"class tariff #1 Padel clinic on Padel: 25000 per person, 100000 a class, 4 students",
 		`class #1 "Padel for beginners" by Laura: 8 sessions, 4 places left`, // four weeks of Mondays and Wednesdays
 		"rental during the first session: taken true",
+		"enrolled Ana: pending, owes 25000",
+		"enrolled Luis: pending, owes 25000",
+		"class #1: 2 enrolled, 2 places left",
 		"class #1 cancelled: court free again for 8 sessions",
 		"rental during the first session after the cancel: booked true",
 	},

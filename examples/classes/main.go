@@ -5,7 +5,8 @@
 // students), and a trainer; it schedules a class every Monday and Wednesday
 // for the four weeks after today, 18:00 to 19:30, which books the court for
 // its eight sessions, shows that a rental on one of those evenings is
-// refused, and cancels the class, which frees the court again.
+// refused, enrolls two clients (each owes 25 000; two of four places
+// left), and cancels the class, which frees the court again.
 //
 //	createdb -h 127.0.0.1 -U postgres club_example
 //	DATABASE_URL=postgres://postgres@127.0.0.1:5432/club_example?sslmode=disable go run ./examples/classes
@@ -34,6 +35,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/migrations"
+	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
@@ -71,7 +73,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 
 	club := booking.New(db, booking.Options{Zone: bogota})
-	academy := classes.New(db, classes.Options{Zone: bogota, Bookings: club.Bookings})
+	academy := classes.New(db, classes.Options{Zone: bogota, Bookings: club.Bookings, Clients: club.Clients,
+		Payments: payments.New(db, payments.Options{Bookings: club.Bookings})})
 	desk := clubhouse.Staff("front-desk")
 
 	padel, err := club.Catalogs.CourtTypes.Create(ctx, booking.CatalogInput{Name: clubhouse.Some("Padel")})
@@ -128,6 +131,28 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	_, err = club.Bookings.Create(ctx, desk, booking.BookingInput{CourtID: clubhouse.Some(court.ID),
 		ReservationTypeID: clubhouse.Some(rental.ID), Checking: clubhouse.Some(evening), Checkout: clubhouse.Some(evening.Add(time.Hour))})
 	fmt.Fprintf(out, "rental during the first session: taken %t\n", errors.Is(err, booking.ErrCourtTaken))
+
+	// Staff enroll two clients; the class takes four.
+	cc, err := club.Catalogs.DocumentTypes.Create(ctx, booking.CatalogInput{Name: clubhouse.Some("CC")})
+	if err != nil {
+		return err
+	}
+	for i, name := range []string{"Ana", "Luis"} {
+		cl, err := club.Clients.Create(ctx, desk, booking.ClientInput{FirstName: clubhouse.Some(name), LastName: clubhouse.Some("Gómez"),
+			Document: clubhouse.Some(fmt.Sprint(1000 + i)), DocumentTypeID: clubhouse.Some(cc.ID)})
+		if err != nil {
+			return err
+		}
+		e, err := academy.Enrollments.Add(ctx, desk, c.ID, cl.ID)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "enrolled %s: %s, owes %s\n", e.Student.FirstName, e.Status, e.Amount().Debt())
+	}
+	if c, err = academy.Classes.Get(ctx, desk, c.ID); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "class #%d: %d enrolled, %d places left\n", c.ID, c.EnrolledCount, c.PlacesLeft())
 
 	if c, err = academy.Classes.Cancel(ctx, desk, c.ID); err != nil {
 		return err
