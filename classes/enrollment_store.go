@@ -210,3 +210,18 @@ func (enrollmentStore) enrollNow(ctx context.Context, q sqldb.Queryer, classID, 
 		classID, userID, now)
 	return out.ID, out.Client, out.Open, sqldb.Map(err, nil, enrollmentErrors)
 }
+
+// classOf returns the class of the enrollment with id, which never changes.
+func (enrollmentStore) classOf(ctx context.Context, q sqldb.Queryer, id int64) (int64, error) {
+	var classID int64
+	err := q.GetContext(ctx, &classID, `SELECT class_id FROM enrollments WHERE id = $1`, id)
+	return classID, sqldb.Map(err, ErrEnrollmentNotFound, nil)
+}
+
+// active returns the active enrollment of client in class.
+func (enrollmentStore) active(ctx context.Context, q sqldb.Queryer, classID, clientID int64) (int64, error) {
+	var id int64
+	err := q.GetContext(ctx, &id, `SELECT id FROM enrollments WHERE class_id = $1 AND client_id = $2
+		AND status IN ('pending', 'accepted', 'waitlisted')`, classID, clientID)
+	return id, sqldb.Map(err, ErrEnrollmentNotFound, nil)
+}

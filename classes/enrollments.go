@@ -288,15 +288,43 @@ func (s *Enrollments) move(ctx context.Context, by clubhouse.Actor, id int64, to
 	if err != nil {
 		return Enrollment{}, err
 	}
+	return s.moveAs(ctx, trainer, 0, id, to)
+}
+
+// Withdraw cancels by's own active enrollment in the class with classID;
+// the place it held goes to the first on the waitlist. Errors:
+// booking.ErrNoClient for an actor without a client record,
+// ErrEnrollmentNotFound when the client has no active enrollment there.
+func (s *Enrollments) Withdraw(ctx context.Context, by clubhouse.Actor, classID int64) (Enrollment, error) {
+	if by.UserID == 0 {
+		return Enrollment{}, booking.ErrNoClient
+	}
+	client, err := s.clients.ForUser(ctx, by.UserID)
+	if errors.Is(err, booking.ErrClientNotFound) {
+		return Enrollment{}, booking.ErrNoClient
+	}
+	if err != nil {
+		return Enrollment{}, err
+	}
+	id, err := s.store.active(ctx, s.db, classID, client.ID)
+	if err != nil {
+		return Enrollment{}, err
+	}
+	return s.moveAs(ctx, 0, client.ID, id, EnrollmentCancelled)
+}
+
+// moveAs moves the enrollment with id to status to, for trainer (0: any
+// class) and client (0: any client's). The class's row is locked first, as
+// enrolling locks it, so that places change one after another; a place
+// freed goes to the first on the waitlist in the same transaction.
+func (s *Enrollments) moveAs(ctx context.Context, trainer, client, id int64, to string) (Enrollment, error) {
 	var promoted int64
-	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		promoted = 0
-		classID, _, err := s.store.lock(ctx, tx, id)
+		classID, err := s.store.classOf(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		// The class first, as enrolling locks it: places change one after
-		// another.
 		c, err := s.store.class(ctx, tx, classID, s.wallNow())
 		if err != nil {
 			return err
@@ -304,9 +332,15 @@ func (s *Enrollments) move(ctx context.Context, by clubhouse.Actor, id int64, to
 		if trainer != 0 && c.Trainer != trainer {
 			return ErrEnrollmentNotFound
 		}
+		if _, _, err := s.store.lock(ctx, tx, id); err != nil {
+			return err
+		}
 		e, err := s.store.get(ctx, tx, id)
 		if err != nil {
 			return err
+		}
+		if client != 0 && e.ClientID != client {
+			return ErrEnrollmentNotFound
 		}
 		if to == EnrollmentAccepted && e.Status != EnrollmentPending || !e.active() {
 			return ErrEnrollmentMove.Withf("A %s enrollment cannot become %s.", e.Status, to)

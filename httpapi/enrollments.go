@@ -182,6 +182,30 @@ func (s *Server) enroll(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusCreated, newEnrollmentDTO(e))
 }
 
+// withdraw cancels the caller's enrollment in a class.
+//
+// @Summary Withdraw from a class
+// @Description Cancels the caller's pending, accepted or waitlisted enrollment in the class; the place it held goes at once to the first on the waitlist. The enrollment stays, cancelled, with its payments. 404 when the caller has no such enrollment (or no client record).
+// @Tags classes
+// @Produce json
+// @Param id path int true "class id"
+// @Success 200 {object} enrollmentDTO
+// @Failure 400,401,404,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/classes/{id}/enroll [delete]
+func (s *Server) withdraw(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	e, err := s.o.Classes.Enrollments.Withdraw(r.Context(), actor(r), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newEnrollmentDTO(e))
+}
+
 // listEnrollments lists the enrollments of the trainer's classes.
 //
 // @Summary List enrollments

@@ -144,6 +144,13 @@ func TestEnrollments_placesWaitlistAndPayments(t *testing.T) {
 	s[5].Post(enrollURL, map[string]any{"payments": []any{}}).Status(t, http.StatusCreated).JSON(t, &w2)
 	assert.Equal(t, "waitlisted", w2.Status, "a removed student may enroll again")
 
+	// A client who withdraws frees their place for the next in line.
+	withdrawn := s[3].Delete(enrollURL, nil).Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, "cancelled", withdrawn["status"])
+	s[3].Delete(enrollURL, nil).Status(t, http.StatusNotFound)
+	t1.Get(path("/api/trainer/events/%d", w2.ID)).Status(t, http.StatusOK).JSON(t, &w2)
+	assert.Equal(t, "pending", w2.Status, "promoted when a client withdrew")
+
 	// Another trainer sees nothing of it.
 	t2.Get("/api/trainer/events").Status(t, http.StatusOK).JSON(t, &list)
 	assert.Empty(t, list)

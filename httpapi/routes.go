@@ -223,6 +223,7 @@ func (s *Server) routes() {
 	s.handle("GET /api/account/classes/my-enrollments", authenticated, s.myEnrollments)
 	s.handle("GET /api/account/classes/{id}", authenticated, s.getAccountClass)
 	s.handle("POST /api/account/classes/{id}/enroll", authenticated, s.idempotent(s.enroll))
+	s.handle("DELETE /api/account/classes/{id}/enroll", authenticated, s.withdraw)
 
 	s.handle("GET /api/reservations", authenticated, s.listReservations)
 	s.handle("POST /api/reservations", authenticated, s.createReservation)
