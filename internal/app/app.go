@@ -139,7 +139,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	invite := func(ctx context.Context, tx *sqlx.Tx, email string, displayName *string) (int64, func(), error) {
 		return a.Auth.NewClientUser(ctx, tx, email, displayName)
 	}
-	club := booking.New(db.DB, booking.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: invite, Events: o.Events})
+	club := booking.New(db.DB, booking.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: invite, Events: o.Events, Pool: db.Pool})
 	a.Catalogs, a.Clients, a.Tariffs, a.Bookings, a.Discounts = club.Catalogs, club.Clients, club.Tariffs, club.Bookings, club.Discounts
 	a.Payments = payments.New(db.DB, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events, Bookings: club.Bookings,
 		WebhookSecrets: cfg.PaymentWebhookSecrets})
