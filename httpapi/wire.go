@@ -32,10 +32,12 @@ var wallLayouts = []string{
 // converted to the club's zone. Errors: an Invalid "invalid date" naming field.
 func parseWall(field, s string, club *time.Location) (time.Time, error) {
 	s = strings.TrimSpace(s)
-	bad := clubhouse.ErrInvalidDate.Withf(
-		"%s must be a date-time such as 2026-03-02 10:00:00 or 2026-03-02T10:00:00, not %q.", field, s)
+	bad := func() error { // built only on failure: Withf formats
+		return clubhouse.ErrInvalidDate.Withf(
+			"%s must be a date-time such as 2026-03-02 10:00:00 or 2026-03-02T10:00:00, not %q.", field, s)
+	}
 	if s == "" {
-		return time.Time{}, bad
+		return time.Time{}, bad()
 	}
 	bare := strings.TrimSuffix(strings.TrimSuffix(s, "Z"), "z")
 	for _, l := range wallLayouts {
@@ -48,7 +50,7 @@ func parseWall(field, s string, club *time.Location) (time.Time, error) {
 			return inRange(field, booking.Wall(t.In(club)))
 		}
 	}
-	return time.Time{}, bad
+	return time.Time{}, bad()
 }
 
 // parseDate reads a date YYYY-MM-DD for field. Errors: Invalid "invalid date".
