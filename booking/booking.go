@@ -4,9 +4,11 @@ import (
 	"context"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
 // Options configure the booking services. The zero value is usable: UTC,
@@ -16,6 +18,12 @@ type Options struct {
 	Now    func() time.Time    // the clock; nil: time.Now
 	Invite InviteFunc          // creates the login of a client created with an email; nil: refused
 	Events clubhouse.Publisher // receives booking:changed after each commit; nil: dropped
+
+	// Pool is the pgx pool that db runs on, when db is
+	// stdlib.OpenDBFromPool(Pool); nil: none. With it, a booking created
+	// outside a transaction (Bookings.Create without commit hooks) is
+	// inserted on the pool directly, sparing database/sql's work.
+	Pool *pgxpool.Pool
 }
 
 // Club is the booking services of one club, over one database migrated with
@@ -45,7 +53,7 @@ func New(db *sqlx.DB, o Options) *Club {
 		}
 	}
 	tariffs := &Tariffs{db: db, now: o.Now}
-	bookings := &Bookings{db: db, zone: o.Zone, now: o.Now, tariffs: tariffs, events: o.Events}
+	bookings := &Bookings{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, tariffs: tariffs, events: o.Events}
 	return &Club{
 		Catalogs:  newCatalogs(db),
 		Clients:   &Clients{db: db, invite: o.Invite},

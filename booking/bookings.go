@@ -18,6 +18,7 @@ import (
 // no-double-booking guard, conflict checks and price quotes.
 type Bookings struct {
 	db      *sqlx.DB
+	direct  *sqldb.DB // db with Options.Pool, for the writes that may skip database/sql
 	zone    *time.Location
 	now     func() time.Time
 	tariffs *Tariffs
@@ -75,10 +76,11 @@ func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Act
 }
 
 // create is insert on the pool, outside any transaction unless the
-// caller's context asks for one (sqldb.Atomic).
+// caller's context asks for one (sqldb.Atomic); outside one it runs on the
+// pgx pool directly when there is one (Options.Pool).
 func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation) (Reservation, error) {
 	var out Reservation
-	err := sqldb.Atomic(ctx, b.db, func(q sqldb.Queryer) error {
+	err := b.direct.Atomic(ctx, func(q sqldb.Queryer) error {
 		var err error
 		out, err = b.insert(ctx, q, by, r)
 		return err

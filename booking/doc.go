@@ -16,10 +16,11 @@
 //
 // New takes a *sqlx.DB over pgx (sqlx.Open("pgx", url) with the driver
 // github.com/jackc/pgx/v5/stdlib imported, or sqlx.NewDb over
-// stdlib.OpenDBFromPool(pool) to share a pgxpool) on a database migrated
-// with the main set of package migrations, which migrations.Up applies
-// (whatever is pending; safe at every start, and under a lock when several
-// instances start at once):
+// stdlib.OpenDBFromPool(pool) to share a pgxpool, which Options.Pool then
+// names so that creating a booking can skip database/sql) on a database
+// migrated with the main set of package migrations, which migrations.Up
+// applies (whatever is pending; safe at every start, and under a lock when
+// several instances start at once):
 //
 //	db, err := sqlx.Open("pgx", os.Getenv("DATABASE_URL"))
 //	_, err = migrations.Up(ctx, db.DB, migrations.Main())

@@ -104,23 +104,33 @@ func (reservationStore) typeRules(ctx context.Context, q sqldb.Queryer, typeID i
 // spare a round trip per booking. An unknown type becomes a null
 // reservation_type_id, which PostgreSQL refuses before it looks for a
 // conflicting booking: the type is judged first, as by typeRules.
+//
+// The insert returns only what the database decides: the id, the status
+// and the creation time, which is also updated_at (both default to now(),
+// the transaction's time). The other columns are r's own; its span, which
+// the callers have checked to be on the grid (Span.Check), is stored
+// exactly as the Wall of each end. It runs through sqldb.QueryRow, on the
+// pgx pool directly when q is one.
 // Errors: ErrCourtTaken, invalid references.
 func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservation) (Reservation, error) {
-	var out Reservation
-	err := q.GetContext(ctx, &out, `INSERT INTO reservations AS r (operator_id, client_id, court_id, reservation_type_id,
+	out := Reservation{OperatorID: r.OperatorID, ClientID: r.ClientID, CourtID: r.CourtID, ReservationTypeID: r.ReservationTypeID,
+		Checking: Wall(r.Checking), Checkout: Wall(r.Checkout), Notes: r.Notes, SeriesID: r.SeriesID}
+	err := sqldb.QueryRow(ctx, q, `INSERT INTO reservations (operator_id, client_id, court_id, reservation_type_id,
 		reservation_status_id, checking, checkout, notes, series_id)
 		VALUES ($1, $2, $3, (SELECT id FROM reservation_types WHERE id = $4),
 			COALESCE($5::bigint, (SELECT id FROM reservation_statuses WHERE lower(name) = 'pending' ORDER BY id LIMIT 1)),
 			$6, $7, $8, $9)
 		ON CONFLICT DO NOTHING
-		RETURNING `+reservationColumns,
-		r.OperatorID, r.ClientID, r.CourtID, r.ReservationTypeID, r.ReservationStatusID, r.Checking, r.Checkout, r.Notes, r.SeriesID)
+		RETURNING id, reservation_status_id, created_at`,
+		r.OperatorID, r.ClientID, r.CourtID, r.ReservationTypeID, r.ReservationStatusID, r.Checking, r.Checkout, r.Notes, r.SeriesID,
+	).Scan(&out.ID, &out.ReservationStatusID, &out.CreatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Reservation{}, ErrCourtTaken
 	}
 	if err != nil {
 		return Reservation{}, mapReservationErr(err)
 	}
+	out.UpdatedAt = out.CreatedAt
 	return out, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
@@ -35,11 +36,15 @@ type bookingDTO struct {
 }
 
 func newBookingDTO(r booking.Reservation) bookingDTO {
+	// wire.AdminLayout is time.DateOnly and time.TimeOnly around one space: the
+	// date and the time are the halves of the wall time, formatted once.
+	checking, checkout := r.Checking.Format(wire.AdminLayout), r.Checkout.Format(wire.AdminLayout)
+	checkingDate, checkingTime, _ := strings.Cut(checking, " ")
+	checkoutDate, checkoutTime, _ := strings.Cut(checkout, " ")
 	return bookingDTO{ID: r.ID, OperatorID: r.OperatorID, ClientID: r.ClientID, CourtID: r.CourtID,
 		ReservationTypeID: r.ReservationTypeID, ReservationStatusID: r.ReservationStatusID,
-		Checking: r.Checking.Format(wire.AdminLayout), Checkout: r.Checkout.Format(wire.AdminLayout),
-		CheckingDate: r.Checking.Format(time.DateOnly), CheckingTime: r.Checking.Format(time.TimeOnly),
-		CheckoutDate: r.Checkout.Format(time.DateOnly), CheckoutTime: r.Checkout.Format(time.TimeOnly),
+		Checking: checking, Checkout: checkout, CheckingDate: checkingDate, CheckingTime: checkingTime,
+		CheckoutDate: checkoutDate, CheckoutTime: checkoutTime,
 		Notes: r.Notes, SeriesID: r.SeriesID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 

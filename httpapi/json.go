@@ -89,9 +89,11 @@ func decodeBody(r *http.Request, dst any, strict bool) error {
 	return nil
 }
 
-// absent reports whether a decoded field counts as not sent.
+// absent reports whether a decoded field, an addressable value, counts as
+// not sent. Present is asked of the field's address, which goes into an
+// interface without a copy of the field.
 func absent(f reflect.Value) bool {
-	if p, ok := f.Interface().(interface{ Present() bool }); ok {
+	if p, ok := f.Addr().Interface().(interface{ Present() bool }); ok {
 		return !p.Present()
 	}
 	return f.IsZero()
@@ -174,14 +176,30 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	return nil
 }
 
+// jsonBuffers are the buffers writeJSONBody encodes into. One that grew
+// past maxPooledJSON (a long list) is left to the garbage collector rather
+// than kept for every later answer.
+var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledJSON = 64 << 10
+
 func writeJSONBody(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		status, b = http.StatusInternalServerError, []byte(`{"error":"internal error","message":"The response could not be encoded."}`)
+	buf := jsonBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= maxPooledJSON {
+			buf.Reset()
+			jsonBuffers.Put(buf)
+		}
+	}()
+	// Encode writes what json.Marshal answers and a newline.
+	if err := json.NewEncoder(buf).Encode(v); err != nil {
+		buf.Reset()
+		status = http.StatusInternalServerError
+		buf.WriteString(`{"error":"internal error","message":"The response could not be encoded."}` + "\n")
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	_, _ = w.Write(append(b, '\n'))
+	_, _ = w.Write(buf.Bytes())
 }
 
 // noContent answers 204.

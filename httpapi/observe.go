@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -68,8 +69,12 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		ri := &requestInfo{route: "unmatched", principal: "anonymous"}
-		sw := &statusWriter{ResponseWriter: w}
+		// One allocation for both: they live as long as the request.
+		st := &struct {
+			ri requestInfo
+			sw statusWriter
+		}{ri: requestInfo{route: "unmatched", principal: "anonymous"}, sw: statusWriter{ResponseWriter: w}}
+		ri, sw := &st.ri, &st.sw
 		r = r.WithContext(context.WithValue(r.Context(), infoKey{}, ri))
 		defer func() {
 			if v := recover(); v != nil {
@@ -81,13 +86,10 @@ func (s *Server) observe(next http.Handler) http.Handler {
 					writeJSONBody(sw, http.StatusInternalServerError, errorBody{Error: "internal error", Message: "The server failed to handle the request."})
 				}
 			}
-			d := time.Since(start)
-			method, status := methodLabel(r.Method), strconv.Itoa(sw.status)
-			s.metrics.requests.WithLabelValues(method, ri.route, status).Inc()
-			s.metrics.latency.WithLabelValues(method, ri.route, status).Observe(d.Seconds())
-			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-				slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", ri.route),
-				slog.Int("status", sw.status), slog.Duration("duration", d), slog.String("principal", ri.principal))
+			end := time.Now()
+			d := end.Sub(start)
+			s.metrics.observe(r.Method, ri.route, sw.status, d)
+			s.logRequest(r, ri, sw.status, end, d)
 		}()
 		next.ServeHTTP(sw, r)
 		switch {
@@ -98,6 +100,21 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			sw.status = http.StatusOK
 		}
 	})
+}
+
+// logRequest logs the line of a request answered with status at end,
+// after d. It hands the record to the handler itself, as slog's wrappers
+// do, so that no caller's program counter is looked up: the source of the
+// line would always be this function.
+func (s *Server) logRequest(r *http.Request, ri *requestInfo, status int, end time.Time, d time.Duration) {
+	ctx, h := r.Context(), s.log.Handler()
+	if !h.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	rec := slog.NewRecord(end, slog.LevelInfo, "request", 0)
+	rec.AddAttrs(slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", ri.route),
+		slog.Int("status", status), slog.Duration("duration", d), slog.String("principal", ri.principal))
+	_ = h.Handle(ctx, rec)
 }
 
 // methodLabel is the method label of a request's metrics: the method when
@@ -123,11 +140,47 @@ type metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	refused  *prometheus.CounterVec
+
+	mu     sync.RWMutex
+	series map[seriesKey]series // the collectors of requests and latency, by their labels
+}
+
+// seriesKey is the labels of a request's series, the status as a number.
+type seriesKey struct {
+	method, route string
+	status        int
+}
+
+// series are the request counter and latency histogram of one seriesKey.
+type series struct {
+	requests prometheus.Counter
+	latency  prometheus.Observer
+}
+
+// observe counts a request of method on route answered with status, and
+// records its latency d. The collectors of each set of labels are looked
+// up in the vectors once, on its first request, and kept: the labels come
+// from closed sets.
+func (m *metrics) observe(method, route string, status int, d time.Duration) {
+	k := seriesKey{method: methodLabel(method), route: route, status: status}
+	m.mu.RLock()
+	sr, ok := m.series[k]
+	m.mu.RUnlock()
+	if !ok {
+		code := strconv.Itoa(status)
+		sr = series{requests: m.requests.WithLabelValues(k.method, route, code), latency: m.latency.WithLabelValues(k.method, route, code)}
+		m.mu.Lock()
+		m.series[k] = sr
+		m.mu.Unlock()
+	}
+	sr.requests.Inc()
+	sr.latency.Observe(d.Seconds())
 }
 
 func newMetrics(db *sqldb.DB) *metrics {
 	m := &metrics{
-		reg: prometheus.NewRegistry(),
+		reg:    prometheus.NewRegistry(),
+		series: map[seriesKey]series{},
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "clubhouse_http_requests_total", Help: "HTTP requests by method (other for a non-standard one), route (unmatched when none) and status.",
 		}, []string{"method", "route", "status"}),

@@ -204,6 +204,8 @@ func TestDatabaseDown_503(t *testing.T) {
 	for _, r := range []*apptest.Response{
 		admin.Get("/api/admin/court-types"),
 		admin.Post("/api/admin/court-types", `{"name": "Padel"}`),
+		// A booking is inserted on the pgx pool, without database/sql.
+		admin.Post("/api/admin/booking", `{"court_id": 1, "reservation_type_id": 1, "checking": "2030-01-07 18:00:00", "checkout": "2030-01-07 19:00:00"}`),
 		club.Anonymous().Get("/api/public/courts"),
 		member.Get("/api/account/bookings"),
 		// A bot authenticates without the database; its client record

@@ -71,7 +71,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "migrated: %d migrations applied\n", len(applied))
 
-	club := booking.New(db, booking.Options{Zone: bogota})
+	club := booking.New(db, booking.Options{Zone: bogota, Pool: pool})
 	pay := payments.New(db, payments.Options{})
 	desk := clubhouse.Staff("front-desk")
 

@@ -132,7 +132,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		return a.Auth.NewClientUser(ctx, tx, email, displayName)
 	}
 	co := club.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: invite, Events: o.Events, Objects: o.Objects,
-		WebhookSecrets: cfg.PaymentWebhookSecrets}
+		WebhookSecrets: cfg.PaymentWebhookSecrets, Pool: db.Pool}
 	if o.Accounting != nil {
 		co.Accounting = o.Accounting.DB
 	}

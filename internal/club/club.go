@@ -13,6 +13,7 @@ package club
 import (
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
@@ -47,6 +48,7 @@ type Options struct {
 	Objects        payments.ObjectStore // receipt storage; nil: receipts answer unavailable
 	WebhookSecrets []string             // the payment gateway's signing secrets
 	Accounting     *sqlx.DB             // the ledger's database; nil: no Ledger and no Poster
+	Pool           *pgxpool.Pool        // the pgx pool db runs on, for the fast paths (booking.Options.Pool); nil: none
 }
 
 // New builds the services over the main database db.
@@ -57,7 +59,7 @@ func New(db *sqlx.DB, o Options) *Services {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	b := booking.New(db, booking.Options{Zone: o.Zone, Now: o.Now, Invite: o.Invite, Events: o.Events})
+	b := booking.New(db, booking.Options{Zone: o.Zone, Now: o.Now, Invite: o.Invite, Events: o.Events, Pool: o.Pool})
 	s := &Services{Zone: o.Zone, Now: o.Now,
 		Catalogs: b.Catalogs, Clients: b.Clients, Tariffs: b.Tariffs, Bookings: b.Bookings, Discounts: b.Discounts,
 		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events, Bookings: b.Bookings,

@@ -2,7 +2,9 @@ package sqldb_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -165,4 +167,40 @@ func TestAtomic(t *testing.T) {
 	ctx := sqldb.OnCommit(t.Context(), db.DB, func(context.Context, *sqlx.Tx) error { return refused })
 	require.ErrorIs(t, insert(ctx, 3, &inTx), refused)
 	assert.Equal(t, []int{1, 2, 100}, rows(t, db), "the refused write was rolled back")
+}
+
+// TestDB_Atomic: DB.Atomic runs fn on the DB itself without hooks, whose
+// QueryRow goes to the pool, and in a transaction with them; QueryRow's
+// missing row is sql.ErrNoRows on both paths, and a write in the
+// transaction commits with the hook.
+func TestDB_Atomic(t *testing.T) {
+	t.Parallel()
+	db := newTable(t)
+	insert := func(ctx context.Context, n int) (sqldb.Queryer, error) {
+		var on sqldb.Queryer
+		return on, db.Atomic(ctx, func(q sqldb.Queryer) error {
+			on = q
+			var got int
+			if err := sqldb.QueryRow(ctx, q, "SELECT n FROM t WHERE n = -1").Scan(&got); !errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("no row: %w, want sql.ErrNoRows", err)
+			}
+			if err := sqldb.QueryRow(ctx, q, "INSERT INTO t VALUES ($1) RETURNING n", n).Scan(&got); err != nil {
+				return err
+			}
+			if got != n {
+				return fmt.Errorf("returned %d, want %d", got, n)
+			}
+			return nil
+		})
+	}
+	on, err := insert(t.Context(), 1)
+	require.NoError(t, err)
+	assert.Same(t, db, on, "no transaction without hooks")
+
+	runs := 0
+	on, err = insert(sqldb.OnCommit(t.Context(), db.DB, insertHook(100, &runs)), 2)
+	require.NoError(t, err)
+	assert.IsType(t, &sqlx.Tx{}, on, "a transaction for the hooks")
+	assert.Equal(t, 1, runs)
+	assert.Equal(t, []int{1, 2, 100}, rows(t, db))
 }

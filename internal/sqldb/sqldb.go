@@ -19,7 +19,9 @@ import (
 )
 
 // DB is a database handle: a sqlx database over a pgx pool. The pool is kept
-// for its statistics and for fast paths that need pgx directly.
+// for its statistics and for fast paths that need pgx directly (QueryRow).
+// A DB made around a *sqlx.DB alone has no Pool; its fast paths then run
+// through DB.
 type DB struct {
 	*sqlx.DB
 	Pool *pgxpool.Pool
@@ -28,7 +30,27 @@ type DB struct {
 // Close closes the sqlx handle and the pool.
 func (db *DB) Close() {
 	_ = db.DB.Close()
-	db.Pool.Close()
+	if db.Pool != nil {
+		db.Pool.Close()
+	}
+}
+
+// Row is the row of QueryRow, scanned as a *sql.Row is.
+type Row interface {
+	Scan(dest ...any) error
+}
+
+// QueryRow runs query, which answers at most one row, on q. On a *DB with a
+// Pool it runs on the pool directly, which spares database/sql's connection
+// handling and its conversions of every argument and column; on anything
+// else (a transaction, say) it runs on q. Either way Scan answers an error
+// that matches sql.ErrNoRows when there is no row, and a *pgconn.PgError
+// when PostgreSQL refuses the query.
+func QueryRow(ctx context.Context, q Queryer, query string, args ...any) Row {
+	if db, ok := q.(*DB); ok && db.Pool != nil {
+		return db.Pool.QueryRow(ctx, query, args...)
+	}
+	return q.QueryRowxContext(ctx, query, args...)
 }
 
 // Queryer is what a store method runs on: a *sqlx.DB or a *sqlx.Tx.

@@ -121,8 +121,21 @@ func hooks(ctx context.Context, db *sqlx.DB) []hook {
 // commit with its write or roll it back. A store write that needs no
 // transaction runs through Atomic, so that a caller's hooks see it.
 func Atomic(ctx context.Context, db *sqlx.DB, fn func(q Queryer) error) error {
+	return atomic(ctx, db, db, fn)
+}
+
+// Atomic is sqldb.Atomic on db.DB, except that outside a transaction fn runs
+// on db itself, so that its QueryRow goes to the pgx pool directly. The
+// commit hooks are those of db.DB.
+func (db *DB) Atomic(ctx context.Context, fn func(q Queryer) error) error {
+	return atomic(ctx, db.DB, db, fn)
+}
+
+// atomic runs fn on direct when ctx carries no commit hooks for db, and in a
+// transaction on db otherwise.
+func atomic(ctx context.Context, db *sqlx.DB, direct Queryer, fn func(q Queryer) error) error {
 	if len(hooks(ctx, db)) == 0 {
-		return fn(db)
+		return fn(direct)
 	}
 	return Transact(ctx, db, func(tx *sqlx.Tx) error { return fn(tx) })
 }
