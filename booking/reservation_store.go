@@ -101,9 +101,11 @@ func (reservationStore) typeRules(ctx context.Context, q sqldb.Queryer, typeID i
 // INSERT into an exclusion constraint can deadlock.
 //
 // The type and the pending status are looked up in the same statement, to
-// spare a round trip per booking. An unknown type becomes a null
-// reservation_type_id, which PostgreSQL refuses before it looks for a
-// conflicting booking: the type is judged first, as by typeRules.
+// spare a round trip per booking. At most one status is named pending, in
+// any case (the unique index on lower(name)), so the lookup needs no order
+// and no limit, which would cost a sort per insert. An unknown type becomes
+// a null reservation_type_id, which PostgreSQL refuses before it looks for
+// a conflicting booking: the type is judged first, as by typeRules.
 //
 // The insert returns only what the database decides: the id, the status
 // and the creation time, which is also updated_at (both default to now(),
@@ -118,7 +120,7 @@ func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservati
 	err := sqldb.QueryRow(ctx, q, `INSERT INTO reservations (operator_id, client_id, court_id, reservation_type_id,
 		reservation_status_id, checking, checkout, notes, series_id)
 		VALUES ($1, $2, $3, (SELECT id FROM reservation_types WHERE id = $4),
-			COALESCE($5::bigint, (SELECT id FROM reservation_statuses WHERE lower(name) = 'pending' ORDER BY id LIMIT 1)),
+			COALESCE($5::bigint, (SELECT id FROM reservation_statuses WHERE lower(name) = 'pending')),
 			$6, $7, $8, $9)
 		ON CONFLICT DO NOTHING
 		RETURNING id, reservation_status_id, created_at`,

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -55,22 +56,49 @@ func checkFields(v reflect.Value, name string, tag reflect.StructTag) error {
 			}
 		}
 	case reflect.Struct:
-		t := v.Type()
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
+		for _, f := range checkedFields(v.Type()) {
 			fname, ftag := name, tag
-			if j, _, _ := strings.Cut(f.Tag.Get("json"), ","); j != "" && j != "-" {
-				fname, ftag = joinPath(name, j), f.Tag
+			if f.json != "" {
+				fname, ftag = joinPath(name, f.json), f.tag
 			}
-			if err := checkFields(v.Field(i), fname, ftag); err != nil {
+			if err := checkFields(v.Field(f.index), fname, ftag); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// checkedField is an exported field of a struct, as checkFields visits it:
+// its index, its JSON name ("" when it has none of its own) and its tag.
+type checkedField struct {
+	index int
+	json  string
+	tag   reflect.StructTag
+}
+
+var checkedCache sync.Map // reflect.Type -> []checkedField
+
+// checkedFields lists the exported fields of the struct type t, read from
+// its reflection once per type.
+func checkedFields(t reflect.Type) []checkedField {
+	if v, ok := checkedCache.Load(t); ok {
+		return v.([]checkedField)
+	}
+	var fields []checkedField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		j, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if j == "-" {
+			j = ""
+		}
+		fields = append(fields, checkedField{index: i, json: j, tag: f.Tag})
+	}
+	checkedCache.Store(t, fields)
+	return fields
 }
 
 // tagInt is the integer value of key in tag, def when absent. A malformed

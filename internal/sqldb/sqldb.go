@@ -53,7 +53,8 @@ func QueryRow(ctx context.Context, q Queryer, query string, args ...any) Row {
 	return q.QueryRowxContext(ctx, query, args...)
 }
 
-// Queryer is what a store method runs on: a *sqlx.DB or a *sqlx.Tx.
+// Queryer is what a store method runs on: a *sqlx.DB, a *sqlx.Tx, or a *DB
+// (whose QueryRow skips database/sql).
 type Queryer interface {
 	sqlx.ExtContext
 	GetContext(ctx context.Context, dest any, query string, args ...any) error
