@@ -187,28 +187,47 @@ func (enrollmentStore) mark(ctx context.Context, q sqldb.Queryer, id int64, date
 // statement, when the class takes enrollments (scheduled, with a session
 // that has not started at wall time now): pending while a place is free,
 // else waitlisted. The class row is locked for the statement only, so that
-// enrollments take places one after another. client is false when the user
-// has no client record, open false when the class takes no enrollments;
-// id is then 0.
-func (enrollmentStore) enrollNow(ctx context.Context, q sqldb.Queryer, classID, userID int64, now time.Time) (id int64, client, open bool, err error) {
+// enrollments take places one after another. It answers the enrollment as
+// enrollmentSelect reads it, but for the waitlist position of a waitlisted
+// one, which its caller reads after the commit (the statement's snapshot
+// may predate enrollments that committed while it waited for the lock).
+// client is false when the user has no client record, open false when the
+// class takes no enrollments; e is then zero.
+func (enrollmentStore) enrollNow(ctx context.Context, q sqldb.Queryer, classID, userID int64, now time.Time) (e Enrollment, client, open bool, err error) {
 	var out struct {
-		ID     int64 `db:"id"`
-		Client bool  `db:"client"`
-		Open   bool  `db:"open"`
+		Enrollment
+		Client bool `db:"has_client"`
+		Open   bool `db:"is_open"`
 	}
-	err = q.GetContext(ctx, &out, `WITH cl AS (SELECT id FROM clients WHERE user_id = $2),
+	err = q.GetContext(ctx, &out, `WITH cl AS (
+			SELECT cl.*, coalesce(u.email_verified, false) AS email_verified FROM clients cl LEFT JOIN users u ON u.id = cl.user_id
+			WHERE cl.user_id = $2),
 		c AS (
-			SELECT c.id, c.max_capacity, c.places_taken FROM training_classes c WHERE c.id = $1 AND c.status = 'scheduled'
+			SELECT c.id, c.title, c.user_id, c.single_price, c.max_capacity, c.places_taken FROM training_classes c
+			WHERE c.id = $1 AND c.status = 'scheduled'
 				AND EXISTS (SELECT 1 FROM class_sessions s WHERE s.class_id = c.id AND s.date + c.start_time > $3)
 			FOR UPDATE),
 		ins AS (
 			INSERT INTO enrollments (class_id, client_id, status, waitlisted_at, created_by)
 			SELECT c.id, cl.id, CASE WHEN c.places_taken < c.max_capacity THEN 'pending' ELSE 'waitlisted' END,
 				CASE WHEN c.places_taken < c.max_capacity THEN NULL ELSE clock_timestamp() END, $2 FROM c, cl
-			RETURNING id)
-		SELECT EXISTS (SELECT 1 FROM cl) AS client, EXISTS (SELECT 1 FROM c) AS open, coalesce((SELECT id FROM ins), 0) AS id`,
+			RETURNING id, class_id, client_id, status, enrolled_at, created_at, updated_at)
+		SELECT EXISTS (SELECT 1 FROM cl) AS has_client, EXISTS (SELECT 1 FROM c) AS is_open,
+			coalesce(ins.id, 0) AS id, coalesce(ins.class_id, 0) AS class_id, coalesce(ins.client_id, 0) AS client_id,
+			cl.user_id, coalesce(ins.status, '') AS status, coalesce(ins.enrolled_at, now()) AS enrolled_at,
+			NULL::timestamptz AS accepted_at, NULL::timestamptz AS rejected_at, NULL::timestamptz AS cancelled_at,
+			NULL::text AS attendance_status, NULL::timestamptz AS attendance_marked_at,
+			coalesce(ins.created_at, now()) AS created_at, coalesce(ins.updated_at, now()) AS updated_at,
+			NULL::bigint AS waitlist_position, coalesce(c.title, '') AS class_title, coalesce(c.user_id, 0) AS trainer_id,
+			coalesce(c.single_price, 0) AS price,
+			coalesce(cl.id, 0) AS "student.id", cl.user_id AS "student.user_id", cl.email AS "student.email",
+			cl.display_name AS "student.display_name", coalesce(cl.first_name, '') AS "student.first_name",
+			coalesce(cl.last_name, '') AS "student.last_name", cl.phone AS "student.phone",
+			coalesce(cl.email_verified, false) AS "student.email_verified", coalesce(cl.created_at, now()) AS "student.created_at",
+			NULL::bigint AS payment_type_id, NULL::numeric AS payment_amount, NULL::text AS payment_reference
+		FROM (SELECT 1) one LEFT JOIN ins ON true LEFT JOIN c ON true LEFT JOIN cl ON true`,
 		classID, userID, now)
-	return out.ID, out.Client, out.Open, sqldb.Map(err, nil, enrollmentErrors)
+	return out.Enrollment, out.Client, out.Open, sqldb.Map(err, nil, enrollmentErrors)
 }
 
 // classOf returns the class of the enrollment with id, which never changes.

@@ -152,11 +152,11 @@ func (s *Enrollments) enroll(ctx context.Context, by clubhouse.Actor, trainer, c
 // enrollNow enrolls by's client without claims: the common case, one
 // statement that holds the class's row only while it runs.
 func (s *Enrollments) enrollNow(ctx context.Context, by clubhouse.Actor, classID int64) (Enrollment, error) {
-	var id int64
+	var e Enrollment
 	err := sqldb.Atomic(ctx, s.db, func(q sqldb.Queryer) error {
 		var client, open bool
 		var err error
-		id, client, open, err = s.store.enrollNow(ctx, q, classID, by.UserID, s.wallNow())
+		e, client, open, err = s.store.enrollNow(ctx, q, classID, by.UserID, s.wallNow())
 		switch {
 		case err != nil:
 			return err
@@ -170,7 +170,11 @@ func (s *Enrollments) enrollNow(ctx context.Context, by clubhouse.Actor, classID
 	if err != nil {
 		return Enrollment{}, fmt.Errorf("enroll: %w", err)
 	}
-	return s.enrolled(ctx, id, nil)
+	if e.Status == EnrollmentWaitlisted {
+		return s.enrolled(ctx, e.ID, nil) // for its position, read after the commit
+	}
+	s.announce(TopicEnrollment, e)
+	return e, nil
 }
 
 // enrolled reads the new enrollment with id and announces it and its
