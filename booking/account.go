@@ -152,15 +152,19 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in Book
 }
 
 func (b *Bookings) notClassType(ctx context.Context, q sqldb.Queryer, typeID int64) error {
-	var gestion int
-	err := q.GetContext(ctx, &gestion, `SELECT gestion FROM reservation_types WHERE id = $1`, typeID)
-	if err != nil {
-		return sqldb.Map(err, reservationErrors["reservations_reservation_type_id_fkey"], nil)
-	}
-	if gestion == GestionClass {
+	gestion, err := gestionOf(ctx, q, typeID)
+	if err == nil && gestion == GestionClass {
 		return ErrClassType
 	}
-	return nil
+	return err
+}
+
+// gestionOf returns the gestion of the reservation type with typeID.
+// Errors: the invalid reference of an unknown type.
+func gestionOf(ctx context.Context, q sqldb.Queryer, typeID int64) (int, error) {
+	var gestion int
+	err := q.GetContext(ctx, &gestion, `SELECT gestion FROM reservation_types WHERE id = $1`, typeID)
+	return gestion, sqldb.Map(err, reservationErrors["reservations_reservation_type_id_fkey"], nil)
 }
 
 // ClientUpdate moves the client's booking or changes its notes; only

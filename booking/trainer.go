@@ -59,13 +59,9 @@ func (b *Bookings) TrainerList(ctx context.Context, by clubhouse.Actor, f Bookin
 // classType refuses a reservation type that is not one of training
 // classes.
 func (b *Bookings) classType(ctx context.Context, q sqldb.Queryer, typeID int64) error {
-	var gestion int
-	err := q.GetContext(ctx, &gestion, `SELECT gestion FROM reservation_types WHERE id = $1`, typeID)
-	if err != nil {
-		return sqldb.Map(err, reservationErrors["reservations_reservation_type_id_fkey"], nil)
-	}
-	if gestion != GestionClass {
+	gestion, err := gestionOf(ctx, q, typeID)
+	if err == nil && gestion != GestionClass {
 		return ErrNotClassBooking
 	}
-	return nil
+	return err
 }

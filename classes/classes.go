@@ -47,11 +47,16 @@ func scope(by clubhouse.Actor) (trainer int64, err error) {
 func (s *Classes) wallNow() time.Time { return booking.Wall(s.now().In(s.zone)) }
 
 // List returns the classes that match f and that by may see, by start.
-// Errors: clubhouse.ErrForbidden.
+// Errors: clubhouse.ErrForbidden, ErrInvalidQuery for an unknown status.
 func (s *Classes) List(ctx context.Context, by clubhouse.Actor, f ClassFilter) ([]Class, error) {
 	trainer, err := scope(by)
 	if err != nil {
 		return nil, err
+	}
+	switch f.Status {
+	case "", StatusScheduled, StatusCancelled, StatusCompleted:
+	default:
+		return nil, clubhouse.ErrInvalidQuery.Withf("status must be scheduled, cancelled or completed, not %q.", f.Status)
 	}
 	if trainer != 0 {
 		f.TrainerID = trainer

@@ -191,11 +191,17 @@ func (s *Enrollments) enrolled(ctx context.Context, id int64, claims []payments.
 }
 
 // List returns the enrollments that match f and that by may see, in the
-// order they were made. Errors: clubhouse.ErrForbidden.
+// order they were made. Errors: clubhouse.ErrForbidden, ErrInvalidQuery for
+// an unknown status.
 func (s *Enrollments) List(ctx context.Context, by clubhouse.Actor, f EnrollmentFilter) ([]Enrollment, error) {
 	trainer, err := scope(by)
 	if err != nil {
 		return nil, err
+	}
+	switch f.Status {
+	case "", EnrollmentPending, EnrollmentAccepted, EnrollmentWaitlisted, EnrollmentRejected, EnrollmentCancelled:
+	default:
+		return nil, clubhouse.ErrInvalidQuery.Withf("status must be pending, accepted, waitlisted, rejected or cancelled, not %q.", f.Status)
 	}
 	if trainer != 0 {
 		f.TrainerID = trainer

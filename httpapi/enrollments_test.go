@@ -413,6 +413,7 @@ func TestTrainer_studentsAndClients(t *testing.T) {
 	t1.Post(path("/api/trainer/students/%d/assign", nico), map[string]any{}).Status(t, http.StatusBadRequest)
 	t1.Get("/api/trainer/students").Status(t, http.StatusOK).JSON(t, &list)
 	assert.Len(t, list, 2, "the assigned client is a student now")
+	t1.Get("/api/trainer/events?status=done").Status(t, http.StatusBadRequest).Error(t, "invalid query")
 	app.AsClient().Get("/api/trainer/students").Status(t, http.StatusForbidden)
 	app.AsClient().Post("/api/trainer/clients", map[string]any{}).Status(t, http.StatusForbidden)
 }
