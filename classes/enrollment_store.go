@@ -2,9 +2,12 @@ package classes
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
@@ -192,15 +195,21 @@ func (enrollmentStore) mark(ctx context.Context, q sqldb.Queryer, id int64, date
 // one, which its caller reads after the commit (the statement's snapshot
 // may predate enrollments that committed while it waited for the lock).
 // client is false when the user has no client record, open false when the
-// class takes no enrollments; e is then zero.
+// class takes no enrollments; e is then zero. It runs through
+// sqldb.QueryRow, on the pgx pool directly when q is one: enrolling is what
+// a full class's clients race to do the minute it opens.
 func (enrollmentStore) enrollNow(ctx context.Context, q sqldb.Queryer, classID, userID int64, now time.Time) (e Enrollment, client, open bool, err error) {
-	var out struct {
-		Enrollment
-		Client bool `db:"has_client"`
-		Open   bool `db:"is_open"`
-	}
-	err = q.GetContext(ctx, &out, `WITH cl AS (
-			SELECT cl.*, coalesce(u.email_verified, false) AS email_verified FROM clients cl LEFT JOIN users u ON u.id = cl.user_id
+	var (
+		id, classRef, clientID, trainer, studentID sql.NullInt64
+		status, title, first, last                 sql.NullString
+		enrolledAt, createdAt, studentCreatedAt    sql.NullTime
+		verified                                   sql.NullBool
+		price                                      decimal.NullDecimal
+	)
+	err = sqldb.QueryRow(ctx, q, `WITH cl AS (
+			SELECT cl.id, cl.user_id, cl.email, cl.display_name, cl.first_name, cl.last_name, cl.phone, cl.created_at,
+				coalesce(u.email_verified, false) AS email_verified
+			FROM clients cl LEFT JOIN users u ON u.id = cl.user_id
 			WHERE cl.user_id = $2),
 		c AS (
 			SELECT c.id, c.title, c.user_id, c.single_price, c.max_capacity, c.places_taken FROM training_classes c
@@ -211,23 +220,23 @@ func (enrollmentStore) enrollNow(ctx context.Context, q sqldb.Queryer, classID, 
 			INSERT INTO enrollments (class_id, client_id, status, waitlisted_at, created_by)
 			SELECT c.id, cl.id, CASE WHEN c.places_taken < c.max_capacity THEN 'pending' ELSE 'waitlisted' END,
 				CASE WHEN c.places_taken < c.max_capacity THEN NULL ELSE clock_timestamp() END, $2 FROM c, cl
-			RETURNING id, class_id, client_id, status, enrolled_at, created_at, updated_at)
-		SELECT EXISTS (SELECT 1 FROM cl) AS has_client, EXISTS (SELECT 1 FROM c) AS is_open,
-			coalesce(ins.id, 0) AS id, coalesce(ins.class_id, 0) AS class_id, coalesce(ins.client_id, 0) AS client_id,
-			cl.user_id, coalesce(ins.status, '') AS status, coalesce(ins.enrolled_at, now()) AS enrolled_at,
-			NULL::timestamptz AS accepted_at, NULL::timestamptz AS rejected_at, NULL::timestamptz AS cancelled_at,
-			NULL::text AS attendance_status, NULL::timestamptz AS attendance_marked_at,
-			coalesce(ins.created_at, now()) AS created_at, coalesce(ins.updated_at, now()) AS updated_at,
-			NULL::bigint AS waitlist_position, coalesce(c.title, '') AS class_title, coalesce(c.user_id, 0) AS trainer_id,
-			coalesce(c.single_price, 0) AS price,
-			coalesce(cl.id, 0) AS "student.id", cl.user_id AS "student.user_id", cl.email AS "student.email",
-			cl.display_name AS "student.display_name", coalesce(cl.first_name, '') AS "student.first_name",
-			coalesce(cl.last_name, '') AS "student.last_name", cl.phone AS "student.phone",
-			coalesce(cl.email_verified, false) AS "student.email_verified", coalesce(cl.created_at, now()) AS "student.created_at",
-			NULL::bigint AS payment_type_id, NULL::numeric AS payment_amount, NULL::text AS payment_reference
+			RETURNING id, class_id, client_id, status, enrolled_at, created_at)
+		SELECT EXISTS (SELECT 1 FROM cl), EXISTS (SELECT 1 FROM c),
+			ins.id, ins.class_id, ins.client_id, ins.status, ins.enrolled_at, ins.created_at, c.title, c.user_id, c.single_price,
+			cl.id, cl.user_id, cl.email, cl.display_name, cl.first_name, cl.last_name, cl.phone, cl.email_verified, cl.created_at
 		FROM (SELECT 1) one LEFT JOIN ins ON true LEFT JOIN c ON true LEFT JOIN cl ON true`,
-		classID, userID, now)
-	return out.Enrollment, out.Client, out.Open, sqldb.Map(err, nil, enrollmentErrors)
+		classID, userID, now).Scan(&client, &open,
+		&id, &classRef, &clientID, &status, &enrolledAt, &createdAt, &title, &trainer, &price,
+		&studentID, &e.Student.UserID, &e.Student.Email, &e.Student.DisplayName, &first, &last, &e.Student.Phone, &verified, &studentCreatedAt)
+	if err != nil || !id.Valid {
+		return Enrollment{}, client, open, sqldb.Map(err, nil, enrollmentErrors)
+	}
+	e.ID, e.ClassID, e.ClientID, e.UserID, e.Status = id.Int64, classRef.Int64, clientID.Int64, e.Student.UserID, status.String
+	e.EnrolledAt, e.CreatedAt, e.UpdatedAt = enrolledAt.Time, createdAt.Time, createdAt.Time // both default to now()
+	e.ClassTitle, e.TrainerID, e.Price = title.String, trainer.Int64, price.Decimal
+	e.Student.ClientID, e.Student.FirstName, e.Student.LastName = studentID.Int64, first.String, last.String
+	e.Student.EmailVerified, e.Student.CreatedAt = verified.Bool, studentCreatedAt.Time
+	return e, client, open, nil
 }
 
 // classOf returns the class of the enrollment with id, which never changes.

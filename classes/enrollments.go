@@ -49,6 +49,7 @@ type ClassCancelled struct {
 // a client sees their own (Mine) and enrolls themselves (Enroll).
 type Enrollments struct {
 	db       *sqlx.DB
+	direct   *sqldb.DB // db, with the pgx pool it runs on for the client's enrollment
 	zone     *time.Location
 	now      func() time.Time
 	events   clubhouse.Publisher
@@ -153,7 +154,7 @@ func (s *Enrollments) enroll(ctx context.Context, by clubhouse.Actor, trainer, c
 // statement that holds the class's row only while it runs.
 func (s *Enrollments) enrollNow(ctx context.Context, by clubhouse.Actor, classID int64) (Enrollment, error) {
 	var e Enrollment
-	err := sqldb.Atomic(ctx, s.db, func(q sqldb.Queryer) error {
+	err := s.direct.Atomic(ctx, func(q sqldb.Queryer) error {
 		var client, open bool
 		var err error
 		e, client, open, err = s.store.enrollNow(ctx, q, classID, by.UserID, s.wallNow())

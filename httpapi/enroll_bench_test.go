@@ -22,7 +22,8 @@ import (
 // pgx inserts of the same rows (an enrollment of a client in a class, which
 // the places trigger counts) by 16 other clients. Each round enrolls every
 // client in classesPerRound fresh classes; the rounds alternate raw, API,
-// API, raw. Run it with
+// API, raw. The server keeps signed-in users in memory, as clubd does
+// (auth.Service.WatchUsers). Run it with
 //
 //	go test ./httpapi/ -run XXX -bench EnrollFloor -benchtime 3x
 const (
@@ -30,11 +31,13 @@ const (
 	classesPerRound = 25
 )
 
-// rawEnrollSQL is the raw baseline: the row the service inserts.
-const rawEnrollSQL = `INSERT INTO enrollments (class_id, client_id, status) VALUES ($1, $2, 'pending')`
+// rawEnrollSQL is the raw baseline: the row the service inserts, made by
+// the client's own user.
+const rawEnrollSQL = `INSERT INTO enrollments (class_id, client_id, status, created_by) VALUES ($1, $2, 'pending', $3)`
 
 func BenchmarkEnrollFloor(b *testing.B) {
 	app := apptest.New(b)
+	app.WatchUsers()
 	ctx := b.Context()
 	admin := app.AsAdmin()
 	padel := admin.Post("/api/admin/court-types", map[string]any{"name": "Padel"}).Status(b, http.StatusCreated).ID(b)
@@ -47,11 +50,13 @@ func BenchmarkEnrollFloor(b *testing.B) {
 
 	tokens := make([]string, enrollClients)
 	rawClients := make([]int64, enrollClients)
+	rawUsers := make([]int64, enrollClients)
 	for i := range enrollClients {
 		u := app.User(fmt.Sprintf("api%d@test.club", i))
 		app.As(u).Post("/api/account/client", map[string]any{"email": fmt.Sprintf("api%d@test.club", i), "first_name": "Api",
 			"last_name": fmt.Sprint(i), "document": fmt.Sprint(100 + i), "document_type_id": doc}).Status(b, http.StatusCreated)
 		tokens[i] = app.Token(u)
+		rawUsers[i] = app.User(fmt.Sprintf("raw%d@test.club", i)).ID
 		rawClients[i] = admin.Post("/api/admin/clients", map[string]any{"first_name": "Raw", "last_name": fmt.Sprint(i),
 			"document": fmt.Sprint(500 + i), "document_type_id": doc}).Status(b, http.StatusCreated).ID(b)
 	}
@@ -109,7 +114,7 @@ func BenchmarkEnrollFloor(b *testing.B) {
 			if api {
 				return enroll(ctx, tokens[c], ids[i])
 			}
-			_, err := pool.Exec(ctx, rawEnrollSQL, ids[i], rawClients[c])
+			_, err := pool.Exec(ctx, rawEnrollSQL, ids[i], rawClients[c], rawUsers[c])
 			return err
 		})
 		if err != nil {

@@ -188,6 +188,28 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 	return b.Buffer.Write(p)
 }
 
+// WatchUsers runs the app's auth.Service WatchUsers, as clubd does, until
+// the test ends, and returns once it listens: the users who authenticate
+// from then on are kept in memory until the database announces a change of
+// their row.
+func (a *App) WatchUsers() {
+	a.tb.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.Auth.WatchUsers(ctx, func(err error) { a.tb.Logf("apptest: watch users: %v", err) })
+	}()
+	a.tb.Cleanup(func() { cancel(); <-done })
+	deadline := time.Now().Add(10 * time.Second)
+	for !a.Auth.WatchingUsers() {
+		if time.Now().After(deadline) {
+			a.tb.Fatalf("apptest: the users watch did not start")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // LogText returns everything the server logged so far. Unlike Logs, it
 // may be read while the server handles requests.
 func (a *App) LogText() string {

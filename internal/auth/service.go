@@ -40,6 +40,8 @@ type Service struct {
 	o      Options
 	store  Store
 	limits limits
+	// principals keeps the rows of recent users while WatchUsers runs.
+	principals principals
 	// dummyHash makes a login for an unknown email, or a user without a
 	// password, cost as much as a wrong password: it has the same bcrypt cost.
 	dummyHash []byte
@@ -348,7 +350,7 @@ func (s *Service) Verify(ctx context.Context, bearer string) (Principal, error) 
 
 // userActor returns the actor of the user c names.
 func (s *Service) userActor(ctx context.Context, c Claims) (clubhouse.Actor, error) {
-	u, err := s.store.ByLocalID(ctx, s.o.DB, c.Subject)
+	u, err := s.principal(ctx, c.Subject)
 	if errors.Is(err, ErrUserNotFound) && s.o.External != "" {
 		u, err = s.firstSight(ctx, c)
 	}
@@ -362,6 +364,20 @@ func (s *Service) userActor(ctx context.Context, c Claims) (clubhouse.Actor, err
 		return clubhouse.Actor{}, ErrUserDisabled
 	}
 	return clubhouse.Actor{UserID: u.ID, UID: u.LocalID, Email: deref(u.Email), Roles: u.Roles()}, nil
+}
+
+// principal returns the row of the user with local_id sub as Store.Principal
+// reads it, from memory while WatchUsers keeps it there.
+func (s *Service) principal(ctx context.Context, sub string) (User, error) {
+	if u, ok := s.principals.get(sub, s.o.Now()); ok {
+		return u, nil
+	}
+	gen := s.principals.generation()
+	u, err := s.store.Principal(ctx, s.o.DB, sub)
+	if err == nil {
+		s.principals.put(sub, u, gen, s.o.Now())
+	}
+	return u, err
 }
 
 // firstSight creates the user row of an external subject, tolerating a
@@ -550,7 +566,9 @@ func (s *Service) SetRoles(ctx context.Context, email string, roles map[clubhous
 	if err != nil {
 		return User{}, err
 	}
-	return s.store.SetRoles(ctx, s.o.DB, u.ID, roles)
+	u, err = s.store.SetRoles(ctx, s.o.DB, u.ID, roles)
+	s.principals.forget(u.LocalID)
+	return u, err
 }
 
 // Page is one page of the user list.
@@ -697,5 +715,6 @@ func (s *Service) ChangeUser(ctx context.Context, by clubhouse.Actor, uid string
 		}
 		return nil
 	})
+	s.principals.forget(uid)
 	return out, err
 }

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"time"
@@ -93,18 +94,39 @@ func (i *Issuer) sign(subject string, c Claims) (string, time.Duration, error) {
 	return s, i.TTL, nil
 }
 
-// Verifier checks access tokens against an issuer's key set.
+// leeway is the clock skew Verify tolerates on a token's times.
+const leeway = 30 * time.Second
+
+// Verifier checks access tokens against an issuer's key set. It remembers
+// the tokens that passed, for at most a minute each and never beyond their
+// expiry, so that a client's next requests skip the signature check.
 type Verifier struct {
 	Keys     KeySource
 	Issuer   string
 	Audience string
 	Now      func() time.Time
+
+	verified verified
 }
 
 // Verify parses and checks token: RS256 only, a known key id, the configured
 // issuer and audience, and an expiry in the future. It returns ErrInvalidToken
 // (with the reason in the message) for any failure.
 func (v *Verifier) Verify(ctx context.Context, token string) (Claims, error) {
+	key := sha256.Sum256([]byte(token))
+	now := v.Now()
+	if c, ok := v.verified.get(key, now); ok {
+		return c, nil
+	}
+	c, err := v.check(ctx, token)
+	if err == nil {
+		v.verified.put(key, c, now, leeway)
+	}
+	return c, err
+}
+
+// check is Verify without the memory of tokens that passed.
+func (v *Verifier) check(ctx context.Context, token string) (Claims, error) {
 	var c Claims
 	_, err := jwt.ParseWithClaims(token, &c, func(t *jwt.Token) (any, error) {
 		kid, _ := t.Header["kid"].(string)
@@ -118,7 +140,7 @@ func (v *Verifier) Verify(ctx context.Context, token string) (Claims, error) {
 		jwt.WithAudience(v.Audience),
 		jwt.WithExpirationRequired(),
 		jwt.WithIssuedAt(),
-		jwt.WithLeeway(30*time.Second),
+		jwt.WithLeeway(leeway),
 		jwt.WithTimeFunc(v.Now),
 	)
 	if err != nil {

@@ -165,6 +165,42 @@ func TestVerify_leeway(t *testing.T) {
 	require.ErrorIs(t, err, auth.ErrInvalidToken, "40s past exp is not")
 }
 
+// TestVerify_remembered shows what Verify's memory of the tokens that
+// passed changes: a key the issuer drops stops its tokens within a minute,
+// and a token that differs from a remembered one in any byte is checked in
+// full.
+func TestVerify_remembered(t *testing.T) {
+	t.Parallel()
+	key := newKey(t)
+	clk := newClock()
+	keys := auth.StaticKeys{key.KID: &key.Private.PublicKey}
+	v := &auth.Verifier{Keys: keys, Issuer: testIssuer, Audience: testAudience, Now: clk.Now}
+	tok := sign(t, jwt.SigningMethodRS256, key.Private, key.KID, jwt.MapClaims{
+		"iss": testIssuer, "aud": testAudience, "sub": "user-1", "exp": clk.Now().Add(time.Hour).Unix(),
+	})
+	_, err := v.Verify(context.Background(), tok)
+	require.NoError(t, err)
+
+	forged := splice(tok, sign(t, jwt.SigningMethodRS256, key.Private, key.KID, jwt.MapClaims{
+		"iss": testIssuer, "aud": testAudience, "sub": "user-2", "exp": clk.Now().Add(time.Hour).Unix(),
+	}))
+	_, err = v.Verify(context.Background(), forged)
+	require.ErrorIs(t, err, auth.ErrInvalidToken, "another payload under a remembered signature")
+	sig := strings.LastIndex(tok, ".") + 1
+	flipped := tok[:sig] + map[bool]string{true: "B", false: "A"}[tok[sig] == 'A'] + tok[sig+1:]
+	_, err = v.Verify(context.Background(), flipped)
+	require.ErrorIs(t, err, auth.ErrInvalidToken, "a remembered token with a byte of its signature changed")
+
+	delete(keys, key.KID)
+	clk.Advance(59 * time.Second)
+	got, err := v.Verify(context.Background(), tok)
+	require.NoError(t, err, "within a minute of its check the token is remembered")
+	assert.Equal(t, "user-1", got.Subject)
+	clk.Advance(time.Second)
+	_, err = v.Verify(context.Background(), tok)
+	require.ErrorIs(t, err, auth.ErrInvalidToken, "a minute after its check, the dropped key is missed")
+}
+
 func publicKeyPEM(tb testing.TB, k *rsa.PublicKey) []byte {
 	tb.Helper()
 	der, err := x509.MarshalPKIXPublicKey(k)

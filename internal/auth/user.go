@@ -109,6 +109,18 @@ func (Store) ByLocalID(ctx context.Context, q sqldb.Queryer, id string) (User, e
 	return u, sqldb.Map(err, ErrUserNotFound, nil)
 }
 
+// Principal returns the columns of the user with local_id id that make its
+// actor, or ErrUserNotFound: every authenticated request asks, so it reads
+// only those, through sqldb.QueryRow (on the pgx pool directly when q is a
+// *sqldb.DB with one).
+func (Store) Principal(ctx context.Context, q sqldb.Queryer, id string) (User, error) {
+	var u User
+	err := sqldb.QueryRow(ctx, q, `SELECT id, local_id, email, disabled, trainer, operator, admin, sudo, accounting
+		FROM users WHERE local_id = $1`, id).Scan(&u.ID, &u.LocalID, &u.Email, &u.Disabled,
+		&u.Trainer, &u.Operator, &u.Admin, &u.Sudo, &u.Accounting)
+	return u, sqldb.Map(err, ErrUserNotFound, nil)
+}
+
 // ByID returns the user with primary key id, or ErrUserNotFound.
 func (Store) ByID(ctx context.Context, q sqldb.Queryer, id int64) (User, error) {
 	var u User

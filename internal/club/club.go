@@ -66,7 +66,7 @@ func New(db *sqlx.DB, o Options) *Services {
 			WebhookSecrets: o.WebhookSecrets}),
 	}
 	s.Classes = classes.New(db, classes.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Clients: b.Clients,
-		Payments: s.Payments, Events: o.Events})
+		Payments: s.Payments, Events: o.Events, Pool: o.Pool})
 	if o.Accounting != nil {
 		s.Ledger = ledger.New(o.Accounting, o.Now, payments.WaitingCheck(db, o.Zone))
 		s.Poster = payments.NewLedgerPoster(db, s.Ledger, o.Zone)

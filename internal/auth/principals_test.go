@@ -1,0 +1,113 @@
+package auth_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
+)
+
+// TestWatchUsers keeps the users who authenticate in memory while the
+// service listens, and shows every way a kept row is forgotten: a change
+// through the service at once, a change made in SQL at its announcement,
+// the minute backstop for a change nobody announced, and the end of
+// listening.
+func TestWatchUsers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := newClock()
+	s, db := localService(t, clk, nil)
+	admin := createUser(t, s, db, "sudo@example.com", "sudo-password", clubhouse.RoleSudo)
+	ana := createUser(t, s, db, "ana@example.com", "right-password", clubhouse.RoleOperator)
+	tok, err := s.Login(ctx, "ana@example.com", "right-password", "10.0.0.1")
+	require.NoError(t, err)
+	roles := func() (bool, bool, error) {
+		p, err := s.Verify(ctx, tok.AccessToken)
+		return p.Actor.Has(clubhouse.RoleOperator), p.Actor.Has(clubhouse.RoleTrainer), err
+	}
+	sqlRoles := func(operator, trainer bool) {
+		t.Helper()
+		_, err := db.ExecContext(ctx, `UPDATE users SET operator = $2, trainer = $3 WHERE id = $1`, ana.ID, operator, trainer)
+		require.NoError(t, err)
+	}
+
+	watch, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.WatchUsers(watch, func(err error) { t.Errorf("watch users: %v", err) })
+	}()
+	require.Eventually(t, s.WatchingUsers, 10*time.Second, 5*time.Millisecond)
+
+	op, _, err := roles()
+	require.NoError(t, err)
+	require.True(t, op, "the first request reads the row")
+
+	// A change the database does not announce is not seen until the
+	// backstop: the row is served from memory.
+	_, err = db.ExecContext(ctx, `ALTER TABLE users DISABLE TRIGGER users_changed`)
+	require.NoError(t, err)
+	sqlRoles(false, true)
+	op, tr, err := roles()
+	require.NoError(t, err)
+	assert.True(t, op && !tr, "the kept row, since nothing announced the change")
+	clk.Advance(time.Minute)
+	op, tr, err = roles()
+	require.NoError(t, err)
+	assert.True(t, !op && tr, "read again after a minute")
+
+	// A change made in SQL is announced at its commit.
+	_, err = db.ExecContext(ctx, `ALTER TABLE users ENABLE TRIGGER users_changed`)
+	require.NoError(t, err)
+	sqlRoles(true, false)
+	assert.Eventually(t, func() bool {
+		op, tr, err := roles()
+		return err == nil && op && !tr
+	}, 10*time.Second, 5*time.Millisecond, "the announced change")
+	_, err = db.ExecContext(ctx, `UPDATE users SET disabled = true WHERE id = $1`, ana.ID)
+	require.NoError(t, err)
+	assert.Eventually(t, func() bool {
+		_, _, err := roles()
+		return err != nil
+	}, 10*time.Second, 5*time.Millisecond, "the announced disabling")
+	_, _, err = roles()
+	assert.ErrorIs(t, err, auth.ErrUserDisabled)
+
+	// A change through the service rules the very next request.
+	enable, disable := false, true
+	_, err = s.ChangeUser(ctx, clubhouse.Actor{UserID: admin.ID}, ana.LocalID, auth.UserChange{Disabled: &enable})
+	require.NoError(t, err)
+	op, _, err = roles()
+	require.NoError(t, err, "enabled again through the service")
+	require.True(t, op)
+	_, err = s.SetRoles(ctx, "ana@example.com", map[clubhouse.Role]bool{clubhouse.RoleTrainer: true})
+	require.NoError(t, err)
+	op, tr, err = roles()
+	require.NoError(t, err)
+	assert.True(t, !op && tr, "roles set through the service")
+	_, err = s.ChangeUser(ctx, clubhouse.Actor{UserID: admin.ID}, ana.LocalID, auth.UserChange{Disabled: &disable})
+	require.NoError(t, err)
+	_, _, err = roles()
+	assert.ErrorIs(t, err, auth.ErrUserDisabled, "disabled through the service")
+	_, err = s.ChangeUser(ctx, clubhouse.Actor{UserID: admin.ID}, ana.LocalID, auth.UserChange{Disabled: &enable})
+	require.NoError(t, err)
+
+	// Without a listener nothing is kept: an unannounced change is seen at
+	// once.
+	stop()
+	<-done
+	assert.False(t, s.WatchingUsers())
+	_, err = db.ExecContext(ctx, `ALTER TABLE users DISABLE TRIGGER users_changed`)
+	require.NoError(t, err)
+	_, _, err = roles()
+	require.NoError(t, err)
+	sqlRoles(true, true)
+	op, tr, err = roles()
+	require.NoError(t, err)
+	assert.True(t, op && tr, "read at once when nobody listens")
+}
