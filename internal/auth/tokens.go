@@ -98,8 +98,9 @@ func (i *Issuer) sign(subject string, c Claims) (string, time.Duration, error) {
 const leeway = 30 * time.Second
 
 // Verifier checks access tokens against an issuer's key set. It remembers
-// the tokens that passed, for at most a minute each and never beyond their
-// expiry, so that a client's next requests skip the signature check.
+// the tokens that passed, for at most a minute each, never beyond their
+// expiry and only while the key set still holds the key that verified
+// them, so that a client's next requests skip the signature check.
 type Verifier struct {
 	Keys     KeySource
 	Issuer   string
@@ -115,25 +116,40 @@ type Verifier struct {
 func (v *Verifier) Verify(ctx context.Context, token string) (Claims, error) {
 	key := sha256.Sum256([]byte(token))
 	now := v.Now()
-	if c, ok := v.verified.get(key, now); ok {
+	if c, by, ok := v.verified.get(key, now); ok && v.still(ctx, by) {
 		return c, nil
 	}
-	c, err := v.check(ctx, token)
+	c, by, err := v.check(ctx, token)
 	if err == nil {
-		v.verified.put(key, c, now, leeway)
+		v.verified.put(key, c, by, now, leeway)
 	}
 	return c, err
 }
 
-// check is Verify without the memory of tokens that passed.
-func (v *Verifier) check(ctx context.Context, token string) (Claims, error) {
+// still reports whether a token verified with by would verify now: the key
+// source gives the same key for its id, and the issuer and audience are
+// the same.
+func (v *Verifier) still(ctx context.Context, by verifiedBy) bool {
+	if by.issuer != v.Issuer || by.audience != v.Audience {
+		return false
+	}
+	k, err := v.Keys.PublicKey(ctx, by.kid)
+	return err == nil && k != nil && k.Equal(by.key)
+}
+
+// check is Verify without the memory of tokens that passed; it also
+// returns what the token was verified with.
+func (v *Verifier) check(ctx context.Context, token string) (Claims, verifiedBy, error) {
 	var c Claims
+	by := verifiedBy{issuer: v.Issuer, audience: v.Audience}
 	_, err := jwt.ParseWithClaims(token, &c, func(t *jwt.Token) (any, error) {
 		kid, _ := t.Header["kid"].(string)
 		if kid == "" {
 			return nil, errors.New("token has no key id")
 		}
-		return v.Keys.PublicKey(ctx, kid)
+		k, err := v.Keys.PublicKey(ctx, kid)
+		by.kid, by.key = kid, k
+		return k, err
 	},
 		jwt.WithValidMethods([]string{"RS256"}),
 		jwt.WithIssuer(v.Issuer),
@@ -144,10 +160,10 @@ func (v *Verifier) check(ctx context.Context, token string) (Claims, error) {
 		jwt.WithTimeFunc(v.Now),
 	)
 	if err != nil {
-		return Claims{}, ErrInvalidToken.Withf("The access token is invalid: %v.", err)
+		return Claims{}, by, ErrInvalidToken.Withf("The access token is invalid: %v.", err)
 	}
 	if c.Subject == "" {
-		return Claims{}, ErrInvalidToken.Withf("The access token names no subject.")
+		return Claims{}, by, ErrInvalidToken.Withf("The access token names no subject.")
 	}
-	return c, nil
+	return c, by, nil
 }

@@ -1,15 +1,14 @@
 package auth
 
 import (
+	"crypto/rsa"
 	"crypto/sha256"
 	"sync"
 	"time"
 )
 
 // verifiedFor bounds how long Verify trusts a token it checked before
-// without checking its signature again: the time RemoteKeys may keep a key
-// its issuer no longer publishes (MinRefresh), so that dropping a key stops
-// its tokens no later than a fresh check would.
+// without checking its signature again.
 const verifiedFor = time.Minute
 
 // maxVerified bounds the tokens remembered at once. A full set forgets its
@@ -24,7 +23,9 @@ const maxVerified = 10000
 // verifiedFor. Only tokens that passed every check are kept, under the
 // SHA-256 of their text: a token that differs in any byte is a different
 // key and is checked in full. An entry ends when its token expires, as the
-// full check would decide it.
+// full check would decide it, and is used only while the key source still
+// gives the key that verified it, for the same issuer and audience: a key
+// dropped or replaced stops its tokens at once, as a full check would.
 type verified struct {
 	mu      sync.Mutex
 	entries map[[sha256.Size]byte]verifiedToken
@@ -33,24 +34,34 @@ type verified struct {
 type verifiedToken struct {
 	claims Claims
 	until  time.Time // the entry is used while now is before until
+	by     verifiedBy
+}
+
+// verifiedBy is what a token was verified with: its key (by id) and the
+// issuer and audience it was checked against.
+type verifiedBy struct {
+	kid              string
+	key              *rsa.PublicKey
+	issuer, audience string
 }
 
 // get returns the claims of the token whose hash is key when it passed
 // Verify and its entry still holds at now.
-func (v *verified) get(key [sha256.Size]byte, now time.Time) (Claims, bool) {
+// The caller checks that what it was verified with still holds.
+func (v *verified) get(key [sha256.Size]byte, now time.Time) (Claims, verifiedBy, bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	e, ok := v.entries[key]
 	if !ok || !now.Before(e.until) {
-		return Claims{}, false
+		return Claims{}, verifiedBy{}, false
 	}
-	return e.claims, true
+	return e.claims, e.by, true
 }
 
 // put remembers c, the claims of the token whose hash is key, verified at
 // now and trusted until the token's expiry plus the leeway Verify allows,
 // or for verifiedFor when that comes first.
-func (v *verified) put(key [sha256.Size]byte, c Claims, now time.Time, leeway time.Duration) {
+func (v *verified) put(key [sha256.Size]byte, c Claims, by verifiedBy, now time.Time, leeway time.Duration) {
 	until := now.Add(verifiedFor)
 	if c.ExpiresAt != nil {
 		until = minTime(until, c.ExpiresAt.Add(leeway))
@@ -70,7 +81,7 @@ func (v *verified) put(key [sha256.Size]byte, c Claims, now time.Time, leeway ti
 			clear(v.entries)
 		}
 	}
-	v.entries[key] = verifiedToken{claims: c, until: until}
+	v.entries[key] = verifiedToken{claims: c, until: until, by: by}
 }
 
 func minTime(a, b time.Time) time.Time {
