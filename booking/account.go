@@ -116,9 +116,10 @@ func (b *Bookings) ClientGet(ctx context.Context, by clubhouse.Actor, id int64) 
 }
 
 // ClientCreate books a court for by's client: in's client and status are
-// ignored (the booking is the client's, pending), and class types are
-// refused. Errors: as Create, ErrOtherClient when in names another client,
-// ErrNoClient when by has no client record, and ErrClassType.
+// ignored (the booking is the client's, pending), class types are refused,
+// and the club's rules judge it as a client's. Errors: as Create,
+// ErrOtherClient when in names another client, ErrNoClient when by has no
+// client record, ErrClassType, ErrOverrideForStaff.
 func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in BookingInput) (Reservation, error) {
 	clientID, err := b.clientOf(ctx, by)
 	if err != nil {
@@ -140,7 +141,13 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in Book
 		if err := b.notClassType(ctx, tx, r.ReservationTypeID); err != nil {
 			return err
 		}
-		var err error
+		rules, err := b.rules.current(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if err := b.admit(ctx, tx, rules, b.attempt(by, true, in.OverrideRules, r, nil), by, &r, 0); err != nil {
+			return err
+		}
 		out, err = b.insert(ctx, tx, by, r)
 		return err
 	})
@@ -168,42 +175,84 @@ func gestionOf(ctx context.Context, q sqldb.Queryer, typeID int64) (int, error) 
 }
 
 // ClientUpdate moves the client's booking or changes its notes; only
-// Checking, Checkout and Notes of in are read. Errors: as Update.
+// Checking, Checkout and Notes of in are read. A booking that has started
+// cannot be changed; a move is judged by the club's rules as a client's
+// (within the cancellation window, to a span the client may book) and puts
+// the booking back to pending. Errors: as Update, ErrRulePast.
 func (b *Bookings) ClientUpdate(ctx context.Context, by clubhouse.Actor, id int64, in BookingInput) (Reservation, error) {
 	clientID, err := b.clientOf(ctx, by)
 	if err != nil {
 		return Reservation{}, err
 	}
-	return b.update(ctx, id, BookingInput{Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes}, &clientID)
+	return b.update(ctx, by, id, BookingInput{Checking: in.Checking, Checkout: in.Checkout, Notes: in.Notes,
+		OverrideRules: in.OverrideRules}, &clientID)
 }
 
-// ClientDelete cancels the client's booking. Errors: as Delete.
+// ClientDelete cancels the client's booking: only one that has not
+// started, and within the club's cancellation window. Errors: as Delete,
+// ErrRulePast, ErrRuleCancelWindow.
 func (b *Bookings) ClientDelete(ctx context.Context, by clubhouse.Actor, id int64) error {
 	clientID, err := b.clientOf(ctx, by)
 	if err != nil {
 		return err
 	}
-	// One statement: the booking is deleted only while it is the client's.
-	deleted, err := b.store.deleteOwned(ctx, b.db, id, clientID)
+	err = sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
+		r, err := b.store.get(ctx, tx, id, true)
+		if err != nil {
+			return err
+		}
+		if r.ClientID == nil || *r.ClientID != clientID {
+			return ErrBookingNotFound
+		}
+		rules, err := b.rules.current(ctx, tx)
+		if err != nil {
+			return err
+		}
+		from := r.Span()
+		if err := rules.Check(Attempt{Now: b.Now(), TypeID: r.ReservationTypeID, Client: true, From: &from, Future: -1}); err != nil {
+			return err
+		}
+		deleted, err := b.store.deleteOwned(ctx, tx, id, clientID)
+		if err == nil && !deleted {
+			err = ErrBookingNotFound
+		}
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("delete booking: %w", err)
-	}
-	if !deleted {
-		return ErrBookingNotFound
 	}
 	b.publish(id)
 	return nil
 }
 
-// ClientQuote prices a span for the client; an ExcludeID must be the
-// client's own booking. Errors: as Quote, and ErrBookingNotFound.
+// ClientQuote prices a span for the client and tells whether the client
+// may book it (the club's rules judge it as the client's); an ExcludeID
+// must be the client's own booking, which the span would move. Errors: as
+// Quote, and ErrBookingNotFound.
 func (b *Bookings) ClientQuote(ctx context.Context, by clubhouse.Actor, in SpanInput) (BookingQuote, error) {
+	a := Attempt{Now: b.Now(), TypeID: in.ReservationTypeID, Client: true, Override: in.OverrideRules, Future: -1}
 	if in.ExcludeID != 0 {
-		if _, err := b.ClientGet(ctx, by, in.ExcludeID); err != nil {
+		r, err := b.ClientGet(ctx, by, in.ExcludeID)
+		if err != nil {
 			return BookingQuote{}, err
 		}
+		from := r.Span()
+		a.From = &from
 	}
-	return b.Quote(ctx, in)
+	court, span, err := b.resolve(ctx, in)
+	if err != nil {
+		return BookingQuote{}, err
+	}
+	q, err := b.quote(ctx, court, in.ReservationTypeID, span, in.ExcludeID)
+	if err != nil {
+		return BookingQuote{}, err
+	}
+	clientID, err := b.clientOf(ctx, by)
+	if err != nil {
+		return BookingQuote{}, err
+	}
+	a.Span = span
+	return q, b.judge(ctx, &q, a, &clientID, in.ExcludeID)
 }
 
 // Stats are a client's booking statistics.
@@ -253,14 +302,18 @@ func (b *Bookings) ClientStats(ctx context.Context, by clubhouse.Actor) (Stats, 
 	return st, nil
 }
 
-// CourtAvailability is a court and, when a span was asked, whether it is free.
+// CourtAvailability is a court and, when a span was asked, whether a client
+// may book it: free, and allowed by the club's rules (Refused is then the
+// refusal of the rule that does not allow it).
 type CourtAvailability struct {
 	Court
 	Available *bool
+	Refused   *clubhouse.Error
 }
 
-// Availability lists every court, with whether it is free for span when
-// span is not nil. Errors: Invalid for a bad span.
+// Availability lists every court, with whether a client may book it for
+// the span from checking to checkout when they are set. Errors: Invalid for
+// a bad span.
 func (b *Bookings) Availability(ctx context.Context, checking, checkout time.Time) ([]CourtAvailability, error) {
 	all, err := list[Court](ctx, b.db, courts, "")
 	if err != nil {
@@ -281,17 +334,24 @@ func (b *Bookings) Availability(ctx context.Context, checking, checkout time.Tim
 	if err != nil {
 		return nil, fmt.Errorf("availability: %w", err)
 	}
+	rules, err := b.rules.current(ctx, b.db)
+	if err != nil {
+		return nil, err
+	}
+	refused := clubhouse.AsError(rules.Check(Attempt{Now: b.Now(), Span: span, Client: true, Future: -1}))
 	check := NewChecker(booked)
 	for i := range out {
-		free := check.Free(out[i].ID, span, 0)
-		out[i].Available = &free
+		free := refused == nil && check.Free(out[i].ID, span, 0)
+		out[i].Available, out[i].Refused = &free, refused
 	}
 	return out, nil
 }
 
 // DayGrid returns, for every court in id order, the 30-minute slots of the
-// date of day: whether each is free, and what booking it alone costs for
-// reservation type typeID (0: no type-specific tariffs apply). Errors:
+// date of day: whether the club is open then, whether a client may book
+// each (free, and allowed by the club's rules for a client's booking of
+// that slot alone), and what booking it alone costs for reservation type
+// typeID (0: no type-specific tariffs or rules apply). Errors:
 // pricing.ErrDateRange for a date outside the calendar.
 func (b *Bookings) DayGrid(ctx context.Context, day time.Time, typeID int64) ([]GridRow, error) {
 	day = time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
@@ -310,5 +370,24 @@ func (b *Bookings) DayGrid(ctx context.Context, day time.Time, typeID int64) ([]
 	if err != nil {
 		return nil, err
 	}
-	return NewChecker(booked).Grid(day, all, set, typeID)
+	rows, err := NewChecker(booked).Grid(day, all, set, typeID)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := b.rules.current(ctx, b.db)
+	if err != nil {
+		return nil, err
+	}
+	now := b.Now()
+	for _, row := range rows {
+		for i := range row.Slots {
+			sl := &row.Slots[i]
+			span := Span{Start: sl.Start, End: sl.Start.Add(pricing.SlotMinutes * time.Minute)}
+			sl.Open = rules.Open(span)
+			if sl.Available && rules.Check(Attempt{Now: now, Span: span, TypeID: typeID, Client: true, Future: -1}) != nil {
+				sl.Available = false
+			}
+		}
+	}
+	return rows, nil
 }

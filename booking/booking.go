@@ -34,6 +34,7 @@ type Club struct {
 	Tariffs   *Tariffs
 	Bookings  *Bookings
 	Discounts *Discounts
+	Rules     *ClubRules
 }
 
 // New returns the booking services over db.
@@ -53,13 +54,15 @@ func New(db *sqlx.DB, o Options) *Club {
 		}
 	}
 	tariffs := &Tariffs{db: db, now: o.Now}
-	bookings := &Bookings{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, tariffs: tariffs, events: o.Events}
+	rules := &ClubRules{db: db, pool: o.Pool, now: o.Now}
+	bookings := &Bookings{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, tariffs: tariffs, rules: rules, events: o.Events}
 	return &Club{
 		Catalogs:  newCatalogs(db),
 		Clients:   &Clients{db: db, invite: o.Invite},
 		Tariffs:   tariffs,
 		Bookings:  bookings,
 		Discounts: &Discounts{db: db, bookings: bookings, events: o.Events, Coupons: &Catalog[Coupon]{db: db, c: coupons}, Contracts: &Catalog[Contract]{db: db, c: contracts}},
+		Rules:     rules,
 	}
 }
 

@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -22,6 +23,7 @@ type Bookings struct {
 	zone    *time.Location
 	now     func() time.Time
 	tariffs *Tariffs
+	rules   *ClubRules
 	events  clubhouse.Publisher
 	store   reservationStore
 }
@@ -38,8 +40,9 @@ func maxSpanFor(long bool) time.Duration {
 }
 
 // Create books a court. The status defaults to the club's "Pending" status.
-// The actor becomes the booking's operator. Errors: Invalid (incomplete
-// data, invalid date, invalid reference), ErrCourtTaken.
+// The actor becomes the booking's operator. The club's rules apply unless
+// in.OverrideRules. Errors: Invalid (incomplete data, invalid date, invalid
+// reference), ErrCourtTaken, the refusal of a rule (see Rules.Check).
 func (b *Bookings) Create(ctx context.Context, by clubhouse.Actor, in BookingInput) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
@@ -48,7 +51,48 @@ func (b *Bookings) Create(ctx context.Context, by clubhouse.Actor, in BookingInp
 	if err := in.apply(&r, true); err != nil {
 		return Reservation{}, err
 	}
-	return b.create(ctx, by, r)
+	return b.create(ctx, by, r, in.OverrideRules)
+}
+
+// attempt is the attempt of by to book r, moved from from (nil: a new
+// booking); client when by books for their own client record.
+func (b *Bookings) attempt(by clubhouse.Actor, client, override bool, r Reservation, from *Span) Attempt {
+	return Attempt{Now: b.Now(), Span: r.Span(), TypeID: r.ReservationTypeID, Client: client, Override: override, From: from, Future: -1}
+}
+
+// admit judges a, the attempt of by to book r, by rules, and stamps r with
+// an override. When the rules limit the bookings a client holds, it counts
+// r's client's on q, which must then be a transaction: the client's row
+// stays locked until it ends, so that racing bookings of one client are
+// counted one after the other. except is the booking being moved.
+func (b *Bookings) admit(ctx context.Context, q sqldb.Queryer, rules Rules, a Attempt, by clubhouse.Actor, r *Reservation, except int64) error {
+	if a.Override && !a.Client && !by.HasPanel() {
+		return ErrOverrideForStaff
+	}
+	if r.ClientID != nil && rules.CountsFuture(a) {
+		tx, ok := q.(*sqlx.Tx)
+		if !ok {
+			return errors.New("admit: counting a client's bookings needs a transaction")
+		}
+		n, err := (rulesStore{}).futureBookings(ctx, tx, *r.ClientID, a.Now, except, true)
+		if err != nil {
+			return fmt.Errorf("count bookings: %w", err)
+		}
+		a.Future = n
+	}
+	if err := rules.Check(a); err != nil {
+		return err
+	}
+	if a.Override {
+		b.overridden(by, r)
+	}
+	return nil
+}
+
+// overridden records on r that by booked it against the club's rules.
+func (b *Bookings) overridden(by clubhouse.Actor, r *Reservation) {
+	who, at := recordedBy(by), b.now()
+	r.RulesOverriddenBy, r.RulesOverriddenAt = &who, &at
 }
 
 // insert checks r's span against its type and stores it on q. A span that
@@ -75,16 +119,30 @@ func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Act
 	return out, nil
 }
 
-// create is insert on the pool, outside any transaction unless the
-// caller's context asks for one (sqldb.Atomic); outside one it runs on the
-// pgx pool directly when there is one (Options.Pool).
-func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation) (Reservation, error) {
+// create is insert of r, admitted by the club's rules, on the pool,
+// outside any transaction unless the caller's context asks for one
+// (sqldb.Atomic) or the rules count the client's bookings; outside one it
+// runs on the pgx pool directly when there is one (Options.Pool).
+func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation, override bool) (Reservation, error) {
+	rules, err := b.rules.current(ctx, b.db)
+	if err != nil {
+		return Reservation{}, err
+	}
+	a := b.attempt(by, false, override, r, nil)
 	var out Reservation
-	err := b.direct.Atomic(ctx, func(q sqldb.Queryer) error {
+	write := func(q sqldb.Queryer) error {
+		if err := b.admit(ctx, q, rules, a, by, &r, 0); err != nil {
+			return err
+		}
 		var err error
 		out, err = b.insert(ctx, q, by, r)
 		return err
-	})
+	}
+	if r.ClientID != nil && rules.CountsFuture(a) {
+		err = sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error { return write(tx) })
+	} else {
+		err = b.direct.Atomic(ctx, write)
+	}
 	if err != nil {
 		return Reservation{}, takenOnDeadlock(err)
 	}
@@ -147,18 +205,22 @@ func (b *Bookings) ListPriced(ctx context.Context, f BookingFilter) ([]Priced, e
 }
 
 // Update changes the fields set in in; the new span is checked against every
-// other booking of the court. Errors: as Create, and ErrBookingNotFound.
+// other booking of the court. A move (another span, court or type) is
+// judged by the club's rules unless in.OverrideRules. Errors: as Create,
+// and ErrBookingNotFound.
 func (b *Bookings) Update(ctx context.Context, by clubhouse.Actor, id int64, in BookingInput) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
 	}
-	return b.update(ctx, id, in, nil)
+	return b.update(ctx, by, id, in, nil)
 }
 
 // update is Update of a booking that must belong to the client owner when
 // owner is not nil (ErrBookingNotFound otherwise), checked on the locked
-// row in the update's own transaction.
-func (b *Bookings) update(ctx context.Context, id int64, in BookingInput, owner *int64) (Reservation, error) {
+// row in the update's own transaction. A client's move is judged as the
+// client's, and puts the booking back to the club's pending status: staff
+// confirm the new span.
+func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in BookingInput, owner *int64) (Reservation, error) {
 	var out Reservation
 	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
 		r, err := b.store.get(ctx, tx, id, true)
@@ -168,15 +230,33 @@ func (b *Bookings) update(ctx context.Context, id int64, in BookingInput, owner 
 		if owner != nil && (r.ClientID == nil || *r.ClientID != *owner) {
 			return ErrBookingNotFound
 		}
+		before := r
 		if err := in.apply(&r, false); err != nil {
 			return err
 		}
-		long, _, err := b.store.typeRules(ctx, tx, r.ReservationTypeID)
+		long, pending, err := b.store.typeRules(ctx, tx, r.ReservationTypeID)
 		if err != nil {
 			return err
 		}
 		if err := r.Span().Check(maxSpanFor(long)); err != nil {
 			return err
+		}
+		moved := r.Span() != before.Span() || r.CourtID != before.CourtID || r.ReservationTypeID != before.ReservationTypeID
+		if owner != nil && !moved && !before.Checking.After(b.Now()) {
+			return ErrRulePast.Withf("Club rule past: the booking started at %s; it can no longer be changed.", stamp(before.Checking))
+		}
+		if moved {
+			rules, err := b.rules.current(ctx, tx)
+			if err != nil {
+				return err
+			}
+			from := before.Span()
+			if err := b.admit(ctx, tx, rules, b.attempt(by, owner != nil, in.OverrideRules, r, &from), by, &r, r.ID); err != nil {
+				return err
+			}
+			if owner != nil && moved && pending != 0 {
+				r.ReservationStatusID = &pending
+			}
 		}
 		if err := b.store.update(ctx, tx, r); err != nil {
 			return err
@@ -251,13 +331,32 @@ type SpanInput struct {
 	Checking          time.Time
 	Checkout          time.Time
 	ExcludeID         int64 // a booking being edited, left out of the conflict check
+	OverrideRules     bool  // staff only: the club's rules do not apply
 }
 
-// Validate reports whether the court is free for the span. Errors: Invalid
-// for a bad span or court id, NotFound for an unknown court, ErrCourtTaken.
+// Validate reports whether staff may book the court for the span: the
+// club's rules allow it (unless in.OverrideRules) and the court is free.
+// Errors: Invalid for a bad span or court id, NotFound for an unknown
+// court, the refusal of a rule, ErrCourtTaken.
 func (b *Bookings) Validate(ctx context.Context, in SpanInput) error {
 	court, span, err := b.resolve(ctx, in)
 	if err != nil {
+		return err
+	}
+	rules, err := b.rules.current(ctx, b.db)
+	if err != nil {
+		return err
+	}
+	a := Attempt{Now: b.Now(), Span: span, TypeID: in.ReservationTypeID, Override: in.OverrideRules, Future: -1}
+	if in.ExcludeID != 0 {
+		r, err := b.store.get(ctx, b.db, in.ExcludeID, false)
+		if err != nil {
+			return err
+		}
+		from := r.Span()
+		a.From = &from
+	}
+	if err := rules.Check(a); err != nil {
 		return err
 	}
 	booked, err := b.store.overlapping(ctx, b.db, court.ID, span)
@@ -288,27 +387,63 @@ func (b *Bookings) resolve(ctx context.Context, in SpanInput) (Court, Span, erro
 	return court, span, nil
 }
 
-// BookingQuote is the price of a span on a court, and whether it is free.
-// For an existing booking it carries the booking's discount; Amount.FinalPrice
-// is then what the client owes, Quote.FinalPrice the tariff price.
+// BookingQuote is the price of a span on a court, and whether it may be
+// booked: Available when the court is free and the club's rules allow it;
+// Refused is the refusal of the rule that does not. For an existing
+// booking it carries the booking's discount; Amount.FinalPrice is then what
+// the client owes, Quote.FinalPrice the tariff price.
 type BookingQuote struct {
 	Court     Court
 	Span      Span
 	Available bool
+	Refused   *clubhouse.Error
 	Discount  *Discount
 	Amount    Amount
 	pricing.Quote
 }
 
 // Quote prices a span on a court with the active tariffs and tells whether
-// it is free (leaving out in.ExcludeID). Errors: Invalid for a bad span,
+// staff may book it: free (leaving out in.ExcludeID) and allowed by the
+// club's rules (unless in.OverrideRules). Errors: Invalid for a bad span,
 // NotFound for an unknown court.
 func (b *Bookings) Quote(ctx context.Context, in SpanInput) (BookingQuote, error) {
 	court, span, err := b.resolve(ctx, in)
 	if err != nil {
 		return BookingQuote{}, err
 	}
-	return b.quote(ctx, court, in.ReservationTypeID, span, in.ExcludeID)
+	q, err := b.quote(ctx, court, in.ReservationTypeID, span, in.ExcludeID)
+	if err != nil {
+		return BookingQuote{}, err
+	}
+	a := Attempt{Now: b.Now(), Span: span, TypeID: in.ReservationTypeID, Override: in.OverrideRules, Future: -1}
+	return q, b.judge(ctx, &q, a, nil, in.ExcludeID)
+}
+
+// judge sets q.Refused (and clears q.Available) when the club's rules
+// refuse a, counting the bookings of the client with clientID (when not
+// nil) that the booking with id except is not.
+func (b *Bookings) judge(ctx context.Context, q *BookingQuote, a Attempt, clientID *int64, except int64) error {
+	rules, err := b.rules.current(ctx, b.db)
+	if err != nil {
+		return err
+	}
+	if a.From == nil && except != 0 {
+		r, err := b.store.get(ctx, b.db, except, false)
+		if err != nil {
+			return err
+		}
+		from := r.Span()
+		a.From = &from
+	}
+	if clientID != nil && rules.CountsFuture(a) {
+		if a.Future, err = (rulesStore{}).futureBookings(ctx, b.db, *clientID, a.Now, except, false); err != nil {
+			return fmt.Errorf("count bookings: %w", err)
+		}
+	}
+	if e := clubhouse.AsError(rules.Check(a)); e != nil {
+		q.Refused, q.Available = e, false
+	}
+	return nil
 }
 
 func (b *Bookings) quote(ctx context.Context, court Court, typeID int64, span Span, exclude int64) (BookingQuote, error) {

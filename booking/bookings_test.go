@@ -45,7 +45,7 @@ func (l *queryLog) take() []string {
 }
 
 // TestCreateBooking_oneRoundTrip: Create stores a booking in one query,
-// the insert, on the pgx pool of Options.Pool (database/sql opens no
+// the insert (the club's rules are in memory), on the pgx pool of Options.Pool (database/sql opens no
 // connection); with a commit hook, in one transaction with the hook. Either
 // way it answers the booking as a read finds it.
 func TestCreateBooking_oneRoundTrip(t *testing.T) {
@@ -65,7 +65,21 @@ func TestCreateBooking_oneRoundTrip(t *testing.T) {
 	t.Cleanup(pool.Close)
 	traced := sqlx.NewDb(stdlib.OpenDBFromPool(pool), "pgx")
 	t.Cleanup(func() { _ = traced.Close() })
-	b := booking.New(traced, booking.Options{Zone: time.UTC, Pool: pool}).Bookings
+	club := booking.New(traced, booking.Options{Zone: time.UTC, Pool: pool})
+	b := club.Bookings
+	// With the club's rules watched, as clubd watches them, they cost a
+	// booking no query once read.
+	watch, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		club.Rules.Watch(watch, func(err error) { t.Errorf("watch rules: %v", err) })
+	}()
+	t.Cleanup(func() { stop(); <-done })
+	require.Eventually(t, club.Rules.Watching, 10*time.Second, 5*time.Millisecond)
+	_, err = club.Rules.Get(ctx)
+	require.NoError(t, err)
+	log.take()
 
 	// A wall time may come in any location: its clock is the wall clock.
 	at := time.Date(2030, 1, 7, 18, 0, 0, 0, time.FixedZone("UTC-5", -5*3600))

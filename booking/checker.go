@@ -143,6 +143,7 @@ const SlotsPerDay = 24 * 60 / pricing.SlotMinutes
 // GridSlot is one 30-minute slot of a court in a day grid.
 type GridSlot struct {
 	Start     time.Time // wall time
+	Open      bool      // within the club's opening hours: Grid knows none (true), Bookings.DayGrid applies them
 	Available bool
 	Price     decimal.Decimal // what booking this slot alone costs
 }
@@ -175,7 +176,7 @@ func (c *Checker) Grid(day time.Time, courts []Court, set *pricing.Set, typeID i
 		for j := range row {
 			start := midnight.Add(time.Duration(j*pricing.SlotMinutes) * time.Minute)
 			span := Span{Start: start, End: start.Add(pricing.SlotMinutes * time.Minute)}
-			row[j] = GridSlot{Start: start, Available: c.Free(court.ID, span, 0), Price: q.Slots[j].Price}
+			row[j] = GridSlot{Start: start, Open: true, Available: c.Free(court.ID, span, 0), Price: q.Slots[j].Price}
 		}
 		rows[i] = GridRow{Court: court, Slots: row}
 	}

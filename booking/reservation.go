@@ -41,6 +41,11 @@ type Reservation struct {
 	ContractName        *string             `db:"contract_name"`
 	DiscountKind        *string             `db:"discount_kind"`
 	DiscountValue       decimal.NullDecimal `db:"discount_value"`
+	// RulesOverriddenBy names the staff member who made or moved the
+	// booking against the club's rules (BookingInput.OverrideRules), at
+	// RulesOverriddenAt.
+	RulesOverriddenBy *string    `db:"rules_overridden_by"`
+	RulesOverriddenAt *time.Time `db:"rules_overridden_at"`
 }
 
 // Discount returns the coupon or contract the booking carries, or nil.
@@ -75,6 +80,9 @@ type BookingInput struct {
 	Checking            clubhouse.Optional[time.Time]
 	Checkout            clubhouse.Optional[time.Time]
 	Notes               clubhouse.Optional[string]
+	// OverrideRules, for staff only, books or moves against the club's
+	// rules (see Rules); the booking records who did and when.
+	OverrideRules bool
 }
 
 // Errors of bookings.

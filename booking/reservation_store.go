@@ -47,7 +47,8 @@ func mapReservationErr(err error) error {
 }
 
 const reservationColumns = `r.id, r.operator_id, r.client_id, r.court_id, r.reservation_type_id, r.reservation_status_id,
-	r.checking, r.checkout, r.notes, r.series_id, r.coupon_id, r.contract_id, r.created_at, r.updated_at`
+	r.checking, r.checkout, r.notes, r.series_id, r.coupon_id, r.contract_id, r.created_at, r.updated_at,
+	r.rules_overridden_by, r.rules_overridden_at`
 
 const reservationSelect = `SELECT ` + reservationColumns + `,
 	co.name AS court_name, co.price AS court_base_price, ct.name AS court_type_name, rt.name AS reservation_type_name,
@@ -116,15 +117,17 @@ func (reservationStore) typeRules(ctx context.Context, q sqldb.Queryer, typeID i
 // Errors: ErrCourtTaken, invalid references.
 func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservation) (Reservation, error) {
 	out := Reservation{OperatorID: r.OperatorID, ClientID: r.ClientID, CourtID: r.CourtID, ReservationTypeID: r.ReservationTypeID,
-		Checking: Wall(r.Checking), Checkout: Wall(r.Checkout), Notes: r.Notes, SeriesID: r.SeriesID}
+		Checking: Wall(r.Checking), Checkout: Wall(r.Checkout), Notes: r.Notes, SeriesID: r.SeriesID,
+		RulesOverriddenBy: r.RulesOverriddenBy, RulesOverriddenAt: r.RulesOverriddenAt}
 	err := sqldb.QueryRow(ctx, q, `INSERT INTO reservations (operator_id, client_id, court_id, reservation_type_id,
-		reservation_status_id, checking, checkout, notes, series_id)
+		reservation_status_id, checking, checkout, notes, series_id, rules_overridden_by, rules_overridden_at)
 		VALUES ($1, $2, $3, (SELECT id FROM reservation_types WHERE id = $4),
 			COALESCE($5::bigint, (SELECT id FROM reservation_statuses WHERE lower(name) = 'pending')),
-			$6, $7, $8, $9)
+			$6, $7, $8, $9, $10, $11)
 		ON CONFLICT DO NOTHING
 		RETURNING id, reservation_status_id, created_at`,
 		r.OperatorID, r.ClientID, r.CourtID, r.ReservationTypeID, r.ReservationStatusID, r.Checking, r.Checkout, r.Notes, r.SeriesID,
+		r.RulesOverriddenBy, r.RulesOverriddenAt,
 	).Scan(&out.ID, &out.ReservationStatusID, &out.CreatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Reservation{}, ErrCourtTaken
@@ -138,8 +141,10 @@ func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservati
 
 func (reservationStore) update(ctx context.Context, q sqldb.Queryer, r Reservation) error {
 	res, err := q.ExecContext(ctx, `UPDATE reservations SET client_id = $2, court_id = $3, reservation_type_id = $4,
-		reservation_status_id = $5, checking = $6, checkout = $7, notes = $8, updated_at = now() WHERE id = $1`,
-		r.ID, r.ClientID, r.CourtID, r.ReservationTypeID, r.ReservationStatusID, r.Checking, r.Checkout, r.Notes)
+		reservation_status_id = $5, checking = $6, checkout = $7, notes = $8, rules_overridden_by = $9, rules_overridden_at = $10,
+		updated_at = now() WHERE id = $1`,
+		r.ID, r.ClientID, r.CourtID, r.ReservationTypeID, r.ReservationStatusID, r.Checking, r.Checkout, r.Notes,
+		r.RulesOverriddenBy, r.RulesOverriddenAt)
 	if err != nil {
 		return mapReservationErr(err)
 	}

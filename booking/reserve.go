@@ -22,7 +22,8 @@ const MaxReserve = 1000
 // and in span order, in tx, the caller's transaction. in names the court,
 // the reservation type and optionally the status, client and notes; its
 // Checking and Checkout are ignored. The references and every span are
-// checked as Create checks them. When any span is taken, Reserve books
+// checked as Create checks them, the club's rules included (unless
+// in.OverrideRules, for staff only). When any span is taken, Reserve books
 // none: it answers ErrCourtTaken listing every taken start, and the caller
 // must roll tx back. After tx commits, the caller calls Announce with the
 // bookings' ids.
@@ -30,7 +31,8 @@ const MaxReserve = 1000
 // Errors: clubhouse.ErrForbidden for an actor without the panel permission
 // or the trainer role, Invalid (incomplete data, invalid reference, a span
 // off the grid, reversed, outside the calendar or too long for the type,
-// no spans or more than MaxReserve), ErrCourtTaken.
+// no spans or more than MaxReserve), the refusal of a rule (naming the first
+// span it refuses), ErrOverrideForStaff, ErrCourtTaken.
 func (b *Bookings) Reserve(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, in BookingInput, spans []Span) ([]Reservation, error) {
 	if !by.HasPanel() && !by.Has(clubhouse.RoleTrainer) {
 		return nil, clubhouse.ErrForbidden
@@ -60,6 +62,23 @@ func (b *Bookings) Reserve(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor,
 	}
 	if by.UserID != 0 {
 		r.OperatorID = &by.UserID
+	}
+	rules, err := b.rules.current(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	a := b.attempt(by, false, in.OverrideRules, r, nil)
+	if a.Override && !by.HasPanel() {
+		return nil, ErrOverrideForStaff
+	}
+	for _, s := range spans {
+		a.Span = s
+		if err := rules.Check(a); err != nil {
+			return nil, err
+		}
+	}
+	if a.Override {
+		b.overridden(by, &r)
 	}
 	out := make([]Reservation, 0, len(spans))
 	var taken []Skipped

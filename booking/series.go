@@ -209,13 +209,16 @@ func dateOnlyUntil(s string) bool {
 // CreateSeries books a court at every occurrence of a rule, in one
 // transaction: the series, then each occurrence through the same insert as
 // a single booking (status defaulting to "Pending", the actor as operator).
-// A taken slot refuses the whole series unless in.SkipConflicts, which
-// books the free dates and reports the taken ones; a series none of whose
-// dates is free is refused either way.
+// A taken slot, or a date the club's rules refuse (unless
+// in.OverrideRules), refuses the whole series unless in.SkipConflicts,
+// which books the other dates and reports the skipped ones with the reason
+// (the code of ErrCourtTaken or of the rule's refusal); a series none of
+// whose dates can be booked is refused either way.
 //
 // Errors: Invalid (incomplete data, invalid date, invalid reference,
 // invalid rrule, ErrSeriesTooLong, a span too long for the reservation
-// type); ErrCourtTaken, its message listing the taken dates.
+// type); ErrCourtTaken, its message listing the taken dates; the refusal
+// of a rule, naming the first date it refuses.
 func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in SeriesInput) (SeriesResult, error) {
 	if err := by.RequirePanel(); err != nil {
 		return SeriesResult{}, err
@@ -261,9 +264,34 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 		if occ.ReservationStatusID == nil && pending != 0 {
 			occ.ReservationStatusID = &pending
 		}
+		rules, err := b.rules.current(ctx, tx)
+		if err != nil {
+			return err
+		}
+		a := b.attempt(by, false, in.OverrideRules, r, nil)
+		if a.Override {
+			b.overridden(by, &occ)
+		}
+		if r.ClientID != nil && rules.CountsFuture(a) {
+			if a.Future, err = (rulesStore{}).futureBookings(ctx, tx, *r.ClientID, a.Now, 0, true); err != nil {
+				return err
+			}
+		}
+		var refused error // the first refusal of a rule, when dates are skipped
 		// In time order, as every series does, so that two series racing for
 		// the same slots wait on each other rather than deadlock.
 		for _, s := range spans {
+			a.Span = s
+			if err := rules.Check(a); err != nil {
+				if e := clubhouse.AsError(err); in.SkipConflicts && e != nil {
+					out.Skipped = append(out.Skipped, Skipped{Span: s, Reason: e.Code})
+					if refused == nil {
+						refused = err
+					}
+					continue
+				}
+				return err
+			}
 			occ.Checking, occ.Checkout = s.Start, s.End
 			// ON CONFLICT DO NOTHING: a taken slot does not abort the transaction.
 			got, err := b.store.insert(ctx, tx, occ)
@@ -275,6 +303,12 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 				return err
 			}
 			out.Created = append(out.Created, got)
+			if a.Future >= 0 {
+				a.Future++
+			}
+		}
+		if len(out.Created) == 0 && refused != nil {
+			return refused
 		}
 		if len(out.Created) == 0 {
 			return seriesTaken(out.Skipped, "none of its dates is free; nothing was booked.")

@@ -18,8 +18,9 @@ var ErrNotClassBooking = clubhouse.ErrInvalidReference.Sub("invalid reference",
 // TrainerCreate books a court for a trainer: the reservation type must be
 // one of training classes, the status is the club's default, and the
 // trainer becomes the booking's operator, which TrainerList shows them.
-// Errors: clubhouse.ErrForbidden for an actor who is not a trainer with a
-// login, ErrNotClassBooking, and as Create.
+// The club's rules apply; a trainer cannot override them. Errors:
+// clubhouse.ErrForbidden for an actor who is not a trainer with a login,
+// ErrNotClassBooking, ErrOverrideForStaff, and as Create.
 func (b *Bookings) TrainerCreate(ctx context.Context, by clubhouse.Actor, in BookingInput) (Reservation, error) {
 	if !by.Has(clubhouse.RoleTrainer) || by.UserID == 0 {
 		return Reservation{}, clubhouse.ErrForbidden
@@ -34,7 +35,13 @@ func (b *Bookings) TrainerCreate(ctx context.Context, by clubhouse.Actor, in Boo
 		if err := b.classType(ctx, tx, r.ReservationTypeID); err != nil {
 			return err
 		}
-		var err error
+		rules, err := b.rules.current(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if err := b.admit(ctx, tx, rules, b.attempt(by, false, in.OverrideRules, r, nil), by, &r, 0); err != nil {
+			return err
+		}
 		out, err = b.insert(ctx, tx, by, r)
 		return err
 	})

@@ -96,6 +96,9 @@ type ClassInput struct {
 	Days              clubhouse.Optional[[]int]
 	StartTime         clubhouse.Optional[pricing.TimeOfDay]
 	EndTime           clubhouse.Optional[pricing.TimeOfDay]
+	// OverrideRules, for staff only, books the sessions against the club's
+	// rules (booking.Rules); the bookings record who did.
+	OverrideRules bool
 }
 
 // MaxScheduleDays is the longest schedule, from start_date to end_date

@@ -115,7 +115,7 @@ func (s *Classes) Create(ctx context.Context, by clubhouse.Actor, in ClassInput)
 			return err
 		}
 		c.ID = id
-		if booked, err = s.book(ctx, tx, by, c, c.dates()); err != nil {
+		if booked, err = s.book(ctx, tx, by, c, c.dates(), in.OverrideRules); err != nil {
 			return err
 		}
 		out, err = s.store.get(ctx, tx, id, false)
@@ -166,7 +166,7 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 			return err
 		}
 		if moved {
-			if changed, err = s.reschedule(ctx, tx, by, old, c); err != nil {
+			if changed, err = s.reschedule(ctx, tx, by, old, c, in.OverrideRules); err != nil {
 				return err
 			}
 		}
@@ -182,8 +182,8 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 
 // reschedule frees the bookings of the sessions of old (the class as it
 // was) that have not started and books the future dates of c's schedule
-// instead.
-func (s *Classes) reschedule(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, old, c Class) ([]int64, error) {
+// instead (against the club's rules when override).
+func (s *Classes) reschedule(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, old, c Class, override bool) ([]int64, error) {
 	now := s.wallNow()
 	var future []time.Time
 	kept := map[time.Time]bool{}
@@ -210,19 +210,20 @@ func (s *Classes) reschedule(ctx context.Context, tx *sqlx.Tx, by clubhouse.Acto
 	if len(dates) == 0 {
 		return freed, nil
 	}
-	booked, err := s.book(ctx, tx, by, c, dates)
+	booked, err := s.book(ctx, tx, by, c, dates, override)
 	return append(freed, booked...), err
 }
 
-// book reserves the court for the sessions of c on dates and stores them.
-func (s *Classes) book(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, c Class, dates []time.Time) ([]int64, error) {
+// book reserves the court for the sessions of c on dates and stores them;
+// the club's rules apply unless override (staff only).
+func (s *Classes) book(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, c Class, dates []time.Time, override bool) ([]int64, error) {
 	spans := make([]booking.Span, len(dates))
 	for i, d := range dates {
 		spans[i] = c.span(d)
 	}
 	notes := "Class: " + c.Title
 	rs, err := s.bookings.Reserve(ctx, tx, by, booking.BookingInput{CourtID: clubhouse.Some(c.CourtID),
-		ReservationTypeID: clubhouse.Some(c.ReservationTypeID), Notes: clubhouse.Some(notes)}, spans)
+		ReservationTypeID: clubhouse.Some(c.ReservationTypeID), Notes: clubhouse.Some(notes), OverrideRules: override}, spans)
 	if err != nil {
 		return nil, err
 	}

@@ -252,7 +252,10 @@ type accountCourtDTO struct {
 	CourtTypeID   int64      `json:"court_type_id" validate:"required"`
 	CourtTypeName string     `json:"court_type_name" validate:"required"`
 	Price         wire.Money `json:"price" validate:"required" swaggertype:"number"`
-	Available     *bool      `json:"available" validate:"required" extensions:"x-nullable"`
+	// with checking and checkout: free, and allowed by the club rules for the caller; null without them
+	Available *bool `json:"available" validate:"required" extensions:"x-nullable"`
+	// the refusal of the club rule that does not allow the span; null when they allow it or no span was asked
+	Refused *errorBody `json:"refused" validate:"required" extensions:"x-nullable"`
 }
 
 // listAccountCourts lists courts with their availability.
@@ -284,8 +287,12 @@ func (s *Server) listAccountCourts(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	return writeJSON(w, http.StatusOK, mapSlice(rows, func(c booking.CourtAvailability) accountCourtDTO {
-		return accountCourtDTO{ID: c.ID, Name: c.Name, CourtTypeID: c.CourtTypeID, CourtTypeName: c.CourtTypeName,
+		out := accountCourtDTO{ID: c.ID, Name: c.Name, CourtTypeID: c.CourtTypeID, CourtTypeName: c.CourtTypeName,
 			Price: wire.Money(c.Price), Available: c.Available}
+		if e := c.Refused; e != nil {
+			out.Refused = &errorBody{Error: e.Code, Message: e.Message}
+		}
+		return out
 	}))
 }
 

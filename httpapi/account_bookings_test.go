@@ -32,21 +32,21 @@ func TestAccountBookings_ownOnly(t *testing.T) {
 	nobody := app.As(app.User("nobody@test.club"))
 	got := nobody.Get("/api/account/bookings").Status(t, http.StatusOK).Object(t)
 	assert.Empty(t, got["bookings"])
-	nobody.Post("/api/account/bookings", c.slot(c.courtA, "2026-03-02T10:00:00", "2026-03-02T11:00:00")).
+	nobody.Post("/api/account/bookings", c.slot(c.courtA, "2030-03-04T10:00:00", "2030-03-04T11:00:00")).
 		Status(t, http.StatusNotFound).Error(t, "client not found")
 
-	created := ana.Post("/api/account/bookings", c.slot(c.courtA, "2026-03-02T10:00:00", "2026-03-02T11:00:00")).
+	created := ana.Post("/api/account/bookings", c.slot(c.courtA, "2030-03-04T10:00:00", "2030-03-04T11:00:00")).
 		Status(t, http.StatusCreated).Object(t)
 	assert.EqualValues(t, anaClient, created["client_id"])
-	assert.Equal(t, "2026-03-02T10:00:00", created["checking"])
+	assert.Equal(t, "2030-03-04T10:00:00", created["checking"])
 	id := int64(created["id"].(float64))
 	assert.Len(t, app.Events.Topic("booking:changed"), 1)
 
-	bob.Post("/api/account/bookings", c.slot(c.courtA, "2026-03-02T10:30:00", "2026-03-02T11:30:00")).
+	bob.Post("/api/account/bookings", c.slot(c.courtA, "2030-03-04T10:30:00", "2030-03-04T11:30:00")).
 		Status(t, http.StatusConflict).Error(t, "court occupied")
 	for i := range 12 {
-		from := fmt.Sprintf("2026-04-%02d 10:00", i+1)
-		to := fmt.Sprintf("2026-04-%02d 11:00", i+1)
+		from := fmt.Sprintf("2030-04-%02d 10:00", i+3)
+		to := fmt.Sprintf("2030-04-%02d 11:00", i+3)
 		ana.Post("/api/account/bookings", c.slot(c.courtB, from, to)).Status(t, http.StatusCreated)
 	}
 
@@ -67,7 +67,7 @@ func TestAccountBookings_ownOnly(t *testing.T) {
 
 	// A client cannot book a training-class type.
 	class := app.AsAdmin().Post("/api/admin/reservation-types", map[string]any{"name": "Class", "gestion": 2}).Status(t, http.StatusCreated).ID(t)
-	body := c.slot(c.courtA, "2026-05-02T10:00:00", "2026-05-02T11:00:00")
+	body := c.slot(c.courtA, "2030-05-04T10:00:00", "2030-05-04T11:00:00")
 	body["reservation_type_id"] = class
 	ana.Post("/api/account/bookings", body).Status(t, http.StatusBadRequest)
 	body["reservation_status_id"] = c.confirmed
@@ -78,10 +78,13 @@ func TestAccountBookings_priceCourtsStats(t *testing.T) {
 	t.Parallel()
 	app := apptest.New(t)
 	c := newClub(t, app)
-	ana, _ := withClient(t, app, "ana@test.club")
+	ana, anaClient := withClient(t, app, "ana@test.club")
 	bob, _ := withClient(t, app, "bob@test.club")
 	id := ana.Post("/api/account/bookings", c.slot(c.courtA, "2099-03-02T10:00:00", "2099-03-02T11:30:00")).Status(t, http.StatusCreated).ID(t)
-	ana.Post("/api/account/bookings", c.slot(c.courtA, "2020-03-02T10:00:00", "2020-03-02T11:00:00")).Status(t, http.StatusCreated)
+	// A client never books in the past (club rule past); staff record ana's past booking.
+	past := c.slot(c.courtA, "2020-03-02 10:00", "2020-03-02 11:00")
+	past["client_id"] = anaClient
+	app.AsAdmin().Post("/api/admin/booking", past).Status(t, http.StatusCreated)
 
 	url := path("/api/account/bookings/calculate-price?date=2099-03-02&checking=10:00&checkout=11:30&court_id=%d", c.courtA)
 	p := ana.Get(url).Status(t, http.StatusOK).Object(t)
@@ -123,11 +126,11 @@ func TestReservations_group(t *testing.T) {
 	ana, anaClient := withClient(t, app, "ana@test.club")
 	bob, bobClient := withClient(t, app, "bob@test.club")
 
-	res := ana.Post("/api/reservations", c.slot(c.courtA, "2026-03-02T10:00:00", "2026-03-02T11:00:00")).Status(t, http.StatusCreated).Object(t)
+	res := ana.Post("/api/reservations", c.slot(c.courtA, "2030-03-04T10:00:00", "2030-03-04T11:00:00")).Status(t, http.StatusCreated).Object(t)
 	data := res["data"].(map[string]any)
 	id := int64(data["id"].(float64))
 	assert.EqualValues(t, anaClient, data["client_id"])
-	other := c.slot(c.courtB, "2026-03-02T10:00:00", "2026-03-02T11:00:00")
+	other := c.slot(c.courtB, "2030-03-04T10:00:00", "2030-03-04T11:00:00")
 	other["client_id"] = bobClient
 	ana.Post("/api/reservations", other).Status(t, http.StatusForbidden)
 
@@ -139,16 +142,16 @@ func TestReservations_group(t *testing.T) {
 		list = ana.Get("/api/reservations?"+f+"=2147483648").Status(t, http.StatusOK).Object(t)
 		assert.EqualValues(t, 0, list["total"], "ids are bigint: %s beyond int32 filters out everything", f)
 	}
-	list = ana.Get("/api/reservations?from=2026-03-02T09:00:00&to=2026-03-02T12:00:00").Status(t, http.StatusOK).Object(t)
+	list = ana.Get("/api/reservations?from=2030-03-04T09:00:00&to=2030-03-04T12:00:00").Status(t, http.StatusOK).Object(t)
 	assert.EqualValues(t, 1, list["total"])
 	ana.Get(path("/api/reservations?client_id=%d", bobClient)).Status(t, http.StatusForbidden)
 	assert.EqualValues(t, 0, bob.Get("/api/reservations").Status(t, http.StatusOK).Object(t)["total"])
 
 	ana.Get(path("/api/reservations/%d", id)).Status(t, http.StatusOK)
 	bob.Get(path("/api/reservations/%d", id)).Status(t, http.StatusNotFound)
-	got := ana.Put(path("/api/reservations/%d", id), map[string]any{"checkout": "2026-03-02T12:00:00", "notes": "longer"}).
+	got := ana.Put(path("/api/reservations/%d", id), map[string]any{"checkout": "2030-03-04T12:00:00", "notes": "longer"}).
 		Status(t, http.StatusOK).Object(t)["data"].(map[string]any)
-	assert.Equal(t, "2026-03-02 12:00:00", got["checkout"])
+	assert.Equal(t, "2030-03-04 12:00:00", got["checkout"])
 	bob.Put(path("/api/reservations/%d", id), map[string]any{"notes": "mine"}).Status(t, http.StatusNotFound)
 	ana.Put(path("/api/reservations/%d", id), map[string]any{"court_id": c.courtB}).Status(t, http.StatusBadRequest)
 	bob.Delete(path("/api/reservations/%d", id), nil).Status(t, http.StatusNotFound)

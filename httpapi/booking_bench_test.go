@@ -74,6 +74,7 @@ type bookingBench struct {
 func newBookingBench(b *testing.B, courts int) *bookingBench {
 	b.Helper()
 	app := apptest.New(b)
+	app.Watch() // as clubd does
 	admin := app.AsAdmin()
 	typeID := admin.Post("/api/admin/court-types", map[string]any{"name": "Padel"}).Status(b, http.StatusCreated).ID(b)
 	bb := &bookingBench{url: app.URL + "/api/admin/booking",

@@ -62,13 +62,17 @@ type bookingDetailDTO struct {
 	CourtTypeName       string     `json:"court_type_name" validate:"required"`
 	ReservationTypeName string     `json:"reservation_type_name" validate:"required"`
 	StatusName          *string    `json:"status_name" validate:"required" extensions:"x-nullable"`
+	// who booked or moved it against the club rules (override_rules), and when
+	RulesOverriddenBy *string    `json:"rules_overridden_by" validate:"required" extensions:"x-nullable" example:"operator@demo.club"`
+	RulesOverriddenAt *time.Time `json:"rules_overridden_at" validate:"required" extensions:"x-nullable"`
 }
 
 func newBookingDetailDTO(r booking.Reservation) bookingDetailDTO {
 	return bookingDetailDTO{bookingDTO: newBookingDTO(r), ClientFirstName: r.ClientFirstName, ClientLastName: r.ClientLastName,
 		ClientEmail: r.ClientEmail, ClientPhone: r.ClientPhone, ClientDocument: r.ClientDocument, ClientAddress: r.ClientAddress,
 		CourtName: r.CourtName, CourtBasePrice: wire.Money(r.CourtBasePrice), CourtTypeName: r.CourtTypeName,
-		ReservationTypeName: r.ReservationTypeName, StatusName: r.StatusName}
+		ReservationTypeName: r.ReservationTypeName, StatusName: r.StatusName, RulesOverriddenBy: r.RulesOverriddenBy,
+		RulesOverriddenAt: r.RulesOverriddenAt}
 }
 
 // bookingFullDTO is a booking of the full view, with what it costs (after
@@ -99,6 +103,8 @@ type bookingInput struct {
 	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable" example:"7"`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
 	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	// staff only: book or move against the club rules; recorded on the booking
+	OverrideRules bool `json:"override_rules" default:"false"`
 }
 
 func (in bookingInput) domain(zone *time.Location) (booking.BookingInput, error) {
@@ -107,7 +113,7 @@ func (in bookingInput) domain(zone *time.Location) (booking.BookingInput, error)
 func (in bookingPatch) domain(zone *time.Location) (booking.BookingInput, error) {
 	from, to, err := wallSpan(in.Checking, in.Checkout, zone)
 	return booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID, ClientID: in.ClientID,
-		ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes}, err
+		ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes, OverrideRules: in.OverrideRules}, err
 }
 
 // listBookings lists bookings.
@@ -376,12 +382,16 @@ type validateInput struct {
 	Checking      clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02 10:00:00" maxLength:"255"`
 	Checkout      clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02 11:30:00" maxLength:"255"`
 	ReservationID clubhouse.Optional[int64]  `json:"reservation_id" swaggertype:"integer" extensions:"x-nullable"`
+	// the type whose club rules apply (null: the club's)
+	ReservationTypeID clubhouse.Optional[int64] `json:"reservation_type_id" swaggertype:"integer" extensions:"x-nullable"`
+	// check as a booking made with override_rules: the club rules do not apply
+	OverrideRules bool `json:"override_rules" default:"false"`
 }
 
 // validateBooking checks that a court is free.
 //
 // @Summary Check a slot
-// @Description 204 when the court is free for the span (leaving out reservation_id, the booking being edited); 409 when it is taken; 400 for an invalid date or span; 404 for an unknown court.
+// @Description 204 when staff may book the court for the span: the club rules allow it (see /api/admin/club-rules; unless override_rules) and the court is free (leaving out reservation_id, the booking being edited); 409 when a rule refuses it (its message names the rule) or the court is taken; 400 for an invalid date or span; 404 for an unknown court.
 // @Tags bookings
 // @Accept json
 // @Produce json
@@ -401,7 +411,8 @@ func (s *Server) validateBooking(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	err = s.o.Bookings.Validate(r.Context(), booking.SpanInput{CourtID: in.CourtID.Or(0), Checking: from.Or(time.Time{}),
-		Checkout: to.Or(time.Time{}), ExcludeID: in.ReservationID.Or(0)})
+		Checkout: to.Or(time.Time{}), ExcludeID: in.ReservationID.Or(0), ReservationTypeID: in.ReservationTypeID.Or(0),
+		OverrideRules: in.OverrideRules})
 	if err != nil {
 		return err
 	}
@@ -443,12 +454,15 @@ type discountDTO struct {
 // signed amount a tariff added over the whole span; subtotal is the tariff
 // price, final_price what is owed after the booking's coupon or contract.
 type priceDTO struct {
-	Court      priceCourtDTO `json:"court" validate:"required"`
-	Available  bool          `json:"available" validate:"required"`
-	Hours      wire.Money    `json:"hours" validate:"required" swaggertype:"number" example:"1.5"`
-	Subtotal   wire.Money    `json:"subtotal" validate:"required" swaggertype:"number" example:"90000"`
-	Discount   *discountDTO  `json:"discount" validate:"required" extensions:"x-nullable"`
-	FinalPrice wire.Money    `json:"final_price" validate:"required" swaggertype:"number" example:"81000"`
+	Court priceCourtDTO `json:"court" validate:"required"`
+	// free, and allowed by the club rules for the caller (see refused)
+	Available bool `json:"available" validate:"required"`
+	// the refusal of the club rule that does not allow the booking; null when they allow it
+	Refused    *errorBody   `json:"refused" validate:"required" extensions:"x-nullable"`
+	Hours      wire.Money   `json:"hours" validate:"required" swaggertype:"number" example:"1.5"`
+	Subtotal   wire.Money   `json:"subtotal" validate:"required" swaggertype:"number" example:"90000"`
+	Discount   *discountDTO `json:"discount" validate:"required" extensions:"x-nullable"`
+	FinalPrice wire.Money   `json:"final_price" validate:"required" swaggertype:"number" example:"81000"`
 	// what an hour costs after the coupon or contract: final_price / hours, rounded to cents
 	PricePerHour       wire.Money      `json:"price_per_hour" validate:"required" swaggertype:"number" example:"60000"`
 	AppliedAdjustments []adjustmentDTO `json:"applied_adjustments" validate:"required"`
@@ -473,6 +487,9 @@ func newPriceDTO(q booking.BookingQuote) priceDTO {
 			}
 			return slotDTO{Start: sl.Start.Format(wire.AdminLayout), BasePrice: wire.Money(sl.Base), Price: wire.Money(sl.Price), TariffIDs: ids}
 		}),
+	}
+	if e := q.Refused; e != nil {
+		out.Refused = &errorBody{Error: e.Code, Message: e.Message}
 	}
 	if d := q.Discount; d != nil {
 		out.Discount = &discountDTO{Source: d.Source, ID: d.ID, Label: d.Label, Kind: d.Kind, Value: wire.Money(d.Value), Amount: wire.Money(q.Amount.Discount)}

@@ -85,11 +85,13 @@ type classInput struct {
 	RecurrenceDays    clubhouse.Optional[[]int]  `json:"recurrence_days" validate:"required" swaggertype:"array,integer" example:"1,3"`
 	StartTime         clubhouse.Optional[string] `json:"start_time" validate:"required" swaggertype:"string" example:"18:00" maxLength:"255"`
 	EndTime           clubhouse.Optional[string] `json:"end_time" validate:"required" swaggertype:"string" example:"19:30" maxLength:"255"`
+	// staff only: book the sessions against the club rules; recorded on their bookings
+	OverrideRules bool `json:"override_rules" default:"false"`
 }
 
 func (in classPatch) domain() (classes.ClassInput, error) {
 	out := classes.ClassInput{Title: in.Title, Description: in.Description, CourtID: in.CourtID,
-		ReservationTypeID: in.ReservationTypeID, UserID: in.UserID, Days: in.RecurrenceDays}
+		ReservationTypeID: in.ReservationTypeID, UserID: in.UserID, Days: in.RecurrenceDays, OverrideRules: in.OverrideRules}
 	var err error
 	if out.StartDate, err = wire.Date("start_date", in.StartDate); err != nil {
 		return out, err

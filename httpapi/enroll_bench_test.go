@@ -23,7 +23,7 @@ import (
 // the places trigger counts) by 16 other clients. Each round enrolls every
 // client in classesPerRound fresh classes; the rounds alternate raw, API,
 // API, raw. The server keeps signed-in users in memory, as clubd does
-// (auth.Service.WatchUsers). Run it with
+// (apptest.App.Watch). Run it with
 //
 //	go test ./httpapi/ -run XXX -bench EnrollFloor -benchtime 3x
 const (
@@ -37,7 +37,7 @@ const rawEnrollSQL = `INSERT INTO enrollments (class_id, client_id, status, crea
 
 func BenchmarkEnrollFloor(b *testing.B) {
 	app := apptest.New(b)
-	app.WatchUsers()
+	app.Watch()
 	ctx := b.Context()
 	admin := app.AsAdmin()
 	padel := admin.Post("/api/admin/court-types", map[string]any{"name": "Padel"}).Status(b, http.StatusCreated).ID(b)

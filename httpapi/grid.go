@@ -21,7 +21,10 @@ type gridCourtDTO struct {
 
 // gridSlotDTO is one 30-minute slot; price is what booking it alone costs.
 type gridSlotDTO struct {
-	Start     string     `json:"start" validate:"required" example:"2026-03-07 18:00:00"`
+	Start string `json:"start" validate:"required" example:"2026-03-07 18:00:00"`
+	// within the club's opening hours
+	Open bool `json:"open" validate:"required"`
+	// free, and a client may book it by the club rules
 	Available bool       `json:"available" validate:"required"`
 	Price     wire.Money `json:"price" validate:"required" swaggertype:"number" example:"32500"`
 }
@@ -37,7 +40,7 @@ func newGridRowDTO(row booking.GridRow) gridRowDTO {
 	return gridRowDTO{
 		Court: gridCourtDTO{ID: c.ID, Name: c.Name, CourtTypeName: c.CourtTypeName, BasePrice: wire.Money(c.Price)},
 		Slots: mapSlice(row.Slots, func(s booking.GridSlot) gridSlotDTO {
-			return gridSlotDTO{Start: s.Start.Format(time.DateTime), Available: s.Available, Price: wire.Money(s.Price)}
+			return gridSlotDTO{Start: s.Start.Format(time.DateTime), Open: s.Open, Available: s.Available, Price: wire.Money(s.Price)}
 		}),
 	}
 }
@@ -45,7 +48,7 @@ func newGridRowDTO(row booking.GridRow) gridRowDTO {
 // courtsGrid answers the availability and price of every slot of a day.
 //
 // @Summary Day grid of courts
-// @Description For every court, the 48 slots of 30 minutes of the date (wall times in the club's zone): whether each is free and what booking it alone costs with the active tariffs.
+// @Description For every court, the 48 slots of 30 minutes of the date (wall times in the club's zone): whether the club is open then (open), whether the caller may book it (available: free, and allowed by the club rules for a client's booking of that slot alone with the reservation type), and what booking it alone costs with the active tariffs.
 // @Tags account
 // @Produce json
 // @Param date query string true "Date (YYYY-MM-DD)" maxlength(255)

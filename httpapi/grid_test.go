@@ -43,24 +43,24 @@ func TestGrid_availabilityAndPrices(t *testing.T) {
 	app := apptest.New(t)
 	c := newClub(t, app)
 	admin := app.AsAdmin()
-	// 2026-03-10 is a Tuesday.
-	admin.Post("/api/admin/booking", c.slot(c.courtA, "2026-03-10 10:00", "2026-03-10 11:00")).Status(t, http.StatusCreated)
-	admin.Post("/api/admin/booking", c.slot(c.courtB, "2026-03-09 23:00", "2026-03-10 00:30")).Status(t, http.StatusCreated)
-	admin.Post("/api/admin/booking", c.slot(c.courtB, "2026-03-11 10:00", "2026-03-11 11:00")).Status(t, http.StatusCreated)
+	// 2030-03-12 is a Tuesday.
+	admin.Post("/api/admin/booking", c.slot(c.courtA, "2030-03-12 10:00", "2030-03-12 11:00")).Status(t, http.StatusCreated)
+	admin.Post("/api/admin/booking", c.slot(c.courtB, "2030-03-11 23:00", "2030-03-12 00:30")).Status(t, http.StatusCreated)
+	admin.Post("/api/admin/booking", c.slot(c.courtB, "2030-03-13 10:00", "2030-03-13 11:00")).Status(t, http.StatusCreated)
 	admin.Post("/api/admin/tariffs", map[string]any{"adjustment": "+5000", "is_active": true, "start_time": "18:00", "end_time": "22:00",
 		"description": "Peak"}).Status(t, http.StatusCreated)
 	admin.Post("/api/admin/tariffs", map[string]any{"adjustment": "-50%", "is_active": true, "reservation_type_id": c.tournament,
 		"description": "Tournaments"}).Status(t, http.StatusCreated)
 
 	client := app.AsClient()
-	grid := getGrid(t, client, path("/api/account/courts/grid?date=2026-03-10&reservation_type_id=%d", c.rental))
+	grid := getGrid(t, client, path("/api/account/courts/grid?date=2030-03-12&reservation_type_id=%d", c.rental))
 	require.Len(t, grid, 2)
 	a, b := grid["A"], grid["B"]
 	assert.Equal(t, c.courtA, a.Court.ID)
 	assert.Equal(t, "Padel", a.Court.CourtTypeName)
 	assert.EqualValues(t, 60000, a.Court.BasePrice)
-	assert.Equal(t, "2026-03-10 00:00:00", a.Slots[0].Start)
-	assert.Equal(t, "2026-03-10 23:30:00", a.Slots[47].Start)
+	assert.Equal(t, "2030-03-12 00:00:00", a.Slots[0].Start)
+	assert.Equal(t, "2030-03-12 23:30:00", a.Slots[47].Start)
 
 	busy := func(r gridRow) []string {
 		var out []string
@@ -71,8 +71,8 @@ func TestGrid_availabilityAndPrices(t *testing.T) {
 		}
 		return out
 	}
-	assert.Equal(t, []string{"2026-03-10 10:00:00", "2026-03-10 10:30:00"}, busy(a), "back-to-back slots 09:30 and 11:00 stay free")
-	assert.Equal(t, []string{"2026-03-10 00:00:00"}, busy(b), "a booking from the day before holds its slot after midnight")
+	assert.Equal(t, []string{"2030-03-12 10:00:00", "2030-03-12 10:30:00"}, busy(a), "back-to-back slots 09:30 and 11:00 stay free")
+	assert.Equal(t, []string{"2030-03-12 00:00:00"}, busy(b), "a booking from the day before holds its slot after midnight")
 
 	assert.EqualValues(t, 30000, a.Slots[20].Price, "10:00: half the price per hour")
 	assert.EqualValues(t, 32500, a.Slots[36].Price, "18:00: the peak tariff adds 5000 per hour")
@@ -80,14 +80,14 @@ func TestGrid_availabilityAndPrices(t *testing.T) {
 	assert.EqualValues(t, 30000, a.Slots[44].Price, "22:00: after the peak")
 
 	// Without a type, type-specific tariffs do not apply; with one, they do.
-	grid = getGrid(t, client, "/api/account/courts/grid?date=2026-03-10")
+	grid = getGrid(t, client, "/api/account/courts/grid?date=2030-03-12")
 	assert.EqualValues(t, 30000, grid["A"].Slots[20].Price)
-	grid = getGrid(t, client, path("/api/account/courts/grid?date=2026-03-10&reservation_type_id=%d", c.tournament))
+	grid = getGrid(t, client, path("/api/account/courts/grid?date=2030-03-12&reservation_type_id=%d", c.tournament))
 	assert.EqualValues(t, 15000, grid["A"].Slots[20].Price, "the tournament tariff halves the price")
 	assert.EqualValues(t, 17500, grid["A"].Slots[36].Price, "both tariffs at 18:00")
 
 	// Another day: everything free.
-	grid = getGrid(t, app.AsBot(), "/api/account/courts/grid?date=2026-03-12")
+	grid = getGrid(t, app.AsBot(), "/api/account/courts/grid?date=2030-03-14")
 	assert.Empty(t, busy(grid["A"]))
 	assert.Empty(t, busy(grid["B"]))
 }

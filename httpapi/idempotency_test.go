@@ -43,8 +43,8 @@ func TestIdempotency_replay(t *testing.T) {
 	admin := app.AsAdmin()
 	ana, _ := withClient(t, app, "ana@test.club")
 	card := admin.Post("/api/admin/payment-types", map[string]any{"name": "Card"}).Status(t, http.StatusCreated).ID(t)
-	booking := admin.Post("/api/admin/booking", c.slot(c.courtA, "2026-03-02 10:00", "2026-03-02 11:00")).Status(t, http.StatusCreated).ID(t)
-	anaBooking := ana.Post("/api/account/bookings", c.slot(c.courtB, "2026-03-02T10:00:00", "2026-03-02T11:00:00")).Status(t, http.StatusCreated).ID(t)
+	booking := admin.Post("/api/admin/booking", c.slot(c.courtA, "2030-03-04 10:00", "2030-03-04 11:00")).Status(t, http.StatusCreated).ID(t)
+	anaBooking := ana.Post("/api/account/bookings", c.slot(c.courtB, "2030-03-04T10:00:00", "2030-03-04T11:00:00")).Status(t, http.StatusCreated).ID(t)
 
 	for _, tc := range []struct {
 		name        string
@@ -55,10 +55,10 @@ func TestIdempotency_replay(t *testing.T) {
 		topic       string
 	}{
 		{"admin booking", admin, "/api/admin/booking",
-			c.slot(c.courtA, "2026-03-03 10:00", "2026-03-03 11:00"), c.slot(c.courtA, "2026-03-03 11:00", "2026-03-03 12:00"),
+			c.slot(c.courtA, "2030-03-05 10:00", "2030-03-05 11:00"), c.slot(c.courtA, "2030-03-05 11:00", "2030-03-05 12:00"),
 			"reservations", "booking:changed"},
 		{"account booking", ana, "/api/account/bookings",
-			c.slot(c.courtB, "2026-03-03T10:00:00", "2026-03-03T11:00:00"), c.slot(c.courtB, "2026-03-03T11:00:00", "2026-03-03T12:00:00"),
+			c.slot(c.courtB, "2030-03-05T10:00:00", "2030-03-05T11:00:00"), c.slot(c.courtB, "2030-03-05T11:00:00", "2030-03-05T12:00:00"),
 			"reservations", "booking:changed"},
 		{"admin payment", admin, "/api/admin/payments",
 			map[string]any{"reservation_id": booking, "amount": 100}, map[string]any{"reservation_id": booking, "amount": 200},
@@ -102,15 +102,15 @@ func TestIdempotency_keysAreTheCallers(t *testing.T) {
 	ana, _ := withClient(t, app, "ana@test.club")
 	bob, _ := withClient(t, app, "bob@test.club")
 	const key = "my-first-booking"
-	a := withKey(ana, key).Post("/api/account/bookings", c.slot(c.courtA, "2026-03-02T10:00:00", "2026-03-02T11:00:00")).
+	a := withKey(ana, key).Post("/api/account/bookings", c.slot(c.courtA, "2030-03-04T10:00:00", "2030-03-04T11:00:00")).
 		Status(t, http.StatusCreated)
-	b := withKey(bob, key).Post("/api/account/bookings", c.slot(c.courtB, "2026-03-02T10:00:00", "2026-03-02T11:00:00")).
+	b := withKey(bob, key).Post("/api/account/bookings", c.slot(c.courtB, "2030-03-04T10:00:00", "2030-03-04T11:00:00")).
 		Status(t, http.StatusCreated)
 	assert.Empty(t, b.Header.Get("Idempotent-Replayed"))
 	assert.NotEqual(t, a.ID(t), b.ID(t))
 
 	admin := withKey(app.AsAdmin(), key)
-	admin.Post("/api/admin/booking", c.slot(c.courtA, "2026-03-03 10:00", "2026-03-03 11:00")).Status(t, http.StatusCreated)
+	admin.Post("/api/admin/booking", c.slot(c.courtA, "2030-03-05 10:00", "2030-03-05 11:00")).Status(t, http.StatusCreated)
 	admin.Post("/api/admin/payments", map[string]any{"reservation_id": a.ID(t), "amount": 100}).Status(t, http.StatusCreated)
 	assert.Equal(t, 3, rowCount(t, app, "reservations"))
 	assert.Equal(t, 1, rowCount(t, app, "payments"))
@@ -361,8 +361,8 @@ func TestIdempotency_answerLost(t *testing.T) {
 	admin := app.AsAdmin()
 	ana, _ := withClient(t, app, "ana@test.club")
 	card := admin.Post("/api/admin/payment-types", map[string]any{"name": "Card"}).Status(t, http.StatusCreated).ID(t)
-	booking := admin.Post("/api/admin/booking", c.slot(c.courtA, "2026-03-02 10:00", "2026-03-02 11:00")).Status(t, http.StatusCreated).ID(t)
-	anaBooking := ana.Post("/api/account/bookings", c.slot(c.courtB, "2026-03-02T10:00:00", "2026-03-02T11:00:00")).Status(t, http.StatusCreated).ID(t)
+	booking := admin.Post("/api/admin/booking", c.slot(c.courtA, "2030-03-04 10:00", "2030-03-04 11:00")).Status(t, http.StatusCreated).ID(t)
+	anaBooking := ana.Post("/api/account/bookings", c.slot(c.courtB, "2030-03-04T10:00:00", "2030-03-04T11:00:00")).Status(t, http.StatusCreated).ID(t)
 	upload, ct := form(t, []string{"amount", "100", "transaction_id", "TX-lost-upload"}, foto(jpegImage, "a.jpg", "image/jpeg"))
 
 	for i, tc := range []struct {
@@ -373,8 +373,8 @@ func TestIdempotency_answerLost(t *testing.T) {
 		ct     string // the Content-Type when not JSON
 		table  string
 	}{
-		{"admin booking", admin, "/api/admin/booking", c.slot(c.courtA, "2026-03-03 10:00", "2026-03-03 11:00"), "", "reservations"},
-		{"account booking", ana, "/api/account/bookings", c.slot(c.courtB, "2026-03-03T10:00:00", "2026-03-03T11:00:00"), "", "reservations"},
+		{"admin booking", admin, "/api/admin/booking", c.slot(c.courtA, "2030-03-05 10:00", "2030-03-05 11:00"), "", "reservations"},
+		{"account booking", ana, "/api/account/bookings", c.slot(c.courtB, "2030-03-05T10:00:00", "2030-03-05T11:00:00"), "", "reservations"},
 		{"admin payment", admin, "/api/admin/payments", map[string]any{"reservation_id": booking, "amount": 100}, "", "payments"},
 		{"booking payment", admin, path("/api/admin/booking/%d/payment", booking),
 			map[string]any{"amount": 100, "transaction_id": "TX-lost"}, "", "payments"},

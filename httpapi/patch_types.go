@@ -16,6 +16,8 @@ type bookingPatch struct {
 	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable" example:"7"`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
 	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	// staff only: book or move against the club rules; recorded on the booking
+	OverrideRules bool `json:"override_rules" default:"false"`
 }
 
 // classPatch is classInput with every field optional: the body of a change.
@@ -30,6 +32,8 @@ type classPatch struct {
 	RecurrenceDays    clubhouse.Optional[[]int]  `json:"recurrence_days" swaggertype:"array,integer" example:"1,3"`
 	StartTime         clubhouse.Optional[string] `json:"start_time" swaggertype:"string" example:"18:00" maxLength:"255"`
 	EndTime           clubhouse.Optional[string] `json:"end_time" swaggertype:"string" example:"19:30" maxLength:"255"`
+	// staff only: book the sessions against the club rules; recorded on their bookings
+	OverrideRules bool `json:"override_rules" default:"false"`
 }
 
 // classTariffPatch is classTariffInput with every field optional: the body of a change.

@@ -36,8 +36,8 @@ func newClaimApp(t *testing.T) claimApp {
 	acc.Post("/api/accounting/periods", map[string]any{"name": "this month", "start_date": from, "end_date": to}).Status(t, http.StatusCreated)
 	ca := claimApp{App: a, ana: ana, accounting: acc,
 		card:          admin.Post("/api/admin/payment-types", map[string]any{"name": "Card"}).Status(t, http.StatusCreated).ID(t),
-		anaBooking:    ana.Post("/api/account/bookings", c.slot(c.courtA, "2026-03-02T10:00:00", "2026-03-02T11:00:00")).Status(t, http.StatusCreated).ID(t),
-		victimBooking: admin.Post("/api/admin/booking", c.slot(c.courtB, "2026-03-02 10:00", "2026-03-02 11:00")).Status(t, http.StatusCreated).ID(t),
+		anaBooking:    ana.Post("/api/account/bookings", c.slot(c.courtA, "2030-03-04T10:00:00", "2030-03-04T11:00:00")).Status(t, http.StatusCreated).ID(t),
+		victimBooking: admin.Post("/api/admin/booking", c.slot(c.courtB, "2030-03-04 10:00", "2030-03-04 11:00")).Status(t, http.StatusCreated).ID(t),
 	}
 	ca.ledgerSnapshot = func(t *testing.T) []map[string]any {
 		t.Helper()

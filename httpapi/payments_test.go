@@ -150,7 +150,7 @@ func TestAccountPayments(t *testing.T) {
 	ana, _ := withClient(t, app, "ana@test.club")
 	bob, _ := withClient(t, app, "bob@test.club")
 	card := app.AsAdmin().Post("/api/admin/payment-types", map[string]any{"name": "Card"}).Status(t, http.StatusCreated).ID(t)
-	b := ana.Post("/api/account/bookings", c.slot(c.courtA, "2026-03-02T10:00:00", "2026-03-02T11:00:00")).Status(t, http.StatusCreated).ID(t)
+	b := ana.Post("/api/account/bookings", c.slot(c.courtA, "2030-03-04T10:00:00", "2030-03-04T11:00:00")).Status(t, http.StatusCreated).ID(t)
 
 	body := map[string]any{"reservation_id": b, "payment_type_id": card, "amount": 60000, "transaction_id": "BANK-1"}
 	bob.Post("/api/account/payments", body).Status(t, http.StatusForbidden).JSONHas(t, "message")
@@ -158,7 +158,7 @@ func TestAccountPayments(t *testing.T) {
 	assert.Equal(t, false, p["status"])
 	assert.Nil(t, p["gateway_response"])
 	assert.Equal(t, "A", p["court_name"])
-	assert.Equal(t, "2026-03-02T10:00:00", p["checking"])
+	assert.Equal(t, "2030-03-04T10:00:00", p["checking"])
 	id := int64(p["id"].(float64))
 
 	for _, bad := range []map[string]any{

@@ -102,6 +102,10 @@ func (s *Server) routes() {
 	s.handle("PATCH /api/admin/tariffs/{id}", staff, s.updateTariff)
 	s.handle("DELETE /api/admin/tariffs/{id}", staff, s.deleteTariff)
 
+	s.handle("GET /api/admin/club-rules", staff, s.getClubRules)
+	s.handle("PUT /api/admin/club-rules", staff, s.putClubRules)
+	s.handle("PATCH /api/admin/club-rules", staff, s.patchClubRules)
+
 	s.handle("GET /api/admin/tariff-classes", staff, s.listClassTariffs)
 	s.handle("POST /api/admin/tariff-classes", staff, s.createClassTariff)
 	s.handle("GET /api/admin/tariff-classes/{id}", staff, s.getClassTariff)
@@ -270,6 +274,7 @@ func (s *Server) routes() {
 
 	s.handle("GET /api/public/courts", public, s.listPublicCourts)
 	s.handle("GET /api/public/court-types", public, s.listPublicCourtTypes)
+	s.handle("GET /api/public/club-rules", public, s.getPublicClubRules)
 
 	s.handle("GET /api/sudo/users", sudo, s.listSudoUsers)
 	s.handle("PATCH /api/sudo/users/{uid}", sudo, s.changeUser)

@@ -21,13 +21,15 @@ type seriesInput struct {
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
 	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 	SkipConflicts       bool                       `json:"skip_conflicts" default:"false"`
+	// book against the club rules; recorded on every booking of the series
+	OverrideRules bool `json:"override_rules" default:"false"`
 }
 
 func (in seriesInput) domain(zone *time.Location) (booking.SeriesInput, error) {
 	from, to, err := wallSpan(in.Checking, in.Checkout, zone)
 	return booking.SeriesInput{
 		BookingInput: booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID, ClientID: in.ClientID,
-			ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes},
+			ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes, OverrideRules: in.OverrideRules},
 		RRule: in.RRule, SkipConflicts: in.SkipConflicts,
 	}, err
 }

@@ -68,6 +68,7 @@ type webhookBench struct {
 func newWebhookBench(b *testing.B) *webhookBench {
 	b.Helper()
 	a := apptest.New(b, func(c *app.Config, _ *app.Options) { c.PaymentWebhookSecrets = []string{webhookSecret} })
+	a.Watch() // as clubd does
 	ctx := b.Context()
 	wb := &webhookBench{app: a, url: a.URL + "/webhooks/payment"}
 	var typeID, courtID, rtID int64

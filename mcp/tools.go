@@ -202,6 +202,7 @@ type bookingCreateArgs struct {
 	ClientID            clubhouse.Optional[int64]  `json:"client_id,omitzero" jsonschema:"Id of the client (from client_search or client_create); may be set later with booking_update."`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id,omitzero" jsonschema:"Id of the status (from reservation_status_list); omit it to start pending."`
 	Notes               clubhouse.Optional[string] `json:"notes,omitzero" maxLength:"2000" jsonschema:"Free notes for the staff."`
+	OverrideRules       clubhouse.Optional[bool]   `json:"override_rules,omitzero" jsonschema:"true books against the club rules (opening hours, notice, advance, duration, a client's booking limit), recorded on the booking with who did it. Only when a person at the club asked for it; a refusal names the rule."`
 	IdempotencyKey      clubhouse.Optional[string] `json:"idempotency_key,omitzero" maxLength:"255" jsonschema:"Optional key of this request, 1 to 255 printable ASCII characters without spaces, such as a UUID. A retry with the same key and arguments returns the first result and writes nothing again; the same key with other arguments is refused (conflict). Keys are kept 24 hours."`
 }
 
@@ -218,6 +219,7 @@ type bookingUpdateArgs struct {
 	Checking            clubhouse.Optional[string] `json:"checking,omitzero" jsonschema:"New start: wall time of the club, ISO 8601 without offset; on :00 or :30."`
 	Checkout            clubhouse.Optional[string] `json:"checkout,omitzero" jsonschema:"New end: wall time of the club, after checking; on :00 or :30."`
 	Notes               clubhouse.Optional[string] `json:"notes,omitzero" maxLength:"2000" jsonschema:"New notes; null or an empty string clears them."`
+	OverrideRules       clubhouse.Optional[bool]   `json:"override_rules,omitzero" jsonschema:"true moves the booking against the club rules (opening hours, notice, advance, duration, a client's booking limit), recorded on the booking with who did it. Only when a person at the club asked for it; a refusal names the rule."`
 }
 
 type paymentArgs struct {
@@ -340,7 +342,8 @@ func (h *Handler) register(s *sdk.Server) {
 				return nil, err
 			}
 			b, err := o.Bookings.Create(ctx, c.by, booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
-				ClientID: in.ClientID, ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes})
+				ClientID: in.ClientID, ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes,
+				OverrideRules: in.OverrideRules.Or(false)})
 			return newBookingView(b), err
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_read", Title: "Read a booking", Annotations: readOnly,
@@ -364,7 +367,8 @@ func (h *Handler) register(s *sdk.Server) {
 				return nil, err
 			}
 			b, err := o.Bookings.Update(ctx, c.by, *in.BookingID.Value, booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
-				ClientID: in.ClientID, ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes})
+				ClientID: in.ClientID, ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes,
+				OverrideRules: in.OverrideRules.Or(false)})
 			return newBookingDetailView(b), err
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_get_price", Title: "Price of a booking", Annotations: readOnly,

@@ -103,7 +103,10 @@ type Clock struct {
 }
 
 // NewClock returns a clock stopped at the system's time.
-func NewClock() *Clock { return &Clock{t: time.Now().Truncate(time.Microsecond)} }
+func NewClock() *Clock { return NewClockAt(time.Now()) }
+
+// NewClockAt returns a clock stopped at t.
+func NewClockAt(t time.Time) *Clock { return &Clock{t: t.Truncate(time.Microsecond)} }
 
 // Now returns the clock's time.
 func (c *Clock) Now() time.Time {
@@ -188,23 +191,27 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 	return b.Buffer.Write(p)
 }
 
-// WatchUsers runs the app's auth.Service WatchUsers, as clubd does, until
-// the test ends, and returns once it listens: the users who authenticate
-// from then on are kept in memory until the database announces a change of
-// their row.
-func (a *App) WatchUsers() {
+// Watch runs what clubd runs beside the server until the test ends: the
+// watches of the users (auth.Service.WatchUsers) and of the club's rules
+// (booking.ClubRules.Watch); it returns once both listen. The users who
+// authenticate from then on, and the rules, are kept in memory until the
+// database announces a change.
+func (a *App) Watch() {
 	a.tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		a.Auth.WatchUsers(ctx, func(err error) { a.tb.Logf("apptest: watch users: %v", err) })
-	}()
-	a.tb.Cleanup(func() { cancel(); <-done })
+	var wg sync.WaitGroup
+	for _, watch := range []func(context.Context, func(error)){a.Auth.WatchUsers, a.Rules.Watch} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			watch(ctx, func(err error) { a.tb.Logf("apptest: watch: %v", err) })
+		}()
+	}
+	a.tb.Cleanup(func() { cancel(); wg.Wait() })
 	deadline := time.Now().Add(10 * time.Second)
-	for !a.Auth.WatchingUsers() {
+	for !a.Auth.WatchingUsers() || !a.Rules.Watching() {
 		if time.Now().After(deadline) {
-			a.tb.Fatalf("apptest: the users watch did not start")
+			a.tb.Fatalf("apptest: the watches did not start")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -3,11 +3,10 @@ package auth
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
 // usersChanged is the channel on which the database names the user whose
@@ -107,48 +106,15 @@ func (p *principals) listening(live bool) {
 // milliseconds after the commit; one made through this Service rules the
 // very next request, since it forgets the user itself. It listens on a
 // connection of its own, opened with the configuration of the Service's
-// pool; a lost connection drops every kept user and is opened again after
-// a second, and its errors go to report. It returns when ctx ends. Without
+// pool (sqldb.Listen); a lost connection drops every kept user and is
+// opened again after a second, and its errors go to report. It returns when ctx ends. Without
 // it running, or without a pool, every request reads the user's row.
 func (s *Service) WatchUsers(ctx context.Context, report func(error)) {
 	if s.o.DB == nil || s.o.DB.Pool == nil {
 		report(errors.New("watch users: the service has no pgx pool"))
 		return
 	}
-	for {
-		err := s.watchUsers(ctx)
-		s.principals.listening(false)
-		if ctx.Err() != nil {
-			return
-		}
-		report(fmt.Errorf("watch users: %w", err))
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(time.Second):
-		}
-	}
-}
-
-// watchUsers listens for the changes of users until its connection fails
-// or ctx ends.
-func (s *Service) watchUsers(ctx context.Context) error {
-	conn, err := pgx.ConnectConfig(ctx, s.o.DB.Pool.Config().ConnConfig.Copy())
-	if err != nil {
-		return err
-	}
-	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "LISTEN "+usersChanged); err != nil {
-		return err
-	}
-	s.principals.listening(true)
-	for {
-		n, err := conn.WaitForNotification(ctx)
-		if err != nil {
-			return err
-		}
-		s.principals.forget(n.Payload)
-	}
+	sqldb.Listen(ctx, s.o.DB.Pool, usersChanged, s.principals.listening, s.principals.forget, report)
 }
 
 // WatchingUsers reports whether WatchUsers listens, so that users who

@@ -33,6 +33,7 @@ type Services struct {
 	Tariffs   *booking.Tariffs
 	Bookings  *booking.Bookings
 	Discounts *booking.Discounts
+	Rules     *booking.ClubRules
 	Payments  *payments.Service
 	Classes   *classes.Services
 	Ledger    *ledger.Ledger         // nil without an accounting database
@@ -61,7 +62,7 @@ func New(db *sqlx.DB, o Options) *Services {
 	}
 	b := booking.New(db, booking.Options{Zone: o.Zone, Now: o.Now, Invite: o.Invite, Events: o.Events, Pool: o.Pool})
 	s := &Services{Zone: o.Zone, Now: o.Now,
-		Catalogs: b.Catalogs, Clients: b.Clients, Tariffs: b.Tariffs, Bookings: b.Bookings, Discounts: b.Discounts,
+		Catalogs: b.Catalogs, Clients: b.Clients, Tariffs: b.Tariffs, Bookings: b.Bookings, Discounts: b.Discounts, Rules: b.Rules,
 		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events, Bookings: b.Bookings,
 			WebhookSecrets: o.WebhookSecrets}),
 	}
