@@ -85,6 +85,8 @@ func (b *Bookings) admit(ctx context.Context, q sqldb.Queryer, rules Rules, a At
 	}
 	if a.Override {
 		b.overridden(by, r)
+	} else {
+		r.RulesOverriddenBy, r.RulesOverriddenAt = nil, nil // a move the rules allow is no longer against them
 	}
 	return nil
 }

@@ -178,8 +178,9 @@ func (r Rules) CountsFuture(a Attempt) bool {
 	return !a.Override && a.From == nil && r.forType(a.TypeID).maxHeld > 0
 }
 
-// Check judges a. Errors: ErrOverrideForStaff when a client overrides, and
-// the refusal of the first rule a breaks, in the order past, staff_only,
+// Check judges a. Errors: ErrOverrideForStaff when a client overrides, the
+// errors of Span.Check for a span no type allows, and the refusal of the
+// first rule a breaks, in the order past, staff_only,
 // cancel_window_minutes (a move or cancellation), opening_hours,
 // max_duration_minutes, min_notice_minutes, advance_days,
 // max_future_bookings.
@@ -210,6 +211,11 @@ func (r Rules) Check(a Attempt) error {
 	}
 	if a.Span.Start.IsZero() {
 		return nil
+	}
+	// A span off the grid, reversed, outside the calendar or longer than
+	// any type allows is refused before the rules walk its slots.
+	if err := a.Span.Check(maxSpanFor(true)); err != nil {
+		return err
 	}
 	if at, closed := r.closedAt(a.Span); closed {
 		return ErrRuleClosed.Withf("Club rule opening_hours: the club is closed at %s (%s).", stamp(at), r.HoursOf(at))
@@ -266,9 +272,14 @@ func (r Rules) closedAt(span Span) (time.Time, bool) {
 	if len(r.Hours) == 0 && len(r.Exceptions) == 0 {
 		return time.Time{}, false
 	}
+	var hours []Interval
+	var date time.Time
 	for t := span.Start; t.Before(span.End); t = t.Add(pricing.SlotMinutes * time.Minute) {
+		if !sameDate(t, date) || date.IsZero() {
+			date, hours = t, r.day(t) // once per date
+		}
 		m := pricing.TimeOfDay(t.Hour()*60 + t.Minute())
-		if !slices.ContainsFunc(r.day(t), func(iv Interval) bool { return iv.contains(m) }) {
+		if !slices.ContainsFunc(hours, func(iv Interval) bool { return iv.contains(m) }) {
 			return t, true
 		}
 	}

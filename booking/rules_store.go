@@ -137,12 +137,12 @@ func (rulesStore) set(ctx context.Context, tx *sqlx.Tx, r Rules, by string, now 
 	return nil
 }
 
-// futureBookings counts the bookings of the client with id that start
-// after now, leaving out the booking with id except. With lock, in a
-// transaction, it first locks the client's row until the end, so that a
-// client's bookings are counted and made one at a time: the count is a
-// statement of its own, whose snapshot (READ COMMITTED) holds every booking
-// committed before the lock was granted.
+// futureBookings counts the bookings of the client with id that have not
+// started at now (as Rules.Check sees it), leaving out the booking with id
+// except. With lock, in a transaction, it first locks the client's row
+// until the end, so that a client's bookings are counted and made one at a
+// time: the count is a statement of its own, whose snapshot (READ
+// COMMITTED) holds every booking committed before the lock was granted.
 func (rulesStore) futureBookings(ctx context.Context, q sqldb.Queryer, clientID int64, now time.Time, except int64, lock bool) (int, error) {
 	if lock {
 		if _, err := q.ExecContext(ctx, `SELECT 1 FROM clients WHERE id = $1 FOR UPDATE`, clientID); err != nil {
@@ -150,7 +150,7 @@ func (rulesStore) futureBookings(ctx context.Context, q sqldb.Queryer, clientID 
 		}
 	}
 	var n int
-	err := q.GetContext(ctx, &n, `SELECT count(*) FROM reservations WHERE client_id = $1 AND checking > $2 AND id <> $3`,
+	err := q.GetContext(ctx, &n, `SELECT count(*) FROM reservations WHERE client_id = $1 AND checking >= $2 AND id <> $3`,
 		clientID, now, except)
 	return n, err
 }

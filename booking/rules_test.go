@@ -23,7 +23,9 @@ func TestRules_Check(t *testing.T) {
 	// Monday 2030-01-07 10:00 is now.
 	now := time.Date(2030, 1, 7, 10, 0, 0, 0, time.UTC)
 	at := func(day, hour, minute int) time.Time { return time.Date(2030, 1, day, hour, minute, 0, 0, time.UTC) }
-	span := func(day, from, to int) booking.Span { return booking.Span{Start: at(day, from, 0), End: at(day, to, 0)} }
+	span := func(day, from, to int) booking.Span {
+		return booking.Span{Start: at(day, from, 0), End: at(day, to, 0)}
+	}
 	rules := booking.Rules{
 		Hours: []booking.WeekHours{{Weekday: 1, Interval: hours(7, 22)}, {Weekday: 2, Interval: hours(7, 12)},
 			{Weekday: 2, Interval: hours(14, 22)}, {Weekday: 6, Interval: hours(8, 24)}, {Weekday: 7, Interval: hours(0, 20)}},

@@ -303,7 +303,7 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 				return err
 			}
 			out.Created = append(out.Created, got)
-			if a.Future >= 0 {
+			if a.Future >= 0 && !s.Start.Before(a.Now) {
 				a.Future++
 			}
 		}

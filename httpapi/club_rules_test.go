@@ -195,6 +195,16 @@ func TestClubRules_clientAndStaff(t *testing.T) {
 		Status(t, http.StatusConflict).Error(t, "cancellation window closed")
 	admin.Patch(path("/api/admin/booking/%d", late), map[string]any{"checking": "2030-01-08 20:00:00", "checkout": "2030-01-08 21:00:00",
 		"override_rules": true}).Status(t, http.StatusOK)
+	overridden := admin.Get(path("/api/admin/booking/%d", late)).Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, "admin@test.club", overridden["rules_overridden_by"])
+	admin.Patch(path("/api/admin/booking/%d", late), map[string]any{"checking": "2030-01-08 19:00:00", "checkout": "2030-01-08 20:00:00"}).
+		Status(t, http.StatusOK)
+	assert.Nil(t, admin.Get(path("/api/admin/booking/%d", late)).Status(t, http.StatusOK).Object(t)["rules_overridden_by"],
+		"a move the rules allow is no longer against them")
+
+	// A span no type allows is bad input, refused before any rule walks it.
+	ana.Post("/api/account/bookings", slot(c.rental, "2030-01-08 10:00:00", "2130-01-08 10:00:00")).Status(t, http.StatusBadRequest)
+	ana.Post("/api/account/bookings", slot(c.rental, "2030-01-08 10:15:00", "2030-01-08 11:00:00")).Status(t, http.StatusBadRequest)
 
 	// Quotes, availability and the grid tell the client what the rules
 	// allow.
