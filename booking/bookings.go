@@ -243,17 +243,35 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 		if err := r.Span().Check(maxSpanFor(long)); err != nil {
 			return err
 		}
+		now := b.Now()
 		moved := r.Span() != before.Span() || r.CourtID != before.CourtID || r.ReservationTypeID != before.ReservationTypeID
-		if owner != nil && !moved && !before.Checking.After(b.Now()) {
+		// The booking joins its client's bookings that have not started:
+		// given to another client, or moved from the past.
+		joins := r.ClientID != nil && !r.Checking.Before(now) &&
+			(before.ClientID == nil || *before.ClientID != *r.ClientID || before.Checking.Before(now))
+		if owner != nil && !moved && !before.Checking.After(now) {
 			return ErrRulePast.Withf("Club rule past: the booking started at %s; it can no longer be changed.", stamp(before.Checking))
 		}
-		if moved {
-			rules, err := b.rules.current(ctx, tx)
+		rules, err := b.rules.current(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if !moved && joins && in.OverrideRules {
+			b.overridden(by, &r)
+		} else if !moved && joins {
+			held, err := (rulesStore{}).futureBookings(ctx, tx, *r.ClientID, now, r.ID, true)
 			if err != nil {
 				return err
 			}
+			if err := rules.CheckHeld(r.ReservationTypeID, held); err != nil {
+				return err
+			}
+		}
+		if moved {
 			from := before.Span()
-			if err := b.admit(ctx, tx, rules, b.attempt(by, owner != nil, in.OverrideRules, r, &from), by, &r, r.ID); err != nil {
+			a := b.attempt(by, owner != nil, in.OverrideRules, r, &from)
+			a.FromTypeID, a.Joins = before.ReservationTypeID, joins
+			if err := b.admit(ctx, tx, rules, a, by, &r, r.ID); err != nil {
 				return err
 			}
 			if owner != nil && moved && pending != 0 {

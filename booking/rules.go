@@ -138,8 +138,14 @@ type Attempt struct {
 	// Override is staff's explicit flag: the rules do not apply.
 	Override bool
 	// From is the booking's span before a move or a cancellation; nil for
-	// a new booking.
-	From *Span
+	// a new booking. FromTypeID is its type then, whose cancellation
+	// window applies (0: TypeID).
+	From       *Span
+	FromTypeID int64
+	// Joins is true when a moved booking joins its client's bookings that
+	// have not started (it was another client's, or had started): it
+	// counts toward the client's limit as a new booking does.
+	Joins bool
 	// Future is how many bookings that have not started the booking's
 	// client holds besides this one; negative when it has no client.
 	Future int
@@ -175,7 +181,17 @@ func (r Rules) forType(id int64) effective {
 // CountsFuture reports whether judging a for a client's booking of typeID
 // needs the count of the client's future bookings (Attempt.Future).
 func (r Rules) CountsFuture(a Attempt) bool {
-	return !a.Override && a.From == nil && r.forType(a.TypeID).maxHeld > 0
+	return !a.Override && (a.From == nil || a.Joins) && r.forType(a.TypeID).maxHeld > 0
+}
+
+// CheckHeld judges a client who holds held bookings that have not started
+// taking one more of type typeID. Errors: ErrRuleBookingLimit.
+func (r Rules) CheckHeld(typeID int64, held int) error {
+	if max := r.forType(typeID).maxHeld; max > 0 && held >= max {
+		return ErrRuleBookingLimit.Withf("Club rule max_future_bookings: a client holds at most %d bookings that have not started; this one holds %d.",
+			max, held)
+	}
+	return nil
 }
 
 // Check judges a. Errors: ErrOverrideForStaff when a client overrides, the
@@ -203,10 +219,14 @@ func (r Rules) Check(a Attempt) error {
 	if a.Override {
 		return nil
 	}
-	if a.From != nil && e.window > 0 {
-		if last := a.From.Start.Add(-minutes(e.window)); a.Now.After(last) {
+	if a.From != nil {
+		from := e
+		if a.FromTypeID != 0 && a.FromTypeID != a.TypeID {
+			from = r.forType(a.FromTypeID)
+		}
+		if last := a.From.Start.Add(-minutes(from.window)); from.window > 0 && a.Now.After(last) {
 			return ErrRuleCancelWindow.Withf("Club rule cancel_window_minutes: a booking is cancelled or moved at least %s before its start; this one's window closed at %s.",
-				duration(e.window), stamp(last))
+				duration(from.window), stamp(last))
 		}
 	}
 	if a.Span.Start.IsZero() {
@@ -231,9 +251,8 @@ func (r Rules) Check(a Attempt) error {
 		return ErrRuleTooFarAhead.Withf("Club rule advance_days: a booking starts at most %d days from now, by %s.",
 			e.advance, stamp(a.Now.AddDate(0, 0, e.advance)))
 	}
-	if e.maxHeld > 0 && a.From == nil && a.Future >= e.maxHeld {
-		return ErrRuleBookingLimit.Withf("Club rule max_future_bookings: a client holds at most %d bookings that have not started; this one holds %d.",
-			e.maxHeld, a.Future)
+	if a.From == nil || a.Joins {
+		return r.CheckHeld(a.TypeID, a.Future)
 	}
 	return nil
 }

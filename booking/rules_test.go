@@ -70,6 +70,10 @@ func TestRules_Check(t *testing.T) {
 		{"a cancellation inside the window", booking.Attempt{From: &from, Client: true}, nil},
 		{"a cancellation after the window closed", booking.Attempt{From: &booking.Span{Start: at(7, 20, 0), End: at(7, 21, 0)}, Client: true}, booking.ErrRuleCancelWindow},
 		{"the window binds staff too", booking.Attempt{From: &booking.Span{Start: at(7, 20, 0), End: at(7, 21, 0)}}, booking.ErrRuleCancelWindow},
+		{"a move out of a type with a window", booking.Attempt{Span: span(8, 19, 20), TypeID: 5, FromTypeID: 1,
+			From: &booking.Span{Start: at(7, 20, 0), End: at(7, 21, 0)}}, booking.ErrRuleCancelWindow},
+		{"a move that joins a client's bookings counts", booking.Attempt{Span: span(8, 19, 20), From: &from, Joins: true, Future: 3},
+			booking.ErrRuleBookingLimit},
 		{"staff override the window", booking.Attempt{From: &booking.Span{Start: at(7, 20, 0), End: at(7, 21, 0)}, Override: true}, nil},
 	} {
 		tc.a.Now = now

@@ -180,6 +180,14 @@ func TestClubRules_clientAndStaff(t *testing.T) {
 	third["override_rules"] = true
 	admin.Post("/api/admin/booking", third).Status(t, http.StatusCreated)
 
+	// Staff giving her a booking count it too.
+	spare := admin.Post("/api/admin/booking", slot(c.rental, "2030-01-11 10:00:00", "2030-01-11 11:00:00")).Status(t, http.StatusCreated).ID(t)
+	admin.Patch(path("/api/admin/booking/%d", spare), map[string]any{"client_id": anaClient}).
+		Status(t, http.StatusConflict).Error(t, "booking limit reached")
+	admin.Patch(path("/api/admin/booking/%d", spare), map[string]any{"client_id": anaClient, "override_rules": true}).Status(t, http.StatusOK)
+	assert.Equal(t, "admin@test.club", admin.Get(path("/api/admin/booking/%d", spare)).Status(t, http.StatusOK).Object(t)["rules_overridden_by"])
+	admin.Delete(path("/api/admin/booking/%d", spare), nil).Status(t, http.StatusNoContent)
+
 	// Moves: within the window and to a span the client may book; a
 	// confirmed booking goes back to pending.
 	admin.Patch(path("/api/admin/booking/%d", first), map[string]any{"reservation_status_id": c.confirmed}).Status(t, http.StatusOK)
