@@ -230,29 +230,16 @@ func (b *Bookings) ClientDelete(ctx context.Context, by clubhouse.Actor, id int6
 // must be the client's own booking, which the span would move. Errors: as
 // Quote, and ErrBookingNotFound.
 func (b *Bookings) ClientQuote(ctx context.Context, by clubhouse.Actor, in SpanInput) (BookingQuote, error) {
-	a := Attempt{Now: b.Now(), TypeID: in.ReservationTypeID, Client: true, Override: in.OverrideRules, Future: -1}
 	if in.ExcludeID != 0 {
-		r, err := b.ClientGet(ctx, by, in.ExcludeID)
-		if err != nil {
+		if _, err := b.ClientGet(ctx, by, in.ExcludeID); err != nil {
 			return BookingQuote{}, err
 		}
-		from := r.Span()
-		a.From = &from
-	}
-	court, span, err := b.resolve(ctx, in)
-	if err != nil {
-		return BookingQuote{}, err
-	}
-	q, err := b.quote(ctx, court, in.ReservationTypeID, span, in.ExcludeID)
-	if err != nil {
-		return BookingQuote{}, err
 	}
 	clientID, err := b.clientOf(ctx, by)
 	if err != nil {
 		return BookingQuote{}, err
 	}
-	a.Span = span
-	return q, b.judge(ctx, &q, a, &clientID, in.ExcludeID)
+	return b.judgedQuote(ctx, in, true, &clientID)
 }
 
 // Stats are a client's booking statistics.

@@ -256,26 +256,26 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 		if err != nil {
 			return err
 		}
-		if !moved && joins && in.OverrideRules {
-			b.overridden(by, &r)
-		} else if !moved && joins {
-			held, err := (rulesStore{}).futureBookings(ctx, tx, *r.ClientID, now, r.ID, true)
-			if err != nil {
-				return err
-			}
-			if err := rules.CheckHeld(r.ReservationTypeID, held); err != nil {
-				return err
-			}
-		}
-		if moved {
+		switch {
+		case moved:
 			from := before.Span()
 			a := b.attempt(by, owner != nil, in.OverrideRules, r, &from)
 			a.FromTypeID, a.Joins = before.ReservationTypeID, joins
 			if err := b.admit(ctx, tx, rules, a, by, &r, r.ID); err != nil {
 				return err
 			}
-			if owner != nil && moved && pending != 0 {
+			if owner != nil && pending != 0 {
 				r.ReservationStatusID = &pending
+			}
+		case joins && in.OverrideRules:
+			b.overridden(by, &r)
+		case joins: // the same span, given to a client: only their limit applies
+			held, err := (rulesStore{}).futureBookings(ctx, tx, *r.ClientID, now, r.ID, true)
+			if err != nil {
+				return err
+			}
+			if err := rules.CheckHeld(r.ReservationTypeID, held); err != nil {
+				return err
 			}
 		}
 		if err := b.store.update(ctx, tx, r); err != nil {
@@ -368,13 +368,8 @@ func (b *Bookings) Validate(ctx context.Context, in SpanInput) error {
 		return err
 	}
 	a := Attempt{Now: b.Now(), Span: span, TypeID: in.ReservationTypeID, Override: in.OverrideRules, Future: -1}
-	if in.ExcludeID != 0 {
-		r, err := b.store.get(ctx, b.db, in.ExcludeID, false)
-		if err != nil {
-			return err
-		}
-		from := r.Span()
-		a.From = &from
+	if a.From, err = b.spanOf(ctx, in.ExcludeID); err != nil {
+		return err
 	}
 	if err := rules.Check(a); err != nil {
 		return err
@@ -427,6 +422,14 @@ type BookingQuote struct {
 // club's rules (unless in.OverrideRules). Errors: Invalid for a bad span,
 // NotFound for an unknown court.
 func (b *Bookings) Quote(ctx context.Context, in SpanInput) (BookingQuote, error) {
+	return b.judgedQuote(ctx, in, false, nil)
+}
+
+// judgedQuote is the quote of in, with Refused set (and Available cleared)
+// when the club's rules refuse it: as a client's booking when client,
+// counting the bookings of the client with clientID (when not nil) that
+// the booking being moved, in.ExcludeID, is not.
+func (b *Bookings) judgedQuote(ctx context.Context, in SpanInput, client bool, clientID *int64) (BookingQuote, error) {
 	court, span, err := b.resolve(ctx, in)
 	if err != nil {
 		return BookingQuote{}, err
@@ -435,35 +438,37 @@ func (b *Bookings) Quote(ctx context.Context, in SpanInput) (BookingQuote, error
 	if err != nil {
 		return BookingQuote{}, err
 	}
-	a := Attempt{Now: b.Now(), Span: span, TypeID: in.ReservationTypeID, Override: in.OverrideRules, Future: -1}
-	return q, b.judge(ctx, &q, a, nil, in.ExcludeID)
-}
-
-// judge sets q.Refused (and clears q.Available) when the club's rules
-// refuse a, counting the bookings of the client with clientID (when not
-// nil) that the booking with id except is not.
-func (b *Bookings) judge(ctx context.Context, q *BookingQuote, a Attempt, clientID *int64, except int64) error {
 	rules, err := b.rules.current(ctx, b.db)
 	if err != nil {
-		return err
+		return BookingQuote{}, err
 	}
-	if a.From == nil && except != 0 {
-		r, err := b.store.get(ctx, b.db, except, false)
-		if err != nil {
-			return err
-		}
-		from := r.Span()
-		a.From = &from
+	a := Attempt{Now: b.Now(), Span: span, TypeID: in.ReservationTypeID, Client: client, Override: in.OverrideRules, Future: -1}
+	if a.From, err = b.spanOf(ctx, in.ExcludeID); err != nil {
+		return BookingQuote{}, err
 	}
 	if clientID != nil && rules.CountsFuture(a) {
-		if a.Future, err = (rulesStore{}).futureBookings(ctx, b.db, *clientID, a.Now, except, false); err != nil {
-			return fmt.Errorf("count bookings: %w", err)
+		if a.Future, err = (rulesStore{}).futureBookings(ctx, b.db, *clientID, a.Now, in.ExcludeID, false); err != nil {
+			return BookingQuote{}, fmt.Errorf("count bookings: %w", err)
 		}
 	}
 	if e := clubhouse.AsError(rules.Check(a)); e != nil {
 		q.Refused, q.Available = e, false
 	}
-	return nil
+	return q, nil
+}
+
+// spanOf returns the span of the booking with id, or nil for id 0.
+// Errors: ErrBookingNotFound.
+func (b *Bookings) spanOf(ctx context.Context, id int64) (*Span, error) {
+	if id == 0 {
+		return nil, nil
+	}
+	r, err := b.store.get(ctx, b.db, id, false)
+	if err != nil {
+		return nil, err
+	}
+	s := r.Span()
+	return &s, nil
 }
 
 func (b *Bookings) quote(ctx context.Context, court Court, typeID int64, span Span, exclude int64) (BookingQuote, error) {

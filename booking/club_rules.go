@@ -103,14 +103,6 @@ type RulesChange struct {
 	Types               clubhouse.Optional[[]TypeRules]
 }
 
-// Everything returns the change that replaces every rule with r's.
-func (r Rules) Everything() RulesChange {
-	return RulesChange{Hours: clubhouse.Some(r.Hours), Exceptions: clubhouse.Some(r.Exceptions),
-		AdvanceDays: clubhouse.Some(r.AdvanceDays), MinNoticeMinutes: clubhouse.Some(r.MinNoticeMinutes),
-		MaxDurationMinutes: clubhouse.Some(r.MaxDurationMinutes), MaxFutureBookings: clubhouse.Some(r.MaxFutureBookings),
-		CancelWindowMinutes: clubhouse.Some(r.CancelWindowMinutes), Types: clubhouse.Some(r.Types)}
-}
-
 // apply writes the fields set in ch onto r.
 func (ch RulesChange) apply(r *Rules) {
 	if ch.Hours.Set {

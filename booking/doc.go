@@ -12,6 +12,12 @@
 // without the panel permission with clubhouse.ErrForbidden
 // (clubhouse.Actor.RequirePanel), whichever front door calls them.
 //
+// The club's booking rules (Rules: opening hours, how far ahead and at what
+// notice, the longest booking, bookings per client, staff-only types, the
+// cancellation window) judge every booking, move and client cancellation
+// through one check, Rules.Check; ClubRules reads and changes them, and
+// its Watch keeps them in memory while PostgreSQL announces changes.
+//
 // # Using it from another program
 //
 // New takes a *sqlx.DB over pgx (sqlx.Open("pgx", url) with the driver

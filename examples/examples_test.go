@@ -28,6 +28,7 @@ const module = "github.com/clubhouse-go/clubhouse"
 var want = map[string][]string{
 	"booking": {
 		"court #1 Court 1 (Tennis) at 60000 per hour; tariff #1 Weekend +20%",
+		"07:00-08:00: refused, outside opening hours",
 		"17:00-19:00: hours 2, total 144000, per hour 72000, free true", // 4 slots of 30 000 + 20%
 		"booked #1",
 		"payment #1 of 100000 by Cash: completed",

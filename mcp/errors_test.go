@@ -86,3 +86,27 @@ func TestMCP_businessErrors(t *testing.T) {
 	require.Error(t, err)
 	callOK(t, cs, "booking_read", map[string]any{"booking_id": booking}, &b)
 }
+
+// TestMCP_clubRules: the booking tools obey the club's rules through the
+// same domain check as the HTTP routes; override_rules books against them
+// and the booking records who did.
+func TestMCP_clubRules(t *testing.T) {
+	t.Parallel()
+	a := newClub(t)
+	a.AsAdmin().Patch("/api/admin/club-rules", map[string]any{"exceptions": []map[string]any{
+		{"date": "2030-03-06", "hours": []any{}, "note": "Tournament"}}}).Status(t, 200)
+	cs := connect(t, a, staffToken(a, "desk@test.club"))
+	var courts, types []map[string]any
+	callOK(t, cs, "court_list", map[string]any{"search": "padel"}, &courts)
+	callOK(t, cs, "reservation_type_list", map[string]any{}, &types)
+	slot := map[string]any{"court_id": named(t, courts, "Padel 1"), "reservation_type_id": named(t, types, "Rental"),
+		"checking": "2030-03-06T10:00:00", "checkout": "2030-03-06T11:00:00"}
+	e := callErr(t, cs, "booking_create", slot)
+	assert.Equal(t, "conflict", e.Code, "%+v", e)
+	assert.Equal(t, "outside opening hours", e.Error)
+	assert.Contains(t, e.Message, "Club rule opening_hours:")
+	var b map[string]any
+	callOK(t, cs, "booking_create", with(slot, "override_rules", true), &b)
+	d := a.AsAdmin().Get(fmt.Sprintf("/api/admin/booking/%d", id(t, b))).Status(t, 200).Object(t)
+	assert.Equal(t, "desk@test.club", d["rules_overridden_by"])
+}

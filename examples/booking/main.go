@@ -1,7 +1,8 @@
 // Command booking runs the front desk of a club with the booking and
 // payments packages, as a program in another module would: it migrates an
 // empty database, creates a tennis court at 60 000 per hour with a weekend
-// tariff of +20%, quotes and books next Saturday from 17:00 to 19:00
+// tariff of +20%, opens the club 08:00-22:00 on Saturdays (a quote at 07:00
+// is refused by that rule), quotes and books next Saturday from 17:00 to 19:00
 // (144 000), takes 100 000 of it as a completed cash payment, and lists the
 // booking with its balance (debt 44 000).
 //
@@ -111,6 +112,19 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	// are the club's clock (booking.Wall makes one from any instant).
 	from := time.Date(saturday.Year(), saturday.Month(), saturday.Day(), 17, 0, 0, 0, time.UTC)
 	span := booking.SpanInput{CourtID: court.ID, ReservationTypeID: rental.ID, Checking: from, Checkout: from.Add(2 * time.Hour)}
+	// The club opens 08:00-22:00 on Saturdays (and only then): every
+	// booking obeys its rules, and a quote says which one refuses a span.
+	if _, err := club.Rules.Change(ctx, desk, booking.RulesChange{Hours: clubhouse.Some([]booking.WeekHours{
+		{Weekday: 6, Interval: booking.Interval{Opens: 8 * 60, Closes: 22 * 60}}})}); err != nil {
+		return err
+	}
+	early := span
+	early.Checking, early.Checkout = from.Add(-10*time.Hour), from.Add(-9*time.Hour)
+	if q, err := club.Bookings.Quote(ctx, early); err != nil {
+		return err
+	} else if q.Refused != nil {
+		fmt.Fprintf(out, "quote %s 07:00-08:00: refused, %s\n", day, q.Refused.Code)
+	}
 	q, err := club.Bookings.Quote(ctx, span)
 	if err != nil {
 		return err
