@@ -49,10 +49,11 @@ INSERT INTO reservation_types (name, description, gestion) VALUES
 	ON CONFLICT ((lower(name))) DO NOTHING;
 INSERT INTO courts (court_type_id, name, cost, price)
 	SELECT ct.id, v.name, v.cost, v.price
-	FROM (VALUES ('Tennis', 'Tennis 1', 15000, 60000), ('Tennis', 'Tennis 2', 15000, 60000),
-	             ('Padel', 'Padel 1', 20000, 80000), ('Padel', 'Padel 2', 20000, 80000),
-	             ('Football 5', 'Football 5', 40000, 150000)) AS v(type, name, cost, price)
+	FROM (VALUES (1, 'Tennis', 'Tennis 1', 15000, 60000), (2, 'Tennis', 'Tennis 2', 15000, 60000),
+	             (3, 'Padel', 'Padel 1', 20000, 80000), (4, 'Padel', 'Padel 2', 20000, 80000),
+	             (5, 'Football 5', 'Football 5', 40000, 150000)) AS v(ord, type, name, cost, price)
 	JOIN court_types ct ON lower(ct.name) = lower(v.type)
+	ORDER BY v.ord
 	ON CONFLICT ((lower(name))) DO NOTHING;
 INSERT INTO tariffs (rrule, start_time, end_time, adjustment, description, is_active)
 	SELECT v.rrule, v.start_time::time, v.end_time::time, v.adjustment, v.description, true
