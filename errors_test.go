@@ -56,7 +56,7 @@ var exported = map[string]error{
 	"booking.ErrRuleTooLong":            booking.ErrRuleTooLong,
 	"booking.ErrNotClassBooking":        booking.ErrNotClassBooking,
 	"booking.ErrBookingCancelled":       booking.ErrBookingCancelled,
-	"booking.ErrNoShowCancel":           booking.ErrNoShowCancel,
+	"booking.ErrNoShowMarked":           booking.ErrNoShowMarked,
 	"booking.ErrNoShowEarly":            booking.ErrNoShowEarly,
 	"booking.ErrClassSession":           booking.ErrClassSession,
 	"classes.ErrTariffNotFound":         classes.ErrTariffNotFound,

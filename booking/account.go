@@ -221,7 +221,8 @@ func (b *Bookings) ClientQuote(ctx context.Context, by clubhouse.Actor, in SpanI
 
 // Stats are a client's booking statistics. Total, Upcoming, Past, Hours
 // and AmountTotal count the bookings not cancelled; Cancelled counts the
-// cancelled ones, and NoShows the past bookings staff marked a no-show.
+// cancelled ones, and NoShows the bookings staff marked a no-show (which
+// had started then).
 type Stats struct {
 	Total       int
 	Upcoming    int

@@ -209,7 +209,8 @@ func (b *Bookings) ListPriced(ctx context.Context, f BookingFilter) ([]Priced, e
 // Update changes the fields set in in; the new span is checked against every
 // other booking of the court. A move (another span, court or type) is
 // judged by the club's rules unless in.OverrideRules. Errors: as Create,
-// ErrBookingNotFound and ErrBookingCancelled.
+// ErrBookingNotFound, ErrBookingCancelled, and ErrNoShowMarked for a move
+// of a no-show.
 func (b *Bookings) Update(ctx context.Context, by clubhouse.Actor, id int64, in BookingInput) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
@@ -238,6 +239,9 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 		before := r
 		if err := in.apply(&r, false); err != nil {
 			return err
+		}
+		if r.NoShowAt != nil && (r.Span() != before.Span() || r.CourtID != before.CourtID) {
+			return ErrNoShowMarked
 		}
 		long, pending, err := b.store.typeRules(ctx, tx, r.ReservationTypeID)
 		if err != nil {
@@ -460,8 +464,8 @@ func (b *Bookings) judgedQuote(ctx context.Context, in SpanInput, client bool, c
 	return q, nil
 }
 
-// spanOf returns the span of the booking with id, or nil for id 0.
-// Errors: ErrBookingNotFound.
+// spanOf returns the span of the booking with id, which a move would
+// leave, or nil for id 0. Errors: ErrBookingNotFound, ErrBookingCancelled.
 func (b *Bookings) spanOf(ctx context.Context, id int64) (*Span, error) {
 	if id == 0 {
 		return nil, nil
@@ -469,6 +473,9 @@ func (b *Bookings) spanOf(ctx context.Context, id int64) (*Span, error) {
 	r, err := b.store.get(ctx, b.db, id, false)
 	if err != nil {
 		return nil, err
+	}
+	if r.CancelledAt != nil {
+		return nil, ErrBookingCancelled
 	}
 	s := r.Span()
 	return &s, nil
@@ -508,6 +515,7 @@ func (b *Bookings) Price(ctx context.Context, id int64) (BookingQuote, error) {
 	}
 	q.Discount = r.Discount()
 	q.Amount = amountOf(q.Quote, q.Discount)
+	q.Amount.Cancelled = r.CancelledAt != nil
 	return q, nil
 }
 
@@ -525,13 +533,23 @@ type Amount struct {
 	// is the price_per_hour of every front door.
 	PricePerHour decimal.Decimal
 	Paid         decimal.Decimal // the sum of the completed payments
+	// Cancelled is set for a cancelled booking, which owes nothing: what
+	// was paid stays, and a refund is the club's decision.
+	Cancelled bool
 }
 
-// Debt is what is left to pay, never below zero.
-func (a Amount) Debt() decimal.Decimal { return decimal.Max(decimal.Zero, a.FinalPrice.Sub(a.Paid)) }
+// Debt is what is left to pay, never below zero; nothing for a cancelled
+// booking.
+func (a Amount) Debt() decimal.Decimal {
+	if a.Cancelled {
+		return decimal.Zero
+	}
+	return decimal.Max(decimal.Zero, a.FinalPrice.Sub(a.Paid))
+}
 
-// Complete reports whether the completed payments cover the price.
-func (a Amount) Complete() bool { return a.Paid.Cmp(a.FinalPrice) >= 0 }
+// Complete reports whether nothing is left to pay: the completed payments
+// cover the price, or the booking was cancelled.
+func (a Amount) Complete() bool { return a.Cancelled || a.Paid.Cmp(a.FinalPrice) >= 0 }
 
 // CanAddPayment reports whether the client may report a payment of the
 // booking: while it owes something (a claim may not exceed Debt).
@@ -584,7 +602,9 @@ func (b *Bookings) amounts(ctx context.Context, q sqldb.Queryer, rs []Reservatio
 		if err != nil {
 			return nil, fmt.Errorf("price booking %d: %w", r.ID, err)
 		}
-		out[r.ID] = amountOf(q, r.Discount())
+		a := amountOf(q, r.Discount())
+		a.Cancelled = r.CancelledAt != nil
+		out[r.ID] = a
 	}
 	paid, err := b.store.paid(ctx, q, bookingIDs(rs))
 	if err != nil {

@@ -22,8 +22,8 @@ import (
 var (
 	ErrBookingCancelled = clubhouse.Errorf(clubhouse.Conflict, "booking cancelled",
 		"The booking was cancelled; it can no longer be changed. Book again instead.")
-	ErrNoShowCancel = clubhouse.Errorf(clubhouse.Conflict, "booking marked no-show",
-		"The booking is marked a no-show; clear the mark before cancelling it.")
+	ErrNoShowMarked = clubhouse.Errorf(clubhouse.Conflict, "booking marked no-show",
+		"The booking is marked a no-show; clear the mark before cancelling or moving it.")
 	ErrNoShowEarly = clubhouse.Errorf(clubhouse.Conflict, "booking not started",
 		"A booking is marked a no-show only once it has started.")
 	ErrClassSession = clubhouse.Errorf(clubhouse.Conflict, "booking held by a class",
@@ -34,7 +34,7 @@ var cancelErrors = sqldb.Mapping{"reservations_class_session_check": ErrClassSes
 
 // Cancel cancels the booking with id for staff, whatever the club's rules
 // say, and returns it. Cancelling a cancelled booking changes nothing.
-// Errors: ErrBookingNotFound, ErrNoShowCancel, ErrClassSession.
+// Errors: ErrBookingNotFound, ErrNoShowMarked, ErrClassSession.
 func (b *Bookings) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
@@ -46,7 +46,7 @@ func (b *Bookings) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Re
 // has not started, within the club's cancellation window. Cancelling a
 // cancelled booking changes nothing. Errors: ErrBookingNotFound (also for
 // another client's booking), ErrRulePast, ErrRuleCancelWindow,
-// ErrNoShowCancel.
+// ErrNoShowMarked.
 func (b *Bookings) ClientCancel(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
 	clientID, err := b.clientOf(ctx, by)
 	if err != nil {
@@ -73,7 +73,7 @@ func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, own
 		case r.CancelledAt != nil:
 			return nil
 		case r.NoShowAt != nil:
-			return ErrNoShowCancel
+			return ErrNoShowMarked
 		}
 		if owner != nil {
 			rules, err := b.rules.current(ctx, tx)

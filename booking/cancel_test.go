@@ -2,6 +2,7 @@ package booking_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -157,7 +158,7 @@ func TestBookings_noShow(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, c.events.take(), "marking a marked booking changes nothing")
 	_, err = c.b.Cancel(t.Context(), c.staff, past.ID)
-	require.ErrorIs(t, err, booking.ErrNoShowCancel)
+	require.ErrorIs(t, err, booking.ErrNoShowMarked)
 
 	st, err := c.b.ClientStats(t.Context(), c.ana)
 	require.NoError(t, err)
@@ -172,4 +173,91 @@ func TestBookings_noShow(t *testing.T) {
 	assert.Equal(t, []int64{past.ID}, c.events.take())
 	_, err = c.b.Cancel(t.Context(), c.staff, past.ID)
 	require.NoError(t, err, "a booking without the mark is cancelled")
+}
+
+// TestBookings_cancelledEverywhere: the freed slot shows free in every
+// view, a cancelled booking owes nothing, takes no discount, leaves the
+// coupon's uses and the dashboard's counts, stays when its series goes, and
+// the database refuses to change it.
+func TestBookings_cancelledEverywhere(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	discounts := booking.New(c.db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow }}).Discounts
+	c.exec(t, `INSERT INTO coupons (code, kind, value, max_uses) VALUES ('ONCE', 'percent', 10, 1)`)
+	r := c.book(t, c.court, c.anaClient, "2026-03-10 10:00", "2026-03-10 11:00")
+	_, err := discounts.ApplyCoupon(t.Context(), r.ID, "ONCE")
+	require.NoError(t, err)
+	c.pay(t, r.ID, "20000", true)
+	before, err := c.b.Dashboard(t.Context(), 10)
+	require.NoError(t, err)
+	_, err = c.b.Cancel(t.Context(), c.staff, r.ID)
+	require.NoError(t, err)
+
+	span := booking.SpanInput{CourtID: c.court, Checking: wall(t, "2026-03-10 10:00"), Checkout: wall(t, "2026-03-10 11:00")}
+	require.NoError(t, c.b.Validate(t.Context(), span), "the slot is free")
+	q, err := c.b.Quote(t.Context(), span)
+	require.NoError(t, err)
+	assert.True(t, q.Available)
+	avail, err := c.b.Availability(t.Context(), span.Checking, span.Checkout)
+	require.NoError(t, err)
+	for _, a := range avail {
+		assert.True(t, *a.Available, "court %d", a.ID)
+	}
+	grid, err := c.b.DayGrid(t.Context(), wall(t, "2026-03-10 00:00"), c.rental)
+	require.NoError(t, err)
+	for _, row := range grid {
+		assert.True(t, row.Slots[20].Available, "10:00 on court %d", row.Court.ID)
+	}
+	span.ExcludeID = r.ID
+	require.ErrorIs(t, c.b.Validate(t.Context(), span), booking.ErrBookingCancelled, "a cancelled booking does not move")
+
+	price, err := c.b.Price(t.Context(), r.ID)
+	require.NoError(t, err)
+	assert.True(t, price.Amount.Debt().IsZero(), "a cancelled booking owes nothing")
+	assert.True(t, price.Amount.Complete())
+	assert.False(t, price.Amount.CanAddPayment())
+	_, err = discounts.RemoveCoupon(t.Context(), r.ID)
+	require.ErrorIs(t, err, booking.ErrBookingCancelled)
+	other := c.book(t, c.court2, c.bobClient, "2026-03-10 10:00", "2026-03-10 11:00")
+	_, err = discounts.ApplyCoupon(t.Context(), other.ID, "ONCE")
+	require.NoError(t, err, "the cancelled booking's use is given back")
+
+	after, err := c.b.Dashboard(t.Context(), 10)
+	require.NoError(t, err)
+	assert.Equal(t, before.Reservations, after.Reservations, "one cancelled, one made")
+
+	_, err = c.db.ExecContext(t.Context(), `UPDATE reservations SET notes = 'changed' WHERE id = $1`, r.ID)
+	require.Error(t, err, "the database refuses to change a cancelled booking")
+	_, err = c.db.ExecContext(t.Context(), `UPDATE reservations SET cancelled_at = NULL, cancelled_by = NULL WHERE id = $1`, r.ID)
+	require.Error(t, err, "nor to take the cancellation back")
+}
+
+func TestBookings_cancelledInSeries(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	res, err := c.b.CreateSeries(t.Context(), desk, c.seriesInput(t, c.court, "FREQ=WEEKLY;COUNT=3", "2026-03-09 18:00", "2026-03-09 19:00"))
+	require.NoError(t, err)
+	first := res.Created[0]
+	c.pay(t, first.ID, "10000", true)
+	_, err = c.b.Cancel(t.Context(), desk, first.ID)
+	require.NoError(t, err)
+
+	deleted, err := c.b.DeleteSeries(t.Context(), desk, res.Series.ID, nil)
+	require.NoError(t, err, "a cancelled booking with payments does not hold the series back")
+	assert.Equal(t, []int64{res.Created[1].ID, res.Created[2].ID}, deleted)
+	kept, err := c.b.Get(t.Context(), first.ID)
+	require.NoError(t, err, "the cancelled booking stays in history")
+	assert.NotNil(t, kept.CancelledAt)
+}
+
+func TestBookings_noShowDoesNotMove(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	r := c.book(t, c.court, c.anaClient, "2026-03-01 10:00", "2026-03-01 11:00")
+	_, err := c.b.MarkNoShow(t.Context(), c.staff, r.ID)
+	require.NoError(t, err)
+	_, err = c.b.Update(t.Context(), c.staff, r.ID, c.input(t, c.court, "2026-03-05 10:00", "2026-03-05 11:00"))
+	require.ErrorIs(t, err, booking.ErrNoShowMarked)
+	_, err = c.b.Update(t.Context(), c.staff, r.ID, booking.BookingInput{Notes: clubhouse.Some("did not come")})
+	require.NoError(t, err, "its notes change")
 }

@@ -20,7 +20,8 @@ type Dashboard struct {
 
 // Dashboard counts clients (verified: their user confirmed the email),
 // courts and bookings: all, starting today, this week (from Monday) and
-// this month, by the club's wall date, and lists the latest bookings made.
+// this month, by the club's wall date, leaving out the cancelled ones; and
+// lists the latest bookings made, cancelled ones included.
 func (b *Bookings) Dashboard(ctx context.Context, recent int) (Dashboard, error) {
 	today := b.Now().Truncate(24 * time.Hour)
 	week := today.AddDate(0, 0, -((int(today.Weekday()) + 6) % 7))

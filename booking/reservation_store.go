@@ -21,6 +21,7 @@ var reservationErrors = sqldb.Mapping{
 	"reservations_reservation_status_id_fkey": clubhouse.ErrInvalidReference.Withf("reservation_status_id does not name an existing status."),
 	"reservations_span_check":                 ErrCheckoutBeforeChecking,
 	"reservations_grid_check":                 ErrOffGrid,
+	"reservations_cancelled_frozen":           ErrBookingCancelled,
 }
 
 // takenOnDeadlock turns a deadlock between racing writers, which survived

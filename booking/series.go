@@ -339,8 +339,9 @@ func seriesTaken(taken []Skipped, outcome string) error {
 		"The court is already booked on %s; %s", strings.Join(dates, ", "), outcome)
 }
 
-// GetSeries returns the series with id and its bookings, earliest first.
-// Errors: ErrSeriesNotFound.
+// GetSeries returns the series with id and its bookings, earliest first,
+// cancelled ones included (Reservation.CancelledAt). Errors:
+// ErrSeriesNotFound.
 func (b *Bookings) GetSeries(ctx context.Context, id int64) (SeriesBookings, error) {
 	var store seriesStore
 	s, err := store.get(ctx, b.db, id, false)
@@ -356,8 +357,9 @@ func (b *Bookings) GetSeries(ctx context.Context, id int64) (SeriesBookings, err
 
 // DeleteSeries deletes the bookings of the series with id, in one
 // transaction, and returns their ids. With from, only the bookings whose
-// checking falls on or after that date go and the earlier ones stay; the
-// series itself is deleted once it has no bookings left.
+// checking falls on or after that date go and the earlier ones stay;
+// cancelled bookings stay in history. The series itself is deleted once it
+// has no bookings left.
 // Errors: ErrSeriesNotFound; Conflict when payments or events still refer
 // to one of the bookings (then nothing is deleted).
 func (b *Bookings) DeleteSeries(ctx context.Context, by clubhouse.Actor, id int64, from *time.Time) ([]int64, error) {

@@ -69,7 +69,7 @@ func newAccountBookingDTO(v payments.BookingView) accountBookingDTO {
 	return accountBookingDTO{ID: b.ID, ClientID: b.ClientID, CourtID: b.CourtID, ReservationTypeID: b.ReservationTypeID,
 		ReservationStatusID: b.ReservationStatusID, Checking: b.Checking.Format(wire.WallLayout), Checkout: b.Checkout.Format(wire.WallLayout),
 		Notes: b.Notes, CourtName: b.CourtName, ReservationTypeName: b.ReservationTypeName, StatusName: b.StatusName,
-		TotalAmount: wire.Money(a.FinalPrice), TotalPaid: wire.Money(a.Paid), IsPaymentComplete: a.Complete(), CanAddPayment: v.CanAddPayment(),
+		TotalAmount: wire.Money(a.FinalPrice), TotalPaid: wire.Money(a.Paid), IsPaymentComplete: a.Complete(), CanAddPayment: a.CanAddPayment(),
 		Payments: mapSlice(v.Payments, newBookingPaymentDTO), CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt,
 		cancellationDTO: newCancellationDTO(b)}
 }

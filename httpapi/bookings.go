@@ -296,7 +296,7 @@ func (s *Server) getBooking(w http.ResponseWriter, r *http.Request) error {
 // updateBooking changes a booking.
 //
 // @Summary Update a booking
-// @Description Changes only the fields sent. A new span or court is checked against every other booking of the court. Emits booking:changed.
+// @Description Changes only the fields sent. A new span or court is checked against every other booking of the court. A cancelled booking no longer changes, and a booking marked a no-show does not move (409). Emits booking:changed.
 // @Tags bookings
 // @Accept json
 // @Produce json

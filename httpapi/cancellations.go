@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/booking"
 )
 
 // Cancellations and no-shows: a cancelled booking stays, with who
@@ -14,7 +13,7 @@ import (
 // cancelBooking cancels a booking for staff.
 //
 // @Summary Cancel a booking
-// @Description Cancels without deleting: the booking stays (listed with include_cancelled=true) with cancelled_at and cancelled_by, keeps its payments (a refund is a staff decision: see the payment routes), frees the court and no longer counts toward its client's limit or its coupon's uses; it can no longer be changed (409). Staff cancel whatever the club's rules say, past bookings included. Cancelling a cancelled booking changes nothing (200). 409 for a booking marked a no-show, or one that holds a training class session (cancel the class instead). DELETE /api/admin/booking/{id} still deletes a booking outright. Emits booking:changed.
+// @Description Cancels without deleting: the booking stays (listed with include_cancelled=true) with cancelled_at and cancelled_by, keeps its payments (a refund is a staff decision: see the payment routes), owes nothing more, frees the court and no longer counts toward its client's limit or its coupon's uses; it can no longer be changed (409). Staff cancel whatever the club's rules say, past bookings included, except a booking marked a no-show (clear the mark first) or one that holds a training class session (cancel the class instead): 409. Cancelling a cancelled booking changes nothing (200). DELETE /api/admin/booking/{id} still deletes a booking outright. Emits booking:changed.
 // @Tags bookings
 // @Produce json
 // @Param id path int true "booking id"
@@ -62,23 +61,23 @@ func (s *Server) clearNoShow(w http.ResponseWriter, r *http.Request) error {
 // cancelAccountBooking cancels one of the caller's bookings.
 //
 // @Summary Cancel my booking
-// @Description As DELETE /api/reservations/{id}: the booking stays in the caller's history with cancelled_at and cancelled_by, keeps its payments, and frees the court; only a booking that has not started, within the club's cancellation window (409 names the rule otherwise). Cancelling a cancelled booking changes nothing. Emits booking:changed.
+// @Description As DELETE /api/reservations/{id}: the booking stays in the caller's history with cancelled_at and cancelled_by, keeps its payments, owes nothing more, and frees the court; only a booking that has not started, within the club's cancellation window (409 names the rule otherwise). Cancelling a cancelled booking changes nothing. Answers the booking as GET /api/account/bookings/{bookingId} does. Emits booking:changed.
 // @Tags account
 // @Produce json
 // @Param bookingId path int true "booking id"
-// @Success 200 {object} bookingDTO
+// @Success 200 {object} accountBookingDTO
 // @Failure 400,401,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/bookings/{bookingId}/cancel [post]
 func (s *Server) cancelAccountBooking(w http.ResponseWriter, r *http.Request) error {
-	return bookingAction(w, r, "bookingId", s.o.Bookings.ClientCancel, newBookingDTO)
+	return bookingAction(w, r, "bookingId", s.o.Payments.ClientCancel, newAccountBookingDTO)
 }
 
 // bookingAction runs act on the booking the path parameter param names,
 // and answers the booking in the shape view gives.
-func bookingAction[T any](w http.ResponseWriter, r *http.Request, param string,
-	act func(context.Context, clubhouse.Actor, int64) (booking.Reservation, error), view func(booking.Reservation) T) error {
+func bookingAction[B, T any](w http.ResponseWriter, r *http.Request, param string,
+	act func(context.Context, clubhouse.Actor, int64) (B, error), view func(B) T) error {
 	id, err := pathID(r, param)
 	if err != nil {
 		return err

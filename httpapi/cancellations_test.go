@@ -82,6 +82,8 @@ func TestCancellations_client(t *testing.T) {
 	bob.Post(path("/api/account/bookings/%d/cancel", next), nil).Status(t, http.StatusNotFound)
 	cancelled := ana.Post(path("/api/account/bookings/%d/cancel", next), nil).Status(t, http.StatusOK).Object(t)
 	assert.Equal(t, "ana@test.club", cancelled["cancelled_by"])
+	assert.Equal(t, true, cancelled["is_payment_complete"], "a cancelled booking owes nothing")
+	assert.Equal(t, false, cancelled["can_add_payment"])
 
 	stats := ana.Get("/api/account/stats").Status(t, http.StatusOK).Object(t)
 	assert.EqualValues(t, 2, stats["cancelled_bookings"])

@@ -14,6 +14,7 @@ import (
 // @Produce json
 // @Param client_id query int false "Only this client's bookings"
 // @Param court_id query int false "Only this court's bookings"
+// @Param include_cancelled query bool false "Cancelled bookings too (default: only those that hold their court)"
 // @Param limit query int false "Page size, 1 to 5000" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} bookingDTO

@@ -233,14 +233,15 @@ type paymentArgs struct {
 }
 
 type bookingListArgs struct {
-	ClientID  clubhouse.Optional[int64]  `json:"client_id,omitzero" jsonschema:"Only this client's bookings."`
-	CourtID   clubhouse.Optional[int64]  `json:"court_id,omitzero" jsonschema:"Only this court's bookings."`
-	StartDate clubhouse.Optional[string] `json:"start_date,omitzero" jsonschema:"Only bookings starting on or after this date, YYYY-MM-DD."`
-	EndDate   clubhouse.Optional[string] `json:"end_date,omitzero" jsonschema:"Only bookings starting on or before this date, YYYY-MM-DD."`
-	Active    clubhouse.Optional[bool]   `json:"active,omitzero" jsonschema:"true: only bookings not over yet."`
-	Confirmed clubhouse.Optional[bool]   `json:"confirmed,omitzero" jsonschema:"true: only bookings whose status is not Pending; false: only pending ones."`
-	Limit     clubhouse.Optional[int64]  `json:"limit,omitzero" jsonschema:"Most bookings to return, 1 to 5000; default 100. Latest first."`
-	Offset    clubhouse.Optional[int64]  `json:"offset,omitzero" jsonschema:"Bookings to skip, for the next page; default 0."`
+	ClientID         clubhouse.Optional[int64]  `json:"client_id,omitzero" jsonschema:"Only this client's bookings."`
+	CourtID          clubhouse.Optional[int64]  `json:"court_id,omitzero" jsonschema:"Only this court's bookings."`
+	StartDate        clubhouse.Optional[string] `json:"start_date,omitzero" jsonschema:"Only bookings starting on or after this date, YYYY-MM-DD."`
+	EndDate          clubhouse.Optional[string] `json:"end_date,omitzero" jsonschema:"Only bookings starting on or before this date, YYYY-MM-DD."`
+	Active           clubhouse.Optional[bool]   `json:"active,omitzero" jsonschema:"true: only bookings not over yet."`
+	Confirmed        clubhouse.Optional[bool]   `json:"confirmed,omitzero" jsonschema:"true: only bookings whose status is not Pending; false: only pending ones."`
+	IncludeCancelled clubhouse.Optional[bool]   `json:"include_cancelled,omitzero" jsonschema:"true: cancelled bookings too (they have cancelled_at); default: only bookings that hold their court."`
+	Limit            clubhouse.Optional[int64]  `json:"limit,omitzero" jsonschema:"Most bookings to return, 1 to 5000; default 100. Latest first."`
+	Offset           clubhouse.Optional[int64]  `json:"offset,omitzero" jsonschema:"Bookings to skip, for the next page; default 0."`
 }
 
 // register adds the tools to s. Each decodes its arguments, makes one call
@@ -417,6 +418,7 @@ func (h *Handler) register(s *sdk.Server) {
 			}
 			f.From, f.To = from.Value, to.Value
 			f.ClientID, f.CourtID, f.Active, f.Confirmed = in.ClientID.Or(0), in.CourtID.Or(0), in.Active.Or(false), in.Confirmed.Value
+			f.WithCancelled = in.IncludeCancelled.Or(false)
 			rows, err := o.Bookings.ListPriced(ctx, f)
 			return mapSlice(rows, func(p booking.Priced) pricedBookingView {
 				return pricedBookingView{bookingDetailView: newBookingDetailView(p.Reservation), balanceView: newBalanceView(p.Amount)}

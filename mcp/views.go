@@ -100,13 +100,20 @@ type bookingView struct {
 	SeriesID            *int64    `json:"series_id"`
 	CreatedAt           time.Time `json:"created_at"`
 	UpdatedAt           time.Time `json:"updated_at"`
+	// A cancelled booking says who cancelled it and when; staff mark a
+	// no-show.
+	CancelledAt *time.Time `json:"cancelled_at"`
+	CancelledBy *string    `json:"cancelled_by"`
+	NoShowAt    *time.Time `json:"no_show_at"`
+	NoShowBy    *string    `json:"no_show_by"`
 }
 
 func newBookingView(r booking.Reservation) bookingView {
 	return bookingView{ID: r.ID, CourtID: r.CourtID, ReservationTypeID: r.ReservationTypeID,
 		ReservationStatusID: r.ReservationStatusID, ClientID: r.ClientID, OperatorID: r.OperatorID,
 		Checking: wire.FormatWall(r.Checking), Checkout: wire.FormatWall(r.Checkout), Notes: r.Notes, SeriesID: r.SeriesID,
-		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, CancelledAt: r.CancelledAt, CancelledBy: r.CancelledBy,
+		NoShowAt: r.NoShowAt, NoShowBy: r.NoShowBy}
 }
 
 // bookingDetailView is a booking with the names of its court, type,

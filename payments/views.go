@@ -25,12 +25,6 @@ type BookingView struct {
 	Payments []Payment
 }
 
-// CanAddPayment tells whether the client may report a payment for the
-// booking: it is not cancelled and something is owed.
-func (v BookingView) CanAddPayment() bool {
-	return v.Booking.CancelledAt == nil && v.Amount.CanAddPayment()
-}
-
 // views prices rows and reads their payments, in two queries for all.
 func (s *Service) views(ctx context.Context, rows []booking.Reservation) ([]BookingView, error) {
 	if s.bookings == nil {
@@ -102,6 +96,20 @@ func (s *Service) ClientBooking(ctx context.Context, by clubhouse.Actor, id int6
 		return BookingView{}, errNoBookings
 	}
 	r, err := s.bookings.ClientGet(ctx, by, id)
+	if err != nil {
+		return BookingView{}, err
+	}
+	return s.view(ctx, r)
+}
+
+// ClientCancel cancels the booking with id of by's client (see
+// booking.Bookings.ClientCancel) and returns it with its balance and
+// payments, which stay. Errors: as booking.Bookings.ClientCancel.
+func (s *Service) ClientCancel(ctx context.Context, by clubhouse.Actor, id int64) (BookingView, error) {
+	if s.bookings == nil {
+		return BookingView{}, errNoBookings
+	}
+	r, err := s.bookings.ClientCancel(ctx, by, id)
 	if err != nil {
 		return BookingView{}, err
 	}

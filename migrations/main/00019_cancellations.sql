@@ -33,3 +33,19 @@ END $$;
 -- +goose StatementEnd
 CREATE TRIGGER reservations_class_session_check BEFORE UPDATE OF cancelled_at ON reservations
     FOR EACH ROW EXECUTE FUNCTION reservations_class_session_check();
+
+-- A cancelled booking no longer changes: where, when, whose, its status,
+-- discount and notes stay as they were when it was cancelled (its
+-- deletion, and what deleting a user or a series sets, remain possible).
+-- +goose StatementBegin
+CREATE FUNCTION reservations_cancelled_frozen() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'booking % was cancelled', OLD.id
+        USING ERRCODE = 'check_violation', CONSTRAINT = 'reservations_cancelled_frozen';
+END $$;
+-- +goose StatementEnd
+CREATE TRIGGER reservations_cancelled_frozen
+    BEFORE UPDATE OF client_id, court_id, reservation_type_id, reservation_status_id, checking, checkout, notes,
+        coupon_id, contract_id, cancelled_at, cancelled_by
+    ON reservations FOR EACH ROW WHEN (OLD.cancelled_at IS NOT NULL)
+    EXECUTE FUNCTION reservations_cancelled_frozen();
