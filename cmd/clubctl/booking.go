@@ -231,7 +231,11 @@ func bookingCancel(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	raw, err := a.do(c.Context, http.MethodPost, "/api/admin/booking/"+id+"/cancel", nil, nil)
+	var cancelled struct {
+		At json.RawMessage `json:"cancelled_at"`
+		By json.RawMessage `json:"cancelled_by"`
+	}
+	raw, err := a.do(c.Context, http.MethodPost, "/api/admin/booking/"+id+"/cancel", nil, &cancelled)
 	if err != nil {
 		return err
 	}
@@ -239,5 +243,20 @@ func bookingCancel(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	v.header = append(v.header, "CANCELLED_AT", "CANCELLED_BY")
+	v.rows[0] = append(v.rows[0], plain(cancelled.At), plain(cancelled.By))
 	return v.print(c)
+}
+
+// plain is a JSON value as text: a string's content, "" for null or
+// nothing, else the JSON itself (a number).
+func plain(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	if string(raw) == "null" {
+		return ""
+	}
+	return string(raw)
 }

@@ -166,8 +166,8 @@ func TestVersion(t *testing.T) {
 		ok   bool
 		want string
 	}{
-		{"go run", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, true, "(devel)"},
-		{"go build in a checkout", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261127031500-1ad67bb0e4c5"},
+		{"built without VCS information", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, true, "(devel)"},
+		{"go build, go install or go run in a checkout", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261127031500-1ad67bb0e4c5"},
 			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "1ad67bb0e4c5d5e9a2f1b7c3d4e5f60718293a4b"}, {Key: "vcs.modified", Value: "false"}}},
 			true, "v0.0.0-20261127031500-1ad67bb0e4c5, commit 1ad67bb0e4c5d5e9a2f1b7c3d4e5f60718293a4b"},
 		{"go build of a changed checkout", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261127031500-1ad67bb0e4c5+dirty"},

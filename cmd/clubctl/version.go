@@ -11,10 +11,11 @@ func version() string {
 }
 
 // versionOf tells the version of a build: the module version the go
-// command stamped (vX.Y.Z for go install ...@vX.Y.Z, a pseudo-version with
-// the commit for go build and go install in a checkout, "(devel)" for go
-// run, which stamps neither a version nor a commit), then the commit and
-// whether the tree had changes, when the build recorded them.
+// command stamped (vX.Y.Z for go install ...@vX.Y.Z; for go build, go
+// install and go run in a git checkout a pseudo-version naming the commit,
+// +dirty when the tree had changes; "(devel)" when it stamped none, outside
+// a checkout or with -buildvcs=false), then the commit and whether the tree
+// had changes, when the build recorded them.
 func versionOf(bi *debug.BuildInfo, ok bool) string {
 	if !ok {
 		return "unknown (no build information)"

@@ -55,7 +55,7 @@ const DefaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/clubhouse?sslmode
 // environment variable.
 func Flags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "database-url", EnvVars: []string{"DATABASE_URL"}, Value: DefaultDatabaseURL, Usage: "main PostgreSQL database (created if missing)"},
+		&cli.StringFlag{Name: "database-url", EnvVars: []string{"DATABASE_URL"}, Value: DefaultDatabaseURL, Usage: "main PostgreSQL database (clubd and clubctl db migrate create it when missing)"},
 		&cli.StringFlag{Name: "accounting-database-url", EnvVars: []string{"ACCOUNTING_DATABASE_URL"}, Usage: "accounting database (default: clubhouse_accounting on the main server)"},
 		&cli.StringFlag{Name: "bot-api-keys", EnvVars: []string{"BOT_API_KEYS"}, Usage: "comma-separated API keys accepted in the X-Auth header"},
 		&cli.StringFlag{Name: "payment-webhook-secret", EnvVars: []string{"PAYMENT_WEBHOOK_SECRET"}, Usage: "HMAC key of POST /webhooks/payment signatures; comma-separated during a rotation (unset: the webhook answers 503)"},
