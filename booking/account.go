@@ -40,10 +40,17 @@ func (b *Bookings) clientOf(ctx context.Context, by clubhouse.Actor) (int64, err
 	return id, nil
 }
 
+// ClientPageQuery is a page of a client's bookings: Page from 1, Limit up
+// to AccountPaging's maximum (0: its default).
+type ClientPageQuery struct {
+	Page, Limit   int
+	WithCancelled bool // cancelled bookings too; without it, only the others
+}
+
 // ClientPage returns one page of the bookings of by's client, latest first,
 // and their total count; none when by has no client record.
-func (b *Bookings) ClientPage(ctx context.Context, by clubhouse.Actor, page, limit int) ([]Reservation, int, error) {
-	limit, err := AccountPaging.Limit("limit", limit)
+func (b *Bookings) ClientPage(ctx context.Context, by clubhouse.Actor, p ClientPageQuery) ([]Reservation, int, error) {
+	limit, err := AccountPaging.Limit("limit", p.Limit)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -51,12 +58,14 @@ func (b *Bookings) ClientPage(ctx context.Context, by clubhouse.Actor, page, lim
 	if err != nil || clientID == 0 {
 		return []Reservation{}, 0, err
 	}
-	rows, err := b.store.list(ctx, b.db, BookingFilter{ClientID: clientID, Limit: limit, Offset: (page - 1) * limit})
+	rows, err := b.store.list(ctx, b.db, BookingFilter{ClientID: clientID, WithCancelled: p.WithCancelled, Limit: limit, Offset: (p.Page - 1) * limit})
 	if err != nil {
 		return nil, 0, err
 	}
 	var total int
-	if err := b.db.GetContext(ctx, &total, `SELECT count(*) FROM reservations WHERE client_id = $1`, clientID); err != nil {
+	err = b.db.GetContext(ctx, &total, `SELECT count(*) FROM reservations WHERE client_id = $1 AND ($2 OR cancelled_at IS NULL)`,
+		clientID, p.WithCancelled)
+	if err != nil {
 		return nil, 0, fmt.Errorf("count bookings: %w", err)
 	}
 	return rows, total, nil
@@ -72,6 +81,9 @@ type ClientFilter struct {
 	OperatorID int64
 	StatusID   int64
 	From, To   *time.Time // checking on or after From; checkout on or before To
+	// WithCancelled lists cancelled bookings too; without it, only the
+	// others.
+	WithCancelled bool
 }
 
 // ClientList returns the bookings of by's client that match f, latest
@@ -90,9 +102,11 @@ func (b *Bookings) ClientList(ctx context.Context, by clubhouse.Actor, f ClientF
 		AND ($2::bigint = 0 OR r.court_id = $2) AND ($3::bigint = 0 OR r.operator_id = $3)
 		AND ($4::bigint = 0 OR r.reservation_status_id = $4)
 		AND ($5::timestamp IS NULL OR r.checking >= $5) AND ($6::timestamp IS NULL OR r.checkout <= $6)
+		AND ($7 OR r.cancelled_at IS NULL)
 		ORDER BY r.checking DESC, r.id DESC LIMIT 1000`
 	rows := []Reservation{}
-	if err := b.db.SelectContext(ctx, &rows, query, clientID, f.CourtID, f.OperatorID, f.StatusID, f.From, f.To); err != nil {
+	if err := b.db.SelectContext(ctx, &rows, query, clientID, f.CourtID, f.OperatorID, f.StatusID, f.From, f.To,
+		f.WithCancelled); err != nil {
 		return nil, fmt.Errorf("list bookings: %w", err)
 	}
 	return rows, nil
@@ -188,43 +202,6 @@ func (b *Bookings) ClientUpdate(ctx context.Context, by clubhouse.Actor, id int6
 		OverrideRules: in.OverrideRules}, &clientID)
 }
 
-// ClientDelete cancels the client's booking: only one that has not
-// started, and within the club's cancellation window. Errors: as Delete,
-// ErrRulePast, ErrRuleCancelWindow.
-func (b *Bookings) ClientDelete(ctx context.Context, by clubhouse.Actor, id int64) error {
-	clientID, err := b.clientOf(ctx, by)
-	if err != nil {
-		return err
-	}
-	err = sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
-		r, err := b.store.get(ctx, tx, id, true)
-		if err != nil {
-			return err
-		}
-		if r.ClientID == nil || *r.ClientID != clientID {
-			return ErrBookingNotFound
-		}
-		rules, err := b.rules.current(ctx, tx)
-		if err != nil {
-			return err
-		}
-		from := r.Span()
-		if err := rules.Check(Attempt{Now: b.Now(), TypeID: r.ReservationTypeID, Client: true, From: &from, Future: -1}); err != nil {
-			return err
-		}
-		deleted, err := b.store.deleteOwned(ctx, tx, id, clientID)
-		if err == nil && !deleted {
-			err = ErrBookingNotFound
-		}
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("delete booking: %w", err)
-	}
-	b.publish(id)
-	return nil
-}
-
 // ClientQuote prices a span for the client and tells whether the client
 // may book it (the club's rules judge it as the client's); an ExcludeID
 // must be the client's own booking, which the span would move. Errors: as
@@ -242,11 +219,15 @@ func (b *Bookings) ClientQuote(ctx context.Context, by clubhouse.Actor, in SpanI
 	return b.judgedQuote(ctx, in, true, &clientID)
 }
 
-// Stats are a client's booking statistics.
+// Stats are a client's booking statistics. Total, Upcoming, Past, Hours
+// and AmountTotal count the bookings not cancelled; Cancelled counts the
+// cancelled ones, and NoShows the past bookings staff marked a no-show.
 type Stats struct {
 	Total       int
 	Upcoming    int
 	Past        int
+	Cancelled   int
+	NoShows     int
 	Hours       decimal.Decimal
 	AmountTotal decimal.Decimal
 	Next        *Reservation
@@ -263,25 +244,38 @@ func (b *Bookings) ClientStats(ctx context.Context, by clubhouse.Actor) (Stats, 
 	if err != nil || clientID == 0 {
 		return Stats{Hours: decimal.Zero, AmountTotal: decimal.Zero}, err
 	}
-	rows, err := b.store.list(ctx, b.db, BookingFilter{ClientID: clientID, Limit: 100_000})
+	all, err := b.store.list(ctx, b.db, BookingFilter{ClientID: clientID, WithCancelled: true, Limit: 100_000})
 	if err != nil {
 		return Stats{}, err
+	}
+	st := Stats{Hours: decimal.Zero, AmountTotal: decimal.Zero}
+	rows := all[:0:0]
+	for _, r := range all {
+		if r.CancelledAt != nil {
+			st.Cancelled++
+		} else {
+			rows = append(rows, r)
+		}
 	}
 	amounts, err := b.Amounts(ctx, rows)
 	if err != nil {
 		return Stats{}, err
 	}
 	now := b.Now()
-	st := Stats{Total: len(rows), Hours: decimal.Zero, AmountTotal: decimal.Zero}
+	st.Total = len(rows)
 	for i := range rows {
 		r := &rows[i]
-		if r.Checkout.After(now) {
+		switch {
+		case r.Checkout.After(now):
 			st.Upcoming++
 			if r.Checking.After(now) && (st.Next == nil || r.Checking.Before(st.Next.Checking)) {
 				st.Next = r
 			}
-		} else {
+		default:
 			st.Past++
+		}
+		if r.NoShowAt != nil {
+			st.NoShows++
 		}
 		st.Hours = st.Hours.Add(amounts[r.ID].Hours)
 		st.AmountTotal = st.AmountTotal.Add(amounts[r.ID].FinalPrice)

@@ -209,7 +209,7 @@ func (b *Bookings) ListPriced(ctx context.Context, f BookingFilter) ([]Priced, e
 // Update changes the fields set in in; the new span is checked against every
 // other booking of the court. A move (another span, court or type) is
 // judged by the club's rules unless in.OverrideRules. Errors: as Create,
-// and ErrBookingNotFound.
+// ErrBookingNotFound and ErrBookingCancelled.
 func (b *Bookings) Update(ctx context.Context, by clubhouse.Actor, id int64, in BookingInput) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
@@ -231,6 +231,9 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 		}
 		if owner != nil && (r.ClientID == nil || *r.ClientID != *owner) {
 			return ErrBookingNotFound
+		}
+		if r.CancelledAt != nil {
+			return ErrBookingCancelled
 		}
 		before := r
 		if err := in.apply(&r, false); err != nil {

@@ -22,7 +22,7 @@ var (
 			reference{"applied_coupons", "coupon_id", "applied coupon records"})
 		c.selectSQ = `SELECT t.id, t.code, t.kind, t.value, t.description, t.valid_from, t.valid_until, t.max_uses,
 			t.max_uses_per_client, t.is_active, t.created_at, t.updated_at,
-			(SELECT count(*) FROM reservations r WHERE r.coupon_id = t.id) AS uses
+			(SELECT count(*) FROM reservations r WHERE r.coupon_id = t.id AND r.cancelled_at IS NULL) AS uses
 			FROM coupons t`
 		c.errs["coupons_code_key"] = clubhouse.ErrExists.Withf("A coupon with that code already exists.")
 		c.errs["coupons_validity_check"] = errValidity
@@ -107,14 +107,14 @@ func (d *Discounts) UpdateContract(ctx context.Context, id int64, in DiscountInp
 // ApplyCoupon applies the coupon with code to the booking with id, and
 // returns the booking's new price. The coupon must be active, valid today
 // (the club's date), and under its usage limits, counted over the bookings
-// that carry it; the booking must have no contract or coupon. The coupon row
+// that carry it and are not cancelled; the booking must have no contract or coupon. The coupon row
 // is locked, so concurrent applications cannot exceed a limit. Errors:
-// ErrBookingNotFound, ErrCouponNotFound, ErrCouponInvalid, ErrCouponUsedUp,
-// ErrHasContract, ErrHasCoupon.
+// ErrBookingNotFound, ErrBookingCancelled, ErrCouponNotFound,
+// ErrCouponInvalid, ErrCouponUsedUp, ErrHasContract, ErrHasCoupon.
 func (d *Discounts) ApplyCoupon(ctx context.Context, id int64, code string) (BookingQuote, error) {
 	today := d.bookings.Now()
 	err := sqldb.Transact(ctx, d.db, func(tx *sqlx.Tx) error {
-		r, err := d.bookings.store.get(ctx, tx, id, true)
+		r, err := d.bookings.store.getLive(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -138,7 +138,8 @@ func (d *Discounts) ApplyCoupon(ctx context.Context, id int64, code string) (Boo
 			return ErrCouponInvalid
 		}
 		var uses, clientUses int
-		err = tx.QueryRowxContext(ctx, `SELECT count(*), count(*) FILTER (WHERE client_id = $2) FROM reservations WHERE coupon_id = $1`,
+		err = tx.QueryRowxContext(ctx, `SELECT count(*), count(*) FILTER (WHERE client_id = $2) FROM reservations
+			WHERE coupon_id = $1 AND cancelled_at IS NULL`,
 			c.ID, r.ClientID).Scan(&uses, &clientUses)
 		if err != nil {
 			return err
@@ -166,10 +167,11 @@ func (d *Discounts) ApplyCoupon(ctx context.Context, id int64, code string) (Boo
 }
 
 // RemoveCoupon removes the booking's coupon (its audit record is stamped
-// removed) and returns the new price. Errors: ErrBookingNotFound, ErrNoCoupon.
+// removed) and returns the new price. Errors: ErrBookingNotFound,
+// ErrBookingCancelled, ErrNoCoupon.
 func (d *Discounts) RemoveCoupon(ctx context.Context, id int64) (BookingQuote, error) {
 	err := sqldb.Transact(ctx, d.db, func(tx *sqlx.Tx) error {
-		r, err := d.bookings.store.get(ctx, tx, id, true)
+		r, err := d.bookings.store.getLive(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -192,11 +194,12 @@ func (d *Discounts) RemoveCoupon(ctx context.Context, id int64) (BookingQuote, e
 // SetContract puts the booking with id under the contract (nil removes it)
 // and returns the new price. The contract must be active, valid on the
 // booking's date, and be the booking client's or for any client.
-// Errors: ErrBookingNotFound, NotFound for the contract, ErrHasCoupon,
+// Errors: ErrBookingNotFound, ErrBookingCancelled, NotFound for the
+// contract, ErrHasCoupon,
 // ErrContractInvalid, ErrContractClient.
 func (d *Discounts) SetContract(ctx context.Context, id int64, contractID *int64) (BookingQuote, error) {
 	err := sqldb.Transact(ctx, d.db, func(tx *sqlx.Tx) error {
-		r, err := d.bookings.store.get(ctx, tx, id, true)
+		r, err := d.bookings.store.getLive(ctx, tx, id)
 		if err != nil {
 			return err
 		}

@@ -30,10 +30,10 @@ func (b *Bookings) Dashboard(ctx context.Context, recent int) (Dashboard, error)
 		(SELECT count(*) FROM clients) AS clients,
 		(SELECT count(*) FROM clients c JOIN users u ON u.id = c.user_id WHERE u.email_verified) AS clients_verified,
 		(SELECT count(*) FROM courts) AS courts,
-		(SELECT count(*) FROM reservations) AS reservations,
-		(SELECT count(*) FROM reservations WHERE checking >= $1 AND checking < $1 + interval '1 day') AS reservations_today,
-		(SELECT count(*) FROM reservations WHERE checking >= $2 AND checking < $2 + interval '7 days') AS reservations_week,
-		(SELECT count(*) FROM reservations WHERE checking >= $3 AND checking < $3 + interval '1 month') AS reservations_month`,
+		(SELECT count(*) FROM reservations WHERE cancelled_at IS NULL) AS reservations,
+		(SELECT count(*) FROM reservations WHERE cancelled_at IS NULL AND checking >= $1 AND checking < $1 + interval '1 day') AS reservations_today,
+		(SELECT count(*) FROM reservations WHERE cancelled_at IS NULL AND checking >= $2 AND checking < $2 + interval '7 days') AS reservations_week,
+		(SELECT count(*) FROM reservations WHERE cancelled_at IS NULL AND checking >= $3 AND checking < $3 + interval '1 month') AS reservations_month`,
 		today, week, month)
 	if err != nil {
 		return Dashboard{}, fmt.Errorf("dashboard: %w", err)

@@ -6,8 +6,8 @@
 //
 // Whose data it is, is the services' decision: the Client* methods of
 // Bookings serve the actor's own client record, and the staff operations
-// (Create, Update, Delete, DeleteMany, CreateSeries and DeleteSeries of
-// Bookings, every
+// (Create, Update, Delete, DeleteMany, Cancel, MarkNoShow, ClearNoShow,
+// CreateSeries and DeleteSeries of Bookings, every
 // Clients method that names a client by id or lists them) refuse an actor
 // without the panel permission with clubhouse.ErrForbidden
 // (clubhouse.Actor.RequirePanel), whichever front door calls them.
@@ -17,6 +17,11 @@
 // cancellation window) judge every booking, move and client cancellation
 // through one check, Rules.Check; ClubRules reads and changes them, and
 // its Watch keeps them in memory while PostgreSQL announces changes.
+//
+// Clients cancel (ClientCancel), never delete: a cancelled booking stays,
+// with who cancelled it and when and its payments, frees its court and can
+// no longer change; staff cancel any booking (Cancel) and mark a started
+// one a no-show (MarkNoShow), which the client's Stats count.
 //
 // # Using it from another program
 //

@@ -46,6 +46,14 @@ type Reservation struct {
 	// RulesOverriddenAt.
 	RulesOverriddenBy *string    `db:"rules_overridden_by"`
 	RulesOverriddenAt *time.Time `db:"rules_overridden_at"`
+	// CancelledBy names who cancelled the booking, at CancelledAt; a
+	// cancelled booking no longer holds its court (Bookings.Cancel).
+	CancelledBy *string    `db:"cancelled_by"`
+	CancelledAt *time.Time `db:"cancelled_at"`
+	// NoShowBy names the staff member who marked the booking a no-show, at
+	// NoShowAt (Bookings.MarkNoShow).
+	NoShowBy *string    `db:"no_show_by"`
+	NoShowAt *time.Time `db:"no_show_at"`
 }
 
 // Discount returns the coupon or contract the booking carries, or nil.

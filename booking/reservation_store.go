@@ -48,7 +48,7 @@ func mapReservationErr(err error) error {
 
 const reservationColumns = `r.id, r.operator_id, r.client_id, r.court_id, r.reservation_type_id, r.reservation_status_id,
 	r.checking, r.checkout, r.notes, r.series_id, r.coupon_id, r.contract_id, r.created_at, r.updated_at,
-	r.rules_overridden_by, r.rules_overridden_at`
+	r.rules_overridden_by, r.rules_overridden_at, r.cancelled_by, r.cancelled_at, r.no_show_by, r.no_show_at`
 
 const reservationSelect = `SELECT ` + reservationColumns + `,
 	co.name AS court_name, co.price AS court_base_price, ct.name AS court_type_name, rt.name AS reservation_type_name,
@@ -74,8 +74,11 @@ type BookingFilter struct {
 	Active     bool       // only bookings not over yet at the club's wall time now
 	ActiveAt   *time.Time // only bookings whose checkout is after this wall time (Active sets it)
 	Confirmed  *bool      // true: a status other than pending; false: pending or none
-	Limit      int
-	Offset     int
+	// WithCancelled lists cancelled bookings too; without it, only the
+	// bookings that hold their court.
+	WithCancelled bool
+	Limit         int
+	Offset        int
 }
 
 type reservationStore struct{}
@@ -171,6 +174,9 @@ func (reservationStore) list(ctx context.Context, q sqldb.Queryer, f BookingFilt
 		args = append(args, v)
 		conds = append(conds, fmt.Sprintf(cond, len(args)))
 	}
+	if !f.WithCancelled {
+		conds = append(conds, "r.cancelled_at IS NULL")
+	}
 	if f.ClientID != 0 {
 		add("r.client_id = $%d", f.ClientID)
 	}
@@ -215,7 +221,8 @@ func (reservationStore) list(ctx context.Context, q sqldb.Queryer, f BookingFilt
 func (reservationStore) conflict(ctx context.Context, q sqldb.Queryer, court int64, s Span, except int64) (int64, error) {
 	var id int64
 	err := q.GetContext(ctx, &id, `SELECT id FROM reservations
-		WHERE court_id = $1 AND tsrange(checking, checkout, '[)') && tsrange($2, $3, '[)') AND id <> $4 LIMIT 1`,
+		WHERE court_id = $1 AND tsrange(checking, checkout, '[)') && tsrange($2, $3, '[)') AND id <> $4
+		AND cancelled_at IS NULL LIMIT 1`,
 		court, s.Start, s.End, except)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
@@ -233,7 +240,8 @@ func (reservationStore) overlapping(ctx context.Context, q sqldb.Queryer, court 
 		Checkout time.Time `db:"checkout"`
 	}
 	err := q.SelectContext(ctx, &rows, `SELECT id, court_id, checking, checkout FROM reservations
-		WHERE ($1::bigint = 0 OR court_id = $1) AND tsrange(checking, checkout, '[)') && tsrange($2, $3, '[)')`,
+		WHERE ($1::bigint = 0 OR court_id = $1) AND tsrange(checking, checkout, '[)') && tsrange($2, $3, '[)')
+		AND cancelled_at IS NULL`,
 		court, s.Start, s.End)
 	if err != nil {
 		return nil, err
@@ -257,18 +265,31 @@ func (reservationStore) delete(ctx context.Context, q sqldb.Queryer, ids []int64
 // errBookingInUse is returned when a deleted booking is still referenced.
 var errBookingInUse = clubhouse.ErrInUse.Withf("A booking still has payments, classes or events; delete those first.")
 
-// deleteOwned deletes the booking with id when it belongs to the client
-// with clientID, and reports whether it did.
-func (reservationStore) deleteOwned(ctx context.Context, q sqldb.Queryer, id, clientID int64) (bool, error) {
-	res, err := q.ExecContext(ctx, `DELETE FROM reservations WHERE id = $1 AND client_id = $2`, id, clientID)
-	if sqldb.Code(err) == "23503" {
-		return false, errBookingInUse
+// setCancelled records that who cancelled the booking with id at at.
+// Errors: ErrClassSession when a class session holds the booking.
+func (reservationStore) setCancelled(ctx context.Context, q sqldb.Queryer, id int64, who string, at time.Time) error {
+	_, err := q.ExecContext(ctx, `UPDATE reservations SET cancelled_by = $2, cancelled_at = $3, updated_at = now() WHERE id = $1`,
+		id, who, at)
+	return sqldb.Map(err, ErrBookingNotFound, cancelErrors)
+}
+
+// setNoShow records that who marked the booking with id a no-show at at,
+// or clears the mark when who is nil.
+func (reservationStore) setNoShow(ctx context.Context, q sqldb.Queryer, id int64, who *string, at *time.Time) error {
+	_, err := q.ExecContext(ctx, `UPDATE reservations SET no_show_by = $2, no_show_at = $3, updated_at = now() WHERE id = $1`,
+		id, who, at)
+	return err
+}
+
+// getLive is get of the booking with id locked for a change, which a
+// cancelled booking refuses. Errors: ErrBookingNotFound,
+// ErrBookingCancelled.
+func (s reservationStore) getLive(ctx context.Context, q sqldb.Queryer, id int64) (Reservation, error) {
+	r, err := s.get(ctx, q, id, true)
+	if err == nil && r.CancelledAt != nil {
+		return Reservation{}, ErrBookingCancelled
 	}
-	if err != nil {
-		return false, err
-	}
-	n, err := res.RowsAffected()
-	return n == 1, err
+	return r, err
 }
 
 func (reservationStore) courtExists(ctx context.Context, q sqldb.Queryer, id int64) (Court, error) {

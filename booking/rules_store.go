@@ -138,7 +138,7 @@ func (rulesStore) set(ctx context.Context, tx *sqlx.Tx, r Rules, by string, now 
 }
 
 // futureBookings counts the bookings of the client with id that have not
-// started at now (as Rules.Check sees it), leaving out the booking with id
+// started at now and are not cancelled (as Rules.Check sees it), leaving out the booking with id
 // except. With lock, in a transaction, it first locks the client's row
 // until the end, so that a client's bookings are counted and made one at a
 // time: the count is a statement of its own, whose snapshot (READ
@@ -150,7 +150,8 @@ func (rulesStore) futureBookings(ctx context.Context, q sqldb.Queryer, clientID 
 		}
 	}
 	var n int
-	err := q.GetContext(ctx, &n, `SELECT count(*) FROM reservations WHERE client_id = $1 AND checking >= $2 AND id <> $3`,
+	err := q.GetContext(ctx, &n, `SELECT count(*) FROM reservations
+		WHERE client_id = $1 AND checking >= $2 AND id <> $3 AND cancelled_at IS NULL`,
 		clientID, now, except)
 	return n, err
 }

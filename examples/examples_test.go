@@ -33,6 +33,8 @@ var want = map[string][]string{
 		"booked #1",
 		"payment #1 of 100000 by Cash: completed",
 		"17:00-19:00: total 144000, paid 100000, debt 44000",
+		"cancelled #1 by front-desk;",
+		"17:00-19:00 free again: true",
 	},
 	"classes": {
 		"class tariff #1 Padel clinic on Padel: 25000 per person, 100000 a class, 4 students",

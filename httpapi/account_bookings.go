@@ -33,6 +33,7 @@ type accountBookingDTO struct {
 	Payments            []bookingPaymentDTO `json:"payments" validate:"required"`
 	CreatedAt           time.Time           `json:"created_at" validate:"required" format:"date-time"`
 	UpdatedAt           time.Time           `json:"updated_at" validate:"required" format:"date-time"`
+	cancellationDTO
 }
 
 // bookingPaymentDTO is a payment nested in an account booking, with the
@@ -68,8 +69,9 @@ func newAccountBookingDTO(v payments.BookingView) accountBookingDTO {
 	return accountBookingDTO{ID: b.ID, ClientID: b.ClientID, CourtID: b.CourtID, ReservationTypeID: b.ReservationTypeID,
 		ReservationStatusID: b.ReservationStatusID, Checking: b.Checking.Format(wire.WallLayout), Checkout: b.Checkout.Format(wire.WallLayout),
 		Notes: b.Notes, CourtName: b.CourtName, ReservationTypeName: b.ReservationTypeName, StatusName: b.StatusName,
-		TotalAmount: wire.Money(a.FinalPrice), TotalPaid: wire.Money(a.Paid), IsPaymentComplete: a.Complete(), CanAddPayment: a.CanAddPayment(),
-		Payments: mapSlice(v.Payments, newBookingPaymentDTO), CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt}
+		TotalAmount: wire.Money(a.FinalPrice), TotalPaid: wire.Money(a.Paid), IsPaymentComplete: a.Complete(), CanAddPayment: v.CanAddPayment(),
+		Payments: mapSlice(v.Payments, newBookingPaymentDTO), CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt,
+		cancellationDTO: newCancellationDTO(b)}
 }
 
 type paginationDTO struct {
@@ -105,11 +107,12 @@ type accountBookingsDTO struct {
 // listAccountBookings lists the caller's bookings.
 //
 // @Summary List my bookings
-// @Description Latest first. A caller without a client record has no bookings.
+// @Description Latest first. A caller without a client record has no bookings. Cancelled bookings are listed only with include_cancelled=true.
 // @Tags account
 // @Produce json
 // @Param page query int false "Page, from 1" default(1)
 // @Param limit query int false "Page size, 1 to 100" default(10)
+// @Param include_cancelled query bool false "Cancelled bookings too"
 // @Success 200 {object} accountBookingsDTO
 // @Failure 400,401,503 {object} errorBody
 // @Security Bearer
@@ -120,7 +123,12 @@ func (s *Server) listAccountBookings(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	views, total, err := s.o.Payments.ClientBookings(r.Context(), actor(r), pg.Page, pg.Limit)
+	with, err := withCancelled(r)
+	if err != nil {
+		return err
+	}
+	views, total, err := s.o.Payments.ClientBookings(r.Context(), actor(r), booking.ClientPageQuery{Page: pg.Page, Limit: pg.Limit,
+		WithCancelled: with})
 	if err != nil {
 		return err
 	}
@@ -300,6 +308,8 @@ type accountStatsDTO struct {
 	TotalBookings    int                `json:"total_bookings" validate:"required"`
 	UpcomingBookings int                `json:"upcoming_bookings" validate:"required"`
 	PastBookings     int                `json:"past_bookings" validate:"required"`
+	Cancelled        int                `json:"cancelled_bookings" validate:"required"`
+	NoShows          int                `json:"no_shows" validate:"required"`
 	HoursBooked      wire.Money         `json:"hours_booked" validate:"required" swaggertype:"number"`
 	TotalAmount      wire.Money         `json:"total_amount" validate:"required" swaggertype:"number"`
 	NextBooking      *accountBookingDTO `json:"next_booking" validate:"required" extensions:"x-nullable"`
@@ -308,7 +318,7 @@ type accountStatsDTO struct {
 // accountStats summarises the caller's bookings.
 //
 // @Summary My statistics
-// @Description Counts of the caller's bookings (upcoming: checkout still ahead), hours booked, what they cost, and the next booking to start.
+// @Description Counts of the caller's bookings (upcoming: checkout still ahead), hours booked, what they cost, and the next booking to start; cancelled bookings count only in cancelled_bookings, and no_shows counts the bookings staff marked a no-show.
 // @Tags account
 // @Produce json
 // @Success 200 {object} accountStatsDTO
@@ -322,7 +332,7 @@ func (s *Server) accountStats(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := accountStatsDTO{TotalBookings: st.Total, UpcomingBookings: st.Upcoming, PastBookings: st.Past,
-		HoursBooked: wire.Money(st.Hours), TotalAmount: wire.Money(st.AmountTotal)}
+		Cancelled: st.Cancelled, NoShows: st.NoShows, HoursBooked: wire.Money(st.Hours), TotalAmount: wire.Money(st.AmountTotal)}
 	if st.Next != nil {
 		next := newAccountBookingDTO(*st.Next)
 		out.NextBooking = &next

@@ -156,5 +156,7 @@ func TestReservations_group(t *testing.T) {
 	ana.Put(path("/api/reservations/%d", id), map[string]any{"court_id": c.courtB}).Status(t, http.StatusBadRequest)
 	bob.Delete(path("/api/reservations/%d", id), nil).Status(t, http.StatusNotFound)
 	ana.Delete(path("/api/reservations/%d", id), nil).Status(t, http.StatusNoContent)
-	ana.Get(path("/api/reservations/%d", id)).Status(t, http.StatusNotFound)
+	cancelled := ana.Get(path("/api/reservations/%d", id)).Status(t, http.StatusOK).Object(t)["data"].(map[string]any)
+	assert.Equal(t, "ana@test.club", cancelled["cancelled_by"], "a cancelled reservation stays in the history")
+	assert.EqualValues(t, 0, ana.Get("/api/reservations").Status(t, http.StatusOK).Object(t)["total"])
 }

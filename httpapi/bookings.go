@@ -33,6 +33,20 @@ type bookingDTO struct {
 	SeriesID            *int64    `json:"series_id" validate:"required" extensions:"x-nullable"`
 	CreatedAt           time.Time `json:"created_at" validate:"required" format:"date-time"`
 	UpdatedAt           time.Time `json:"updated_at" validate:"required" format:"date-time"`
+	cancellationDTO
+}
+
+// cancellationDTO says whether and by whom a booking was cancelled or
+// marked a no-show.
+type cancellationDTO struct {
+	CancelledAt *time.Time `json:"cancelled_at" validate:"required" extensions:"x-nullable" format:"date-time"`
+	CancelledBy *string    `json:"cancelled_by" validate:"required" extensions:"x-nullable" example:"operator@demo.club"`
+	NoShowAt    *time.Time `json:"no_show_at" validate:"required" extensions:"x-nullable" format:"date-time"`
+	NoShowBy    *string    `json:"no_show_by" validate:"required" extensions:"x-nullable"`
+}
+
+func newCancellationDTO(r booking.Reservation) cancellationDTO {
+	return cancellationDTO{CancelledAt: r.CancelledAt, CancelledBy: r.CancelledBy, NoShowAt: r.NoShowAt, NoShowBy: r.NoShowBy}
 }
 
 func newBookingDTO(r booking.Reservation) bookingDTO {
@@ -45,7 +59,8 @@ func newBookingDTO(r booking.Reservation) bookingDTO {
 		ReservationTypeID: r.ReservationTypeID, ReservationStatusID: r.ReservationStatusID,
 		Checking: checking, Checkout: checkout, CheckingDate: checkingDate, CheckingTime: checkingTime,
 		CheckoutDate: checkoutDate, CheckoutTime: checkoutTime,
-		Notes: r.Notes, SeriesID: r.SeriesID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		Notes: r.Notes, SeriesID: r.SeriesID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		cancellationDTO: newCancellationDTO(r)}
 }
 
 // bookingDetailDTO is a booking with its client, court and type.
@@ -123,6 +138,7 @@ func (in bookingPatch) domain(zone *time.Location) (booking.BookingInput, error)
 // @Produce json
 // @Param client_id query int false "Only this client's bookings"
 // @Param court_id query int false "Only this court's bookings"
+// @Param include_cancelled query bool false "Cancelled bookings too (default: only those that hold their court)"
 // @Param limit query int false "Page size, 1 to 5000" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} bookingDTO
@@ -154,7 +170,15 @@ func bookingFilter(r *http.Request, paging clubhouse.Paging) (booking.BookingFil
 	if f.Limit, f.Offset, err = queryPage(r, paging); err != nil {
 		return f, err
 	}
-	return f, nil
+	f.WithCancelled, err = withCancelled(r)
+	return f, err
+}
+
+// withCancelled reads include_cancelled, the query parameter of the
+// booking lists that adds the cancelled bookings.
+func withCancelled(r *http.Request) (bool, error) {
+	v, err := queryBool(r, "include_cancelled")
+	return v != nil && *v, err
 }
 
 // listBookingsFull lists bookings with their clients, courts and amounts.
@@ -169,6 +193,7 @@ func bookingFilter(r *http.Request, paging clubhouse.Paging) (booking.BookingFil
 // @Param end_date query string false "Checking on or before this date (YYYY-MM-DD)" maxlength(255)
 // @Param active query bool false "Only bookings whose checkout is in the future"
 // @Param confirmed query bool false "true: confirmed; false: pending"
+// @Param include_cancelled query bool false "Cancelled bookings too (default: only those that hold their court)"
 // @Param limit query int false "Page size, 1 to 5000" default(1000)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} bookingFullDTO

@@ -33,6 +33,7 @@ type reservationDTO struct {
 // @Param status query int false "Only this reservation status id"
 // @Param from query string false "Checking on or after (ISO 8601)" maxlength(255)
 // @Param to query string false "Checkout on or before (ISO 8601)" maxlength(255)
+// @Param include_cancelled query bool false "Cancelled reservations too"
 // @Success 200 {object} reservationListDTO
 // @Failure 400,401,403,503 {object} errorBody
 // @Security Bearer
@@ -51,6 +52,9 @@ func (s *Server) listReservations(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	if f.StatusID, err = queryID(r, "status"); err != nil {
+		return err
+	}
+	if f.WithCancelled, err = withCancelled(r); err != nil {
 		return err
 	}
 	for _, p := range []struct {
@@ -179,8 +183,8 @@ func (s *Server) updateReservation(w http.ResponseWriter, r *http.Request) error
 
 // deleteReservation cancels one of the caller's reservations.
 //
-// @Summary Delete my reservation
-// @Description Emits booking:changed.
+// @Summary Cancel my reservation
+// @Description Cancels, never deletes: the reservation stays in the caller's history (listed with include_cancelled=true) with cancelled_at and cancelled_by, keeps its payments (a refund is the club's decision), and frees the court. Only a reservation that has not started, and within the club's cancellation window (cancel_window_minutes of GET /api/public/club-rules): 409 names the rule otherwise. Cancelling a cancelled reservation answers 204 again. Emits booking:changed.
 // @Tags reservations
 // @Param id path int true "reservation id"
 // @Success 204
@@ -193,7 +197,7 @@ func (s *Server) deleteReservation(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	if err := s.o.Bookings.ClientDelete(r.Context(), actor(r), id); err != nil {
+	if _, err := s.o.Bookings.ClientCancel(r.Context(), actor(r), id); err != nil {
 		return err
 	}
 	return noContent(w)

@@ -156,6 +156,9 @@ func (s *Server) routes() {
 	s.handle("PATCH /api/admin/booking/{id}", staff, s.updateBooking)
 	s.handle("DELETE /api/admin/booking/{id}", staff, s.deleteBooking)
 	s.handle("GET /api/admin/booking/{id}/price", staff, s.bookingPrice)
+	s.handle("POST /api/admin/booking/{id}/cancel", staff, s.cancelBooking)
+	s.handle("POST /api/admin/booking/{id}/no-show", staff, s.markNoShow)
+	s.handle("DELETE /api/admin/booking/{id}/no-show", staff, s.clearNoShow)
 	// A series is created at /booking/series but read and deleted at
 	// /booking-series/{id}: ServeMux refuses /api/admin/booking/series/{id}
 	// next to /api/admin/booking/{id}/price and /api/admin/booking/{id}/coupon.
@@ -215,6 +218,7 @@ func (s *Server) routes() {
 	s.handle("POST /api/account/bookings", authenticated, s.idempotent(s.createAccountBooking))
 	s.handle("GET /api/account/bookings/calculate-price", authenticated, s.calculateAccountPrice)
 	s.handle("GET /api/account/bookings/{bookingId}", authenticated, s.getAccountBooking)
+	s.handle("POST /api/account/bookings/{bookingId}/cancel", authenticated, s.cancelAccountBooking)
 	s.handle("GET /api/account/courts", authenticated, s.listAccountCourts)
 	s.handle("GET /api/account/courts/grid", authenticated, s.courtsGrid)
 	s.handle("GET /api/account/stats", authenticated, s.accountStats)

@@ -21,6 +21,8 @@ func newClub(tb testing.TB) *apptest.App {
 	tb.Helper()
 	a := apptest.New(tb)
 	require.NoError(tb, demo.Seed(tb.Context(), a.App, io.Discard))
+	// The tests book years ahead; TestMCP_clubRules sets rules of its own.
+	a.AsAdmin().Put("/api/admin/club-rules", map[string]any{}).Status(tb, http.StatusOK)
 	return a
 }
 

@@ -282,7 +282,7 @@ func (s *Service) ClientGet(ctx context.Context, by clubhouse.Actor, id int64) (
 // report the payment again, and staff or the gateway confirm what is real.
 //
 // Errors: as Create, ErrNotYours for another client's booking,
-// ErrClaimRepeated when the client reported the id for the booking before,
+// booking.ErrBookingCancelled for a cancelled one, ErrClaimRepeated when the client reported the id for the booking before,
 // ErrClaimAboveDebt for an amount above what is owed.
 func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input) (Payment, error) {
 	if s.bookings == nil {
@@ -302,12 +302,14 @@ func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input
 		}
 		// The booking's row stays locked until the claim is stored, so that
 		// staff cannot give the booking to another client in between.
-		owner, err := s.store.bookingClientLocked(ctx, tx, *p.ReservationID)
+		owner, cancelled, err := s.store.bookingClientLocked(ctx, tx, *p.ReservationID)
 		switch {
 		case errors.Is(err, booking.ErrBookingNotFound) || err == nil && (clientID == 0 || owner != clientID):
 			return ErrNotYours
 		case err != nil:
 			return err
+		case cancelled:
+			return booking.ErrBookingCancelled
 		}
 		if err := s.withinDebt(ctx, tx, *p.ReservationID, p.Amount); err != nil {
 			return err

@@ -1049,7 +1049,7 @@ func TestService_views(t *testing.T) {
 			return c.svc.ClientBooking(ctx, c.eve, c.booking)
 		}), wantErr: booking.ErrBookingNotFound},
 		{name: "ClientBookings, latest first", get: func(ctx context.Context) ([]view, int, error) {
-			vs, total, err := c.svc.ClientBookings(ctx, c.ana, 1, 0)
+			vs, total, err := c.svc.ClientBookings(ctx, c.ana, booking.ClientPageQuery{Page: 1})
 			out := []view{}
 			for _, v := range vs {
 				out = append(out, viewOf(v))
@@ -1057,11 +1057,11 @@ func TestService_views(t *testing.T) {
 			return out, total, err
 		}, want: []view{upcoming, mine}, wantTotal: 2},
 		{name: "ClientBookings, a user without a client", get: func(ctx context.Context) ([]view, int, error) {
-			vs, total, err := c.svc.ClientBookings(ctx, c.eve, 1, 0)
+			vs, total, err := c.svc.ClientBookings(ctx, c.eve, booking.ClientPageQuery{Page: 1})
 			return make([]view, len(vs)), total, err
 		}, want: []view{}},
 		{name: "ClientBookings, limit above the maximum", get: func(ctx context.Context) ([]view, int, error) {
-			_, _, err := c.svc.ClientBookings(ctx, c.ana, 1, booking.AccountPaging.Max+1)
+			_, _, err := c.svc.ClientBookings(ctx, c.ana, booking.ClientPageQuery{Page: 1, Limit: booking.AccountPaging.Max + 1})
 			return nil, 0, err
 		}, wantErr: clubhouse.ErrInvalidQuery},
 		{name: "ClientSummary: the next booking with its balance", get: func(ctx context.Context) ([]view, int, error) {

@@ -179,9 +179,20 @@ func (s store) bookingClient(ctx context.Context, q sqldb.Queryer, id int64) (in
 }
 
 // bookingClientLocked is bookingClient that share-locks the booking's row
-// until q's transaction ends.
-func (s store) bookingClientLocked(ctx context.Context, q sqldb.Queryer, id int64) (int64, error) {
-	return s.client(ctx, q, `SELECT client_id FROM reservations WHERE id = $1 FOR SHARE`, id)
+// until q's transaction ends, and tells whether the booking is cancelled.
+func (store) bookingClientLocked(ctx context.Context, q sqldb.Queryer, id int64) (client int64, cancelled bool, err error) {
+	var row struct {
+		Client    *int64 `db:"client_id"`
+		Cancelled bool   `db:"cancelled"`
+	}
+	err = q.GetContext(ctx, &row, `SELECT client_id, cancelled_at IS NOT NULL AS cancelled FROM reservations WHERE id = $1 FOR SHARE`, id)
+	if err != nil {
+		return 0, false, sqldb.Map(err, booking.ErrBookingNotFound, nil)
+	}
+	if row.Client != nil {
+		client = *row.Client
+	}
+	return client, row.Cancelled, nil
 }
 
 func (store) client(ctx context.Context, q sqldb.Queryer, query string, id int64) (int64, error) {

@@ -25,6 +25,12 @@ type BookingView struct {
 	Payments []Payment
 }
 
+// CanAddPayment tells whether the client may report a payment for the
+// booking: it is not cancelled and something is owed.
+func (v BookingView) CanAddPayment() bool {
+	return v.Booking.CancelledAt == nil && v.Amount.CanAddPayment()
+}
+
 // views prices rows and reads their payments, in two queries for all.
 func (s *Service) views(ctx context.Context, rows []booking.Reservation) ([]BookingView, error) {
 	if s.bookings == nil {
@@ -76,11 +82,11 @@ func (s *Service) Booking(ctx context.Context, id int64) (BookingView, error) {
 // ClientBookings returns one page of the bookings of by's client, latest
 // first, with their balances and payments, and their total count; none
 // when by has no client record.
-func (s *Service) ClientBookings(ctx context.Context, by clubhouse.Actor, page, limit int) ([]BookingView, int, error) {
+func (s *Service) ClientBookings(ctx context.Context, by clubhouse.Actor, p booking.ClientPageQuery) ([]BookingView, int, error) {
 	if s.bookings == nil {
 		return nil, 0, errNoBookings
 	}
-	rows, total, err := s.bookings.ClientPage(ctx, by, page, limit)
+	rows, total, err := s.bookings.ClientPage(ctx, by, p)
 	if err != nil {
 		return nil, 0, err
 	}

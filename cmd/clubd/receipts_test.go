@@ -108,7 +108,8 @@ func sendReceipt(t *testing.T, s *server) string {
 	court := post("/api/admin/courts", `{"name":"Receipt test court","price":1000,"court_type_id":`+courtType+`}`)
 	rental := post("/api/admin/reservation-types", `{"name":"Receipt test rental"}`)
 	post("/api/admin/reservation-statuses", `{"name":"Receipt test pending","color":"#F9A825"}`)
-	booking := post("/api/admin/booking", `{"court_id":`+court+`,"reservation_type_id":`+rental+`,"checking":"2026-03-02 10:00","checkout":"2026-03-02 11:00"}`)
+	booking := post("/api/admin/booking", `{"court_id":`+court+`,"reservation_type_id":`+rental+`,"checking":"2026-03-02 10:00","checkout":"2026-03-02 11:00",`+
+		`"override_rules":true}`) // a past booking, recorded against the demo's rules
 
 	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
 	var body bytes.Buffer

@@ -41,7 +41,7 @@ func TestMCP_typeScriptSDK(t *testing.T) {
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	s := startOn(t, port, dbtest.Missing(t), filepath.Join(t.TempDir(), "k.pem"), "--demo", "--public-base-url", base)
 	passwords, _ := demoPasswords(t, s.stdout.String())
-	day := time.Now().AddDate(1, 0, 0).Format(time.DateOnly)
+	day := bookableDay(time.Now())
 
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
@@ -95,4 +95,15 @@ func TestMCP_typeScriptSDK(t *testing.T) {
 	require.NoError(t, json.NewDecoder(res.Body).Decode(&b))
 	require.Equal(t, http.StatusOK, res.StatusCode, "%v", b)
 	assert.Contains(t, strings.ToLower(fmt.Sprint(b)), "confirmed", "%v", b)
+}
+
+// bookableDay is a day the demo club's rules let a client book at 10:00:
+// two days ahead (within the 14-day window, past the notice), or the next
+// one when that is a holiday the demo closes.
+func bookableDay(now time.Time) string {
+	d := now.AddDate(0, 0, 2)
+	for (d.Month() == time.December && d.Day() == 25) || (d.Month() == time.January && d.Day() == 1) {
+		d = d.AddDate(0, 0, 1)
+	}
+	return d.Format(time.DateOnly)
 }

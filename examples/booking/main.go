@@ -3,8 +3,9 @@
 // empty database, creates a tennis court at 60 000 per hour with a weekend
 // tariff of +20%, opens the club 08:00-22:00 on Saturdays (a quote at 07:00
 // is refused by that rule), quotes and books next Saturday from 17:00 to 19:00
-// (144 000), takes 100 000 of it as a completed cash payment, and lists the
-// booking with its balance (debt 44 000).
+// (144 000), takes 100 000 of it as a completed cash payment, lists the
+// booking with its balance (debt 44 000), and cancels it, which frees the
+// court.
 //
 //	createdb -h 127.0.0.1 -U postgres club_example
 //	DATABASE_URL=postgres://postgres@127.0.0.1:5432/club_example?sslmode=disable go run ./examples/booking
@@ -166,5 +167,15 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		fmt.Fprintf(out, "booking #%d %s %s-%s: total %s, paid %s, debt %s\n", r.ID, r.CourtName,
 			r.Checking.Format("2006-01-02 15:04"), r.Checkout.Format("15:04"), a.FinalPrice, a.Paid, a.Debt())
 	}
+
+	// Cancelling keeps the booking and its payment, and frees the court.
+	c, err := club.Bookings.Cancel(ctx, desk, b.ID)
+	if err != nil {
+		return err
+	}
+	if q, err = club.Bookings.Quote(ctx, span); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "cancelled #%d by %s; %s 17:00-19:00 free again: %t\n", c.ID, *c.CancelledBy, day, q.Available)
 	return nil
 }

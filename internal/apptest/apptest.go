@@ -448,6 +448,14 @@ func (r *Response) Object(tb testing.TB) map[string]any {
 	return m
 }
 
+// Array decodes the body as a JSON array.
+func (r *Response) Array(tb testing.TB) []any {
+	tb.Helper()
+	var a []any
+	r.JSON(tb, &a)
+	return a
+}
+
 // Error fails the test unless the body is an error body whose error is code.
 func (r *Response) Error(tb testing.TB, code string) *Response {
 	tb.Helper()

@@ -1,7 +1,7 @@
 // Package demo seeds a demo club so that a newcomer can try every route:
 // catalogs, courts with prices, statuses with colours, a class tariff, one
 // user per role whose password is printed once, when the user is created,
-// and two classes of the demo trainer. Seeding is
+// two classes of the demo trainer, and the club's booking rules. Seeding is
 // idempotent: running it again adds only what is missing.
 package demo
 
@@ -49,10 +49,11 @@ INSERT INTO reservation_types (name, description, gestion) VALUES
 	ON CONFLICT ((lower(name))) DO NOTHING;
 INSERT INTO courts (court_type_id, name, cost, price)
 	SELECT ct.id, v.name, v.cost, v.price
-	FROM (VALUES ('Tennis', 'Tennis 1', 15000, 60000), ('Tennis', 'Tennis 2', 15000, 60000),
-	             ('Padel', 'Padel 1', 20000, 80000), ('Padel', 'Padel 2', 20000, 80000),
-	             ('Football 5', 'Football 5', 40000, 150000)) AS v(type, name, cost, price)
+	FROM (VALUES (1, 'Tennis', 'Tennis 1', 15000, 60000), (2, 'Tennis', 'Tennis 2', 15000, 60000),
+	             (3, 'Padel', 'Padel 1', 20000, 80000), (4, 'Padel', 'Padel 2', 20000, 80000),
+	             (5, 'Football 5', 'Football 5', 40000, 150000)) AS v(ord, type, name, cost, price)
 	JOIN court_types ct ON lower(ct.name) = lower(v.type)
+	ORDER BY v.ord
 	ON CONFLICT ((lower(name))) DO NOTHING;
 INSERT INTO tariffs (rrule, start_time, end_time, adjustment, description, is_active)
 	SELECT v.rrule, v.start_time::time, v.end_time::time, v.adjustment, v.description, true
@@ -139,6 +140,9 @@ func Seed(ctx context.Context, a *app.App, out io.Writer) error {
 	if err := seedClasses(ctx, a, out); err != nil {
 		return err
 	}
+	if err := seedRules(ctx, a); err != nil {
+		return err
+	}
 	if len(made) == 0 {
 		fmt.Fprintln(out, "Demo club ready; its users already existed (reset a password with: clubctl user password --email E --password P).")
 		return nil
@@ -197,6 +201,67 @@ func seedClasses(ctx context.Context, a *app.App, out io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// seedRules gives the demo club the rules of a real one, unless its rules
+// were ever set: open 06:00-22:00 on weekdays and 07:00-21:00 at weekends,
+// closed on the next Christmas Day and New Year's Day; bookings at most 14
+// days ahead, at least an hour ahead, at most three hours long, at most four
+// held per client, cancelled or moved at least six hours ahead;
+// maintenance is for staff only, and tournaments, events and classes are
+// planned further ahead (and the first two last longer) than rentals.
+// They follow the classes, whose sessions the club scheduled before.
+func seedRules(ctx context.Context, a *app.App) error {
+	r, err := a.Rules.Get(ctx)
+	if err != nil || r.UpdatedAt != nil {
+		return err
+	}
+	hours := []booking.WeekHours{}
+	for wd := 1; wd <= 7; wd++ {
+		iv := booking.Interval{Opens: 6 * 60, Closes: 22 * 60}
+		if wd >= 6 {
+			iv = booking.Interval{Opens: 7 * 60, Closes: 21 * 60}
+		}
+		hours = append(hours, booking.WeekHours{Weekday: wd, Interval: iv})
+	}
+	now := time.Now().In(a.Config.ClubTimezone)
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	var closed []booking.DateHours
+	for _, h := range []struct {
+		month time.Month
+		day   int
+		note  string
+	}{{time.December, 25, "Christmas Day"}, {time.January, 1, "New Year's Day"}} {
+		d := time.Date(today.Year(), h.month, h.day, 0, 0, 0, 0, time.UTC)
+		if d.Before(today) {
+			d = d.AddDate(1, 0, 0)
+		}
+		closed = append(closed, booking.DateHours{Date: d, Note: &h.note})
+	}
+	types := []booking.TypeRules{}
+	for _, t := range []struct {
+		name            string
+		staffOnly, long bool
+	}{{"maintenance", true, false}, {"tournament", false, true}, {"event", false, true}, {"tennis class", false, false}} {
+		var id int64
+		if err := a.DB.GetContext(ctx, &id, `SELECT id FROM reservation_types WHERE lower(name) = $1`, t.name); err != nil {
+			return fmt.Errorf("reservation type %s: %w", t.name, err)
+		}
+		noLimit := 0
+		tr := booking.TypeRules{ReservationTypeID: id, StaffOnly: t.staffOnly}
+		if !t.staffOnly {
+			tr.AdvanceDays = &noLimit
+		}
+		if t.long {
+			tr.MaxDurationMinutes = &noLimit
+		}
+		types = append(types, tr)
+	}
+	_, err = a.Rules.Change(ctx, clubhouse.Staff("demo"), booking.RulesChange{Hours: clubhouse.Some(hours),
+		Exceptions: clubhouse.Some(closed), AdvanceDays: clubhouse.Some(14), MinNoticeMinutes: clubhouse.Some(60),
+		MaxDurationMinutes: clubhouse.Some(180), MaxFutureBookings: clubhouse.Some(4), CancelWindowMinutes: clubhouse.Some(360),
+		Types: clubhouse.Some(types)})
+	return err
 }
 
 func password() string {

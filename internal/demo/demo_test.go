@@ -3,6 +3,7 @@ package demo_test
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -92,4 +93,30 @@ func TestSeed_addsWhatIsMissing(t *testing.T) {
 	require.Len(t, lines, 1, "%s", out.String())
 	assert.Equal(t, "operator@demo.club", lines[0][1])
 	assert.Equal(t, first, rowCounts(t, club.DB))
+}
+
+// TestSeed_rules: the demo club sets realistic rules once; a club that
+// changed them keeps its own when the demo is seeded again.
+func TestSeed_rules(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	club := apptest.New(t)
+	require.NoError(t, demo.Seed(ctx, club.App, &bytes.Buffer{}))
+
+	got := club.Anonymous().Get("/api/public/club-rules").Status(t, http.StatusOK).Object(t)
+	assert.Len(t, got["opening_hours"], 7)
+	assert.Len(t, got["exceptions"], 2, "Christmas Day and New Year's Day")
+	assert.EqualValues(t, 14, got["advance_days"])
+	assert.EqualValues(t, 360, got["cancel_window_minutes"])
+	staffOnly := []string{}
+	for _, ty := range got["types"].([]any) {
+		if m := ty.(map[string]any); m["staff_only"] == true {
+			staffOnly = append(staffOnly, m["reservation_type_name"].(string))
+		}
+	}
+	assert.Equal(t, []string{"Maintenance"}, staffOnly)
+
+	club.AsAdmin().Patch("/api/admin/club-rules", map[string]any{"advance_days": 30}).Status(t, http.StatusOK)
+	require.NoError(t, demo.Seed(ctx, club.App, &bytes.Buffer{}))
+	assert.EqualValues(t, 30, club.Anonymous().Get("/api/public/club-rules").Status(t, http.StatusOK).Object(t)["advance_days"])
 }

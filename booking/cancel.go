@@ -1,0 +1,158 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// Cancellations and no-shows. A cancelled booking stays, with who
+// cancelled it and when, and its payments (a refund is a staff decision);
+// it no longer holds its court, nor counts toward its client's limit or a
+// coupon's uses, and it cannot be changed any more. Clients cancel their
+// own bookings within the club's cancellation window (Rules); staff cancel
+// any booking, and mark a booking that started without its players a
+// no-show.
+
+// Errors of cancellations and no-shows.
+var (
+	ErrBookingCancelled = clubhouse.Errorf(clubhouse.Conflict, "booking cancelled",
+		"The booking was cancelled; it can no longer be changed. Book again instead.")
+	ErrNoShowCancel = clubhouse.Errorf(clubhouse.Conflict, "booking marked no-show",
+		"The booking is marked a no-show; clear the mark before cancelling it.")
+	ErrNoShowEarly = clubhouse.Errorf(clubhouse.Conflict, "booking not started",
+		"A booking is marked a no-show only once it has started.")
+	ErrClassSession = clubhouse.Errorf(clubhouse.Conflict, "booking held by a class",
+		"The booking holds the court for a training class session; cancel the class or change its schedule instead.")
+)
+
+var cancelErrors = sqldb.Mapping{"reservations_class_session_check": ErrClassSession}
+
+// Cancel cancels the booking with id for staff, whatever the club's rules
+// say, and returns it. Cancelling a cancelled booking changes nothing.
+// Errors: ErrBookingNotFound, ErrNoShowCancel, ErrClassSession.
+func (b *Bookings) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Reservation{}, err
+	}
+	return b.cancel(ctx, by, id, nil)
+}
+
+// ClientCancel cancels the booking with id of by's client: only one that
+// has not started, within the club's cancellation window. Cancelling a
+// cancelled booking changes nothing. Errors: ErrBookingNotFound (also for
+// another client's booking), ErrRulePast, ErrRuleCancelWindow,
+// ErrNoShowCancel.
+func (b *Bookings) ClientCancel(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
+	clientID, err := b.clientOf(ctx, by)
+	if err != nil {
+		return Reservation{}, err
+	}
+	return b.cancel(ctx, by, id, &clientID)
+}
+
+// cancel is Cancel of a booking that must belong to the client owner when
+// owner is not nil, judged then by the club's rules as the client's.
+func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, owner *int64) (Reservation, error) {
+	var out Reservation
+	changed := false
+	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
+		r, err := b.store.get(ctx, tx, id, true)
+		if err != nil {
+			return err
+		}
+		if owner != nil && (r.ClientID == nil || *r.ClientID != *owner) {
+			return ErrBookingNotFound
+		}
+		out = r
+		switch {
+		case r.CancelledAt != nil:
+			return nil
+		case r.NoShowAt != nil:
+			return ErrNoShowCancel
+		}
+		if owner != nil {
+			rules, err := b.rules.current(ctx, tx)
+			if err != nil {
+				return err
+			}
+			from := r.Span()
+			if err := rules.Check(Attempt{Now: b.Now(), TypeID: r.ReservationTypeID, Client: true, From: &from, Future: -1}); err != nil {
+				return err
+			}
+		}
+		if err := b.store.setCancelled(ctx, tx, id, recordedBy(by), b.now()); err != nil {
+			return err
+		}
+		changed = true
+		out, err = b.store.get(ctx, tx, id, false)
+		return err
+	})
+	if err != nil {
+		return Reservation{}, fmt.Errorf("cancel booking: %w", err)
+	}
+	if changed {
+		b.publish(id)
+	}
+	return out, nil
+}
+
+// MarkNoShow marks the booking with id, which has started, a no-show for
+// staff, and returns it; marking a marked booking changes nothing. Errors:
+// ErrBookingNotFound, ErrBookingCancelled, ErrNoShowEarly.
+func (b *Bookings) MarkNoShow(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
+	return b.noShow(ctx, by, id, true)
+}
+
+// ClearNoShow clears the no-show mark of the booking with id for staff,
+// and returns it. Errors: ErrBookingNotFound.
+func (b *Bookings) ClearNoShow(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
+	return b.noShow(ctx, by, id, false)
+}
+
+func (b *Bookings) noShow(ctx context.Context, by clubhouse.Actor, id int64, mark bool) (Reservation, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Reservation{}, err
+	}
+	var out Reservation
+	changed := false
+	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
+		r, err := b.store.get(ctx, tx, id, true)
+		if err != nil {
+			return err
+		}
+		out = r
+		switch {
+		case mark == (r.NoShowAt != nil):
+			return nil
+		case mark && r.CancelledAt != nil:
+			return ErrBookingCancelled
+		case mark && r.Checking.After(b.Now()):
+			return ErrNoShowEarly.Withf("A booking is marked a no-show only once it has started; this one starts at %s.", stamp(r.Checking))
+		}
+		who := recordedBy(by)
+		at := b.now()
+		if !mark {
+			err = b.store.setNoShow(ctx, tx, id, nil, nil)
+		} else {
+			err = b.store.setNoShow(ctx, tx, id, &who, &at)
+		}
+		if err != nil {
+			return err
+		}
+		changed = true
+		out, err = b.store.get(ctx, tx, id, false)
+		return err
+	})
+	if err != nil {
+		return Reservation{}, fmt.Errorf("no-show: %w", err)
+	}
+	if changed {
+		b.publish(id)
+	}
+	return out, nil
+}

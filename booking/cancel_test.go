@@ -1,0 +1,175 @@
+package booking_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+)
+
+func TestBookings_ClientCancel(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	anas := c.book(t, c.court, c.anaClient, "2026-03-10 10:00", "2026-03-10 11:00")
+	paid := c.book(t, c.court, c.anaClient, "2026-03-10 11:00", "2026-03-10 12:00")
+	nobodys := c.book(t, c.court, 0, "2026-03-10 12:00", "2026-03-10 13:00")
+	started := c.book(t, c.court2, c.anaClient, "2026-03-02 14:00", "2026-03-02 16:00")
+	soon := c.book(t, c.court2, c.anaClient, "2026-03-03 09:00", "2026-03-03 10:00")
+	c.pay(t, paid.ID, "60000", true)
+	c.exec(t, `UPDATE club_rules SET cancel_window_minutes = 1440, version = version + 1`)
+	tests := []struct {
+		name    string
+		by      clubhouse.Actor
+		id      int64
+		wantErr error
+		event   bool
+	}{
+		{name: "another client's", by: c.bob, id: anas.ID, wantErr: booking.ErrBookingNotFound},
+		{name: "a user without a client", by: c.eve, id: anas.ID, wantErr: booking.ErrBookingNotFound},
+		{name: "a bot", by: clubhouse.Staff("kiosk"), id: anas.ID, wantErr: booking.ErrBookingNotFound},
+		{name: "nobody's", by: c.ana, id: nobodys.ID, wantErr: booking.ErrBookingNotFound},
+		{name: "no such booking", by: c.ana, id: unknown, wantErr: booking.ErrBookingNotFound},
+		{name: "started", by: c.ana, id: started.ID, wantErr: booking.ErrRulePast},
+		{name: "inside the window", by: c.ana, id: soon.ID, wantErr: booking.ErrRuleCancelWindow},
+		{name: "their own", by: c.ana, id: anas.ID, event: true},
+		{name: "their own, paid", by: c.ana, id: paid.ID, event: true},
+		{name: "their own again: no change", by: c.ana, id: anas.ID},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := c.b.ClientCancel(t.Context(), tt.by, tt.id)
+			if tt.wantErr != nil {
+				require.ErrorIs(t, err, tt.wantErr)
+				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
+				assert.Empty(t, c.events.take())
+				if tt.id != unknown {
+					got, err := c.b.Get(t.Context(), tt.id)
+					require.NoError(t, err)
+					assert.Nil(t, got.CancelledAt, "a refused cancellation changes nothing")
+				}
+				return
+			}
+			require.NoError(t, err)
+			require.NotNil(t, r.CancelledAt)
+			assert.Equal(t, clubNow, r.CancelledAt.UTC())
+			assert.Equal(t, ptr(tt.by.Email), r.CancelledBy)
+			if tt.event {
+				assert.Equal(t, []int64{tt.id}, c.events.take())
+			} else {
+				assert.Empty(t, c.events.take())
+			}
+			got, err := c.b.Get(t.Context(), tt.id)
+			require.NoError(t, err, "a cancelled booking stays")
+			assert.Equal(t, r.CancelledAt, got.CancelledAt)
+		})
+	}
+	assert.Equal(t, 1, c.count(t, `SELECT count(*) FROM payments WHERE reservation_id = $1`, paid.ID), "payments are kept")
+}
+
+func TestBookings_Cancel(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	past := c.book(t, c.court, c.anaClient, "2026-03-01 10:00", "2026-03-01 11:00")
+	soon := c.book(t, c.court2, c.anaClient, "2026-03-02 16:00", "2026-03-02 17:00")
+	c.exec(t, `UPDATE club_rules SET cancel_window_minutes = 1440, version = version + 1`)
+
+	_, err := c.b.Cancel(t.Context(), c.ana, soon.ID)
+	require.ErrorIs(t, err, clubhouse.ErrForbidden, "a client is not staff")
+	for _, id := range []int64{past.ID, soon.ID} {
+		r, err := c.b.Cancel(t.Context(), c.staff, id)
+		require.NoError(t, err, "staff cancel whatever the rules say")
+		assert.Equal(t, ptr(c.staff.Email), r.CancelledBy)
+		assert.Equal(t, []int64{id}, c.events.take())
+	}
+	_, err = c.b.Cancel(t.Context(), c.staff, unknown)
+	require.ErrorIs(t, err, booking.ErrBookingNotFound)
+}
+
+// TestBookings_cancelled: a cancelled booking frees its court, leaves the
+// lists, the client's limit and the coupon's uses, and cannot be changed.
+func TestBookings_cancelled(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	r := c.book(t, c.court, c.anaClient, "2026-03-10 10:00", "2026-03-10 11:00")
+	kept := c.book(t, c.court, c.anaClient, "2026-03-11 10:00", "2026-03-11 11:00")
+	c.exec(t, `UPDATE club_rules SET max_future_bookings = 2, version = version + 1`)
+	_, err := c.b.ClientCreate(t.Context(), c.ana, c.input(t, c.court, "2026-03-12 10:00", "2026-03-12 11:00"))
+	require.ErrorIs(t, err, booking.ErrRuleBookingLimit)
+	_, err = c.b.Cancel(t.Context(), c.staff, r.ID)
+	require.NoError(t, err)
+
+	again, err := c.b.ClientCreate(t.Context(), c.ana, c.input(t, c.court, "2026-03-10 10:00", "2026-03-10 11:00"))
+	require.NoError(t, err, "the slot is free and the client under the limit again")
+	assert.NotEqual(t, r.ID, again.ID)
+
+	active, err := c.b.List(t.Context(), booking.BookingFilter{ClientID: c.anaClient})
+	require.NoError(t, err)
+	assert.Equal(t, []int64{kept.ID, again.ID}, ids(active))
+	all, err := c.b.List(t.Context(), booking.BookingFilter{ClientID: c.anaClient, WithCancelled: true})
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []int64{kept.ID, again.ID, r.ID}, ids(all))
+	page, total, err := c.b.ClientPage(t.Context(), c.ana, booking.ClientPageQuery{Page: 1})
+	require.NoError(t, err)
+	assert.Equal(t, 2, total)
+	assert.Len(t, page, 2)
+	_, total, err = c.b.ClientPage(t.Context(), c.ana, booking.ClientPageQuery{Page: 1, WithCancelled: true})
+	require.NoError(t, err)
+	assert.Equal(t, 3, total)
+	mine, err := c.b.ClientList(t.Context(), c.ana, booking.ClientFilter{WithCancelled: true})
+	require.NoError(t, err)
+	assert.Len(t, mine, 3)
+
+	move := c.input(t, c.court2, "2026-03-10 10:00", "2026-03-10 11:00")
+	_, err = c.b.Update(t.Context(), c.staff, r.ID, move)
+	require.ErrorIs(t, err, booking.ErrBookingCancelled)
+	_, err = c.b.ClientUpdate(t.Context(), c.ana, r.ID, move)
+	require.ErrorIs(t, err, booking.ErrBookingCancelled)
+	_, err = c.b.MarkNoShow(t.Context(), c.staff, r.ID)
+	require.ErrorIs(t, err, booking.ErrBookingCancelled)
+}
+
+func TestBookings_noShow(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	past := c.book(t, c.court, c.anaClient, "2026-03-01 10:00", "2026-03-01 11:00")
+	ongoing := c.book(t, c.court2, c.anaClient, "2026-03-02 14:00", "2026-03-02 16:00")
+	future := c.book(t, c.court, c.anaClient, "2026-03-05 10:00", "2026-03-05 11:00")
+	cancelled := c.book(t, c.court, c.anaClient, "2026-03-06 10:00", "2026-03-06 11:00")
+	_, err := c.b.ClientCancel(t.Context(), c.ana, cancelled.ID)
+	require.NoError(t, err)
+	c.events.take()
+
+	_, err = c.b.MarkNoShow(t.Context(), c.ana, past.ID)
+	require.ErrorIs(t, err, clubhouse.ErrForbidden)
+	_, err = c.b.MarkNoShow(t.Context(), c.staff, future.ID)
+	require.ErrorIs(t, err, booking.ErrNoShowEarly)
+	for _, id := range []int64{past.ID, ongoing.ID} {
+		r, err := c.b.MarkNoShow(t.Context(), c.staff, id)
+		require.NoError(t, err)
+		assert.Equal(t, ptr(c.staff.Email), r.NoShowBy)
+		assert.Equal(t, clubNow, r.NoShowAt.UTC())
+		assert.Equal(t, []int64{id}, c.events.take())
+	}
+	_, err = c.b.MarkNoShow(t.Context(), c.staff, past.ID)
+	require.NoError(t, err)
+	assert.Empty(t, c.events.take(), "marking a marked booking changes nothing")
+	_, err = c.b.Cancel(t.Context(), c.staff, past.ID)
+	require.ErrorIs(t, err, booking.ErrNoShowCancel)
+
+	st, err := c.b.ClientStats(t.Context(), c.ana)
+	require.NoError(t, err)
+	assert.Equal(t, booking.Stats{Total: 3, Upcoming: 2, Past: 1, Cancelled: 1, NoShows: 2}, booking.Stats{Total: st.Total,
+		Upcoming: st.Upcoming, Past: st.Past, Cancelled: st.Cancelled, NoShows: st.NoShows})
+	assertDec(t, "4", st.Hours, "hours: the cancelled booking's hour is not counted")
+
+	r, err := c.b.ClearNoShow(t.Context(), c.staff, past.ID)
+	require.NoError(t, err)
+	assert.Nil(t, r.NoShowAt)
+	assert.Nil(t, r.NoShowBy)
+	assert.Equal(t, []int64{past.ID}, c.events.take())
+	_, err = c.b.Cancel(t.Context(), c.staff, past.ID)
+	require.NoError(t, err, "a booking without the mark is cancelled")
+}
