@@ -41,6 +41,7 @@ func bookingCommand() *cli.Command {
 					&cli.StringFlag{Name: "type", Usage: "reservation type id or name (required)"},
 					&cli.Int64Flag{Name: "client", Usage: "client id (clubctl client find shows it)"},
 					&cli.StringFlag{Name: "notes", Usage: "notes on the booking"},
+					&cli.BoolFlag{Name: "override-rules", Usage: "book against the club's rules (hours, notice, ...); the booking records who did"},
 					formatFlag(),
 				),
 			},
@@ -211,6 +212,9 @@ func bookingCreate(c *cli.Context) error {
 	if c.IsSet("notes") {
 		body["notes"] = c.String("notes")
 	}
+	if c.Bool("override-rules") {
+		body["override_rules"] = true
+	}
 	raw, err := a.do(c.Context, http.MethodPost, "/api/admin/booking", body, nil)
 	if err != nil {
 		return err
@@ -232,8 +236,8 @@ func bookingCancel(c *cli.Context) error {
 		return err
 	}
 	var cancelled struct {
-		At json.RawMessage `json:"cancelled_at"`
-		By json.RawMessage `json:"cancelled_by"`
+		At *string `json:"cancelled_at"`
+		By *string `json:"cancelled_by"`
 	}
 	raw, err := a.do(c.Context, http.MethodPost, "/api/admin/booking/"+id+"/cancel", nil, &cancelled)
 	if err != nil {
@@ -244,19 +248,6 @@ func bookingCancel(c *cli.Context) error {
 		return err
 	}
 	v.header = append(v.header, "CANCELLED_AT", "CANCELLED_BY")
-	v.rows[0] = append(v.rows[0], plain(cancelled.At), plain(cancelled.By))
+	v.rows[0] = append(v.rows[0], text(cancelled.At), text(cancelled.By))
 	return v.print(c)
-}
-
-// plain is a JSON value as text: a string's content, "" for null or
-// nothing, else the JSON itself (a number).
-func plain(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	if string(raw) == "null" {
-		return ""
-	}
-	return string(raw)
 }

@@ -347,3 +347,55 @@ func TestLogin(t *testing.T) {
 	_, err = login("", "--email", "desk@test.club")
 	assert.ErrorContains(t, err, "no password")
 }
+
+// TestBookingCreate_overrideRules: a booking the club's rules refuse is
+// refused with the rule's name; --override-rules books it, recorded.
+func TestBookingCreate_overrideRules(t *testing.T) {
+	d := newDesk(t)
+	d.admin.Patch("/api/admin/club-rules", map[string]any{"advance_days": 14}).Status(t, http.StatusOK)
+	args := []string{"booking", "create", "--court", "Court A", "--date", "2030-03-04", "--from", "08:00", "--to", "09:00", "--type", "Rental"}
+	_, err := clubctl(t, d.app, d.token, args...)
+	require.ErrorContains(t, err, "Club rule advance_days")
+
+	out := mustCtl(t, d.app, d.token, append(args, "--override-rules", "--format", "csv")...)
+	recs := records(t, out)
+	require.Len(t, recs, 2)
+	var stored map[string]any
+	d.get(t, "/api/admin/booking/"+recs[1][0], &stored)
+	assert.Equal(t, "2030-03-04 08:00:00", stored["checking"])
+	assert.Equal(t, "desk@test.club", stored["rules_overridden_by"], "the booking records who overrode the rules")
+}
+
+func TestBookingCancel(t *testing.T) {
+	d := newDesk(t)
+	const day = "2030-03-04"
+	id := d.book(t, d.courtA, day+" 18:00", day+" 19:30")
+	header := append(slices.Clone(bookingHeader), "CANCELLED_AT", "CANCELLED_BY")
+
+	out := mustCtl(t, d.app, d.token, "booking", "cancel", itoa(id), "--format", "csv")
+	var stored map[string]any
+	d.get(t, "/api/admin/booking/"+itoa(id), &stored)
+	assert.Equal(t, "desk@test.club", stored["cancelled_by"], "the booking stays, with who cancelled it")
+	require.NotEmpty(t, stored["cancelled_at"])
+	row := append(bookingRow(stored, "19:30"), str(stored["cancelled_at"]), str(stored["cancelled_by"]))
+	assert.Equal(t, [][]string{header, row}, records(t, out))
+
+	// Cancelling again changes nothing; the table and the API's answer.
+	out = mustCtl(t, d.app, d.token, "booking", "cancel", itoa(id))
+	assertTable(t, out, "", header, [][]string{row})
+	out = mustCtl(t, d.app, d.token, "booking", "cancel", itoa(id), "--format", "json")
+	var answered map[string]any
+	decode(t, []byte(out), &answered)
+	for _, f := range []string{"id", "checking", "checkout", "court_id", "cancelled_at", "cancelled_by", "court_name"} {
+		assert.Equal(t, stored[f], answered[f], f)
+	}
+
+	// The court is free: the day's list leaves the booking out, and the
+	// slot books again.
+	out = mustCtl(t, d.app, d.token, "booking", "list", "--date", day, "--format", "csv")
+	assert.Len(t, records(t, out), 1, "%s", out)
+	mustCtl(t, d.app, d.token, "booking", "create", "--court", "Court A", "--date", day, "--from", "18:00", "--to", "19:30", "--type", "Rental")
+
+	_, err := clubctl(t, d.app, d.token, "booking", "cancel", "9999")
+	assert.ErrorContains(t, err, "(404 ")
+}

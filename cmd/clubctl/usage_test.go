@@ -68,7 +68,7 @@ func TestHelp_flags(t *testing.T) {
 			"--access-token-ttl", "--email", "--scope"}},
 		{[]string{"login"}, []string{"--url", "--port", "--email", "--password"}},
 		{[]string{"booking", "list"}, append(api, "--club-timezone", "--date", "--court", "--format")},
-		{[]string{"booking", "create"}, append(api, "--court", "--date", "--from", "--to", "--type", "--client", "--notes", "--format")},
+		{[]string{"booking", "create"}, append(api, "--court", "--date", "--from", "--to", "--type", "--client", "--notes", "--override-rules", "--format")},
 		{[]string{"booking", "cancel"}, append(api, "--format")},
 		{[]string{"payment", "pending"}, append(api, "--format")},
 		{[]string{"payment", "validate"}, append(api, "--format")},
