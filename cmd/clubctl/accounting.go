@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -16,48 +14,55 @@ import (
 
 // accountingCommand holds the accountants' commands; they call the API.
 func accountingCommand() *cli.Command {
-	when := []cli.Flag{
-		&cli.StringFlag{Name: "as-of", Usage: "date YYYY-MM-DD (default today)"},
-		&cli.Int64Flag{Name: "period", Usage: "period id, instead of dates"},
+	when := func() []cli.Flag {
+		return []cli.Flag{
+			&cli.StringFlag{Name: "as-of", Usage: "date YYYY-MM-DD (default today)", Action: checkDate},
+			&cli.Int64Flag{Name: "period", Usage: "period id, instead of dates"},
+			formatFlag(),
+		}
 	}
-	span := []cli.Flag{
-		&cli.StringFlag{Name: "from", Usage: "date YYYY-MM-DD (default the first of this month)"},
-		&cli.StringFlag{Name: "to", Usage: "date YYYY-MM-DD (default today)"},
-		&cli.Int64Flag{Name: "period", Usage: "period id, instead of dates"},
+	span := func() []cli.Flag {
+		return []cli.Flag{
+			&cli.StringFlag{Name: "from", Usage: "date YYYY-MM-DD (default the first of this month)", Action: checkDate},
+			&cli.StringFlag{Name: "to", Usage: "date YYYY-MM-DD (default today)", Action: checkDate},
+			&cli.Int64Flag{Name: "period", Usage: "period id, instead of dates"},
+			formatFlag(),
+		}
 	}
-	format := &cli.StringFlag{Name: "format", Value: "table", Usage: "table or csv"}
-	withAPI := func(fs ...cli.Flag) []cli.Flag { return append(apiFlags(), fs...) }
 	return &cli.Command{
 		Name:  "accounting",
 		Usage: "ledger reports and period close (calls the API at CLUBD_URL with CLUBD_TOKEN)",
 		Subcommands: []*cli.Command{
-			{Name: "trial-balance", Usage: "every account's debits, credits and balance", Flags: withAPI(append(when, format)...), Action: trialBalance},
+			{Name: "trial-balance", Usage: "every account's debits, credits and balance", Flags: apiFlags(when()...), Action: trialBalance},
 			{
 				Name: "statement", Usage: "financial statements",
 				Subcommands: []*cli.Command{
-					{Name: "financial-position", Usage: "assets, liabilities and equity at a date", Flags: withAPI(append(when, format)...),
-						Action: statement("financial-position")},
-					{Name: "profit-or-loss", Usage: "income, expenses and result over dates", Flags: withAPI(append(span, format)...),
-						Action: statement("profit-or-loss")},
-					{Name: "changes-in-equity", Usage: "equity accounts' movements over dates", Flags: withAPI(append(span, format)...),
-						Action: statement("changes-in-equity")},
+					{Name: "financial-position", Usage: "assets, liabilities and equity at a date", Flags: apiFlags(when()...),
+						Action: financialPosition},
+					{Name: "profit-or-loss", Usage: "income, expenses and result over dates", Flags: apiFlags(span()...),
+						Action: profitOrLoss},
+					{Name: "changes-in-equity", Usage: "equity accounts' movements over dates", Flags: apiFlags(span()...),
+						Action: changesInEquity},
 				},
 			},
 			{
 				Name: "period", Usage: "accounting periods",
 				Subcommands: []*cli.Command{
-					{Name: "list", Usage: "list periods", Flags: withAPI(format), Action: periodList},
-					{Name: "create", Usage: "open a period", Action: periodCreate, Flags: withAPI(
-						&cli.StringFlag{Name: "name", Required: true}, &cli.StringFlag{Name: "start", Required: true, Usage: "YYYY-MM-DD"},
-						&cli.StringFlag{Name: "end", Required: true, Usage: "YYYY-MM-DD"})},
-					{Name: "readiness", Usage: "what a close of the period checks", ArgsUsage: "PERIOD_ID", Flags: withAPI(), Action: periodReadiness},
-					{Name: "close", Usage: "close the period (runs the results close first)", ArgsUsage: "PERIOD_ID", Flags: withAPI(), Action: periodClose},
+					{Name: "list", Usage: "list periods", Flags: apiFlags(formatFlag()), Action: periodList},
+					{Name: "create", Usage: "open a period", Action: periodCreate, Before: need("name", "start", "end"), Flags: apiFlags(
+						&cli.StringFlag{Name: "name", Usage: "(required)"},
+						&cli.StringFlag{Name: "start", Usage: "YYYY-MM-DD (required)", Action: checkDate},
+						&cli.StringFlag{Name: "end", Usage: "YYYY-MM-DD (required)", Action: checkDate})},
+					{Name: "readiness", Usage: "what a close of the period checks", ArgsUsage: "PERIOD_ID", Flags: apiFlags(), Action: periodReadiness},
+					{Name: "close", Usage: "close the period (runs the results close first)", ArgsUsage: "PERIOD_ID", Flags: apiFlags(), Action: periodClose},
 				},
 			},
 		},
 	}
 }
 
+// query is the query of a report: the flags names of c that are set, by
+// their API names.
 func query(c *cli.Context, names ...string) string {
 	v := url.Values{}
 	for _, n := range names {
@@ -78,31 +83,8 @@ func query(c *cli.Context, names ...string) string {
 	return "?" + v.Encode()
 }
 
-// table writes rows as aligned columns or as CSV.
-func table(w io.Writer, format string, header []string, rows [][]string) error {
-	switch format {
-	case "csv":
-		cw := csv.NewWriter(w)
-		if err := cw.Write(header); err != nil {
-			return err
-		}
-		if err := cw.WriteAll(rows); err != nil {
-			return err
-		}
-		return cw.Error()
-	case "table":
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
-		for _, r := range rows {
-			fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
-		}
-		return tw.Flush()
-	}
-	return fmt.Errorf("--format must be table or csv, not %q", format)
-}
-
 func trialBalance(c *cli.Context) error {
-	a, err := newAPI(c)
+	a, err := newAPI(c, true)
 	if err != nil {
 		return err
 	}
@@ -119,83 +101,117 @@ func trialBalance(c *cli.Context) error {
 		TotalCredit json.Number `json:"total_credit"`
 		Balanced    bool        `json:"balanced"`
 	}
-	if err := a.do(c.Context, http.MethodGet, "/api/accounting/trial-balance"+query(c, "as-of", "period"), nil, &tb); err != nil {
+	raw, err := a.do(c.Context, http.MethodGet, "/api/accounting/trial-balance"+query(c, "as-of", "period"), nil, &tb)
+	if err != nil {
 		return err
 	}
-	rows := make([][]string, 0, len(tb.Rows)+1)
+	v := view{raw: raw, title: fmt.Sprintf("Trial balance as of %s (balanced: %t)", tb.AsOf, tb.Balanced),
+		header: []string{"CODE", "ACCOUNT", "DEBIT", "CREDIT", "BALANCE"}}
 	for _, r := range tb.Rows {
-		rows = append(rows, []string{r.Code, r.Name, r.Debit.String(), r.Credit.String(), r.Balance.String()})
+		v.rows = append(v.rows, []string{r.Code, r.Name, r.Debit.String(), r.Credit.String(), r.Balance.String()})
 	}
-	rows = append(rows, []string{"", "Total", tb.TotalDebit.String(), tb.TotalCredit.String(), ""})
-	if c.String("format") == "table" {
-		fmt.Fprintf(c.App.Writer, "Trial balance as of %s (balanced: %t)\n", tb.AsOf, tb.Balanced)
-	}
-	return table(c.App.Writer, c.String("format"), []string{"CODE", "ACCOUNT", "DEBIT", "CREDIT", "BALANCE"}, rows)
+	v.rows = append(v.rows, []string{"", "Total", tb.TotalDebit.String(), tb.TotalCredit.String(), ""})
+	return v.print(c)
 }
 
-// statement prints a statement: sections of lines with totals.
-func statement(kind string) cli.ActionFunc {
-	return func(c *cli.Context) error {
-		a, err := newAPI(c)
-		if err != nil {
-			return err
+// section is a section of a statement: its lines and their total.
+type section struct {
+	Title string `json:"title"`
+	Lines []struct {
+		Code   string      `json:"code"`
+		Name   string      `json:"name"`
+		Amount json.Number `json:"amount"`
+	} `json:"lines"`
+	Total json.Number `json:"total"`
+}
+
+// sectionRows are the rows of the sections secs: their lines, each
+// section closed by its total.
+func sectionRows(secs ...section) [][]string {
+	var rows [][]string
+	for _, sec := range secs {
+		for _, l := range sec.Lines {
+			rows = append(rows, []string{sec.Title, l.Code, l.Name, l.Amount.String()})
 		}
-		var body map[string]json.RawMessage
-		q := query(c, "as-of", "period")
-		if kind != "financial-position" {
-			q = query(c, "from", "to", "period")
-		}
-		if err := a.do(c.Context, http.MethodGet, "/api/accounting/statements/"+kind+q, nil, &body); err != nil {
-			return err
-		}
-		var rows [][]string
-		if kind == "changes-in-equity" {
-			var ce struct {
-				Accounts []map[string]json.Number `json:"accounts"`
-				Total    map[string]json.Number   `json:"total"`
-			}
-			var names []struct {
-				Code string `json:"code"`
-				Name string `json:"name"`
-			}
-			_ = json.Unmarshal(body["accounts"], &names)
-			_ = json.Unmarshal(body["accounts"], &ce.Accounts)
-			_ = json.Unmarshal(body["total"], &ce.Total)
-			for i, acc := range ce.Accounts {
-				rows = append(rows, []string{names[i].Code, names[i].Name, acc["opening"].String(), acc["result"].String(),
-					acc["other_movement"].String(), acc["closing"].String()})
-			}
-			rows = append(rows, []string{"", "Total", ce.Total["opening"].String(), ce.Total["result"].String(),
-				ce.Total["other_movement"].String(), ce.Total["closing"].String()})
-			return table(c.App.Writer, c.String("format"), []string{"CODE", "ACCOUNT", "OPENING", "RESULT", "OTHER", "CLOSING"}, rows)
-		}
-		sections := []string{"assets", "liabilities", "equity"}
-		if kind == "profit-or-loss" {
-			sections = []string{"income", "expenses"}
-		}
-		for _, name := range sections {
-			var sec struct {
-				Title string `json:"title"`
-				Lines []struct {
-					Code   string      `json:"code"`
-					Name   string      `json:"name"`
-					Amount json.Number `json:"amount"`
-				} `json:"lines"`
-				Total json.Number `json:"total"`
-			}
-			if err := json.Unmarshal(body[name], &sec); err != nil {
-				return fmt.Errorf("unexpected answer from clubd: %w", err)
-			}
-			for _, l := range sec.Lines {
-				rows = append(rows, []string{sec.Title, l.Code, l.Name, l.Amount.String()})
-			}
-			rows = append(rows, []string{sec.Title, "", "Total " + strings.ToLower(sec.Title), sec.Total.String()})
-		}
-		if r, ok := body["result"]; ok {
-			rows = append(rows, []string{"", "", "Result", strings.Trim(string(r), `"`)})
-		}
-		return table(c.App.Writer, c.String("format"), []string{"SECTION", "CODE", "ACCOUNT", "AMOUNT"}, rows)
+		rows = append(rows, []string{sec.Title, "", "Total " + strings.ToLower(sec.Title), sec.Total.String()})
 	}
+	return rows
+}
+
+// sectionHeader is the header of the rows of sections.
+func sectionHeader() []string { return []string{"SECTION", "CODE", "ACCOUNT", "AMOUNT"} }
+
+func financialPosition(c *cli.Context) error {
+	a, err := newAPI(c, true)
+	if err != nil {
+		return err
+	}
+	var fp struct {
+		AsOf        string  `json:"as_of"`
+		Assets      section `json:"assets"`
+		Liabilities section `json:"liabilities"`
+		Equity      section `json:"equity"`
+	}
+	raw, err := a.do(c.Context, http.MethodGet, "/api/accounting/statements/financial-position"+query(c, "as-of", "period"), nil, &fp)
+	if err != nil {
+		return err
+	}
+	return view{raw: raw, title: "Statement of financial position as of " + fp.AsOf, header: sectionHeader(),
+		rows: sectionRows(fp.Assets, fp.Liabilities, fp.Equity)}.print(c)
+}
+
+func profitOrLoss(c *cli.Context) error {
+	a, err := newAPI(c, true)
+	if err != nil {
+		return err
+	}
+	var pl struct {
+		From     string      `json:"from"`
+		To       string      `json:"to"`
+		Income   section     `json:"income"`
+		Expenses section     `json:"expenses"`
+		Result   json.Number `json:"result"`
+	}
+	raw, err := a.do(c.Context, http.MethodGet, "/api/accounting/statements/profit-or-loss"+query(c, "from", "to", "period"), nil, &pl)
+	if err != nil {
+		return err
+	}
+	rows := append(sectionRows(pl.Income, pl.Expenses), []string{"", "", "Result", pl.Result.String()})
+	return view{raw: raw, title: fmt.Sprintf("Statement of profit or loss from %s to %s", pl.From, pl.To), header: sectionHeader(),
+		rows: rows}.print(c)
+}
+
+func changesInEquity(c *cli.Context) error {
+	a, err := newAPI(c, true)
+	if err != nil {
+		return err
+	}
+	type change struct {
+		Code          string      `json:"code"`
+		Name          string      `json:"name"`
+		Opening       json.Number `json:"opening"`
+		Result        json.Number `json:"result"`
+		OtherMovement json.Number `json:"other_movement"`
+		Closing       json.Number `json:"closing"`
+	}
+	var ce struct {
+		From     string   `json:"from"`
+		To       string   `json:"to"`
+		Accounts []change `json:"accounts"`
+		Total    change   `json:"total"`
+	}
+	raw, err := a.do(c.Context, http.MethodGet, "/api/accounting/statements/changes-in-equity"+query(c, "from", "to", "period"), nil, &ce)
+	if err != nil {
+		return err
+	}
+	v := view{raw: raw, title: fmt.Sprintf("Statement of changes in equity from %s to %s", ce.From, ce.To),
+		header: []string{"CODE", "ACCOUNT", "OPENING", "RESULT", "OTHER", "CLOSING"}}
+	for _, ch := range ce.Accounts {
+		v.rows = append(v.rows, []string{ch.Code, ch.Name, ch.Opening.String(), ch.Result.String(), ch.OtherMovement.String(), ch.Closing.String()})
+	}
+	t := ce.Total
+	v.rows = append(v.rows, []string{"", "Total", t.Opening.String(), t.Result.String(), t.OtherMovement.String(), t.Closing.String()})
+	return v.print(c)
 }
 
 type period struct {
@@ -207,49 +223,42 @@ type period struct {
 }
 
 func periodList(c *cli.Context) error {
-	a, err := newAPI(c)
+	a, err := newAPI(c, true)
 	if err != nil {
 		return err
 	}
 	var ps []period
-	if err := a.do(c.Context, http.MethodGet, "/api/accounting/periods", nil, &ps); err != nil {
+	raw, err := a.do(c.Context, http.MethodGet, "/api/accounting/periods", nil, &ps)
+	if err != nil {
 		return err
 	}
-	rows := make([][]string, len(ps))
-	for i, p := range ps {
-		rows[i] = []string{strconv.FormatInt(p.ID, 10), p.Name, p.StartDate, p.EndDate, p.Status}
+	v := view{raw: raw, header: []string{"ID", "NAME", "START", "END", "STATUS"}}
+	for _, p := range ps {
+		v.rows = append(v.rows, []string{strconv.FormatInt(p.ID, 10), p.Name, p.StartDate, p.EndDate, p.Status})
 	}
-	return table(c.App.Writer, c.String("format"), []string{"ID", "NAME", "START", "END", "STATUS"}, rows)
+	return v.print(c)
 }
 
 func periodCreate(c *cli.Context) error {
-	a, err := newAPI(c)
+	a, err := newAPI(c, true)
 	if err != nil {
 		return err
 	}
 	var p period
 	body := map[string]string{"name": c.String("name"), "start_date": c.String("start"), "end_date": c.String("end")}
-	if err := a.do(c.Context, http.MethodPost, "/api/accounting/periods", body, &p); err != nil {
+	if _, err := a.do(c.Context, http.MethodPost, "/api/accounting/periods", body, &p); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "period %d %s (%s to %s) is open\n", p.ID, p.Name, p.StartDate, p.EndDate)
 	return nil
 }
 
-func periodID(c *cli.Context) (string, error) {
-	id := c.Args().First()
-	if n, err := strconv.ParseInt(id, 10, 64); err != nil || n <= 0 {
-		return "", fmt.Errorf("give the period id, a positive integer (clubctl accounting period list shows them)")
-	}
-	return id, nil
-}
-
 func periodReadiness(c *cli.Context) error {
-	id, err := periodID(c)
+	id, err := idArg(c, "period")
 	if err != nil {
 		return err
 	}
-	a, err := newAPI(c)
+	a, err := newAPI(c, true)
 	if err != nil {
 		return err
 	}
@@ -261,7 +270,7 @@ func periodReadiness(c *cli.Context) error {
 			Detail string `json:"detail"`
 		} `json:"checks"`
 	}
-	if err := a.do(c.Context, http.MethodGet, "/api/accounting/periods/"+id+"/close-readiness", nil, &rd); err != nil {
+	if _, err := a.do(c.Context, http.MethodGet, "/api/accounting/periods/"+id+"/close-readiness", nil, &rd); err != nil {
 		return err
 	}
 	w := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
@@ -277,16 +286,16 @@ func periodReadiness(c *cli.Context) error {
 }
 
 func periodClose(c *cli.Context) error {
-	id, err := periodID(c)
+	id, err := idArg(c, "period")
 	if err != nil {
 		return err
 	}
-	a, err := newAPI(c)
+	a, err := newAPI(c, true)
 	if err != nil {
 		return err
 	}
 	var p period
-	if err := a.do(c.Context, http.MethodPost, "/api/accounting/periods/"+id+"/close", nil, &p); err != nil {
+	if _, err := a.do(c.Context, http.MethodPost, "/api/accounting/periods/"+id+"/close", nil, &p); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "period %d %s is %s\n", p.ID, p.Name, p.Status)

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/app"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 )
 
@@ -22,23 +23,24 @@ func machineCommand() *cli.Command {
 		Subcommands: []*cli.Command{
 			{
 				Name: "create", Usage: "create a machine client and print its client_id and secret (shown once)", Action: machineCreate,
-				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "name", Required: true, Usage: "1 to 255 characters"},
+				Before: need("name"),
+				Flags: dbFlags(app.FlagsNamed("oidc-issuer-url")[0],
+					&cli.StringFlag{Name: "name", Usage: "1 to 255 characters (required)"},
 					&cli.StringSliceFlag{Name: "role", Usage: "trainer, operator, admin, sudo or accounting (repeatable, at least one)"},
-				},
+				),
 			},
-			{Name: "list", Usage: "list machine clients with their roles (never their secrets)", Action: machineList},
+			{Name: "list", Usage: "list machine clients with their roles (never their secrets)", Flags: dbFlags(), Action: machineList},
 			{
 				Name: "rotate", Usage: "give a machine client a new secret and print it; the old secret and its tokens stop working",
-				ArgsUsage: ref, Action: machineRotate,
+				ArgsUsage: ref, Flags: dbFlags(), Action: machineRotate,
 			},
 			{
 				Name: "disable", Usage: "disable a machine client: no new tokens, and its tokens are refused from their next request",
-				ArgsUsage: ref, Action: machineSetDisabled(true),
+				ArgsUsage: ref, Flags: dbFlags(), Action: machineSetDisabled(true),
 			},
 			{
 				Name: "enable", Usage: "enable a disabled machine client",
-				ArgsUsage: ref, Action: machineSetDisabled(false),
+				ArgsUsage: ref, Flags: dbFlags(), Action: machineSetDisabled(false),
 			},
 		},
 	}
@@ -55,7 +57,8 @@ func machineCreate(c *cli.Context) error {
 			roles = append(roles, r)
 		}
 	}
-	e, err := open(c, false)
+	// With an external issuer clubd would never see the machine's tokens.
+	e, err := open(c, false, auth.Options{External: c.String("oidc-issuer-url")})
 	if err != nil {
 		return err
 	}
@@ -71,7 +74,7 @@ func machineCreate(c *cli.Context) error {
 }
 
 func machineList(c *cli.Context) error {
-	e, err := open(c, false)
+	e, err := open(c, false, auth.Options{})
 	if err != nil {
 		return err
 	}
@@ -130,7 +133,7 @@ func withMachine(c *cli.Context, fn func(e *env, id int64) error) error {
 	if err != nil {
 		return err
 	}
-	e, err := open(c, false)
+	e, err := open(c, false, auth.Options{})
 	if err != nil {
 		return err
 	}
@@ -145,8 +148,8 @@ func withMachine(c *cli.Context, fn func(e *env, id int64) error) error {
 // machineRef returns the one argument of c: a machine client's id or
 // client_id.
 func machineRef(c *cli.Context) (string, error) {
-	if c.Args().Len() != 1 {
-		return "", fmt.Errorf("name one machine client by its id or client_id")
+	if err := arity(c, 1, "name one machine client by its id or client_id"); err != nil {
+		return "", err
 	}
 	return c.Args().First(), nil
 }

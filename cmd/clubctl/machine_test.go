@@ -72,6 +72,8 @@ func TestMachine_errors(t *testing.T) {
 		{"blank name", []string{"machine", "create", "--name", " ", "--role", "operator"}, clubhouse.Invalid, "name"},
 		{"no role", []string{"machine", "create", "--name", "x"}, clubhouse.Invalid, "role"},
 		{"bad role", []string{"machine", "create", "--name", "x", "--role", "operator,king"}, clubhouse.Invalid, "king"},
+		{"external issuer", []string{"machine", "create", "--name", "x", "--role", "operator", "--oidc-issuer-url", "https://idp.example.com"},
+			clubhouse.Invalid, "external"},
 		{"rotate unknown client_id", []string{"machine", "rotate", "mch_00000000000000000000000000000000"}, clubhouse.NotFound, "machine"},
 		{"rotate unknown id", []string{"machine", "rotate", "9999"}, clubhouse.NotFound, "machine"},
 		{"disable unknown id", []string{"machine", "disable", "9999"}, clubhouse.NotFound, "machine"},

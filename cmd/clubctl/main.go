@@ -1,14 +1,19 @@
 // Command clubctl is the Clubhouse command line for operators and
 // accountants. Installation commands (db, user, machine, token) work on the
-// database directly with the same environment as clubd; operator commands
-// call the HTTP API at CLUBD_URL with CLUBD_TOKEN.
+// database directly with the same environment as clubd; the front desk's
+// and the accountants' commands (login, booking, payment, client,
+// accounting) call the HTTP API at CLUBD_URL with CLUBD_TOKEN, from any
+// machine that reaches clubd.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -23,37 +28,39 @@ import (
 )
 
 func main() {
-	if err := run(os.Args, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "clubctl:", oneLine(err))
-		os.Exit(1)
-	}
+	os.Exit(report(os.Stderr, run(os.Args, os.Stdin, os.Stdout, os.Stderr)))
 }
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
 
-func run(args []string, stdout, stderr io.Writer) error {
-	return newApp(stdout, stderr).Run(args)
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	a := newApp(stdin, stdout, stderr)
+	return a.Run(flagsFirst(a, args))
 }
 
-// newApp returns the command tree of clubctl writing to stdout and stderr.
-func newApp(stdout, stderr io.Writer) *cli.App {
-	return &cli.App{
+// dbFlags are the settings of the commands that work on the database.
+func dbFlags(fs ...cli.Flag) []cli.Flag { return append(app.FlagsNamed("database-url"), fs...) }
+
+// newApp returns the command tree of clubctl reading stdin and writing to
+// stdout and stderr.
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	a := &cli.App{
 		Name:            "clubctl",
-		Usage:           "administer a Clubhouse installation",
-		Flags:           app.Flags(),
+		Usage:           "administer a Clubhouse installation and run its front desk",
+		Version:         version(),
+		Reader:          stdin,
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
-		// Return every error to main instead of letting cli exit the process
-		// (it would for "clubctl user delete": No help topic, status 3).
+		// Return every error to main instead of letting cli exit the process.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands: []*cli.Command{
 			{
 				Name:  "db",
 				Usage: "database schema",
 				Subcommands: []*cli.Command{
-					{Name: "migrate", Usage: "create the database if missing and apply pending migrations", Action: dbMigrate},
-					{Name: "status", Usage: "list the migrations and whether each is applied", Action: dbStatus},
+					{Name: "migrate", Usage: "create the database if missing and apply pending migrations", Flags: dbFlags(), Action: dbMigrate},
+					{Name: "status", Usage: "list the migrations and whether each is applied", Flags: dbFlags(), Action: dbStatus},
 				},
 			},
 			{
@@ -61,85 +68,81 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 				Usage: "users of the local identity provider",
 				Subcommands: []*cli.Command{
 					{
-						Name: "create", Usage: "create a user", Action: userCreate,
-						Flags: []cli.Flag{
-							&cli.StringFlag{Name: "email", Required: true},
-							&cli.StringFlag{Name: "password", Required: true, Usage: "8 to 72 bytes"},
+						Name: "create", Usage: "create a user", Action: userCreate, Before: need("email", "password"),
+						Flags: dbFlags(
+							&cli.StringFlag{Name: "email", Usage: "(required)"},
+							&cli.StringFlag{Name: "password", Usage: "8 to 72 bytes (required)"},
 							&cli.StringFlag{Name: "name", Usage: "display name"},
 							&cli.StringSliceFlag{Name: "role", Usage: "trainer, operator, admin, sudo or accounting (repeatable)"},
-						},
+						),
 					},
-					{Name: "list", Usage: "list users with their roles", Action: userList},
+					{Name: "list", Usage: "list users with their roles", Flags: dbFlags(), Action: userList},
 					{
-						Name: "roles", Usage: "replace a user's roles (no --role: remove all)", Action: userRoles,
-						Flags: []cli.Flag{
-							&cli.StringFlag{Name: "email", Required: true},
+						Name: "roles", Usage: "replace a user's roles (no --role: remove all)", Action: userRoles, Before: need("email"),
+						Flags: dbFlags(
+							&cli.StringFlag{Name: "email", Usage: "(required)"},
 							&cli.StringSliceFlag{Name: "role", Usage: "trainer, operator, admin, sudo or accounting (repeatable)"},
-						},
+						),
 					},
 					{
-						Name: "password", Usage: "set a user's password", Action: userPassword,
-						Flags: []cli.Flag{
-							&cli.StringFlag{Name: "email", Required: true},
-							&cli.StringFlag{Name: "password", Required: true, Usage: "8 to 72 bytes"},
-						},
+						Name: "password", Usage: "set a user's password", Action: userPassword, Before: need("email", "password"),
+						Flags: dbFlags(
+							&cli.StringFlag{Name: "email", Usage: "(required)"},
+							&cli.StringFlag{Name: "password", Usage: "8 to 72 bytes (required)"},
+						),
 					},
 				},
 			},
 			machineCommand(),
-			accountingCommand(),
 			{
-				Name: "token", Usage: "mint an access token for a user from the signing key file", Action: token,
-				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "email", Required: true},
+				Name: "token", Usage: "mint an access token for a user with clubd's signing key file (on clubd's machine)", Action: token,
+				Before: need("email"),
+				Flags: append(app.FlagsNamed("database-url", "auth-signing-key-file", "public-base-url", "port", "auth-audience", "access-token-ttl"),
+					&cli.StringFlag{Name: "email", Usage: "(required)"},
 					&cli.StringFlag{Name: "scope", Value: "openid panel"},
-				},
+				),
 			},
+			loginCommand(),
+			bookingCommand(),
+			paymentCommand(),
+			clientCommand(),
+			accountingCommand(),
 		},
 	}
+	strict(a)
+	return a
 }
 
 // env is the database and the auth service, opened as clubd would.
 type env struct {
-	cfg  app.Config
 	db   *sqldb.DB
 	auth *auth.Service
 }
 
-// open connects to the database; create makes it first when missing.
-func open(c *cli.Context, create bool) (*env, error) {
-	cfg, err := app.FromCLI(c)
-	if err != nil {
-		return nil, err
-	}
+// open connects to the database of the flag database-url; create makes it
+// first when missing. The auth service has the options o on that database.
+func open(c *cli.Context, create bool, o auth.Options) (*env, error) {
+	dsn := c.String("database-url")
 	ctx, cancel := context.WithTimeout(c.Context, time.Minute)
 	defer cancel()
 	if create {
-		if err := sqldb.EnsureDatabase(ctx, cfg.DatabaseURL); err != nil {
+		if err := sqldb.EnsureDatabase(ctx, dsn); err != nil {
 			return nil, fmt.Errorf("database: %w", err)
 		}
 	}
-	db, err := sqldb.Open(ctx, cfg.DatabaseURL)
+	db, err := sqldb.Open(ctx, dsn)
 	if err == nil {
 		err = db.PingContext(ctx)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("database: %w", err)
 	}
-	o := auth.Options{DB: db}
-	if cfg.OIDCIssuerURL == "" {
-		key, err := auth.LoadOrCreateSigningKey(cfg.SigningKeyFile)
-		if err != nil {
-			db.Close()
-			return nil, err
-		}
-		o.Issuer = &auth.Issuer{Key: key, Issuer: cfg.Issuer(), Audience: cfg.Audience, TTL: cfg.AccessTokenTTL, Now: time.Now}
-	}
-	return &env{cfg: cfg, db: db, auth: auth.NewService(o)}, nil
+	o.DB = db
+	return &env{db: db, auth: auth.NewService(o)}, nil
 }
 
 func dbMigrate(c *cli.Context) error {
-	e, err := open(c, true)
+	e, err := open(c, true, auth.Options{})
 	if err != nil {
 		return err
 	}
@@ -158,7 +161,7 @@ func dbMigrate(c *cli.Context) error {
 }
 
 func dbStatus(c *cli.Context) error {
-	e, err := open(c, false)
+	e, err := open(c, false, auth.Options{})
 	if err != nil {
 		return err
 	}
@@ -198,7 +201,7 @@ func userCreate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	e, err := open(c, false)
+	e, err := open(c, false, auth.Options{})
 	if err != nil {
 		return err
 	}
@@ -216,7 +219,7 @@ func userCreate(c *cli.Context) error {
 }
 
 func userList(c *cli.Context) error {
-	e, err := open(c, false)
+	e, err := open(c, false, auth.Options{})
 	if err != nil {
 		return err
 	}
@@ -247,7 +250,7 @@ func userRoles(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	e, err := open(c, false)
+	e, err := open(c, false, auth.Options{})
 	if err != nil {
 		return err
 	}
@@ -261,7 +264,7 @@ func userRoles(c *cli.Context) error {
 }
 
 func userPassword(c *cli.Context) error {
-	e, err := open(c, false)
+	e, err := open(c, false, auth.Options{})
 	if err != nil {
 		return err
 	}
@@ -273,8 +276,27 @@ func userPassword(c *cli.Context) error {
 	return nil
 }
 
+// token mints a token with clubd's signing key, which it only reads: a key
+// of its own would sign tokens clubd refuses.
 func token(c *cli.Context) error {
-	e, err := open(c, false)
+	path := c.String("auth-signing-key-file")
+	key, err := auth.LoadSigningKey(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
+		return fmt.Errorf("no signing key file %s: clubctl token signs with clubd's key, never a key of its own; "+
+			"set AUTH_SIGNING_KEY_FILE (or --auth-signing-key-file) to clubd's key file, or get a token from clubd with clubctl login", path)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	issuer, err := app.BaseURL(c)
+	if err != nil {
+		return err
+	}
+	e, err := open(c, false, auth.Options{Issuer: &auth.Issuer{Key: key, Issuer: issuer, Audience: c.String("auth-audience"),
+		TTL: c.Duration("access-token-ttl"), Now: time.Now}})
 	if err != nil {
 		return err
 	}

@@ -55,12 +55,12 @@ const DefaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/clubhouse?sslmode
 // environment variable.
 func Flags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "database-url", EnvVars: []string{"DATABASE_URL"}, Value: DefaultDatabaseURL, Usage: "main PostgreSQL database (created if missing)"},
+		&cli.StringFlag{Name: "database-url", EnvVars: []string{"DATABASE_URL"}, Value: DefaultDatabaseURL, Usage: "main PostgreSQL database (clubd and clubctl db migrate create it when missing)"},
 		&cli.StringFlag{Name: "accounting-database-url", EnvVars: []string{"ACCOUNTING_DATABASE_URL"}, Usage: "accounting database (default: clubhouse_accounting on the main server)"},
 		&cli.StringFlag{Name: "bot-api-keys", EnvVars: []string{"BOT_API_KEYS"}, Usage: "comma-separated API keys accepted in the X-Auth header"},
 		&cli.StringFlag{Name: "payment-webhook-secret", EnvVars: []string{"PAYMENT_WEBHOOK_SECRET"}, Usage: "HMAC key of POST /webhooks/payment signatures; comma-separated during a rotation (unset: the webhook answers 503)"},
 		&cli.StringFlag{Name: "club-timezone", EnvVars: []string{"CLUB_TIMEZONE"}, Value: "America/Bogota", Usage: "IANA zone of the club's wall-clock times"},
-		&cli.StringFlag{Name: "auth-signing-key-file", EnvVars: []string{"AUTH_SIGNING_KEY_FILE"}, Value: "clubhouse-signing-key.pem", Usage: "RS256 private key (PEM); generated with mode 0600 when missing"},
+		&cli.StringFlag{Name: "auth-signing-key-file", EnvVars: []string{"AUTH_SIGNING_KEY_FILE"}, Value: "clubhouse-signing-key.pem", Usage: "RS256 private key (PEM) that signs access tokens; clubd generates it with mode 0600 when missing, clubctl only reads it"},
 		&cli.StringFlag{Name: "public-base-url", EnvVars: []string{"PUBLIC_BASE_URL"}, Usage: "address clients reach clubd at; also the token issuer (default http://localhost:PORT)"},
 		&cli.StringFlag{Name: "auth-audience", EnvVars: []string{"AUTH_AUDIENCE"}, Value: "clubhouse", Usage: "audience of access tokens"},
 		&cli.DurationFlag{Name: "access-token-ttl", EnvVars: []string{"ACCESS_TOKEN_TTL"}, Value: 15 * time.Minute, Usage: "lifetime of access tokens"},
@@ -88,7 +88,6 @@ func FromCLI(c *cli.Context) (Config, error) {
 		Port:           c.Int("port"),
 		DatabaseURL:    c.String("database-url"),
 		SigningKeyFile: c.String("auth-signing-key-file"),
-		PublicBaseURL:  strings.TrimRight(c.String("public-base-url"), "/"),
 		Audience:       c.String("auth-audience"),
 		AccessTokenTTL: c.Duration("access-token-ttl"),
 		OIDCIssuerURL:  c.String("oidc-issuer-url"),
@@ -116,10 +115,8 @@ func FromCLI(c *cli.Context) (Config, error) {
 		return Config{}, fmt.Errorf("CLUB_TIMEZONE: %w", err)
 	}
 	cfg.ClubTimezone = loc
-	if cfg.PublicBaseURL == "" {
-		cfg.PublicBaseURL = fmt.Sprintf("http://localhost:%d", cfg.Port)
-	} else if u, err := url.Parse(cfg.PublicBaseURL); err != nil || u.Scheme == "" || u.Host == "" {
-		return Config{}, errors.New("PUBLIC_BASE_URL must be an absolute URL such as https://club.example.com")
+	if cfg.PublicBaseURL, err = BaseURL(c); err != nil {
+		return Config{}, err
 	}
 	cfg.PanelBaseURL = strings.TrimRight(c.String("panel-base-url"), "/")
 	if cfg.PanelBaseURL == "" {

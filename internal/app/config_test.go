@@ -67,3 +67,41 @@ func TestFromCLI_refusals(t *testing.T) {
 		})
 	}
 }
+
+func TestFlagsNamed(t *testing.T) {
+	flags := app.FlagsNamed("port", "database-url")
+	require.Len(t, flags, 2)
+	assert.Equal(t, "port", flags[0].Names()[0])
+	assert.Equal(t, "database-url", flags[1].Names()[0])
+	assert.Panics(t, func() { app.FlagsNamed("no-such-setting") })
+}
+
+func TestBaseURL(t *testing.T) {
+	base := func(t *testing.T, env map[string]string) (string, error) {
+		t.Helper()
+		for k, v := range env {
+			t.Setenv(k, v)
+		}
+		var got string
+		var err error
+		a := &cli.App{Flags: app.FlagsNamed("public-base-url", "port"), Action: func(c *cli.Context) error {
+			got, err = app.BaseURL(c)
+			return nil
+		}}
+		require.NoError(t, a.Run([]string{"clubctl"}))
+		return got, err
+	}
+	got, err := base(t, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "http://localhost:6000", got, "clubd's default port")
+	got, err = base(t, map[string]string{"PORT": "8080"})
+	require.NoError(t, err)
+	assert.Equal(t, "http://localhost:8080", got)
+	got, err = base(t, map[string]string{"PUBLIC_BASE_URL": "https://club.example.com/"})
+	require.NoError(t, err)
+	assert.Equal(t, "https://club.example.com", got)
+	_, err = base(t, map[string]string{"PUBLIC_BASE_URL": "club.example.com"})
+	assert.ErrorContains(t, err, "PUBLIC_BASE_URL")
+	_, err = base(t, map[string]string{"PUBLIC_BASE_URL": "", "PORT": "0"})
+	assert.ErrorContains(t, err, "PORT 0 is not a TCP port")
+}

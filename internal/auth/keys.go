@@ -36,11 +36,24 @@ func GenerateSigningKey() (SigningKey, error) {
 	return NewSigningKey(k), nil
 }
 
+// LoadSigningKey reads the PEM private key at path (PKCS#8 or PKCS#1) and
+// never creates one: a program that signs tokens for clubd (clubctl) must
+// sign with clubd's key, and a key of its own would only make tokens clubd
+// refuses. Errors: a missing file (errors.Is fs.ErrNotExist), an unreadable
+// one, and one that holds no RSA private key.
+func LoadSigningKey(path string) (SigningKey, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return SigningKey{}, fmt.Errorf("read signing key: %w", err)
+	}
+	return parseSigningKey(b)
+}
+
 // LoadOrCreateSigningKey reads the PEM private key at path (PKCS#8 or
 // PKCS#1). When the file does not exist it generates a key and saves it with
-// 0600 permissions, so that tokens survive restarts.
+// 0600 permissions, so that tokens survive restarts. Only clubd calls it.
 func LoadOrCreateSigningKey(path string) (SigningKey, error) {
-	b, err := os.ReadFile(path)
+	k, err := LoadSigningKey(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		k, err := GenerateSigningKey()
 		if err != nil {
@@ -59,11 +72,7 @@ func LoadOrCreateSigningKey(path string) (SigningKey, error) {
 		if errors.Is(err, fs.ErrExist) {
 			// Read once, not recurse: a dangling symlink is ErrNotExist to
 			// ReadFile and ErrExist to O_EXCL, and would loop forever.
-			b, err := os.ReadFile(path)
-			if err != nil {
-				return SigningKey{}, fmt.Errorf("read signing key: %w", err)
-			}
-			return parseSigningKey(b)
+			return LoadSigningKey(path)
 		}
 		if err != nil {
 			return SigningKey{}, fmt.Errorf("save signing key: %w", err)
@@ -74,10 +83,7 @@ func LoadOrCreateSigningKey(path string) (SigningKey, error) {
 		}
 		return k, f.Close()
 	}
-	if err != nil {
-		return SigningKey{}, fmt.Errorf("read signing key: %w", err)
-	}
-	return parseSigningKey(b)
+	return k, err
 }
 
 func parseSigningKey(b []byte) (SigningKey, error) {

@@ -126,3 +126,25 @@ func TestLoadOrCreateSigningKey_concurrent(t *testing.T) {
 		assert.Equal(t, onDisk.KID, kids[i], "instance %d uses the key on disk", i)
 	}
 }
+
+func TestLoadSigningKey(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.pem")
+	_, err := auth.LoadSigningKey(missing)
+	require.ErrorIs(t, err, os.ErrNotExist)
+	_, err = os.Stat(missing)
+	assert.ErrorIs(t, err, os.ErrNotExist, "no key file is created")
+
+	path := filepath.Join(dir, "key.pem")
+	made, err := auth.LoadOrCreateSigningKey(path)
+	require.NoError(t, err)
+	got, err := auth.LoadSigningKey(path)
+	require.NoError(t, err)
+	assert.Equal(t, made.KID, got.KID, "it reads the key clubd made")
+
+	garbage := filepath.Join(dir, "garbage.pem")
+	require.NoError(t, os.WriteFile(garbage, []byte("this is not a key\n"), 0o600))
+	_, err = auth.LoadSigningKey(garbage)
+	assert.ErrorContains(t, err, "no PEM block")
+}

@@ -84,7 +84,7 @@ type NewMachine struct {
 // role, ErrLocalOnly with an external issuer (which would never see the
 // machine's tokens).
 func (s *Service) CreateMachine(ctx context.Context, n NewMachine) (Machine, string, error) {
-	if s.o.Issuer == nil {
+	if s.o.External != "" {
 		return Machine{}, "", errMachinesLocal
 	}
 	name := strings.TrimSpace(n.Name)
