@@ -29,7 +29,7 @@ func accountingCommand() *cli.Command {
 	withAPI := func(fs ...cli.Flag) []cli.Flag { return append(apiFlags(), fs...) }
 	return &cli.Command{
 		Name:  "accounting",
-		Usage: "ledger reports and period close (calls the API at CLUBD_URL with CLUBD_TOKEN)",
+		Usage: "ledger reports, period close and reopen (calls the API at CLUBD_URL with CLUBD_TOKEN)",
 		Subcommands: []*cli.Command{
 			{Name: "trial-balance", Usage: "every account's debits, credits and balance", Flags: withAPI(append(when, format)...), Action: trialBalance},
 			{
@@ -51,7 +51,10 @@ func accountingCommand() *cli.Command {
 						&cli.StringFlag{Name: "name", Required: true}, &cli.StringFlag{Name: "start", Required: true, Usage: "YYYY-MM-DD"},
 						&cli.StringFlag{Name: "end", Required: true, Usage: "YYYY-MM-DD"})},
 					{Name: "readiness", Usage: "what a close of the period checks", ArgsUsage: "PERIOD_ID", Flags: withAPI(), Action: periodReadiness},
-					{Name: "close", Usage: "close the period (runs the results close first)", ArgsUsage: "PERIOD_ID", Flags: withAPI(), Action: periodClose},
+					{Name: "close", Usage: "close the period (runs the results close first)", ArgsUsage: "PERIOD_ID", Action: periodClose, Flags: withAPI(
+						&cli.BoolFlag{Name: "early", Usage: "close before the period's last day is over (recorded on the period and logged)"})},
+					{Name: "reopen", Usage: "reopen a closed period, reversing its close (role admin)", ArgsUsage: "PERIOD_ID", Action: periodReopen,
+						Flags: withAPI(&cli.StringFlag{Name: "reason", Required: true, Usage: "why the period is reopened (recorded)"})},
 				},
 			},
 		},
@@ -199,11 +202,12 @@ func statement(kind string) cli.ActionFunc {
 }
 
 type period struct {
-	ID        int64  `json:"id"`
-	Name      string `json:"name"`
-	StartDate string `json:"start_date"`
-	EndDate   string `json:"end_date"`
-	Status    string `json:"status"`
+	ID          int64  `json:"id"`
+	Name        string `json:"name"`
+	StartDate   string `json:"start_date"`
+	EndDate     string `json:"end_date"`
+	Status      string `json:"status"`
+	ClosedEarly bool   `json:"closed_early"`
 }
 
 func periodList(c *cli.Context) error {
@@ -285,10 +289,35 @@ func periodClose(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	path := "/api/accounting/periods/" + id + "/close"
+	if c.Bool("early") {
+		path += "?early=true"
+	}
 	var p period
-	if err := a.do(c.Context, http.MethodPost, "/api/accounting/periods/"+id+"/close", nil, &p); err != nil {
+	if err := a.do(c.Context, http.MethodPost, path, nil, &p); err != nil {
 		return err
 	}
+	if p.ClosedEarly {
+		fmt.Fprintf(c.App.Writer, "period %d %s is %s, early: before its end date %s\n", p.ID, p.Name, p.Status, p.EndDate)
+		return nil
+	}
 	fmt.Fprintf(c.App.Writer, "period %d %s is %s\n", p.ID, p.Name, p.Status)
+	return nil
+}
+
+func periodReopen(c *cli.Context) error {
+	id, err := periodID(c)
+	if err != nil {
+		return err
+	}
+	a, err := newAPI(c)
+	if err != nil {
+		return err
+	}
+	var p period
+	if err := a.do(c.Context, http.MethodPost, "/api/accounting/periods/"+id+"/reopen", map[string]string{"reason": c.String("reason")}, &p); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "period %d %s is %s again; its close is reversed\n", p.ID, p.Name, p.Status)
 	return nil
 }

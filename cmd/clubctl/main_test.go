@@ -214,7 +214,7 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	walk(nil, newApp(io.Discard, io.Discard).Commands)
-	assert.Equal(t, 26, seen, "db (3), user (5), machine (6), token, accounting with trial-balance, statement (4) and period (5)")
+	assert.Equal(t, 27, seen, "db (3), user (5), machine (6), token, accounting with trial-balance, statement (4) and period (6)")
 
 	var stdout bytes.Buffer
 	require.NoError(t, run([]string{"clubctl", "--help"}, &stdout, io.Discard))
