@@ -1,6 +1,7 @@
 package httpapi
 
-// The accounting periods and their close: readiness, results close, close.
+// The accounting periods and their close: readiness, results close, close,
+// reopen.
 
 import (
 	"net/http"
@@ -18,12 +19,34 @@ type periodDTO struct {
 	Status          string     `json:"status" validate:"required" enums:"open,closed"`
 	ResultsClosedAt *time.Time `json:"results_closed_at" validate:"required" extensions:"x-nullable" format:"date-time"`
 	ClosedAt        *time.Time `json:"closed_at" validate:"required" extensions:"x-nullable" format:"date-time"`
-	CreatedAt       time.Time  `json:"created_at" validate:"required" format:"date-time"`
+	ClosedBy        *string    `json:"closed_by" validate:"required" extensions:"x-nullable"`
+	// Closed before its last day was over, asked for with early=true.
+	ClosedEarly bool `json:"closed_early" validate:"required"`
+	// The results close entry the close posted, which a reopening reverses (null when the results were closed before it, or there were none).
+	ClosingEntryID *int64         `json:"closing_entry_id" validate:"required" extensions:"x-nullable"`
+	CreatedAt      time.Time      `json:"created_at" validate:"required" format:"date-time"`
+	Reopenings     []reopeningDTO `json:"reopenings" validate:"required"`
+}
+
+// reopeningDTO is a reopening of the period, with the close it undid.
+type reopeningDTO struct {
+	ReopenedAt  time.Time `json:"reopened_at" validate:"required" format:"date-time"`
+	ReopenedBy  string    `json:"reopened_by" validate:"required"`
+	Reason      string    `json:"reason" validate:"required" example:"A supplier's invoice of March arrived late"`
+	ClosedAt    time.Time `json:"closed_at" validate:"required" format:"date-time"`
+	ClosedBy    *string   `json:"closed_by" validate:"required" extensions:"x-nullable"`
+	ClosedEarly bool      `json:"closed_early" validate:"required"`
+	// The entry that reversed the close's closing entry (null when it had none).
+	ReversalEntryID *int64 `json:"reversal_entry_id" validate:"required" extensions:"x-nullable"`
 }
 
 func newPeriodDTO(p ledger.Period) periodDTO {
 	return periodDTO{ID: p.ID, Name: p.Name, StartDate: p.StartDate.Format(time.DateOnly), EndDate: p.EndDate.Format(time.DateOnly),
-		Status: p.Status, ResultsClosedAt: p.ResultsClosedAt, ClosedAt: p.ClosedAt, CreatedAt: p.CreatedAt}
+		Status: p.Status, ResultsClosedAt: p.ResultsClosedAt, ClosedAt: p.ClosedAt, ClosedBy: p.ClosedBy, ClosedEarly: p.ClosedEarly,
+		ClosingEntryID: p.ClosingEntryID, CreatedAt: p.CreatedAt, Reopenings: mapSlice(p.Reopenings, func(r ledger.Reopening) reopeningDTO {
+			return reopeningDTO{ReopenedAt: r.ReopenedAt, ReopenedBy: r.ReopenedBy, Reason: r.Reason, ClosedAt: r.ClosedAt,
+				ClosedBy: r.ClosedBy, ClosedEarly: r.ClosedEarly, ReversalEntryID: r.ReversalID}
+		})}
 }
 
 // listPeriods lists the accounting periods.
@@ -121,7 +144,7 @@ type readinessDTO struct {
 // closeReadiness reports what a close of the period would check.
 //
 // @Summary Close readiness
-// @Description The checklist of a close, each item ok or failing with why: period_open, earlier_periods_closed, trial_balance, results_closed (informative: close runs close-results), results_account, equity_equation, payments_waiting (completed payments dated in the period not yet posted). ready tells whether close would succeed now.
+// @Description The checklist of a close, each item ok or failing with why: period_open, earlier_periods_closed, period_ended (the period's last day is over in the club's calendar, CLUB_TIMEZONE; before that close needs early=true), trial_balance, results_closed (informative: close runs close-results), results_account, equity_equation, payments_waiting (completed payments dated in the period not yet posted). ready tells whether close without early=true would succeed now.
 // @Tags accounting
 // @Produce json
 // @Param id path int true "period id"
@@ -179,10 +202,11 @@ func (s *Server) closeResults(w http.ResponseWriter, r *http.Request, l *ledger.
 // closePeriod closes a period.
 //
 // @Summary Close a period
-// @Description Runs close-results when still needed, then checks the trial balance, the results close and the equity equation (assets + liabilities + equity = 0 in signed balances), stores the closing balances and closes the period; afterwards no entry is accepted into it. Periods close in order, and not while completed payments dated in the period wait to be posted (the payments_waiting check of close-readiness). 409 "close check failed" names the failed check.
+// @Description Runs close-results when still needed, then checks the trial balance, the results close and the equity equation (assets + liabilities + equity = 0 in signed balances), stores the closing balances and closes the period; afterwards no entry is accepted into it, until an admin reopens it. Periods close in order, and not while completed payments dated in the period wait to be posted (the payments_waiting check of close-readiness). A period closes once its last day is over in the club's calendar (CLUB_TIMEZONE): before that, 409 "period not ended" names the end date, unless early=true asks for the early close explicitly, which the period records (closed_early) and the server logs with the period, the user and the end date. 409 "close check failed" names the failed check.
 // @Tags accounting
 // @Produce json
 // @Param id path int true "period id"
+// @Param early query bool false "true: close before the period's last day is over (recorded and logged)" default(false)
 // @Success 200 {object} periodDTO
 // @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
@@ -193,9 +217,55 @@ func (s *Server) closePeriod(w http.ResponseWriter, r *http.Request, l *ledger.L
 	if err != nil {
 		return err
 	}
-	p, err := l.Close(r.Context(), id, actor(r).Label())
+	early, err := queryBool(r, "early")
 	if err != nil {
 		return err
 	}
+	a := actor(r)
+	p, err := l.Close(r.Context(), id, ledger.CloseOptions{By: a.Label(), Early: early != nil && *early})
+	if err != nil {
+		return err
+	}
+	if p.ClosedEarly {
+		s.log.WarnContext(r.Context(), "accounting period closed early", "period_id", p.ID, "period", p.Name,
+			"end_date", p.EndDate.Format(time.DateOnly), "user", a.Label(), "email", a.Email)
+	}
+	return writeJSON(w, http.StatusOK, newPeriodDTO(p))
+}
+
+type reopenInput struct {
+	Reason string `json:"reason" validate:"required" example:"A supplier's invoice of March arrived late" maxLength:"2000"`
+}
+
+// reopenPeriod reopens a closed period.
+//
+// @Summary Reopen a period
+// @Description For role admin only (403 for accounting alone; sudo counts only with admin). Reopens a closed period, with a required reason, in one transaction: reverses the results close entry the close posted (closing_entry_id, by an entry of source reopen dated as the entry it reverses), deletes the closing balances the close stored and opens the period, so that the ledger is as before the close and the period takes entries again: the completed payments dated in it that waited post within seconds. The reopening (who, when, why, the close it undid and the reversal entry) is listed in the period's reopenings. Periods close in order, so they reopen in reverse order: 409 "later period closed" names the later closed periods to reopen first; 409 "period open" for a period that is not closed.
+// @Tags accounting
+// @Accept json
+// @Produce json
+// @Param id path int true "period id"
+// @Param body body reopenInput true "Why the period is reopened"
+// @Success 200 {object} periodDTO
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/accounting/periods/{id}/reopen [post]
+func (s *Server) reopenPeriod(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	var in reopenInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	a := actor(r)
+	p, err := l.Reopen(r.Context(), a, id, in.Reason)
+	if err != nil {
+		return err
+	}
+	s.log.WarnContext(r.Context(), "accounting period reopened", "period_id", p.ID, "period", p.Name, "user", a.Label(), "email", a.Email,
+		"reason", in.Reason)
 	return writeJSON(w, http.StatusOK, newPeriodDTO(p))
 }

@@ -259,6 +259,7 @@ func (s *Server) routes() {
 	s.handle("GET /api/accounting/periods/{id}/close-readiness", accounting, s.withLedger(s.closeReadiness))
 	s.handle("POST /api/accounting/periods/{id}/close-results", accounting, s.withLedger(s.closeResults))
 	s.handle("POST /api/accounting/periods/{id}/close", accounting, s.withLedger(s.closePeriod))
+	s.handle("POST /api/accounting/periods/{id}/reopen", accounting, s.withLedger(s.reopenPeriod))
 	s.handle("POST /api/accounting/cash-register/close", accounting, s.withLedger(s.cashRegisterClose))
 
 	s.handle("GET /api/trainer/dashboard/stats", trainer, s.trainerStats)

@@ -290,7 +290,8 @@ func BenchmarkClose_100k(b *testing.B) {
 		load(b, db, ids, p, 50_000)
 		b.StartTimer()
 		start := time.Now()
-		closed, err := l.Close(ctx, p.ID, "bench")
+		// Early: the years after 2025 may not be over by the clock.
+		closed, err := l.Close(ctx, p.ID, ledger.CloseOptions{By: "bench", Early: true})
 		total += time.Since(start)
 		require.NoError(b, err)
 		require.Equal(b, ledger.PeriodClosed, closed.Status)

@@ -175,6 +175,10 @@ func (l *Ledger) Readiness(ctx context.Context, id int64) (Readiness, error) {
 		return Readiness{}, err
 	}
 	add("earlier_periods_closed", earlier == 0, fmt.Sprintf("%d earlier periods are still open.", earlier))
+	today := l.today()
+	add("period_ended", p.EndDate.Before(today), fmt.Sprintf(
+		"The period ends on %s and today is %s: it closes once its last day is over, or before only when an early close is asked for explicitly (early=true).",
+		p.EndDate.Format(time.DateOnly), today.Format(time.DateOnly)))
 	tb, err := l.TrialBalance(ctx, p.EndDate)
 	if err != nil {
 		return Readiness{}, err
@@ -219,14 +223,32 @@ func equityEquation(tb TrialBalance) (decimal.Decimal, decimal.Decimal) {
 	return eq, memo
 }
 
+// CloseOptions are the choices of a close.
+type CloseOptions struct {
+	By string // who closes: recorded on the period and on its closing entry
+	// Early closes a period whose last day is not over yet (today, by the
+	// ledger's clock, is on or before its end date); the period records it
+	// (Period.ClosedEarly). Without it such a close is refused.
+	Early bool
+}
+
+// today is the ledger's calendar day: the date of its clock's time in that
+// time's own location, which club.New sets to the club's zone.
+func (l *Ledger) today() time.Time {
+	now := l.now()
+	return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+}
+
 // Close closes the period: it runs the results close when still needed,
 // checks the trial balance, the results close and the equity equation,
 // stores the closing balances and closes the period, all in one
 // transaction that holds the period's lock, so that no posting lands in it
-// afterwards. The checks New was given run last, under the same lock.
-// Errors: ErrPeriodNotFound, ErrPeriodClosed, ErrCloseOrder, ErrCloseCheck
+// afterwards. The checks New was given run last, under the same lock. A
+// period closes once its last day is over, by the ledger's clock; before
+// that only with o.Early. Errors: ErrPeriodNotFound, ErrPeriodClosed,
+// ErrCloseOrder, ErrPeriodNotEnded naming the end date, ErrCloseCheck
 // naming the failed check.
-func (l *Ledger) Close(ctx context.Context, id int64, by string) (Period, error) {
+func (l *Ledger) Close(ctx context.Context, id int64, o CloseOptions) (Period, error) {
 	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		p, err := lockPeriod(ctx, tx, id)
 		if err != nil {
@@ -239,7 +261,15 @@ func (l *Ledger) Close(ctx context.Context, id int64, by string) (Period, error)
 		if earlier > 0 {
 			return ErrCloseOrder
 		}
-		if _, err := l.closeResults(ctx, tx, p, by); err != nil {
+		today := l.today()
+		early := !p.EndDate.Before(today)
+		if early && !o.Early {
+			return ErrPeriodNotEnded.Withf(
+				"Period %s ends on %s and today is %s: it closes once its last day is over. To close it before, ask for an early close explicitly (early=true).",
+				p.Name, p.EndDate.Format(time.DateOnly), today.Format(time.DateOnly))
+		}
+		closing, err := l.closeResults(ctx, tx, p, o.By)
+		if err != nil {
 			return err
 		}
 		tb, err := trialBalance(ctx, tx, p.EndDate)
@@ -271,7 +301,8 @@ func (l *Ledger) Close(ctx context.Context, id int64, by string) (Period, error)
 			SELECT $1, account_id, sum(debit), sum(credit) FROM lines WHERE date <= $2 GROUP BY account_id`, p.ID, p.EndDate); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE periods SET status = 'closed', closed_at = now() WHERE id = $1`, p.ID)
+		_, err = tx.ExecContext(ctx, `UPDATE periods SET status = 'closed', closed_at = now(), closed_by = NULLIF($2, ''), closed_early = $3,
+			closing_entry_id = NULLIF($4::bigint, 0) WHERE id = $1`, p.ID, o.By, early, closing)
 		return err
 	})
 	if err != nil {

@@ -15,12 +15,16 @@
 // a non-postable or inactive account; never-negative accounts stay at or
 // above zero under concurrent postings.
 //
-// Signed balances are debit minus credit. A period closes in order: its
-// income, expense and cost accounts are moved into 3.1 by one balanced
-// closing entry (close-results, idempotent), the trial balance and the
-// equity equation (assets + liabilities + equity = 0 in signed balances) are
-// checked, closing balances are stored, and no entry is accepted into it
-// afterwards.
+// Signed balances are debit minus credit. A period closes in order, once
+// its last day is over by the ledger's clock (before only when asked for
+// explicitly, which the period records): its income, expense and cost
+// accounts are moved into 3.1 by one balanced closing entry (close-results,
+// idempotent), the trial balance and the equity equation (assets +
+// liabilities + equity = 0 in signed balances) are checked, closing
+// balances are stored, and no entry is accepted into it afterwards. An admin
+// reopens a closed period with a reason, in reverse order: the close's
+// closing entry is reversed and its closing balances deleted, so that the
+// ledger is as before the close, and the reopening is recorded.
 //
 // # Using it from another program
 //
@@ -40,5 +44,5 @@
 //
 // Then Post entries dated in the period, close it (CloseResults, Close) and
 // read TrialBalance, ProfitOrLoss, FinancialPosition and ChangesInEquity:
-// examples/ledger does all of it.
+// examples/ledger does all of it. Reopen undoes a close.
 package ledger

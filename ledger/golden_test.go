@@ -45,7 +45,7 @@ func TestGolden_clubYear(t *testing.T) {
 	post(entry("2024-12-31", "Opening balances",
 		dr("1.1.10.01", "20000000"), dr("1.1.05.02", "2000000"), dr("1.3.05", "1500000"),
 		cr("2.8.05", "500000"), cr("3.2.05", "18000000"), cr("3.3", "5000000")))
-	_, err = l.Close(ctx, y2024.ID, "test")
+	_, err = l.Close(ctx, y2024.ID, ledger.CloseOptions{By: "test"})
 	require.NoError(t, err)
 
 	y2025, err := l.CreatePeriod(ctx, "2025", day("2025-01-01"), day("2025-12-31"))
@@ -97,7 +97,7 @@ func TestGolden_clubYear(t *testing.T) {
 		"  total       29312654.50",
 	}, positionTable(fp), "financial position at 30 June, before the close")
 
-	closed, err := l.Close(ctx, y2025.ID, "test")
+	closed, err := l.Close(ctx, y2025.ID, ledger.CloseOptions{By: "test"})
 	require.NoError(t, err)
 	assert.Equal(t, ledger.PeriodClosed, closed.Status)
 

@@ -24,16 +24,25 @@ type Ledger struct {
 }
 
 // New returns the ledger stored in db (migrated with migrations.Accounting).
-// Close and Readiness run checks besides the ledger's own: the conditions
-// that other parts of the club put on a close (payments.WaitingCheck: no
-// completed payment of the period may still wait to be posted).
+// now is the ledger's clock, nil for time.Now: the date of its time, in
+// that time's own location, is the ledger's today, and a period closes once
+// today is past its last day (before, only when asked to: CloseOptions.Early).
+// Give it a clock in the club's zone, func() time.Time { return
+// time.Now().In(bogota) }. Close and Readiness run checks besides the
+// ledger's own: the conditions that other parts of the club put on a close
+// (payments.WaitingCheck: no completed payment of the period may still wait
+// to be posted).
 func New(db *sqlx.DB, now func() time.Time, checks ...CloseCheck) *Ledger {
+	if now == nil {
+		now = time.Now
+	}
 	return &Ledger{db: db, now: now, checks: checks}
 }
 
 // Open connects to the ledger's PostgreSQL database at dsn, for programs
 // that use the ledger without the rest of Clubhouse. It creates the database
 // when missing and applies the accounting migrations. CloseDB releases it.
+// Its clock is the system's, in the local zone.
 func Open(ctx context.Context, dsn string) (*Ledger, error) {
 	if err := sqldb.EnsureDatabase(ctx, dsn); err != nil {
 		return nil, err

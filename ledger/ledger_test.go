@@ -153,7 +153,7 @@ func TestClose_resultsAndPeriod(t *testing.T) {
 	post(entry("2026-01-10", "Rentals", dr("1.1.10.01", "300000"), cr("4.1.05", "300000")))
 	post(entry("2026-01-20", "Maintenance", dr("5.1.45", "120000"), cr("1.1.10.01", "120000")))
 
-	_, err = l.Close(ctx, p2.ID, "test")
+	_, err = l.Close(ctx, p2.ID, ledger.CloseOptions{By: "test"})
 	require.ErrorIs(t, err, ledger.ErrCloseOrder)
 
 	e, err := l.CloseResults(ctx, p1.ID, "test")
@@ -174,7 +174,7 @@ func TestClose_resultsAndPeriod(t *testing.T) {
 		assert.True(t, c.OK, "%s: %s", c.Name, c.Detail)
 	}
 	assert.True(t, rd.Ready)
-	closed, err := l.Close(ctx, p1.ID, "test")
+	closed, err := l.Close(ctx, p1.ID, ledger.CloseOptions{By: "test"})
 	require.NoError(t, err)
 	assert.Equal(t, ledger.PeriodClosed, closed.Status)
 
@@ -190,7 +190,7 @@ func TestClose_resultsAndPeriod(t *testing.T) {
 
 	_, _, err = l.Post(ctx, entry("2026-01-31", "Too late", dr("1.1.10.01", "1"), cr("4.1.05", "1")))
 	require.ErrorIs(t, err, ledger.ErrNoOpenPeriod)
-	_, err = l.Close(ctx, p1.ID, "test")
+	_, err = l.Close(ctx, p1.ID, ledger.CloseOptions{By: "test"})
 	require.ErrorIs(t, err, ledger.ErrPeriodClosed)
 
 	pl, err := l.ProfitOrLoss(ctx, day("2026-01-01"), day("2026-01-31"))
@@ -243,7 +243,7 @@ func TestClose_racingPostings(t *testing.T) {
 	case <-stopped:
 		t.Fatal("the posters stopped before the close")
 	}
-	_, err = l.Close(ctx, p.ID, "test")
+	_, err = l.Close(ctx, p.ID, ledger.CloseOptions{By: "test"})
 	if !assert.NoError(t, err) {
 		cancel()
 	}
@@ -347,7 +347,7 @@ func TestClose_checks(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, rd.Ready)
 	assert.Contains(t, rd.Checks, ledger.Check{Name: "payments_waiting", OK: false, Detail: "2 payments wait."})
-	_, err = l.Close(ctx, p.ID, "job")
+	_, err = l.Close(ctx, p.ID, ledger.CloseOptions{By: "job"})
 	require.ErrorIs(t, err, ledger.ErrCloseCheck)
 	assert.Contains(t, err.Error(), "2 payments wait.")
 	got, err := l.Period(ctx, p.ID)
@@ -358,7 +358,7 @@ func TestClose_checks(t *testing.T) {
 	rd, err = l.Readiness(ctx, p.ID)
 	require.NoError(t, err)
 	assert.True(t, rd.Ready)
-	got, err = l.Close(ctx, p.ID, "job")
+	got, err = l.Close(ctx, p.ID, ledger.CloseOptions{By: "job"})
 	require.NoError(t, err)
 	assert.Equal(t, ledger.PeriodClosed, got.Status)
 	assert.Equal(t, []string{"2026-01", "2026-01", "2026-01", "2026-01"}, judged)
@@ -392,7 +392,7 @@ func TestClose_equityCheck(t *testing.T) {
 	rd, err := l.Readiness(ctx, p.ID)
 	require.NoError(t, err)
 	assert.False(t, rd.Ready)
-	_, err = l.Close(ctx, p.ID, "test")
+	_, err = l.Close(ctx, p.ID, ledger.CloseOptions{By: "test"})
 	require.ErrorIs(t, err, ledger.ErrCloseCheck)
 	assert.Contains(t, clubhouse.AsError(err).Message, "Assets + liabilities + equity = -500")
 	got, err := l.Period(ctx, p.ID)

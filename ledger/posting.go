@@ -134,13 +134,7 @@ func (l *Ledger) Reverse(ctx context.Context, id int64, date time.Time, key, by 
 		if in.Date.IsZero() {
 			in.Date = orig.Date
 		}
-		for _, ln := range orig.Lines {
-			memo := ""
-			if ln.Memo != nil {
-				memo = *ln.Memo
-			}
-			in.Lines = append(in.Lines, LineInput{AccountCode: ln.AccountCode, Debit: ln.Credit, Credit: ln.Debit, Memo: memo})
-		}
+		in.Lines = reversedLines(orig)
 		rev, created, err = l.post(ctx, tx, in, &id)
 		return err
 	})
@@ -148,6 +142,19 @@ func (l *Ledger) Reverse(ctx context.Context, id int64, date time.Time, key, by 
 		return Entry{}, false, fmt.Errorf("reverse entry: %w", mapErr(err, ErrEntryNotFound))
 	}
 	return rev, created, nil
+}
+
+// reversedLines are the lines of e with debit and credit swapped.
+func reversedLines(e Entry) []LineInput {
+	lines := make([]LineInput, 0, len(e.Lines))
+	for _, ln := range e.Lines {
+		memo := ""
+		if ln.Memo != nil {
+			memo = *ln.Memo
+		}
+		lines = append(lines, LineInput{AccountCode: ln.AccountCode, Debit: ln.Credit, Credit: ln.Debit, Memo: memo})
+	}
+	return lines
 }
 
 const entrySelect = `SELECT e.id, e.period_id, e.date, e.description, e.source, e.idempotency_key, e.reversal_of,

@@ -75,7 +75,9 @@ func newWorld(t *testing.T) *world {
 	t.Helper()
 	ctx := context.Background()
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
-	w := &world{l: ledger.New(db.DB, time.Now), db: db}
+	// The clock stands past every period the checks open, so that each
+	// may close whatever today's date.
+	w := &world{l: ledger.New(db.DB, func() time.Time { return farDate }), db: db}
 	require.NoError(t, w.l.SeedChart(ctx, append(slices.Clone(ledger.DemoChart), extraChart...)))
 	_, err := w.l.UpdateAccount(ctx, "1.1.10.09", ledger.AccountInput{Active: clubhouse.Some(false)})
 	require.NoError(t, err)
@@ -88,7 +90,7 @@ func newWorld(t *testing.T) *world {
 		_, _, err := w.l.Post(ctx, in)
 		require.NoError(t, err)
 	}
-	w.closed, err = w.l.Close(ctx, w.closed.ID, "test")
+	w.closed, err = w.l.Close(ctx, w.closed.ID, ledger.CloseOptions{By: "test"})
 	require.NoError(t, err)
 	return w
 }
@@ -111,7 +113,7 @@ func (w *world) closeOpen(t testingT) {
 	require.NoError(t, err)
 	for _, p := range ps {
 		if p.Status == ledger.PeriodOpen {
-			_, err := w.l.Close(context.Background(), p.ID, "test")
+			_, err := w.l.Close(context.Background(), p.ID, ledger.CloseOptions{By: "test"})
 			require.NoError(t, err)
 		}
 	}
@@ -391,7 +393,7 @@ func TestProperty_closeResults(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, profit.Equal(pl.Result), "profit or loss %s, want %s", pl.Result, profit)
 
-		closed, err := w.l.Close(ctx, p.ID, "test")
+		closed, err := w.l.Close(ctx, p.ID, ledger.CloseOptions{By: "test"})
 		require.NoError(t, err)
 		require.Equal(t, ledger.PeriodClosed, closed.Status)
 		w.requireModel(t, want)
@@ -598,7 +600,7 @@ func drawRefusal(t *rapid.T, w *world, m model, p, q ledger.Period, ins []ledger
 			return err
 		}}
 	case 15:
-		return refusal{"close out of order", ledger.ErrCloseOrder, func() error { _, err := w.l.Close(ctx, q.ID, "test"); return err }}
+		return refusal{"close out of order", ledger.ErrCloseOrder, func() error { _, err := w.l.Close(ctx, q.ID, ledger.CloseOptions{By: "test"}); return err }}
 	case 16:
 		if rapid.Bool().Draw(t, "results only") {
 			return refusal{"close-results of a closed period", ledger.ErrPeriodClosed, func() error {
@@ -606,7 +608,7 @@ func drawRefusal(t *rapid.T, w *world, m model, p, q ledger.Period, ins []ledger
 				return err
 			}}
 		}
-		return refusal{"close of a closed period", ledger.ErrPeriodClosed, func() error { _, err := w.l.Close(ctx, w.closed.ID, "test"); return err }}
+		return refusal{"close of a closed period", ledger.ErrPeriodClosed, func() error { _, err := w.l.Close(ctx, w.closed.ID, ledger.CloseOptions{By: "test"}); return err }}
 	case 17:
 		start, end := drawDate(t, p, "overlap start"), drawDate(t, q, "overlap end")
 		return refusal{"overlapping period", ledger.ErrPeriodOverlap, func() error {

@@ -181,7 +181,8 @@ type ProfitOrLoss struct {
 }
 
 // ProfitOrLoss builds the statement of profit or loss from from to to,
-// leaving out the closing entries (they move the result, they do not make it).
+// leaving out the closing entries and their reversals when a period is
+// reopened (they move the result, they do not make it).
 func (l *Ledger) ProfitOrLoss(ctx context.Context, from, to time.Time) (ProfitOrLoss, error) {
 	if err := checkRange(from, to); err != nil {
 		return ProfitOrLoss{}, err
@@ -189,7 +190,7 @@ func (l *Ledger) ProfitOrLoss(ctx context.Context, from, to time.Time) (ProfitOr
 	var rows []BalanceRow
 	err := l.db.SelectContext(ctx, &rows, `SELECT t.account_id, a.code, a.name, a.class, t.debit, t.credit, t.debit - t.credit AS balance
 		FROM (SELECT l.account_id, sum(l.debit) AS debit, sum(l.credit) AS credit FROM lines l JOIN entries e ON e.id = l.entry_id
-		      WHERE l.date BETWEEN $1 AND $2 AND e.source <> 'close-results' GROUP BY l.account_id) t
+		      WHERE l.date BETWEEN $1 AND $2 AND e.source NOT IN ('close-results', 'reopen') GROUP BY l.account_id) t
 		JOIN accounts a ON a.id = t.account_id WHERE a.class IN (4, 5, 6, 7) ORDER BY string_to_array(a.code, '.')::int[]`, from, to)
 	if err != nil {
 		return ProfitOrLoss{}, fmt.Errorf("profit or loss: %w", err)
@@ -211,7 +212,7 @@ type EquityChange struct {
 	Code          string
 	Name          string
 	Opening       decimal.Decimal
-	Result        decimal.Decimal // closed in by close-results
+	Result        decimal.Decimal // closed in by close-results, net of their reversals at a reopen
 	OtherMovement decimal.Decimal
 	Closing       decimal.Decimal
 }
@@ -239,8 +240,8 @@ func (l *Ledger) ChangesInEquity(ctx context.Context, from, to time.Time) (Chang
 	}
 	err := l.db.SelectContext(ctx, &rows, `SELECT a.code, a.name,
 		COALESCE(sum(l.credit - l.debit) FILTER (WHERE l.date < $1), 0) AS opening,
-		COALESCE(sum(l.credit - l.debit) FILTER (WHERE l.date BETWEEN $1 AND $2 AND e.source = 'close-results'), 0) AS result,
-		COALESCE(sum(l.credit - l.debit) FILTER (WHERE l.date BETWEEN $1 AND $2 AND e.source <> 'close-results'), 0) AS other
+		COALESCE(sum(l.credit - l.debit) FILTER (WHERE l.date BETWEEN $1 AND $2 AND e.source IN ('close-results', 'reopen')), 0) AS result,
+		COALESCE(sum(l.credit - l.debit) FILTER (WHERE l.date BETWEEN $1 AND $2 AND e.source NOT IN ('close-results', 'reopen')), 0) AS other
 		FROM accounts a LEFT JOIN lines l ON l.account_id = a.id AND l.date <= $2 LEFT JOIN entries e ON e.id = l.entry_id
 		WHERE a.class = 3 AND a.postable GROUP BY a.id ORDER BY string_to_array(a.code, '.')::int[]`, from, to)
 	if err != nil {

@@ -31,7 +31,7 @@ func accountingCommand() *cli.Command {
 	}
 	return &cli.Command{
 		Name:  "accounting",
-		Usage: "ledger reports and period close (calls the API at CLUBD_URL with CLUBD_TOKEN)",
+		Usage: "ledger reports, period close and reopen (calls the API at CLUBD_URL with CLUBD_TOKEN)",
 		Subcommands: []*cli.Command{
 			{Name: "trial-balance", Usage: "every account's debits, credits and balance", Flags: apiFlags(when()...), Action: trialBalance},
 			{
@@ -54,7 +54,10 @@ func accountingCommand() *cli.Command {
 						&cli.StringFlag{Name: "start", Usage: "YYYY-MM-DD (required)", Action: checkDate},
 						&cli.StringFlag{Name: "end", Usage: "YYYY-MM-DD (required)", Action: checkDate})},
 					{Name: "readiness", Usage: "what a close of the period checks", ArgsUsage: "PERIOD_ID", Flags: apiFlags(), Action: periodReadiness},
-					{Name: "close", Usage: "close the period (runs the results close first)", ArgsUsage: "PERIOD_ID", Flags: apiFlags(), Action: periodClose},
+					{Name: "close", Usage: "close the period (runs the results close first)", ArgsUsage: "PERIOD_ID", Action: periodClose, Flags: apiFlags(
+						&cli.BoolFlag{Name: "early", Usage: "close before the period's last day is over (recorded on the period and logged)"})},
+					{Name: "reopen", Usage: "reopen a closed period, reversing its close (role admin)", ArgsUsage: "PERIOD_ID", Action: periodReopen,
+						Before: need("reason"), Flags: apiFlags(&cli.StringFlag{Name: "reason", Usage: "why the period is reopened, recorded (required)"})},
 				},
 			},
 		},
@@ -215,11 +218,12 @@ func changesInEquity(c *cli.Context) error {
 }
 
 type period struct {
-	ID        int64  `json:"id"`
-	Name      string `json:"name"`
-	StartDate string `json:"start_date"`
-	EndDate   string `json:"end_date"`
-	Status    string `json:"status"`
+	ID          int64  `json:"id"`
+	Name        string `json:"name"`
+	StartDate   string `json:"start_date"`
+	EndDate     string `json:"end_date"`
+	Status      string `json:"status"`
+	ClosedEarly bool   `json:"closed_early"`
 }
 
 func periodList(c *cli.Context) error {
@@ -294,10 +298,35 @@ func periodClose(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	path := "/api/accounting/periods/" + id + "/close"
+	if c.Bool("early") {
+		path += "?early=true"
+	}
 	var p period
-	if _, err := a.do(c.Context, http.MethodPost, "/api/accounting/periods/"+id+"/close", nil, &p); err != nil {
+	if _, err := a.do(c.Context, http.MethodPost, path, nil, &p); err != nil {
 		return err
 	}
+	if p.ClosedEarly {
+		fmt.Fprintf(c.App.Writer, "period %d %s is %s, early: before its end date %s\n", p.ID, p.Name, p.Status, p.EndDate)
+		return nil
+	}
 	fmt.Fprintf(c.App.Writer, "period %d %s is %s\n", p.ID, p.Name, p.Status)
+	return nil
+}
+
+func periodReopen(c *cli.Context) error {
+	id, err := idArg(c, "period")
+	if err != nil {
+		return err
+	}
+	a, err := newAPI(c, true)
+	if err != nil {
+		return err
+	}
+	var p period
+	if _, err := a.do(c.Context, http.MethodPost, "/api/accounting/periods/"+id+"/reopen", map[string]string{"reason": c.String("reason")}, &p); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "period %d %s is %s again; its close is reversed\n", p.ID, p.Name, p.Status)
 	return nil
 }

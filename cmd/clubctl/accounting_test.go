@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -168,4 +169,34 @@ func TestAPICommands_port(t *testing.T) {
 				"cannot reach clubd at http://localhost:1")
 		})
 	}
+}
+
+// TestAccountingCommands_earlyCloseAndReopen: period close refuses a period
+// whose last day is not over unless --early, and period reopen takes an
+// admin and a reason.
+func TestAccountingCommands_earlyCloseAndReopen(t *testing.T) {
+	bogota, err := time.LoadLocation("America/Bogota")
+	require.NoError(t, err)
+	app := apptest.New(t, apptest.WithLedger(t), apptest.WithClock(apptest.NewClockAt(time.Date(2026, 3, 20, 12, 0, 0, 0, bogota))))
+	books := app.Token(app.User("books@test.club", "accounting"))
+	admin := app.Token(app.User("admin@test.club", "admin"))
+	_, err = clubctl(t, app, books, "accounting", "period", "create", "--name", "2026-03", "--start", "2026-03-01", "--end", "2026-03-31")
+	require.NoError(t, err)
+
+	_, err = clubctl(t, app, books, "accounting", "period", "close", "1")
+	require.ErrorContains(t, err, "ends on 2026-03-31")
+	out, err := clubctl(t, app, books, "accounting", "period", "close", "--early", "1")
+	require.NoError(t, err)
+	assert.Equal(t, "period 1 2026-03 is closed, early: before its end date 2026-03-31\n", out)
+
+	_, err = clubctl(t, app, books, "accounting", "period", "reopen", "--reason", "late invoice", "1")
+	require.ErrorContains(t, err, "403")
+	_, err = clubctl(t, app, admin, "accounting", "period", "reopen", "1")
+	require.ErrorContains(t, err, "reason")
+	out, err = clubctl(t, app, admin, "accounting", "period", "reopen", "--reason", "late invoice", "1")
+	require.NoError(t, err)
+	assert.Equal(t, "period 1 2026-03 is open again; its close is reversed\n", out)
+	out, err = clubctl(t, app, books, "accounting", "period", "list")
+	require.NoError(t, err)
+	assert.Contains(t, out, "open")
 }

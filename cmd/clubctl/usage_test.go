@@ -43,8 +43,8 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	walk(nil, newApp(nil, io.Discard, io.Discard).Commands)
-	assert.Equal(t, 37, seen, "db (3), user (5), machine (6), token, login, booking (4), payment (3), client (3), "+
-		"accounting with trial-balance, statement (4) and period (5)")
+	assert.Equal(t, 38, seen, "db (3), user (5), machine (6), token, login, booking (4), payment (3), client (3), "+
+		"accounting with trial-balance, statement (4) and period (6)")
 
 	out := help(t)
 	for _, cmd := range newApp(nil, io.Discard, io.Discard).Commands {
@@ -77,7 +77,8 @@ func TestHelp_flags(t *testing.T) {
 			"--address", "--format")},
 		{[]string{"accounting", "trial-balance"}, append(api, "--as-of", "--period", "--format")},
 		{[]string{"accounting", "statement", "changes-in-equity"}, append(api, "--from", "--to", "--period", "--format")},
-		{[]string{"accounting", "period", "close"}, api},
+		{[]string{"accounting", "period", "close"}, append(api, "--early")},
+		{[]string{"accounting", "period", "reopen"}, append(api, "--reason")},
 	} {
 		t.Run(strings.Join(append([]string{"clubctl"}, tt.cmd...), " "), func(t *testing.T) {
 			var listed []string

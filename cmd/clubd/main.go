@@ -97,7 +97,7 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 	go a.Rules.Watch(ctx, func(err error) { log.Warn("club rules watch", "err", err) })
 	go a.Keys.RunPurge(ctx, time.Minute, func(err error) { log.Warn("idempotency keys purge", "err", err) })
 	if a.Poster != nil {
-		go a.Poster.Run(ctx, 2*time.Second, func(err error) { log.Warn("ledger poster", "err", err) })
+		go a.Poster.Run(ctx, app.PosterInterval, func(err error) { log.Warn("ledger poster", "err", err) })
 	}
 	ln, err := net.Listen("tcp", fmt.Sprintf(":%d", cfg.Port))
 	if err != nil {

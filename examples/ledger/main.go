@@ -119,7 +119,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			fmt.Fprintf(out, "check %s: %s\n", c.Name, c.Detail)
 		}
 	}
-	if period, err = books.Close(ctx, period.ID, "example"); err != nil {
+	if period, err = books.Close(ctx, period.ID, ledger.CloseOptions{By: "example"}); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "period %s: %s\n", period.Name, period.Status)

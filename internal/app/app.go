@@ -153,6 +153,12 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	return a, nil
 }
 
+// PosterInterval is how often clubd's ledger poster tries the completed
+// payments still owed to the ledger (payments.LedgerPoster.Run): those of
+// a closed period wait, and post within this interval once an admin
+// reopens it.
+const PosterInterval = 2 * time.Second
+
 // maxHeaderBytes bounds a request's line and header; net/http refuses a
 // larger one with 431. Tokens, cookies and the API's headers fit in a few
 // KiB; net/http's default of 1 MiB lets each connection hold a megabyte

@@ -217,6 +217,22 @@ func (a *App) Watch() {
 	}
 }
 
+// RunPoster runs the ledger poster as clubd runs it (every
+// app.PosterInterval) until the test ends. The app needs WithLedger.
+func (a *App) RunPoster() {
+	a.tb.Helper()
+	if a.Poster == nil {
+		a.tb.Fatalf("apptest: RunPoster needs WithLedger")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.Poster.Run(ctx, app.PosterInterval, func(err error) { a.tb.Logf("apptest: ledger poster: %v", err) })
+	}()
+	a.tb.Cleanup(func() { cancel(); <-done })
+}
+
 // LogText returns everything the server logged so far. Unlike Logs, it
 // may be read while the server handles requests.
 func (a *App) LogText() string {

@@ -69,7 +69,8 @@ func New(db *sqlx.DB, o Options) *Services {
 	s.Classes = classes.New(db, classes.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Clients: b.Clients,
 		Payments: s.Payments, Events: o.Events, Pool: o.Pool})
 	if o.Accounting != nil {
-		s.Ledger = ledger.New(o.Accounting, o.Now, payments.WaitingCheck(db, o.Zone))
+		// The ledger's calendar is the club's: its clock reads in the zone.
+		s.Ledger = ledger.New(o.Accounting, func() time.Time { return o.Now().In(o.Zone) }, payments.WaitingCheck(db, o.Zone))
 		s.Poster = payments.NewLedgerPoster(db, s.Ledger, o.Zone)
 	}
 	return s
