@@ -4,14 +4,16 @@ SWAG := go tool swag init -g routes.go -d httpapi -o httpapi/apidocs --outputTyp
 
 .PHONY: demo test services-demo services-test apidocs apidocs-check lint
 
-## demo: start PostgreSQL, then clubd with the demo club on :8080 (PORT wins);
+## demo: start PostgreSQL, then clubd with the demo club on localhost:8080 (PORT wins; loopback only unless BIND_ADDRESS);
 ## clubd's own default port, 6000, is one that browsers and Node refuse
 demo: services-demo
 	PORT=$${PORT:-8080} go run ./cmd/clubd --demo
 
-## test: the whole suite, as CI runs it; a line per test as it finishes
+## test: the whole suite, as CI runs it; a line when each package starts, a
+## line per test as it finishes, a line when each package ends with its time,
+## and a line naming the packages still running after 30s of silence
 test: services-test apidocs-check lint
-	go tool gotestsum --format testname --format-hide-empty-pkg -- -race -count=1 ./...
+	go run ./internal/testrun/cmd/testrun ./... -- -race -count=1 -timeout 25m
 
 ## services-demo: install and start PostgreSQL; idempotent
 services-demo:
@@ -28,14 +30,16 @@ apidocs:
 
 ## apidocs-check: fail when the committed API description is out of date
 apidocs-check:
+	@echo "apidocs-check: is httpapi/apidocs/swagger.json up to date?"
 	@tmp=$$(mktemp -d) && go tool swag init -g routes.go -d httpapi -o $$tmp --outputTypes json --parseInternal --quiet && \
 	  diff -q $$tmp/swagger.json httpapi/apidocs/swagger.json >/dev/null || \
 	  { echo "httpapi/apidocs/swagger.json is stale: run make apidocs"; rm -rf $$tmp; exit 1; }; rm -rf $$tmp
 
 ## lint: gofmt, go vet and staticcheck
 lint:
+	@echo "lint: gofmt"
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	go vet ./...
-	@command -v staticcheck >/dev/null || go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+	@PATH="$$(go env GOPATH)/bin:$$PATH" command -v staticcheck >/dev/null || { echo "installing staticcheck"; go install honnef.co/go/tools/cmd/staticcheck@v0.8.2; }
 	PATH="$$(go env GOPATH)/bin:$$PATH" staticcheck ./...

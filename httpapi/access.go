@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/subtle"
 	"net/http"
 	"strings"
 
@@ -38,7 +40,7 @@ func actor(r *http.Request) clubhouse.Actor { return infoFrom(r.Context()).actor
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 // route is the http.Handler of a registered pattern; its type tells
-// dispatch the requests a route answers from those the mux answers itself.
+// the dispatcher the requests a route answers from those the mux answers itself.
 type route func(w http.ResponseWriter, r *http.Request)
 
 func (h route) ServeHTTP(w http.ResponseWriter, r *http.Request) { h(w, r) }
@@ -63,8 +65,14 @@ func (s *Server) handleOwnParams(pattern string, level access, h handlerFunc) {
 }
 
 func (s *Server) handleWith(pattern string, level access, h handlerFunc, params []textParam) {
+	s.handleOn(s.mux, pattern, level, h, params)
+}
+
+// handleOn registers h at pattern on mux, the API's or another listener's,
+// behind the access check of level and the check of params.
+func (s *Server) handleOn(mux *http.ServeMux, pattern string, level access, h handlerFunc, params []textParam) {
 	s.patterns = append(s.patterns, pattern)
-	s.mux.Handle(pattern, route(func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle(pattern, route(func(w http.ResponseWriter, r *http.Request) {
 		ri := infoFrom(r.Context())
 		ri.route = pattern
 		if err := s.authorize(r, level); err != nil {
@@ -135,7 +143,24 @@ func (s *Server) authenticate(ctx context.Context, r *http.Request) (auth.Princi
 	return s.o.Auth.Verify(ctx, strings.TrimSpace(token))
 }
 
+// metricsAuthorized checks the bearer token that /metrics requires when
+// Options.MetricsToken is set. The SHA-256 digests are compared, in
+// constant time, so that neither the contents nor the length of the token
+// show in the time of a refusal.
+func (s *Server) metricsAuthorized(r *http.Request) error {
+	if s.o.MetricsToken == "" {
+		return nil
+	}
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	got, want := sha256.Sum256([]byte(strings.TrimSpace(token))), sha256.Sum256([]byte(s.o.MetricsToken))
+	if !ok || !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+		return errMetricsToken
+	}
+	return nil
+}
+
 var (
+	errMetricsToken      = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "The metrics need Authorization: Bearer <METRICS_TOKEN>.")
 	errNoCredentials     = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "Authentication is required: send Authorization: Bearer <token> or X-Auth: <key>.")
 	errBadScheme         = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "The Authorization header must be \"Bearer <token>\"; bot keys go in X-Auth.")
 	errInsufficientScope = clubhouse.Errorf(clubhouse.Forbidden, "insufficient_scope", "The token was not granted the API: it needs scope panel (a sign-in's token has it; an OAuth client must ask for it), or api for a machine client.")

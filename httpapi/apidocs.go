@@ -40,8 +40,9 @@ func OpenAPI() (*openapi3.T, error) {
 	doc.Servers = openapi3.Servers{{URL: "/"}}
 	// Swagger 2.0 knows no bearer scheme; declare the real ones.
 	doc.Components.SecuritySchemes = openapi3.SecuritySchemes{
-		"Bearer": {Value: openapi3.NewJWTSecurityScheme().WithDescription("RS256 access token from /api/auth/login or the configured issuer.")},
-		"XAuth":  {Value: openapi3.NewSecurityScheme().WithType("apiKey").WithIn("header").WithName("X-Auth").WithDescription("Bot API key, one of BOT_API_KEYS.")},
+		"Bearer":       {Value: openapi3.NewJWTSecurityScheme().WithDescription("RS256 access token from /api/auth/login or the configured issuer.")},
+		"XAuth":        {Value: openapi3.NewSecurityScheme().WithType("apiKey").WithIn("header").WithName("X-Auth").WithDescription("Bot API key, one of BOT_API_KEYS.")},
+		"MetricsToken": {Value: openapi3.NewSecurityScheme().WithType("http").WithScheme("bearer").WithDescription("The token of /metrics, METRICS_TOKEN, when it is set (without it /metrics is public).")},
 	}
 	receiptForms(doc)
 	return doc, nil
@@ -136,12 +137,18 @@ func (s *Server) apiDocsAsset(w http.ResponseWriter, r *http.Request) error {
 // metricsPage serves the Prometheus metrics.
 //
 // @Summary Prometheus metrics
-// @Description Requests and latency by route and status, the database pool, the Go runtime.
+// @Description Requests and latency by route and status, the database pool, the Go runtime. Public unless METRICS_TOKEN is set: then it needs Authorization: Bearer <METRICS_TOKEN>, and answers 401 without it. With METRICS_ADDRESS set it is served only on that address, and the API's port answers 404.
 // @Tags system
 // @Produce plain
+// @Produce json
+// @Security MetricsToken
 // @Success 200 {string} string "Prometheus text exposition format"
+// @Failure 401,404 {object} errorBody
 // @Router /metrics [get]
 func (s *Server) metricsPage(w http.ResponseWriter, r *http.Request) error {
+	if err := s.metricsAuthorized(r); err != nil {
+		return err
+	}
 	s.metrics.handler.ServeHTTP(w, r)
 	return nil
 }

@@ -26,11 +26,19 @@ import (
 // @in header
 // @name X-Auth
 // @description Bot API key, one of BOT_API_KEYS.
+// @securityDefinitions.apikey MetricsToken
+// @in header
+// @name Authorization
+// @description The token of /metrics when METRICS_TOKEN is set: "Bearer <METRICS_TOKEN>".
 
 // routes registers every route of the API with the access it requires.
 func (s *Server) routes() {
 	s.handle("GET /health", public, s.health)
-	s.handle("GET /metrics", public, s.metricsPage)
+	if s.apart != nil {
+		s.handleOn(s.apart, "GET /metrics", public, s.metricsPage, nil)
+	} else {
+		s.handle("GET /metrics", public, s.metricsPage)
+	}
 	s.handle("GET /api-docs.json", public, s.apiDocsJSON)
 	s.handle("GET /api-docs", public, s.apiDocsPage)
 	s.handle("GET /api-docs/{$}", public, s.apiDocsPage)
@@ -55,6 +63,7 @@ func (s *Server) routes() {
 	s.handle("POST /api/auth/login", public, s.login)
 	s.handle("POST /api/auth/refresh", public, s.refresh)
 	s.handle("POST /api/auth/set-password", public, s.setPassword)
+	s.handle("GET /set-password", public, s.setPasswordPage)
 
 	// The gateway's callback: public, but every delivery must be signed.
 	s.handle("POST /webhooks/payment", public, s.paymentWebhook)
@@ -300,19 +309,22 @@ func (s *Server) routes() {
 	}
 }
 
-// dispatch routes r through the mux. The mux answers some requests itself,
-// in text or with no body: 404, 405 (with its Allow header), a redirect to
-// the clean form of an unclean path (//x, /a/../b) and 400 for the target
-// "*". Those keep their status and headers and get a JSON error body.
-func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
-	if h, _ := s.mux.Handler(r); isRoute(h) {
-		s.mux.ServeHTTP(w, r)
-		return
-	}
-	rec := &statusOnly{header: w.Header()}
-	s.mux.ServeHTTP(rec, r)
-	w.Header().Del("X-Content-Type-Options")
-	writeJSONBody(w, rec.code, muxAnswer(rec.code, r, w.Header().Get("Location")))
+// dispatcher routes requests through mux. The mux answers some requests
+// itself, in text or with no body: 404, 405 (with its Allow header), a
+// redirect to the clean form of an unclean path (//x, /a/../b) and 400 for
+// the target "*". Those keep their status and headers and get a JSON error
+// body.
+func (s *Server) dispatcher(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h, _ := mux.Handler(r); isRoute(h) {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		rec := &statusOnly{header: w.Header()}
+		mux.ServeHTTP(rec, r)
+		w.Header().Del("X-Content-Type-Options")
+		writeJSONBody(w, rec.code, muxAnswer(rec.code, r, w.Header().Get("Location")))
+	})
 }
 
 // muxAnswer is the error body of an answer of the mux with status code.

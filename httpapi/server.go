@@ -39,6 +39,13 @@ type Options struct {
 	// MCP is the tool endpoint served at /mcp (POST, GET, DELETE), which
 	// authorizes its requests itself; nil: /mcp answers 404.
 	MCP http.Handler
+
+	// MetricsToken is the bearer token /metrics requires, compared in
+	// constant time; empty: /metrics is public.
+	MetricsToken string
+	// MetricsApart takes /metrics off the API: the Server answers 404 for
+	// it, and MetricsHandler serves it on a listener of its own.
+	MetricsApart bool
 }
 
 // Server is the Clubhouse HTTP API.
@@ -48,6 +55,7 @@ type Server struct {
 	mux      *http.ServeMux
 	metrics  *metrics
 	handler  http.Handler
+	apart    *http.ServeMux // /metrics alone, with Options.MetricsApart
 	apiDocs  []byte
 	assets   http.Handler           // the embedded swagger-ui files
 	patterns []string               // every registered pattern, for Patterns
@@ -78,13 +86,27 @@ func New(o Options) (*Server, error) {
 	s := &Server{o: o, log: o.Logger, mux: http.NewServeMux(), apiDocs: docs, params: textParams(doc),
 		assets: http.StripPrefix("/api-docs/", http.FileServerFS(swaggerfiles.FS))}
 	s.metrics = newMetrics(o.DB)
+	if o.MetricsApart {
+		s.apart = http.NewServeMux()
+	}
 	s.routes()
-	s.handler = s.observe(cors(http.HandlerFunc(s.dispatch)))
+	s.handler = s.observe(cors(s.dispatcher(s.mux)))
 	return s, nil
 }
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// MetricsHandler serves /metrics, and 404 for every other path, for the
+// listener of its own that Options.MetricsApart asks for; without it, nil:
+// the Server serves /metrics with the API. Its requests are logged and
+// counted as the API's are.
+func (s *Server) MetricsHandler() http.Handler {
+	if s.apart == nil {
+		return nil
+	}
+	return s.observe(s.dispatcher(s.apart))
+}
 
 // Registry returns the Prometheus registry of the server's metrics.
 func (s *Server) Registry() *prometheus.Registry { return s.metrics.reg }

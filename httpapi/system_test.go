@@ -250,6 +250,80 @@ func TestMetrics(t *testing.T) {
 	assert.Regexp(t, `(?m)^clubhouse_db_pool_max_connections [1-9]`, body)
 }
 
+// TestMetrics_token: with METRICS_TOKEN set, /metrics answers only the
+// bearer of that token; anything else is a 401 that shows no metric.
+func TestMetrics_token(t *testing.T) {
+	t.Parallel()
+	const token = "scrape-7f3a9c"
+	club := apptest.New(t, func(cfg *app.Config, _ *app.Options) { cfg.MetricsToken = token })
+	for name, c := range map[string]*apptest.Client{
+		"no credentials":  club.Anonymous(),
+		"wrong token":     club.Anonymous().WithHeader("Authorization", "Bearer scrape-7f3a9d"),
+		"a prefix":        club.Anonymous().WithHeader("Authorization", "Bearer scrape"),
+		"longer":          club.Anonymous().WithHeader("Authorization", "Bearer "+token+"0"),
+		"other scheme":    club.Anonymous().WithHeader("Authorization", "Basic "+token),
+		"bare token":      club.Anonymous().WithHeader("Authorization", token),
+		"as a bot key":    club.Anonymous().WithHeader("X-Auth", token),
+		"a staff token":   club.AsAdmin(),
+		"the bot API key": club.AsBot(),
+	} {
+		r := c.Get("/metrics").Status(t, http.StatusUnauthorized).Error(t, "unauthorized")
+		assert.NotContains(t, string(r.Body), "clubhouse_", name)
+		assert.Equal(t, `Bearer realm="clubhouse"`, r.Header.Get("WWW-Authenticate"), name)
+	}
+	body := string(club.Anonymous().WithHeader("Authorization", "Bearer "+token).Get("/metrics").Status(t, http.StatusOK).Body)
+	assert.Contains(t, body, `clubhouse_http_requests_total{method="GET",route="GET /metrics",status="401"} 9`)
+	club.Anonymous().WithHeader("Authorization", "bearer  "+token+" ").Get("/metrics").Status(t, http.StatusOK)
+	club.Anonymous().Get("/health").Status(t, http.StatusOK)
+}
+
+// TestMetrics_apart: with METRICS_ADDRESS set, the API's port answers 404
+// for /metrics, and the metrics handler serves /metrics alone (with the
+// token, when one is set), counting the API's requests.
+func TestMetrics_apart(t *testing.T) {
+	t.Parallel()
+	club := apptest.New(t, func(cfg *app.Config, _ *app.Options) {
+		cfg.MetricsAddress, cfg.MetricsToken = "127.0.0.1:0", "tok"
+	})
+	club.Anonymous().Get("/metrics").Status(t, http.StatusNotFound).Error(t, "not found")
+	club.Anonymous().WithHeader("Authorization", "Bearer tok").Get("/metrics").Status(t, http.StatusNotFound)
+	club.Anonymous().Get("/health").Status(t, http.StatusOK)
+	assert.Contains(t, club.Server.Patterns(), "GET /metrics", "the route is still the server's")
+
+	h := club.Server.MetricsHandler()
+	require.NotNil(t, h)
+	metrics := httptest.NewServer(h)
+	t.Cleanup(metrics.Close)
+	get := func(path, token string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, metrics.URL+path, nil)
+		require.NoError(t, err)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		return res.StatusCode, string(b)
+	}
+	code, body := get("/metrics", "tok")
+	require.Equal(t, http.StatusOK, code, body)
+	assert.Contains(t, body, `clubhouse_http_requests_total{method="GET",route="GET /health",status="200"} 1`)
+	assert.Contains(t, body, `clubhouse_http_requests_total{method="GET",route="unmatched",status="404"} 2`, "the API's 404s for /metrics")
+	code, body = get("/metrics", "")
+	assert.Equal(t, http.StatusUnauthorized, code, body)
+	for _, path := range []string{"/health", "/api/auth/login", "/api-docs.json"} {
+		code, body = get(path, "tok")
+		assert.Equal(t, http.StatusNotFound, code, path)
+		assert.Contains(t, body, `"error":"not found"`, path)
+	}
+
+	plain := apptest.New(t)
+	assert.Nil(t, plain.Server.MetricsHandler(), "without METRICS_ADDRESS the API's port serves /metrics")
+}
+
 // TestMetrics_closedLabels floods the server with invented methods and
 // paths: they fold into the labels "other" and "unmatched", so the number
 // of series of the HTTP metrics stays what it was after the first two.

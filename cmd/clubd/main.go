@@ -99,28 +99,62 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 	if a.Poster != nil {
 		go a.Poster.Run(ctx, app.PosterInterval, func(err error) { log.Warn("ledger poster", "err", err) })
 	}
-	ln, err := net.Listen("tcp", fmt.Sprintf(":%d", cfg.Port))
+	lns, scope, err := app.Listen(cfg, seed)
 	if err != nil {
 		return err
 	}
 	srv := a.HTTPServer()
-	app.WarnBlockedPort(log, cfg.Port)
-	log.Info("clubd listening", "addr", ln.Addr().String(), "base_url", cfg.PublicBaseURL, "timezone", cfg.ClubTimezone.String())
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(a.Server.Listener(ln)) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
+	servers := []*http.Server{srv}
+	type listener struct {
+		srv *http.Server
+		ln  net.Listener
 	}
-	log.Info("shutting down: finishing requests in flight", "timeout", grace.String())
+	var listeners []listener
+	for _, ln := range lns {
+		listeners = append(listeners, listener{srv, a.Server.Listener(ln)})
+	}
+	attrs := []any{"addr", app.ListenAddrs(lns), "interfaces", scope, "base_url", cfg.PublicBaseURL, "timezone", cfg.ClubTimezone.String()}
+	if msrv := a.MetricsHTTPServer(); msrv != nil {
+		mln, err := net.Listen("tcp", cfg.MetricsAddress)
+		if err != nil {
+			for _, ln := range lns {
+				ln.Close()
+			}
+			return fmt.Errorf("METRICS_ADDRESS: %w", err)
+		}
+		servers = append(servers, msrv)
+		listeners = append(listeners, listener{msrv, mln})
+		attrs = append(attrs, "metrics_addr", mln.Addr().String())
+	}
+	app.WarnBlockedPort(log, cfg.Port)
+	log.Info("clubd listening", attrs...)
+	errc := make(chan error, len(listeners))
+	for _, l := range listeners {
+		go func() { errc <- l.srv.Serve(l.ln) }()
+	}
+	pending := len(listeners)
+	var failed error // a listener that stopped serving by itself
+	select {
+	case failed = <-errc:
+		pending--
+		log.Error("serving failed: shutting down", "err", failed)
+	case <-ctx.Done():
+		log.Info("shutting down: finishing requests in flight", "timeout", grace.String())
+	}
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	for _, s := range servers {
+		if err := s.Shutdown(sctx); err != nil {
+			return fmt.Errorf("shutdown: %w", err)
+		}
 	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
+	for ; pending > 0; pending-- {
+		if err := <-errc; !errors.Is(err, http.ErrServerClosed) && failed == nil {
+			failed = err
+		}
+	}
+	if failed != nil {
+		return failed
 	}
 	log.Info("stopped")
 	return nil

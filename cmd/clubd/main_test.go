@@ -91,10 +91,17 @@ func start(tb testing.TB, dsn, key string, extra ...string) *server {
 // startOn is start on port.
 func startOn(tb testing.TB, port int, dsn, key string, extra ...string) *server {
 	tb.Helper()
+	return startAt(tb, "127.0.0.1", port, dsn, key, extra...)
+}
+
+// startAt is start on port, waiting for /health at host: an address the
+// extra flags make clubd listen on.
+func startAt(tb testing.TB, host string, port int, dsn, key string, extra ...string) *server {
+	tb.Helper()
 	args := append([]string{"clubd", "--port", strconv.Itoa(port), "--database-url", dsn, "--auth-signing-key-file", key,
 		"--accounting-database-url", accountingFor(tb, dsn)}, extra...)
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &server{addr: fmt.Sprintf("127.0.0.1:%d", port), stdout: &syncBuffer{}, log: &syncBuffer{}, cancel: cancel, done: make(chan struct{})}
+	s := &server{addr: net.JoinHostPort(host, strconv.Itoa(port)), stdout: &syncBuffer{}, log: &syncBuffer{}, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		s.err = run(ctx, args, s.stdout, io.MultiWriter(os.Stderr, s.log))

@@ -145,6 +145,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
 		Services: a.Services, Idempotency: a.Keys, AccountingDB: o.Accounting, MCP: tools,
+		MetricsToken: cfg.MetricsToken, MetricsApart: cfg.MetricsAddress != "",
 	})
 	if err != nil {
 		return nil, fmt.Errorf("build http server: %w", err)
@@ -170,8 +171,23 @@ const maxHeaderBytes = 64 << 10
 // it on a.Server.Listener(ln), so that the requests net/http refuses
 // before the API sees them get JSON error bodies too.
 func (a *App) HTTPServer() *http.Server {
+	return a.httpServer(a.Server)
+}
+
+// MetricsHTTPServer returns the http.Server of METRICS_ADDRESS, which
+// serves /metrics alone, with the API's timeouts and header limit; nil
+// when METRICS_ADDRESS is unset.
+func (a *App) MetricsHTTPServer() *http.Server {
+	h := a.Server.MetricsHandler()
+	if h == nil {
+		return nil
+	}
+	return a.httpServer(h)
+}
+
+func (a *App) httpServer(h http.Handler) *http.Server {
 	return &http.Server{
-		Handler:           a.Server,
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,

@@ -6,6 +6,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -20,6 +21,9 @@ import (
 // Config is the configuration of clubd and clubctl.
 type Config struct {
 	Port                  int
+	BindAddresses         []string // BIND_ADDRESS: the IP addresses clubd listens on; none: every interface (clubd --demo: loopback)
+	MetricsToken          string   // METRICS_TOKEN: the bearer token /metrics requires; empty: /metrics is public
+	MetricsAddress        string   // METRICS_ADDRESS: the host:port that serves /metrics instead of the API's port; empty: the API's port
 	DatabaseURL           string
 	AccountingDatabaseURL string
 	BotAPIKeys            []string
@@ -70,6 +74,9 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "mcp-oauth-redirect-uris", EnvVars: []string{"MCP_OAUTH_REDIRECT_URIS"}, Usage: "comma-separated redirect URIs the OAuth flow allows: exact, or with * for any characters; loopback URIs match any port (default: http://localhost/*, http://127.0.0.1/*, http://[::1]/*)"},
 		&cli.StringFlag{Name: "mcp-allowed-origins", EnvVars: []string{"MCP_ALLOWED_ORIGINS"}, Usage: "comma-separated origins (scheme://host[:port]) of browser pages that may call /mcp, besides PUBLIC_BASE_URL's origin and loopback origins"},
 		&cli.IntFlag{Name: "port", EnvVars: []string{"PORT"}, Value: 6000, Usage: "HTTP port"},
+		&cli.StringFlag{Name: "bind-address", EnvVars: []string{"BIND_ADDRESS"}, Usage: "comma-separated IP addresses clubd listens on, such as 127.0.0.1,::1 (default: every interface; clubd --demo: loopback, 127.0.0.1 and ::1)"},
+		&cli.StringFlag{Name: "metrics-token", EnvVars: []string{"METRICS_TOKEN"}, Usage: "bearer token that /metrics requires (Authorization: Bearer <token>); unset: /metrics is public"},
+		&cli.StringFlag{Name: "metrics-address", EnvVars: []string{"METRICS_ADDRESS"}, Usage: "host:port that serves /metrics alone, such as 127.0.0.1:9100; the API's port then answers 404 for it (default: /metrics on the API's port)"},
 		&cli.StringFlag{Name: "log-format", EnvVars: []string{"LOG_FORMAT"}, Value: "text", Usage: "text or json"},
 		&cli.StringFlag{Name: "objstore-bucket", EnvVars: []string{"OBJSTORE_BUCKET"}, Usage: "S3 bucket of payment receipts; unset: receipt routes answer 503"},
 		&cli.StringFlag{Name: "objstore-access-key-id", EnvVars: []string{"OBJSTORE_ACCESS_KEY_ID"}, Usage: "access key of the receipt bucket (unset: the AWS SDK's default credentials)"},
@@ -92,6 +99,8 @@ func FromCLI(c *cli.Context) (Config, error) {
 		AccessTokenTTL: c.Duration("access-token-ttl"),
 		OIDCIssuerURL:  c.String("oidc-issuer-url"),
 		LogFormat:      c.String("log-format"),
+		MetricsToken:   c.String("metrics-token"),
+		MetricsAddress: strings.TrimSpace(c.String("metrics-address")),
 		ObjectsDir:     strings.TrimSpace(c.String("objstore-dir")),
 		Objects: objstore.Config{
 			Bucket: c.String("objstore-bucket"), AccessKeyID: c.String("objstore-access-key-id"),
@@ -145,6 +154,14 @@ func FromCLI(c *cli.Context) (Config, error) {
 	if cfg.Port <= 0 || cfg.Port > 65535 {
 		return Config{}, fmt.Errorf("PORT %d is not a TCP port", cfg.Port)
 	}
+	if cfg.BindAddresses, err = parseBindAddresses(c.String("bind-address")); err != nil {
+		return Config{}, err
+	}
+	if cfg.MetricsAddress != "" {
+		if _, port, err := net.SplitHostPort(cfg.MetricsAddress); err != nil || port == "" {
+			return Config{}, fmt.Errorf("METRICS_ADDRESS: %q is not a host:port such as 127.0.0.1:9100", cfg.MetricsAddress)
+		}
+	}
 	if cfg.Objects.Bucket != "" && cfg.ObjectsDir != "" {
 		return Config{}, errors.New("OBJSTORE_BUCKET and OBJSTORE_DIR are exclusive: receipts go to a bucket or to a directory")
 	}
@@ -157,6 +174,24 @@ func FromCLI(c *cli.Context) (Config, error) {
 		return Config{}, errors.New("ACCESS_TOKEN_TTL must be at least 1m")
 	}
 	return cfg, nil
+}
+
+// parseBindAddresses reads BIND_ADDRESS: IP addresses separated by commas,
+// IPv6 ones with or without brackets. A host name is refused: it would
+// listen on one of its addresses only, chosen by the resolver.
+func parseBindAddresses(s string) ([]string, error) {
+	var out []string
+	for _, a := range strings.Split(s, ",") {
+		if a = strings.TrimSpace(a); a == "" {
+			continue
+		}
+		ip := net.ParseIP(strings.TrimSuffix(strings.TrimPrefix(a, "["), "]"))
+		if ip == nil {
+			return nil, fmt.Errorf("BIND_ADDRESS: %q is not an IP address such as 127.0.0.1, ::1 or 0.0.0.0 (PORT sets the port)", a)
+		}
+		out = append(out, ip.String())
+	}
+	return out, nil
 }
 
 // Issuer is the issuer of the tokens clubd accepts.

@@ -37,13 +37,17 @@ func TestFromCLI_defaults(t *testing.T) {
 	assert.Equal(t, "http://localhost:6000", cfg.PublicBaseURL)
 	assert.Equal(t, cfg.PublicBaseURL, cfg.Issuer())
 	assert.Empty(t, cfg.BotAPIKeys)
+	assert.Empty(t, cfg.BindAddresses, "every interface")
+	assert.Empty(t, cfg.MetricsToken, "/metrics is public")
+	assert.Empty(t, cfg.MetricsAddress, "/metrics is on the API's port")
 }
 
 func TestFromCLI_environment(t *testing.T) {
 	cfg, err := parse(t, map[string]string{
 		"PORT": "7001", "BOT_API_KEYS": " one, two ,,", "CLUB_TIMEZONE": "Europe/Madrid",
 		"PUBLIC_BASE_URL": "https://club.example.com/", "PAYMENT_WEBHOOK_SECRET": "a,b",
-		"OIDC_ISSUER_URL": "https://id.example.com",
+		"OIDC_ISSUER_URL": "https://id.example.com", "BIND_ADDRESS": " 127.0.0.1, [::1],,0:0::0 ",
+		"METRICS_TOKEN": "s3cret", "METRICS_ADDRESS": " 127.0.0.1:9100 ",
 	})
 	require.NoError(t, err)
 	assert.Equal(t, 7001, cfg.Port)
@@ -52,6 +56,17 @@ func TestFromCLI_environment(t *testing.T) {
 	assert.Equal(t, "https://club.example.com", cfg.PublicBaseURL)
 	assert.Equal(t, []string{"a", "b"}, cfg.PaymentWebhookSecrets)
 	assert.Equal(t, "https://id.example.com", cfg.Issuer())
+	assert.Equal(t, []string{"127.0.0.1", "::1", "::"}, cfg.BindAddresses)
+	assert.Equal(t, "s3cret", cfg.MetricsToken)
+	assert.Equal(t, "127.0.0.1:9100", cfg.MetricsAddress)
+}
+
+func TestFromCLI_flags(t *testing.T) {
+	cfg, err := parse(t, nil, "--bind-address", "10.0.0.7", "--metrics-token", "t", "--metrics-address", ":9100")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"10.0.0.7"}, cfg.BindAddresses)
+	assert.Equal(t, "t", cfg.MetricsToken)
+	assert.Equal(t, ":9100", cfg.MetricsAddress)
 }
 
 func TestFromCLI_refusals(t *testing.T) {
@@ -60,6 +75,10 @@ func TestFromCLI_refusals(t *testing.T) {
 		"bad port":     {"PORT": "70000"},
 		"relative url": {"PUBLIC_BASE_URL": "club.example.com"},
 		"short ttl":    {"ACCESS_TOKEN_TTL": "10s"},
+		"bind name":    {"BIND_ADDRESS": "localhost"},
+		"bind port":    {"BIND_ADDRESS": "127.0.0.1:8080"},
+		"bind list":    {"BIND_ADDRESS": "127.0.0.1 ::1"},
+		"metrics port": {"METRICS_ADDRESS": "127.0.0.1"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := parse(t, env)

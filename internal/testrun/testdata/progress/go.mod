@@ -1,0 +1,3 @@
+module example.com/progress
+
+go 1.24

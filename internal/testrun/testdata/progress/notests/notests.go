@@ -1,0 +1,2 @@
+// Package notests has no test files: testrun leaves it out.
+package notests
