@@ -21,6 +21,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/payments"
+	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
 // Services are the domain services of a club, with the zone of its wall
@@ -36,6 +37,7 @@ type Services struct {
 	Rules     *booking.ClubRules
 	Payments  *payments.Service
 	Classes   *classes.Services
+	Tickets   *tickets.Services
 	Ledger    *ledger.Ledger         // nil without an accounting database
 	Poster    *payments.LedgerPoster // posts completed payments to Ledger; nil without it
 }
@@ -68,6 +70,7 @@ func New(db *sqlx.DB, o Options) *Services {
 	}
 	s.Classes = classes.New(db, classes.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Clients: b.Clients,
 		Payments: s.Payments, Events: o.Events, Pool: o.Pool})
+	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Events: o.Events})
 	if o.Accounting != nil {
 		// The ledger's calendar is the club's: its clock reads in the zone.
 		s.Ledger = ledger.New(o.Accounting, func() time.Time { return o.Now().In(o.Zone) }, payments.WaitingCheck(db, o.Zone))

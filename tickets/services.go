@@ -1,0 +1,41 @@
+package tickets
+
+import (
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+)
+
+// Options are what New needs besides the database.
+type Options struct {
+	Zone     *time.Location      // the club's time zone; nil: UTC
+	Now      func() time.Time    // nil: time.Now
+	Bookings *booking.Bookings   // books the courts of events; required for Events
+	Events   clubhouse.Publisher // receives the domain messages after commit; nil: dropped
+}
+
+// Services are the services of ticket programs and events.
+type Services struct {
+	Programs *Programs
+	Events   *Events
+}
+
+// New returns the ticket and event services over db.
+func New(db *sqlx.DB, o Options) *Services {
+	if o.Zone == nil {
+		o.Zone = time.UTC
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Events == nil {
+		o.Events = clubhouse.Discard
+	}
+	return &Services{
+		Programs: &Programs{db: db, zone: o.Zone, now: o.Now},
+		Events:   &Events{db: db, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings},
+	}
+}
