@@ -21,6 +21,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/pricing"
+	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
 // exported lists every exported error of the public packages and of
@@ -72,6 +73,13 @@ var exported = map[string]error{
 	"classes.ErrEnrollmentMove":         classes.ErrEnrollmentMove,
 	"classes.ErrClassFull":              classes.ErrClassFull,
 	"classes.ErrStudentNotFound":        classes.ErrStudentNotFound,
+	"tickets.ErrProgramNotFound":        tickets.ErrProgramNotFound,
+	"tickets.ErrPackageNotFound":        tickets.ErrPackageNotFound,
+	"tickets.ErrProgramExists":          tickets.ErrProgramExists,
+	"tickets.ErrPackageExists":          tickets.ErrPackageExists,
+	"tickets.ErrProgramInactive":        tickets.ErrProgramInactive,
+	"tickets.ErrPackageInactive":        tickets.ErrPackageInactive,
+	"tickets.ErrPackageMove":            tickets.ErrPackageMove,
 	"booking.ErrInvalidColor":           booking.ErrInvalidColor,
 	"booking.ErrInvalidLedgerAccount":   booking.ErrInvalidLedgerAccount,
 	"booking.ErrClientNotFound":         booking.ErrClientNotFound,
@@ -253,7 +261,7 @@ func TestErrors_sub(t *testing.T) {
 func declaredErrors(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "internal/auth": "auth"} {
+	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "tickets": "tickets", "internal/auth": "auth"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		require.NoError(t, err)
 		for _, f := range files {
