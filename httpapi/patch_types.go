@@ -130,3 +130,19 @@ type tariffPatch struct {
 	EndTime           clubhouse.Optional[string] `json:"end_time" swaggertype:"string" extensions:"x-nullable" example:"22:00:00" maxLength:"255"`
 	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 }
+
+// ticketPackagePatch is ticketPackageInput with every field optional: the body of a change.
+type ticketPackagePatch struct {
+	ProgramID   clubhouse.Optional[int64]      `json:"program_id" swaggertype:"integer" example:"1"`
+	Name        clubhouse.Optional[string]     `json:"name" swaggertype:"string" example:"Ten tickets" maxLength:"255"`
+	TicketCount clubhouse.Optional[int]        `json:"ticket_count" swaggertype:"integer" minimum:"1" maximum:"1000" example:"10"`
+	UnitPrice   clubhouse.Optional[wire.Money] `json:"unit_price" swaggertype:"number" example:"18000"`
+	IsActive    clubhouse.Optional[bool]       `json:"is_active" swaggertype:"boolean" example:"true"`
+}
+
+// ticketProgramPatch is ticketProgramInput with every field optional: the body of a change.
+type ticketProgramPatch struct {
+	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Open play" maxLength:"255"`
+	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" example:"Drop-in games, one ticket a session" maxLength:"2000"`
+	IsActive    clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean" example:"true"`
+}

@@ -128,6 +128,15 @@ func (s *Server) routes() {
 	s.handle("PATCH /api/admin/classes/{id}/cancel", staff, s.cancelClass)
 	s.handle("PATCH /api/admin/classes/{id}/complete", staff, s.completeClass)
 
+	s.handle("GET /api/admin/tickets/programs", staff, s.listTicketPrograms)
+	s.handle("POST /api/admin/tickets/programs", staff, s.createTicketProgram)
+	s.handle("GET /api/admin/tickets/programs/{id}", staff, s.getTicketProgram)
+	s.handle("PATCH /api/admin/tickets/programs/{id}", staff, s.updateTicketProgram)
+	s.handle("POST /api/admin/tickets/packages", staff, s.createTicketPackage)
+	s.handle("PUT /api/admin/tickets/packages", staff, s.setTicketPrices)
+	s.handle("PATCH /api/admin/tickets/packages/{id}", staff, s.updateTicketPackage)
+	s.handle("POST /api/admin/tickets/quote", staff, s.quoteTickets)
+
 	// The trainer area: a user acts in it as a trainer only (authorize),
 	// so the services show and change the caller's own classes.
 	s.handle("GET /api/trainer/classes", trainer, s.listClasses)
