@@ -176,7 +176,7 @@ func (s *Programs) Quote(ctx context.Context, by clubhouse.Actor, in QuoteInput)
 	if err := by.RequirePanel(); err != nil {
 		return Quote{}, err
 	}
-	now := s.now()
+	now := s.now().Truncate(time.Microsecond) // as PostgreSQL stores it, so the answer is the stored promise
 	var out Quote
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		k, err := s.store.pkg(ctx, tx, in.PackageID, false)

@@ -1,8 +1,9 @@
 // Package demo seeds a demo club so that a newcomer can try every route:
-// catalogs, courts with prices, statuses with colours, a class tariff, one
-// user per role whose password is printed once, when the user is created,
-// two classes of the demo trainer, and the club's booking rules. Seeding is
-// idempotent: running it again adds only what is missing.
+// catalogs, courts with prices, statuses with colours, a class tariff, two
+// ticket programs with their packages, one user per role whose password is
+// printed once, when the user is created, two classes of the demo trainer,
+// and the club's booking rules. Seeding is idempotent: running it again
+// adds only what is missing.
 package demo
 
 import (
@@ -67,6 +68,18 @@ INSERT INTO class_tariffs (court_type_id, reservation_type_id, single_price, tot
 	ON CONFLICT (court_type_id, reservation_type_id) DO NOTHING;
 INSERT INTO coupons (code, kind, value, description) VALUES ('WELCOME10', 'percent', 10, 'Ten percent off a first booking')
 	ON CONFLICT ((lower(code))) DO NOTHING;
+INSERT INTO ticket_programs (name, description) VALUES
+	('Open play', 'Drop-in games on any free court, one ticket a visit'),
+	('Padel clinic', 'Coached padel sessions, one ticket a session')
+	ON CONFLICT ((lower(name))) DO NOTHING;
+INSERT INTO ticket_packages (program_id, name, ticket_count, unit_price)
+	SELECT p.id, v.name, v.ticket_count, v.unit_price
+	FROM (VALUES (1, 'Open play', '5 tickets', 5, 20000), (2, 'Open play', '10 tickets', 10, 18000),
+	             (3, 'Padel clinic', '4 sessions', 4, 45000), (4, 'Padel clinic', '8 sessions', 8, 40000))
+	     AS v(ord, program, name, ticket_count, unit_price)
+	JOIN ticket_programs p ON lower(p.name) = lower(v.program)
+	ORDER BY v.ord
+	ON CONFLICT (program_id, (lower(name))) DO NOTHING;
 `
 
 // user is a demo user: one per role, and one client.

@@ -66,6 +66,8 @@ func TestSeed_idempotent(t *testing.T) {
 	assert.Equal(t, 2, first["training_classes"], "the demo trainer's two classes")
 	assert.Equal(t, 32, first["class_sessions"], "eight weeks of two sessions a week each")
 	assert.Equal(t, first["class_sessions"], first["reservations"], "every session holds its court")
+	assert.Equal(t, 2, first["ticket_programs"], "Open play and Padel clinic")
+	assert.Equal(t, 4, first["ticket_packages"], "two packages each")
 
 	out.Reset()
 	require.NoError(t, demo.Seed(ctx, club.App, &out))
@@ -85,7 +87,8 @@ func TestSeed_addsWhatIsMissing(t *testing.T) {
 	require.NoError(t, demo.Seed(ctx, club.App, &out))
 	first := rowCounts(t, club.DB)
 
-	_, err := club.DB.ExecContext(ctx, "DELETE FROM users WHERE email = 'operator@demo.club'; DELETE FROM courts WHERE name = 'Padel 2'")
+	_, err := club.DB.ExecContext(ctx, "DELETE FROM users WHERE email = 'operator@demo.club'; DELETE FROM courts WHERE name = 'Padel 2'; "+
+		"DELETE FROM ticket_packages WHERE name = '8 sessions'")
 	require.NoError(t, err)
 	out.Reset()
 	require.NoError(t, demo.Seed(ctx, club.App, &out))
@@ -119,4 +122,38 @@ func TestSeed_rules(t *testing.T) {
 	club.AsAdmin().Patch("/api/admin/club-rules", map[string]any{"advance_days": 30}).Status(t, http.StatusOK)
 	require.NoError(t, demo.Seed(ctx, club.App, &bytes.Buffer{}))
 	assert.EqualValues(t, 30, club.Anonymous().Get("/api/public/club-rules").Status(t, http.StatusOK).Object(t)["advance_days"])
+}
+
+// TestSeed_tickets: the demo club has two ticket programs with their
+// packages, which the front desk can quote.
+func TestSeed_tickets(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	club := apptest.New(t)
+	require.NoError(t, demo.Seed(ctx, club.App, &bytes.Buffer{}))
+
+	var programs []struct {
+		Name     string `json:"name"`
+		IsActive bool   `json:"is_active"`
+		Packages []struct {
+			ID          int64   `json:"id"`
+			TicketCount int     `json:"ticket_count"`
+			UnitPrice   float64 `json:"unit_price"`
+			IsActive    bool    `json:"is_active"`
+		} `json:"packages"`
+	}
+	admin := club.AsAdmin()
+	admin.Get("/api/admin/tickets/programs").Status(t, http.StatusOK).JSON(t, &programs)
+	counts := map[string][]int{}
+	for _, p := range programs {
+		assert.True(t, p.IsActive, p.Name)
+		for _, k := range p.Packages {
+			assert.True(t, k.IsActive)
+			assert.Positive(t, k.UnitPrice)
+			counts[p.Name] = append(counts[p.Name], k.TicketCount)
+		}
+	}
+	assert.Equal(t, map[string][]int{"Open play": {5, 10}, "Padel clinic": {4, 8}}, counts)
+	q := admin.Post("/api/admin/tickets/quote", map[string]any{"package_id": programs[0].Packages[1].ID}).Status(t, http.StatusOK).Object(t)
+	assert.EqualValues(t, 180000, q["total"], "ten Open play tickets at 18000")
 }
