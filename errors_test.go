@@ -21,6 +21,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/pricing"
+	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
 // exported lists every exported error of the public packages and of
@@ -59,6 +60,7 @@ var exported = map[string]error{
 	"booking.ErrNoShowMarked":           booking.ErrNoShowMarked,
 	"booking.ErrNoShowEarly":            booking.ErrNoShowEarly,
 	"booking.ErrClassSession":           booking.ErrClassSession,
+	"booking.ErrEventBooking":           booking.ErrEventBooking,
 	"classes.ErrTariffNotFound":         classes.ErrTariffNotFound,
 	"classes.ErrNotClassType":           classes.ErrNotClassType,
 	"classes.ErrTariffExists":           classes.ErrTariffExists,
@@ -72,6 +74,16 @@ var exported = map[string]error{
 	"classes.ErrEnrollmentMove":         classes.ErrEnrollmentMove,
 	"classes.ErrClassFull":              classes.ErrClassFull,
 	"classes.ErrStudentNotFound":        classes.ErrStudentNotFound,
+	"tickets.ErrEventNotFound":          tickets.ErrEventNotFound,
+	"tickets.ErrParticipantNotFound":    tickets.ErrParticipantNotFound,
+	"tickets.ErrNotEventType":           tickets.ErrNotEventType,
+	"tickets.ErrEventFull":              tickets.ErrEventFull,
+	"tickets.ErrSlotTaken":              tickets.ErrSlotTaken,
+	"tickets.ErrAlreadyIn":              tickets.ErrAlreadyIn,
+	"tickets.ErrEventClosed":            tickets.ErrEventClosed,
+	"tickets.ErrEventStarted":           tickets.ErrEventStarted,
+	"tickets.ErrEventEnded":             tickets.ErrEventEnded,
+	"tickets.ErrEventNotStarted":        tickets.ErrEventNotStarted,
 	"booking.ErrInvalidColor":           booking.ErrInvalidColor,
 	"booking.ErrInvalidLedgerAccount":   booking.ErrInvalidLedgerAccount,
 	"booking.ErrClientNotFound":         booking.ErrClientNotFound,
@@ -253,7 +265,7 @@ func TestErrors_sub(t *testing.T) {
 func declaredErrors(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "internal/auth": "auth"} {
+	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "tickets": "tickets", "internal/auth": "auth"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		require.NoError(t, err)
 		for _, f := range files {
