@@ -127,6 +127,15 @@ func (s *Server) routes() {
 	s.handle("DELETE /api/admin/classes/{id}", staff, s.deleteClass)
 	s.handle("PATCH /api/admin/classes/{id}/cancel", staff, s.cancelClass)
 	s.handle("PATCH /api/admin/classes/{id}/complete", staff, s.completeClass)
+	s.handle("GET /api/admin/events", staff, s.listEvents)
+	s.handle("POST /api/admin/events", staff, s.createEvent)
+	s.handle("GET /api/admin/events/{id}", staff, s.getEvent)
+	s.handle("DELETE /api/admin/events/{id}", staff, s.deleteEvent)
+	s.handle("PATCH /api/admin/events/{id}/cancel", staff, s.cancelEvent)
+	s.handle("PATCH /api/admin/events/{id}/complete", staff, s.completeEvent)
+	s.handle("GET /api/admin/events/{id}/participants", staff, s.listEventParticipants)
+	s.handle("POST /api/admin/events/{id}/participants", staff, s.addEventParticipant)
+	s.handle("DELETE /api/admin/events/{id}/participants/{participantId}", staff, s.removeEventParticipant)
 
 	// The trainer area: a user acts in it as a trainer only (authorize),
 	// so the services show and change the caller's own classes.
