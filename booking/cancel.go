@@ -28,13 +28,16 @@ var (
 		"A booking is marked a no-show only once it has started.")
 	ErrClassSession = clubhouse.Errorf(clubhouse.Conflict, "booking held by a class",
 		"The booking holds the court for a training class session; cancel the class or change its schedule instead.")
+	ErrEventBooking = clubhouse.Errorf(clubhouse.Conflict, "booking held by an event",
+		"The booking holds the court for an event; it keeps its type and is cancelled or deleted with its event.")
 )
 
-var cancelErrors = sqldb.Mapping{"reservations_class_session_check": ErrClassSession}
+var cancelErrors = sqldb.Mapping{"reservations_class_session_check": ErrClassSession, "reservations_event_check": ErrEventBooking}
 
 // Cancel cancels the booking with id for staff, whatever the club's rules
 // say, and returns it. Cancelling a cancelled booking changes nothing.
-// Errors: ErrBookingNotFound, ErrNoShowMarked, ErrClassSession.
+// Errors: ErrBookingNotFound, ErrNoShowMarked, ErrClassSession,
+// ErrEventBooking.
 func (b *Bookings) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err

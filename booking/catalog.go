@@ -65,6 +65,7 @@ type ReservationType struct {
 	Description  *string   `db:"description"`
 	Gestion      int       `db:"gestion"`
 	LongBookings bool      `db:"long_bookings"` // bookings may last more than 24 hours
+	IsEvent      bool      `db:"is_event"`      // the operator's events book with it (tickets.Events)
 	CreatedAt    time.Time `db:"created_at"`
 	UpdatedAt    time.Time `db:"updated_at"`
 }
@@ -91,6 +92,7 @@ type CatalogInput struct {
 	Color         clubhouse.Optional[string] // reservation statuses
 	Gestion       clubhouse.Optional[int]    // reservation types
 	LongBookings  clubhouse.Optional[bool]   // reservation types
+	IsEvent       clubhouse.Optional[bool]   // reservation types
 	LedgerAccount clubhouse.Optional[string] // payment types
 	CourtTypeID   clubhouse.Optional[int64]  // courts
 	Cost          clubhouse.Optional[decimal.Decimal]
@@ -164,6 +166,9 @@ func (in CatalogInput) columns(c *catalog, create bool) (map[string]any, error) 
 	if c.has("long_bookings") && in.LongBookings.Set {
 		cols["long_bookings"] = in.LongBookings.Or(false)
 	}
+	if c.has("is_event") && in.IsEvent.Set {
+		cols["is_event"] = in.IsEvent.Or(false)
+	}
 	if c.has("court_type_id") {
 		switch {
 		case !in.CourtTypeID.Set && create, in.CourtTypeID.Set && in.CourtTypeID.Value == nil:
@@ -206,6 +211,8 @@ func (in CatalogInput) unsupported(c *catalog) string {
 		return "gestion"
 	case in.LongBookings.Set && !c.has("long_bookings"):
 		return "long_bookings"
+	case in.IsEvent.Set && !c.has("is_event"):
+		return "is_event"
 	case in.LedgerAccount.Set && !c.has("ledger_account"):
 		return "ledger_account"
 	case (in.CourtTypeID.Set || in.Cost.Set || in.Price.Set) && !c.has("court_type_id"):

@@ -53,12 +53,16 @@ var (
 	statuses = newCatalog("reservation_statuses", "reservation status", []string{"name", "color", "description"},
 		[]string{"name", "description"}, reference{"reservations", "reservation_status_id", "bookings"})
 	reservationTypes = func() *catalog {
-		c := newCatalog("reservation_types", "reservation type", []string{"name", "description", "gestion", "long_bookings"},
+		c := newCatalog("reservation_types", "reservation type", []string{"name", "description", "gestion", "long_bookings", "is_event"},
 			[]string{"name", "description"}, reference{"reservations", "reservation_type_id", "bookings"},
 			reference{"tariffs", "reservation_type_id", "tariffs"}, reference{"booking_series", "reservation_type_id", "booking series"},
-			reference{"class_tariffs", "reservation_type_id", "class tariffs"})
+			reference{"class_tariffs", "reservation_type_id", "class tariffs"}, reference{"events", "event_type_id", "events"})
 		c.errs["class_tariffs_class_type_fkey"] = clubhouse.ErrInUse.Withf(
 			"Class tariffs use the reservation type, so it stays a type of training classes (gestion 2); change or delete them first.")
+		c.errs["events_event_type_fkey"] = clubhouse.ErrInUse.Withf(
+			"Events use the reservation type, so it stays a type of events (is_event); delete them first.")
+		c.errs["reservation_types_event_class_check"] = clubhouse.ErrInvalidData.Withf(
+			"A reservation type is of training classes (gestion 2) or of events (is_event), not both.")
 		return c
 	}()
 	courts = func() *catalog {

@@ -22,6 +22,7 @@ var reservationErrors = sqldb.Mapping{
 	"reservations_span_check":                 ErrCheckoutBeforeChecking,
 	"reservations_grid_check":                 ErrOffGrid,
 	"reservations_cancelled_frozen":           ErrBookingCancelled,
+	"events_reservation_fkey":                 ErrEventBooking,
 }
 
 // takenOnDeadlock turns a deadlock between racing writers, which survived
@@ -267,7 +268,8 @@ func (reservationStore) delete(ctx context.Context, q sqldb.Queryer, ids []int64
 var errBookingInUse = clubhouse.ErrInUse.Withf("A booking still has payments, classes or events; delete those first.")
 
 // setCancelled records that who cancelled the booking with id at at.
-// Errors: ErrClassSession when a class session holds the booking.
+// Errors: ErrClassSession when a class session holds the booking,
+// ErrEventBooking when a scheduled event does.
 func (reservationStore) setCancelled(ctx context.Context, q sqldb.Queryer, id int64, who string, at time.Time) error {
 	_, err := q.ExecContext(ctx, `UPDATE reservations SET cancelled_by = $2, cancelled_at = $3, updated_at = now() WHERE id = $1`,
 		id, who, at)

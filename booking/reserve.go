@@ -116,6 +116,29 @@ func (b *Bookings) Release(ctx context.Context, tx *sqlx.Tx, ids []int64) ([]int
 	return deleted, nil
 }
 
+// CancelHeld cancels, in tx, the caller's transaction, the booking with id
+// that another domain holds and has let go of (a cancelled event), for by,
+// whatever the club's rules say; it frees the court and keeps the booking,
+// who cancelled it and when. A cancelled booking stays as it was. After tx
+// commits, the caller calls Announce with id. Errors:
+// clubhouse.ErrForbidden for an actor without the panel permission,
+// ErrBookingNotFound, ErrNoShowMarked, ErrClassSession, ErrEventBooking.
+func (b *Bookings) CancelHeld(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, id int64) error {
+	if err := by.RequirePanel(); err != nil {
+		return err
+	}
+	r, err := b.store.get(ctx, tx, id, true)
+	switch {
+	case err != nil:
+		return err
+	case r.CancelledAt != nil:
+		return nil
+	case r.NoShowAt != nil:
+		return ErrNoShowMarked
+	}
+	return b.store.setCancelled(ctx, tx, id, recordedBy(by), b.now())
+}
+
 // Announce publishes booking:changed for the bookings with ids, which a
 // committed transaction of another domain made, moved or freed (Reserve,
 // Release).

@@ -48,6 +48,7 @@ type reservationTypeDTO struct {
 	Description  *string   `json:"description" validate:"required" extensions:"x-nullable"`
 	Gestion      int       `json:"gestion" validate:"required" enums:"1,2" example:"1"`
 	LongBookings bool      `json:"long_bookings" validate:"required"`
+	IsEvent      bool      `json:"is_event" validate:"required"`
 	CreatedAt    time.Time `json:"created_at" validate:"required" format:"date-time"`
 	UpdatedAt    time.Time `json:"updated_at" validate:"required" format:"date-time"`
 }
@@ -82,7 +83,7 @@ func newStatusDTO(t booking.ReservationStatus) statusDTO {
 
 func newReservationTypeDTO(t booking.ReservationType) reservationTypeDTO {
 	return reservationTypeDTO{ID: t.ID, Name: t.Name, Description: t.Description, Gestion: t.Gestion, LongBookings: t.LongBookings,
-		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+		IsEvent: t.IsEvent, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 }
 
 func newCourtDTO(c booking.Court) courtDTO {
@@ -125,6 +126,8 @@ type reservationTypeInput struct {
 	Description  clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 	Gestion      clubhouse.Optional[int]    `json:"gestion" swaggertype:"integer" enums:"1,2" example:"2"`
 	LongBookings clubhouse.Optional[bool]   `json:"long_bookings" swaggertype:"boolean" example:"false"`
+	// the operator's events book with it (POST /api/admin/events); not with gestion 2
+	IsEvent clubhouse.Optional[bool] `json:"is_event" swaggertype:"boolean" example:"false"`
 }
 
 //patchgen:patch courtPatch
@@ -147,7 +150,8 @@ func (in reservationTypeInput) domain() booking.CatalogInput {
 	return reservationTypePatch(in).domain()
 }
 func (in reservationTypePatch) domain() booking.CatalogInput {
-	return booking.CatalogInput{Name: in.Name, Description: in.Description, Gestion: in.Gestion, LongBookings: in.LongBookings}
+	return booking.CatalogInput{Name: in.Name, Description: in.Description, Gestion: in.Gestion, LongBookings: in.LongBookings,
+		IsEvent: in.IsEvent}
 }
 func (in courtInput) domain() booking.CatalogInput { return courtPatch(in).domain() }
 func (in courtPatch) domain() booking.CatalogInput {

@@ -108,6 +108,8 @@ type reservationTypePatch struct {
 	Description  clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
 	Gestion      clubhouse.Optional[int]    `json:"gestion" swaggertype:"integer" enums:"1,2" example:"2"`
 	LongBookings clubhouse.Optional[bool]   `json:"long_bookings" swaggertype:"boolean" example:"false"`
+	// the operator's events book with it (POST /api/admin/events); not with gestion 2
+	IsEvent clubhouse.Optional[bool] `json:"is_event" swaggertype:"boolean" example:"false"`
 }
 
 // statusPatch is statusInput with every field optional: the body of a change.

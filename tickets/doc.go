@@ -22,4 +22,19 @@
 //
 //	catalog := tickets.New(db, tickets.Options{Zone: bogota}).Programs
 //	q, err := catalog.Quote(ctx, clubhouse.Staff("front-desk"), tickets.QuoteInput{PackageID: ten.ID})
+//
+// Events (events.go; the pure rules in event.go, the SQL in
+// event_store.go) are for staff. An event's booking has the event's
+// reservation type, one with is_event set, and the club's rules judge it as
+// any staff booking (EventInput.OverrideRules books against them, recorded
+// on the booking). Its status moves once: scheduled to cancelled, before it
+// ends, which cancels its booking and frees the court, or to completed,
+// once it has started. Clients join a scheduled event until it ends, in the
+// slot asked for or the lowest free one, and leave it only before it
+// starts. The database holds the places: a slot holds one participant, a
+// client sits once in an event, and every participant row carries the
+// event's capacity through its foreign key, so no slot lies beyond it; an
+// event's booking is neither deleted, retyped nor cancelled from under it.
+// Deleting an event that has not started deletes its booking too; the
+// booking of one that has started stays as history.
 package tickets

@@ -1,19 +1,342 @@
 package tickets
 
 import (
+	"context"
+	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
 // Events are the operator's events and their participants.
+//
+// An event books its court through booking.Bookings.Reserve in its own
+// transaction, so the club's rules judge it as any staff booking (unless
+// EventInput.OverrideRules, recorded on the booking) and a taken court is
+// booking.ErrCourtTaken. Its status moves once: scheduled to cancelled
+// (before it ends; its booking is cancelled, freeing the court) or to
+// completed (once it has started). Participants join a scheduled event
+// until it ends (walk-ins included) and leave it only before it starts.
+// Every method is for staff (the panel permission); anyone else gets
+// clubhouse.ErrForbidden. booking:changed is published after each commit
+// that books, cancels or frees an event's court.
 type Events struct {
 	db       *sqlx.DB
 	zone     *time.Location
 	now      func() time.Time
 	events   clubhouse.Publisher
 	bookings *booking.Bookings
+	store    eventStore
+}
+
+// wallNow is the club's wall clock.
+func (s *Events) wallNow() time.Time { return booking.Wall(s.now().In(s.zone)) }
+
+// announce publishes booking:changed for the bookings with ids, once the
+// transaction that changed them has committed.
+func (s *Events) announce(ids ...int64) {
+	if len(ids) > 0 {
+		s.events.Publish(booking.TopicChanged, booking.Changed{IDs: ids})
+	}
+}
+
+// List returns a page of the events that match f, by start. Errors:
+// clubhouse.ErrForbidden, ErrInvalidQuery for an unknown status or a page
+// out of EventPaging.
+func (s *Events) List(ctx context.Context, by clubhouse.Actor, f EventFilter) ([]Event, error) {
+	if err := by.RequirePanel(); err != nil {
+		return nil, err
+	}
+	switch f.Status {
+	case "", StatusScheduled, StatusCancelled, StatusCompleted:
+	default:
+		return nil, clubhouse.ErrInvalidQuery.Withf("status must be scheduled, cancelled or completed, not %q.", f.Status)
+	}
+	var err error
+	if f.Limit, err = EventPaging.Limit("limit", f.Limit); err != nil {
+		return nil, err
+	}
+	return s.store.list(ctx, s.db, f)
+}
+
+// Get returns the event with id with its participants. Errors:
+// clubhouse.ErrForbidden, ErrEventNotFound.
+func (s *Events) Get(ctx context.Context, by clubhouse.Actor, id int64) (Event, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Event{}, err
+	}
+	return s.read(ctx, s.db, id)
+}
+
+// read returns the event with id with its participants.
+func (s *Events) read(ctx context.Context, q sqldb.Queryer, id int64) (Event, error) {
+	e, err := s.store.get(ctx, q, id, false)
+	if err != nil {
+		return Event{}, err
+	}
+	e.Participants, err = s.store.participants(ctx, q, id)
+	return e, err
+}
+
+// Create books the court for the event and stores it, in one transaction,
+// and returns it with no participants.
+//
+// Errors: clubhouse.ErrForbidden; Invalid (missing or bad fields, see
+// EventInput; an unknown court; ErrNotEventType; a span off the grid,
+// reversed or too long for the type); the refusal of a club rule (unless
+// OverrideRules); booking.ErrCourtTaken.
+func (s *Events) Create(ctx context.Context, by clubhouse.Actor, in EventInput) (Event, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Event{}, err
+	}
+	e, err := in.event()
+	if err != nil {
+		return Event{}, err
+	}
+	if by.UserID != 0 {
+		e.CreatedBy = &by.UserID
+	}
+	var out Event
+	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		exists, isEvent, err := s.store.isEventType(ctx, tx, e.EventTypeID)
+		switch {
+		case err != nil:
+			return err
+		case !exists:
+			return clubhouse.ErrInvalidReference.Withf("event_type_id %d does not name an existing reservation type.", e.EventTypeID)
+		case !isEvent:
+			return ErrNotEventType
+		}
+		rs, err := s.bookings.Reserve(ctx, tx, by, booking.BookingInput{CourtID: clubhouse.Some(e.CourtID),
+			ReservationTypeID: clubhouse.Some(e.EventTypeID), Notes: clubhouse.Some("Event: " + e.Title),
+			OverrideRules: in.OverrideRules}, []booking.Span{e.Span()})
+		if err != nil {
+			return err
+		}
+		e.ReservationID = rs[0].ID
+		id, err := s.store.insert(ctx, tx, e)
+		if err != nil {
+			return err
+		}
+		out, err = s.read(ctx, tx, id)
+		return err
+	})
+	if err != nil {
+		return Event{}, fmt.Errorf("create event: %w", err)
+	}
+	s.announce(out.ReservationID)
+	return out, nil
+}
+
+// Delete removes the event with id and its participants. When the event
+// has not started, its booking goes too, freeing the court; the booking of
+// an event that has started stays as history. Errors:
+// clubhouse.ErrForbidden, ErrEventNotFound, clubhouse.ErrInUse when the
+// booking to free has payments.
+func (s *Events) Delete(ctx context.Context, by clubhouse.Actor, id int64) error {
+	if err := by.RequirePanel(); err != nil {
+		return err
+	}
+	var freed []int64
+	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		e, err := s.store.get(ctx, tx, id, true)
+		if err != nil {
+			return err
+		}
+		if err := s.store.delete(ctx, tx, id); err != nil {
+			return err
+		}
+		if e.started(s.wallNow()) {
+			return nil
+		}
+		freed, err = s.bookings.Release(ctx, tx, []int64{e.ReservationID})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("delete event: %w", err)
+	}
+	s.announce(freed...)
+	return nil
+}
+
+// Cancel cancels the scheduled event with id, which has not ended, and
+// its booking, freeing the court; the event keeps its participants.
+// Errors: clubhouse.ErrForbidden, ErrEventNotFound, ErrEventClosed,
+// ErrEventEnded, booking.ErrNoShowMarked when staff marked its booking a
+// no-show.
+func (s *Events) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Event, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Event{}, err
+	}
+	var out Event
+	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		e, err := s.scheduled(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if e.ended(s.wallNow()) {
+			return ErrEventEnded.Withf("The event ended at %s; complete it instead.", e.Checkout.Format(time.DateTime))
+		}
+		// The event lets go of its booking first: the database refuses to
+		// cancel the booking of a scheduled event.
+		if err := s.store.setStatus(ctx, tx, id, StatusCancelled); err != nil {
+			return err
+		}
+		if err := s.bookings.CancelHeld(ctx, tx, by, e.ReservationID); err != nil {
+			return err
+		}
+		out, err = s.read(ctx, tx, id)
+		return err
+	})
+	if err != nil {
+		return Event{}, fmt.Errorf("cancel event: %w", err)
+	}
+	s.announce(out.ReservationID)
+	return out, nil
+}
+
+// Complete marks the scheduled event with id, which has started,
+// completed. Errors: clubhouse.ErrForbidden, ErrEventNotFound,
+// ErrEventClosed, ErrEventNotStarted.
+func (s *Events) Complete(ctx context.Context, by clubhouse.Actor, id int64) (Event, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Event{}, err
+	}
+	var out Event
+	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		e, err := s.scheduled(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if !e.started(s.wallNow()) {
+			return ErrEventNotStarted.Withf("An event is completed once it has started; this one starts at %s.", e.Checking.Format(time.DateTime))
+		}
+		if err := s.store.setStatus(ctx, tx, id, StatusCompleted); err != nil {
+			return err
+		}
+		out, err = s.read(ctx, tx, id)
+		return err
+	})
+	if err != nil {
+		return Event{}, fmt.Errorf("complete event: %w", err)
+	}
+	return out, nil
+}
+
+// scheduled locks and returns the event with id, which must be scheduled.
+func (s *Events) scheduled(ctx context.Context, tx *sqlx.Tx, id int64) (Event, error) {
+	e, err := s.store.get(ctx, tx, id, true)
+	if err != nil {
+		return Event{}, err
+	}
+	if e.Status != StatusScheduled {
+		return Event{}, ErrEventClosed.Withf("The event is %s; only a scheduled event changes.", e.Status)
+	}
+	return e, nil
+}
+
+// Participants returns the participants of the event with id, by slot.
+// Errors: clubhouse.ErrForbidden, ErrEventNotFound.
+func (s *Events) Participants(ctx context.Context, by clubhouse.Actor, id int64) ([]Participant, error) {
+	e, err := s.Get(ctx, by, id)
+	if err != nil {
+		return nil, err
+	}
+	return e.Participants, nil
+}
+
+// AddParticipant seats the client of in in the event with id: in the slot
+// in names, or in the lowest free one. The event's row is locked for the
+// seating, so concurrent seatings take their turns; the database holds
+// the places besides (a slot holds one participant, a client sits once,
+// no slot lies beyond the capacity).
+//
+// Errors: clubhouse.ErrForbidden, ErrEventNotFound, Invalid (a missing or
+// unknown client, a slot out of 1 to the capacity), ErrEventClosed,
+// ErrEventEnded, ErrAlreadyIn, ErrSlotTaken, ErrEventFull.
+func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int64, in ParticipantInput) (Participant, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Participant{}, err
+	}
+	var createdBy *int64
+	if by.UserID != 0 {
+		createdBy = &by.UserID
+	}
+	var out Participant
+	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		e, err := s.scheduled(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := in.check(e); err != nil {
+			return err
+		}
+		if e.ended(s.wallNow()) {
+			return ErrEventEnded.Withf("The event ended at %s; participants join until it ends.", e.Checkout.Format(time.DateTime))
+		}
+		client := *in.ClientID.Value
+		known, err := s.store.clientExists(ctx, tx, client)
+		if err != nil {
+			return err
+		}
+		if !known {
+			return errUnknownClient
+		}
+		seated, err := s.store.participants(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		taken := make([]int, len(seated))
+		for i, p := range seated {
+			switch {
+			case p.ClientID == client:
+				return ErrAlreadyIn.Withf("Client %d already takes part in the event, in slot %d.", client, p.Slot)
+			case in.Slot.Present() && p.Slot == *in.Slot.Value:
+				return ErrSlotTaken.Withf("Slot %d is taken by client %d; leave slot out for the lowest free one.", p.Slot, p.ClientID)
+			}
+			taken[i] = p.Slot
+		}
+		slot := in.Slot.Or(freeSlot(e.Capacity, taken))
+		if slot == 0 {
+			return ErrEventFull.Withf("The event's %d places are taken.", e.Capacity)
+		}
+		pid, err := s.store.seat(ctx, tx, e, client, slot, createdBy)
+		if err != nil {
+			return err
+		}
+		out, err = s.store.participant(ctx, tx, id, pid)
+		return err
+	})
+	if err != nil {
+		return Participant{}, fmt.Errorf("add participant: %w", err)
+	}
+	return out, nil
+}
+
+// RemoveParticipant frees the slot of the participant with participantID
+// of the event with id, while the event is scheduled and has not started.
+// Errors: clubhouse.ErrForbidden, ErrEventNotFound, ErrParticipantNotFound,
+// ErrEventClosed, ErrEventStarted.
+func (s *Events) RemoveParticipant(ctx context.Context, by clubhouse.Actor, id, participantID int64) error {
+	if err := by.RequirePanel(); err != nil {
+		return err
+	}
+	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		e, err := s.scheduled(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if e.started(s.wallNow()) {
+			return ErrEventStarted.Withf("The event started at %s; its participants stay as they are.", e.Checking.Format(time.DateTime))
+		}
+		return s.store.unseat(ctx, tx, id, participantID)
+	})
+	if err != nil {
+		return fmt.Errorf("remove participant: %w", err)
+	}
+	return nil
 }

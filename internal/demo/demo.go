@@ -2,8 +2,8 @@
 // catalogs, courts with prices, statuses with colours, a class tariff, two
 // ticket programs with their packages, one user per role whose password is
 // printed once, when the user is created, two classes of the demo trainer,
-// and the club's booking rules. Seeding is idempotent: running it again
-// adds only what is missing.
+// an event with two participants, and the club's booking rules. Seeding is
+// idempotent: running it again adds only what is missing.
 package demo
 
 import (
@@ -25,6 +25,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/pricing"
+	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
 // catalogSQL inserts the demo catalogs, skipping rows that exist by name.
@@ -48,6 +49,7 @@ INSERT INTO reservation_types (name, description, gestion) VALUES
 	('Rental', 'Court rental', 1), ('Tournament', 'Club tournament', 1), ('Event', 'Operator event', 1),
 	('Maintenance', 'Court closed for maintenance', 1), ('Tennis class', 'Training class', 2)
 	ON CONFLICT ((lower(name))) DO NOTHING;
+UPDATE reservation_types SET is_event = true WHERE lower(name) = 'event' AND NOT is_event;
 INSERT INTO courts (court_type_id, name, cost, price)
 	SELECT ct.id, v.name, v.cost, v.price
 	FROM (VALUES (1, 'Tennis', 'Tennis 1', 15000, 60000), (2, 'Tennis', 'Tennis 2', 15000, 60000),
@@ -153,6 +155,9 @@ func Seed(ctx context.Context, a *app.App, out io.Writer) error {
 	if err := seedClasses(ctx, a, out); err != nil {
 		return err
 	}
+	if err := seedEvent(ctx, a, out); err != nil {
+		return err
+	}
 	if err := seedRules(ctx, a); err != nil {
 		return err
 	}
@@ -211,6 +216,53 @@ func seedClasses(ctx context.Context, a *app.App, out io.Writer) error {
 		}
 		if err != nil {
 			return fmt.Errorf("class %s: %w", c.title, err)
+		}
+	}
+	return nil
+}
+
+// seedEvent gives the demo club an event when it has none: a five-a-side
+// night on Football 5 three days from now, 18:00 to 20:00 (open hours on
+// any day, and free in the README's examples), with two participants, the
+// demo client and Carla Ríos, a client the demo creates for it. The club's
+// rules judge it as any staff booking; when one refuses it (the date is a
+// holiday), or the court is taken, it is left out, with a line on out.
+func seedEvent(ctx context.Context, a *app.App, out io.Writer) error {
+	desk := clubhouse.Staff("demo")
+	have, err := a.Tickets.Events.List(ctx, desk, tickets.EventFilter{})
+	if err != nil || len(have) > 0 {
+		return err
+	}
+	var court, typeID int64
+	if err := a.DB.GetContext(ctx, &court, `SELECT id FROM courts WHERE lower(name) = 'football 5'`); err != nil {
+		return fmt.Errorf("event court: %w", err)
+	}
+	if err := a.DB.GetContext(ctx, &typeID, `SELECT id FROM reservation_types WHERE lower(name) = 'event'`); err != nil {
+		return fmt.Errorf("event type: %w", err)
+	}
+	var clients []int64
+	if err := a.DB.SelectContext(ctx, &clients, `WITH carla AS (
+		INSERT INTO clients (email, display_name, first_name, last_name, phone, document, document_type_id)
+		SELECT 'carla@demo.club', 'Carla Ríos', 'Carla', 'Ríos', '+573000000002', '1000000002', id FROM document_types WHERE name = 'CC'
+		ON CONFLICT DO NOTHING RETURNING id)
+		SELECT id FROM clients WHERE lower(email) IN ('client@demo.club', 'carla@demo.club') UNION SELECT id FROM carla ORDER BY id`); err != nil {
+		return fmt.Errorf("event clients: %w", err)
+	}
+	now := time.Now().In(a.Config.ClubTimezone)
+	day := time.Date(now.Year(), now.Month(), now.Day()+3, 0, 0, 0, 0, time.UTC)
+	e, err := a.Tickets.Events.Create(ctx, desk, tickets.EventInput{CourtID: clubhouse.Some(court), EventTypeID: clubhouse.Some(typeID),
+		Checking: clubhouse.Some(day.Add(18 * time.Hour)), Checkout: clubhouse.Some(day.Add(20 * time.Hour)),
+		Title: clubhouse.Some("Five-a-side night"), Capacity: clubhouse.Some(10)})
+	if clubhouse.KindOf(err) == clubhouse.Conflict {
+		fmt.Fprintf(out, "Demo event left out: %v\n", err)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("event: %w", err)
+	}
+	for _, c := range clients {
+		if _, err := a.Tickets.Events.AddParticipant(ctx, desk, e.ID, tickets.ParticipantInput{ClientID: clubhouse.Some(c)}); err != nil {
+			return fmt.Errorf("event participant %d: %w", c, err)
 		}
 	}
 	return nil

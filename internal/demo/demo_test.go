@@ -15,6 +15,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
 	"github.com/clubhouse-go/clubhouse/internal/demo"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
 // rowCounts returns the number of rows of every table of db.
@@ -58,16 +59,28 @@ func TestSeed_idempotent(t *testing.T) {
 
 	first := rowCounts(t, club.DB)
 	for _, table := range []string{"users", "clients", "court_types", "courts", "document_types", "payment_types",
-		"reservation_statuses", "reservation_types", "class_tariffs", "reservations"} {
+		"reservation_statuses", "reservation_types", "class_tariffs", "reservations", "events", "event_participants"} {
 		assert.Positive(t, first[table], "the demo fills %s", table)
 	}
 	assert.Equal(t, 6, first["users"])
-	assert.Equal(t, 1, first["clients"])
+	assert.Equal(t, 2, first["clients"], "the demo client and the event's other participant")
 	assert.Equal(t, 2, first["training_classes"], "the demo trainer's two classes")
 	assert.Equal(t, 32, first["class_sessions"], "eight weeks of two sessions a week each")
-	assert.Equal(t, first["class_sessions"], first["reservations"], "every session holds its court")
 	assert.Equal(t, 2, first["ticket_programs"], "Open play and Padel clinic")
 	assert.Equal(t, 4, first["ticket_packages"], "two packages each")
+	assert.Equal(t, 1, first["events"])
+	assert.Equal(t, 2, first["event_participants"])
+	assert.Equal(t, first["class_sessions"]+first["events"], first["reservations"], "every session and event holds its court")
+	desk := clubhouse.Staff("test")
+	events, err := club.Tickets.Events.List(ctx, desk, tickets.EventFilter{})
+	require.NoError(t, err)
+	require.Len(t, events, 1)
+	event, err := club.Tickets.Events.Get(ctx, desk, events[0].ID)
+	require.NoError(t, err)
+	assert.Equal(t, "Football 5", event.CourtName)
+	assert.Equal(t, "Event", event.EventTypeName)
+	require.Len(t, event.Participants, 2)
+	assert.Equal(t, []string{"Demo", "Carla"}, []string{event.Participants[0].FirstName, event.Participants[1].FirstName})
 
 	out.Reset()
 	require.NoError(t, demo.Seed(ctx, club.App, &out))

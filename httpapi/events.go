@@ -1,0 +1,347 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/wire"
+	"github.com/clubhouse-go/clubhouse/tickets"
+)
+
+// eventDTO is an operator's event; checking and checkout are the wall
+// times of its booking, also split into date and time as for admin
+// bookings.
+type eventDTO struct {
+	ID            int64      `json:"id" validate:"required" example:"5"`
+	ReservationID int64      `json:"reservation_id" validate:"required" example:"41"`
+	EventTypeID   int64      `json:"event_type_id" validate:"required" example:"3"`
+	EventTypeName string     `json:"event_type_name" validate:"required" example:"Event"`
+	Title         string     `json:"title" validate:"required" example:"Americano night"`
+	Capacity      int        `json:"capacity" validate:"required" example:"16"`
+	PlacesLeft    int        `json:"places_left" validate:"required" example:"14"`
+	Status        string     `json:"status" validate:"required" enums:"scheduled,cancelled,completed"`
+	CourtID       int64      `json:"court_id" validate:"required" example:"4"`
+	CourtName     string     `json:"court_name" validate:"required" example:"Padel 2"`
+	Checking      string     `json:"checking" validate:"required" example:"2026-03-06 18:00:00"`
+	Checkout      string     `json:"checkout" validate:"required" example:"2026-03-06 21:00:00"`
+	CheckingDate  string     `json:"checking_date" validate:"required" example:"2026-03-06"`
+	CheckingTime  string     `json:"checking_time" validate:"required" example:"18:00:00"`
+	CheckoutDate  string     `json:"checkout_date" validate:"required" example:"2026-03-06"`
+	CheckoutTime  string     `json:"checkout_time" validate:"required" example:"21:00:00"`
+	CancelledAt   *time.Time `json:"cancelled_at" validate:"required" extensions:"x-nullable" format:"date-time"`
+	CompletedAt   *time.Time `json:"completed_at" validate:"required" extensions:"x-nullable" format:"date-time"`
+	CreatedAt     time.Time  `json:"created_at" validate:"required" format:"date-time"`
+	UpdatedAt     time.Time  `json:"updated_at" validate:"required" format:"date-time"`
+}
+
+// eventDetailDTO is an event with its participants.
+type eventDetailDTO struct {
+	eventDTO
+	Participants []participantDTO `json:"participants" validate:"required"`
+}
+
+// participantDTO is a participant of an event, by slot; ticket_id and
+// strip_id name the ticket a participant uses (none yet: clients only).
+type participantDTO struct {
+	ID              int64     `json:"id" validate:"required" example:"12"`
+	EventID         int64     `json:"event_id" validate:"required" example:"5"`
+	ClientID        int64     `json:"client_id" validate:"required" example:"7"`
+	TicketID        *int64    `json:"ticket_id" validate:"required" extensions:"x-nullable"`
+	StripID         *int64    `json:"strip_id" validate:"required" extensions:"x-nullable"`
+	Slot            int       `json:"slot" validate:"required" example:"1"`
+	ClientFirstName string    `json:"client_first_name" validate:"required" example:"Ana"`
+	ClientLastName  string    `json:"client_last_name" validate:"required" example:"Gómez"`
+	ClientEmail     *string   `json:"client_email" validate:"required" extensions:"x-nullable"`
+	ClientPhone     *string   `json:"client_phone" validate:"required" extensions:"x-nullable"`
+	CreatedAt       time.Time `json:"created_at" validate:"required" format:"date-time"`
+}
+
+func newEventDTO(e tickets.Event) eventDTO {
+	checking, checkout := e.Checking.Format(wire.AdminLayout), e.Checkout.Format(wire.AdminLayout)
+	checkingDate, checkingTime, _ := strings.Cut(checking, " ")
+	checkoutDate, checkoutTime, _ := strings.Cut(checkout, " ")
+	return eventDTO{ID: e.ID, ReservationID: e.ReservationID, EventTypeID: e.EventTypeID, EventTypeName: e.EventTypeName,
+		Title: e.Title, Capacity: e.Capacity, PlacesLeft: e.PlacesLeft(), Status: e.Status, CourtID: e.CourtID, CourtName: e.CourtName,
+		Checking: checking, Checkout: checkout, CheckingDate: checkingDate, CheckingTime: checkingTime,
+		CheckoutDate: checkoutDate, CheckoutTime: checkoutTime, CancelledAt: e.CancelledAt, CompletedAt: e.CompletedAt,
+		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt}
+}
+
+func newEventDetailDTO(e tickets.Event) eventDetailDTO {
+	return eventDetailDTO{eventDTO: newEventDTO(e), Participants: mapSlice(e.Participants, newParticipantDTO)}
+}
+
+func newParticipantDTO(p tickets.Participant) participantDTO {
+	return participantDTO{ID: p.ID, EventID: p.EventID, ClientID: p.ClientID, Slot: p.Slot, ClientFirstName: p.FirstName,
+		ClientLastName: p.LastName, ClientEmail: p.Email, ClientPhone: p.Phone, CreatedAt: p.CreatedAt}
+}
+
+// eventInput creates an event. checking and checkout accept ISO 8601 or
+// "YYYY-MM-DD HH:mm:ss" wall time, as for bookings.
+type eventInput struct {
+	CourtID     clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"4"`
+	Checking    clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-06 18:00:00" maxLength:"255"`
+	Checkout    clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-06 21:00:00" maxLength:"255"`
+	Title       clubhouse.Optional[string] `json:"title" validate:"required" swaggertype:"string" example:"Americano night" maxLength:"255"`
+	Capacity    clubhouse.Optional[int]    `json:"capacity" validate:"required" swaggertype:"integer" example:"16" minimum:"1" maximum:"1000"`
+	EventTypeID clubhouse.Optional[int64]  `json:"event_type_id" validate:"required" swaggertype:"integer" example:"3"`
+	// staff only: book the court against the club rules; recorded on the booking
+	OverrideRules bool `json:"override_rules" default:"false"`
+}
+
+func (in eventInput) domain(zone *time.Location) (tickets.EventInput, error) {
+	from, to, err := wallSpan(in.Checking, in.Checkout, zone)
+	return tickets.EventInput{CourtID: in.CourtID, EventTypeID: in.EventTypeID, Checking: from, Checkout: to, Title: in.Title,
+		Capacity: in.Capacity, OverrideRules: in.OverrideRules}, err
+}
+
+// participantInput seats a client in an event.
+type participantInput struct {
+	ClientID clubhouse.Optional[int64] `json:"client_id" validate:"required" swaggertype:"integer" example:"7"`
+	Slot     clubhouse.Optional[int]   `json:"slot" swaggertype:"integer" example:"1" minimum:"1" maximum:"1000"`
+}
+
+// listEvents lists events.
+//
+// @Summary List events
+// @Description The operator's events by start, without their participants (GET /api/admin/events/{id} has them). from and to keep the events that start on a date between them.
+// @Tags events
+// @Produce json
+// @Param from query string false "Only events that start on or after this date (YYYY-MM-DD)" maxlength(255)
+// @Param to query string false "Only events that start on or before this date (YYYY-MM-DD)" maxlength(255)
+// @Param court_id query int false "Only the events on this court"
+// @Param status query string false "Only events with this status" Enums(scheduled, cancelled, completed) maxlength(20)
+// @Param limit query int false "Page size, 1 to 1000" default(100)
+// @Param offset query int false "Rows to skip" default(0)
+// @Success 200 {array} eventDTO
+// @Failure 400,401,403,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/events [get]
+func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) error {
+	var f tickets.EventFilter
+	var err error
+	if f.From, err = optDate(r, "from"); err != nil {
+		return err
+	}
+	if f.To, err = optDate(r, "to"); err != nil {
+		return err
+	}
+	if f.CourtID, err = queryID(r, "court_id"); err != nil {
+		return err
+	}
+	f.Status = r.URL.Query().Get("status")
+	if f.Limit, f.Offset, err = queryPage(r, tickets.EventPaging); err != nil {
+		return err
+	}
+	rows, err := s.o.Tickets.Events.List(r.Context(), actor(r), f)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, mapSlice(rows, newEventDTO))
+}
+
+// createEvent books a court for an event.
+//
+// @Summary Create an event
+// @Description Books the court from checking to checkout (slots of 30 minutes) with the reservation type event_type_id, which must be a type of events (is_event true; 400 otherwise), and creates the event on that booking, in one transaction. The club's rules judge the booking as any staff booking: a refusal is 409 naming the rule, unless override_rules, which the booking records. 409 "court occupied" when the court is taken. capacity is from 1 to 1000; the title is not blank. Answers the event with participants: []. Emits booking:changed.
+// @Tags events
+// @Accept json
+// @Produce json
+// @Param body body eventInput true "The event"
+// @Success 201 {object} eventDetailDTO
+// @Failure 400,401,403,409,413,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/events [post]
+func (s *Server) createEvent(w http.ResponseWriter, r *http.Request) error {
+	var in eventInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	req, err := in.domain(s.o.Zone)
+	if err != nil {
+		return err
+	}
+	e, err := s.o.Tickets.Events.Create(r.Context(), actor(r), req)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, newEventDetailDTO(e))
+}
+
+// getEvent reads an event with its participants.
+//
+// @Summary Read an event
+// @Tags events
+// @Produce json
+// @Param id path int true "event id"
+// @Success 200 {object} eventDetailDTO
+// @Failure 400,401,403,404,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/events/{id} [get]
+func (s *Server) getEvent(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	e, err := s.o.Tickets.Events.Get(r.Context(), actor(r), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newEventDetailDTO(e))
+}
+
+// deleteEvent removes an event.
+//
+// @Summary Delete an event
+// @Description Deletes the event and its participants. When the event has not started, its booking is deleted too, freeing the court (409 when the booking has payments); the booking of an event that has started stays as history. Emits booking:changed when the court is freed.
+// @Tags events
+// @Param id path int true "event id"
+// @Success 204
+// @Failure 400,401,403,404,409,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/events/{id} [delete]
+func (s *Server) deleteEvent(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	if err := s.o.Tickets.Events.Delete(r.Context(), actor(r), id); err != nil {
+		return err
+	}
+	return noContent(w)
+}
+
+// cancelEvent cancels an event.
+//
+// @Summary Cancel an event
+// @Description A scheduled event that has not ended becomes cancelled, and its booking is cancelled with it (kept, with cancelled_at and cancelled_by), freeing the court; the participants stay. An event that is not scheduled, or has ended, answers 409. Emits booking:changed.
+// @Tags events
+// @Produce json
+// @Param id path int true "event id"
+// @Success 200 {object} eventDetailDTO
+// @Failure 400,401,403,404,409,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/events/{id}/cancel [patch]
+func (s *Server) cancelEvent(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	e, err := s.o.Tickets.Events.Cancel(r.Context(), actor(r), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newEventDetailDTO(e))
+}
+
+// completeEvent completes an event.
+//
+// @Summary Complete an event
+// @Description A scheduled event that has started becomes completed, with completed_at set. An event that is not scheduled, or has not started, answers 409.
+// @Tags events
+// @Produce json
+// @Param id path int true "event id"
+// @Success 200 {object} eventDetailDTO
+// @Failure 400,401,403,404,409,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/events/{id}/complete [patch]
+func (s *Server) completeEvent(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	e, err := s.o.Tickets.Events.Complete(r.Context(), actor(r), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newEventDetailDTO(e))
+}
+
+// listEventParticipants lists the participants of an event.
+//
+// @Summary List an event's participants
+// @Description By slot.
+// @Tags events
+// @Produce json
+// @Param id path int true "event id"
+// @Success 200 {array} participantDTO
+// @Failure 400,401,403,404,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/events/{id}/participants [get]
+func (s *Server) listEventParticipants(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	rows, err := s.o.Tickets.Events.Participants(r.Context(), actor(r), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, mapSlice(rows, newParticipantDTO))
+}
+
+// addEventParticipant seats a client in an event.
+//
+// @Summary Add a participant
+// @Description Seats the client in the slot asked for (from 1 to the capacity; 400 beyond it) or, without slot, in the lowest free one. A scheduled event takes participants until it ends. 409 "event full" when every place is taken, "slot taken", "already participant" when the client takes part already, "event closed" for a cancelled or completed event, "event ended" after it. Concurrent requests take their turns: an event never holds more participants than places.
+// @Tags events
+// @Accept json
+// @Produce json
+// @Param id path int true "event id"
+// @Param body body participantInput true "The participant"
+// @Success 201 {object} participantDTO
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/events/{id}/participants [post]
+func (s *Server) addEventParticipant(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	var in participantInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	p, err := s.o.Tickets.Events.AddParticipant(r.Context(), actor(r), id, tickets.ParticipantInput{ClientID: in.ClientID, Slot: in.Slot})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, newParticipantDTO(p))
+}
+
+// removeEventParticipant frees a participant's slot.
+//
+// @Summary Remove a participant
+// @Description Frees the participant's slot while the event is scheduled and has not started; 409 "event started" after its start.
+// @Tags events
+// @Param id path int true "event id"
+// @Param participantId path int true "participant id"
+// @Success 204
+// @Failure 400,401,403,404,409,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/admin/events/{id}/participants/{participantId} [delete]
+func (s *Server) removeEventParticipant(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	participant, err := pathID(r, "participantId")
+	if err != nil {
+		return err
+	}
+	if err := s.o.Tickets.Events.RemoveParticipant(r.Context(), actor(r), id, participant); err != nil {
+		return err
+	}
+	return noContent(w)
+}

@@ -1,0 +1,175 @@
+package tickets
+
+import (
+	"strings"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+)
+
+// The statuses of an event. An event is created scheduled; Cancel (before
+// it ends) and Complete (once it has started) end it, and an ended event
+// does not move again.
+const (
+	StatusScheduled = "scheduled"
+	StatusCancelled = "cancelled"
+	StatusCompleted = "completed"
+)
+
+// MaxCapacity is the most places an event has.
+const MaxCapacity = 1000
+
+// MaxTitle is the longest title, in characters.
+const MaxTitle = 255
+
+// EventPaging is the page size of List: a filter's Limit of 0 is Default.
+var EventPaging = clubhouse.Paging{Default: 100, Max: 1000}
+
+// Event is an operator's event: a title and a number of places on a court
+// booked for it. Checking and Checkout are the wall times of its booking.
+type Event struct {
+	ID            int64      `db:"id"`
+	ReservationID int64      `db:"reservation_id"`
+	EventTypeID   int64      `db:"event_type_id"`
+	EventTypeName string     `db:"event_type_name"`
+	Title         string     `db:"title"`
+	Capacity      int        `db:"capacity"`
+	Status        string     `db:"status"`
+	CourtID       int64      `db:"court_id"`
+	CourtName     string     `db:"court_name"`
+	Checking      time.Time  `db:"checking"`
+	Checkout      time.Time  `db:"checkout"`
+	Taken         int        `db:"taken"` // the places participants hold
+	CancelledAt   *time.Time `db:"cancelled_at"`
+	CompletedAt   *time.Time `db:"completed_at"`
+	CreatedBy     *int64     `db:"created_by"`
+	CreatedAt     time.Time  `db:"created_at"`
+	UpdatedAt     time.Time  `db:"updated_at"`
+	// Participants are the event's participants by slot; Get reads them,
+	// List leaves them nil.
+	Participants []Participant `db:"-"`
+}
+
+// Participant is a client seated in an event, in slot (1 to the event's
+// capacity), with the client's names.
+type Participant struct {
+	ID        int64     `db:"id"`
+	EventID   int64     `db:"event_id"`
+	ClientID  int64     `db:"client_id"`
+	Slot      int       `db:"slot"`
+	FirstName string    `db:"first_name"`
+	LastName  string    `db:"last_name"`
+	Email     *string   `db:"email"`
+	Phone     *string   `db:"phone"`
+	CreatedAt time.Time `db:"created_at"`
+}
+
+// PlacesLeft is how many more participants the event takes.
+func (e Event) PlacesLeft() int { return max(0, e.Capacity-e.Taken) }
+
+// Span is the event's span of wall time.
+func (e Event) Span() booking.Span { return booking.Span{Start: e.Checking, End: e.Checkout} }
+
+// started reports whether the event has started at wall time now.
+func (e Event) started(now time.Time) bool { return !e.Checking.After(now) }
+
+// ended reports whether the event has ended at wall time now.
+func (e Event) ended(now time.Time) bool { return !e.Checkout.After(now) }
+
+// EventInput is the data of an event to create: every field but
+// OverrideRules is required. Checking and Checkout are wall times on the
+// 30-minute grid of bookings.
+type EventInput struct {
+	CourtID     clubhouse.Optional[int64]
+	EventTypeID clubhouse.Optional[int64] // a reservation type with is_event set
+	Checking    clubhouse.Optional[time.Time]
+	Checkout    clubhouse.Optional[time.Time]
+	Title       clubhouse.Optional[string]
+	Capacity    clubhouse.Optional[int]
+	// OverrideRules, for staff only, books the court against the club's
+	// rules (booking.Rules); the booking records who did.
+	OverrideRules bool
+}
+
+// event checks in and returns the event it describes, with its span.
+// Errors: ErrIncomplete naming the missing fields, ErrInvalidReference
+// for an id below 1, ErrInvalidData for a blank or long title or a
+// capacity out of 1 to MaxCapacity; the span's own errors come from the
+// booking engine.
+func (in EventInput) event() (Event, error) {
+	var missing []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"court_id", in.CourtID.Present()}, {"checking", in.Checking.Present()}, {"checkout", in.Checkout.Present()},
+		{"title", in.Title.Present()}, {"capacity", in.Capacity.Present()}, {"event_type_id", in.EventTypeID.Present()}} {
+		if !f.set {
+			missing = append(missing, f.name)
+		}
+	}
+	if len(missing) > 0 {
+		return Event{}, clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(missing, ", "))
+	}
+	e := Event{CourtID: *in.CourtID.Value, EventTypeID: *in.EventTypeID.Value, Checking: *in.Checking.Value,
+		Checkout: *in.Checkout.Value, Title: strings.TrimSpace(*in.Title.Value), Capacity: *in.Capacity.Value, Status: StatusScheduled}
+	for _, f := range []struct {
+		name string
+		id   int64
+	}{{"court_id", e.CourtID}, {"event_type_id", e.EventTypeID}} {
+		if f.id < 1 {
+			return Event{}, clubhouse.ErrInvalidReference.Withf("%s %d does not exist.", f.name, f.id)
+		}
+	}
+	switch n := len([]rune(e.Title)); {
+	case n == 0:
+		return Event{}, clubhouse.ErrInvalidData.Withf("title must not be blank.")
+	case n > MaxTitle:
+		return Event{}, clubhouse.ErrInvalidData.Withf("title holds at most %d characters, not %d.", MaxTitle, n)
+	}
+	if e.Capacity < 1 || e.Capacity > MaxCapacity {
+		return Event{}, clubhouse.ErrInvalidData.Withf("capacity must be from 1 to %d, not %d.", MaxCapacity, e.Capacity)
+	}
+	return e, nil
+}
+
+// ParticipantInput seats a client in an event: in Slot when it is set, in
+// the lowest free slot otherwise.
+type ParticipantInput struct {
+	ClientID clubhouse.Optional[int64]
+	Slot     clubhouse.Optional[int]
+}
+
+// check validates in against e. Errors: ErrIncomplete, ErrInvalidReference
+// for a client id below 1, ErrInvalidData for a slot out of 1 to e's
+// capacity.
+func (in ParticipantInput) check(e Event) error {
+	if !in.ClientID.Present() {
+		return clubhouse.ErrIncomplete.Withf("Missing required fields: client_id.")
+	}
+	if id := *in.ClientID.Value; id < 1 {
+		return clubhouse.ErrInvalidReference.Withf("client_id %d does not exist.", id)
+	}
+	if in.Slot.Set && in.Slot.Value == nil {
+		return clubhouse.ErrIncomplete.Withf("slot may not be null; leave it out for the lowest free slot.")
+	}
+	if s := in.Slot.Or(1); s < 1 || s > e.Capacity {
+		return clubhouse.ErrInvalidData.Withf("slot must be from 1 to the event's capacity, %d, not %d.", e.Capacity, s)
+	}
+	return nil
+}
+
+// freeSlot returns the lowest slot from 1 to capacity that none of taken
+// holds, or 0 when every slot is taken.
+func freeSlot(capacity int, taken []int) int {
+	held := make(map[int]bool, len(taken))
+	for _, s := range taken {
+		held[s] = true
+	}
+	for s := 1; s <= capacity; s++ {
+		if !held[s] {
+			return s
+		}
+	}
+	return 0
+}

@@ -1,0 +1,191 @@
+package tickets
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// Errors of events and their participants.
+var (
+	ErrEventNotFound       = clubhouse.Errorf(clubhouse.NotFound, "not found", "The event does not exist.")
+	ErrParticipantNotFound = clubhouse.Errorf(clubhouse.NotFound, "not found", "The event has no such participant.")
+	ErrNotEventType        = clubhouse.ErrInvalidReference.Sub("invalid reference",
+		"event_type_id must name a reservation type of events (is_event true).")
+	ErrEventFull   = clubhouse.Errorf(clubhouse.Conflict, "event full", "Every place of the event is taken.")
+	ErrSlotTaken   = clubhouse.Errorf(clubhouse.Conflict, "slot taken", "Another participant holds that slot.")
+	ErrAlreadyIn   = clubhouse.Errorf(clubhouse.Conflict, "already participant", "The client already takes part in the event.")
+	ErrEventClosed = clubhouse.Errorf(clubhouse.Conflict, "event closed",
+		"The event is cancelled or completed; it no longer changes.")
+	ErrEventStarted = clubhouse.Errorf(clubhouse.Conflict, "event started",
+		"The event has started; its participants stay as they are.")
+	ErrEventEnded      = clubhouse.Errorf(clubhouse.Conflict, "event ended", "The event has ended.")
+	ErrEventNotStarted = clubhouse.Errorf(clubhouse.Conflict, "event not started", "An event is completed once it has started.")
+)
+
+var eventErrors = sqldb.Mapping{
+	"events_event_type_fkey":  ErrNotEventType,
+	"events_reservation_fkey": clubhouse.ErrInvalidReference.Withf("The event's booking does not exist."),
+}
+
+// errUnknownClient refuses a participant whose client does not exist.
+var errUnknownClient = clubhouse.ErrInvalidReference.Withf("client_id does not name an existing client.")
+
+var participantErrors = sqldb.Mapping{
+	"event_participants_client_id_fkey": errUnknownClient,
+	"event_participants_slot_key":       ErrSlotTaken,
+	"event_participants_client_key":     ErrAlreadyIn,
+	"event_participants_capacity_check": ErrEventFull,
+}
+
+// eventSelect reads events with their booking's court and span, their
+// type's name and the places taken.
+const eventSelect = `SELECT e.id, e.reservation_id, e.event_type_id, rt.name AS event_type_name, e.title, e.capacity, e.status,
+	r.court_id, co.name AS court_name, r.checking, r.checkout,
+	(SELECT count(*) FROM event_participants p WHERE p.event_id = e.id) AS taken,
+	e.cancelled_at, e.completed_at, e.created_by, e.created_at, e.updated_at
+	FROM events e JOIN reservations r ON r.id = e.reservation_id JOIN courts co ON co.id = r.court_id
+	JOIN reservation_types rt ON rt.id = e.event_type_id`
+
+const participantSelect = `SELECT p.id, p.event_id, p.client_id, p.slot, c.first_name, c.last_name, c.email, c.phone, p.created_at
+	FROM event_participants p JOIN clients c ON c.id = p.client_id`
+
+// EventFilter selects events: those that start on a date from From to To
+// (zero: open), on a court and with a status (0 and "": any), a page of
+// them.
+type EventFilter struct {
+	From, To time.Time
+	CourtID  int64
+	Status   string
+	Limit    int // 0: EventPaging.Default
+	Offset   int
+}
+
+type eventStore struct{}
+
+func (eventStore) list(ctx context.Context, q sqldb.Queryer, f EventFilter) ([]Event, error) {
+	var conds []string
+	var args []any
+	add := func(cond string, v any) {
+		args = append(args, v)
+		conds = append(conds, fmt.Sprintf(cond, len(args)))
+	}
+	if !f.From.IsZero() {
+		add("r.checking >= $%d", f.From)
+	}
+	if !f.To.IsZero() {
+		add("r.checking < $%d", f.To.AddDate(0, 0, 1))
+	}
+	if f.CourtID != 0 {
+		add("r.court_id = $%d", f.CourtID)
+	}
+	if f.Status != "" {
+		add("e.status = $%d", f.Status)
+	}
+	query := eventSelect
+	if len(conds) > 0 {
+		query += " WHERE " + strings.Join(conds, " AND ")
+	}
+	args = append(args, f.Limit, f.Offset)
+	query += fmt.Sprintf(" ORDER BY r.checking, e.id LIMIT $%d OFFSET $%d", len(args)-1, len(args))
+	out := []Event{}
+	if err := q.SelectContext(ctx, &out, query, args...); err != nil {
+		return nil, fmt.Errorf("list events: %w", err)
+	}
+	return out, nil
+}
+
+// get returns the event with id, locked for a change when lock.
+func (eventStore) get(ctx context.Context, q sqldb.Queryer, id int64, lock bool) (Event, error) {
+	var e Event
+	query := eventSelect + " WHERE e.id = $1"
+	if lock {
+		query += " FOR UPDATE OF e"
+	}
+	if err := q.GetContext(ctx, &e, query, id); err != nil {
+		return Event{}, sqldb.Map(err, ErrEventNotFound, nil)
+	}
+	return e, nil
+}
+
+// isEventType reports whether the reservation type with id exists, and
+// whether it is of events.
+func (eventStore) isEventType(ctx context.Context, q sqldb.Queryer, id int64) (exists, event bool, err error) {
+	var flags []bool
+	if err := q.SelectContext(ctx, &flags, `SELECT is_event FROM reservation_types WHERE id = $1`, id); err != nil {
+		return false, false, fmt.Errorf("read reservation type: %w", err)
+	}
+	if len(flags) == 0 {
+		return false, false, nil
+	}
+	return true, flags[0], nil
+}
+
+func (eventStore) insert(ctx context.Context, q sqldb.Queryer, e Event) (int64, error) {
+	var id int64
+	err := q.GetContext(ctx, &id, `INSERT INTO events (reservation_id, event_type_id, title, capacity, created_by)
+		VALUES ($1, $2, $3, $4, $5) RETURNING id`, e.ReservationID, e.EventTypeID, e.Title, e.Capacity, e.CreatedBy)
+	return id, sqldb.Map(err, nil, eventErrors)
+}
+
+// setStatus moves the event with id to status, stamping its time.
+func (eventStore) setStatus(ctx context.Context, q sqldb.Queryer, id int64, status string) error {
+	_, err := q.ExecContext(ctx, `UPDATE events SET status = $2, updated_at = now(),
+		completed_at = CASE WHEN $2 = 'completed' THEN now() END,
+		cancelled_at = CASE WHEN $2 = 'cancelled' THEN now() END WHERE id = $1`, id, status)
+	return err
+}
+
+// delete deletes the event with id and, by the foreign key's cascade, its
+// participants.
+func (eventStore) delete(ctx context.Context, q sqldb.Queryer, id int64) error {
+	_, err := q.ExecContext(ctx, `DELETE FROM events WHERE id = $1`, id)
+	return err
+}
+
+// participants returns the participants of the event with id, by slot.
+func (eventStore) participants(ctx context.Context, q sqldb.Queryer, id int64) ([]Participant, error) {
+	out := []Participant{}
+	if err := q.SelectContext(ctx, &out, participantSelect+" WHERE p.event_id = $1 ORDER BY p.slot", id); err != nil {
+		return nil, fmt.Errorf("read participants: %w", err)
+	}
+	return out, nil
+}
+
+// participant returns the participant with id of the event eventID.
+func (eventStore) participant(ctx context.Context, q sqldb.Queryer, eventID, id int64) (Participant, error) {
+	var p Participant
+	err := q.GetContext(ctx, &p, participantSelect+" WHERE p.event_id = $1 AND p.id = $2", eventID, id)
+	return p, sqldb.Map(err, ErrParticipantNotFound, nil)
+}
+
+// clientExists reports whether the client with id exists.
+func (eventStore) clientExists(ctx context.Context, q sqldb.Queryer, id int64) (bool, error) {
+	var ok bool
+	err := q.GetContext(ctx, &ok, `SELECT EXISTS (SELECT 1 FROM clients WHERE id = $1)`, id)
+	return ok, err
+}
+
+// seat inserts the participant of client in slot of e, and returns its id.
+func (eventStore) seat(ctx context.Context, q sqldb.Queryer, e Event, client int64, slot int, by *int64) (int64, error) {
+	var id int64
+	err := q.GetContext(ctx, &id, `INSERT INTO event_participants (event_id, capacity, client_id, slot, created_by)
+		VALUES ($1, $2, $3, $4, $5) RETURNING id`, e.ID, e.Capacity, client, slot, by)
+	return id, sqldb.Map(err, nil, participantErrors)
+}
+
+// unseat deletes the participant with id of the event eventID.
+func (eventStore) unseat(ctx context.Context, q sqldb.Queryer, eventID, id int64) error {
+	res, err := q.ExecContext(ctx, `DELETE FROM event_participants WHERE event_id = $1 AND id = $2`, eventID, id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrParticipantNotFound
+	}
+	return nil
+}

@@ -1,0 +1,383 @@
+package tickets_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/tickets"
+)
+
+// clubNow is the clock of these tests: Monday 2026-03-02 09:00 (the club's
+// zone is UTC here).
+var clubNow = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+
+// eventClub is a club with two courts, an event type and a rental type,
+// three clients, a staff member, the event services on a clock the test
+// moves, and the booking:changed messages they publish.
+type eventClub struct {
+	db                *sqldb.DB
+	svc               *tickets.Events
+	bookings          *booking.Bookings
+	rules             *booking.ClubRules
+	changed           *recorder
+	court, court2     int64
+	eventType, rental int64
+	ana, bob, eve     int64
+	staff             clubhouse.Actor
+	mu                sync.Mutex
+	now               time.Time
+}
+
+func newEventClub(tb testing.TB) *eventClub {
+	tb.Helper()
+	db := dbtest.New(tb)
+	c := &eventClub{db: db, changed: &recorder{}, now: clubNow, staff: clubhouse.Staff("desk")}
+	clock := func() time.Time {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.now
+	}
+	b := booking.New(db.DB, booking.Options{Zone: time.UTC, Now: clock, Events: c.changed})
+	c.bookings, c.rules = b.Bookings, b.Rules
+	c.svc = tickets.New(db.DB, tickets.Options{Zone: time.UTC, Now: clock, Bookings: b.Bookings, Events: c.changed}).Events
+	var ctype, doc int64
+	c.get(tb, &ctype, `INSERT INTO court_types (name) VALUES ('Padel') RETURNING id`)
+	c.get(tb, &c.court, `INSERT INTO courts (court_type_id, name, price) VALUES ($1, 'Court 1', 60000) RETURNING id`, ctype)
+	c.get(tb, &c.court2, `INSERT INTO courts (court_type_id, name, price) VALUES ($1, 'Court 2', 60000) RETURNING id`, ctype)
+	c.get(tb, &c.eventType, `INSERT INTO reservation_types (name, is_event) VALUES ('Event', true) RETURNING id`)
+	c.get(tb, &c.rental, `INSERT INTO reservation_types (name) VALUES ('Rental') RETURNING id`)
+	c.get(tb, &doc, `INSERT INTO document_types (name) VALUES ('CC') RETURNING id`)
+	client := `INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES ($1, 'Ruiz', $2, $3) RETURNING id`
+	c.get(tb, &c.ana, client, "Ana", "100", doc)
+	c.get(tb, &c.bob, client, "Bob", "200", doc)
+	c.get(tb, &c.eve, client, "Eve", "300", doc)
+	return c
+}
+
+func (c *eventClub) get(tb testing.TB, dest any, query string, args ...any) {
+	tb.Helper()
+	require.NoError(tb, c.db.GetContext(context.Background(), dest, query, args...))
+}
+
+// at sets the clock to wall time hh:mm on 2026-03-02 plus days.
+func (c *eventClub) at(days, hh, mm int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = time.Date(2026, 3, 2+days, hh, mm, 0, 0, time.UTC)
+}
+
+// event is the input of an event on court from hh:00 to hh+2:00 on
+// 2026-03-03, with capacity places.
+func (c *eventClub) event(court int64, hh, capacity int) tickets.EventInput {
+	day := time.Date(2026, 3, 3, 0, 0, 0, 0, time.UTC)
+	return tickets.EventInput{CourtID: clubhouse.Some(court), EventTypeID: clubhouse.Some(c.eventType),
+		Checking: clubhouse.Some(day.Add(time.Duration(hh) * time.Hour)), Checkout: clubhouse.Some(day.Add(time.Duration(hh+2) * time.Hour)),
+		Title: clubhouse.Some("Americano night"), Capacity: clubhouse.Some(capacity)}
+}
+
+// recorder is a clubhouse.Publisher that keeps the ids of the
+// booking:changed messages.
+type recorder struct {
+	mu  sync.Mutex
+	ids []int64
+}
+
+func (r *recorder) Publish(topic string, payload any) {
+	if topic != booking.TopicChanged {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ids = append(r.ids, payload.(booking.Changed).IDs...)
+}
+
+// take returns the ids published since the last take.
+func (r *recorder) take() []int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ids := r.ids
+	r.ids = nil
+	return ids
+}
+
+// TestEvents_Create: each documented outcome of Create, and the booking it
+// makes.
+func TestEvents_Create(t *testing.T) {
+	t.Parallel()
+	c := newEventClub(t)
+	ctx := t.Context()
+	_, err := c.rules.Change(ctx, c.staff, booking.RulesChange{Hours: clubhouse.Some([]booking.WeekHours{
+		{Weekday: 2, Interval: booking.Interval{Opens: 7 * 60, Closes: 22 * 60}}})})
+	require.NoError(t, err)
+
+	e, err := c.svc.Create(ctx, c.staff, c.event(c.court, 18, 8))
+	require.NoError(t, err)
+	assert.Equal(t, tickets.StatusScheduled, e.Status)
+	assert.Equal(t, "Court 1", e.CourtName)
+	assert.Equal(t, "Event", e.EventTypeName)
+	assert.Equal(t, 8, e.PlacesLeft())
+	assert.Empty(t, e.Participants)
+	assert.NotNil(t, e.Participants, "a new event has an empty list of participants")
+	assert.Equal(t, []int64{e.ReservationID}, c.changed.take(), "booking:changed after commit")
+	r, err := c.bookings.Get(ctx, e.ReservationID)
+	require.NoError(t, err)
+	assert.Equal(t, c.eventType, r.ReservationTypeID)
+	assert.Equal(t, time.Date(2026, 3, 3, 18, 0, 0, 0, time.UTC), r.Checking)
+	assert.Equal(t, time.Date(2026, 3, 3, 20, 0, 0, 0, time.UTC), r.Checkout)
+	assert.Nil(t, r.RulesOverriddenBy)
+
+	client := clubhouse.Actor{UID: "u-client"}
+	for _, tc := range []struct {
+		name string
+		by   clubhouse.Actor
+		edit func(*tickets.EventInput)
+		want error
+	}{
+		{"a client may not", client, nil, clubhouse.ErrForbidden},
+		{"missing title", c.staff, func(in *tickets.EventInput) { in.Title = clubhouse.Optional[string]{} }, clubhouse.ErrIncomplete},
+		{"blank title", c.staff, func(in *tickets.EventInput) { in.Title = clubhouse.Some("  ") }, clubhouse.ErrInvalidData},
+		{"capacity 0", c.staff, func(in *tickets.EventInput) { in.Capacity = clubhouse.Some(0) }, clubhouse.ErrInvalidData},
+		{"capacity above the maximum", c.staff, func(in *tickets.EventInput) { in.Capacity = clubhouse.Some(tickets.MaxCapacity + 1) }, clubhouse.ErrInvalidData},
+		{"not an event type", c.staff, func(in *tickets.EventInput) { in.EventTypeID = clubhouse.Some(c.rental) }, tickets.ErrNotEventType},
+		{"unknown type", c.staff, func(in *tickets.EventInput) { in.EventTypeID = clubhouse.Some[int64](98765) }, clubhouse.ErrInvalidReference},
+		{"unknown court", c.staff, func(in *tickets.EventInput) { in.CourtID = clubhouse.Some[int64](98765) }, clubhouse.ErrInvalidReference},
+		{"off the grid", c.staff, func(in *tickets.EventInput) {
+			in.Checking = clubhouse.Some(in.Checking.Or(time.Time{}).Add(10 * time.Minute))
+		}, booking.ErrOffGrid},
+		{"court taken", c.staff, func(in *tickets.EventInput) { *in = c.event(c.court, 19, 8) }, booking.ErrCourtTaken},
+		{"the club is closed", c.staff, func(in *tickets.EventInput) { *in = c.event(c.court, 21, 8) }, booking.ErrRuleClosed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := c.event(c.court2, 10, 8)
+			if tc.edit != nil {
+				tc.edit(&in)
+			}
+			_, err := c.svc.Create(ctx, tc.by, in)
+			require.ErrorIs(t, err, tc.want)
+		})
+	}
+	assert.Empty(t, c.changed.take(), "a refused event books nothing")
+	var n int
+	c.get(t, &n, `SELECT count(*) FROM reservations`)
+	assert.Equal(t, 1, n, "a refused event leaves no booking behind")
+
+	late := c.event(c.court, 21, 8)
+	late.OverrideRules = true
+	e2, err := c.svc.Create(ctx, c.staff, late)
+	require.NoError(t, err)
+	r, err = c.bookings.Get(ctx, e2.ReservationID)
+	require.NoError(t, err)
+	require.NotNil(t, r.RulesOverriddenBy, "the override is recorded on the booking")
+	assert.Equal(t, "desk", *r.RulesOverriddenBy)
+
+	got, err := c.svc.List(ctx, c.staff, tickets.EventFilter{CourtID: c.court})
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	assert.Equal(t, []int64{e.ID, e2.ID}, []int64{got[0].ID, got[1].ID}, "by start")
+	got, err = c.svc.List(ctx, c.staff, tickets.EventFilter{CourtID: c.court2})
+	require.NoError(t, err)
+	assert.Empty(t, got)
+	got, err = c.svc.List(ctx, c.staff, tickets.EventFilter{Limit: 1, Offset: 1})
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Equal(t, e2.ID, got[0].ID)
+	got, err = c.svc.List(ctx, c.staff, tickets.EventFilter{From: time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC)})
+	require.NoError(t, err)
+	assert.Empty(t, got)
+	_, err = c.svc.List(ctx, c.staff, tickets.EventFilter{Status: "over"})
+	require.ErrorIs(t, err, clubhouse.ErrInvalidQuery)
+	_, err = c.svc.Get(ctx, c.staff, 98765)
+	require.ErrorIs(t, err, tickets.ErrEventNotFound)
+}
+
+// TestEvents_participants: each documented outcome of AddParticipant and
+// RemoveParticipant.
+func TestEvents_participants(t *testing.T) {
+	t.Parallel()
+	c := newEventClub(t)
+	ctx := t.Context()
+	e, err := c.svc.Create(ctx, c.staff, c.event(c.court, 18, 2))
+	require.NoError(t, err)
+	seat := func(client int64, slot ...int) (tickets.Participant, error) {
+		in := tickets.ParticipantInput{ClientID: clubhouse.Some(client)}
+		if len(slot) > 0 {
+			in.Slot = clubhouse.Some(slot[0])
+		}
+		return c.svc.AddParticipant(ctx, c.staff, e.ID, in)
+	}
+
+	bob, err := seat(c.bob, 2)
+	require.NoError(t, err)
+	assert.Equal(t, 2, bob.Slot, "the slot asked for")
+	assert.Equal(t, "Bob", bob.FirstName)
+	ana, err := seat(c.ana)
+	require.NoError(t, err)
+	assert.Equal(t, 1, ana.Slot, "the lowest free slot")
+	for _, tc := range []struct {
+		name   string
+		client int64
+		slot   []int
+		want   error
+	}{
+		{"already in", c.ana, nil, tickets.ErrAlreadyIn},
+		{"full", c.eve, nil, tickets.ErrEventFull},
+		{"slot taken", c.eve, []int{1}, tickets.ErrSlotTaken},
+		{"slot beyond the capacity", c.eve, []int{3}, clubhouse.ErrInvalidData},
+		{"slot 0", c.eve, []int{0}, clubhouse.ErrInvalidData},
+		{"unknown client", 98765, nil, clubhouse.ErrInvalidReference},
+		{"client 0", 0, nil, clubhouse.ErrInvalidReference},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := seat(tc.client, tc.slot...)
+			require.ErrorIs(t, err, tc.want)
+		})
+	}
+	_, err = c.svc.AddParticipant(ctx, clubhouse.Actor{UID: "u-client"}, e.ID, tickets.ParticipantInput{ClientID: clubhouse.Some(c.eve)})
+	require.ErrorIs(t, err, clubhouse.ErrForbidden)
+	_, err = c.svc.AddParticipant(ctx, c.staff, 98765, tickets.ParticipantInput{ClientID: clubhouse.Some(c.eve)})
+	require.ErrorIs(t, err, tickets.ErrEventNotFound)
+
+	require.ErrorIs(t, c.svc.RemoveParticipant(ctx, c.staff, e.ID, 98765), tickets.ErrParticipantNotFound)
+	require.NoError(t, c.svc.RemoveParticipant(ctx, c.staff, e.ID, ana.ID))
+	eve, err := seat(c.eve)
+	require.NoError(t, err)
+	assert.Equal(t, 1, eve.Slot, "a freed slot is the lowest free one again")
+	got, err := c.svc.Participants(ctx, c.staff, e.ID)
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	assert.Equal(t, []int64{c.eve, c.bob}, []int64{got[0].ClientID, got[1].ClientID}, "by slot")
+
+	other, err := c.svc.Create(ctx, c.staff, c.event(c.court2, 18, 5))
+	require.NoError(t, err)
+	c.at(1, 18, 30) // the events run
+	require.ErrorIs(t, c.svc.RemoveParticipant(ctx, c.staff, e.ID, eve.ID), tickets.ErrEventStarted)
+	_, err = c.svc.AddParticipant(ctx, c.staff, other.ID, tickets.ParticipantInput{ClientID: clubhouse.Some(c.ana)})
+	require.NoError(t, err, "a walk-in joins a running event")
+	c.at(1, 20, 0)
+	_, err = c.svc.AddParticipant(ctx, c.staff, other.ID, tickets.ParticipantInput{ClientID: clubhouse.Some(c.bob)})
+	require.ErrorIs(t, err, tickets.ErrEventEnded)
+}
+
+// TestEvents_lifecycle: cancel, complete and delete, and how the database
+// guards an event's booking and its places.
+func TestEvents_lifecycle(t *testing.T) {
+	t.Parallel()
+	c := newEventClub(t)
+	ctx := t.Context()
+	e, err := c.svc.Create(ctx, c.staff, c.event(c.court, 18, 4))
+	require.NoError(t, err)
+	_, err = c.svc.AddParticipant(ctx, c.staff, e.ID, tickets.ParticipantInput{ClientID: clubhouse.Some(c.ana), Slot: clubhouse.Some(3)})
+	require.NoError(t, err)
+	c.changed.take()
+
+	// The booking is the event's: not cancelled, moved to another type or
+	// deleted on its own.
+	_, err = c.bookings.Cancel(ctx, c.staff, e.ReservationID)
+	require.ErrorIs(t, err, booking.ErrEventBooking)
+	_, err = c.bookings.Update(ctx, c.staff, e.ReservationID, booking.BookingInput{ReservationTypeID: clubhouse.Some(c.rental)})
+	require.ErrorIs(t, err, booking.ErrEventBooking)
+	require.ErrorIs(t, c.bookings.Delete(ctx, c.staff, e.ReservationID), clubhouse.ErrInUse)
+	// No slot lies beyond the capacity, even when it shrinks.
+	_, err = c.db.ExecContext(ctx, `UPDATE events SET capacity = 2 WHERE id = $1`, e.ID)
+	require.Error(t, err)
+	assert.Equal(t, "event_participants_capacity_check", sqldb.Constraint(err))
+	_, err = c.db.ExecContext(ctx, `UPDATE events SET capacity = 3 WHERE id = $1`, e.ID)
+	require.NoError(t, err, "a capacity that keeps every seated slot")
+
+	_, err = c.svc.Complete(ctx, c.staff, e.ID)
+	require.ErrorIs(t, err, tickets.ErrEventNotStarted)
+	cancelled, err := c.svc.Cancel(ctx, c.staff, e.ID)
+	require.NoError(t, err)
+	assert.Equal(t, tickets.StatusCancelled, cancelled.Status)
+	assert.NotNil(t, cancelled.CancelledAt)
+	assert.Len(t, cancelled.Participants, 1, "a cancelled event keeps its participants")
+	assert.Equal(t, []int64{e.ReservationID}, c.changed.take())
+	r, err := c.bookings.Get(ctx, e.ReservationID)
+	require.NoError(t, err)
+	assert.NotNil(t, r.CancelledAt, "the booking is cancelled with its event")
+	_, err = c.svc.Create(ctx, c.staff, c.event(c.court, 18, 4))
+	require.NoError(t, err, "the court is free again")
+	_, err = c.svc.Cancel(ctx, c.staff, e.ID)
+	require.ErrorIs(t, err, tickets.ErrEventClosed)
+	_, err = c.svc.AddParticipant(ctx, c.staff, e.ID, tickets.ParticipantInput{ClientID: clubhouse.Some(c.bob)})
+	require.ErrorIs(t, err, tickets.ErrEventClosed)
+	require.NoError(t, c.svc.Delete(ctx, c.staff, e.ID))
+	_, err = c.bookings.Get(ctx, e.ReservationID)
+	require.ErrorIs(t, err, booking.ErrBookingNotFound, "an event that had not started takes its booking along")
+
+	// A running event completes; deleted, its booking stays as history.
+	run, err := c.svc.Create(ctx, c.staff, c.event(c.court2, 10, 4))
+	require.NoError(t, err)
+	c.at(1, 10, 0)
+	_, err = c.svc.Cancel(ctx, c.staff, run.ID)
+	require.NoError(t, err, "an event is cancelled until it ends")
+	run, err = c.svc.Create(ctx, c.staff, c.event(c.court2, 12, 4))
+	require.NoError(t, err)
+	c.at(1, 15, 0)
+	_, err = c.svc.Cancel(ctx, c.staff, run.ID)
+	require.ErrorIs(t, err, tickets.ErrEventEnded)
+	done, err := c.svc.Complete(ctx, c.staff, run.ID)
+	require.NoError(t, err)
+	assert.Equal(t, tickets.StatusCompleted, done.Status)
+	assert.NotNil(t, done.CompletedAt)
+	c.changed.take()
+	require.NoError(t, c.svc.Delete(ctx, c.staff, run.ID))
+	assert.Empty(t, c.changed.take(), "the court of a past event is not freed")
+	_, err = c.bookings.Get(ctx, run.ReservationID)
+	require.NoError(t, err)
+	require.ErrorIs(t, c.svc.Delete(ctx, c.staff, run.ID), tickets.ErrEventNotFound)
+	require.ErrorIs(t, c.svc.Delete(ctx, clubhouse.Actor{UID: "u-client"}, run.ID), clubhouse.ErrForbidden)
+}
+
+// TestEvents_concurrentSeats: 50 clients seated at once in an event of 10
+// places give exactly 10 participants, in slots 1 to 10.
+func TestEvents_concurrentSeats(t *testing.T) {
+	t.Parallel()
+	c := newEventClub(t)
+	ctx := t.Context()
+	e, err := c.svc.Create(ctx, c.staff, c.event(c.court, 18, 10))
+	require.NoError(t, err)
+	var doc int64
+	c.get(t, &doc, `SELECT id FROM document_types LIMIT 1`)
+	clients := make([]int64, 50)
+	for i := range clients {
+		c.get(t, &clients[i], `INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES ('Racer', 'R', $1, $2) RETURNING id`,
+			fmt.Sprint("R-", i), doc)
+	}
+	errs := make([]error, len(clients))
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i, client := range clients {
+		wg.Go(func() {
+			<-start
+			_, errs[i] = c.svc.AddParticipant(ctx, c.staff, e.ID, tickets.ParticipantInput{ClientID: clubhouse.Some(client)})
+		})
+	}
+	close(start)
+	wg.Wait()
+	seated := 0
+	for _, err := range errs {
+		if err == nil {
+			seated++
+			continue
+		}
+		require.ErrorIs(t, err, tickets.ErrEventFull)
+	}
+	assert.Equal(t, 10, seated)
+	got, err := c.svc.Participants(ctx, c.staff, e.ID)
+	require.NoError(t, err)
+	require.Len(t, got, 10)
+	for i, p := range got {
+		assert.Equal(t, i+1, p.Slot)
+	}
+}
