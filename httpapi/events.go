@@ -198,7 +198,7 @@ func (s *Server) getEvent(w http.ResponseWriter, r *http.Request) error {
 // deleteEvent removes an event.
 //
 // @Summary Delete an event
-// @Description Deletes the event and its participants. When the event has not started, its booking is deleted too, freeing the court (409 when the booking has payments); the booking of an event that has started stays as history. Emits booking:changed when the court is freed.
+// @Description Deletes an event that has not started, with its participants and its booking, freeing the court (409 when the booking has payments). An event that has started stays as history: 409 event started (cancel it before it ends, or complete it). Emits booking:changed.
 // @Tags events
 // @Param id path int true "event id"
 // @Success 204

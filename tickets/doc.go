@@ -35,6 +35,6 @@
 // client sits once in an event, and every participant row carries the
 // event's capacity through its foreign key, so no slot lies beyond it; an
 // event's booking is neither deleted, retyped nor cancelled from under it.
-// Deleting an event that has not started deletes its booking too; the
-// booking of one that has started stays as history.
+// Deleting an event that has not started deletes its booking too; one that
+// has started is not deleted, it stays as history.
 package tickets

@@ -132,11 +132,11 @@ func (eventStore) insert(ctx context.Context, q sqldb.Queryer, e Event) (int64, 
 	return id, sqldb.Map(err, nil, eventErrors)
 }
 
-// setStatus moves the event with id to status, stamping its time.
-func (eventStore) setStatus(ctx context.Context, q sqldb.Queryer, id int64, status string) error {
+// setStatus moves the event with id to status at at, the services' time.
+func (eventStore) setStatus(ctx context.Context, q sqldb.Queryer, id int64, status string, at time.Time) error {
 	_, err := q.ExecContext(ctx, `UPDATE events SET status = $2, updated_at = now(),
-		completed_at = CASE WHEN $2 = 'completed' THEN now() END,
-		cancelled_at = CASE WHEN $2 = 'cancelled' THEN now() END WHERE id = $1`, id, status)
+		completed_at = CASE WHEN $2 = 'completed' THEN $3::timestamptz END,
+		cancelled_at = CASE WHEN $2 = 'cancelled' THEN $3::timestamptz END WHERE id = $1`, id, status, at)
 	return err
 }
 

@@ -132,11 +132,11 @@ func (s *Events) Create(ctx context.Context, by clubhouse.Actor, in EventInput) 
 	return out, nil
 }
 
-// Delete removes the event with id and its participants. When the event
-// has not started, its booking goes too, freeing the court; the booking of
-// an event that has started stays as history. Errors:
-// clubhouse.ErrForbidden, ErrEventNotFound, clubhouse.ErrInUse when the
-// booking to free has payments.
+// Delete removes the event with id, its participants and its booking,
+// freeing the court, while the event has not started; one that has started
+// stays as history (cancel it before it ends, or complete it). Errors:
+// clubhouse.ErrForbidden, ErrEventNotFound, ErrEventStarted,
+// clubhouse.ErrInUse when the booking has payments.
 func (s *Events) Delete(ctx context.Context, by clubhouse.Actor, id int64) error {
 	if err := by.RequirePanel(); err != nil {
 		return err
@@ -147,11 +147,11 @@ func (s *Events) Delete(ctx context.Context, by clubhouse.Actor, id int64) error
 		if err != nil {
 			return err
 		}
+		if e.started(s.wallNow()) {
+			return ErrEventStarted.Withf("Event %d has started; it stays as history: cancel it before it ends, or complete it.", id)
+		}
 		if err := s.store.delete(ctx, tx, id); err != nil {
 			return err
-		}
-		if e.started(s.wallNow()) {
-			return nil
 		}
 		freed, err = s.bookings.Release(ctx, tx, []int64{e.ReservationID})
 		return err
@@ -183,7 +183,7 @@ func (s *Events) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Even
 		}
 		// The event lets go of its booking first: the database refuses to
 		// cancel the booking of a scheduled event.
-		if err := s.store.setStatus(ctx, tx, id, StatusCancelled); err != nil {
+		if err := s.store.setStatus(ctx, tx, id, StatusCancelled, s.now()); err != nil {
 			return err
 		}
 		if err := s.bookings.CancelHeld(ctx, tx, by, e.ReservationID); err != nil {
@@ -215,7 +215,7 @@ func (s *Events) Complete(ctx context.Context, by clubhouse.Actor, id int64) (Ev
 		if !e.started(s.wallNow()) {
 			return ErrEventNotStarted.Withf("An event is completed once it has started; this one starts at %s.", e.Checking.Format(time.DateTime))
 		}
-		if err := s.store.setStatus(ctx, tx, id, StatusCompleted); err != nil {
+		if err := s.store.setStatus(ctx, tx, id, StatusCompleted, s.now()); err != nil {
 			return err
 		}
 		out, err = s.read(ctx, tx, id)

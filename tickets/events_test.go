@@ -315,7 +315,7 @@ func TestEvents_lifecycle(t *testing.T) {
 	_, err = c.bookings.Get(ctx, e.ReservationID)
 	require.ErrorIs(t, err, booking.ErrBookingNotFound, "an event that had not started takes its booking along")
 
-	// A running event completes; deleted, its booking stays as history.
+	// A running event completes, and stays as history with its booking.
 	run, err := c.svc.Create(ctx, c.staff, c.event(c.court2, 10, 4))
 	require.NoError(t, err)
 	c.at(1, 10, 0)
@@ -331,11 +331,13 @@ func TestEvents_lifecycle(t *testing.T) {
 	assert.Equal(t, tickets.StatusCompleted, done.Status)
 	assert.NotNil(t, done.CompletedAt)
 	c.changed.take()
-	require.NoError(t, c.svc.Delete(ctx, c.staff, run.ID))
-	assert.Empty(t, c.changed.take(), "the court of a past event is not freed")
+	require.ErrorIs(t, c.svc.Delete(ctx, c.staff, run.ID), tickets.ErrEventStarted)
+	assert.Empty(t, c.changed.take(), "nothing changed")
 	_, err = c.bookings.Get(ctx, run.ReservationID)
 	require.NoError(t, err)
-	require.ErrorIs(t, c.svc.Delete(ctx, c.staff, run.ID), tickets.ErrEventNotFound)
+	_, err = c.svc.Get(ctx, c.staff, run.ID)
+	require.NoError(t, err, "a started event stays")
+	require.ErrorIs(t, c.svc.Delete(ctx, c.staff, 98765), tickets.ErrEventNotFound)
 	require.ErrorIs(t, c.svc.Delete(ctx, clubhouse.Actor{UID: "u-client"}, run.ID), clubhouse.ErrForbidden)
 }
 

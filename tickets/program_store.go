@@ -39,8 +39,11 @@ func (programStore) list(ctx context.Context, q sqldb.Queryer) ([]Program, error
 		at[programs[i].ID] = i
 	}
 	for _, k := range packages {
-		p := &programs[at[k.ProgramID]]
-		p.Packages = append(p.Packages, k)
+		// A package of a program made between the two reads waits for
+		// the next list.
+		if i, ok := at[k.ProgramID]; ok {
+			programs[i].Packages = append(programs[i].Packages, k)
+		}
 	}
 	return programs, nil
 }
