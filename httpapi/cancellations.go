@@ -1,11 +1,6 @@
 package httpapi
 
-import (
-	"context"
-	"net/http"
-
-	"github.com/clubhouse-go/clubhouse"
-)
+import "net/http"
 
 // Cancellations and no-shows: a cancelled booking stays, with who
 // cancelled it and when, and frees its court; staff mark a no-show.
@@ -23,7 +18,7 @@ import (
 // @Security XAuth
 // @Router /api/admin/booking/{id}/cancel [post]
 func (s *Server) cancelBooking(w http.ResponseWriter, r *http.Request) error {
-	return bookingAction(w, r, "id", s.o.Bookings.Cancel, newBookingDetailDTO)
+	return actOnID(w, r, "id", s.o.Bookings.Cancel, newBookingDetailDTO)
 }
 
 // markNoShow marks a booking a no-show.
@@ -39,7 +34,7 @@ func (s *Server) cancelBooking(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/booking/{id}/no-show [post]
 func (s *Server) markNoShow(w http.ResponseWriter, r *http.Request) error {
-	return bookingAction(w, r, "id", s.o.Bookings.MarkNoShow, newBookingDetailDTO)
+	return actOnID(w, r, "id", s.o.Bookings.MarkNoShow, newBookingDetailDTO)
 }
 
 // clearNoShow clears a booking's no-show mark.
@@ -55,7 +50,7 @@ func (s *Server) markNoShow(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/booking/{id}/no-show [delete]
 func (s *Server) clearNoShow(w http.ResponseWriter, r *http.Request) error {
-	return bookingAction(w, r, "id", s.o.Bookings.ClearNoShow, newBookingDetailDTO)
+	return actOnID(w, r, "id", s.o.Bookings.ClearNoShow, newBookingDetailDTO)
 }
 
 // cancelAccountBooking cancels one of the caller's bookings.
@@ -71,20 +66,5 @@ func (s *Server) clearNoShow(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/account/bookings/{bookingId}/cancel [post]
 func (s *Server) cancelAccountBooking(w http.ResponseWriter, r *http.Request) error {
-	return bookingAction(w, r, "bookingId", s.o.Payments.ClientCancel, newAccountBookingDTO)
-}
-
-// bookingAction runs act on the booking the path parameter param names,
-// and answers the booking in the shape view gives.
-func bookingAction[B, T any](w http.ResponseWriter, r *http.Request, param string,
-	act func(context.Context, clubhouse.Actor, int64) (B, error), view func(B) T) error {
-	id, err := pathID(r, param)
-	if err != nil {
-		return err
-	}
-	b, err := act(r.Context(), actor(r), id)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, view(b))
+	return actOnID(w, r, "bookingId", s.o.Payments.ClientCancel, newAccountBookingDTO)
 }

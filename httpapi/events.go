@@ -184,15 +184,7 @@ func (s *Server) createEvent(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/events/{id} [get]
 func (s *Server) getEvent(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
-	e, err := s.o.Tickets.Events.Get(r.Context(), actor(r), id)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, newEventDetailDTO(e))
+	return actOnID(w, r, "id", s.o.Tickets.Events.Get, newEventDetailDTO)
 }
 
 // deleteEvent removes an event.
@@ -230,15 +222,7 @@ func (s *Server) deleteEvent(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/events/{id}/cancel [patch]
 func (s *Server) cancelEvent(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
-	e, err := s.o.Tickets.Events.Cancel(r.Context(), actor(r), id)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, newEventDetailDTO(e))
+	return actOnID(w, r, "id", s.o.Tickets.Events.Cancel, newEventDetailDTO)
 }
 
 // completeEvent completes an event.
@@ -254,15 +238,7 @@ func (s *Server) cancelEvent(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/events/{id}/complete [patch]
 func (s *Server) completeEvent(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
-	e, err := s.o.Tickets.Events.Complete(r.Context(), actor(r), id)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, newEventDetailDTO(e))
+	return actOnID(w, r, "id", s.o.Tickets.Events.Complete, newEventDetailDTO)
 }
 
 // listEventParticipants lists the participants of an event.

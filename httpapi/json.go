@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -277,4 +278,20 @@ func queryID(r *http.Request, name string) (int64, error) {
 		return 0, clubhouse.ErrInvalidID.Withf("%s must be a positive integer, not %q.", name, s)
 	}
 	return id, nil
+}
+
+// actOnID runs act, one call of a service, on the record the path
+// parameter param names, and answers what it returns in the shape view
+// gives, 200.
+func actOnID[B, T any](w http.ResponseWriter, r *http.Request, param string,
+	act func(context.Context, clubhouse.Actor, int64) (B, error), view func(B) T) error {
+	id, err := pathID(r, param)
+	if err != nil {
+		return err
+	}
+	b, err := act(r.Context(), actor(r), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, view(b))
 }
