@@ -148,10 +148,11 @@ func (s programStore) setPrices(ctx context.Context, q sqldb.Queryer, changes []
 }
 
 // saveQuote stores qt for by, deleting first some quotes that expired
-// before purgeBefore, and returns it with its id.
+// before purgeBefore and made no sale, and returns it with its id.
 func (programStore) saveQuote(ctx context.Context, q sqldb.Queryer, qt Quote, by string, purgeBefore time.Time) (Quote, error) {
-	if _, err := q.ExecContext(ctx, `DELETE FROM ticket_quotes WHERE id IN (SELECT id FROM ticket_quotes
-		WHERE valid_until < $1 ORDER BY valid_until LIMIT $2 FOR UPDATE SKIP LOCKED)`, purgeBefore, quotePurgeAtATime); err != nil {
+	if _, err := q.ExecContext(ctx, `DELETE FROM ticket_quotes WHERE id IN (SELECT id FROM ticket_quotes qt
+		WHERE valid_until < $1 AND NOT EXISTS (SELECT 1 FROM ticket_sales s WHERE s.quote_id = qt.id)
+		ORDER BY valid_until LIMIT $2 FOR UPDATE SKIP LOCKED)`, purgeBefore, quotePurgeAtATime); err != nil {
 		return Quote{}, fmt.Errorf("purge expired ticket quotes: %w", err)
 	}
 	err := q.GetContext(ctx, &qt.ID, `INSERT INTO ticket_quotes (package_id, ticket_count, unit_price, total, created_by, created_at, valid_until)
