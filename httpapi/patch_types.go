@@ -139,6 +139,7 @@ type ticketPackagePatch struct {
 	Name        clubhouse.Optional[string]     `json:"name" swaggertype:"string" example:"Ten tickets" maxLength:"255"`
 	TicketCount clubhouse.Optional[int]        `json:"ticket_count" swaggertype:"integer" minimum:"1" maximum:"1000" example:"10"`
 	UnitPrice   clubhouse.Optional[wire.Money] `json:"unit_price" swaggertype:"number" example:"18000"`
+	ValidDays   clubhouse.Optional[int]        `json:"valid_days" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"3650" example:"90"`
 	IsActive    clubhouse.Optional[bool]       `json:"is_active" swaggertype:"boolean" example:"true"`
 }
 

@@ -30,6 +30,7 @@ type ticketPackageDTO struct {
 	Name        string     `json:"name" validate:"required" example:"Ten tickets"`
 	TicketCount int        `json:"ticket_count" validate:"required" example:"10"`
 	UnitPrice   wire.Money `json:"unit_price" validate:"required" swaggertype:"number" example:"18000"`
+	ValidDays   *int       `json:"valid_days" validate:"required" extensions:"x-nullable" example:"90"`
 	IsActive    bool       `json:"is_active" validate:"required" example:"true"`
 	CreatedAt   time.Time  `json:"created_at" validate:"required" format:"date-time"`
 	UpdatedAt   time.Time  `json:"updated_at" validate:"required" format:"date-time"`
@@ -37,7 +38,7 @@ type ticketPackageDTO struct {
 
 func newTicketPackageDTO(k tickets.Package) ticketPackageDTO {
 	return ticketPackageDTO{ID: k.ID, ProgramID: k.ProgramID, Name: k.Name, TicketCount: k.TicketCount,
-		UnitPrice: wire.Money(k.UnitPrice), IsActive: k.IsActive, CreatedAt: k.CreatedAt, UpdatedAt: k.UpdatedAt}
+		UnitPrice: wire.Money(k.UnitPrice), ValidDays: k.ValidDays, IsActive: k.IsActive, CreatedAt: k.CreatedAt, UpdatedAt: k.UpdatedAt}
 }
 
 // ticketProgramInput creates a ticket program.
@@ -61,12 +62,13 @@ type ticketPackageInput struct {
 	Name        clubhouse.Optional[string]     `json:"name" validate:"required" swaggertype:"string" example:"Ten tickets" maxLength:"255"`
 	TicketCount clubhouse.Optional[int]        `json:"ticket_count" validate:"required" swaggertype:"integer" minimum:"1" maximum:"1000" example:"10"`
 	UnitPrice   clubhouse.Optional[wire.Money] `json:"unit_price" validate:"required" swaggertype:"number" example:"18000"`
+	ValidDays   clubhouse.Optional[int]        `json:"valid_days" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"3650" example:"90"`
 	IsActive    clubhouse.Optional[bool]       `json:"is_active" swaggertype:"boolean" example:"true"`
 }
 
 func (in ticketPackagePatch) domain() tickets.PackageInput {
 	return tickets.PackageInput{ProgramID: in.ProgramID, Name: in.Name, TicketCount: in.TicketCount,
-		UnitPrice: wire.OptionalMoney(in.UnitPrice), IsActive: in.IsActive}
+		UnitPrice: wire.OptionalMoney(in.UnitPrice), ValidDays: in.ValidDays, IsActive: in.IsActive}
 }
 
 // priceChangeInput sets the unit price of one package.
@@ -207,7 +209,7 @@ func (s *Server) updateTicketProgram(w http.ResponseWriter, r *http.Request) err
 // createTicketPackage adds a package to a program's catalog.
 //
 // @Summary Create a ticket package
-// @Description A package of a program: ticket_count tickets (1 to 1000) at unit_price each (money from 0 with at most two decimals, below 10000000000). name is unique in its program whatever its case (409 otherwise); an unknown program_id is 400. Packages are never deleted, since one quoted or sold must keep existing: deactivate one with PATCH is_active false.
+// @Description A package of a program: ticket_count tickets (1 to 1000) at unit_price each (money from 0 with at most two decimals, below 10000000000). valid_days (1 to 3650) makes the tickets of a sale expire at the end of that many days after the day of the sale, in the club's calendar; leave it out or null for tickets that never expire. name is unique in its program whatever its case (409 otherwise); an unknown program_id is 400. Packages are never deleted, since one quoted or sold must keep existing: deactivate one with PATCH is_active false.
 // @Tags tickets
 // @Accept json
 // @Produce json
@@ -232,7 +234,7 @@ func (s *Server) createTicketPackage(w http.ResponseWriter, r *http.Request) err
 // updateTicketPackage changes a ticket package.
 //
 // @Summary Update, deactivate or reactivate a ticket package
-// @Description Changes only the fields sent, with the rules of create; none of them may be null. A package stays in its program: program_id, when sent, must be its own (400 otherwise). is_active false deactivates the package: it stays, but cannot be quoted or sold (409) until it is true again.
+// @Description Changes only the fields sent, with the rules of create; none of them may be null but valid_days (null: tickets sold from now on never expire). A change applies to later sales only: a sale keeps its figures and its tickets' expiry. A package stays in its program: program_id, when sent, must be its own (400 otherwise). is_active false deactivates the package: it stays, but cannot be quoted or sold (409) until it is true again.
 // @Tags tickets
 // @Accept json
 // @Produce json

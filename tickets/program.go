@@ -27,15 +27,19 @@ type Program struct {
 // unit price. It can be quoted (and sold) only while both it and its
 // program are active.
 type Package struct {
-	ID            int64           `db:"id"`
-	ProgramID     int64           `db:"program_id"`
-	Name          string          `db:"name"`
-	TicketCount   int             `db:"ticket_count"`
-	UnitPrice     decimal.Decimal `db:"unit_price"`
-	IsActive      bool            `db:"is_active"`
-	ProgramActive bool            `db:"program_active"` // whether its program is active
-	CreatedAt     time.Time       `db:"created_at"`
-	UpdatedAt     time.Time       `db:"updated_at"`
+	ID          int64           `db:"id"`
+	ProgramID   int64           `db:"program_id"`
+	Name        string          `db:"name"`
+	TicketCount int             `db:"ticket_count"`
+	UnitPrice   decimal.Decimal `db:"unit_price"`
+	// ValidDays is how many days after the day of their sale the tickets
+	// last (they expire at the end of that day, in the club's calendar);
+	// nil: they never expire.
+	ValidDays     *int      `db:"valid_days"`
+	IsActive      bool      `db:"is_active"`
+	ProgramActive bool      `db:"program_active"` // whether its program is active
+	CreatedAt     time.Time `db:"created_at"`
+	UpdatedAt     time.Time `db:"updated_at"`
 }
 
 // ProgramInput is the data of a program to create or change; on create
@@ -55,6 +59,7 @@ type PackageInput struct {
 	Name        clubhouse.Optional[string]
 	TicketCount clubhouse.Optional[int]
 	UnitPrice   clubhouse.Optional[decimal.Decimal]
+	ValidDays   clubhouse.Optional[int]  // null: the tickets never expire
 	IsActive    clubhouse.Optional[bool] // false deactivates, true reactivates
 }
 
@@ -91,6 +96,7 @@ const (
 	MaxNameLength     = 255  // characters of a program's or a package's name
 	MaxDescription    = 2000 // characters of a program's description
 	MaxPriceChanges   = 1000 // the most entries of one SetPrices
+	MaxValidDays      = 3650 // the longest a package's tickets last
 	QuoteValidity     = 15 * time.Minute
 	quotePurgeAfter   = 24 * time.Hour // an expired quote is kept this long
 	quotePurgeAtATime = 100            // the most expired quotes one new quote deletes
@@ -150,8 +156,8 @@ func (in ProgramInput) apply(p *Program, create bool) error {
 // ErrIncomplete naming the missing fields, ErrInvalidReference for a
 // program_id below 1, ErrPackageMove for another program_id on a change,
 // ErrInvalidData for a blank or too long name or a ticket_count outside 1
-// to MaxTicketCount, ErrInvalidAmount for a bad unit_price (see
-// validPrice).
+// to MaxTicketCount or a valid_days outside 1 to MaxValidDays,
+// ErrInvalidAmount for a bad unit_price (see validPrice).
 func (in PackageInput) apply(p *Package, create bool) error {
 	var missing []string
 	for _, f := range []struct {
@@ -200,6 +206,12 @@ func (in PackageInput) apply(p *Package, create bool) error {
 			return err
 		}
 		p.UnitPrice = *in.UnitPrice.Value
+	}
+	if in.ValidDays.Set {
+		if d := in.ValidDays.Value; d != nil && (*d < 1 || *d > MaxValidDays) {
+			return clubhouse.ErrInvalidData.Withf("valid_days must be from 1 to %d, or null for tickets that never expire; not %d.", MaxValidDays, *d)
+		}
+		p.ValidDays = in.ValidDays.Value
 	}
 	if create {
 		p.IsActive = true

@@ -17,7 +17,7 @@ var programErrors = sqldb.Mapping{
 
 const programSelect = `SELECT id, name, description, is_active, created_at, updated_at FROM ticket_programs`
 
-const packageSelect = `SELECT k.id, k.program_id, k.name, k.ticket_count, k.unit_price, k.is_active,
+const packageSelect = `SELECT k.id, k.program_id, k.name, k.ticket_count, k.unit_price, k.valid_days, k.is_active,
 	p.is_active AS program_active, k.created_at, k.updated_at
 	FROM ticket_packages k JOIN ticket_programs p ON p.id = k.program_id`
 
@@ -95,11 +95,11 @@ func (s programStore) savePackage(ctx context.Context, q sqldb.Queryer, k Packag
 	var id int64
 	var err error
 	if k.ID == 0 {
-		err = q.GetContext(ctx, &id, `INSERT INTO ticket_packages (program_id, name, ticket_count, unit_price, is_active)
-			VALUES ($1, $2, $3, $4, $5) RETURNING id`, k.ProgramID, k.Name, k.TicketCount, k.UnitPrice, k.IsActive)
+		err = q.GetContext(ctx, &id, `INSERT INTO ticket_packages (program_id, name, ticket_count, unit_price, valid_days, is_active)
+			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, k.ProgramID, k.Name, k.TicketCount, k.UnitPrice, k.ValidDays, k.IsActive)
 	} else {
-		err = q.GetContext(ctx, &id, `UPDATE ticket_packages SET name = $1, ticket_count = $2, unit_price = $3, is_active = $4,
-			updated_at = now() WHERE id = $5 RETURNING id`, k.Name, k.TicketCount, k.UnitPrice, k.IsActive, k.ID)
+		err = q.GetContext(ctx, &id, `UPDATE ticket_packages SET name = $1, ticket_count = $2, unit_price = $3, valid_days = $4,
+			is_active = $5, updated_at = now() WHERE id = $6 RETURNING id`, k.Name, k.TicketCount, k.UnitPrice, k.ValidDays, k.IsActive, k.ID)
 	}
 	if err != nil {
 		return Package{}, sqldb.Map(err, ErrPackageNotFound, programErrors)

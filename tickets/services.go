@@ -17,10 +17,11 @@ type Options struct {
 	Events   clubhouse.Publisher // receives the domain messages after commit; nil: dropped
 }
 
-// Services are the services of ticket programs and events.
+// Services are the services of ticket programs, sales and events.
 type Services struct {
 	Programs *Programs
 	Events   *Events
+	Sales    *Sales
 }
 
 // New returns the ticket and event services over db.
@@ -37,5 +38,6 @@ func New(db *sqlx.DB, o Options) *Services {
 	return &Services{
 		Programs: &Programs{db: db, zone: o.Zone, now: o.Now},
 		Events:   &Events{db: db, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings},
+		Sales:    &Sales{db: db, zone: o.Zone, now: o.Now},
 	}
 }
