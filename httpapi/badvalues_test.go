@@ -295,6 +295,8 @@ func (s *sweep) fields(sch *openapi3.Schema, prefix string) []field {
 			out = append(out, s.fields(s.resolve(ps.Items), prefix+name+"[0].")...)
 		case ps.Type.Is(openapi3.TypeArray):
 			out = append(out, field{prefix + name + "[0]", s.resolve(ps.Items)})
+		case ps.Type.Is(openapi3.TypeObject) && len(ps.Properties) > 0:
+			out = append(out, s.fields(ps, prefix+name+".")...)
 		default:
 			out = append(out, field{prefix + name, ps})
 		}
@@ -334,6 +336,9 @@ func (s *sweep) object(sch *openapi3.Schema, prefix, bad string) map[string]any 
 		switch {
 		case full == bad:
 			out[name] = attackMark
+		case ps.Type.Is(openapi3.TypeObject) && len(ps.Properties) > 0 &&
+			(strings.HasPrefix(bad, full+".") || slices.Contains(sch.Required, name)):
+			out[name] = s.object(ps, full+".", bad)
 		case isArray && bad == full+"[0]":
 			out[name] = []any{attackMark}
 		case isArray && strings.HasPrefix(bad, full+"[0]."):

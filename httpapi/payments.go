@@ -19,6 +19,7 @@ type paymentDTO struct {
 	ID              int64      `json:"id" validate:"required"`
 	ReservationID   *int64     `json:"reservation_id" validate:"required" extensions:"x-nullable"`
 	EnrollmentID    *int64     `json:"enrollment_id" validate:"required" extensions:"x-nullable"`
+	TicketSaleID    *int64     `json:"ticket_sale_id" validate:"required" extensions:"x-nullable"`
 	PaymentTypeID   *int64     `json:"payment_type_id" validate:"required" extensions:"x-nullable"`
 	PaymentTypeName *string    `json:"payment_type_name" validate:"required" extensions:"x-nullable"`
 	Amount          wire.Money `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
@@ -35,7 +36,7 @@ type paymentDTO struct {
 }
 
 func newPaymentDTO(p payments.Payment) paymentDTO {
-	return paymentDTO{ID: p.ID, ReservationID: p.ReservationID, EnrollmentID: p.EnrollmentID, PaymentTypeID: p.PaymentTypeID,
+	return paymentDTO{ID: p.ID, ReservationID: p.ReservationID, EnrollmentID: p.EnrollmentID, TicketSaleID: p.TicketSaleID, PaymentTypeID: p.PaymentTypeID,
 		PaymentTypeName: p.PaymentTypeName, Amount: wire.Money(p.Amount), TransactionID: p.Reference(), ClientClaim: p.Claim(),
 		GatewayResponse: p.GatewayResponse, Status: p.Status, StatusDetail: p.StatusDetail, Date: p.Date,
 		Description: p.Description, Foto: p.Foto, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}

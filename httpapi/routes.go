@@ -145,6 +145,11 @@ func (s *Server) routes() {
 	s.handle("PUT /api/admin/tickets/packages", staff, s.setTicketPrices)
 	s.handle("PATCH /api/admin/tickets/packages/{id}", staff, s.updateTicketPackage)
 	s.handle("POST /api/admin/tickets/quote", staff, s.quoteTickets)
+	s.handle("POST /api/admin/tickets/sales", staff, s.idempotent(s.sellTickets))
+	s.handle("GET /api/admin/tickets/sales", staff, s.listTicketSales)
+	s.handle("GET /api/admin/tickets/sales/{id}", staff, s.getTicketSale)
+	s.handle("POST /api/admin/tickets/sales/{id}/refund", staff, s.refundTickets)
+	s.handle("GET /api/admin/tickets/{code}", staff, s.findTicket)
 
 	// The trainer area: a user acts in it as a trainer only (authorize),
 	// so the services show and change the caller's own classes.

@@ -293,7 +293,7 @@ func (s *Server) setTicketPrices(w http.ResponseWriter, r *http.Request) error {
 // quoteTickets prices tickets of a package.
 //
 // @Summary Quote tickets of a package
-// @Description The price of ticket_count tickets of an active package of an active program (ticket_count defaults to the package's own count): unit_price each, total = unit_price × ticket_count. A quote is a promise held for 15 minutes, until valid_until: the server stores its figures under quote_id, a random UUID, which a client cannot alter or make up. (Sales, which will honour it, are not served yet.) A deactivated package or program answers 409, an unknown package 404.
+// @Description The price of ticket_count tickets of an active package of an active program (ticket_count defaults to the package's own count): unit_price each, total = unit_price × ticket_count. A quote is a promise held for 15 minutes, until valid_until: the server stores its figures under quote_id, a random UUID, which a client cannot alter or make up. POST /api/admin/tickets/sales with the quote_id makes the sale at these figures, once. A deactivated package or program answers 409, an unknown package 404.
 // @Tags tickets
 // @Accept json
 // @Produce json

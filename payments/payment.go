@@ -9,11 +9,12 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 )
 
-// Payment is a payment of a booking or an enrollment.
+// Payment is a payment of a booking, an enrollment or a ticket sale.
 type Payment struct {
 	ID              int64           `db:"id"`
 	ReservationID   *int64          `db:"reservation_id"`
 	EnrollmentID    *int64          `db:"enrollment_id"`
+	TicketSaleID    *int64          `db:"ticket_sale_id"` // a ticket sale's payment, made by the sale (package tickets)
 	PaymentTypeID   *int64          `db:"payment_type_id"`
 	PaymentTypeName *string         `db:"payment_type_name"`
 	Amount          decimal.Decimal `db:"amount"`

@@ -19,6 +19,8 @@ var (
 	ErrTransactionUsed = clubhouse.Errorf(clubhouse.Conflict, "duplicate transaction", "A payment with that transaction_id already exists.")
 	ErrClaimRepeated   = clubhouse.Errorf(clubhouse.Conflict, "duplicate transaction", "You already reported a payment with that transaction_id for this booking.")
 	ErrClaimAboveDebt  = clubhouse.Errorf(clubhouse.Invalid, "amount exceeds debt", "The payment claims more than the booking still owes.")
+	ErrTicketSale      = clubhouse.Errorf(clubhouse.Conflict, "ticket sale payment",
+		"The payment pays a ticket sale: its amount, status and type stay, and it is not deleted; refund the sale's unused tickets instead (POST /api/admin/tickets/sales/{id}/refund).")
 )
 
 var paymentErrors = sqldb.Mapping{
@@ -30,11 +32,12 @@ var paymentErrors = sqldb.Mapping{
 	"payments_transaction_id_check": clubhouse.ErrInvalidData.Withf("transaction_id must not be empty."),
 	"payments_claim_key":            ErrClaimRepeated,
 	"payments_enrollment_claim_key": ErrClaimRepeated,
+	"payments_ticket_sale_frozen":   ErrTicketSale,
 	"payments_claim_unconfirmed_check": clubhouse.Errorf(clubhouse.Conflict, "unconfirmed claim",
 		"A payment a client reported is completed only with a gateway transaction_id."),
 }
 
-const paymentSelect = `SELECT p.id, p.reservation_id, p.enrollment_id, p.payment_type_id, pt.name AS payment_type_name,
+const paymentSelect = `SELECT p.id, p.reservation_id, p.enrollment_id, p.ticket_sale_id, p.payment_type_id, pt.name AS payment_type_name,
 	p.amount, p.transaction_id, p.claimed_transaction_id, p.gateway_response, p.status, p.status_detail, p.date, p.description, p.foto,
 	p.foto_content_type, p.created_at, p.updated_at, co.name AS court_name, r.checking, r.checkout, r.client_id
 	FROM payments p
@@ -143,10 +146,12 @@ func (s store) update(ctx context.Context, q sqldb.Queryer, p Payment) (Payment,
 
 func (store) delete(ctx context.Context, q sqldb.Queryer, id int64) error {
 	res, err := q.ExecContext(ctx, `DELETE FROM payments WHERE id = $1`, id)
-	if sqldb.Code(err) == "23503" {
+	switch {
+	case sqldb.Code(err) == "23503":
 		return clubhouse.ErrInUse.Withf("The payment is referenced by an inbox event or a ledger posting.")
-	}
-	if err != nil {
+	case sqldb.Constraint(err) == "payments_ticket_sale_frozen":
+		return ErrTicketSale
+	case err != nil:
 		return fmt.Errorf("delete payment: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
