@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
@@ -158,6 +159,9 @@ func Seed(ctx context.Context, a *app.App, out io.Writer) error {
 	if err := seedEvent(ctx, a, out); err != nil {
 		return err
 	}
+	if err := seedSale(ctx, a); err != nil {
+		return err
+	}
 	if err := seedRules(ctx, a); err != nil {
 		return err
 	}
@@ -264,6 +268,32 @@ func seedEvent(ctx context.Context, a *app.App, out io.Writer) error {
 		if _, err := a.Tickets.Events.AddParticipant(ctx, desk, e.ID, tickets.ParticipantInput{ClientID: clubhouse.Some(c)}); err != nil {
 			return fmt.Errorf("event participant %d: %w", c, err)
 		}
+	}
+	return nil
+}
+
+// seedSale sells ten Open play tickets to a walk-in buyer, paid in cash,
+// when no sale was ever made.
+func seedSale(ctx context.Context, a *app.App) error {
+	desk := clubhouse.Staff("demo")
+	have, _, err := a.Tickets.Sales.List(ctx, desk, tickets.SaleFilter{Limit: 1})
+	if err != nil || len(have) > 0 {
+		return err
+	}
+	var pkg, cash int64
+	if err := a.DB.GetContext(ctx, &pkg, `SELECT k.id FROM ticket_packages k JOIN ticket_programs p ON p.id = k.program_id
+		WHERE lower(p.name) = 'open play' AND lower(k.name) = '10 tickets'`); err != nil {
+		return fmt.Errorf("sale package: %w", err)
+	}
+	if err := a.DB.GetContext(ctx, &cash, `SELECT id FROM payment_types WHERE lower(name) = 'cash'`); err != nil {
+		return fmt.Errorf("sale payment type: %w", err)
+	}
+	_, err = a.Tickets.Sales.Sell(ctx, desk, tickets.SaleInput{PackageID: clubhouse.Some(pkg),
+		Buyer:   tickets.BuyerInput{Name: clubhouse.Some("Laura Méndez"), Document: clubhouse.Some("CC 1000000003"), Email: clubhouse.Some("laura@demo.club")},
+		Phones:  []string{"+57 300 000 0003"},
+		Payment: &tickets.SalePaymentInput{PaymentTypeID: clubhouse.Some(cash), Amount: clubhouse.Some(decimal.NewFromInt(180000))}})
+	if err != nil {
+		return fmt.Errorf("sale: %w", err)
 	}
 	return nil
 }

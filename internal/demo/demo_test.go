@@ -68,6 +68,8 @@ func TestSeed_idempotent(t *testing.T) {
 	assert.Equal(t, 32, first["class_sessions"], "eight weeks of two sessions a week each")
 	assert.Equal(t, 2, first["ticket_programs"], "Open play and Padel clinic")
 	assert.Equal(t, 4, first["ticket_packages"], "two packages each")
+	assert.Equal(t, 1, first["ticket_sales"], "ten Open play tickets sold to a walk-in buyer")
+	assert.Equal(t, 10, first["tickets"])
 	assert.Equal(t, 1, first["events"])
 	assert.Equal(t, 2, first["event_participants"])
 	assert.Equal(t, first["class_sessions"]+first["events"], first["reservations"], "every session and event holds its court")
