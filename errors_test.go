@@ -134,6 +134,7 @@ var exported = map[string]error{
 	"payments.ErrNotYours":              payments.ErrNotYours,
 	"payments.ErrTransactionUsed":       payments.ErrTransactionUsed,
 	"payments.ErrClaimRepeated":         payments.ErrClaimRepeated,
+	"payments.ErrTicketSalePayment":     payments.ErrTicketSalePayment,
 	"payments.ErrSignatureMissing":      payments.ErrSignatureMissing,
 	"payments.ErrSignatureMalformed":    payments.ErrSignatureMalformed,
 	"payments.ErrSignatureExpired":      payments.ErrSignatureExpired,

@@ -19,6 +19,10 @@ var (
 	ErrTransactionUsed = clubhouse.Errorf(clubhouse.Conflict, "duplicate transaction", "A payment with that transaction_id already exists.")
 	ErrClaimRepeated   = clubhouse.Errorf(clubhouse.Conflict, "duplicate transaction", "You already reported a payment with that transaction_id for this booking.")
 	ErrClaimAboveDebt  = clubhouse.Errorf(clubhouse.Invalid, "amount exceeds debt", "The payment claims more than the booking still owes.")
+	// ErrTicketSalePayment is returned when a change or a deletion reaches
+	// the payment of a ticket sale, which is part of the sale.
+	ErrTicketSalePayment = clubhouse.Errorf(clubhouse.Conflict, "ticket sale payment",
+		"The payment pays a ticket sale: it is neither changed nor deleted. Refund the unused tickets instead.")
 )
 
 var paymentErrors = sqldb.Mapping{
@@ -32,6 +36,7 @@ var paymentErrors = sqldb.Mapping{
 	"payments_enrollment_claim_key": ErrClaimRepeated,
 	"payments_claim_unconfirmed_check": clubhouse.Errorf(clubhouse.Conflict, "unconfirmed claim",
 		"A payment a client reported is completed only with a gateway transaction_id."),
+	"payments_ticket_sale_frozen": ErrTicketSalePayment,
 }
 
 const paymentSelect = `SELECT p.id, p.reservation_id, p.enrollment_id, p.payment_type_id, pt.name AS payment_type_name,
@@ -147,7 +152,7 @@ func (store) delete(ctx context.Context, q sqldb.Queryer, id int64) error {
 		return clubhouse.ErrInUse.Withf("The payment is referenced by an inbox event or a ledger posting.")
 	}
 	if err != nil {
-		return fmt.Errorf("delete payment: %w", err)
+		return fmt.Errorf("delete payment: %w", sqldb.Map(err, nil, paymentErrors))
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return ErrNotFound
