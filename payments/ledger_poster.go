@@ -117,7 +117,8 @@ func (p *LedgerPoster) postOne(ctx context.Context, round int) (posted, waiting 
 		var it outboxItem
 		err := tx.GetContext(ctx, &it, `SELECT o.id, o.source, o.source_id, o.payment_id, o.kind, o.paid_at, o.amount,
 			o.for_enrollment, o.for_tickets, o.attempts, pt.ledger_account, pt.name AS payment_type,
-			substr(t.code, 1, 4) || '-' || substr(t.code, 5, 4) || '-' || substr(t.code, 9) AS ticket_code, COALESCE(t.sale_id, r.sale_id) AS sale_id, r.ticket_count AS refund_tickets
+			substr(t.code, 1, 4) || '-' || substr(t.code, 5, 4) || '-' || substr(t.code, 9) AS ticket_code,
+			COALESCE(t.sale_id, r.sale_id) AS sale_id, r.ticket_count AS refund_tickets
 			FROM ledger_outbox o LEFT JOIN payment_types pt ON pt.id = o.payment_type_id
 			LEFT JOIN tickets t ON o.source = 'ticket_expiry' AND t.id = o.source_id
 			LEFT JOIN ticket_refunds r ON o.source = 'ticket_refund' AND r.id = o.source_id
