@@ -144,7 +144,7 @@ type readinessDTO struct {
 // closeReadiness reports what a close of the period would check.
 //
 // @Summary Close readiness
-// @Description The checklist of a close, each item ok or failing with why: period_open, earlier_periods_closed, period_ended (the period's last day is over in the club's calendar, CLUB_TIMEZONE; before that close needs early=true), trial_balance, results_closed (informative: close runs close-results), results_account, equity_equation, payments_waiting (completed payments dated in the period not yet posted). ready tells whether close without early=true would succeed now.
+// @Description The checklist of a close, each item ok or failing with why: period_open, earlier_periods_closed, period_ended (the period's last day is over in the club's calendar, CLUB_TIMEZONE; before that close needs early=true), trial_balance, results_closed (informative: close runs close-results), results_account, equity_equation, payments_waiting (postings dated in the period not yet posted: completed payments and ticket movements). ready tells whether close without early=true would succeed now.
 // @Tags accounting
 // @Produce json
 // @Param id path int true "period id"
@@ -202,7 +202,7 @@ func (s *Server) closeResults(w http.ResponseWriter, r *http.Request, l *ledger.
 // closePeriod closes a period.
 //
 // @Summary Close a period
-// @Description Runs close-results when still needed, then checks the trial balance, the results close and the equity equation (assets + liabilities + equity = 0 in signed balances), stores the closing balances and closes the period; afterwards no entry is accepted into it, until an admin reopens it. Periods close in order, and not while completed payments dated in the period wait to be posted (the payments_waiting check of close-readiness). A period closes once its last day is over in the club's calendar (CLUB_TIMEZONE): before that, 409 "period not ended" names the end date, unless early=true asks for the early close explicitly, which the period records (closed_early) and the server logs with the period, the user and the end date. 409 "close check failed" names the failed check.
+// @Description Runs close-results when still needed, then checks the trial balance, the results close and the equity equation (assets + liabilities + equity = 0 in signed balances), stores the closing balances and closes the period; afterwards no entry is accepted into it, until an admin reopens it. Periods close in order, and not while postings dated in the period (completed payments and ticket movements) wait (the payments_waiting check of close-readiness). A period closes once its last day is over in the club's calendar (CLUB_TIMEZONE): before that, 409 "period not ended" names the end date, unless early=true asks for the early close explicitly, which the period records (closed_early) and the server logs with the period, the user and the end date. 409 "close check failed" names the failed check.
 // @Tags accounting
 // @Produce json
 // @Param id path int true "period id"

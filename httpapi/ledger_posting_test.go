@@ -45,7 +45,7 @@ func TestPaymentsPostToLedger(t *testing.T) {
 	assert.Equal(t, false, check(t, rd, "payments_waiting")["ok"], "a payment waits to be posted in this period")
 	msg := acc.Post(path("/api/accounting/periods/%d/close?early=true", period), nil).Status(t, http.StatusConflict).
 		Error(t, "close check failed").Object(t)["message"]
-	assert.Contains(t, msg, "1 completed payments dated in the period are not posted yet", "the close itself refuses, not only the report")
+	assert.Contains(t, msg, "1 postings (payments and ticket movements) dated in the period are not posted yet", "the close itself refuses, not only the report")
 
 	posted, _, err = app.Poster.PostPending(ctx)
 	require.NoError(t, err)

@@ -208,7 +208,7 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) error {
 // updatePayment changes a payment.
 //
 // @Summary Update a payment
-// @Description Changes only the fields sent; status true validates a pending payment (it then counts toward total_paid). Validating a client's claim confirms it: it takes the transaction_id the client reported as its gateway id, unless the request sends another (409 when a gateway payment already holds it). Emits payment:updated.
+// @Description Changes only the fields sent; status true validates a pending payment (it then counts toward total_paid). Validating a client's claim confirms it: it takes the transaction_id the client reported as its gateway id, unless the request sends another (409 when a gateway payment already holds it). A ticket sale's payment is part of the sale and never changes: 409 "ticket sale payment" (refund its unused tickets instead). Emits payment:updated.
 // @Tags payments
 // @Accept json
 // @Produce json
@@ -238,7 +238,7 @@ func (s *Server) updatePayment(w http.ResponseWriter, r *http.Request) error {
 // deletePayment deletes a payment and its receipt.
 //
 // @Summary Delete a payment
-// @Description Deletes the payment and, in the same step, its receipt image: 503 when it has one and receipt storage is not configured. Emits payment:updated.
+// @Description Deletes the payment and, in the same step, its receipt image: 503 when it has one and receipt storage is not configured. A ticket sale's payment is part of the sale and is never deleted: 409 "ticket sale payment" (refund its unused tickets instead). Emits payment:updated.
 // @Tags payments
 // @Param id path int true "payment id"
 // @Success 204

@@ -159,10 +159,13 @@ func TestTicketSales(t *testing.T) {
 		"reason": "again"}).Status(t, http.StatusConflict).Error(t, "nothing to refund")
 
 	// The sale's payment is the sale's: it is not deleted on its own.
-	admin.Delete(path("/api/admin/payments/%d", sale.Payment.ID), nil).Status(t, http.StatusConflict).Error(t, "ticket sale payment")
+	msg := admin.Delete(path("/api/admin/payments/%d", sale.Payment.ID), nil).Status(t, http.StatusConflict).
+		Error(t, "ticket sale payment").Object(t)["message"]
+	assert.Contains(t, msg, "Refund its unused tickets instead")
 	admin.Patch(path("/api/admin/payments/%d", sale.Payment.ID), map[string]any{"amount": 1}).Status(t, http.StatusConflict).Error(t, "ticket sale payment")
 	pay := admin.Get(path("/api/admin/payments/%d", sale.Payment.ID)).Status(t, http.StatusOK).Object(t)
 	assert.EqualValues(t, sale.ID, pay["ticket_sale_id"])
+	assert.EqualValues(t, sale.Payment.Amount, pay["amount"], "the payment is unchanged")
 
 	// Staff only.
 	app.AsClient().Get("/api/admin/tickets/sales").Status(t, http.StatusForbidden)

@@ -16,7 +16,9 @@ type ChartAccount struct {
 }
 
 // DemoChart is a small PUC-style chart for a sports club. Its codes are
-// the defaults of the payment postings and the cash-register close.
+// the defaults of the payment and ticket postings (tickets sold and not
+// used yet are a liability, 2.8.10; their use is income, 4.1.15, and so is
+// their expiry, 4.1.20) and of the cash-register close.
 var DemoChart = []ChartAccount{
 	{"1", "Activo", false}, {"1.1", "Disponible", false}, {"1.1.05", "Caja", false},
 	{"1.1.05.01", "Caja general (cajero)", true}, {"1.1.05.02", "Caja fuerte (bóveda)", true},
@@ -24,10 +26,12 @@ var DemoChart = []ChartAccount{
 	{"1.3", "Deudores", false}, {"1.3.05", "Clientes", false},
 	{"2", "Pasivo", false}, {"2.4", "Impuestos", false}, {"2.4.08", "IVA por pagar", false},
 	{"2.8", "Otros pasivos", false}, {"2.8.05", "Anticipos de clientes", false},
+	{"2.8.10", "Tiquetes vendidos por usar", false},
 	{"3", "Patrimonio", false}, {"3.1", "Resultados del ejercicio", false}, {"3.2", "Capital", false},
 	{"3.2.05", "Capital social", false}, {"3.3", "Resultados acumulados", false},
 	{"4", "Ingresos", false}, {"4.1", "Ingresos operacionales", false}, {"4.1.05", "Alquiler de canchas", false},
 	{"4.1.10", "Clases", false}, {"4.1.15", "Eventos y tiquetes", false},
+	{"4.1.20", "Tiquetes vencidos", false},
 	{"5", "Gastos", false}, {"5.1", "Gastos operacionales", false}, {"5.1.05", "Personal", false},
 	{"5.1.35", "Servicios", false}, {"5.1.45", "Mantenimiento", false},
 }

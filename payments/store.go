@@ -19,8 +19,10 @@ var (
 	ErrTransactionUsed = clubhouse.Errorf(clubhouse.Conflict, "duplicate transaction", "A payment with that transaction_id already exists.")
 	ErrClaimRepeated   = clubhouse.Errorf(clubhouse.Conflict, "duplicate transaction", "You already reported a payment with that transaction_id for this booking.")
 	ErrClaimAboveDebt  = clubhouse.Errorf(clubhouse.Invalid, "amount exceeds debt", "The payment claims more than the booking still owes.")
-	ErrTicketSale      = clubhouse.Errorf(clubhouse.Conflict, "ticket sale payment",
-		"The payment pays a ticket sale: its amount, status and type stay, and it is not deleted; refund the sale's unused tickets instead (POST /api/admin/tickets/sales/{id}/refund).")
+	// ErrTicketSalePayment is returned when a change or a deletion reaches
+	// the payment of a ticket sale, which is part of the sale.
+	ErrTicketSalePayment = clubhouse.Errorf(clubhouse.Conflict, "ticket sale payment",
+		"The payment pays a ticket sale: it is neither changed nor deleted. Refund its unused tickets instead (POST /api/admin/tickets/sales/{id}/refund).")
 )
 
 var paymentErrors = sqldb.Mapping{
@@ -32,9 +34,9 @@ var paymentErrors = sqldb.Mapping{
 	"payments_transaction_id_check": clubhouse.ErrInvalidData.Withf("transaction_id must not be empty."),
 	"payments_claim_key":            ErrClaimRepeated,
 	"payments_enrollment_claim_key": ErrClaimRepeated,
-	"payments_ticket_sale_frozen":   ErrTicketSale,
 	"payments_claim_unconfirmed_check": clubhouse.Errorf(clubhouse.Conflict, "unconfirmed claim",
 		"A payment a client reported is completed only with a gateway transaction_id."),
+	"payments_ticket_sale_frozen": ErrTicketSalePayment,
 }
 
 const paymentSelect = `SELECT p.id, p.reservation_id, p.enrollment_id, p.ticket_sale_id, p.payment_type_id, pt.name AS payment_type_name,
@@ -149,10 +151,8 @@ func (store) delete(ctx context.Context, q sqldb.Queryer, id int64) error {
 	switch {
 	case sqldb.Code(err) == "23503":
 		return clubhouse.ErrInUse.Withf("The payment is referenced by an inbox event or a ledger posting.")
-	case sqldb.Constraint(err) == "payments_ticket_sale_frozen":
-		return ErrTicketSale
 	case err != nil:
-		return fmt.Errorf("delete payment: %w", err)
+		return fmt.Errorf("delete payment: %w", sqldb.Map(err, nil, paymentErrors))
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return ErrNotFound

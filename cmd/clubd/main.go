@@ -96,6 +96,7 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 	go a.Auth.WatchUsers(ctx, func(err error) { log.Warn("auth users watch", "err", err) })
 	go a.Rules.Watch(ctx, func(err error) { log.Warn("club rules watch", "err", err) })
 	go a.Keys.RunPurge(ctx, time.Minute, func(err error) { log.Warn("idempotency keys purge", "err", err) })
+	go a.Expirer.Run(ctx, app.ExpiryInterval, func(err error) { log.Warn("ticket expiry", "err", err) })
 	if a.Poster != nil {
 		go a.Poster.Run(ctx, app.PosterInterval, func(err error) { log.Warn("ledger poster", "err", err) })
 	}

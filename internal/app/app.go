@@ -155,10 +155,15 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 }
 
 // PosterInterval is how often clubd's ledger poster tries the completed
-// payments still owed to the ledger (payments.LedgerPoster.Run): those of
-// a closed period wait, and post within this interval once an admin
-// reopens it.
+// payments and ticket movements still owed to the ledger
+// (payments.LedgerPoster.Run): those of a closed period wait, and post
+// within this interval once an admin reopens it.
 const PosterInterval = 2 * time.Second
+
+// ExpiryInterval is how often clubd expires the tickets whose time is up
+// (tickets.Expirer.Run): a ticket expires within this interval of its
+// expires_at, and seating it is refused from that instant on anyway.
+const ExpiryInterval = time.Minute
 
 // maxHeaderBytes bounds a request's line and header; net/http refuses a
 // larger one with 431. Tokens, cookies and the API's headers fit in a few

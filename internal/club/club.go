@@ -38,8 +38,9 @@ type Services struct {
 	Payments  *payments.Service
 	Classes   *classes.Services
 	Tickets   *tickets.Services
+	Expirer   *tickets.Expirer       // expires the tickets whose time is up
 	Ledger    *ledger.Ledger         // nil without an accounting database
-	Poster    *payments.LedgerPoster // posts completed payments to Ledger; nil without it
+	Poster    *payments.LedgerPoster // posts completed payments and ticket movements to Ledger; nil without it
 }
 
 // Options are what New needs besides the main database.
@@ -71,6 +72,7 @@ func New(db *sqlx.DB, o Options) *Services {
 	s.Classes = classes.New(db, classes.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Clients: b.Clients,
 		Payments: s.Payments, Events: o.Events, Pool: o.Pool})
 	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Events: o.Events})
+	s.Expirer = tickets.NewExpirer(db, o.Now)
 	if o.Accounting != nil {
 		// The ledger's calendar is the club's: its clock reads in the zone.
 		s.Ledger = ledger.New(o.Accounting, func() time.Time { return o.Now().In(o.Zone) }, payments.WaitingCheck(db, o.Zone))

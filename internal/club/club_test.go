@@ -23,7 +23,8 @@ func TestNew(t *testing.T) {
 	assert.Equal(t, bogota, s.Zone)
 	require.NotNil(t, s.Now)
 	for name, v := range map[string]any{"Catalogs": s.Catalogs, "Clients": s.Clients, "Tariffs": s.Tariffs,
-		"Bookings": s.Bookings, "Discounts": s.Discounts, "Payments": s.Payments, "Classes": s.Classes} {
+		"Bookings": s.Bookings, "Discounts": s.Discounts, "Payments": s.Payments, "Classes": s.Classes, "Tickets": s.Tickets,
+		"Expirer": s.Expirer} {
 		assert.NotNil(t, v, name)
 	}
 	assert.Nil(t, s.Ledger, "no accounting database, no ledger")

@@ -1,0 +1,80 @@
+package tickets
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// expiryBatch is how many tickets one transaction of ExpireDue expires, so
+// that a day on which a large sale lapses holds no long lock.
+const expiryBatch = 500
+
+// Expirer expires the available tickets whose time is up. Each ticket it
+// expires owes the ledger the recognition of its price as income
+// (breakage); a trigger writes that posting to the ledger outbox in the
+// same transaction, for payments.LedgerPoster.
+type Expirer struct {
+	db  *sqlx.DB
+	now func() time.Time
+}
+
+// NewExpirer returns an expirer of db's tickets on the clock now (nil:
+// time.Now).
+func NewExpirer(db *sqlx.DB, now func() time.Time) *Expirer {
+	if now == nil {
+		now = time.Now
+	}
+	return &Expirer{db: db, now: now}
+}
+
+// ExpireDue expires every available ticket whose ExpiresAt is at or before
+// now (status TicketExpired, ExpiredAt now) and returns how many it
+// expired. It works in batches, one transaction each; a ticket another
+// transaction is using or refunding is left to the next call, which finds
+// it still due if that transaction let it be.
+func (x *Expirer) ExpireDue(ctx context.Context) (int, error) {
+	now := x.now()
+	total := 0
+	for {
+		var n int64
+		err := sqldb.Transact(ctx, x.db, func(tx *sqlx.Tx) error {
+			res, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'expired', expired_at = $1
+				WHERE id IN (SELECT id FROM tickets WHERE status = 'available' AND expires_at <= $1
+					ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)`, now, expiryBatch)
+			if err != nil {
+				return err
+			}
+			n, err = res.RowsAffected()
+			return err
+		})
+		if err != nil {
+			return total, fmt.Errorf("expire tickets: %w", err)
+		}
+		total += int(n)
+		if n < expiryBatch {
+			return total, nil
+		}
+	}
+}
+
+// Run expires the due tickets every interval until ctx ends, reporting
+// each round's error to report.
+func (x *Expirer) Run(ctx context.Context, interval time.Duration, report func(error)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if _, err := x.ExpireDue(ctx); err != nil && ctx.Err() == nil {
+			report(err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
