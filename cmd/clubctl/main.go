@@ -106,6 +106,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			bookingCommand(),
 			paymentCommand(),
 			clientCommand(),
+			ticketsCommand(),
+			eventsCommand(),
 			accountingCommand(),
 		},
 	}
