@@ -1,0 +1,123 @@
+package tickets_test
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// The sales benchmark sells the 10-ticket package from 8 desks at once
+// through Sales.Sell, and compares it with a floor: the same rows (a sale,
+// its strip, ten tickets with their codes, its payment, whose trigger
+// writes the ledger outbox) inserted by raw SQL in one transaction per
+// sale, from 8 other workers. The rounds alternate floor, service,
+// service, floor; each reports its sales a second, and each pair its
+// ratio. Run it with
+//
+//	go test ./tickets/ -run XXX -bench SaleOfTen -benchtime 4x
+const (
+	saleDesks      = 8
+	salesPerDesk   = 25
+	rawSaleTickets = 10
+)
+
+func BenchmarkSaleOfTen(b *testing.B) {
+	s := newShop(b)
+	ctx := b.Context()
+	var codeSeq int
+	var mu sync.Mutex
+	nextCodes := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		out := make([]string, rawSaleTickets)
+		for i := range out {
+			codeSeq++
+			out[i] = rawCode(codeSeq)
+		}
+		return out
+	}
+	raw := func() error {
+		codes := nextCodes()
+		return sqldb.Transact(ctx, s.db.DB, func(tx *sqlx.Tx) error {
+			var sale, strip int64
+			if err := tx.GetContext(ctx, &sale, `INSERT INTO ticket_sales (package_id, ticket_count, unit_price, total, buyer_name,
+				buyer_document, phones, sold_by_label) VALUES ($1, 10, 18000, 180000, 'Raw', 'CC 1', '{3001234567}', 'bench') RETURNING id`,
+				s.ten.ID); err != nil {
+				return err
+			}
+			if err := tx.GetContext(ctx, &strip, `INSERT INTO ticket_strips (sale_id, position) VALUES ($1, 1) RETURNING id`, sale); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO tickets (strip_id, sale_id, code, unit_price)
+				SELECT $1, $2, code, 18000 FROM unnest($3::text[]) AS code`, strip, sale, codes); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO payments (ticket_sale_id, payment_type_id, amount, status, status_detail)
+				VALUES ($1, $2, 180000, true, 'completed')`, sale, s.cash)
+			return err
+		})
+	}
+	service := func() error {
+		_, err := s.svc.Sales.Sell(ctx, desk, s.sale(10, "Bench"))
+		return err
+	}
+	round := func(sell func() error) float64 {
+		start := time.Now()
+		errs := make(chan error, saleDesks)
+		var wg sync.WaitGroup
+		for range saleDesks {
+			wg.Go(func() {
+				for range salesPerDesk {
+					if err := sell(); err != nil {
+						errs <- err
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			b.Fatal(err)
+		}
+		return float64(saleDesks*salesPerDesk) / time.Since(start).Seconds()
+	}
+	round(service) // warm up both paths and the pool
+	round(raw)
+	b.ResetTimer()
+	var svcRate, rawRate float64
+	for i := 0; b.Loop(); i++ {
+		var rs, ss [2]float64
+		rs[0] = round(raw)
+		ss[0] = round(service)
+		ss[1] = round(service)
+		rs[1] = round(raw)
+		svc, flo := (ss[0]+ss[1])/2, (rs[0]+rs[1])/2
+		b.Logf("iteration %d: service %.0f sales/s, raw inserts %.0f sales/s, ratio %.2f", i, svc, flo, svc/flo)
+		svcRate += svc
+		rawRate += flo
+	}
+	b.ReportMetric(svcRate/float64(b.N), "sales/s")
+	b.ReportMetric(rawRate/float64(b.N), "raw-sales/s")
+	b.ReportMetric(svcRate/rawRate, "ratio")
+}
+
+// rawCode is a distinct ticket code for the n-th raw ticket.
+func rawCode(n int) string {
+	const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+	code := []byte("RAW000000000")
+	for i := len(code) - 1; n > 0 && i >= 3; i-- {
+		code[i] = alphabet[n%len(alphabet)]
+		n /= len(alphabet)
+	}
+	for i := 3; i < len(code); i++ {
+		if code[i] == '0' {
+			code[i] = '2'
+		}
+	}
+	return string(code)
+}
