@@ -23,9 +23,10 @@ var ErrClassType = clubhouse.Errorf(clubhouse.Invalid, "invalid reference",
 	"Training classes are booked by enrolling in a class, not as court bookings.")
 
 // ErrEventType is returned when a booking that no event holds would be of
-// a reservation type of events (is_event): by staff, a client, a trainer
-// or a series, new or changed to that type. An event books its own court
-// (Reserve, in the event's transaction).
+// a reservation type of events (is_event): made by staff, a client or a
+// series, or changed to that type. An event books its own court (Reserve,
+// in the event's transaction); a trainer's booking of such a type is not
+// of a class type (ErrNotClassBooking).
 var ErrEventType = clubhouse.Errorf(clubhouse.Invalid, "invalid reference",
 	"Reservation types of events book a court for an event only: create the event at POST /api/admin/events.")
 

@@ -31,10 +31,10 @@ const unknown = 987654
 // testClub is a club to test the booking services on: Court 1 (60,000 an
 // hour) and Court 2 (40,000), the reservation types rental, long (bookings
 // beyond 24 hours), class (training classes) and event (the operator's
-// events, is_event), the statuses Pending and
-// Confirmed, a payment type, and four actors: staff (a user), ana and bob
-// (clients with logins) and eve (a user without a client record). Its clock
-// stands at clubNow; events records its booking:changed messages.
+// events, is_event; long bookings too), the statuses Pending and Confirmed,
+// a payment type, and four actors: staff (a user), ana and bob (clients
+// with logins) and eve (a user without a client record). Its clock stands
+// at clubNow; events records its booking:changed messages.
 type testClub struct {
 	db                   *sqldb.DB
 	b                    *booking.Bookings
