@@ -46,6 +46,7 @@ var exported = map[string]error{
 	"clubhouse.ErrExists":               clubhouse.ErrExists,
 	"clubhouse.ErrInUse":                clubhouse.ErrInUse,
 	"booking.ErrClassType":              booking.ErrClassType,
+	"booking.ErrEventType":              booking.ErrEventType,
 	"booking.ErrOverrideForStaff":       booking.ErrOverrideForStaff,
 	"booking.ErrRuleBookingLimit":       booking.ErrRuleBookingLimit,
 	"booking.ErrRuleCancelWindow":       booking.ErrRuleCancelWindow,

@@ -22,6 +22,23 @@ import (
 var ErrClassType = clubhouse.Errorf(clubhouse.Invalid, "invalid reference",
 	"Training classes are booked by enrolling in a class, not as court bookings.")
 
+// ErrEventType is returned when a booking that no event holds would be of
+// a reservation type of events (is_event): made by staff, a client or a
+// series, or changed to that type. An event books its own court (Reserve,
+// in the event's transaction); a trainer's booking of such a type is not
+// of a class type (ErrNotClassBooking).
+var ErrEventType = clubhouse.Errorf(clubhouse.Invalid, "invalid reference",
+	"Reservation types of events book a court for an event only: create the event at POST /api/admin/events.")
+
+// plain refuses t for a plain booking, one that no other domain holds:
+// ErrEventType for a type of events.
+func (t reservationType) plain() error {
+	if t.Event {
+		return ErrEventType
+	}
+	return nil
+}
+
 // clientOf returns the id of by's client record, or 0 when by has none (a
 // bot, or a user who never created one): such a caller's lists are empty
 // and every booking is another's.
@@ -130,10 +147,10 @@ func (b *Bookings) ClientGet(ctx context.Context, by clubhouse.Actor, id int64) 
 }
 
 // ClientCreate books a court for by's client: in's client and status are
-// ignored (the booking is the client's, pending), class types are refused,
-// and the club's rules judge it as a client's. Errors: as Create,
-// ErrOtherClient when in names another client, ErrNoClient when by has no
-// client record, ErrClassType, ErrOverrideForStaff.
+// ignored (the booking is the client's, pending), class and event types
+// are refused, and the club's rules judge it as a client's. Errors: as
+// Create, ErrOtherClient when in names another client, ErrNoClient when by
+// has no client record, ErrClassType, ErrEventType, ErrOverrideForStaff.
 func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in BookingInput) (Reservation, error) {
 	clientID, err := b.clientOf(ctx, by)
 	if err != nil {
@@ -152,7 +169,7 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in Book
 	}
 	var out Reservation
 	err = sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
-		if err := b.notClassType(ctx, tx, r.ReservationTypeID); err != nil {
+		if err := b.clientType(ctx, tx, r.ReservationTypeID); err != nil {
 			return err
 		}
 		rules, err := b.rules.current(ctx, tx)
@@ -172,20 +189,17 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in Book
 	return out, nil
 }
 
-func (b *Bookings) notClassType(ctx context.Context, q sqldb.Queryer, typeID int64) error {
-	gestion, err := gestionOf(ctx, q, typeID)
-	if err == nil && gestion == GestionClass {
+// clientType refuses a reservation type a client may not book: one of
+// training classes (ErrClassType) or of events (ErrEventType).
+func (b *Bookings) clientType(ctx context.Context, q sqldb.Queryer, typeID int64) error {
+	t, err := b.store.typeOf(ctx, q, typeID)
+	switch {
+	case err != nil:
+		return err
+	case t.Gestion == GestionClass:
 		return ErrClassType
 	}
-	return err
-}
-
-// gestionOf returns the gestion of the reservation type with typeID.
-// Errors: the invalid reference of an unknown type.
-func gestionOf(ctx context.Context, q sqldb.Queryer, typeID int64) (int, error) {
-	var gestion int
-	err := q.GetContext(ctx, &gestion, `SELECT gestion FROM reservation_types WHERE id = $1`, typeID)
-	return gestion, sqldb.Map(err, reservationErrors["reservations_reservation_type_id_fkey"], nil)
+	return t.plain()
 }
 
 // ClientUpdate moves the client's booking or changes its notes; only

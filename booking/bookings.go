@@ -42,7 +42,8 @@ func maxSpanFor(long bool) time.Duration {
 // Create books a court. The status defaults to the club's "Pending" status.
 // The actor becomes the booking's operator. The club's rules apply unless
 // in.OverrideRules. Errors: Invalid (incomplete data, invalid date, invalid
-// reference), ErrCourtTaken, the refusal of a rule (see Rules.Check).
+// reference, ErrEventType for a type of events), ErrCourtTaken, the refusal
+// of a rule (see Rules.Check).
 func (b *Bookings) Create(ctx context.Context, by clubhouse.Actor, in BookingInput) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
@@ -97,24 +98,28 @@ func (b *Bookings) overridden(by clubhouse.Actor, r *Reservation) {
 	r.RulesOverriddenBy, r.RulesOverriddenAt = &who, &at
 }
 
-// insert checks r's span against its type and stores it on q. A span that
-// every type allows goes straight to the store, which checks the type and
-// defaults the status in the insert itself; only a longer one needs the
-// type's rules first.
+// insert checks r's span against its type and stores it on q, a plain
+// booking that no other domain holds. A span that every type allows goes
+// straight to the store, which checks the type (ErrEventType for a type of
+// events) and defaults the status in the insert itself; only a longer one
+// needs the type first.
 func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Actor, r Reservation) (Reservation, error) {
 	if r.Span().Check(MaxSpan) != nil {
-		long, _, err := b.store.typeRules(ctx, q, r.ReservationTypeID)
+		t, err := b.store.typeOf(ctx, q, r.ReservationTypeID)
 		if err != nil {
 			return Reservation{}, err
 		}
-		if err := r.Span().Check(maxSpanFor(long)); err != nil {
+		if err := t.plain(); err != nil {
+			return Reservation{}, err
+		}
+		if err := r.Span().Check(maxSpanFor(t.Long)); err != nil {
 			return Reservation{}, err
 		}
 	}
 	if by.UserID != 0 {
 		r.OperatorID = &by.UserID
 	}
-	out, err := b.store.insert(ctx, q, r)
+	out, err := b.store.insert(ctx, q, r, false)
 	if err != nil {
 		return Reservation{}, fmt.Errorf("create booking: %w", err)
 	}
@@ -208,9 +213,10 @@ func (b *Bookings) ListPriced(ctx context.Context, f BookingFilter) ([]Priced, e
 
 // Update changes the fields set in in; the new span is checked against every
 // other booking of the court. A move (another span, court or type) is
-// judged by the club's rules unless in.OverrideRules. Errors: as Create,
-// ErrBookingNotFound, ErrBookingCancelled, and ErrNoShowMarked for a move
-// of a no-show.
+// judged by the club's rules unless in.OverrideRules. A booking may not
+// change to a type of events (ErrEventType); an event's own booking keeps
+// its type. Errors: as Create, ErrBookingNotFound, ErrBookingCancelled, and
+// ErrNoShowMarked for a move of a no-show.
 func (b *Bookings) Update(ctx context.Context, by clubhouse.Actor, id int64, in BookingInput) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
@@ -243,11 +249,16 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 		if r.NoShowAt != nil && (r.Span() != before.Span() || r.CourtID != before.CourtID) {
 			return ErrNoShowMarked
 		}
-		long, pending, err := b.store.typeRules(ctx, tx, r.ReservationTypeID)
+		t, err := b.store.typeOf(ctx, tx, r.ReservationTypeID)
 		if err != nil {
 			return err
 		}
-		if err := r.Span().Check(maxSpanFor(long)); err != nil {
+		if r.ReservationTypeID != before.ReservationTypeID {
+			if err := t.plain(); err != nil {
+				return err
+			}
+		}
+		if err := r.Span().Check(maxSpanFor(t.Long)); err != nil {
 			return err
 		}
 		now := b.Now()
@@ -271,8 +282,8 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 			if err := b.admit(ctx, tx, rules, a, by, &r, r.ID); err != nil {
 				return err
 			}
-			if owner != nil && pending != 0 {
-				r.ReservationStatusID = &pending
+			if owner != nil && t.Pending.Valid {
+				r.ReservationStatusID = &t.Pending.Int64
 			}
 		case joins && in.OverrideRules:
 			b.overridden(by, &r)

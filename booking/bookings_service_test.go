@@ -30,16 +30,18 @@ const unknown = 987654
 
 // testClub is a club to test the booking services on: Court 1 (60,000 an
 // hour) and Court 2 (40,000), the reservation types rental, long (bookings
-// beyond 24 hours) and class (training classes), the statuses Pending and
-// Confirmed, a payment type, and four actors: staff (a user), ana and bob
-// (clients with logins) and eve (a user without a client record). Its clock
-// stands at clubNow; events records its booking:changed messages.
+// beyond 24 hours), class (training classes) and event (the operator's
+// events, is_event; long bookings too), the statuses Pending and Confirmed,
+// a payment type, and four actors: staff (a user), ana and bob (clients
+// with logins) and eve (a user without a client record). Its clock stands
+// at clubNow; events records its booking:changed messages.
 type testClub struct {
 	db                   *sqldb.DB
 	b                    *booking.Bookings
 	events               *recorder
 	court, court2        int64
 	rental, long, class  int64
+	event                int64
 	pending, confirmed   int64
 	payType              int64
 	staff, ana, bob, eve clubhouse.Actor
@@ -59,6 +61,7 @@ func newTestClub(tb testing.TB) *testClub {
 	c.get(tb, &c.rental, `INSERT INTO reservation_types (name) VALUES ('Rental') RETURNING id`)
 	c.get(tb, &c.long, `INSERT INTO reservation_types (name, long_bookings) VALUES ('Tournament', true) RETURNING id`)
 	c.get(tb, &c.class, `INSERT INTO reservation_types (name, gestion) VALUES ('Class', $1) RETURNING id`, booking.GestionClass)
+	c.get(tb, &c.event, `INSERT INTO reservation_types (name, long_bookings, is_event) VALUES ('Event', true, true) RETURNING id`)
 	c.get(tb, &c.pending, `INSERT INTO reservation_statuses (name, color) VALUES ('Pending', '#FFC107') RETURNING id`)
 	c.get(tb, &c.confirmed, `INSERT INTO reservation_statuses (name, color) VALUES ('Confirmed', '#4CAF50') RETURNING id`)
 	c.get(tb, &c.payType, `INSERT INTO payment_types (name) VALUES ('Card') RETURNING id`)

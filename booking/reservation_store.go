@@ -34,17 +34,10 @@ func takenOnDeadlock(err error) error {
 	return err
 }
 
-// mapReservationErr maps the errors of writes to reservations: a null
-// reservation_type_id is insert's sign of an unknown type. A deadlock stays a
-// deadlock here, so that sqldb.Transact retries its transaction;
+// mapReservationErr maps the errors of writes to reservations. A deadlock
+// stays a deadlock here, so that sqldb.Transact retries its transaction;
 // takenOnDeadlock reports it once the retries are spent.
 func mapReservationErr(err error) error {
-	switch sqldb.Code(err) {
-	case "23502":
-		if sqldb.Column(err) == "reservation_type_id" {
-			return reservationErrors["reservations_reservation_type_id_fkey"]
-		}
-	}
 	return sqldb.Map(err, ErrBookingNotFound, reservationErrors)
 }
 
@@ -85,20 +78,25 @@ type BookingFilter struct {
 
 type reservationStore struct{}
 
-// typeRules returns whether bookings of type may exceed 24 hours, and the id
-// of the pending status (0 when the club has none).
-func (reservationStore) typeRules(ctx context.Context, q sqldb.Queryer, typeID int64) (long bool, pending int64, err error) {
-	var row struct {
-		Long    bool          `db:"long_bookings"`
-		Pending sql.NullInt64 `db:"pending"`
-	}
-	err = q.GetContext(ctx, &row, `SELECT rt.long_bookings,
+// reservationType is what a booking needs to know of its reservation type.
+type reservationType struct {
+	Long    bool          `db:"long_bookings"` // bookings of the type may exceed 24 hours
+	Gestion int           `db:"gestion"`       // GestionClass: a type of training classes
+	Event   bool          `db:"is_event"`      // a type of events, booked by an event only
+	Pending sql.NullInt64 `db:"pending"`       // the club's pending status, if it has one
+}
+
+// typeOf returns the reservation type with typeID, with the club's pending
+// status. Errors: the invalid reference of an unknown type.
+func (reservationStore) typeOf(ctx context.Context, q sqldb.Queryer, typeID int64) (reservationType, error) {
+	var t reservationType
+	err := q.GetContext(ctx, &t, `SELECT rt.long_bookings, rt.gestion, rt.is_event,
 		(SELECT id FROM reservation_statuses WHERE lower(name) = 'pending' ORDER BY id LIMIT 1) AS pending
 		FROM reservation_types rt WHERE rt.id = $1`, typeID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return false, 0, reservationErrors["reservations_reservation_type_id_fkey"]
+		return reservationType{}, reservationErrors["reservations_reservation_type_id_fkey"]
 	}
-	return row.Long, row.Pending.Int64, err
+	return t, err
 }
 
 // insert stores r unless its slot is taken; without a status, r gets the
@@ -106,12 +104,14 @@ func (reservationStore) typeRules(ctx context.Context, q sqldb.Queryer, typeID i
 // makes a racing insert wait for the other and then skip, where a plain
 // INSERT into an exclusion constraint can deadlock.
 //
-// The type and the pending status are looked up in the same statement, to
-// spare a round trip per booking. At most one status is named pending, in
-// any case (the unique index on lower(name)), so the lookup needs no order
-// and no limit, which would cost a sort per insert. An unknown type becomes
-// a null reservation_type_id, which PostgreSQL refuses before it looks for
-// a conflicting booking: the type is judged first, as by typeRules.
+// The type is read in the same statement, to spare a round trip per
+// booking: an unknown type inserts nothing and reads no row, and a type of
+// events inserts nothing unless held, the booking of another domain's
+// record (Bookings.Reserve): a plain booking of an event type would be an
+// event's booking without its event. The type is judged before PostgreSQL
+// looks for a conflicting booking, as by typeOf. At most one status is
+// named pending, in any case (the unique index on lower(name)), so the
+// lookup needs no order and no limit, which would cost a sort per insert.
 //
 // The insert returns only what the database decides: the id, the status
 // and the creation time, which is also updated_at (both default to now(),
@@ -119,28 +119,38 @@ func (reservationStore) typeRules(ctx context.Context, q sqldb.Queryer, typeID i
 // the callers have checked to be on the grid (Span.Check), is stored
 // exactly as the Wall of each end. It runs through sqldb.QueryRow, on the
 // pgx pool directly when q is one.
-// Errors: ErrCourtTaken, invalid references.
-func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservation) (Reservation, error) {
+// Errors: ErrCourtTaken, ErrEventType, invalid references.
+func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservation, held bool) (Reservation, error) {
 	out := Reservation{OperatorID: r.OperatorID, ClientID: r.ClientID, CourtID: r.CourtID, ReservationTypeID: r.ReservationTypeID,
 		Checking: Wall(r.Checking), Checkout: Wall(r.Checkout), Notes: r.Notes, SeriesID: r.SeriesID,
 		RulesOverriddenBy: r.RulesOverriddenBy, RulesOverriddenAt: r.RulesOverriddenAt}
-	err := sqldb.QueryRow(ctx, q, `INSERT INTO reservations (operator_id, client_id, court_id, reservation_type_id,
-		reservation_status_id, checking, checkout, notes, series_id, rules_overridden_by, rules_overridden_at)
-		VALUES ($1, $2, $3, (SELECT id FROM reservation_types WHERE id = $4),
-			COALESCE($5::bigint, (SELECT id FROM reservation_statuses WHERE lower(name) = 'pending')),
-			$6, $7, $8, $9, $10, $11)
-		ON CONFLICT DO NOTHING
-		RETURNING id, reservation_status_id, created_at`,
+	var event bool
+	var id, status *int64
+	var created *time.Time
+	err := sqldb.QueryRow(ctx, q, `WITH t AS (SELECT id, is_event FROM reservation_types WHERE id = $4),
+		ins AS (INSERT INTO reservations (operator_id, client_id, court_id, reservation_type_id,
+			reservation_status_id, checking, checkout, notes, series_id, rules_overridden_by, rules_overridden_at)
+			SELECT $1::bigint, $2::bigint, $3::bigint, t.id,
+				COALESCE($5::bigint, (SELECT id FROM reservation_statuses WHERE lower(name) = 'pending')),
+				$6::timestamp, $7::timestamp, $8::text, $9::bigint, $10::text, $11::timestamptz
+			FROM t WHERE $12::boolean OR NOT t.is_event
+			ON CONFLICT DO NOTHING
+			RETURNING id, reservation_status_id, created_at)
+		SELECT t.is_event, ins.id, ins.reservation_status_id, ins.created_at FROM t LEFT JOIN ins ON true`,
 		r.OperatorID, r.ClientID, r.CourtID, r.ReservationTypeID, r.ReservationStatusID, r.Checking, r.Checkout, r.Notes, r.SeriesID,
-		r.RulesOverriddenBy, r.RulesOverriddenAt,
-	).Scan(&out.ID, &out.ReservationStatusID, &out.CreatedAt)
-	if errors.Is(err, sql.ErrNoRows) {
+		r.RulesOverriddenBy, r.RulesOverriddenAt, held,
+	).Scan(&event, &id, &status, &created)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return Reservation{}, reservationErrors["reservations_reservation_type_id_fkey"]
+	case err != nil:
+		return Reservation{}, mapReservationErr(err)
+	case event && !held:
+		return Reservation{}, ErrEventType
+	case id == nil:
 		return Reservation{}, ErrCourtTaken
 	}
-	if err != nil {
-		return Reservation{}, mapReservationErr(err)
-	}
-	out.UpdatedAt = out.CreatedAt
+	out.ID, out.ReservationStatusID, out.CreatedAt, out.UpdatedAt = *id, status, *created, *created
 	return out, nil
 }
 

@@ -23,7 +23,9 @@ const MaxReserve = 1000
 // the reservation type and optionally the status, client and notes; its
 // Checking and Checkout are ignored. The references and every span are
 // checked as Create checks them, the club's rules included (unless
-// in.OverrideRules, for staff only). When any span is taken, Reserve books
+// in.OverrideRules, for staff only), but the type may be one of events:
+// Reserve is how an event books its court, which no plain booking may do
+// (ErrEventType). When any span is taken, Reserve books
 // none: it answers ErrCourtTaken listing every taken start, and the caller
 // must roll tx back. After tx commits, the caller calls Announce with the
 // bookings' ids.
@@ -45,7 +47,7 @@ func (b *Bookings) Reserve(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor,
 	if err := in.apply(&r, true); err != nil {
 		return nil, err
 	}
-	long, pending, err := b.store.typeRules(ctx, tx, r.ReservationTypeID)
+	t, err := b.store.typeOf(ctx, tx, r.ReservationTypeID)
 	if err != nil {
 		return nil, err
 	}
@@ -53,12 +55,12 @@ func (b *Bookings) Reserve(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor,
 		return nil, err
 	}
 	for _, s := range spans {
-		if err := s.Check(maxSpanFor(long)); err != nil {
+		if err := s.Check(maxSpanFor(t.Long)); err != nil {
 			return nil, err
 		}
 	}
-	if r.ReservationStatusID == nil && pending != 0 {
-		r.ReservationStatusID = &pending
+	if r.ReservationStatusID == nil && t.Pending.Valid {
+		r.ReservationStatusID = &t.Pending.Int64
 	}
 	if by.UserID != 0 {
 		r.OperatorID = &by.UserID
@@ -86,7 +88,7 @@ func (b *Bookings) Reserve(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor,
 		r.Checking, r.Checkout = s.Start, s.End
 		// ON CONFLICT DO NOTHING: a taken span does not abort tx, so that
 		// every taken date can be named.
-		got, err := b.store.insert(ctx, tx, r)
+		got, err := b.store.insert(ctx, tx, r, true)
 		if errors.Is(err, ErrCourtTaken) {
 			taken = append(taken, Skipped{Span: s, Reason: ErrCourtTaken.Code})
 			continue

@@ -216,8 +216,8 @@ func dateOnlyUntil(s string) bool {
 // whose dates can be booked is refused either way.
 //
 // Errors: Invalid (incomplete data, invalid date, invalid reference,
-// invalid rrule, ErrSeriesTooLong, a span too long for the reservation
-// type); ErrCourtTaken, its message listing the taken dates; the refusal
+// ErrEventType for a type of events, invalid rrule, ErrSeriesTooLong, a
+// span too long for the reservation type); ErrCourtTaken, its message listing the taken dates; the refusal
 // of a rule, naming the first date it refuses.
 func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in SeriesInput) (SeriesResult, error) {
 	if err := by.RequirePanel(); err != nil {
@@ -246,14 +246,17 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 		out = SeriesResult{Created: []Reservation{}, Skipped: []Skipped{}}
 		// References first: a foreign key violation would abort the
 		// transaction with a less helpful message.
-		long, pending, err := b.store.typeRules(ctx, tx, r.ReservationTypeID)
+		t, err := b.store.typeOf(ctx, tx, r.ReservationTypeID)
 		if err != nil {
+			return err
+		}
+		if err := t.plain(); err != nil {
 			return err
 		}
 		if err := store.checkRefs(ctx, tx, r); err != nil {
 			return err
 		}
-		if err := r.Span().Check(maxSpanFor(long)); err != nil {
+		if err := r.Span().Check(maxSpanFor(t.Long)); err != nil {
 			return err
 		}
 		if out.Series, err = store.insert(ctx, tx, series); err != nil {
@@ -261,8 +264,8 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 		}
 		occ := r
 		occ.SeriesID = &out.Series.ID
-		if occ.ReservationStatusID == nil && pending != 0 {
-			occ.ReservationStatusID = &pending
+		if occ.ReservationStatusID == nil && t.Pending.Valid {
+			occ.ReservationStatusID = &t.Pending.Int64
 		}
 		rules, err := b.rules.current(ctx, tx)
 		if err != nil {
@@ -294,7 +297,7 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 			}
 			occ.Checking, occ.Checkout = s.Start, s.End
 			// ON CONFLICT DO NOTHING: a taken slot does not abort the transaction.
-			got, err := b.store.insert(ctx, tx, occ)
+			got, err := b.store.insert(ctx, tx, occ, false)
 			if errors.Is(err, ErrCourtTaken) {
 				out.Skipped = append(out.Skipped, Skipped{Span: s, Reason: ErrCourtTaken.Code})
 				continue

@@ -64,10 +64,10 @@ func (b *Bookings) TrainerList(ctx context.Context, by clubhouse.Actor, f Bookin
 }
 
 // classType refuses a reservation type that is not one of training
-// classes.
+// classes, a type of events among them.
 func (b *Bookings) classType(ctx context.Context, q sqldb.Queryer, typeID int64) error {
-	gestion, err := gestionOf(ctx, q, typeID)
-	if err == nil && gestion != GestionClass {
+	t, err := b.store.typeOf(ctx, q, typeID)
+	if err == nil && t.Gestion != GestionClass {
 		return ErrNotClassBooking
 	}
 	return err

@@ -151,8 +151,11 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) error {
 // @Accept json
 // @Produce json
 // @Param body body eventInput true "The event"
+// @Param Idempotency-Key header string false "Optional; makes a retry safe. A repeat with the same key and body answers the first 201 again (with Idempotent-Replayed: true) and writes nothing; with another body 422; while the first request runs 409 request in progress (Retry-After); when the first request was applied but its answer was lost (its server stopped or failed after writing) 409 request already applied, writing nothing again: GET on this path finds what it created. The key is the caller's own on this route and lives 24 hours; a failed request (not 2xx) leaves it free unless it had written. 1 to 255 printable ASCII characters without spaces, else 400." maxlength(255)
 // @Success 201 {object} eventDetailDTO
-// @Failure 400,401,403,409,413,503 {object} errorBody
+// @Header 201 {string} Idempotent-Replayed "true when this answer replays the first request with the same Idempotency-Key"
+// @Failure 400,401,403,409,413,422,503 {object} errorBody
+// @Header 409 {string} Retry-After "seconds to wait, when a request with the same Idempotency-Key is in progress"
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/events [post]

@@ -219,6 +219,40 @@ func TestEvents_refusals(t *testing.T) {
 	app.Anonymous().Get("/api/admin/events").Status(t, http.StatusUnauthorized)
 }
 
+// TestEvents_typeIsForEvents: a reservation type of events books a court
+// for an event only. A plain booking of it, by staff (one or a series), by
+// a client (both routes) or by a trainer, and a change of a booking to it
+// are 400 "invalid reference", pointing staff to POST /api/admin/events;
+// nothing is stored, and the event itself books with the type.
+func TestEvents_typeIsForEvents(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t, apptest.WithClock(apptest.NewClockAt(rulesNow)))
+	c := newEventClub(t, app, newClub(t, app))
+	admin := app.AsAdmin()
+	ana, _ := withClient(t, app, "ana@test.club")
+	slot := c.slot(c.courtA, "2030-01-08T10:00:00", "2030-01-08T11:00:00")
+	slot["reservation_type_id"] = c.event
+	refused := func(r *apptest.Response) {
+		t.Helper()
+		msg := r.Status(t, http.StatusBadRequest).Error(t, "invalid reference").Object(t)["message"]
+		assert.Contains(t, msg, "POST /api/admin/events")
+	}
+	refused(admin.Post("/api/admin/booking", slot))
+	refused(ana.Post("/api/account/bookings", slot))
+	refused(ana.Post("/api/reservations", slot))
+	series := c.series(c.courtA, "2030-01-08 10:00", "2030-01-08 11:00", "FREQ=WEEKLY;COUNT=3")
+	series["reservation_type_id"] = c.event
+	refused(admin.Post("/api/admin/booking/series", series))
+	app.AsTrainer().Post("/api/trainer/bookings", slot).Status(t, http.StatusBadRequest).Error(t, "invalid reference")
+	rental := admin.Post("/api/admin/booking", c.slot(c.courtB, "2030-01-08T10:00:00", "2030-01-08T11:00:00")).Status(t, http.StatusCreated).ID(t)
+	refused(admin.Patch(path("/api/admin/booking/%d", rental), map[string]any{"reservation_type_id": c.event}))
+	var held int
+	require.NoError(t, app.DB.GetContext(t.Context(), &held, `SELECT count(*) FROM reservations WHERE reservation_type_id = $1`, c.event))
+	assert.Zero(t, held, "no booking of an event type without its event")
+
+	admin.Post("/api/admin/events", c.body(c.courtA, "10:00:00", "11:00:00", 4)).Status(t, http.StatusCreated)
+}
+
 // TestEvents_race: 50 clients seated at once in an event of 10 places,
 // through the server: exactly 10 get a place, every other answer is 409
 // "event full", and the slots are 1 to 10.

@@ -45,6 +45,7 @@ func TestIdempotency_replay(t *testing.T) {
 	card := admin.Post("/api/admin/payment-types", map[string]any{"name": "Card"}).Status(t, http.StatusCreated).ID(t)
 	booking := admin.Post("/api/admin/booking", c.slot(c.courtA, "2030-03-04 10:00", "2030-03-04 11:00")).Status(t, http.StatusCreated).ID(t)
 	anaBooking := ana.Post("/api/account/bookings", c.slot(c.courtB, "2030-03-04T10:00:00", "2030-03-04T11:00:00")).Status(t, http.StatusCreated).ID(t)
+	ev := newEventClub(t, app, c)
 
 	for _, tc := range []struct {
 		name        string
@@ -70,6 +71,9 @@ func TestIdempotency_replay(t *testing.T) {
 			map[string]any{"reservation_id": anaBooking, "payment_type_id": card, "amount": 100, "transaction_id": "BANK-1"},
 			map[string]any{"reservation_id": anaBooking, "payment_type_id": card, "amount": 120, "transaction_id": "BANK-1"},
 			"payments", "payment:updated"},
+		{"event", admin, "/api/admin/events",
+			ev.body(c.courtA, "18:00:00", "20:00:00", 8), ev.body(c.courtA, "18:00:00", "20:00:00", 10),
+			"events", "booking:changed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			caller := withKey(tc.caller, "retry-"+strings.ReplaceAll(tc.name, " ", "-"))
@@ -364,6 +368,7 @@ func TestIdempotency_answerLost(t *testing.T) {
 	booking := admin.Post("/api/admin/booking", c.slot(c.courtA, "2030-03-04 10:00", "2030-03-04 11:00")).Status(t, http.StatusCreated).ID(t)
 	anaBooking := ana.Post("/api/account/bookings", c.slot(c.courtB, "2030-03-04T10:00:00", "2030-03-04T11:00:00")).Status(t, http.StatusCreated).ID(t)
 	upload, ct := form(t, []string{"amount", "100", "transaction_id", "TX-lost-upload"}, foto(jpegImage, "a.jpg", "image/jpeg"))
+	ev := newEventClub(t, app, c)
 
 	for i, tc := range []struct {
 		name   string
@@ -382,6 +387,7 @@ func TestIdempotency_answerLost(t *testing.T) {
 		{"account payment", ana, "/api/account/payments",
 			map[string]any{"reservation_id": anaBooking, "payment_type_id": card, "amount": 100, "transaction_id": "BANK-lost"},
 			"", "payments"},
+		{"event", admin, "/api/admin/events", ev.body(c.courtB, "18:00:00", "20:00:00", 8), "", "events"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			key := path("lost-%d", i)

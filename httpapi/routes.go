@@ -13,7 +13,7 @@ import (
 // @description Times of bookings and events are wall-clock times in the club's zone (CLUB_TIMEZONE); a trailing Z is not UTC.
 // @description Errors answer {error, message}. Request bodies are JSON objects of at most 1 MiB; unknown fields are rejected.
 // @description Text fields and parameters hold at most their maxLength characters (255 where none is given), and integers lie within their minimum and maximum; text with a NUL character or that is not UTF-8 is refused. Such input answers 400 invalid data naming the field; it is never stored altered.
-// @description The routes that create bookings and payments accept an Idempotency-Key header that makes a retry safe: the same key and body answer the first 201 again (Idempotent-Replayed: true) without writing twice; see the header's parameter.
+// @description The routes that create bookings, events and payments accept an Idempotency-Key header that makes a retry safe: the same key and body answer the first 201 again (Idempotent-Replayed: true) without writing twice; see the header's parameter.
 // @description A route that reads or writes a database answers 503 {error: "database unavailable"} while that database cannot be reached; retry later.
 // @description Browser pages of other origins may call the tool endpoint (/mcp), the discovery documents (/.well-known/*) and the OAuth token and registration endpoints: these answer CORS preflights (OPTIONS, 204) and Access-Control-Allow-Origin: *, since they take bearer tokens and never cookies. No other route answers CORS headers.
 // @description Every authenticated admin GET sets the cookie XSRF-TOKEN (Path=/, SameSite=Strict, readable by scripts) when the request has none; receipt downloads send its value back in the X-XSRF-TOKEN header.
@@ -128,7 +128,7 @@ func (s *Server) routes() {
 	s.handle("PATCH /api/admin/classes/{id}/cancel", staff, s.cancelClass)
 	s.handle("PATCH /api/admin/classes/{id}/complete", staff, s.completeClass)
 	s.handle("GET /api/admin/events", staff, s.listEvents)
-	s.handle("POST /api/admin/events", staff, s.createEvent)
+	s.handle("POST /api/admin/events", staff, s.idempotent(s.createEvent))
 	s.handle("GET /api/admin/events/{id}", staff, s.getEvent)
 	s.handle("DELETE /api/admin/events/{id}", staff, s.deleteEvent)
 	s.handle("PATCH /api/admin/events/{id}/cancel", staff, s.cancelEvent)

@@ -110,3 +110,33 @@ func TestMCP_clubRules(t *testing.T) {
 	d := a.AsAdmin().Get(fmt.Sprintf("/api/admin/booking/%d", id(t, b))).Status(t, 200).Object(t)
 	assert.Equal(t, "desk@test.club", d["rules_overridden_by"])
 }
+
+// TestMCP_eventType: the booking tools refuse a reservation type of events
+// through the same domain check as the HTTP routes: booking_create with
+// it, and booking_update to it, are invalid_input naming the events route;
+// nothing is stored.
+func TestMCP_eventType(t *testing.T) {
+	t.Parallel()
+	a := newClub(t)
+	cs := connect(t, a, staffToken(a, "desk@test.club"))
+	var courts, types []map[string]any
+	callOK(t, cs, "court_list", map[string]any{"search": "padel"}, &courts)
+	callOK(t, cs, "reservation_type_list", map[string]any{}, &types)
+	event := named(t, types, "Event")
+	slot := map[string]any{"court_id": named(t, courts, "Padel 1"), "reservation_type_id": event,
+		"checking": "2030-03-06T10:00:00", "checkout": "2030-03-06T11:00:00"}
+	refused := func(e toolError) {
+		t.Helper()
+		assert.Equal(t, "invalid_input", e.Code, "%+v", e)
+		assert.Equal(t, "invalid reference", e.Error)
+		assert.Contains(t, e.Message, "POST /api/admin/events")
+	}
+	refused(callErr(t, cs, "booking_create", slot))
+	var b map[string]any
+	callOK(t, cs, "booking_create", with(slot, "reservation_type_id", named(t, types, "Rental")), &b)
+	refused(callErr(t, cs, "booking_update", map[string]any{"booking_id": id(t, b), "reservation_type_id": event}))
+	var loose int
+	require.NoError(t, a.DB.GetContext(t.Context(), &loose, `SELECT count(*) FROM reservations r
+		WHERE reservation_type_id = $1 AND NOT EXISTS (SELECT 1 FROM events e WHERE e.reservation_id = r.id)`, event))
+	assert.Zero(t, loose, "no booking of an event type without its event")
+}

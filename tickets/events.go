@@ -83,7 +83,9 @@ func (s *Events) read(ctx context.Context, q sqldb.Queryer, id int64) (Event, er
 }
 
 // Create books the court for the event and stores it, in one transaction,
-// and returns it with no participants.
+// and returns it with no participants. The transaction runs with ctx, so
+// the commit hooks ctx carries (sqldb.OnCommit: a retried request's
+// idempotency key, marked written) commit with the event or not at all.
 //
 // Errors: clubhouse.ErrForbidden; Invalid (missing or bad fields, see
 // EventInput; an unknown court; ErrNotEventType; a span off the grid,

@@ -383,3 +383,85 @@ func TestEvents_concurrentSeats(t *testing.T) {
 		assert.Equal(t, i+1, p.Slot)
 	}
 }
+
+// TestEvents_databaseGuards: the database itself keeps an event's places
+// and its booking, whoever writes. Raw SQL that goes around the services,
+// each statement in a savepoint of one transaction, is refused by the
+// constraint named; where a store maps that constraint, sqldb.Map gives the
+// error the services document.
+func TestEvents_databaseGuards(t *testing.T) {
+	t.Parallel()
+	c := newEventClub(t)
+	ctx := t.Context()
+	e, err := c.svc.Create(ctx, c.staff, c.event(c.court, 18, 3))
+	require.NoError(t, err)
+	_, err = c.svc.AddParticipant(ctx, c.staff, e.ID, tickets.ParticipantInput{ClientID: clubhouse.Some(c.ana), Slot: clubhouse.Some(3)})
+	require.NoError(t, err)
+	day := time.Date(2026, 3, 3, 0, 0, 0, 0, time.UTC)
+	rental, err := c.bookings.Create(ctx, c.staff, booking.BookingInput{CourtID: clubhouse.Some(c.court2),
+		ReservationTypeID: clubhouse.Some(c.rental), Checking: clubhouse.Some(day.Add(10 * time.Hour)), Checkout: clubhouse.Some(day.Add(11 * time.Hour))})
+	require.NoError(t, err)
+
+	const (
+		seat  = `INSERT INTO event_participants (event_id, capacity, client_id, slot) VALUES ($1, $2, $3, $4)`
+		event = `INSERT INTO events (reservation_id, event_type_id, title, capacity) VALUES ($1, $2, 'Raw', 2)`
+	)
+	tests := []struct {
+		name       string
+		query      string
+		args       []any
+		constraint string
+		mapping    sqldb.Mapping // the store's mapping of the constraint, if it has one
+		want       error
+	}{
+		{"a second participant in a taken slot", seat, []any{e.ID, 3, c.bob, 3},
+			"event_participants_slot_key", tickets.ParticipantErrors, tickets.ErrSlotTaken},
+		{"a slot beyond the capacity", seat, []any{e.ID, 3, c.bob, 4},
+			"event_participants_capacity_check", tickets.ParticipantErrors, tickets.ErrEventFull},
+		{"the same client twice", seat, []any{e.ID, 3, c.ana, 1},
+			"event_participants_client_key", tickets.ParticipantErrors, tickets.ErrAlreadyIn},
+		{"a participant seated under a capacity the event does not have", seat, []any{e.ID, 10, c.bob, 4},
+			"event_participants_event_fkey", nil, nil},
+		{"the capacity lowered below a seated slot", `UPDATE events SET capacity = 2 WHERE id = $1`, []any{e.ID},
+			"event_participants_capacity_check", nil, nil},
+		{"the booking of a scheduled event cancelled", `UPDATE reservations SET cancelled_at = now(), cancelled_by = 'raw' WHERE id = $1`,
+			[]any{e.ReservationID}, "reservations_event_check", nil, nil},
+		{"the event's booking changed to another type", `UPDATE reservations SET reservation_type_id = $2 WHERE id = $1`,
+			[]any{e.ReservationID, c.rental}, "events_reservation_fkey", nil, nil},
+		{"an event whose type is not of events", event, []any{rental.ID, c.rental},
+			"events_event_type_fkey", tickets.EventErrors, tickets.ErrNotEventType},
+		{"an event on a booking of another type", event, []any{rental.ID, c.eventType},
+			"events_reservation_fkey", tickets.EventErrors, clubhouse.ErrInvalidReference},
+		{"a type of events in use made a plain type", `UPDATE reservation_types SET is_event = false WHERE id = $1`, []any{c.eventType},
+			"events_event_type_fkey", nil, nil},
+	}
+	tx, err := c.db.BeginTxx(ctx, nil)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback() }()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tx.ExecContext(ctx, "SAVEPOINT raw")
+			require.NoError(t, err)
+			_, err = tx.ExecContext(ctx, tt.query, tt.args...)
+			_, rerr := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT raw")
+			require.NoError(t, rerr)
+			require.Error(t, err, "the database refuses it")
+			assert.Equal(t, tt.constraint, sqldb.Constraint(err), "%v", err)
+			if tt.mapping != nil {
+				assert.ErrorIs(t, sqldb.Map(err, nil, tt.mapping), tt.want)
+			}
+		})
+	}
+	require.NoError(t, tx.Rollback())
+
+	after, err := c.svc.Get(ctx, c.staff, e.ID)
+	require.NoError(t, err)
+	assert.Equal(t, tickets.StatusScheduled, after.Status)
+	assert.Equal(t, 3, after.Capacity)
+	require.Len(t, after.Participants, 1, "only the participant the service seated")
+	assert.Equal(t, c.ana, after.Participants[0].ClientID)
+	held, err := c.bookings.Get(ctx, e.ReservationID)
+	require.NoError(t, err)
+	assert.Nil(t, held.CancelledAt)
+	assert.Equal(t, c.eventType, held.ReservationTypeID)
+}

@@ -34,16 +34,6 @@ func Constraint(err error) string {
 	return ""
 }
 
-// Column returns the column named by a PostgreSQL error in err's chain (a
-// not-null violation names one), or "".
-func Column(err error) string {
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return pg.ColumnName
-	}
-	return ""
-}
-
 // Mapping turns a violated constraint into a domain error. Stores declare one
 // per constraint that a user can trip, so that the message names the problem.
 type Mapping map[string]*clubhouse.Error

@@ -1,0 +1,123 @@
+package booking_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+)
+
+// TestBookings_eventType: a reservation type of events books a court for an
+// event only. Every way of making or changing a plain booking refuses it,
+// whoever asks, and stores nothing; Reserve, the way an event books its
+// court, takes it, and the event's booking may change in other ways.
+func TestBookings_eventType(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	trainer := c.eve
+	trainer.Roles = map[clubhouse.Role]bool{clubhouse.RoleTrainer: true}
+	event := func(in booking.BookingInput) booking.BookingInput {
+		in.ReservationTypeID = clubhouse.Some(c.event)
+		return in
+	}
+	rental, err := c.b.Get(t.Context(), c.book(t, c.court, c.anaClient, "2026-03-10 08:00", "2026-03-10 09:00").ID)
+	require.NoError(t, err)
+	refused := []struct {
+		name    string
+		run     func(ctx context.Context) error
+		wantErr error
+	}{
+		{"staff create", func(ctx context.Context) error {
+			return errOf(c.b.Create(ctx, c.staff, event(c.input(t, c.court, "2026-03-10 10:00", "2026-03-10 11:00"))))
+		}, booking.ErrEventType},
+		{"staff create, for a client", func(ctx context.Context) error {
+			in := event(c.input(t, c.court, "2026-03-10 10:00", "2026-03-10 11:00"))
+			in.ClientID = clubhouse.Some(c.anaClient)
+			return errOf(c.b.Create(ctx, c.staff, in))
+		}, booking.ErrEventType},
+		{"staff create, beyond a day", func(ctx context.Context) error {
+			return errOf(c.b.Create(ctx, c.staff, event(c.input(t, c.court, "2026-03-10 10:00", "2026-03-12 10:00"))))
+		}, booking.ErrEventType},
+		{"staff create, overriding the rules", func(ctx context.Context) error {
+			in := event(c.input(t, c.court, "2026-03-10 10:00", "2026-03-10 11:00"))
+			in.OverrideRules = true
+			return errOf(c.b.Create(ctx, c.staff, in))
+		}, booking.ErrEventType},
+		{"staff create, on a taken slot", func(ctx context.Context) error {
+			return errOf(c.b.Create(ctx, c.staff, event(c.input(t, c.court, "2026-03-10 08:00", "2026-03-10 09:00"))))
+		}, booking.ErrEventType},
+		{"client create", func(ctx context.Context) error {
+			return errOf(c.b.ClientCreate(ctx, c.ana, event(c.input(t, c.court, "2026-03-10 10:00", "2026-03-10 11:00"))))
+		}, booking.ErrEventType},
+		{"trainer create", func(ctx context.Context) error {
+			return errOf(c.b.TrainerCreate(ctx, trainer, event(c.input(t, c.court, "2026-03-10 10:00", "2026-03-10 11:00"))))
+		}, booking.ErrNotClassBooking},
+		{"series", func(ctx context.Context) error {
+			in := c.seriesInput(t, c.court, "FREQ=WEEKLY;COUNT=3", "2026-03-10 10:00", "2026-03-10 11:00")
+			in.BookingInput = event(in.BookingInput)
+			return errOf(c.b.CreateSeries(ctx, c.staff, in))
+		}, booking.ErrEventType},
+		{"series skipping conflicts", func(ctx context.Context) error {
+			in := c.seriesInput(t, c.court, "FREQ=WEEKLY;COUNT=3", "2026-03-10 10:00", "2026-03-10 11:00")
+			in.BookingInput, in.SkipConflicts = event(in.BookingInput), true
+			return errOf(c.b.CreateSeries(ctx, c.staff, in))
+		}, booking.ErrEventType},
+		{"staff change of a booking's type", func(ctx context.Context) error {
+			return errOf(c.b.Update(ctx, c.staff, rental.ID, booking.BookingInput{ReservationTypeID: clubhouse.Some(c.event)}))
+		}, booking.ErrEventType},
+		{"staff change of a booking's type and span", func(ctx context.Context) error {
+			return errOf(c.b.Update(ctx, c.staff, rental.ID, event(c.input(t, c.court, "2026-03-10 10:00", "2026-03-10 11:00"))))
+		}, booking.ErrEventType},
+	}
+	for _, tt := range refused {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.run(t.Context())
+			require.ErrorIs(t, err, tt.wantErr)
+			assert.Equal(t, clubhouse.Invalid, clubhouse.KindOf(err))
+			assert.Empty(t, c.events.take())
+		})
+	}
+	assert.Equal(t, 1, c.count(t, `SELECT count(*) FROM reservations`), "a refused booking stores nothing")
+	assert.Zero(t, c.count(t, `SELECT count(*) FROM booking_series`), "nor a series")
+	sameBooking(t, c, rental)
+
+	t.Run("a client cannot change the type", func(t *testing.T) {
+		r, err := c.b.ClientUpdate(t.Context(), c.ana, rental.ID, booking.BookingInput{ReservationTypeID: clubhouse.Some(c.event),
+			Notes: clubhouse.Some("mine")})
+		require.NoError(t, err)
+		assert.Equal(t, c.rental, r.ReservationTypeID, "only the span and notes are the client's")
+		c.events.take()
+	})
+	var held booking.Reservation
+	t.Run("an event reserves its court", func(t *testing.T) {
+		in := event(booking.BookingInput{CourtID: clubhouse.Some(c.court2)})
+		err := sqldb.Transact(t.Context(), c.db.DB, func(tx *sqlx.Tx) error {
+			rs, err := c.b.Reserve(t.Context(), tx, c.staff, in, []booking.Span{wallSpan(t, "2026-03-11 18:00", "2026-03-11 21:00")})
+			if err == nil {
+				held = rs[0]
+			}
+			return err
+		})
+		require.NoError(t, err)
+		assert.Equal(t, c.event, held.ReservationTypeID)
+		assert.Equal(t, &c.pending, held.ReservationStatusID)
+	})
+	t.Run("the event's booking changes but keeps its type", func(t *testing.T) {
+		require.NotZero(t, held.ID)
+		r, err := c.b.Update(t.Context(), c.staff, held.ID, booking.BookingInput{Notes: clubhouse.Some("Stage on the left"),
+			ReservationStatusID: clubhouse.Some(c.confirmed)})
+		require.NoError(t, err)
+		assert.Equal(t, c.event, r.ReservationTypeID)
+		assert.Equal(t, &c.confirmed, r.ReservationStatusID)
+		c.events.take()
+	})
+}
+
+// errOf is the error of a call that also returns a value.
+func errOf[T any](_ T, err error) error { return err }
