@@ -61,6 +61,8 @@ var (
 			"Class tariffs use the reservation type, so it stays a type of training classes (gestion 2); change or delete them first.")
 		c.errs["events_event_type_fkey"] = clubhouse.ErrInUse.Withf(
 			"Events use the reservation type, so it stays a type of events (is_event); delete them first.")
+		c.errs["reservation_types_event_bookings_check"] = clubhouse.ErrInUse.Withf(
+			"Bookings or series that are not events use the reservation type, so it cannot become a type of events; create a new type for events.")
 		c.errs["reservation_types_event_class_check"] = clubhouse.ErrInvalidData.Withf(
 			"A reservation type is of training classes (gestion 2) or of events (is_event), not both.")
 		return c

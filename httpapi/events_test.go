@@ -251,6 +251,14 @@ func TestEvents_typeIsForEvents(t *testing.T) {
 	assert.Zero(t, held, "no booking of an event type without its event")
 
 	admin.Post("/api/admin/events", c.body(c.courtA, "10:00:00", "11:00:00", 4)).Status(t, http.StatusCreated)
+
+	// Nor does a type with plain bookings become a type of events.
+	var rentalType int64
+	require.NoError(t, app.DB.GetContext(t.Context(), &rentalType, `SELECT reservation_type_id FROM reservations WHERE id = $1`, rental))
+	admin.Patch(path("/api/admin/reservation-types/%d", rentalType), map[string]any{"is_event": true}).
+		Status(t, http.StatusConflict).JSONHas(t, "message")
+	unused := admin.Post("/api/admin/reservation-types", map[string]any{"name": "Gala"}).Status(t, http.StatusCreated).ID(t)
+	admin.Patch(path("/api/admin/reservation-types/%d", unused), map[string]any{"is_event": true}).Status(t, http.StatusOK)
 }
 
 // TestEvents_race: 50 clients seated at once in an event of 10 places,
