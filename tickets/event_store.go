@@ -35,11 +35,17 @@ var eventErrors = sqldb.Mapping{
 // errUnknownClient refuses a participant whose client does not exist.
 var errUnknownClient = clubhouse.ErrInvalidReference.Withf("client_id does not name an existing client.")
 
+// participantErrors maps the refusals of a seating. The ticket's own
+// checks come first, under its row lock; tickets_available_check (the
+// trigger that uses the ticket) and the ticket's unique key are the
+// database's backstop.
 var participantErrors = sqldb.Mapping{
 	"event_participants_client_id_fkey": errUnknownClient,
 	"event_participants_slot_key":       ErrSlotTaken,
 	"event_participants_client_key":     ErrAlreadyIn,
 	"event_participants_capacity_check": ErrEventFull,
+	"event_participants_ticket_key":     ErrTicketUsed,
+	"tickets_available_check":           ErrTicketUsed,
 }
 
 // eventSelect reads events with their booking's court and span, their
@@ -51,8 +57,12 @@ const eventSelect = `SELECT e.id, e.reservation_id, e.event_type_id, rt.name AS 
 	FROM events e JOIN reservations r ON r.id = e.reservation_id JOIN courts co ON co.id = r.court_id
 	JOIN reservation_types rt ON rt.id = e.event_type_id`
 
-const participantSelect = `SELECT p.id, p.event_id, p.client_id, p.slot, c.first_name, c.last_name, c.email, c.phone, p.created_at
-	FROM event_participants p JOIN clients c ON c.id = p.client_id`
+// participantSelect reads participants with their client's names and
+// contacts, or their ticket's code and its sale's buyer.
+const participantSelect = `SELECT p.id, p.event_id, p.client_id, p.ticket_id, p.strip_id, t.code AS ticket_code, p.slot,
+	c.first_name, c.last_name, c.email, c.phone, s.buyer_name, p.created_at
+	FROM event_participants p LEFT JOIN clients c ON c.id = p.client_id
+	LEFT JOIN tickets t ON t.id = p.ticket_id LEFT JOIN ticket_sales s ON s.id = t.sale_id`
 
 // EventFilter selects events: those that start on a date from From to To
 // (zero: open), on a court and with a status (0 and "": any), a page of
@@ -141,7 +151,8 @@ func (eventStore) setStatus(ctx context.Context, q sqldb.Queryer, id int64, stat
 }
 
 // delete deletes the event with id and, by the foreign key's cascade, its
-// participants.
+// participants; deleting a ticket's participant returns the ticket (a
+// trigger).
 func (eventStore) delete(ctx context.Context, q sqldb.Queryer, id int64) error {
 	_, err := q.ExecContext(ctx, `DELETE FROM events WHERE id = $1`, id)
 	return err
@@ -170,15 +181,59 @@ func (eventStore) clientExists(ctx context.Context, q sqldb.Queryer, id int64) (
 	return ok, err
 }
 
-// seat inserts the participant of client in slot of e, and returns its id.
-func (eventStore) seat(ctx context.Context, q sqldb.Queryer, e Event, client int64, slot int, by *int64) (int64, error) {
+// seat inserts the participant of client, or of ticket t, in slot of e,
+// and returns its id. Seating a ticket uses it (a trigger).
+func (eventStore) seat(ctx context.Context, q sqldb.Queryer, e Event, client int64, t *Ticket, slot int, by *int64) (int64, error) {
+	var clientID, ticketID, stripID *int64
+	if t != nil {
+		ticketID, stripID = &t.ID, &t.StripID
+	} else {
+		clientID = &client
+	}
 	var id int64
-	err := q.GetContext(ctx, &id, `INSERT INTO event_participants (event_id, capacity, client_id, slot, created_by)
-		VALUES ($1, $2, $3, $4, $5) RETURNING id`, e.ID, e.Capacity, client, slot, by)
+	err := q.GetContext(ctx, &id, `INSERT INTO event_participants (event_id, capacity, client_id, ticket_id, strip_id, slot, created_by)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, e.ID, e.Capacity, clientID, ticketID, stripID, slot, by)
 	return id, sqldb.Map(err, nil, participantErrors)
 }
 
-// unseat deletes the participant with id of the event eventID.
+// lockTicket returns the ticket h names, by id or by code, locked for its
+// use. Errors: ErrTicketNotFound.
+func (eventStore) lockTicket(ctx context.Context, q sqldb.Queryer, h holder) (Ticket, error) {
+	query, arg, missing := `SELECT id, strip_id, sale_id, code, status, expires_at FROM tickets WHERE code = $1 FOR UPDATE`,
+		any(h.code), ErrTicketNotFound
+	if h.code == "" {
+		query, arg = `SELECT id, strip_id, sale_id, code, status, expires_at FROM tickets WHERE id = $1 FOR UPDATE`, h.ticket
+		missing = ErrTicketNotFound.Withf("No ticket has id %d.", h.ticket)
+	}
+	var t Ticket
+	err := q.GetContext(ctx, &t, query, arg)
+	return t, sqldb.Map(err, missing, nil)
+}
+
+// ticketEvent returns the id and title of the event where the ticket with
+// id sits; ok is false when it sits in none.
+func (eventStore) ticketEvent(ctx context.Context, q sqldb.Queryer, id int64) (eventID int64, title string, ok bool, err error) {
+	var rows []struct {
+		ID    int64  `db:"id"`
+		Title string `db:"title"`
+	}
+	err = q.SelectContext(ctx, &rows, `SELECT e.id, e.title FROM event_participants p JOIN events e ON e.id = p.event_id
+		WHERE p.ticket_id = $1`, id)
+	if err != nil || len(rows) == 0 {
+		return 0, "", false, err
+	}
+	return rows[0].ID, rows[0].Title, true, nil
+}
+
+// unseatTickets deletes the ticket participants of the event with id;
+// deleting each row returns its ticket (a trigger).
+func (eventStore) unseatTickets(ctx context.Context, q sqldb.Queryer, id int64) error {
+	_, err := q.ExecContext(ctx, `DELETE FROM event_participants WHERE event_id = $1 AND ticket_id IS NOT NULL`, id)
+	return err
+}
+
+// unseat deletes the participant with id of the event eventID; a ticket's
+// participant returns its ticket (a trigger).
 func (eventStore) unseat(ctx context.Context, q sqldb.Queryer, eventID, id int64) error {
 	res, err := q.ExecContext(ctx, `DELETE FROM event_participants WHERE event_id = $1 AND id = $2`, eventID, id)
 	if err != nil {

@@ -2,6 +2,7 @@ package tickets
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -19,8 +20,11 @@ import (
 // EventInput.OverrideRules, recorded on the booking) and a taken court is
 // booking.ErrCourtTaken. Its status moves once: scheduled to cancelled
 // (before it ends; its booking is cancelled, freeing the court) or to
-// completed (once it has started). Participants join a scheduled event
-// until it ends (walk-ins included) and leave it only before it starts.
+// completed (once it has started). Participants, clients or tickets, join
+// a scheduled event until it ends (walk-ins included) and leave it only
+// before it starts; a ticket is used by its seating and returned by its
+// participant's removal, by the cancellation of its event or by its
+// deletion.
 // Every method is for staff (the panel permission); anyone else gets
 // clubhouse.ErrForbidden. booking:changed is published after each commit
 // that books, cancels or frees an event's court.
@@ -133,7 +137,9 @@ func (s *Events) Create(ctx context.Context, by clubhouse.Actor, in EventInput) 
 }
 
 // Delete removes the event with id, its participants and its booking,
-// freeing the court, while the event has not started; one that has started
+// freeing the court and returning the tickets its participants used
+// (available again, on their strips), while the event has not started;
+// one that has started
 // stays as history (cancel it before it ends, or complete it). Errors:
 // clubhouse.ErrForbidden, ErrEventNotFound, ErrEventStarted,
 // clubhouse.ErrInUse when the booking has payments.
@@ -164,8 +170,9 @@ func (s *Events) Delete(ctx context.Context, by clubhouse.Actor, id int64) error
 }
 
 // Cancel cancels the scheduled event with id, which has not ended, and
-// its booking, freeing the court; the event keeps its participants.
-// Errors: clubhouse.ErrForbidden, ErrEventNotFound, ErrEventClosed,
+// its booking, freeing the court. The participants who used tickets are
+// removed, which returns their tickets (available again); the clients stay
+// as the record of who was to come. Errors: clubhouse.ErrForbidden, ErrEventNotFound, ErrEventClosed,
 // ErrEventEnded, booking.ErrNoShowMarked when staff marked its booking a
 // no-show.
 func (s *Events) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Event, error) {
@@ -184,6 +191,9 @@ func (s *Events) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Even
 		// The event lets go of its booking first: the database refuses to
 		// cancel the booking of a scheduled event.
 		if err := s.store.setStatus(ctx, tx, id, StatusCancelled, s.now()); err != nil {
+			return err
+		}
+		if err := s.store.unseatTickets(ctx, tx, id); err != nil {
 			return err
 		}
 		if err := s.bookings.CancelHeld(ctx, tx, by, e.ReservationID); err != nil {
@@ -249,42 +259,62 @@ func (s *Events) Participants(ctx context.Context, by clubhouse.Actor, id int64)
 	return e.Participants, nil
 }
 
-// AddParticipant seats the client of in in the event with id: in the slot
-// in names, or in the lowest free one. The event's row is locked for the
-// seating, so concurrent seatings take their turns; the database holds
-// the places besides (a slot holds one participant, a client sits once,
-// no slot lies beyond the capacity).
+// AddParticipant seats the participant in names in the event with id: a
+// client, or a ticket (by id or by code), in the slot in names or in the
+// lowest free one. Seating a ticket uses it, in the same transaction. The
+// event's row is locked for the seating, so concurrent seatings take their
+// turns, and a ticket's row is locked before it is judged, so concurrent
+// uses of a ticket take theirs; the database holds the places and the
+// tickets besides (a slot holds one participant, a client sits once, no
+// slot lies beyond the capacity, a ticket sits in one participant at most
+// and only an available ticket that has not expired is used).
 //
-// Errors: clubhouse.ErrForbidden, ErrEventNotFound, Invalid (a missing or
-// unknown client, a slot out of 1 to the capacity), ErrEventClosed,
-// ErrEventEnded, ErrAlreadyIn, ErrSlotTaken, ErrEventFull.
+// Errors: clubhouse.ErrForbidden; Invalid (none or more than one of a
+// client, a ticket id and a ticket code; a malformed code; a missing or
+// unknown client; a slot out of 1 to the capacity); ErrEventNotFound,
+// ErrEventClosed, ErrEventEnded; ErrTicketNotFound; ErrTicketUsed, naming
+// the event the ticket sits in; ErrTicketExpired (expired, or at or past
+// its expiry); ErrTicketRefunded; ErrAlreadyIn, ErrSlotTaken,
+// ErrEventFull.
 func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int64, in ParticipantInput) (Participant, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Participant{}, err
+	}
+	h, err := in.holder()
+	if err != nil {
+		return Participant{}, fmt.Errorf("add participant: %w", err)
 	}
 	var createdBy *int64
 	if by.UserID != 0 {
 		createdBy = &by.UserID
 	}
 	var out Participant
-	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		e, err := s.scheduled(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		if err := in.check(e); err != nil {
+		if err := in.checkSlot(e); err != nil {
 			return err
 		}
 		if e.ended(s.wallNow()) {
 			return ErrEventEnded.Withf("The event ended at %s; participants join until it ends.", e.Checkout.Format(time.DateTime))
 		}
-		client := *in.ClientID.Value
-		known, err := s.store.clientExists(ctx, tx, client)
-		if err != nil {
-			return err
-		}
-		if !known {
-			return errUnknownClient
+		var ticket *Ticket
+		if h.client != 0 {
+			known, err := s.store.clientExists(ctx, tx, h.client)
+			if err != nil {
+				return err
+			}
+			if !known {
+				return errUnknownClient
+			}
+		} else {
+			t, err := s.usableTicket(ctx, tx, h)
+			if err != nil {
+				return err
+			}
+			ticket = &t
 		}
 		seated, err := s.store.participants(ctx, tx, id)
 		if err != nil {
@@ -293,10 +323,10 @@ func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int6
 		taken := make([]int, len(seated))
 		for i, p := range seated {
 			switch {
-			case p.ClientID == client:
-				return ErrAlreadyIn.Withf("Client %d already takes part in the event, in slot %d.", client, p.Slot)
+			case h.client != 0 && p.ClientID != nil && *p.ClientID == h.client:
+				return ErrAlreadyIn.Withf("Client %d already takes part in the event, in slot %d.", h.client, p.Slot)
 			case in.Slot.Present() && p.Slot == *in.Slot.Value:
-				return ErrSlotTaken.Withf("Slot %d is taken by client %d; leave slot out for the lowest free one.", p.Slot, p.ClientID)
+				return ErrSlotTaken.Withf("Slot %d is taken by participant %d; leave slot out for the lowest free one.", p.Slot, p.ID)
 			}
 			taken[i] = p.Slot
 		}
@@ -304,7 +334,7 @@ func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int6
 		if slot == 0 {
 			return ErrEventFull.Withf("The event's %d places are taken.", e.Capacity)
 		}
-		pid, err := s.store.seat(ctx, tx, e, client, slot, createdBy)
+		pid, err := s.store.seat(ctx, tx, e, h.client, ticket, slot, createdBy)
 		if err != nil {
 			return err
 		}
@@ -317,8 +347,32 @@ func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int6
 	return out, nil
 }
 
+// usableTicket locks and returns the ticket h names, which must be usable
+// now. A used ticket's error names the event it sits in.
+func (s *Events) usableTicket(ctx context.Context, tx *sqlx.Tx, h holder) (Ticket, error) {
+	t, err := s.store.lockTicket(ctx, tx, h)
+	if err != nil {
+		return Ticket{}, err
+	}
+	switch err := t.usable(s.now()); {
+	case err == nil:
+		return t, nil
+	case !errors.Is(err, ErrTicketUsed):
+		return Ticket{}, err
+	}
+	event, title, ok, rerr := s.store.ticketEvent(ctx, tx, t.ID)
+	switch {
+	case rerr != nil:
+		return Ticket{}, rerr
+	case ok:
+		return Ticket{}, ErrTicketUsed.Withf("Ticket %s is used: it sits in event %d, %q.", FormatCode(t.Code), event, title)
+	}
+	return Ticket{}, ErrTicketUsed.Withf("Ticket %s is used.", FormatCode(t.Code))
+}
+
 // RemoveParticipant frees the slot of the participant with participantID
-// of the event with id, while the event is scheduled and has not started.
+// of the event with id, while the event is scheduled and has not started;
+// the ticket a participant used becomes available again.
 // Errors: clubhouse.ErrForbidden, ErrEventNotFound, ErrParticipantNotFound,
 // ErrEventClosed, ErrEventStarted.
 func (s *Events) RemoveParticipant(ctx context.Context, by clubhouse.Actor, id, participantID int64) error {
