@@ -224,18 +224,3 @@ func (t Ticket) usable(now time.Time) error {
 	}
 	return nil
 }
-
-// freeSlot returns the lowest slot from 1 to capacity that none of taken
-// holds, or 0 when every slot is taken.
-func freeSlot(capacity int, taken []int) int {
-	held := make(map[int]bool, len(taken))
-	for _, s := range taken {
-		held[s] = true
-	}
-	for s := 1; s <= capacity; s++ {
-		if !held[s] {
-			return s
-		}
-	}
-	return 0
-}

@@ -57,12 +57,28 @@ const eventSelect = `SELECT e.id, e.reservation_id, e.event_type_id, rt.name AS 
 	FROM events e JOIN reservations r ON r.id = e.reservation_id JOIN courts co ON co.id = r.court_id
 	JOIN reservation_types rt ON rt.id = e.event_type_id`
 
-// participantSelect reads participants with their client's names and
-// contacts, or their ticket's code and its sale's buyer.
-const participantSelect = `SELECT p.id, p.event_id, p.client_id, p.ticket_id, p.strip_id, t.code AS ticket_code, p.slot,
-	c.first_name, c.last_name, c.email, c.phone, s.buyer_name, p.created_at
-	FROM event_participants p LEFT JOIN clients c ON c.id = p.client_id
+// participantColumns and participantJoins read participants (p) with
+// their client's names and contacts, or their ticket's code and its
+// sale's buyer.
+const (
+	participantColumns = `p.id, p.event_id, p.client_id, p.ticket_id, p.strip_id, t.code AS ticket_code, p.slot,
+	c.first_name, c.last_name, c.email, c.phone, s.buyer_name, p.created_at`
+	participantJoins = ` LEFT JOIN clients c ON c.id = p.client_id
 	LEFT JOIN tickets t ON t.id = p.ticket_id LEFT JOIN ticket_sales s ON s.id = t.sale_id`
+	participantSelect = `SELECT ` + participantColumns + ` FROM event_participants p` + participantJoins
+)
+
+// seatSQL inserts a participant ($3 its client, or $4 and $5 its ticket
+// and strip) of the event $1 of capacity $2 in slot $6 if it is free, or
+// in the lowest free slot when $6 is null, and reads it back; no row when
+// that slot is taken or every slot is. The caller holds the event's lock.
+const seatSQL = `WITH free AS (
+		SELECT n FROM generate_series(1, $2::int) n
+		WHERE ($6::int IS NULL OR n = $6) AND NOT EXISTS (SELECT 1 FROM event_participants o WHERE o.event_id = $1 AND o.slot = n)
+		ORDER BY n LIMIT 1),
+	p AS (INSERT INTO event_participants (event_id, capacity, client_id, ticket_id, strip_id, slot, created_by)
+		SELECT $1, $2, $3, $4, $5, n, $7 FROM free RETURNING *)
+	SELECT ` + participantColumns + ` FROM p` + participantJoins
 
 // EventFilter selects events: those that start on a date from From to To
 // (zero: open), on a court and with a status (0 and "": any), a page of
@@ -109,14 +125,23 @@ func (eventStore) list(ctx context.Context, q sqldb.Queryer, f EventFilter) ([]E
 	return out, nil
 }
 
-// get returns the event with id, locked for a change when lock.
-func (eventStore) get(ctx context.Context, q sqldb.Queryer, id int64, lock bool) (Event, error) {
+// get returns the event with id.
+func (eventStore) get(ctx context.Context, q sqldb.Queryer, id int64) (Event, error) {
 	var e Event
-	query := eventSelect + " WHERE e.id = $1"
-	if lock {
-		query += " FOR UPDATE OF e"
+	if err := q.GetContext(ctx, &e, eventSelect+" WHERE e.id = $1", id); err != nil {
+		return Event{}, sqldb.Map(err, ErrEventNotFound, nil)
 	}
-	if err := q.GetContext(ctx, &e, query, id); err != nil {
+	return e, nil
+}
+
+// lock locks the event with id for a change and returns what a change
+// judges: its booking, capacity, status and span (not its names, nor the
+// places taken).
+func (eventStore) lock(ctx context.Context, q sqldb.Queryer, id int64) (Event, error) {
+	var e Event
+	err := q.GetContext(ctx, &e, `SELECT e.id, e.reservation_id, e.capacity, e.status, r.checking, r.checkout
+		FROM events e JOIN reservations r ON r.id = e.reservation_id WHERE e.id = $1 FOR UPDATE OF e`, id)
+	if err != nil {
 		return Event{}, sqldb.Map(err, ErrEventNotFound, nil)
 	}
 	return e, nil
@@ -167,33 +192,36 @@ func (eventStore) participants(ctx context.Context, q sqldb.Queryer, id int64) (
 	return out, nil
 }
 
-// participant returns the participant with id of the event eventID.
-func (eventStore) participant(ctx context.Context, q sqldb.Queryer, eventID, id int64) (Participant, error) {
-	var p Participant
-	err := q.GetContext(ctx, &p, participantSelect+" WHERE p.event_id = $1 AND p.id = $2", eventID, id)
-	return p, sqldb.Map(err, ErrParticipantNotFound, nil)
+// clientSeat reports whether the client with id exists, and the slot it
+// holds in the event eventID (nil: none).
+func (eventStore) clientSeat(ctx context.Context, q sqldb.Queryer, eventID, id int64) (known bool, slot *int, err error) {
+	var row struct {
+		Known bool `db:"known"`
+		Slot  *int `db:"slot"`
+	}
+	err = q.GetContext(ctx, &row, `SELECT EXISTS (SELECT 1 FROM clients WHERE id = $2) AS known,
+		(SELECT slot FROM event_participants WHERE event_id = $1 AND client_id = $2) AS slot`, eventID, id)
+	return row.Known, row.Slot, err
 }
 
-// clientExists reports whether the client with id exists.
-func (eventStore) clientExists(ctx context.Context, q sqldb.Queryer, id int64) (bool, error) {
-	var ok bool
-	err := q.GetContext(ctx, &ok, `SELECT EXISTS (SELECT 1 FROM clients WHERE id = $1)`, id)
-	return ok, err
-}
-
-// seat inserts the participant of client, or of ticket t, in slot of e,
-// and returns its id. Seating a ticket uses it (a trigger).
-func (eventStore) seat(ctx context.Context, q sqldb.Queryer, e Event, client int64, t *Ticket, slot int, by *int64) (int64, error) {
+// seat inserts the participant of client, or of ticket t, in e, in slot or
+// (nil) the lowest free one, and returns it; the caller holds e's lock.
+// Seating a ticket uses it (a trigger). Errors: ErrSlotTaken for a slot
+// taken, ErrEventFull when every slot is, and participantErrors.
+func (eventStore) seat(ctx context.Context, q sqldb.Queryer, e Event, client int64, t *Ticket, slot *int, by *int64) (Participant, error) {
 	var clientID, ticketID, stripID *int64
 	if t != nil {
 		ticketID, stripID = &t.ID, &t.StripID
 	} else {
 		clientID = &client
 	}
-	var id int64
-	err := q.GetContext(ctx, &id, `INSERT INTO event_participants (event_id, capacity, client_id, ticket_id, strip_id, slot, created_by)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, e.ID, e.Capacity, clientID, ticketID, stripID, slot, by)
-	return id, sqldb.Map(err, nil, participantErrors)
+	var p Participant
+	err := q.GetContext(ctx, &p, seatSQL, e.ID, e.Capacity, clientID, ticketID, stripID, slot, by)
+	full := ErrEventFull.Withf("The event's %d places are taken.", e.Capacity)
+	if slot != nil {
+		full = ErrSlotTaken.Withf("Slot %d is taken; leave slot out for the lowest free one.", *slot)
+	}
+	return p, sqldb.Map(err, full, participantErrors)
 }
 
 // lockTicket returns the ticket h names, by id or by code, locked for its

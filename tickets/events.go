@@ -78,7 +78,7 @@ func (s *Events) Get(ctx context.Context, by clubhouse.Actor, id int64) (Event, 
 
 // read returns the event with id with its participants.
 func (s *Events) read(ctx context.Context, q sqldb.Queryer, id int64) (Event, error) {
-	e, err := s.store.get(ctx, q, id, false)
+	e, err := s.store.get(ctx, q, id)
 	if err != nil {
 		return Event{}, err
 	}
@@ -149,7 +149,7 @@ func (s *Events) Delete(ctx context.Context, by clubhouse.Actor, id int64) error
 	}
 	var freed []int64
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		e, err := s.store.get(ctx, tx, id, true)
+		e, err := s.store.lock(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -239,7 +239,7 @@ func (s *Events) Complete(ctx context.Context, by clubhouse.Actor, id int64) (Ev
 
 // scheduled locks and returns the event with id, which must be scheduled.
 func (s *Events) scheduled(ctx context.Context, tx *sqlx.Tx, id int64) (Event, error) {
-	e, err := s.store.get(ctx, tx, id, true)
+	e, err := s.store.lock(ctx, tx, id)
 	if err != nil {
 		return Event{}, err
 	}
@@ -302,12 +302,14 @@ func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int6
 		}
 		var ticket *Ticket
 		if h.client != 0 {
-			known, err := s.store.clientExists(ctx, tx, h.client)
-			if err != nil {
+			known, seated, err := s.store.clientSeat(ctx, tx, id, h.client)
+			switch {
+			case err != nil:
 				return err
-			}
-			if !known {
+			case !known:
 				return errUnknownClient
+			case seated != nil:
+				return ErrAlreadyIn.Withf("Client %d already takes part in the event, in slot %d.", h.client, *seated)
 			}
 		} else {
 			t, err := s.usableTicket(ctx, tx, h)
@@ -316,29 +318,7 @@ func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int6
 			}
 			ticket = &t
 		}
-		seated, err := s.store.participants(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		taken := make([]int, len(seated))
-		for i, p := range seated {
-			switch {
-			case h.client != 0 && p.ClientID != nil && *p.ClientID == h.client:
-				return ErrAlreadyIn.Withf("Client %d already takes part in the event, in slot %d.", h.client, p.Slot)
-			case in.Slot.Present() && p.Slot == *in.Slot.Value:
-				return ErrSlotTaken.Withf("Slot %d is taken by participant %d; leave slot out for the lowest free one.", p.Slot, p.ID)
-			}
-			taken[i] = p.Slot
-		}
-		slot := in.Slot.Or(freeSlot(e.Capacity, taken))
-		if slot == 0 {
-			return ErrEventFull.Withf("The event's %d places are taken.", e.Capacity)
-		}
-		pid, err := s.store.seat(ctx, tx, e, h.client, ticket, slot, createdBy)
-		if err != nil {
-			return err
-		}
-		out, err = s.store.participant(ctx, tx, id, pid)
+		out, err = s.store.seat(ctx, tx, e, h.client, ticket, in.Slot.Value, createdBy)
 		return err
 	})
 	if err != nil {
