@@ -32,6 +32,10 @@ var eventErrors = sqldb.Mapping{
 	"events_reservation_fkey": clubhouse.ErrInvalidReference.Withf("The event's booking does not exist."),
 }
 
+// errNoSeat is seat's answer when it inserts nothing: AddParticipant
+// finds why (the ticket, the slot asked for, or every slot taken).
+var errNoSeat = clubhouse.Errorf(clubhouse.Conflict, "no seat", "The participant was not seated.")
+
 // errUnknownClient refuses a participant whose client does not exist.
 var errUnknownClient = clubhouse.ErrInvalidReference.Withf("client_id does not name an existing client.")
 
@@ -68,17 +72,32 @@ const (
 	participantSelect = `SELECT ` + participantColumns + ` FROM event_participants p` + participantJoins
 )
 
-// seatSQL inserts a participant ($3 its client, or $4 and $5 its ticket
-// and strip) of the event $1 of capacity $2 in slot $6 if it is free, or
-// in the lowest free slot when $6 is null, and reads it back; no row when
-// that slot is taken or every slot is. The caller holds the event's lock.
-const seatSQL = `WITH free AS (
-		SELECT n FROM generate_series(1, $2::int) n
-		WHERE ($6::int IS NULL OR n = $6) AND NOT EXISTS (SELECT 1 FROM event_participants o WHERE o.event_id = $1 AND o.slot = n)
+// The statements that seat a participant of the event $1 of capacity $2
+// in slot $3 if it is free, or in the lowest free slot when $3 is null,
+// made by $4, and read it back; they give no row when that slot is taken
+// or every slot is. The participant is the client $5, or the ticket whose
+// id or code is $5: that one locks the ticket's row (SELECT ... FOR
+// UPDATE, waiting for a concurrent seating of it to end) and seats it only
+// when it is available and not expired at $6, so that a happy seating
+// takes one statement; no row then may also mean the ticket. The caller
+// holds the event's lock, so that no other seating in the event runs
+// between the choice of the slot and the insert.
+const (
+	seatFree = `WITH free AS (SELECT n FROM generate_series(1, $2::int) n
+		WHERE ($3::int IS NULL OR n = $3) AND NOT EXISTS (SELECT 1 FROM event_participants o WHERE o.event_id = $1 AND o.slot = n)
 		ORDER BY n LIMIT 1),
-	p AS (INSERT INTO event_participants (event_id, capacity, client_id, ticket_id, strip_id, slot, created_by)
-		SELECT $1, $2, $3, $4, $5, n, $7 FROM free RETURNING *)
+	`
+	seatInsert = `p AS (INSERT INTO event_participants (event_id, capacity, slot, created_by, client_id, ticket_id, strip_id)
+		SELECT $1, $2, n, $4, `
+	seatRead = ` RETURNING *)
 	SELECT ` + participantColumns + ` FROM p` + participantJoins
+	seatTicket     = `NULL, tk.id, tk.strip_id FROM free, tk WHERE tk.status = 'available' AND (tk.expires_at IS NULL OR tk.expires_at > $6)`
+	seatClientSQL  = seatFree + seatInsert + `$5, NULL, NULL FROM free` + seatRead
+	seatTicketByID = seatFree + `tk AS (SELECT id, strip_id, status, expires_at FROM tickets WHERE id = $5 FOR UPDATE),
+	` + seatInsert + seatTicket + seatRead
+	seatTicketByCode = seatFree + `tk AS (SELECT id, strip_id, status, expires_at FROM tickets WHERE code = $5 FOR UPDATE),
+	` + seatInsert + seatTicket + seatRead
+)
 
 // EventFilter selects events: those that start on a date from From to To
 // (zero: open), on a court and with a status (0 and "": any), a page of
@@ -204,24 +223,26 @@ func (eventStore) clientSeat(ctx context.Context, q sqldb.Queryer, eventID, id i
 	return row.Known, row.Slot, err
 }
 
-// seat inserts the participant of client, or of ticket t, in e, in slot or
-// (nil) the lowest free one, and returns it; the caller holds e's lock.
-// Seating a ticket uses it (a trigger). Errors: ErrSlotTaken for a slot
-// taken, ErrEventFull when every slot is, and participantErrors.
-func (eventStore) seat(ctx context.Context, q sqldb.Queryer, e Event, client int64, t *Ticket, slot *int, by *int64) (Participant, error) {
-	var clientID, ticketID, stripID *int64
-	if t != nil {
-		ticketID, stripID = &t.ID, &t.StripID
-	} else {
-		clientID = &client
+// seat inserts the participant h names in e, in slot or (nil) the lowest
+// free one, and returns it; the caller holds e's lock. A ticket is seated
+// when it is available and not expired at now, and seating it uses it (a
+// trigger). Errors: errNoSeat when no row was inserted (the slot, every
+// slot or the ticket refused it), and participantErrors.
+func (eventStore) seat(ctx context.Context, q sqldb.Queryer, e Event, h holder, slot *int, now time.Time, by *int64) (Participant, error) {
+	query, who := seatClientSQL, any(h.client)
+	switch {
+	case h.code != "":
+		query, who = seatTicketByCode, h.code
+	case h.client == 0:
+		query, who = seatTicketByID, h.ticket
+	}
+	args := []any{e.ID, e.Capacity, slot, by, who}
+	if h.client == 0 {
+		args = append(args, now)
 	}
 	var p Participant
-	err := q.GetContext(ctx, &p, seatSQL, e.ID, e.Capacity, clientID, ticketID, stripID, slot, by)
-	full := ErrEventFull.Withf("The event's %d places are taken.", e.Capacity)
-	if slot != nil {
-		full = ErrSlotTaken.Withf("Slot %d is taken; leave slot out for the lowest free one.", *slot)
-	}
-	return p, sqldb.Map(err, full, participantErrors)
+	err := q.GetContext(ctx, &p, query, args...)
+	return p, sqldb.Map(err, errNoSeat, participantErrors)
 }
 
 // lockTicket returns the ticket h names, by id or by code, locked for its

@@ -263,11 +263,15 @@ func (s *Events) Participants(ctx context.Context, by clubhouse.Actor, id int64)
 // client, or a ticket (by id or by code), in the slot in names or in the
 // lowest free one. Seating a ticket uses it, in the same transaction. The
 // event's row is locked for the seating, so concurrent seatings take their
-// turns, and a ticket's row is locked before it is judged, so concurrent
-// uses of a ticket take theirs; the database holds the places and the
-// tickets besides (a slot holds one participant, a client sits once, no
-// slot lies beyond the capacity, a ticket sits in one participant at most
-// and only an available ticket that has not expired is used).
+// turns; the statement that seats a ticket locks its row (SELECT ... FOR
+// UPDATE) and seats it only when it is available and not expired at the
+// services' time, so concurrent uses of a ticket take theirs, and when it
+// seats nothing the ticket, locked, is judged before the places. The
+// database holds the places and the tickets besides (a slot holds one
+// participant, a client sits once, no slot lies beyond the capacity, a
+// ticket sits in one participant at most and only an available ticket
+// that has not expired is used). A seating takes three statements: the
+// event's lock, the client's check or nothing, and the seating itself.
 //
 // Errors: clubhouse.ErrForbidden; Invalid (none or more than one of a
 // client, a ticket id and a ticket code; a malformed code; a missing or
@@ -300,7 +304,6 @@ func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int6
 		if e.ended(s.wallNow()) {
 			return ErrEventEnded.Withf("The event ended at %s; participants join until it ends.", e.Checkout.Format(time.DateTime))
 		}
-		var ticket *Ticket
 		if h.client != 0 {
 			known, seated, err := s.store.clientSeat(ctx, tx, id, h.client)
 			switch {
@@ -311,15 +314,20 @@ func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int6
 			case seated != nil:
 				return ErrAlreadyIn.Withf("Client %d already takes part in the event, in slot %d.", h.client, *seated)
 			}
-		} else {
-			t, err := s.usableTicket(ctx, tx, h)
-			if err != nil {
+		}
+		out, err = s.store.seat(ctx, tx, e, h, in.Slot.Value, s.now(), createdBy)
+		if !errors.Is(err, errNoSeat) {
+			return err
+		}
+		if h.client == 0 {
+			if err := s.ticketRefusal(ctx, tx, h); err != nil {
 				return err
 			}
-			ticket = &t
 		}
-		out, err = s.store.seat(ctx, tx, e, h.client, ticket, in.Slot.Value, createdBy)
-		return err
+		if in.Slot.Present() {
+			return ErrSlotTaken.Withf("Slot %d is taken; leave slot out for the lowest free one.", *in.Slot.Value)
+		}
+		return ErrEventFull.Withf("The event's %d places are taken.", e.Capacity)
 	})
 	if err != nil {
 		return Participant{}, fmt.Errorf("add participant: %w", err)
@@ -327,27 +335,25 @@ func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int6
 	return out, nil
 }
 
-// usableTicket locks and returns the ticket h names, which must be usable
-// now. A used ticket's error names the event it sits in.
-func (s *Events) usableTicket(ctx context.Context, tx *sqlx.Tx, h holder) (Ticket, error) {
+// ticketRefusal returns why the ticket h names may not be seated now, or
+// nil when it may: the seating statement, which locked its row, did not
+// say. A used ticket's error names the event it sits in.
+func (s *Events) ticketRefusal(ctx context.Context, tx *sqlx.Tx, h holder) error {
 	t, err := s.store.lockTicket(ctx, tx, h)
 	if err != nil {
-		return Ticket{}, err
+		return err
 	}
-	switch err := t.usable(s.now()); {
-	case err == nil:
-		return t, nil
-	case !errors.Is(err, ErrTicketUsed):
-		return Ticket{}, err
+	if err := t.usable(s.now()); !errors.Is(err, ErrTicketUsed) {
+		return err
 	}
-	event, title, ok, rerr := s.store.ticketEvent(ctx, tx, t.ID)
+	event, title, ok, err := s.store.ticketEvent(ctx, tx, t.ID)
 	switch {
-	case rerr != nil:
-		return Ticket{}, rerr
+	case err != nil:
+		return err
 	case ok:
-		return Ticket{}, ErrTicketUsed.Withf("Ticket %s is used: it sits in event %d, %q.", FormatCode(t.Code), event, title)
+		return ErrTicketUsed.Withf("Ticket %s is used: it sits in event %d, %q.", FormatCode(t.Code), event, title)
 	}
-	return Ticket{}, ErrTicketUsed.Withf("Ticket %s is used.", FormatCode(t.Code))
+	return ErrTicketUsed.Withf("Ticket %s is used.", FormatCode(t.Code))
 }
 
 // RemoveParticipant frees the slot of the participant with participantID
