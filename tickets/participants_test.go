@@ -130,6 +130,14 @@ func TestEvents_ticketParticipants(t *testing.T) {
 	}
 	assert.Equal(t, tickets.TicketAvailable, c.ticket(t, tk[2].ID).Status, "a refused seating leaves the ticket available")
 	assert.Equal(t, tickets.TicketAvailable, c.ticket(t, tk[3].ID).Status, "the expiry job, not a seating, expires a ticket")
+	// The trigger is the backstop: a ticket the services' clock finds valid
+	// but the database's finds expired is not used.
+	_, err = c.db.ExecContext(ctx, `UPDATE tickets SET expires_at = now() - interval '1 minute' WHERE id = $1`, tk[5].ID)
+	require.NoError(t, err)
+	_, err = add(byTicket(tk[5]))
+	require.ErrorIs(t, err, tickets.ErrTicketUsed, "tickets_available_check")
+	_, err = c.db.ExecContext(ctx, `UPDATE tickets SET expires_at = NULL WHERE id = $1`, tk[5].ID)
+	require.NoError(t, err)
 	_, err = c.svc.AddParticipant(ctx, c.staff, other.ID, byTicket(tk[0]))
 	require.ErrorIs(t, err, tickets.ErrTicketUsed)
 	msg := clubhouse.AsError(err).Message
