@@ -28,7 +28,7 @@ const (
 	benchWorkers = 16
 	benchEvents  = 16
 	benchSeats   = 20
-	benchRounds  = 4
+	benchRounds  = 6
 )
 
 // rawSeatSQL is the floor: the participant row of a ticket, in its slot.
