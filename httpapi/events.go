@@ -42,19 +42,23 @@ type eventDetailDTO struct {
 	Participants []participantDTO `json:"participants" validate:"required"`
 }
 
-// participantDTO is a participant of an event, by slot; ticket_id and
-// strip_id name the ticket a participant uses (none yet: clients only).
+// participantDTO is a participant of an event, by slot: a client
+// (client_id and the client's names and contacts; the ticket fields null)
+// or a ticket (ticket_id, strip_id, ticket_code and buyer_name, the buyer
+// of the ticket's sale; the client fields null).
 type participantDTO struct {
 	ID              int64     `json:"id" validate:"required" example:"12"`
 	EventID         int64     `json:"event_id" validate:"required" example:"5"`
-	ClientID        int64     `json:"client_id" validate:"required" example:"7"`
-	TicketID        *int64    `json:"ticket_id" validate:"required" extensions:"x-nullable"`
-	StripID         *int64    `json:"strip_id" validate:"required" extensions:"x-nullable"`
+	ClientID        *int64    `json:"client_id" validate:"required" extensions:"x-nullable" example:"7"`
+	TicketID        *int64    `json:"ticket_id" validate:"required" extensions:"x-nullable" example:"31"`
+	StripID         *int64    `json:"strip_id" validate:"required" extensions:"x-nullable" example:"9"`
+	TicketCode      *string   `json:"ticket_code" validate:"required" extensions:"x-nullable" example:"7KQ4M9TXHC2P"`
 	Slot            int       `json:"slot" validate:"required" example:"1"`
-	ClientFirstName string    `json:"client_first_name" validate:"required" example:"Ana"`
-	ClientLastName  string    `json:"client_last_name" validate:"required" example:"Gómez"`
+	ClientFirstName *string   `json:"client_first_name" validate:"required" extensions:"x-nullable" example:"Ana"`
+	ClientLastName  *string   `json:"client_last_name" validate:"required" extensions:"x-nullable" example:"Gómez"`
 	ClientEmail     *string   `json:"client_email" validate:"required" extensions:"x-nullable"`
 	ClientPhone     *string   `json:"client_phone" validate:"required" extensions:"x-nullable"`
+	BuyerName       *string   `json:"buyer_name" validate:"required" extensions:"x-nullable" example:"Luis Pardo"`
 	CreatedAt       time.Time `json:"created_at" validate:"required" format:"date-time"`
 }
 
@@ -74,8 +78,9 @@ func newEventDetailDTO(e tickets.Event) eventDetailDTO {
 }
 
 func newParticipantDTO(p tickets.Participant) participantDTO {
-	return participantDTO{ID: p.ID, EventID: p.EventID, ClientID: p.ClientID, Slot: p.Slot, ClientFirstName: p.FirstName,
-		ClientLastName: p.LastName, ClientEmail: p.Email, ClientPhone: p.Phone, CreatedAt: p.CreatedAt}
+	return participantDTO{ID: p.ID, EventID: p.EventID, ClientID: p.ClientID, TicketID: p.TicketID, StripID: p.StripID,
+		TicketCode: p.TicketCode, Slot: p.Slot, ClientFirstName: p.FirstName, ClientLastName: p.LastName, ClientEmail: p.Email,
+		ClientPhone: p.Phone, BuyerName: p.BuyerName, CreatedAt: p.CreatedAt}
 }
 
 // eventInput creates an event. checking and checkout accept ISO 8601 or
@@ -97,10 +102,21 @@ func (in eventInput) domain(zone *time.Location) (tickets.EventInput, error) {
 		Capacity: in.Capacity, OverrideRules: in.OverrideRules}, err
 }
 
-// participantInput seats a client in an event.
+// participantInput seats a client or a ticket in an event: exactly one of
+// client_id, ticket_id and ticket_code.
 type participantInput struct {
-	ClientID clubhouse.Optional[int64] `json:"client_id" validate:"required" swaggertype:"integer" example:"7"`
-	Slot     clubhouse.Optional[int]   `json:"slot" swaggertype:"integer" example:"1" minimum:"1" maximum:"1000"`
+	// the client to seat
+	ClientID clubhouse.Optional[int64] `json:"client_id" swaggertype:"integer" example:"7"`
+	// the ticket to use, by id
+	TicketID clubhouse.Optional[int64] `json:"ticket_id" swaggertype:"integer" example:"31"`
+	// the ticket to use, by its code as printed or typed: case, dashes and spaces do not count
+	TicketCode clubhouse.Optional[string] `json:"ticket_code" swaggertype:"string" example:"7kq4-m9tx-hc2p" maxLength:"64"`
+	// the slot to take; without it, the lowest free one
+	Slot clubhouse.Optional[int] `json:"slot" swaggertype:"integer" example:"1" minimum:"1" maximum:"1000"`
+}
+
+func (in participantInput) domain() tickets.ParticipantInput {
+	return tickets.ParticipantInput{ClientID: in.ClientID, TicketID: in.TicketID, TicketCode: in.TicketCode, Slot: in.Slot}
 }
 
 // listEvents lists events.
@@ -193,7 +209,7 @@ func (s *Server) getEvent(w http.ResponseWriter, r *http.Request) error {
 // deleteEvent removes an event.
 //
 // @Summary Delete an event
-// @Description Deletes an event that has not started, with its participants and its booking, freeing the court (409 when the booking has payments). An event that has started stays as history: 409 event started (cancel it before it ends, or complete it). Emits booking:changed.
+// @Description Deletes an event that has not started, with its participants and its booking, freeing the court (409 when the booking has payments); the tickets its participants used become available again, on their strips. An event that has started stays as history: 409 event started (cancel it before it ends, or complete it). Emits booking:changed.
 // @Tags events
 // @Param id path int true "event id"
 // @Success 204
@@ -215,7 +231,7 @@ func (s *Server) deleteEvent(w http.ResponseWriter, r *http.Request) error {
 // cancelEvent cancels an event.
 //
 // @Summary Cancel an event
-// @Description A scheduled event that has not ended becomes cancelled, and its booking is cancelled with it (kept, with cancelled_at and cancelled_by), freeing the court; the participants stay. An event that is not scheduled, or has ended, answers 409. Emits booking:changed.
+// @Description A scheduled event that has not ended becomes cancelled, and its booking is cancelled with it (kept, with cancelled_at and cancelled_by), freeing the court. The participants who used tickets are removed and their tickets become available again; the client participants stay, as the record of who was to come. An event that is not scheduled, or has ended, answers 409. Emits booking:changed.
 // @Tags events
 // @Produce json
 // @Param id path int true "event id"
@@ -268,10 +284,10 @@ func (s *Server) listEventParticipants(w http.ResponseWriter, r *http.Request) e
 	return writeJSON(w, http.StatusOK, mapSlice(rows, newParticipantDTO))
 }
 
-// addEventParticipant seats a client in an event.
+// addEventParticipant seats a client or a ticket in an event.
 //
 // @Summary Add a participant
-// @Description Seats the client in the slot asked for (from 1 to the capacity; 400 beyond it) or, without slot, in the lowest free one. A scheduled event takes participants until it ends. 409 "event full" when every place is taken, "slot taken", "already participant" when the client takes part already, "event closed" for a cancelled or completed event, "event ended" after it. Concurrent requests take their turns: an event never holds more participants than places.
+// @Description The body names exactly one of client_id, ticket_id and ticket_code (400 otherwise; 400 for a malformed code). Assigns the slot asked for (from 1 to the capacity; 400 beyond it) or, without slot, the lowest free one, marks the ticket used and inserts the participant, in one transaction. A scheduled event takes participants until it ends. 404 "not found" for an unknown ticket. 409 "ticket used" naming the event the ticket sits in, "ticket expired" (expired, or past its expiry), "ticket refunded", "event full" when every place is taken, "slot taken", "already participant" when the client takes part already, "event closed" for a cancelled or completed event, "event ended" after it. Concurrent requests take their turns: an event never holds more participants than places, and a ticket is used once.
 // @Tags events
 // @Accept json
 // @Produce json
@@ -291,7 +307,7 @@ func (s *Server) addEventParticipant(w http.ResponseWriter, r *http.Request) err
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	p, err := s.o.Tickets.Events.AddParticipant(r.Context(), actor(r), id, tickets.ParticipantInput{ClientID: in.ClientID, Slot: in.Slot})
+	p, err := s.o.Tickets.Events.AddParticipant(r.Context(), actor(r), id, in.domain())
 	if err != nil {
 		return err
 	}
@@ -301,7 +317,7 @@ func (s *Server) addEventParticipant(w http.ResponseWriter, r *http.Request) err
 // removeEventParticipant frees a participant's slot.
 //
 // @Summary Remove a participant
-// @Description Frees the participant's slot while the event is scheduled and has not started; 409 "event started" after its start.
+// @Description Frees the participant's slot while the event is scheduled and has not started, and returns the ticket it used (available again); 409 "event started" after its start.
 // @Tags events
 // @Param id path int true "event id"
 // @Param participantId path int true "participant id"

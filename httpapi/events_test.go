@@ -2,7 +2,9 @@ package httpapi_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -297,4 +299,117 @@ func TestEvents_race(t *testing.T) {
 	var slots []int
 	require.NoError(t, app.DB.SelectContext(t.Context(), &slots, `SELECT slot FROM event_participants WHERE event_id = $1 ORDER BY slot`, e))
 	assert.Equal(t, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, slots)
+}
+
+// seededTicket is a ticket sold by seedTickets.
+type seededTicket struct {
+	ID   int64  `db:"id"`
+	Code string `db:"code"`
+}
+
+// seedTickets sells n tickets of 15000 each to Luis Pardo by SQL, as the
+// sales service stores a sale (a program, a package, the sale, its strip
+// and the tickets), and returns them.
+func seedTickets(t *testing.T, app *apptest.App, n int) []seededTicket {
+	t.Helper()
+	const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ" // a ticket code's
+	codes := make([]string, n)
+	for i := range codes {
+		var b strings.Builder
+		for range 12 {
+			b.WriteByte(alphabet[rand.IntN(len(alphabet))])
+		}
+		codes[i] = b.String()
+	}
+	var out []seededTicket
+	require.NoError(t, app.DB.SelectContext(t.Context(), &out, `WITH
+		program AS (INSERT INTO ticket_programs (name) VALUES ('Open play ' || $1) RETURNING id),
+		package AS (INSERT INTO ticket_packages (program_id, name, ticket_count, unit_price)
+			SELECT id, 'Pack', $2, 15000 FROM program RETURNING id),
+		sale AS (INSERT INTO ticket_sales (package_id, ticket_count, unit_price, total, buyer_name, buyer_document, sold_by_label)
+			SELECT id, $2, 15000, 15000 * $2, 'Luis Pardo', 'CC 1020', 'test' FROM package RETURNING id),
+		strip AS (INSERT INTO ticket_strips (sale_id, position) SELECT id, 1 FROM sale RETURNING id, sale_id)
+		INSERT INTO tickets (strip_id, sale_id, code, unit_price)
+		SELECT strip.id, strip.sale_id, code, 15000 FROM strip, unnest($3::text[]) WITH ORDINALITY AS c (code, i) ORDER BY i
+		RETURNING id, code`, codes[0], n, codes))
+	return out
+}
+
+// TestEvents_ticketParticipants: tickets seated by code and by id through
+// the server, their refusals, and their return when the participant is
+// removed or the event cancelled.
+func TestEvents_ticketParticipants(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t, apptest.WithClock(apptest.NewClockAt(rulesNow)))
+	c := newEventClub(t, app, newClub(t, app))
+	admin := app.AsOperator()
+	ana := c.client(t, app, "Ana")
+	tk := seedTickets(t, app, 5)
+	status := func(id int64) string {
+		var s string
+		require.NoError(t, app.DB.GetContext(t.Context(), &s, `SELECT status FROM tickets WHERE id = $1`, id))
+		return s
+	}
+	e := admin.Post("/api/admin/events", c.body(c.courtA, "18:00:00", "20:00:00", 4)).Status(t, http.StatusCreated).ID(t)
+	other := admin.Post("/api/admin/events", c.body(c.courtB, "18:00:00", "20:00:00", 4)).Status(t, http.StatusCreated).ID(t)
+	participants := path("/api/admin/events/%d/participants", e)
+
+	typed := strings.ToLower(tk[0].Code[:4] + "-" + tk[0].Code[4:8] + "-" + tk[0].Code[8:])
+	p0 := admin.Post(participants, map[string]any{"ticket_code": typed}).Status(t, http.StatusCreated).Object(t)
+	assert.EqualValues(t, 1, p0["slot"])
+	assert.EqualValues(t, tk[0].ID, p0["ticket_id"])
+	assert.NotNil(t, p0["strip_id"])
+	assert.Equal(t, tk[0].Code, p0["ticket_code"])
+	assert.Equal(t, "Luis Pardo", p0["buyer_name"])
+	assert.Nil(t, p0["client_id"])
+	assert.Nil(t, p0["client_first_name"])
+	assert.Equal(t, "used", status(tk[0].ID))
+	p1 := admin.Post(participants, map[string]any{"ticket_id": tk[1].ID, "slot": 3}).Status(t, http.StatusCreated).Object(t)
+	assert.EqualValues(t, 3, p1["slot"])
+	pa := admin.Post(participants, map[string]any{"client_id": ana}).Status(t, http.StatusCreated).Object(t)
+	assert.Nil(t, pa["ticket_id"])
+	assert.Nil(t, pa["buyer_name"])
+	assert.Equal(t, "Ana", pa["client_first_name"])
+
+	msg := admin.Post(path("/api/admin/events/%d/participants", other), map[string]any{"ticket_id": tk[0].ID}).
+		Status(t, http.StatusConflict).Error(t, "ticket used").Object(t)["message"]
+	assert.Contains(t, msg, fmt.Sprintf("event %d", e), "the message names the event the ticket sits in")
+	admin.Post(participants, map[string]any{"ticket_code": tk[1].Code}).Status(t, http.StatusConflict).Error(t, "ticket used")
+	admin.Post(participants, map[string]any{"ticket_id": 987654}).Status(t, http.StatusNotFound).Error(t, "not found")
+	admin.Post(participants, map[string]any{"ticket_code": "2222-2222-2222"}).Status(t, http.StatusNotFound).Error(t, "not found")
+	admin.Post(participants, map[string]any{"ticket_code": "ABCD-EFGH-IJK0"}).Status(t, http.StatusBadRequest).Error(t, "invalid data")
+	for _, body := range []map[string]any{{"client_id": ana, "ticket_id": tk[2].ID}, {"ticket_id": tk[2].ID, "ticket_code": tk[2].Code},
+		{"client_id": ana, "ticket_code": tk[2].Code}} {
+		m := admin.Post(participants, body).Status(t, http.StatusBadRequest).Error(t, "invalid data").Object(t)["message"]
+		assert.Contains(t, m, "one of client_id, ticket_id and ticket_code", "%v", body)
+	}
+	admin.Post(participants, map[string]any{"slot": 2}).Status(t, http.StatusBadRequest).Error(t, "incomplete data")
+	_, err := app.DB.ExecContext(t.Context(), `UPDATE tickets SET expires_at = '2026-01-01 00:00:00+00' WHERE id = $1`, tk[3].ID)
+	require.NoError(t, err)
+	admin.Post(participants, map[string]any{"ticket_id": tk[3].ID}).Status(t, http.StatusConflict).Error(t, "ticket expired")
+	_, err = app.DB.ExecContext(t.Context(), `WITH r AS (INSERT INTO ticket_refunds (sale_id, ticket_count, amount, reason, refunded_by_label)
+		SELECT sale_id, 1, unit_price, 'Moved away', 'test' FROM tickets WHERE id = $1 RETURNING id)
+		UPDATE tickets SET status = 'refunded', refund_id = (SELECT id FROM r) WHERE id = $1`, tk[4].ID)
+	require.NoError(t, err)
+	admin.Post(participants, map[string]any{"ticket_id": tk[4].ID}).Status(t, http.StatusConflict).Error(t, "ticket refunded")
+	admin.Post(participants, map[string]any{"ticket_id": tk[2].ID, "slot": 3}).Status(t, http.StatusConflict).Error(t, "slot taken")
+	assert.Equal(t, "available", status(tk[2].ID), "a refused seating leaves the ticket available")
+
+	var ev eventView
+	admin.Get(path("/api/admin/events/%d", e)).Status(t, http.StatusOK).JSON(t, &ev)
+	require.Len(t, ev.Participants, 3)
+	assert.Equal(t, []int{1, 2, 3}, []int{ev.Participants[0].Slot, ev.Participants[1].Slot, ev.Participants[2].Slot})
+	assert.Equal(t, 1, ev.PlacesLeft)
+
+	admin.Delete(path("/api/admin/events/%d/participants/%d", e, int64(p0["id"].(float64))), nil).Status(t, http.StatusNoContent)
+	assert.Equal(t, "available", status(tk[0].ID), "removing the participant returns the ticket")
+	admin.Post(path("/api/admin/events/%d/participants", other), map[string]any{"ticket_id": tk[0].ID}).Status(t, http.StatusCreated)
+
+	cancelled := admin.Patch(path("/api/admin/events/%d/cancel", e), nil).Status(t, http.StatusOK).Object(t)
+	left := cancelled["participants"].([]any)
+	require.Len(t, left, 1, "the ticket participants leave a cancelled event; its clients stay")
+	assert.EqualValues(t, ana, left[0].(map[string]any)["client_id"])
+	assert.Equal(t, "available", status(tk[1].ID), "cancelling the event returns its tickets")
+	admin.Delete(path("/api/admin/events/%d", other), nil).Status(t, http.StatusNoContent)
+	assert.Equal(t, "available", status(tk[0].ID), "deleting the event returns its tickets")
 }

@@ -29,10 +29,22 @@
 // any staff booking (EventInput.OverrideRules books against them, recorded
 // on the booking). Its status moves once: scheduled to cancelled, before it
 // ends, which cancels its booking and frees the court, or to completed,
-// once it has started. Clients join a scheduled event until it ends, in the
-// slot asked for or the lowest free one, and leave it only before it
-// starts. The database holds the places: a slot holds one participant, a
-// client sits once in an event, and every participant row carries the
+// once it has started. A participant is a client or a ticket (by its id
+// or its code, as ParseCode reads it); participants join a scheduled event
+// until it ends, in the slot asked for or the lowest free one, and leave it
+// only before it starts. Seating a ticket uses it in the same transaction:
+// the ticket's row is locked and judged (ErrTicketNotFound, ErrTicketUsed
+// naming the event it sits in, ErrTicketExpired, ErrTicketRefunded), and a
+// trigger on the participant row marks it used and writes the ledger
+// outbox's ticket_use posting; deleting the row returns the ticket
+// (available again) and writes the reversal. So removing a ticket's
+// participant returns its ticket, cancelling an event removes its ticket
+// participants and returns their tickets (its client participants stay, as
+// the record of who was to come), and deleting an event returns the
+// tickets of all its participants. The database holds the places and the
+// tickets: a slot holds one participant, a client sits once in an event, a
+// ticket sits in one participant row at most and only an available ticket
+// that has not expired is used, and every participant row carries the
 // event's capacity through its foreign key, so no slot lies beyond it; an
 // event's booking is neither deleted, retyped nor cancelled from under it.
 // Deleting an event that has not started deletes its booking too; one that

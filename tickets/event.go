@@ -51,18 +51,25 @@ type Event struct {
 	Participants []Participant `db:"-"`
 }
 
-// Participant is a client seated in an event, in slot (1 to the event's
-// capacity), with the client's names.
+// Participant is a client, or the holder of a ticket, seated in an event,
+// in slot (1 to the event's capacity). A client's participant has ClientID
+// and the client's names and contacts, its ticket fields nil; a ticket's
+// has TicketID, StripID, TicketCode and the buyer's name of the ticket's
+// sale, its client fields nil.
 type Participant struct {
-	ID        int64     `db:"id"`
-	EventID   int64     `db:"event_id"`
-	ClientID  int64     `db:"client_id"`
-	Slot      int       `db:"slot"`
-	FirstName string    `db:"first_name"`
-	LastName  string    `db:"last_name"`
-	Email     *string   `db:"email"`
-	Phone     *string   `db:"phone"`
-	CreatedAt time.Time `db:"created_at"`
+	ID         int64     `db:"id"`
+	EventID    int64     `db:"event_id"`
+	ClientID   *int64    `db:"client_id"`
+	TicketID   *int64    `db:"ticket_id"`
+	StripID    *int64    `db:"strip_id"`
+	TicketCode *string   `db:"ticket_code"`
+	Slot       int       `db:"slot"`
+	FirstName  *string   `db:"first_name"`
+	LastName   *string   `db:"last_name"`
+	Email      *string   `db:"email"`
+	Phone      *string   `db:"phone"`
+	BuyerName  *string   `db:"buyer_name"`
+	CreatedAt  time.Time `db:"created_at"`
 }
 
 // PlacesLeft is how many more participants the event takes.
@@ -133,23 +140,64 @@ func (in EventInput) event() (Event, error) {
 	return e, nil
 }
 
-// ParticipantInput seats a client in an event: in Slot when it is set, in
-// the lowest free slot otherwise.
+// ParticipantInput seats a client or a ticket in an event: exactly one of
+// ClientID, TicketID and TicketCode (as ParseCode reads it) names the
+// participant; it takes Slot when it is set, the lowest free slot
+// otherwise.
 type ParticipantInput struct {
-	ClientID clubhouse.Optional[int64]
-	Slot     clubhouse.Optional[int]
+	ClientID   clubhouse.Optional[int64]
+	TicketID   clubhouse.Optional[int64]
+	TicketCode clubhouse.Optional[string]
+	Slot       clubhouse.Optional[int]
 }
 
-// check validates in against e. Errors: ErrIncomplete, ErrInvalidReference
-// for a client id below 1, ErrInvalidData for a slot out of 1 to e's
-// capacity.
-func (in ParticipantInput) check(e Event) error {
-	if !in.ClientID.Present() {
-		return clubhouse.ErrIncomplete.Withf("Missing required fields: client_id.")
+// holder is who a participant input seats: a client, or a ticket by id or
+// by its code; the others are zero.
+type holder struct {
+	client, ticket int64
+	code           string
+}
+
+// holder checks the participant that in names. Errors: ErrIncomplete when
+// it names none, ErrInvalidData when it names more than one or the ticket
+// code is malformed, ErrInvalidReference for a client id below 1.
+func (in ParticipantInput) holder() (holder, error) {
+	var named []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"client_id", in.ClientID.Present()}, {"ticket_id", in.TicketID.Present()}, {"ticket_code", in.TicketCode.Present()}} {
+		if f.set {
+			named = append(named, f.name)
+		}
 	}
-	if id := *in.ClientID.Value; id < 1 {
-		return clubhouse.ErrInvalidReference.Withf("client_id %d does not exist.", id)
+	switch len(named) {
+	case 0:
+		return holder{}, clubhouse.ErrIncomplete.Withf("Missing required fields: one of client_id, ticket_id and ticket_code.")
+	case 1:
+	default:
+		return holder{}, clubhouse.ErrInvalidData.Withf(
+			"A participant is a client or a ticket: send one of client_id, ticket_id and ticket_code, not %s.", strings.Join(named, " and "))
 	}
+	switch {
+	case in.ClientID.Present():
+		if id := *in.ClientID.Value; id < 1 {
+			return holder{}, clubhouse.ErrInvalidReference.Withf("client_id %d does not exist.", id)
+		}
+		return holder{client: *in.ClientID.Value}, nil
+	case in.TicketID.Present():
+		return holder{ticket: *in.TicketID.Value}, nil
+	}
+	code, err := ParseCode(*in.TicketCode.Value)
+	if err != nil {
+		return holder{}, clubhouse.ErrInvalidData.Withf("ticket_code: %s", clubhouse.AsError(err).Message)
+	}
+	return holder{code: code}, nil
+}
+
+// checkSlot validates in's slot against e. Errors: ErrIncomplete for a
+// null slot, ErrInvalidData for a slot out of 1 to e's capacity.
+func (in ParticipantInput) checkSlot(e Event) error {
 	if in.Slot.Set && in.Slot.Value == nil {
 		return clubhouse.ErrIncomplete.Withf("slot may not be null; leave it out for the lowest free slot.")
 	}
@@ -159,17 +207,20 @@ func (in ParticipantInput) check(e Event) error {
 	return nil
 }
 
-// freeSlot returns the lowest slot from 1 to capacity that none of taken
-// holds, or 0 when every slot is taken.
-func freeSlot(capacity int, taken []int) int {
-	held := make(map[int]bool, len(taken))
-	for _, s := range taken {
-		held[s] = true
+// usable checks that the ticket t may be seated at now, the services'
+// time. Errors: ErrTicketUsed (the caller names the event it sits in),
+// ErrTicketRefunded, ErrTicketExpired for a ticket expired or at or past
+// its ExpiresAt.
+func (t Ticket) usable(now time.Time) error {
+	switch {
+	case t.Status == TicketUsed:
+		return ErrTicketUsed
+	case t.Status == TicketRefunded:
+		return ErrTicketRefunded.Withf("Ticket %s was refunded.", FormatCode(t.Code))
+	case t.Status == TicketExpired:
+		return ErrTicketExpired.Withf("Ticket %s has expired.", FormatCode(t.Code))
+	case t.ExpiresAt != nil && !t.ExpiresAt.After(now):
+		return ErrTicketExpired.Withf("Ticket %s expired at %s.", FormatCode(t.Code), t.ExpiresAt.Format(time.RFC3339))
 	}
-	for s := 1; s <= capacity; s++ {
-		if !held[s] {
-			return s
-		}
-	}
-	return 0
+	return nil
 }

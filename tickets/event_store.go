@@ -32,14 +32,24 @@ var eventErrors = sqldb.Mapping{
 	"events_reservation_fkey": clubhouse.ErrInvalidReference.Withf("The event's booking does not exist."),
 }
 
+// errNoSeat is seat's answer when it inserts nothing: AddParticipant
+// finds why (the ticket, the slot asked for, or every slot taken).
+var errNoSeat = clubhouse.Errorf(clubhouse.Conflict, "no seat", "The participant was not seated.")
+
 // errUnknownClient refuses a participant whose client does not exist.
 var errUnknownClient = clubhouse.ErrInvalidReference.Withf("client_id does not name an existing client.")
 
+// participantErrors maps the refusals of a seating. The ticket's own
+// checks come first, under its row lock; tickets_available_check (the
+// trigger that uses the ticket) and the ticket's unique key are the
+// database's backstop.
 var participantErrors = sqldb.Mapping{
 	"event_participants_client_id_fkey": errUnknownClient,
 	"event_participants_slot_key":       ErrSlotTaken,
 	"event_participants_client_key":     ErrAlreadyIn,
 	"event_participants_capacity_check": ErrEventFull,
+	"event_participants_ticket_key":     ErrTicketUsed,
+	"tickets_available_check":           ErrTicketUsed,
 }
 
 // eventSelect reads events with their booking's court and span, their
@@ -51,8 +61,43 @@ const eventSelect = `SELECT e.id, e.reservation_id, e.event_type_id, rt.name AS 
 	FROM events e JOIN reservations r ON r.id = e.reservation_id JOIN courts co ON co.id = r.court_id
 	JOIN reservation_types rt ON rt.id = e.event_type_id`
 
-const participantSelect = `SELECT p.id, p.event_id, p.client_id, p.slot, c.first_name, c.last_name, c.email, c.phone, p.created_at
-	FROM event_participants p JOIN clients c ON c.id = p.client_id`
+// participantColumns and participantJoins read participants (p) with
+// their client's names and contacts, or their ticket's code and its
+// sale's buyer.
+const (
+	participantColumns = `p.id, p.event_id, p.client_id, p.ticket_id, p.strip_id, t.code AS ticket_code, p.slot,
+	c.first_name, c.last_name, c.email, c.phone, s.buyer_name, p.created_at`
+	participantJoins = ` LEFT JOIN clients c ON c.id = p.client_id
+	LEFT JOIN tickets t ON t.id = p.ticket_id LEFT JOIN ticket_sales s ON s.id = t.sale_id`
+	participantSelect = `SELECT ` + participantColumns + ` FROM event_participants p` + participantJoins
+)
+
+// The statements that seat a participant of the event $1 of capacity $2
+// in slot $3 if it is free, or in the lowest free slot when $3 is null,
+// made by $4, and read it back; they give no row when that slot is taken
+// or every slot is. The participant is the client $5, or the ticket whose
+// id or code is $5: that one locks the ticket's row (SELECT ... FOR
+// UPDATE, waiting for a concurrent seating of it to end) and seats it only
+// when it is available and not expired at $6, so that a happy seating
+// takes one statement; no row then may also mean the ticket. The caller
+// holds the event's lock, so that no other seating in the event runs
+// between the choice of the slot and the insert.
+const (
+	seatFree = `WITH free AS (SELECT n FROM generate_series(1, $2::int) n
+		WHERE ($3::int IS NULL OR n = $3) AND NOT EXISTS (SELECT 1 FROM event_participants o WHERE o.event_id = $1 AND o.slot = n)
+		ORDER BY n LIMIT 1),
+	`
+	seatInsert = `p AS (INSERT INTO event_participants (event_id, capacity, slot, created_by, client_id, ticket_id, strip_id)
+		SELECT $1, $2, n, $4, `
+	seatRead = ` RETURNING *)
+	SELECT ` + participantColumns + ` FROM p` + participantJoins
+	seatTicket     = `NULL, tk.id, tk.strip_id FROM free, tk WHERE tk.status = 'available' AND (tk.expires_at IS NULL OR tk.expires_at > $6)`
+	seatClientSQL  = seatFree + seatInsert + `$5, NULL, NULL FROM free` + seatRead
+	seatTicketByID = seatFree + `tk AS (SELECT id, strip_id, status, expires_at FROM tickets WHERE id = $5 FOR UPDATE),
+	` + seatInsert + seatTicket + seatRead
+	seatTicketByCode = seatFree + `tk AS (SELECT id, strip_id, status, expires_at FROM tickets WHERE code = $5 FOR UPDATE),
+	` + seatInsert + seatTicket + seatRead
+)
 
 // EventFilter selects events: those that start on a date from From to To
 // (zero: open), on a court and with a status (0 and "": any), a page of
@@ -99,14 +144,23 @@ func (eventStore) list(ctx context.Context, q sqldb.Queryer, f EventFilter) ([]E
 	return out, nil
 }
 
-// get returns the event with id, locked for a change when lock.
-func (eventStore) get(ctx context.Context, q sqldb.Queryer, id int64, lock bool) (Event, error) {
+// get returns the event with id.
+func (eventStore) get(ctx context.Context, q sqldb.Queryer, id int64) (Event, error) {
 	var e Event
-	query := eventSelect + " WHERE e.id = $1"
-	if lock {
-		query += " FOR UPDATE OF e"
+	if err := q.GetContext(ctx, &e, eventSelect+" WHERE e.id = $1", id); err != nil {
+		return Event{}, sqldb.Map(err, ErrEventNotFound, nil)
 	}
-	if err := q.GetContext(ctx, &e, query, id); err != nil {
+	return e, nil
+}
+
+// lock locks the event with id for a change and returns what a change
+// judges: its booking, capacity, status and span (not its names, nor the
+// places taken).
+func (eventStore) lock(ctx context.Context, q sqldb.Queryer, id int64) (Event, error) {
+	var e Event
+	err := q.GetContext(ctx, &e, `SELECT e.id, e.reservation_id, e.capacity, e.status, r.checking, r.checkout
+		FROM events e JOIN reservations r ON r.id = e.reservation_id WHERE e.id = $1 FOR UPDATE OF e`, id)
+	if err != nil {
 		return Event{}, sqldb.Map(err, ErrEventNotFound, nil)
 	}
 	return e, nil
@@ -141,7 +195,8 @@ func (eventStore) setStatus(ctx context.Context, q sqldb.Queryer, id int64, stat
 }
 
 // delete deletes the event with id and, by the foreign key's cascade, its
-// participants.
+// participants; deleting a ticket's participant returns the ticket (a
+// trigger).
 func (eventStore) delete(ctx context.Context, q sqldb.Queryer, id int64) error {
 	_, err := q.ExecContext(ctx, `DELETE FROM events WHERE id = $1`, id)
 	return err
@@ -156,29 +211,78 @@ func (eventStore) participants(ctx context.Context, q sqldb.Queryer, id int64) (
 	return out, nil
 }
 
-// participant returns the participant with id of the event eventID.
-func (eventStore) participant(ctx context.Context, q sqldb.Queryer, eventID, id int64) (Participant, error) {
+// clientSeat reports whether the client with id exists, and the slot it
+// holds in the event eventID (nil: none).
+func (eventStore) clientSeat(ctx context.Context, q sqldb.Queryer, eventID, id int64) (known bool, slot *int, err error) {
+	var row struct {
+		Known bool `db:"known"`
+		Slot  *int `db:"slot"`
+	}
+	err = q.GetContext(ctx, &row, `SELECT EXISTS (SELECT 1 FROM clients WHERE id = $2) AS known,
+		(SELECT slot FROM event_participants WHERE event_id = $1 AND client_id = $2) AS slot`, eventID, id)
+	return row.Known, row.Slot, err
+}
+
+// seat inserts the participant h names in e, in slot or (nil) the lowest
+// free one, and returns it; the caller holds e's lock. A ticket is seated
+// when it is available and not expired at now, and seating it uses it (a
+// trigger). Errors: errNoSeat when no row was inserted (the slot, every
+// slot or the ticket refused it), and participantErrors.
+func (eventStore) seat(ctx context.Context, q sqldb.Queryer, e Event, h holder, slot *int, now time.Time, by *int64) (Participant, error) {
+	query, who := seatClientSQL, any(h.client)
+	switch {
+	case h.code != "":
+		query, who = seatTicketByCode, h.code
+	case h.client == 0:
+		query, who = seatTicketByID, h.ticket
+	}
+	args := []any{e.ID, e.Capacity, slot, by, who}
+	if h.client == 0 {
+		args = append(args, now)
+	}
 	var p Participant
-	err := q.GetContext(ctx, &p, participantSelect+" WHERE p.event_id = $1 AND p.id = $2", eventID, id)
-	return p, sqldb.Map(err, ErrParticipantNotFound, nil)
+	err := q.GetContext(ctx, &p, query, args...)
+	return p, sqldb.Map(err, errNoSeat, participantErrors)
 }
 
-// clientExists reports whether the client with id exists.
-func (eventStore) clientExists(ctx context.Context, q sqldb.Queryer, id int64) (bool, error) {
-	var ok bool
-	err := q.GetContext(ctx, &ok, `SELECT EXISTS (SELECT 1 FROM clients WHERE id = $1)`, id)
-	return ok, err
+// lockTicket returns the ticket h names, by id or by code, locked for its
+// use. Errors: ErrTicketNotFound.
+func (eventStore) lockTicket(ctx context.Context, q sqldb.Queryer, h holder) (Ticket, error) {
+	query, arg, missing := `SELECT id, strip_id, sale_id, code, status, expires_at FROM tickets WHERE code = $1 FOR UPDATE`,
+		any(h.code), ErrTicketNotFound
+	if h.code == "" {
+		query, arg = `SELECT id, strip_id, sale_id, code, status, expires_at FROM tickets WHERE id = $1 FOR UPDATE`, h.ticket
+		missing = ErrTicketNotFound.Withf("No ticket has id %d.", h.ticket)
+	}
+	var t Ticket
+	err := q.GetContext(ctx, &t, query, arg)
+	return t, sqldb.Map(err, missing, nil)
 }
 
-// seat inserts the participant of client in slot of e, and returns its id.
-func (eventStore) seat(ctx context.Context, q sqldb.Queryer, e Event, client int64, slot int, by *int64) (int64, error) {
-	var id int64
-	err := q.GetContext(ctx, &id, `INSERT INTO event_participants (event_id, capacity, client_id, slot, created_by)
-		VALUES ($1, $2, $3, $4, $5) RETURNING id`, e.ID, e.Capacity, client, slot, by)
-	return id, sqldb.Map(err, nil, participantErrors)
+// ticketEvent returns the id and title of the event where the ticket with
+// id sits; ok is false when it sits in none.
+func (eventStore) ticketEvent(ctx context.Context, q sqldb.Queryer, id int64) (eventID int64, title string, ok bool, err error) {
+	var rows []struct {
+		ID    int64  `db:"id"`
+		Title string `db:"title"`
+	}
+	err = q.SelectContext(ctx, &rows, `SELECT e.id, e.title FROM event_participants p JOIN events e ON e.id = p.event_id
+		WHERE p.ticket_id = $1`, id)
+	if err != nil || len(rows) == 0 {
+		return 0, "", false, err
+	}
+	return rows[0].ID, rows[0].Title, true, nil
 }
 
-// unseat deletes the participant with id of the event eventID.
+// unseatTickets deletes the ticket participants of the event with id;
+// deleting each row returns its ticket (a trigger).
+func (eventStore) unseatTickets(ctx context.Context, q sqldb.Queryer, id int64) error {
+	_, err := q.ExecContext(ctx, `DELETE FROM event_participants WHERE event_id = $1 AND ticket_id IS NOT NULL`, id)
+	return err
+}
+
+// unseat deletes the participant with id of the event eventID; a ticket's
+// participant returns its ticket (a trigger).
 func (eventStore) unseat(ctx context.Context, q sqldb.Queryer, eventID, id int64) error {
 	res, err := q.ExecContext(ctx, `DELETE FROM event_participants WHERE event_id = $1 AND id = $2`, eventID, id)
 	if err != nil {

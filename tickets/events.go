@@ -2,6 +2,7 @@ package tickets
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -19,8 +20,11 @@ import (
 // EventInput.OverrideRules, recorded on the booking) and a taken court is
 // booking.ErrCourtTaken. Its status moves once: scheduled to cancelled
 // (before it ends; its booking is cancelled, freeing the court) or to
-// completed (once it has started). Participants join a scheduled event
-// until it ends (walk-ins included) and leave it only before it starts.
+// completed (once it has started). Participants, clients or tickets, join
+// a scheduled event until it ends (walk-ins included) and leave it only
+// before it starts; a ticket is used by its seating and returned by its
+// participant's removal, by the cancellation of its event or by its
+// deletion.
 // Every method is for staff (the panel permission); anyone else gets
 // clubhouse.ErrForbidden. booking:changed is published after each commit
 // that books, cancels or frees an event's court.
@@ -74,7 +78,7 @@ func (s *Events) Get(ctx context.Context, by clubhouse.Actor, id int64) (Event, 
 
 // read returns the event with id with its participants.
 func (s *Events) read(ctx context.Context, q sqldb.Queryer, id int64) (Event, error) {
-	e, err := s.store.get(ctx, q, id, false)
+	e, err := s.store.get(ctx, q, id)
 	if err != nil {
 		return Event{}, err
 	}
@@ -135,7 +139,9 @@ func (s *Events) Create(ctx context.Context, by clubhouse.Actor, in EventInput) 
 }
 
 // Delete removes the event with id, its participants and its booking,
-// freeing the court, while the event has not started; one that has started
+// freeing the court and returning the tickets its participants used
+// (available again, on their strips), while the event has not started;
+// one that has started
 // stays as history (cancel it before it ends, or complete it). Errors:
 // clubhouse.ErrForbidden, ErrEventNotFound, ErrEventStarted,
 // clubhouse.ErrInUse when the booking has payments.
@@ -145,7 +151,7 @@ func (s *Events) Delete(ctx context.Context, by clubhouse.Actor, id int64) error
 	}
 	var freed []int64
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		e, err := s.store.get(ctx, tx, id, true)
+		e, err := s.store.lock(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -166,8 +172,9 @@ func (s *Events) Delete(ctx context.Context, by clubhouse.Actor, id int64) error
 }
 
 // Cancel cancels the scheduled event with id, which has not ended, and
-// its booking, freeing the court; the event keeps its participants.
-// Errors: clubhouse.ErrForbidden, ErrEventNotFound, ErrEventClosed,
+// its booking, freeing the court. The participants who used tickets are
+// removed, which returns their tickets (available again); the clients stay
+// as the record of who was to come. Errors: clubhouse.ErrForbidden, ErrEventNotFound, ErrEventClosed,
 // ErrEventEnded, booking.ErrNoShowMarked when staff marked its booking a
 // no-show.
 func (s *Events) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Event, error) {
@@ -186,6 +193,9 @@ func (s *Events) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Even
 		// The event lets go of its booking first: the database refuses to
 		// cancel the booking of a scheduled event.
 		if err := s.store.setStatus(ctx, tx, id, StatusCancelled, s.now()); err != nil {
+			return err
+		}
+		if err := s.store.unseatTickets(ctx, tx, id); err != nil {
 			return err
 		}
 		if err := s.bookings.CancelHeld(ctx, tx, by, e.ReservationID); err != nil {
@@ -231,7 +241,7 @@ func (s *Events) Complete(ctx context.Context, by clubhouse.Actor, id int64) (Ev
 
 // scheduled locks and returns the event with id, which must be scheduled.
 func (s *Events) scheduled(ctx context.Context, tx *sqlx.Tx, id int64) (Event, error) {
-	e, err := s.store.get(ctx, tx, id, true)
+	e, err := s.store.lock(ctx, tx, id)
 	if err != nil {
 		return Event{}, err
 	}
@@ -251,67 +261,75 @@ func (s *Events) Participants(ctx context.Context, by clubhouse.Actor, id int64)
 	return e.Participants, nil
 }
 
-// AddParticipant seats the client of in in the event with id: in the slot
-// in names, or in the lowest free one. The event's row is locked for the
-// seating, so concurrent seatings take their turns; the database holds
-// the places besides (a slot holds one participant, a client sits once,
-// no slot lies beyond the capacity).
+// AddParticipant seats the participant in names in the event with id: a
+// client, or a ticket (by id or by code), in the slot in names or in the
+// lowest free one. Seating a ticket uses it, in the same transaction. The
+// event's row is locked for the seating, so concurrent seatings take their
+// turns; the statement that seats a ticket locks its row (SELECT ... FOR
+// UPDATE) and seats it only when it is available and not expired at the
+// services' time, so concurrent uses of a ticket take theirs, and when it
+// seats nothing the ticket, locked, is judged before the places. The
+// database holds the places and the tickets besides (a slot holds one
+// participant, a client sits once, no slot lies beyond the capacity, a
+// ticket sits in one participant at most and only an available ticket
+// that has not expired is used). A seating takes three statements: the
+// event's lock, the client's check or nothing, and the seating itself.
 //
-// Errors: clubhouse.ErrForbidden, ErrEventNotFound, Invalid (a missing or
-// unknown client, a slot out of 1 to the capacity), ErrEventClosed,
-// ErrEventEnded, ErrAlreadyIn, ErrSlotTaken, ErrEventFull.
+// Errors: clubhouse.ErrForbidden; Invalid (none or more than one of a
+// client, a ticket id and a ticket code; a malformed code; a missing or
+// unknown client; a slot out of 1 to the capacity); ErrEventNotFound,
+// ErrEventClosed, ErrEventEnded; ErrTicketNotFound; ErrTicketUsed, naming
+// the event the ticket sits in; ErrTicketExpired (expired, or at or past
+// its expiry); ErrTicketRefunded; ErrAlreadyIn, ErrSlotTaken,
+// ErrEventFull.
 func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int64, in ParticipantInput) (Participant, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Participant{}, err
+	}
+	h, err := in.holder()
+	if err != nil {
+		return Participant{}, fmt.Errorf("add participant: %w", err)
 	}
 	var createdBy *int64
 	if by.UserID != 0 {
 		createdBy = &by.UserID
 	}
 	var out Participant
-	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		e, err := s.scheduled(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		if err := in.check(e); err != nil {
+		if err := in.checkSlot(e); err != nil {
 			return err
 		}
 		if e.ended(s.wallNow()) {
 			return ErrEventEnded.Withf("The event ended at %s; participants join until it ends.", e.Checkout.Format(time.DateTime))
 		}
-		client := *in.ClientID.Value
-		known, err := s.store.clientExists(ctx, tx, client)
-		if err != nil {
-			return err
-		}
-		if !known {
-			return errUnknownClient
-		}
-		seated, err := s.store.participants(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		taken := make([]int, len(seated))
-		for i, p := range seated {
+		if h.client != 0 {
+			known, seated, err := s.store.clientSeat(ctx, tx, id, h.client)
 			switch {
-			case p.ClientID == client:
-				return ErrAlreadyIn.Withf("Client %d already takes part in the event, in slot %d.", client, p.Slot)
-			case in.Slot.Present() && p.Slot == *in.Slot.Value:
-				return ErrSlotTaken.Withf("Slot %d is taken by client %d; leave slot out for the lowest free one.", p.Slot, p.ClientID)
+			case err != nil:
+				return err
+			case !known:
+				return errUnknownClient
+			case seated != nil:
+				return ErrAlreadyIn.Withf("Client %d already takes part in the event, in slot %d.", h.client, *seated)
 			}
-			taken[i] = p.Slot
 		}
-		slot := in.Slot.Or(freeSlot(e.Capacity, taken))
-		if slot == 0 {
-			return ErrEventFull.Withf("The event's %d places are taken.", e.Capacity)
-		}
-		pid, err := s.store.seat(ctx, tx, e, client, slot, createdBy)
-		if err != nil {
+		out, err = s.store.seat(ctx, tx, e, h, in.Slot.Value, s.now(), createdBy)
+		if !errors.Is(err, errNoSeat) {
 			return err
 		}
-		out, err = s.store.participant(ctx, tx, id, pid)
-		return err
+		if h.client == 0 {
+			if err := s.ticketRefusal(ctx, tx, h); err != nil {
+				return err
+			}
+		}
+		if in.Slot.Present() {
+			return ErrSlotTaken.Withf("Slot %d is taken; leave slot out for the lowest free one.", *in.Slot.Value)
+		}
+		return ErrEventFull.Withf("The event's %d places are taken.", e.Capacity)
 	})
 	if err != nil {
 		return Participant{}, fmt.Errorf("add participant: %w", err)
@@ -319,8 +337,30 @@ func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int6
 	return out, nil
 }
 
+// ticketRefusal returns why the ticket h names may not be seated now, or
+// nil when it may: the seating statement, which locked its row, did not
+// say. A used ticket's error names the event it sits in.
+func (s *Events) ticketRefusal(ctx context.Context, tx *sqlx.Tx, h holder) error {
+	t, err := s.store.lockTicket(ctx, tx, h)
+	if err != nil {
+		return err
+	}
+	if err := t.usable(s.now()); !errors.Is(err, ErrTicketUsed) {
+		return err
+	}
+	event, title, ok, err := s.store.ticketEvent(ctx, tx, t.ID)
+	switch {
+	case err != nil:
+		return err
+	case ok:
+		return ErrTicketUsed.Withf("Ticket %s is used: it sits in event %d, %q.", FormatCode(t.Code), event, title)
+	}
+	return ErrTicketUsed.Withf("Ticket %s is used.", FormatCode(t.Code))
+}
+
 // RemoveParticipant frees the slot of the participant with participantID
-// of the event with id, while the event is scheduled and has not started.
+// of the event with id, while the event is scheduled and has not started;
+// the ticket a participant used becomes available again.
 // Errors: clubhouse.ErrForbidden, ErrEventNotFound, ErrParticipantNotFound,
 // ErrEventClosed, ErrEventStarted.
 func (s *Events) RemoveParticipant(ctx context.Context, by clubhouse.Actor, id, participantID int64) error {

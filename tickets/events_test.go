@@ -219,7 +219,8 @@ func TestEvents_participants(t *testing.T) {
 	bob, err := seat(c.bob, 2)
 	require.NoError(t, err)
 	assert.Equal(t, 2, bob.Slot, "the slot asked for")
-	assert.Equal(t, "Bob", bob.FirstName)
+	assert.Equal(t, "Bob", *bob.FirstName)
+	assert.Nil(t, bob.TicketID, "a client's participant uses no ticket")
 	ana, err := seat(c.ana)
 	require.NoError(t, err)
 	assert.Equal(t, 1, ana.Slot, "the lowest free slot")
@@ -255,7 +256,7 @@ func TestEvents_participants(t *testing.T) {
 	got, err := c.svc.Participants(ctx, c.staff, e.ID)
 	require.NoError(t, err)
 	require.Len(t, got, 2)
-	assert.Equal(t, []int64{c.eve, c.bob}, []int64{got[0].ClientID, got[1].ClientID}, "by slot")
+	assert.Equal(t, []int64{c.eve, c.bob}, []int64{*got[0].ClientID, *got[1].ClientID}, "by slot")
 
 	other, err := c.svc.Create(ctx, c.staff, c.event(c.court2, 18, 5))
 	require.NoError(t, err)
@@ -341,8 +342,9 @@ func TestEvents_lifecycle(t *testing.T) {
 	require.ErrorIs(t, c.svc.Delete(ctx, clubhouse.Actor{UID: "u-client"}, run.ID), clubhouse.ErrForbidden)
 }
 
-// TestEvents_concurrentSeats: 50 clients seated at once in an event of 10
-// places give exactly 10 participants, in slots 1 to 10.
+// TestEvents_concurrentSeats: 50 participants seated at once in an event
+// of 10 places, half of them clients and half tickets, give exactly 10
+// participants, in slots 1 to 10, and use exactly the tickets seated.
 func TestEvents_concurrentSeats(t *testing.T) {
 	t.Parallel()
 	c := newEventClub(t)
@@ -351,18 +353,26 @@ func TestEvents_concurrentSeats(t *testing.T) {
 	require.NoError(t, err)
 	var doc int64
 	c.get(t, &doc, `SELECT id FROM document_types LIMIT 1`)
-	clients := make([]int64, 50)
-	for i := range clients {
-		c.get(t, &clients[i], `INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES ('Racer', 'R', $1, $2) RETURNING id`,
+	const n = 50
+	tk := tickets.SeedTickets(t, c.db, n/2, "8000")
+	ins := make([]tickets.ParticipantInput, n)
+	for i := range ins {
+		if i%2 == 0 {
+			ins[i] = tickets.ParticipantInput{TicketID: clubhouse.Some(tk[i/2].ID)}
+			continue
+		}
+		var client int64
+		c.get(t, &client, `INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES ('Racer', 'R', $1, $2) RETURNING id`,
 			fmt.Sprint("R-", i), doc)
+		ins[i] = tickets.ParticipantInput{ClientID: clubhouse.Some(client)}
 	}
-	errs := make([]error, len(clients))
+	errs := make([]error, n)
 	var wg sync.WaitGroup
 	start := make(chan struct{})
-	for i, client := range clients {
+	for i, in := range ins {
 		wg.Go(func() {
 			<-start
-			_, errs[i] = c.svc.AddParticipant(ctx, c.staff, e.ID, tickets.ParticipantInput{ClientID: clubhouse.Some(client)})
+			_, errs[i] = c.svc.AddParticipant(ctx, c.staff, e.ID, in)
 		})
 	}
 	close(start)
@@ -379,9 +389,16 @@ func TestEvents_concurrentSeats(t *testing.T) {
 	got, err := c.svc.Participants(ctx, c.staff, e.ID)
 	require.NoError(t, err)
 	require.Len(t, got, 10)
+	withTickets := 0
 	for i, p := range got {
 		assert.Equal(t, i+1, p.Slot)
+		if p.TicketID != nil {
+			withTickets++
+		}
 	}
+	var used int
+	c.get(t, &used, `SELECT count(*) FROM tickets WHERE status = 'used'`)
+	assert.Equal(t, withTickets, used, "the tickets seated, and only they, are used")
 }
 
 // TestEvents_databaseGuards: the database itself keeps an event's places
@@ -459,7 +476,7 @@ func TestEvents_databaseGuards(t *testing.T) {
 	assert.Equal(t, tickets.StatusScheduled, after.Status)
 	assert.Equal(t, 3, after.Capacity)
 	require.Len(t, after.Participants, 1, "only the participant the service seated")
-	assert.Equal(t, c.ana, after.Participants[0].ClientID)
+	assert.Equal(t, &c.ana, after.Participants[0].ClientID)
 	held, err := c.bookings.Get(ctx, e.ReservationID)
 	require.NoError(t, err)
 	assert.Nil(t, held.CancelledAt)

@@ -82,7 +82,7 @@ func TestSeed_idempotent(t *testing.T) {
 	assert.Equal(t, "Football 5", event.CourtName)
 	assert.Equal(t, "Event", event.EventTypeName)
 	require.Len(t, event.Participants, 2)
-	assert.Equal(t, []string{"Demo", "Carla"}, []string{event.Participants[0].FirstName, event.Participants[1].FirstName})
+	assert.Equal(t, []string{"Demo", "Carla"}, []string{*event.Participants[0].FirstName, *event.Participants[1].FirstName})
 
 	out.Reset()
 	require.NoError(t, demo.Seed(ctx, club.App, &out))

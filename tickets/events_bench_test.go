@@ -1,0 +1,139 @@
+package tickets_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/tickets"
+)
+
+// The participant benchmark seats tickets in events from benchWorkers
+// goroutines, through Events.AddParticipant (arm A, the service) and by
+// the bare INSERT of the same participant row (arm B, the floor: one
+// statement on the pgx pool, the trigger using the ticket as for the
+// service, the slot given). Each round gives each arm benchEvents fresh
+// events of benchSeats places and as many fresh tickets; seating i goes
+// to event i mod benchEvents, so the workers mostly seat in different
+// events. After a round of each arm that warms the connections, the
+// rounds alternate the arms A B, B A, so that a drift of the machine
+// weighs on both. Run it with
+//
+//	go test ./tickets/ -run '^$' -bench Participant -benchtime 1x
+const (
+	benchWorkers = 16
+	benchEvents  = 16
+	benchSeats   = 20
+	benchRounds  = 6
+)
+
+// rawSeatSQL is the floor: the participant row of a ticket, in its slot.
+const rawSeatSQL = `INSERT INTO event_participants (event_id, capacity, ticket_id, strip_id, slot) VALUES ($1, $2, $3, $4, $5)`
+
+func BenchmarkParticipantAssign(b *testing.B) {
+	c := newEventClub(b)
+	ctx := b.Context()
+	var ctype int64
+	c.get(b, &ctype, `SELECT court_type_id FROM courts WHERE id = $1`, c.court)
+	courts := make([]int64, benchEvents)
+	for i := range courts {
+		c.get(b, &courts[i], `INSERT INTO courts (court_type_id, name, price) VALUES ($1, $2, 60000) RETURNING id`, ctype, fmt.Sprint("Bench ", i))
+	}
+	day := time.Date(2026, 3, 3, 18, 0, 0, 0, time.UTC)
+	// fresh returns benchEvents new events, on a day of their own, and
+	// tickets for every place.
+	fresh := func() ([]tickets.Event, []tickets.Ticket) {
+		events := make([]tickets.Event, benchEvents)
+		for i, court := range courts {
+			var err error
+			events[i], err = c.svc.Create(ctx, c.staff, tickets.EventInput{CourtID: clubhouse.Some(court),
+				EventTypeID: clubhouse.Some(c.eventType), Checking: clubhouse.Some(day), Checkout: clubhouse.Some(day.Add(2 * time.Hour)),
+				Title: clubhouse.Some("Bench"), Capacity: clubhouse.Some(benchSeats)})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		day = day.AddDate(0, 0, 1)
+		return events, tickets.SeedTickets(b, c.db, benchEvents*benchSeats, "10000")
+	}
+	// arm seats every ticket of a fresh round, through the service or raw,
+	// and returns the seatings per second.
+	arm := func(service bool) float64 {
+		events, tk := fresh()
+		elapsed, err := benchWorkersRun(ctx, len(tk), func(ctx context.Context, i int) error {
+			e := events[i%benchEvents]
+			if service {
+				_, err := c.svc.AddParticipant(ctx, c.staff, e.ID, tickets.ParticipantInput{TicketID: clubhouse.Some(tk[i].ID)})
+				return err
+			}
+			_, err := c.db.Pool.Exec(ctx, rawSeatSQL, e.ID, e.Capacity, tk[i].ID, tk[i].StripID, i/benchEvents+1)
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var used int
+		c.get(b, &used, `SELECT count(*) FROM tickets WHERE status = 'used' AND id = ANY($1)`, ids(tk))
+		if used != len(tk) {
+			b.Fatalf("%d of %d tickets used", used, len(tk))
+		}
+		return float64(len(tk)) / elapsed.Seconds()
+	}
+	// A round of each arm warms the connections and their statement
+	// caches first; it is not counted.
+	arm(true)
+	arm(false)
+	var sumA, sumB float64
+	for range b.N {
+		sumA, sumB = 0, 0
+		for r := range benchRounds {
+			var a, raw float64
+			if r%2 == 0 {
+				a, raw = arm(true), arm(false)
+			} else {
+				raw, a = arm(false), arm(true)
+			}
+			sumA, sumB = sumA+a, sumB+raw
+			b.Logf("round %d: service %.0f seatings/s, raw %.0f seatings/s, ratio %.2f", r, a, raw, a/raw)
+		}
+	}
+	b.ReportMetric(sumA/benchRounds, "service-seatings/s")
+	b.ReportMetric(sumB/benchRounds, "raw-seatings/s")
+	b.ReportMetric(sumA/sumB, "ratio")
+	b.Logf("overall: ratio %.2f (the mean service rate over the mean raw rate)", sumA/sumB)
+}
+
+// benchWorkersRun runs op for 0 to n-1 from benchWorkers goroutines that
+// take the next i in turn, and returns the time they took; the first error
+// stops them.
+func benchWorkersRun(ctx context.Context, n int, op func(ctx context.Context, i int) error) (time.Duration, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range benchWorkers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+				if err := op(ctx, i); err != nil {
+					cancel(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(start), context.Cause(ctx)
+}
+
+// ids returns the ids of tk.
+func ids(tk []tickets.Ticket) []int64 {
+	out := make([]int64, len(tk))
+	for i, t := range tk {
+		out[i] = t.ID
+	}
+	return out
+}
