@@ -2,6 +2,8 @@ package tickets
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -97,6 +99,31 @@ const (
 	` + seatInsert + seatTicket + seatRead
 	seatTicketByCode = seatFree + `tk AS (SELECT id, strip_id, status, expires_at FROM tickets WHERE code = $5 FOR UPDATE),
 	` + seatInsert + seatTicket + seatRead
+)
+
+// The statements of a seating's first try, without the event's lock: they
+// seat in the scheduled event $1 that has not ended at the wall time $2,
+// the participant made by $4 (the client $5, or the ticket whose id or
+// code is $5, locked, available and not expired at $6) in slot $3 if it
+// is free or in the lowest free one when $3 is null, choosing among the
+// committed participants, and read it back. No row, or a refusal of the
+// database (a slot another seating took meanwhile, say), sends the
+// seating to the locked path.
+const (
+	seatOpenFree = `WITH ev AS (SELECT e.id, e.capacity FROM events e JOIN reservations r ON r.id = e.reservation_id
+		WHERE e.id = $1 AND e.status = 'scheduled' AND r.checkout > $2::timestamp),
+	free AS (SELECT n FROM ev, generate_series(1, ev.capacity) n
+		WHERE ($3::int IS NULL OR n = $3) AND NOT EXISTS (SELECT 1 FROM event_participants o WHERE o.event_id = $1 AND o.slot = n)
+		ORDER BY n LIMIT 1),
+	`
+	seatOpenInsert = `p AS (INSERT INTO event_participants (event_id, capacity, slot, created_by, client_id, ticket_id, strip_id)
+		SELECT ev.id, ev.capacity, n, $4, `
+	seatOpenClient   = seatOpenFree + seatOpenInsert + `$5::bigint, NULL::bigint, NULL::bigint FROM ev, free` + seatRead
+	seatOpenTicket   = `NULL::bigint, tk.id, tk.strip_id FROM ev, free, tk WHERE tk.status = 'available' AND (tk.expires_at IS NULL OR tk.expires_at > $6)`
+	seatOpenTicketID = seatOpenFree + `tk AS (SELECT id, strip_id, status, expires_at FROM tickets WHERE id = $5::bigint FOR UPDATE),
+	` + seatOpenInsert + seatOpenTicket + seatRead
+	seatOpenTicketCode = seatOpenFree + `tk AS (SELECT id, strip_id, status, expires_at FROM tickets WHERE code = $5::text FOR UPDATE),
+	` + seatOpenInsert + seatOpenTicket + seatRead
 )
 
 // EventFilter selects events: those that start on a date from From to To
@@ -243,6 +270,34 @@ func (eventStore) seat(ctx context.Context, q sqldb.Queryer, e Event, h holder, 
 	var p Participant
 	err := q.GetContext(ctx, &p, query, args...)
 	return p, sqldb.Map(err, errNoSeat, participantErrors)
+}
+
+// seatOpen is a seating's first try, one statement without the event's
+// lock (see seatOpenFree), on q. seated is false when it seated no one or
+// the database refused it: the locked path decides then. Its other errors
+// are the connection's.
+func (eventStore) seatOpen(ctx context.Context, q sqldb.Queryer, id int64, h holder, slot *int, wallNow, now time.Time, by *int64) (Participant, bool, error) {
+	query, who := seatOpenClient, any(h.client)
+	switch {
+	case h.code != "":
+		query, who = seatOpenTicketCode, h.code
+	case h.client == 0:
+		query, who = seatOpenTicketID, h.ticket
+	}
+	args := []any{id, wallNow, slot, by, who}
+	if h.client == 0 {
+		args = append(args, now)
+	}
+	var p Participant
+	err := sqldb.QueryRow(ctx, q, query, args...).Scan(&p.ID, &p.EventID, &p.ClientID, &p.TicketID,
+		&p.StripID, &p.TicketCode, &p.Slot, &p.FirstName, &p.LastName, &p.Email, &p.Phone, &p.BuyerName, &p.CreatedAt)
+	switch {
+	case err == nil:
+		return p, true, nil
+	case errors.Is(err, sql.ErrNoRows), sqldb.Code(err) != "" && sqldb.Code(err)[:2] == "23":
+		return Participant{}, false, nil
+	}
+	return Participant{}, false, fmt.Errorf("seat participant: %w", err)
 }
 
 // lockTicket returns the ticket h names, by id or by code, locked for its

@@ -30,6 +30,7 @@ import (
 // that books, cancels or frees an event's court.
 type Events struct {
 	db       *sqlx.DB
+	direct   *sqldb.DB // db, with the pgx pool it runs on when there is one: a seating's first try runs there
 	zone     *time.Location
 	now      func() time.Time
 	events   clubhouse.Publisher
@@ -263,17 +264,22 @@ func (s *Events) Participants(ctx context.Context, by clubhouse.Actor, id int64)
 
 // AddParticipant seats the participant in names in the event with id: a
 // client, or a ticket (by id or by code), in the slot in names or in the
-// lowest free one. Seating a ticket uses it, in the same transaction. The
-// event's row is locked for the seating, so concurrent seatings take their
-// turns; the statement that seats a ticket locks its row (SELECT ... FOR
-// UPDATE) and seats it only when it is available and not expired at the
-// services' time, so concurrent uses of a ticket take theirs, and when it
-// seats nothing the ticket, locked, is judged before the places. The
-// database holds the places and the tickets besides (a slot holds one
-// participant, a client sits once, no slot lies beyond the capacity, a
-// ticket sits in one participant at most and only an available ticket
-// that has not expired is used). A seating takes three statements: the
-// event's lock, the client's check or nothing, and the seating itself.
+// lowest free one. Seating a ticket uses it, in the same transaction.
+//
+// A seating is first tried as one statement, without a lock: it chooses
+// the slot from the committed participants, and inserts the participant
+// only while the event is scheduled and has not ended, and, for a ticket,
+// while the ticket (whose row it locks) is available and not expired at
+// the services' time. The database holds the places and the tickets
+// whatever runs at once (a slot holds one participant, a client sits once,
+// no slot lies beyond the capacity, a ticket sits in one participant at
+// most, only an available ticket that has not expired is used, and a
+// participant joins only a scheduled event, read under a share lock so
+// that a seating racing with a cancel waits for it). When that statement
+// seats nothing or the database refuses it (another seating took the
+// slot, say), the seating is made again in a transaction that locks the
+// event's row, so concurrent seatings take their turns, and that judges
+// the ticket and the places in order and says why it refuses.
 //
 // Errors: clubhouse.ErrForbidden; Invalid (none or more than one of a
 // client, a ticket id and a ticket code; a malformed code; a missing or
@@ -290,12 +296,35 @@ func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int6
 	if err != nil {
 		return Participant{}, fmt.Errorf("add participant: %w", err)
 	}
+	if in.Slot.Set && in.Slot.Value == nil {
+		return Participant{}, clubhouse.ErrIncomplete.Withf("slot may not be null; leave it out for the lowest free slot.")
+	}
 	var createdBy *int64
 	if by.UserID != 0 {
 		createdBy = &by.UserID
 	}
 	var out Participant
-	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+	seated := false
+	err = s.direct.Atomic(ctx, func(q sqldb.Queryer) error {
+		var err error
+		out, seated, err = s.store.seatOpen(ctx, q, id, h, in.Slot.Value, s.wallNow(), s.now(), createdBy)
+		return err
+	})
+	switch {
+	case err != nil:
+		return Participant{}, fmt.Errorf("add participant: %w", err)
+	case seated:
+		return out, nil
+	}
+	return s.seatLocked(ctx, id, h, in, createdBy)
+}
+
+// seatLocked seats the participant h in the event with id in a
+// transaction that locks the event's row, judging in order what may
+// refuse it.
+func (s *Events) seatLocked(ctx context.Context, id int64, h holder, in ParticipantInput, createdBy *int64) (Participant, error) {
+	var out Participant
+	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		e, err := s.scheduled(ctx, tx, id)
 		if err != nil {
 			return err

@@ -49,7 +49,7 @@ func newEventClub(tb testing.TB) *eventClub {
 	}
 	b := booking.New(db.DB, booking.Options{Zone: time.UTC, Now: clock, Events: c.changed})
 	c.bookings, c.rules = b.Bookings, b.Rules
-	c.svc = tickets.New(db.DB, tickets.Options{Zone: time.UTC, Now: clock, Bookings: b.Bookings, Events: c.changed}).Events
+	c.svc = tickets.New(db.DB, tickets.Options{Zone: time.UTC, Now: clock, Bookings: b.Bookings, Events: c.changed, Pool: db.Pool}).Events
 	var ctype, doc int64
 	c.get(tb, &ctype, `INSERT INTO court_types (name) VALUES ('Padel') RETURNING id`)
 	c.get(tb, &c.court, `INSERT INTO courts (court_type_id, name, price) VALUES ($1, 'Court 1', 60000) RETURNING id`, ctype)
@@ -481,4 +481,46 @@ func TestEvents_databaseGuards(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, held.CancelledAt)
 	assert.Equal(t, c.eventType, held.ReservationTypeID)
+}
+
+// TestEvents_seatRacesCancel: a seating that runs while the event is being
+// cancelled waits for the cancel and is refused, by the database itself
+// when the statement goes around the services: no one joins a closed
+// event, and no ticket is used in one.
+func TestEvents_seatRacesCancel(t *testing.T) {
+	t.Parallel()
+	c := newEventClub(t)
+	ctx := t.Context()
+	e, err := c.svc.Create(ctx, c.staff, c.event(c.court, 18, 4))
+	require.NoError(t, err)
+	tk := tickets.SeedTickets(t, c.db, 1, "10000")[0]
+
+	closing, err := c.db.BeginTxx(ctx, nil)
+	require.NoError(t, err)
+	defer func() { _ = closing.Rollback() }()
+	_, err = closing.ExecContext(ctx, `UPDATE events SET status = 'cancelled', cancelled_at = now() WHERE id = $1`, e.ID)
+	require.NoError(t, err)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.svc.AddParticipant(ctx, c.staff, e.ID, tickets.ParticipantInput{TicketID: clubhouse.Some(tk.ID)})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("the seating did not wait for the cancel: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	require.NoError(t, closing.Commit())
+	require.ErrorIs(t, <-done, tickets.ErrEventClosed)
+
+	var n int
+	c.get(t, &n, `SELECT count(*) FROM event_participants WHERE event_id = $1`, e.ID)
+	assert.Zero(t, n)
+	c.get(t, &n, `SELECT count(*) FROM tickets WHERE id = $1 AND status = 'available'`, tk.ID)
+	assert.Equal(t, 1, n, "the ticket stays available")
+
+	_, err = c.db.ExecContext(ctx, `INSERT INTO event_participants (event_id, capacity, ticket_id, strip_id, slot) VALUES ($1, 4, $2, $3, 1)`,
+		e.ID, tk.ID, tk.StripID)
+	require.Error(t, err)
+	assert.Equal(t, "event_participants_event_open_check", sqldb.Constraint(err))
 }

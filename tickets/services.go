@@ -3,10 +3,12 @@ package tickets
 import (
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
 // Options are what New needs besides the database.
@@ -15,6 +17,10 @@ type Options struct {
 	Now      func() time.Time    // nil: time.Now
 	Bookings *booking.Bookings   // books the courts of events; required for Events
 	Events   clubhouse.Publisher // receives the domain messages after commit; nil: dropped
+	// Pool is the pgx pool that db runs on, when db is
+	// stdlib.OpenDBFromPool(Pool); nil: none. With it, a seating's first
+	// try (one statement) runs on the pool directly.
+	Pool *pgxpool.Pool
 }
 
 // Services are the services of ticket programs, sales and events.
@@ -37,7 +43,7 @@ func New(db *sqlx.DB, o Options) *Services {
 	}
 	return &Services{
 		Programs: &Programs{db: db, zone: o.Zone, now: o.Now},
-		Events:   &Events{db: db, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings},
+		Events:   &Events{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings},
 		Sales:    &Sales{db: db, zone: o.Zone, now: o.Now},
 	}
 }

@@ -71,7 +71,7 @@ func New(db *sqlx.DB, o Options) *Services {
 	}
 	s.Classes = classes.New(db, classes.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Clients: b.Clients,
 		Payments: s.Payments, Events: o.Events, Pool: o.Pool})
-	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Events: o.Events})
+	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Events: o.Events, Pool: o.Pool})
 	s.Expirer = tickets.NewExpirer(db, o.Now)
 	if o.Accounting != nil {
 		// The ledger's calendar is the club's: its clock reads in the zone.
