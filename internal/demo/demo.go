@@ -75,11 +75,11 @@ INSERT INTO ticket_programs (name, description) VALUES
 	('Open play', 'Drop-in games on any free court, one ticket a visit'),
 	('Padel clinic', 'Coached padel sessions, one ticket a session')
 	ON CONFLICT ((lower(name))) DO NOTHING;
-INSERT INTO ticket_packages (program_id, name, ticket_count, unit_price)
-	SELECT p.id, v.name, v.ticket_count, v.unit_price
-	FROM (VALUES (1, 'Open play', '5 tickets', 5, 20000), (2, 'Open play', '10 tickets', 10, 18000),
-	             (3, 'Padel clinic', '4 sessions', 4, 45000), (4, 'Padel clinic', '8 sessions', 8, 40000))
-	     AS v(ord, program, name, ticket_count, unit_price)
+INSERT INTO ticket_packages (program_id, name, ticket_count, unit_price, valid_days)
+	SELECT p.id, v.name, v.ticket_count, v.unit_price, v.valid_days
+	FROM (VALUES (1, 'Open play', '5 tickets', 5, 20000, 90), (2, 'Open play', '10 tickets', 10, 18000, 180),
+	             (3, 'Padel clinic', '4 sessions', 4, 45000, 60), (4, 'Padel clinic', '8 sessions', 8, 40000, 120))
+	     AS v(ord, program, name, ticket_count, unit_price, valid_days)
 	JOIN ticket_programs p ON lower(p.name) = lower(v.program)
 	ORDER BY v.ord
 	ON CONFLICT (program_id, (lower(name))) DO NOTHING;
