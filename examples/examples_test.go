@@ -62,6 +62,15 @@ var want = map[string][]string{
 		"Total equity 0 1000000 10000000 11000000",
 	},
 	"quote": {"hours 2, total 149000, per hour 74500"},
+	"tickets": {
+		"quote: 12 tickets at 18000, total 216000",
+		"sale #1 to Marta Gómez: 12 tickets on 2 strips (10 and 2), 216000 paid",
+		`event #1 "Americano night": 8 places`,
+		"seated Marta Gómez in slot 1 and Marta Gómez in slot 2",
+		"the first ticket again: used true",
+		"after the removal the second ticket is available",
+		"sale #1: 1 used, 9 available, 2 refunded",
+	},
 }
 
 // TestExamples builds every example as a separate module and runs it

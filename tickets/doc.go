@@ -23,6 +23,22 @@
 //	catalog := tickets.New(db, tickets.Options{Zone: bogota}).Programs
 //	q, err := catalog.Quote(ctx, clubhouse.Staff("front-desk"), tickets.QuoteInput{PackageID: ten.ID})
 //
+// Sales (sales.go; the pure input rules in sale.go, the SQL in
+// sale_store.go) sells: Sell makes the sale, its strips (cards of at most
+// the package's ticket count), its tickets and its payment in one
+// transaction, at the package's price or at the figures of the quote it
+// names (once, while the quote is valid). Each ticket has an unguessable
+// code (CodeLength characters, 60 random bits; ParseCode reads it as
+// people type it, FormatCode groups it for printing) and expires at the
+// end of the package's ValidDays after the day of the sale, if it has
+// them. List pages the sales, Get reads one with its strips and where each
+// ticket sits, Ticket finds a code at the door, and Refund gives back the
+// available tickets of a sale:
+//
+//	sale, err := svc.Sales.Sell(ctx, desk, tickets.SaleInput{QuoteID: clubhouse.Some(q.ID),
+//		Buyer:   tickets.BuyerInput{Name: clubhouse.Some("Marta Gómez"), Document: clubhouse.Some("CC 52123456")},
+//		Payment: &tickets.SalePaymentInput{PaymentTypeID: clubhouse.Some(cash), Amount: clubhouse.Some(q.Total)}})
+//
 // Events (events.go; the pure rules in event.go, the SQL in
 // event_store.go) are for staff. An event's booking has the event's
 // reservation type, one with is_event set, and the club's rules judge it as
