@@ -25,7 +25,7 @@ func ledgerBalances(t *testing.T, acc *apptest.Client, asOf string) map[string]d
 			Balance json.Number `json:"balance"`
 		} `json:"rows"`
 	}
-	d := json.NewDecoder(bytes.NewReader(acc.Get("/api/accounting/trial-balance?as_of=" + asOf).Status(t, http.StatusOK).Body))
+	d := json.NewDecoder(bytes.NewReader(acc.Get("/api/accounting/trial-balance?as_of="+asOf).Status(t, http.StatusOK).Body))
 	d.UseNumber()
 	require.NoError(t, d.Decode(&tb))
 	out := map[string]decimal.Decimal{}
@@ -120,9 +120,9 @@ func TestTickets_operatorDay(t *testing.T) {
 
 	// One leaves before the event: the ticket goes back to its strip.
 	admin.Delete(path("/api/admin/events/%d/participants/%d", event, second), nil).Status(t, http.StatusNoContent)
-	door := admin.Get("/api/admin/tickets/" + tk[1].Code).Status(t, http.StatusOK).Object(t)
+	door := admin.Get("/api/admin/tickets/"+tk[1].Code).Status(t, http.StatusOK).Object(t)
 	assert.Equal(t, "available", door["status"])
-	door = admin.Get("/api/admin/tickets/" + tk[0].Code).Status(t, http.StatusOK).Object(t)
+	door = admin.Get("/api/admin/tickets/"+tk[0].Code).Status(t, http.StatusOK).Object(t)
 	assert.Equal(t, "used", door["status"])
 	assert.EqualValues(t, event, door["event_id"], "the door sees where a used ticket sits")
 	post()
