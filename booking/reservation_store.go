@@ -112,6 +112,10 @@ func (reservationStore) typeOf(ctx context.Context, q sqldb.Queryer, typeID int6
 // looks for a conflicting booking, as by typeOf. At most one status is
 // named pending, in any case (the unique index on lower(name)), so the
 // lookup needs no order and no limit, which would cost a sort per insert.
+// The type's row is read with the key-share lock the foreign key takes
+// anyway, so a concurrent change of the type into one of events (which
+// migration 00023 refuses while plain bookings use it) is waited for and
+// its new is_event read.
 //
 // The insert returns only what the database decides: the id, the status
 // and the creation time, which is also updated_at (both default to now(),
@@ -127,7 +131,7 @@ func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservati
 	var event bool
 	var id, status *int64
 	var created *time.Time
-	err := sqldb.QueryRow(ctx, q, `WITH t AS (SELECT id, is_event FROM reservation_types WHERE id = $4),
+	err := sqldb.QueryRow(ctx, q, `WITH t AS (SELECT id, is_event FROM reservation_types WHERE id = $4 FOR KEY SHARE),
 		ins AS (INSERT INTO reservations (operator_id, client_id, court_id, reservation_type_id,
 			reservation_status_id, checking, checkout, notes, series_id, rules_overridden_by, rules_overridden_at)
 			SELECT $1::bigint, $2::bigint, $3::bigint, t.id,

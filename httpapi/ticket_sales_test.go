@@ -50,7 +50,7 @@ type saleView struct {
 
 func TestTicketSales(t *testing.T) {
 	t.Parallel()
-	app := apptest.New(t)
+	app := newWebhookApp(t)
 	admin := app.AsAdmin()
 	program, _, ten := ticketCatalog(t, admin)
 	card := admin.Post("/api/admin/payment-types", map[string]any{"name": "Card"}).Status(t, http.StatusCreated).ID(t)
@@ -163,7 +163,22 @@ func TestTicketSales(t *testing.T) {
 		Error(t, "ticket sale payment").Object(t)["message"]
 	assert.Contains(t, msg, "Refund its unused tickets instead")
 	admin.Patch(path("/api/admin/payments/%d", sale.Payment.ID), map[string]any{"amount": 1}).Status(t, http.StatusConflict).Error(t, "ticket sale payment")
+	// Its description may change; a gateway's refund of it is held in the
+	// inbox, since a sale's money changes by a refund of its tickets.
+	admin.Patch(path("/api/admin/payments/%d", sale.Payment.ID), map[string]any{"description": "Strip of Marta"}).Status(t, http.StatusOK)
+	gateway := ticketSaleBody(ten, card, 1, "Gateway")
+	gateway["payment"].(map[string]any)["transaction_id"] = "GW-SALE-1"
+	var paid saleView
+	admin.Post("/api/admin/tickets/sales", gateway).Status(t, http.StatusCreated).JSON(t, &paid)
+	held := result(t, deliver(t, app, map[string]any{"transaction_id": "GW-SALE-1", "amount": 18000.5, "status": "refunded"}))
+	assert.False(t, held.Changed)
+	require.NotNil(t, held.InboxID, "the refund waits in the inbox for staff")
+	assert.Equal(t, "completed", admin.Get(path("/api/admin/payments/%d", paid.Payment.ID)).Status(t, http.StatusOK).Object(t)["status_detail"])
+	same := result(t, deliver(t, app, map[string]any{"transaction_id": "GW-SALE-1", "amount": 18000.5, "status": "completed",
+		"gateway_response": "settled"}))
+	assert.True(t, same.Changed, "a repeated completed with the gateway's word applies")
 	pay := admin.Get(path("/api/admin/payments/%d", sale.Payment.ID)).Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, "Strip of Marta", pay["description"])
 	assert.EqualValues(t, sale.ID, pay["ticket_sale_id"])
 	assert.EqualValues(t, sale.Payment.Amount, pay["amount"], "the payment is unchanged")
 

@@ -223,6 +223,9 @@ func (s *Service) apply(ctx context.Context, tx *sqlx.Tx, p Payment, e Event, in
 	res := Result{Status: ResultProcessed, Payment: p}
 	next, changed := p, false
 	switch {
+	case p.TicketSaleID != nil && detail != p.StatusDetail:
+		notes = append(notes, fmt.Sprintf("Status %s was not applied: the payment pays ticket sale %d, whose money does not change on its own; refund the sale's unused tickets (POST /api/admin/tickets/sales/%d/refund).",
+			detail, *p.TicketSaleID, *p.TicketSaleID))
 	case Advances(p.StatusDetail, detail):
 		next.Status, next.StatusDetail, changed = status, detail, true
 	case detail != p.StatusDetail:

@@ -74,16 +74,15 @@ const (
 	participantSelect = `SELECT ` + participantColumns + ` FROM event_participants p` + participantJoins
 )
 
-// The statements that seat a participant of the event $1 of capacity $2
-// in slot $3 if it is free, or in the lowest free slot when $3 is null,
-// made by $4, and read it back; they give no row when that slot is taken
-// or every slot is. The participant is the client $5, or the ticket whose
-// id or code is $5: that one locks the ticket's row (SELECT ... FOR
-// UPDATE, waiting for a concurrent seating of it to end) and seats it only
-// when it is available and not expired at $6, so that a happy seating
-// takes one statement; no row then may also mean the ticket. The caller
-// holds the event's lock, so that no other seating in the event runs
-// between the choice of the slot and the insert.
+// The statements of the locked path, which seat a participant of the event
+// $1 of capacity $2 in slot $3 if it is free, or in the lowest free slot
+// when $3 is null, made by $4, and read it back; they give no row when
+// that slot is taken or every slot is. The participant is the client $5,
+// or the ticket whose id or code is $5, whose row the caller has locked,
+// seated only when it is available and not expired at $6; no row then may
+// also mean the ticket. The caller holds the event's lock, so that no
+// other seating in the event runs between the choice of the slot and the
+// insert.
 const (
 	seatFree = `WITH free AS (SELECT n FROM generate_series(1, $2::int) n
 		WHERE ($3::int IS NULL OR n = $3) AND NOT EXISTS (SELECT 1 FROM event_participants o WHERE o.event_id = $1 AND o.slot = n)
@@ -273,9 +272,9 @@ func (eventStore) seat(ctx context.Context, q sqldb.Queryer, e Event, h holder, 
 }
 
 // seatOpen is a seating's first try, one statement without the event's
-// lock (see seatOpenFree), on q. seated is false when it seated no one or
-// the database refused it: the locked path decides then. Its other errors
-// are the connection's.
+// lock (see seatOpenFree), on q. seated is false when it seated no one, the
+// database refused it or chose it as a deadlock's victim: the locked path
+// decides then. Its other errors are the connection's.
 func (eventStore) seatOpen(ctx context.Context, q sqldb.Queryer, id int64, h holder, slot *int, wallNow, now time.Time, by *int64) (Participant, bool, error) {
 	query, who := seatOpenClient, any(h.client)
 	switch {
@@ -294,7 +293,7 @@ func (eventStore) seatOpen(ctx context.Context, q sqldb.Queryer, id int64, h hol
 	switch {
 	case err == nil:
 		return p, true, nil
-	case errors.Is(err, sql.ErrNoRows), sqldb.Code(err) != "" && sqldb.Code(err)[:2] == "23":
+	case errors.Is(err, sql.ErrNoRows), strings.HasPrefix(sqldb.Code(err), "23"), sqldb.Code(err) == "40P01", sqldb.Code(err) == "40001":
 		return Participant{}, false, nil
 	}
 	return Participant{}, false, fmt.Errorf("seat participant: %w", err)

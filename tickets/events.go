@@ -266,7 +266,9 @@ func (s *Events) Participants(ctx context.Context, by clubhouse.Actor, id int64)
 // client, or a ticket (by id or by code), in the slot in names or in the
 // lowest free one. Seating a ticket uses it, in the same transaction.
 //
-// A seating is first tried as one statement, without a lock: it chooses
+// A seating is first tried as one statement, without the event's lock
+// (and outside any commit hooks ctx carries, which only the second path
+// honours: with them, it is skipped): it chooses
 // the slot from the committed participants, and inserts the participant
 // only while the event is scheduled and has not ended, and, for a ticket,
 // while the ticket (whose row it locks) is available and not expired at
@@ -303,28 +305,30 @@ func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int6
 	if by.UserID != 0 {
 		createdBy = &by.UserID
 	}
-	var out Participant
-	seated := false
-	err = s.direct.Atomic(ctx, func(q sqldb.Queryer) error {
-		var err error
-		out, seated, err = s.store.seatOpen(ctx, q, id, h, in.Slot.Value, s.wallNow(), s.now(), createdBy)
-		return err
-	})
-	switch {
-	case err != nil:
-		return Participant{}, fmt.Errorf("add participant: %w", err)
-	case seated:
-		return out, nil
+	if !sqldb.HasHooks(ctx, s.db) {
+		out, seated, err := s.store.seatOpen(ctx, s.direct, id, h, in.Slot.Value, s.wallNow(), s.now(), createdBy)
+		switch {
+		case err != nil:
+			return Participant{}, fmt.Errorf("add participant: %w", err)
+		case seated:
+			return out, nil
+		}
 	}
 	return s.seatLocked(ctx, id, h, in, createdBy)
 }
 
 // seatLocked seats the participant h in the event with id in a
 // transaction that locks the event's row, judging in order what may
-// refuse it.
+// refuse it. A ticket's row is locked first, as the first try locks it
+// before the event's, so that the two never wait for each other in turn.
 func (s *Events) seatLocked(ctx context.Context, id int64, h holder, in ParticipantInput, createdBy *int64) (Participant, error) {
 	var out Participant
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		if h.client == 0 {
+			if _, err := s.store.lockTicket(ctx, tx, h); err != nil {
+				return err
+			}
+		}
 		e, err := s.scheduled(ctx, tx, id)
 		if err != nil {
 			return err

@@ -524,3 +524,76 @@ func TestEvents_seatRacesCancel(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, "event_participants_event_open_check", sqldb.Constraint(err))
 }
+
+// TestEvents_sameTicketsRace: tickets sent three times each at once, among
+// clients, into one event: the two paths of a seating never deadlock each
+// other; each ticket is used once, every client seated, and every other
+// answer is ErrTicketUsed.
+func TestEvents_sameTicketsRace(t *testing.T) {
+	t.Parallel()
+	c := newEventClub(t)
+	ctx := t.Context()
+	e, err := c.svc.Create(ctx, c.staff, c.event(c.court, 18, 200))
+	require.NoError(t, err)
+	const n = 15
+	tks := tickets.SeedTickets(t, c.db, n, "10000")
+	var doc int64
+	c.get(t, &doc, `SELECT id FROM document_types LIMIT 1`)
+	clients := make([]int64, n)
+	for i := range clients {
+		c.get(t, &clients[i], `INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES ('Racer', $1, $2, $3) RETURNING id`,
+			fmt.Sprint(i), fmt.Sprint("R-", i), doc)
+	}
+	var inputs []tickets.ParticipantInput
+	for i := range n {
+		for range 3 {
+			inputs = append(inputs, tickets.ParticipantInput{TicketID: clubhouse.Some(tks[i].ID)})
+		}
+		inputs = append(inputs, tickets.ParticipantInput{ClientID: clubhouse.Some(clients[i])})
+	}
+	errs := make([]error, len(inputs))
+	var wg sync.WaitGroup
+	for i, in := range inputs {
+		wg.Go(func() { _, errs[i] = c.svc.AddParticipant(ctx, c.staff, e.ID, in) })
+	}
+	wg.Wait()
+	seated := 0
+	for _, err := range errs {
+		if err == nil {
+			seated++
+			continue
+		}
+		require.ErrorIs(t, err, tickets.ErrTicketUsed)
+	}
+	assert.Equal(t, 2*n, seated, "each ticket once, each client")
+	var used int
+	c.get(t, &used, `SELECT count(*) FROM tickets WHERE status = 'used'`)
+	assert.Equal(t, n, used)
+}
+
+// TestTickets_databaseGuards: a participant row is never moved, and a
+// ticket is used exactly while a participant holds it, whoever writes.
+func TestTickets_databaseGuards(t *testing.T) {
+	t.Parallel()
+	c := newEventClub(t)
+	ctx := t.Context()
+	e, err := c.svc.Create(ctx, c.staff, c.event(c.court, 18, 4))
+	require.NoError(t, err)
+	tks := tickets.SeedTickets(t, c.db, 2, "10000")
+	p, err := c.svc.AddParticipant(ctx, c.staff, e.ID, tickets.ParticipantInput{TicketID: clubhouse.Some(tks[0].ID)})
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		query      string
+		args       []any
+		constraint string
+	}{
+		{`UPDATE event_participants SET slot = 2 WHERE id = $1`, []any{p.ID}, "event_participants_unmoved"},
+		{`UPDATE event_participants SET ticket_id = $2, strip_id = $3 WHERE id = $1`, []any{p.ID, tks[1].ID, tks[1].StripID}, "event_participants_unmoved"},
+		{`UPDATE tickets SET status = 'used', used_at = now() WHERE id = $1`, []any{tks[1].ID}, "tickets_status_moves"},
+		{`UPDATE tickets SET status = 'available', used_at = NULL WHERE id = $1`, []any{tks[0].ID}, "tickets_status_moves"},
+	} {
+		_, err := c.db.ExecContext(ctx, tt.query, tt.args...)
+		require.Error(t, err, tt.query)
+		assert.Equal(t, tt.constraint, sqldb.Constraint(err), tt.query)
+	}
+}

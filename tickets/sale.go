@@ -11,6 +11,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/wiretext"
+	"github.com/clubhouse-go/clubhouse/payments"
 )
 
 // Sale is a sale of tickets of a package: its figures (those of the
@@ -133,7 +134,7 @@ var (
 		"package_id and ticket_count, when sent with quote_id, must be the quote's.")
 	ErrPaymentAmount   = clubhouse.ErrInvalidAmount.Sub("invalid amount", "payment.amount must be the sale's total.")
 	ErrNothingToRefund = clubhouse.Errorf(clubhouse.Conflict, "nothing to refund",
-		"None of the tickets asked for is available: used, expired and refunded tickets are not refunded.")
+		"None of the tickets asked for is available: used, expired (or past their expiry) and refunded tickets are not refunded.")
 )
 
 // phonePattern is what a phone may hold: digits, spaces, dots, dashes,
@@ -226,8 +227,8 @@ func (in SaleInput) check() (checked, error) {
 			return c, clubhouse.ErrInvalidReference.Withf("payment.payment_type_id %d does not name a payment type.", c.paymentType)
 		}
 		c.amount = *p.Amount.Value
-		if err := validPrice("payment.amount", c.amount); err != nil {
-			return c, err
+		if err := payments.ValidAmount(c.amount); err != nil {
+			return c, clubhouse.ErrInvalidAmount.Withf("payment.%s", clubhouse.AsError(err).Message)
 		}
 		if p.TransactionID.Present() {
 			t := strings.TrimSpace(*p.TransactionID.Value)

@@ -97,7 +97,7 @@ func (saleStore) list(ctx context.Context, q sqldb.Queryer, f SaleFilter, zone *
 	}
 	if f.Search != "" {
 		add(`(s.buyer_name ILIKE $? OR s.buyer_document ILIKE $? OR s.buyer_email ILIKE $?
-			OR array_to_string(s.phones, ' ') ILIKE $?)`, "%"+likeEscape(f.Search)+"%")
+			OR array_to_string(s.phones, ' ') ILIKE $?)`, "%"+sqldb.EscapeLike(f.Search)+"%")
 	}
 	if !f.From.IsZero() {
 		add("s.created_at >= $?", time.Date(f.From.Year(), f.From.Month(), f.From.Day(), 0, 0, 0, 0, zone))
@@ -128,11 +128,6 @@ func (saleStore) list(ctx context.Context, q sqldb.Queryer, f SaleFilter, zone *
 		out[i] = r.sale()
 	}
 	return out, total, nil
-}
-
-// likeEscape escapes the wildcards of s for ILIKE.
-func likeEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
 // get returns the sale with id with its payment, strips and tickets.
@@ -266,10 +261,10 @@ func (saleStore) lockSale(ctx context.Context, q sqldb.Queryer, id int64) (*int6
 	return rows[0].PaymentTypeID, nil
 }
 
-// refundable locks the available tickets of sale id among ids (every one
-// when ids is empty) and returns them, and the ids of ids that are not
-// tickets of the sale.
-func (saleStore) refundable(ctx context.Context, q sqldb.Queryer, id int64, ids []int64) ([]Ticket, []int64, error) {
+// refundable locks the tickets of sale id among ids (every one when ids is
+// empty) and returns those available and not expired at now, and the ids
+// of ids that are not tickets of the sale.
+func (saleStore) refundable(ctx context.Context, q sqldb.Queryer, id int64, ids []int64, now time.Time) ([]Ticket, []int64, error) {
 	var ts []Ticket
 	query := ticketSelect + " WHERE t.sale_id = $1 AND ($2::bigint[] IS NULL OR t.id = ANY($2)) ORDER BY t.id FOR UPDATE OF t"
 	var filter any
@@ -283,7 +278,7 @@ func (saleStore) refundable(ctx context.Context, q sqldb.Queryer, id int64, ids 
 	var available []Ticket
 	for _, t := range ts {
 		found[t.ID] = true
-		if t.Status == TicketAvailable {
+		if t.Status == TicketAvailable && (t.ExpiresAt == nil || t.ExpiresAt.After(now)) {
 			available = append(available, t)
 		}
 	}

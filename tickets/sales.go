@@ -227,7 +227,7 @@ func (s *Sales) Refund(ctx context.Context, by clubhouse.Actor, id int64, in Ref
 		if err != nil {
 			return err
 		}
-		ts, unknown, err := s.store.refundable(ctx, tx, id, in.TicketIDs)
+		ts, unknown, err := s.store.refundable(ctx, tx, id, in.TicketIDs, s.now())
 		switch {
 		case err != nil:
 			return err

@@ -11,8 +11,9 @@ import (
 )
 
 // The statuses of a ticket. A ticket is sold available; seating it in an
-// event uses it, and removing that participant (or cancelling or deleting
-// the event before it starts) makes it available again. An available
+// event uses it, and removing that participant (before the event starts),
+// cancelling the event (before it ends) or deleting it (before it starts)
+// makes it available again. An available
 // ticket expires at its ExpiresAt, or is refunded; both are final.
 const (
 	TicketAvailable = "available"

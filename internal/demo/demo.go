@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
@@ -272,8 +271,8 @@ func seedEvent(ctx context.Context, a *app.App, out io.Writer) error {
 	return nil
 }
 
-// seedSale sells ten Open play tickets to a walk-in buyer, paid in cash,
-// when no sale was ever made.
+// seedSale sells ten Open play tickets to a walk-in buyer at their quote,
+// paid in cash, when no sale was ever made.
 func seedSale(ctx context.Context, a *app.App) error {
 	desk := clubhouse.Staff("demo")
 	have, _, err := a.Tickets.Sales.List(ctx, desk, tickets.SaleFilter{Limit: 1})
@@ -288,10 +287,14 @@ func seedSale(ctx context.Context, a *app.App) error {
 	if err := a.DB.GetContext(ctx, &cash, `SELECT id FROM payment_types WHERE lower(name) = 'cash'`); err != nil {
 		return fmt.Errorf("sale payment type: %w", err)
 	}
-	_, err = a.Tickets.Sales.Sell(ctx, desk, tickets.SaleInput{PackageID: clubhouse.Some(pkg),
+	q, err := a.Tickets.Programs.Quote(ctx, desk, tickets.QuoteInput{PackageID: pkg})
+	if err != nil {
+		return fmt.Errorf("sale quote: %w", err)
+	}
+	_, err = a.Tickets.Sales.Sell(ctx, desk, tickets.SaleInput{QuoteID: clubhouse.Some(q.ID),
 		Buyer:   tickets.BuyerInput{Name: clubhouse.Some("Laura Méndez"), Document: clubhouse.Some("CC 1000000003"), Email: clubhouse.Some("laura@demo.club")},
 		Phones:  []string{"+57 300 000 0003"},
-		Payment: &tickets.SalePaymentInput{PaymentTypeID: clubhouse.Some(cash), Amount: clubhouse.Some(decimal.NewFromInt(180000))}})
+		Payment: &tickets.SalePaymentInput{PaymentTypeID: clubhouse.Some(cash), Amount: clubhouse.Some(q.Total)}})
 	if err != nil {
 		return fmt.Errorf("sale: %w", err)
 	}

@@ -101,6 +101,10 @@ func OnCommit(ctx context.Context, db *sqlx.DB, fn func(ctx context.Context, tx 
 	return context.WithValue(ctx, hooksKey{}, append(slices.Clip(hs), hook{db: db.DB, fn: fn}))
 }
 
+// HasHooks reports whether ctx carries commit hooks for db: a write that
+// goes around Transact would commit without them.
+func HasHooks(ctx context.Context, db *sqlx.DB) bool { return len(hooks(ctx, db)) > 0 }
+
 // hooks returns the commit hooks ctx carries for db, in the order they were
 // added.
 func hooks(ctx context.Context, db *sqlx.DB) []hook {
