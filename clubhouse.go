@@ -3,6 +3,8 @@
 // that the HTTP layer maps to status codes.
 package clubhouse
 
+import "strconv"
+
 // Role is a permission carried by a principal as a boolean claim.
 type Role string
 
@@ -126,9 +128,48 @@ func Staff(uid string) Actor {
 // Publisher receives the domain messages of the services, each a topic
 // ("booking:changed", "payment:updated") and a payload that encodes as JSON,
 // once the change it tells of has committed. Publish must not block: a
-// relay queues or drops.
+// relay queues or drops. A payload names who may receive it by
+// implementing Addressed; one that does not is for the staff (RoomPanel).
 type Publisher interface {
 	Publish(topic string, payload any)
+}
+
+// The rooms of the realtime relay. A connection joins a room it may see:
+// RoomPanel the staff (the panel permission), RoomAccounting the
+// accountants, RoomApp everyone signed in, and a trainer the room of their
+// own classes (TrainerRoom).
+const (
+	RoomPanel      = "panel"
+	RoomAccounting = "accounting"
+	RoomApp        = "app"
+	RoomTrainer    = "trainer" // the name a trainer subscribes to; it stands for TrainerRoom of their own id
+)
+
+// TrainerRoom is the room of the classes of the trainer whose user id is
+// userID; a trainer joins it by subscribing to RoomTrainer.
+func TrainerRoom(userID int64) string { return RoomTrainer + ":" + strconv.FormatInt(userID, 10) }
+
+// Audience is who receives a domain message: every connection of each
+// user in Users (by users.id: the owners of the object it tells of), the
+// members of each room in Rooms, or, with All, every connection.
+type Audience struct {
+	Users []int64
+	Rooms []string
+	All   bool
+}
+
+// Addressed is a payload that names its audience.
+type Addressed interface {
+	Audience() Audience
+}
+
+// AudienceOf is the audience of payload: its own when it is Addressed,
+// else the staff room.
+func AudienceOf(payload any) Audience {
+	if a, ok := payload.(Addressed); ok {
+		return a.Audience()
+	}
+	return Audience{Rooms: []string{RoomPanel}}
 }
 
 // Discard is a Publisher that drops every message.

@@ -28,3 +28,16 @@ func TestPrimaryRole(t *testing.T) {
 		assert.Equal(t, tc.want, clubhouse.PrimaryRole(roles), "%v", tc.roles)
 	}
 }
+
+type ownedMessage struct{ owner int64 }
+
+func (m ownedMessage) Audience() clubhouse.Audience {
+	return clubhouse.Audience{Users: []int64{m.owner}, Rooms: []string{clubhouse.RoomPanel, clubhouse.TrainerRoom(7)}}
+}
+
+// TestAudienceOf: a payload names its audience, else it is the staff's.
+func TestAudienceOf(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, clubhouse.Audience{Rooms: []string{"panel"}}, clubhouse.AudienceOf(map[string]int{"id": 1}))
+	assert.Equal(t, clubhouse.Audience{Users: []int64{3}, Rooms: []string{"panel", "trainer:7"}}, clubhouse.AudienceOf(ownedMessage{owner: 3}))
+}
