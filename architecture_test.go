@@ -22,7 +22,7 @@ const module = "github.com/clubhouse-go/clubhouse"
 
 // domain packages hold business rules; they never depend on the HTTP layer
 // or on the wiring.
-var domain = []string{"pricing", "booking", "payments", "classes", "tickets", "ledger"}
+var domain = []string{"pricing", "booking", "payments", "classes", "tickets", "ledger", "push"}
 
 // TestArchitecture enforces the dependency rules of docs/ARCHITECTURE.md
 // over the packages' full dependency sets (go list), and over their direct

@@ -21,6 +21,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/pricing"
+	"github.com/clubhouse-go/clubhouse/push"
 	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
@@ -186,6 +187,16 @@ var exported = map[string]error{
 	"pricing.ErrDateRange":              pricing.ErrDateRange,
 	"pricing.ErrBadPrice":               pricing.ErrBadPrice,
 	"pricing.ErrInvalidRule":            pricing.ErrInvalidRule,
+	"push.ErrInvalidEndpoint":           push.ErrInvalidEndpoint,
+	"push.ErrInvalidKeys":               push.ErrInvalidKeys,
+	"push.ErrInvalidPlatform":           push.ErrInvalidPlatform,
+	"push.ErrSubscriptionNotFound":      push.ErrSubscriptionNotFound,
+	"push.ErrClientNotFound":            push.ErrClientNotFound,
+	"push.ErrNoClient":                  push.ErrNoClient,
+	"push.ErrOtherClient":               push.ErrOtherClient,
+	"push.ErrTooLong":                   push.ErrTooLong,
+	"push.ErrInvalidURL":                push.ErrInvalidURL,
+	"push.ErrNotConfigured":             push.ErrNotConfigured,
 	"auth.ErrTooManyAttempts":           auth.ErrTooManyAttempts,
 	"auth.ErrBadOAuthState":             auth.ErrBadOAuthState,
 	"auth.ErrTooManyRequests":           auth.ErrTooManyRequests,
@@ -285,7 +296,7 @@ func TestErrors_sub(t *testing.T) {
 func declaredErrors(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "tickets": "tickets", "internal/auth": "auth"} {
+	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "tickets": "tickets", "push": "push", "internal/auth": "auth"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		require.NoError(t, err)
 		for _, f := range files {

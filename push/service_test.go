@@ -1,0 +1,426 @@
+package push_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/pushtest"
+	"github.com/clubhouse-go/clubhouse/push"
+)
+
+const subject = "mailto:desk@club.example"
+
+var desk = clubhouse.Staff("front-desk")
+
+// clock is a settable clock.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// events records the messages published.
+type events struct {
+	mu   sync.Mutex
+	list []any
+}
+
+func (e *events) Publish(topic string, payload any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if topic == push.TopicNotification {
+		e.list = append(e.list, payload)
+	}
+}
+
+// fixture is a database with two clients, each with a login, a push
+// service on loopback and the push service of the club.
+type fixture struct {
+	db       *sqlx.DB
+	svc      *push.Service
+	key      push.VAPIDKey
+	clock    *clock
+	events   *events
+	receiver *pushtest.Receiver
+	ana, eva int64           // client ids
+	anaUser  clubhouse.Actor // Ana's login, as a client
+	evaUser  clubhouse.Actor
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	db := dbtest.New(t).DB
+	key, err := push.GenerateVAPIDKey()
+	require.NoError(t, err)
+	f := &fixture{db: db, key: key, clock: &clock{t: time.Now().Truncate(time.Microsecond)}, events: &events{}}
+	f.svc = f.service()
+	f.receiver = pushtest.New(t, key.PublicKey(), subject)
+	ctx := t.Context()
+	var users []int64
+	require.NoError(t, db.SelectContext(ctx, &users, `INSERT INTO users (email) VALUES ('ana@test.club'), ('eva@test.club') RETURNING id`))
+	var clients []int64
+	require.NoError(t, db.SelectContext(ctx, &clients, `WITH d AS (INSERT INTO document_types (name) VALUES ('CC') RETURNING id)
+		INSERT INTO clients (user_id, first_name, last_name, document, document_type_id)
+		SELECT u, n, 'Ruiz', n, d.id FROM d, unnest($1::bigint[], ARRAY['Ana', 'Eva']) AS x (u, n) RETURNING id`, users))
+	f.ana, f.eva = clients[0], clients[1]
+	f.anaUser = clubhouse.Actor{UserID: users[0], UID: "ana"}
+	f.evaUser = clubhouse.Actor{UserID: users[1], UID: "eva"}
+	return f
+}
+
+// service returns another push service on the same database: another
+// instance of clubd.
+func (f *fixture) service() *push.Service {
+	return push.New(f.db, push.Options{Now: f.clock.Now, Events: f.events, VAPID: f.key, Subject: subject, Retry: time.Minute})
+}
+
+func (f *fixture) register(t *testing.T, client int64, d *pushtest.Device) push.Subscription {
+	t.Helper()
+	s, err := f.svc.Register(t.Context(), desk, input(client, d))
+	require.NoError(t, err)
+	return s
+}
+
+func input(client int64, d *pushtest.Device) push.SubscriptionInput {
+	return push.SubscriptionInput{ClientID: client, Platform: push.PlatformWebPush, Endpoint: d.Endpoint,
+		Keys: push.Keys{P256dh: d.P256dh, Auth: d.Auth}, UserAgent: "Firefox"}
+}
+
+func (f *fixture) deliver(t *testing.T) int {
+	t.Helper()
+	n, err := f.svc.DeliverDue(t.Context())
+	require.NoError(t, err)
+	return n
+}
+
+func (f *fixture) deliveries(t *testing.T, id int64) []push.Delivery {
+	t.Helper()
+	ds, err := f.svc.Deliveries(t.Context(), desk, id)
+	require.NoError(t, err)
+	return ds
+}
+
+func TestRegister(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := t.Context()
+	phone, laptop := f.receiver.Device(), f.receiver.Device()
+
+	s := f.register(t, f.ana, phone)
+	assert.True(t, s.Created)
+	assert.Equal(t, f.ana, s.ClientID)
+	assert.Equal(t, "Firefox", *s.UserAgent)
+	again := f.register(t, f.ana, phone)
+	assert.False(t, again.Created, "the same endpoint again updates its row")
+	assert.Equal(t, s.ID, again.ID)
+
+	for _, tc := range []struct {
+		name string
+		call func() error
+		want error
+	}{
+		{"staff for an unknown client", func() error {
+			_, err := f.svc.Register(ctx, desk, input(999999, laptop))
+			return err
+		}, push.ErrClientNotFound},
+		{"staff without a client", func() error {
+			_, err := f.svc.Register(ctx, desk, input(0, laptop))
+			return err
+		}, clubhouse.ErrIncomplete},
+		{"a client at the staff's door", func() error {
+			_, err := f.svc.Register(ctx, f.anaUser, input(f.ana, laptop))
+			return err
+		}, clubhouse.ErrForbidden},
+		{"a client for another client", func() error {
+			_, err := f.svc.ClientRegister(ctx, f.anaUser, input(f.eva, laptop))
+			return err
+		}, push.ErrOtherClient},
+		{"a user without a client record", func() error {
+			_, err := f.svc.ClientRegister(ctx, clubhouse.Actor{UserID: 999999, UID: "x"}, input(0, laptop))
+			return err
+		}, push.ErrNoClient},
+		{"a bot at the client's door", func() error {
+			_, err := f.svc.ClientRegister(ctx, desk, input(0, laptop))
+			return err
+		}, push.ErrNoClient},
+		{"a client for itself", func() error {
+			_, err := f.svc.ClientRegister(ctx, f.anaUser, input(0, laptop))
+			return err
+		}, nil},
+		{"a client naming itself", func() error {
+			_, err := f.svc.ClientRegister(ctx, f.anaUser, input(f.ana, laptop))
+			return err
+		}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.ErrorIs(t, tc.call(), tc.want)
+		})
+	}
+	subs, err := f.svc.Subscriptions(ctx, desk, f.ana)
+	require.NoError(t, err)
+	require.Len(t, subs, 2)
+
+	// Eva signs in on Ana's laptop: the device moves to Eva.
+	moved, err := f.svc.ClientRegister(ctx, f.evaUser, input(0, laptop))
+	require.NoError(t, err)
+	assert.False(t, moved.Created)
+	assert.Equal(t, f.eva, moved.ClientID)
+	subs, err = f.svc.Subscriptions(ctx, desk, f.ana)
+	require.NoError(t, err)
+	require.Len(t, subs, 1)
+
+	require.ErrorIs(t, f.svc.ClientUnregister(ctx, f.anaUser, laptop.Endpoint), push.ErrSubscriptionNotFound, "Eva's device now")
+	require.NoError(t, f.svc.ClientUnregister(ctx, f.evaUser, laptop.Endpoint))
+	require.ErrorIs(t, f.svc.Unregister(ctx, f.anaUser, phone.Endpoint), clubhouse.ErrForbidden)
+	require.NoError(t, f.svc.Unregister(ctx, desk, phone.Endpoint))
+	require.ErrorIs(t, f.svc.Unregister(ctx, desk, phone.Endpoint), push.ErrSubscriptionNotFound)
+	require.ErrorIs(t, f.svc.Unregister(ctx, desk, ""), clubhouse.ErrIncomplete)
+}
+
+func TestSend_delivers(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	phone, laptop := f.receiver.Device(), f.receiver.Device()
+	f.register(t, f.ana, phone)
+	f.register(t, f.ana, laptop)
+	f.register(t, f.eva, f.receiver.Device())
+
+	sent, err := f.svc.Send(t.Context(), desk, push.NotificationInput{ClientID: f.ana, Title: "Court 3 is free", Body: "Book it <now>",
+		URL: "https://club.example/book?court=3&day=1"})
+	require.NoError(t, err)
+	assert.Equal(t, 2, sent.Devices)
+	assert.Equal(t, "front-desk", sent.CreatedBy)
+	assert.Equal(t, 2, f.deliver(t))
+	for _, d := range []*pushtest.Device{phone, laptop} {
+		got, requests := f.receiver.Received(d)
+		require.Len(t, got, 1)
+		assert.Equal(t, 1, requests)
+		assert.JSONEq(t, `{"notification_id":`+itoa(sent.ID)+`,"title":"Court 3 is free","body":"Book it <now>",
+			"url":"https://club.example/book?court=3&day=1"}`, string(got[0]))
+	}
+	for _, d := range f.deliveries(t, sent.ID) {
+		assert.Equal(t, push.DeliverySent, d.Status)
+		assert.Equal(t, 1, d.Attempts)
+		assert.Equal(t, http.StatusCreated, *d.LastStatus)
+	}
+	assert.Zero(t, f.deliver(t), "nothing is sent twice")
+
+	require.Len(t, f.events.list, 1)
+	msg := f.events.list[0].(push.Message)
+	assert.Equal(t, clubhouse.Audience{Users: []int64{f.anaUser.UserID}}, clubhouse.AudienceOf(msg))
+	b, err := json.Marshal(msg)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"notification_id":`+itoa(sent.ID)+`,"title":"Court 3 is free","body":"Book it <now>",
+		"url":"https://club.example/book?court=3&day=1"}`, string(b))
+}
+
+func TestSend_refused(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := t.Context()
+	for _, tc := range []struct {
+		name string
+		by   clubhouse.Actor
+		in   push.NotificationInput
+		want error
+	}{
+		{"a client", f.anaUser, push.NotificationInput{ClientID: f.ana, Title: "Hi"}, clubhouse.ErrForbidden},
+		{"unknown client", desk, push.NotificationInput{ClientID: 999999, Title: "Hi"}, push.ErrClientNotFound},
+		{"no title", desk, push.NotificationInput{ClientID: f.ana, Body: "Hi"}, clubhouse.ErrIncomplete},
+		{"ftp url", desk, push.NotificationInput{ClientID: f.ana, Title: "Hi", URL: "ftp://club.example"}, push.ErrInvalidURL},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := f.svc.Send(ctx, tc.by, tc.in)
+			require.ErrorIs(t, err, tc.want)
+		})
+	}
+	sent, err := f.svc.Send(ctx, desk, push.NotificationInput{ClientID: f.eva, Title: "No devices"})
+	require.NoError(t, err)
+	assert.Zero(t, sent.Devices, "a client without devices is told on the relay only")
+	require.Len(t, f.events.list, 1)
+}
+
+func TestSend_retries(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	flaky := f.receiver.Device(http.StatusInternalServerError, http.StatusServiceUnavailable)
+	f.register(t, f.ana, flaky)
+	sent, err := f.svc.Send(t.Context(), desk, push.NotificationInput{ClientID: f.ana, Title: "Hi"})
+	require.NoError(t, err)
+
+	f.deliver(t)
+	d := f.deliveries(t, sent.ID)[0]
+	assert.Equal(t, push.DeliveryPending, d.Status)
+	assert.Equal(t, 1, d.Attempts)
+	assert.Equal(t, http.StatusInternalServerError, *d.LastStatus)
+	assert.Equal(t, f.clock.Now().Add(time.Minute), *d.NextAttemptAt, "the first retry waits Options.Retry")
+	assert.Zero(t, f.deliver(t), "not due yet")
+
+	f.clock.Advance(time.Minute)
+	f.deliver(t)
+	d = f.deliveries(t, sent.ID)[0]
+	assert.Equal(t, push.DeliveryPending, d.Status)
+	assert.Equal(t, f.clock.Now().Add(2*time.Minute), *d.NextAttemptAt, "the wait doubles")
+
+	f.clock.Advance(2 * time.Minute)
+	f.deliver(t)
+	d = f.deliveries(t, sent.ID)[0]
+	assert.Equal(t, push.DeliverySent, d.Status)
+	assert.Equal(t, 3, d.Attempts)
+	got, requests := f.receiver.Received(flaky)
+	assert.Len(t, got, 1)
+	assert.Equal(t, 3, requests)
+	subs, err := f.svc.Subscriptions(t.Context(), desk, f.ana)
+	require.NoError(t, err)
+	assert.NotNil(t, subs[0].LastSuccessAt)
+	assert.NotNil(t, subs[0].LastFailureAt)
+}
+
+func TestSend_givesUp(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.svc = push.New(f.db, push.Options{Now: f.clock.Now, VAPID: f.key, Subject: subject, MaxAttempts: 2, Retry: time.Second})
+	down := f.receiver.Device(500, 500, 500)
+	refused := f.receiver.Device(http.StatusBadRequest)
+	f.register(t, f.ana, down)
+	f.register(t, f.ana, refused)
+	sent, err := f.svc.Send(t.Context(), desk, push.NotificationInput{ClientID: f.ana, Title: "Hi"})
+	require.NoError(t, err)
+	f.deliver(t)
+	f.clock.Advance(time.Second)
+	f.deliver(t)
+	for _, d := range f.deliveries(t, sent.ID) {
+		assert.Equal(t, push.DeliveryFailed, d.Status)
+		assert.Nil(t, d.NextAttemptAt)
+	}
+	_, requests := f.receiver.Received(down)
+	assert.Equal(t, 2, requests, "MaxAttempts")
+	_, requests = f.receiver.Received(refused)
+	assert.Equal(t, 1, requests, "a 400 is not retried")
+}
+
+func TestSend_gone(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	gone, kept := f.receiver.Device(http.StatusGone), f.receiver.Device()
+	f.register(t, f.ana, gone)
+	f.register(t, f.ana, kept)
+	sent, err := f.svc.Send(t.Context(), desk, push.NotificationInput{ClientID: f.ana, Title: "Hi"})
+	require.NoError(t, err)
+	f.deliver(t)
+	statuses := map[string]int{}
+	for _, d := range f.deliveries(t, sent.ID) {
+		statuses[d.Status]++
+	}
+	assert.Equal(t, map[string]int{push.DeliveryGone: 1, push.DeliverySent: 1}, statuses)
+	subs, err := f.svc.Subscriptions(t.Context(), desk, f.ana)
+	require.NoError(t, err)
+	require.Len(t, subs, 1, "the gone device's subscription is removed")
+	assert.Equal(t, kept.Endpoint, subs[0].Endpoint)
+
+	again, err := f.svc.Send(t.Context(), desk, push.NotificationInput{ClientID: f.ana, Title: "Again"})
+	require.NoError(t, err)
+	assert.Equal(t, 1, again.Devices)
+}
+
+func TestSend_removedBeforeDelivery(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	laptop, phone := f.receiver.Device(), f.receiver.Device()
+	f.register(t, f.ana, laptop)
+	f.register(t, f.ana, phone)
+	sent, err := f.svc.Send(t.Context(), desk, push.NotificationInput{ClientID: f.ana, Title: "For Ana"})
+	require.NoError(t, err)
+	require.NoError(t, f.svc.Unregister(t.Context(), desk, phone.Endpoint))
+	_, err = f.svc.ClientRegister(t.Context(), f.evaUser, input(0, laptop)) // Eva takes the laptop
+	require.NoError(t, err)
+	assert.Zero(t, f.deliver(t))
+	for _, d := range f.deliveries(t, sent.ID) {
+		assert.Equal(t, push.DeliveryGone, d.Status)
+	}
+	for _, d := range []*pushtest.Device{laptop, phone} {
+		_, requests := f.receiver.Received(d)
+		assert.Zero(t, requests, "Ana's notification never reaches a device she no longer has")
+	}
+}
+
+// TestDeliverDue_instancesRace: senders of two instances, several rounds
+// each, share the due deliveries; each goes once.
+func TestDeliverDue_instancesRace(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	devices := make([]*pushtest.Device, 20)
+	for i := range devices {
+		devices[i] = f.receiver.Device()
+		f.register(t, f.ana, devices[i])
+	}
+	const notifications = 5
+	for range notifications {
+		_, err := f.svc.Send(t.Context(), desk, push.NotificationInput{ClientID: f.ana, Title: "Hi"})
+		require.NoError(t, err)
+	}
+	instances := []*push.Service{f.svc, f.service(), f.service(), f.service()}
+	var wg sync.WaitGroup
+	total := make([]int, len(instances))
+	for i, svc := range instances {
+		wg.Go(func() {
+			for range 3 {
+				n, err := svc.DeliverDue(context.Background())
+				assert.NoError(t, err)
+				total[i] += n
+			}
+		})
+	}
+	wg.Wait()
+	sum := 0
+	for _, n := range total {
+		sum += n
+	}
+	assert.Equal(t, len(devices)*notifications, sum)
+	for _, d := range devices {
+		got, requests := f.receiver.Received(d)
+		assert.Len(t, got, notifications)
+		assert.Equal(t, notifications, requests)
+	}
+}
+
+func TestRun_deliversAtOnce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	d := f.receiver.Device()
+	f.register(t, f.ana, d)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f.svc.Run(ctx, time.Hour, func(err error) { t.Errorf("push: %v", err) })
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	_, err := f.svc.Send(t.Context(), desk, push.NotificationInput{ClientID: f.ana, Title: "Now"})
+	require.NoError(t, err)
+	got, _ := f.receiver.Wait(d, 1, 10*time.Second)
+	require.Len(t, got, 1, "Send wakes the sender; the hourly tick is not waited for")
+}
+
+func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
