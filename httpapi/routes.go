@@ -151,6 +151,10 @@ func (s *Server) routes() {
 	s.handle("POST /api/admin/tickets/sales/{id}/refund", staff, s.refundTickets)
 	s.handle("GET /api/admin/tickets/{code}", staff, s.findTicket)
 
+	s.handle("POST /api/admin/notifications/token", staff, s.registerDevice)
+	s.handle("DELETE /api/admin/notifications/token", staff, s.unregisterDevice)
+	s.handle("POST /api/admin/notifications/send", staff, s.sendNotification)
+
 	// The trainer area: a user acts in it as a trainer only (authorize),
 	// so the services show and change the caller's own classes.
 	s.handle("GET /api/trainer/classes", trainer, s.listClasses)
@@ -264,6 +268,8 @@ func (s *Server) routes() {
 	s.handle("GET /api/account/classes/{id}", authenticated, s.getAccountClass)
 	s.handle("POST /api/account/classes/{id}/enroll", authenticated, s.idempotent(s.enroll))
 	s.handle("DELETE /api/account/classes/{id}/enroll", authenticated, s.withdraw)
+	s.handle("POST /api/account/notifications/token", authenticated, s.registerOwnDevice)
+	s.handle("DELETE /api/account/notifications/token", authenticated, s.unregisterOwnDevice)
 
 	s.handle("GET /api/reservations", authenticated, s.listReservations)
 	s.handle("POST /api/reservations", authenticated, s.createReservation)
@@ -312,6 +318,7 @@ func (s *Server) routes() {
 	s.handle("GET /api/public/courts", public, s.listPublicCourts)
 	s.handle("GET /api/public/court-types", public, s.listPublicCourtTypes)
 	s.handle("GET /api/public/club-rules", public, s.getPublicClubRules)
+	s.handle("GET /api/public/push/vapid-public-key", public, s.vapidPublicKey)
 
 	s.handle("GET /api/sudo/users", sudo, s.listSudoUsers)
 	s.handle("PATCH /api/sudo/users/{uid}", sudo, s.changeUser)

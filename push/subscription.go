@@ -94,6 +94,9 @@ type subscription struct {
 // is checked by the caller. Errors: clubhouse.ErrIncomplete naming the
 // missing fields, ErrInvalidPlatform, ErrInvalidEndpoint, ErrInvalidKeys.
 func (in SubscriptionInput) check() (subscription, error) {
+	if in.Platform != "" && in.Platform != PlatformWebPush {
+		return subscription{}, ErrInvalidPlatform.Withf("The platform must be webpush, not %q.", in.Platform)
+	}
 	var missing []string
 	if in.Platform == "" {
 		missing = append(missing, "platform")
@@ -109,9 +112,6 @@ func (in SubscriptionInput) check() (subscription, error) {
 	}
 	if len(missing) > 0 {
 		return subscription{}, clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(missing, ", "))
-	}
-	if in.Platform != PlatformWebPush {
-		return subscription{}, ErrInvalidPlatform.Withf("The platform must be webpush, not %q.", in.Platform)
 	}
 	if err := CheckEndpoint(in.Endpoint); err != nil {
 		return subscription{}, err
@@ -153,12 +153,18 @@ func decodeKey(s string, size int) ([]byte, error) {
 
 // CheckEndpoint reports whether endpoint may be a subscription's: an
 // absolute https URL with a host and no user info, of at most MaxEndpoint
-// characters; plain http only on a loopback address (127.0.0.0/8, ::1 or
+// printable ASCII characters (as push services give them; the unique
+// index on endpoints holds them whole); plain http only on a loopback address (127.0.0.0/8, ::1 or
 // localhost), where a local push service or a test listens. Errors:
 // ErrInvalidEndpoint.
 func CheckEndpoint(endpoint string) error {
 	if len(endpoint) > MaxEndpoint {
 		return ErrInvalidEndpoint.Withf("The endpoint is longer than %d characters.", MaxEndpoint)
+	}
+	for i := range len(endpoint) {
+		if c := endpoint[i]; c <= ' ' || c > '~' {
+			return ErrInvalidEndpoint.Withf("The endpoint must be printable ASCII without spaces (a URL as the push service gives it).")
+		}
 	}
 	u, err := url.Parse(endpoint)
 	if err != nil || !u.IsAbs() || u.Host == "" || u.Opaque != "" {

@@ -31,6 +31,8 @@ func TestCheckEndpoint(t *testing.T) {
 		{"https:///no-host", false},
 		{"/relative/path", false},
 		{"mailto:a@b.c", false},
+		{"https://push.example.com/😀", false},
+		{"https://push.example.com/a b", false},
 		{"https://push.example.com/" + strings.Repeat("a", MaxEndpoint), false},
 	} {
 		err := CheckEndpoint(tc.endpoint)

@@ -97,7 +97,7 @@ func TestRun_metricsAddress(t *testing.T) {
 	require.NoError(t, err)
 	defer taken.Close()
 	err = run(context.Background(), []string{"clubd", "--port", strconv.Itoa(freePort(t)), "--database-url", dsn, "--auth-signing-key-file", key,
-		"--accounting-database-url", accountingFor(t, dsn), "--metrics-address", taken.Addr().String()}, io.Discard, io.Discard)
+		"--push-vapid-key-file", vapidKeyFile(key), "--accounting-database-url", accountingFor(t, dsn), "--metrics-address", taken.Addr().String()}, io.Discard, io.Discard)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "METRICS_ADDRESS")
 }

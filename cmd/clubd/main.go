@@ -23,6 +23,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/demo"
 	"github.com/clubhouse-go/clubhouse/internal/objstore"
 	"github.com/clubhouse-go/clubhouse/payments"
+	"github.com/clubhouse-go/clubhouse/push"
 )
 
 func main() {
@@ -76,6 +77,10 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 			return err
 		}
 	}
+	vapid, err := push.LoadOrCreateVAPIDKey(cfg.VAPIDKeyFile)
+	if err != nil {
+		return fmt.Errorf("PUSH_VAPID_KEY_FILE: %w", err)
+	}
 	if seed && cfg.Objects.Bucket == "" && cfg.ObjectsDir == "" {
 		cfg.ObjectsDir = app.DemoObjectsDir
 	}
@@ -83,7 +88,7 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 	if err != nil {
 		return err
 	}
-	a, err := app.Build(ctx, cfg, db, log, app.Options{Key: key, Objects: objects, Accounting: adb})
+	a, err := app.Build(ctx, cfg, db, log, app.Options{Key: key, VAPID: vapid, Objects: objects, Accounting: adb})
 	if err != nil {
 		return err
 	}
@@ -97,6 +102,7 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 	go a.Rules.Watch(ctx, func(err error) { log.Warn("club rules watch", "err", err) })
 	go a.Keys.RunPurge(ctx, time.Minute, func(err error) { log.Warn("idempotency keys purge", "err", err) })
 	go a.Expirer.Run(ctx, app.ExpiryInterval, func(err error) { log.Warn("ticket expiry", "err", err) })
+	go a.Push.Run(ctx, app.PushInterval, func(err error) { log.Warn("push delivery", "err", err) })
 	if a.Poster != nil {
 		go a.Poster.Run(ctx, app.PosterInterval, func(err error) { log.Warn("ledger poster", "err", err) })
 	}

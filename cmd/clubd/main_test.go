@@ -25,6 +25,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/push"
 )
 
 // The tests of this package are not parallel: urfave/cli keeps package-level
@@ -99,7 +100,7 @@ func startOn(tb testing.TB, port int, dsn, key string, extra ...string) *server 
 func startAt(tb testing.TB, host string, port int, dsn, key string, extra ...string) *server {
 	tb.Helper()
 	args := append([]string{"clubd", "--port", strconv.Itoa(port), "--database-url", dsn, "--auth-signing-key-file", key,
-		"--accounting-database-url", accountingFor(tb, dsn)}, extra...)
+		"--push-vapid-key-file", vapidKeyFile(key), "--accounting-database-url", accountingFor(tb, dsn)}, extra...)
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &server{addr: net.JoinHostPort(host, strconv.Itoa(port)), stdout: &syncBuffer{}, log: &syncBuffer{}, cancel: cancel, done: make(chan struct{})}
 	go func() {
@@ -240,6 +241,24 @@ func login(tb testing.TB, s *server, email, password string) *http.Response {
 	return res
 }
 
+// vapidKeyFile is the VAPID key file of a test's clubd, beside its
+// signing key file.
+func vapidKeyFile(key string) string { return filepath.Join(filepath.Dir(key), "vapid.pem") }
+
+// vapidPublicKey is the VAPID public key s publishes.
+func vapidPublicKey(tb testing.TB, s *server) string {
+	tb.Helper()
+	res, err := http.Get(s.url("/api/public/push/vapid-public-key"))
+	require.NoError(tb, err)
+	defer res.Body.Close()
+	require.Equal(tb, http.StatusOK, res.StatusCode)
+	var v struct {
+		PublicKey string `json:"public_key"`
+	}
+	require.NoError(tb, json.NewDecoder(res.Body).Decode(&v))
+	return v.PublicKey
+}
+
 func TestRun_createsMigratesSeedsOnce(t *testing.T) {
 	dsn := dbtest.Missing(t)
 	key := filepath.Join(t.TempDir(), "k.pem")
@@ -258,6 +277,12 @@ func TestRun_createsMigratesSeedsOnce(t *testing.T) {
 	fi, err := os.Stat(key)
 	require.NoError(t, err, "the signing key file was created")
 	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+	fi, err = os.Stat(vapidKeyFile(key))
+	require.NoError(t, err, "the VAPID key file was created")
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+	vapid, err := push.LoadVAPIDKey(vapidKeyFile(key))
+	require.NoError(t, err)
+	assert.Equal(t, vapid.PublicKey(), vapidPublicKey(t, s), "clubd publishes its VAPID key")
 
 	var version int64
 	require.NoError(t, connect(t, dsn).QueryRow(context.Background(),
@@ -284,6 +309,7 @@ func TestRun_createsMigratesSeedsOnce(t *testing.T) {
 	assert.Positive(t, before["courts"])
 
 	again := start(t, dsn, key, "--demo")
+	assert.Equal(t, vapid.PublicKey(), vapidPublicKey(t, again), "the VAPID key survives a restart")
 	require.NoError(t, again.stop(t))
 	out = again.stdout.String()
 	assert.Contains(t, out, "already existed")

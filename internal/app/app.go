@@ -18,6 +18,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/mcp"
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/payments"
+	"github.com/clubhouse-go/clubhouse/push"
 )
 
 // App is a wired Clubhouse: its database, services and HTTP server.
@@ -82,6 +83,7 @@ func OpenAccountingDB(ctx context.Context, cfg Config, migrate bool, log *slog.L
 // Options are what Build needs besides the Config.
 type Options struct {
 	Key        auth.SigningKey // the local provider's key; unused with an external issuer
+	VAPID      push.VAPIDKey   // signs push notifications; the zero key: push answers 503 and sends nothing
 	BcryptCost int             // 0: bcrypt's default
 	Limits     auth.LoginLimits
 	HTTPClient *http.Client         // for OIDC discovery and JWKS
@@ -132,7 +134,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		return a.Auth.NewClientUser(ctx, tx, email, displayName)
 	}
 	co := club.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: invite, Events: o.Events, Objects: o.Objects,
-		WebhookSecrets: cfg.PaymentWebhookSecrets, Pool: db.Pool}
+		WebhookSecrets: cfg.PaymentWebhookSecrets, Pool: db.Pool, Push: push.Options{VAPID: o.VAPID, Subject: cfg.VAPIDSubject}}
 	if o.Accounting != nil {
 		co.Accounting = o.Accounting.DB
 	}
@@ -164,6 +166,11 @@ const PosterInterval = 2 * time.Second
 // (tickets.Expirer.Run): a ticket expires within this interval of its
 // expires_at, and seating it is refused from that instant on anyway.
 const ExpiryInterval = time.Minute
+
+// PushInterval is how often clubd's push sender looks for due deliveries
+// (push.Service.Run): retries, and notifications another instance
+// recorded; a notification sent through this instance goes at once.
+const PushInterval = 5 * time.Second
 
 // maxHeaderBytes bounds a request's line and header; net/http refuses a
 // larger one with 431. Tokens, cookies and the API's headers fit in a few

@@ -16,6 +16,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/objstore"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/push"
 )
 
 // Config is the configuration of clubd and clubctl.
@@ -30,6 +31,8 @@ type Config struct {
 	PaymentWebhookSecrets []string // keys of the payment webhook's signatures; none: webhook off
 	ClubTimezone          *time.Location
 	SigningKeyFile        string
+	VAPIDKeyFile          string // PUSH_VAPID_KEY_FILE: the key that signs push requests (push.LoadOrCreateVAPIDKey)
+	VAPIDSubject          string // VAPID_SUBJECT: how push services reach the club, mailto: or https:
 	PublicBaseURL         string
 	Audience              string
 	AccessTokenTTL        time.Duration
@@ -65,6 +68,8 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "payment-webhook-secret", EnvVars: []string{"PAYMENT_WEBHOOK_SECRET"}, Usage: "HMAC key of POST /webhooks/payment signatures; comma-separated during a rotation (unset: the webhook answers 503)"},
 		&cli.StringFlag{Name: "club-timezone", EnvVars: []string{"CLUB_TIMEZONE"}, Value: "America/Bogota", Usage: "IANA zone of the club's wall-clock times"},
 		&cli.StringFlag{Name: "auth-signing-key-file", EnvVars: []string{"AUTH_SIGNING_KEY_FILE"}, Value: "clubhouse-signing-key.pem", Usage: "RS256 private key (PEM) that signs access tokens; clubd generates it with mode 0600 when missing, clubctl only reads it"},
+		&cli.StringFlag{Name: "push-vapid-key-file", EnvVars: []string{"PUSH_VAPID_KEY_FILE"}, Value: "clubhouse-vapid-key.pem", Usage: "ECDSA P-256 private key (PEM) that signs push notifications (VAPID); clubd generates it with mode 0600 when missing. Keep it: browsers subscribe with its public key"},
+		&cli.StringFlag{Name: "vapid-subject", EnvVars: []string{"VAPID_SUBJECT"}, Usage: "mailto: address or https: URL that push services may contact the club at (default: PUBLIC_BASE_URL when https, else mailto:push@<its host>)"},
 		&cli.StringFlag{Name: "public-base-url", EnvVars: []string{"PUBLIC_BASE_URL"}, Usage: "address clients reach clubd at; also the token issuer (default http://localhost:PORT)"},
 		&cli.StringFlag{Name: "auth-audience", EnvVars: []string{"AUTH_AUDIENCE"}, Value: "clubhouse", Usage: "audience of access tokens"},
 		&cli.DurationFlag{Name: "access-token-ttl", EnvVars: []string{"ACCESS_TOKEN_TTL"}, Value: 15 * time.Minute, Usage: "lifetime of access tokens"},
@@ -95,6 +100,7 @@ func FromCLI(c *cli.Context) (Config, error) {
 		Port:           c.Int("port"),
 		DatabaseURL:    c.String("database-url"),
 		SigningKeyFile: c.String("auth-signing-key-file"),
+		VAPIDKeyFile:   c.String("push-vapid-key-file"),
 		Audience:       c.String("auth-audience"),
 		AccessTokenTTL: c.Duration("access-token-ttl"),
 		OIDCIssuerURL:  c.String("oidc-issuer-url"),
@@ -126,6 +132,12 @@ func FromCLI(c *cli.Context) (Config, error) {
 	cfg.ClubTimezone = loc
 	if cfg.PublicBaseURL, err = BaseURL(c); err != nil {
 		return Config{}, err
+	}
+	cfg.VAPIDSubject = strings.TrimSpace(c.String("vapid-subject"))
+	if cfg.VAPIDSubject == "" {
+		cfg.VAPIDSubject = push.DefaultSubject(cfg.PublicBaseURL)
+	} else if err := push.CheckSubject(cfg.VAPIDSubject); err != nil {
+		return Config{}, fmt.Errorf("VAPID_SUBJECT: %w", err)
 	}
 	cfg.PanelBaseURL = strings.TrimRight(c.String("panel-base-url"), "/")
 	if cfg.PanelBaseURL == "" {

@@ -40,6 +40,8 @@ func TestFromCLI_defaults(t *testing.T) {
 	assert.Empty(t, cfg.BindAddresses, "every interface")
 	assert.Empty(t, cfg.MetricsToken, "/metrics is public")
 	assert.Empty(t, cfg.MetricsAddress, "/metrics is on the API's port")
+	assert.Equal(t, "clubhouse-vapid-key.pem", cfg.VAPIDKeyFile)
+	assert.Equal(t, "mailto:push@localhost", cfg.VAPIDSubject, "derived from the plain-http PUBLIC_BASE_URL")
 }
 
 func TestFromCLI_environment(t *testing.T) {
@@ -59,6 +61,11 @@ func TestFromCLI_environment(t *testing.T) {
 	assert.Equal(t, []string{"127.0.0.1", "::1", "::"}, cfg.BindAddresses)
 	assert.Equal(t, "s3cret", cfg.MetricsToken)
 	assert.Equal(t, "127.0.0.1:9100", cfg.MetricsAddress)
+	assert.Equal(t, "https://club.example.com", cfg.VAPIDSubject, "an https PUBLIC_BASE_URL is the subject")
+	cfg, err = parse(t, map[string]string{"VAPID_SUBJECT": "mailto:desk@club.example.com", "PUSH_VAPID_KEY_FILE": "/etc/clubd/vapid.pem"})
+	require.NoError(t, err)
+	assert.Equal(t, "mailto:desk@club.example.com", cfg.VAPIDSubject)
+	assert.Equal(t, "/etc/clubd/vapid.pem", cfg.VAPIDKeyFile)
 }
 
 func TestFromCLI_flags(t *testing.T) {
@@ -79,6 +86,8 @@ func TestFromCLI_refusals(t *testing.T) {
 		"bind port":    {"BIND_ADDRESS": "127.0.0.1:8080"},
 		"bind list":    {"BIND_ADDRESS": "127.0.0.1 ::1"},
 		"metrics port": {"METRICS_ADDRESS": "127.0.0.1"},
+		"http subject": {"VAPID_SUBJECT": "http://club.example.com"},
+		"bare subject": {"VAPID_SUBJECT": "desk@club.example.com"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := parse(t, env)

@@ -29,6 +29,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/payments"
+	"github.com/clubhouse-go/clubhouse/push"
 )
 
 // BotKey is the bot API key every test app accepts.
@@ -44,7 +45,14 @@ var (
 	keyOnce sync.Once
 	key     auth.SigningKey
 	keyErr  error
+
+	vapidOnce sync.Once
+	vapid     push.VAPIDKey
+	vapidErr  error
 )
+
+// VAPIDSubject is the subject of the test apps' push requests.
+const VAPIDSubject = "mailto:push@clubhouse.test"
 
 // SigningKey returns the RSA key shared by the test apps of this process.
 func SigningKey(tb testing.TB) auth.SigningKey {
@@ -54,6 +62,16 @@ func SigningKey(tb testing.TB) auth.SigningKey {
 		tb.Fatal(keyErr)
 	}
 	return key
+}
+
+// VAPIDKey returns the VAPID key shared by the test apps of this process.
+func VAPIDKey(tb testing.TB) push.VAPIDKey {
+	tb.Helper()
+	vapidOnce.Do(func() { vapid, vapidErr = push.GenerateVAPIDKey() })
+	if vapidErr != nil {
+		tb.Fatal(vapidErr)
+	}
+	return vapid
 }
 
 // App is a running test server.
@@ -134,10 +152,10 @@ func NewOn(tb testing.TB, db *sqldb.DB, opts ...Option) *App {
 	tb.Helper()
 	cfg := app.Config{
 		Port: 6000, DatabaseURL: "test", BotAPIKeys: []string{BotKey}, ClubTimezone: mustZone(tb, "America/Bogota"),
-		PublicBaseURL: Issuer, Audience: Audience, AccessTokenTTL: 15 * time.Minute,
+		PublicBaseURL: Issuer, Audience: Audience, AccessTokenTTL: 15 * time.Minute, VAPIDSubject: VAPIDSubject,
 	}
 	events := &Events{}
-	o := app.Options{Key: SigningKey(tb), BcryptCost: bcrypt.MinCost, Events: events}
+	o := app.Options{Key: SigningKey(tb), VAPID: VAPIDKey(tb), BcryptCost: bcrypt.MinCost, Events: events}
 	for _, opt := range opts {
 		opt(&cfg, &o)
 	}
@@ -229,6 +247,19 @@ func (a *App) RunPoster() {
 	go func() {
 		defer close(done)
 		a.Poster.Run(ctx, app.PosterInterval, func(err error) { a.tb.Logf("apptest: ledger poster: %v", err) })
+	}()
+	a.tb.Cleanup(func() { cancel(); <-done })
+}
+
+// RunPush runs the push sender as clubd runs it (every app.PushInterval,
+// and at once after a notification is sent) until the test ends.
+func (a *App) RunPush() {
+	a.tb.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.Push.Run(ctx, app.PushInterval, func(err error) { a.tb.Logf("apptest: push: %v", err) })
 	}()
 	a.tb.Cleanup(func() { cancel(); <-done })
 }
@@ -526,6 +557,20 @@ func (e *Events) Publish(topic string, data any) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.list = append(e.list, Event{Topic: topic, Data: data})
+}
+
+// Payloads returns every payload published on topic, in order, as the
+// service gave it (with its clubhouse.Audience, when it is Addressed).
+func (e *Events) Payloads(topic string) []any {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []any
+	for _, ev := range e.list {
+		if ev.Topic == topic {
+			out = append(out, ev.Data)
+		}
+	}
+	return out
 }
 
 // Topic returns the JSON payload of every message published on topic, in order.

@@ -21,6 +21,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/payments"
+	"github.com/clubhouse-go/clubhouse/push"
 	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
@@ -39,6 +40,7 @@ type Services struct {
 	Classes   *classes.Services
 	Tickets   *tickets.Services
 	Expirer   *tickets.Expirer       // expires the tickets whose time is up
+	Push      *push.Service          // clients' devices and their notifications; Run sends in the background
 	Ledger    *ledger.Ledger         // nil without an accounting database
 	Poster    *payments.LedgerPoster // posts completed payments and ticket movements to Ledger; nil without it
 }
@@ -53,6 +55,7 @@ type Options struct {
 	WebhookSecrets []string             // the payment gateway's signing secrets
 	Accounting     *sqlx.DB             // the ledger's database; nil: no Ledger and no Poster
 	Pool           *pgxpool.Pool        // the pgx pool db runs on, for the fast paths (booking.Options.Pool); nil: none
+	Push           push.Options         // the push service's VAPID key and subject; its Now and Events are the club's
 }
 
 // New builds the services over the main database db.
@@ -73,6 +76,8 @@ func New(db *sqlx.DB, o Options) *Services {
 		Payments: s.Payments, Events: o.Events, Pool: o.Pool})
 	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Events: o.Events, Pool: o.Pool})
 	s.Expirer = tickets.NewExpirer(db, o.Now)
+	o.Push.Now, o.Push.Events = o.Now, o.Events
+	s.Push = push.New(db, o.Push)
 	if o.Accounting != nil {
 		// The ledger's calendar is the club's: its clock reads in the zone.
 		s.Ledger = ledger.New(o.Accounting, func() time.Time { return o.Now().In(o.Zone) }, payments.WaitingCheck(db, o.Zone))
