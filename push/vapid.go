@@ -70,9 +70,9 @@ func LoadVAPIDKey(path string) (VAPIDKey, error) {
 
 // LoadOrCreateVAPIDKey reads the PEM private key at path. When the file
 // does not exist it generates a key and saves it (PKCS#8) with 0600
-// permissions, so that the devices' subscriptions survive restarts. When
-// two processes start at once, the one that loses the race reads the
-// winner's key.
+// permissions (os.CreateTemp's), so that the devices' subscriptions
+// survive restarts. When two processes start at once, the one that loses
+// the race reads the winner's key.
 func LoadOrCreateVAPIDKey(path string) (VAPIDKey, error) {
 	k, err := LoadVAPIDKey(path)
 	if !errors.Is(err, fs.ErrNotExist) {
@@ -85,23 +85,35 @@ func LoadOrCreateVAPIDKey(path string) (VAPIDKey, error) {
 	if err != nil {
 		return VAPIDKey{}, fmt.Errorf("encode VAPID key: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return VAPIDKey{}, fmt.Errorf("create key directory: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	// The key is written whole to a file of its own, then linked at path,
+	// which fails when path exists: a process that starts at the same
+	// time reads the whole key of the winner, never a file being written.
+	f, err := os.CreateTemp(dir, ".vapid-*.pem")
+	if err != nil {
+		return VAPIDKey{}, fmt.Errorf("save VAPID key: %w", err)
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})); err != nil {
+		f.Close()
+		return VAPIDKey{}, fmt.Errorf("save VAPID key: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return VAPIDKey{}, fmt.Errorf("save VAPID key: %w", err)
+	}
+	err = os.Link(f.Name(), path)
 	if errors.Is(err, fs.ErrExist) {
 		// Read once, not recurse: a dangling symlink is ErrNotExist to
-		// ReadFile and ErrExist to O_EXCL, and would loop forever.
+		// ReadFile and ErrExist to Link, and would loop forever.
 		return LoadVAPIDKey(path)
 	}
 	if err != nil {
 		return VAPIDKey{}, fmt.Errorf("save VAPID key: %w", err)
 	}
-	if _, err := f.Write(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})); err != nil {
-		f.Close()
-		return VAPIDKey{}, fmt.Errorf("save VAPID key: %w", err)
-	}
-	return k, f.Close()
+	return k, nil
 }
 
 func parseVAPIDKey(b []byte) (VAPIDKey, error) {
