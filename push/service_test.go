@@ -424,3 +424,32 @@ func TestRun_deliversAtOnce(t *testing.T) {
 }
 
 func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestRegister_race: registrations of one endpoint racing, by staff for
+// both clients and by each client, leave one subscription and no error.
+func TestRegister_race(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	d := f.receiver.Device()
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			var err error
+			switch i % 4 {
+			case 0:
+				_, err = f.svc.Register(context.Background(), desk, input(f.ana, d))
+			case 1:
+				_, err = f.svc.Register(context.Background(), desk, input(f.eva, d))
+			case 2:
+				_, err = f.svc.ClientRegister(context.Background(), f.anaUser, input(0, d))
+			case 3:
+				_, err = f.svc.ClientRegister(context.Background(), f.evaUser, input(0, d))
+			}
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	var n int
+	require.NoError(t, f.db.GetContext(t.Context(), &n, `SELECT count(*) FROM push_subscriptions WHERE endpoint = $1`, d.Endpoint))
+	assert.Equal(t, 1, n)
+}
