@@ -85,7 +85,7 @@ func (c *eventClub) event(court int64, hh, capacity int) tickets.EventInput {
 		Title: clubhouse.Some("Americano night"), Capacity: clubhouse.Some(capacity)}
 }
 
-// recorder is a clubhouse.Publisher that keeps the ids of the
+// recorder is a clubhouse.Publisher that keeps the ids of the staff's
 // booking:changed messages.
 type recorder struct {
 	mu  sync.Mutex
@@ -93,7 +93,7 @@ type recorder struct {
 }
 
 func (r *recorder) Publish(topic string, payload any) {
-	if topic != booking.TopicChanged {
+	if topic != booking.TopicChanged || payload.(booking.Changed).OwnerOnly {
 		return
 	}
 	r.mu.Lock()
