@@ -2,6 +2,7 @@ package booking_test
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -304,4 +305,50 @@ func TestBookings_messages(t *testing.T) {
 			assert.Equal(t, want, c.events.takeAll())
 		})
 	}
+}
+
+// TestBookings_messagesRace: twenty clients' bookings race for one slot
+// and twenty moves for another: one of each commits, and only the winners
+// are announced, each once; the losers' rolled-back writes announce
+// nothing.
+func TestBookings_messagesRace(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	ctx := t.Context()
+	const n = 20
+	movers := make([]booking.Reservation, n)
+	for i := range movers {
+		day := time.Date(2026, 3, 10+i, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
+		movers[i] = c.book(t, c.court2, c.bobClient, day+" 10:00", day+" 11:00")
+	}
+	var wg sync.WaitGroup
+	made := make([]booking.Reservation, n)
+	moved := make([]booking.Reservation, n)
+	errs := make([]error, 2*n)
+	for i := range n {
+		wg.Go(func() {
+			in := c.input(t, c.court, "2026-03-04 10:00", "2026-03-04 11:00")
+			in.ClientID = clubhouse.Some(c.anaClient)
+			made[i], errs[i] = c.b.Create(ctx, c.staff, in)
+		})
+		wg.Go(func() {
+			moved[i], errs[n+i] = c.b.Update(ctx, c.staff, movers[i].ID, c.input(t, c.court, "2026-03-05 10:00", "2026-03-05 11:00"))
+		})
+	}
+	wg.Wait()
+	var want []published
+	for i, err := range errs {
+		if err != nil {
+			require.ErrorIs(t, err, booking.ErrCourtTaken)
+			continue
+		}
+		if i < n {
+			want = append(want, changedMsg(staffAnd(c.ana.UserID), made[i].ID), availMsg(c.court, "2026-03-04"))
+			continue
+		}
+		from := movers[i-n].Checking.Format(time.DateOnly)
+		want = append(want, changedMsg(staffAnd(c.bob.UserID), moved[i-n].ID), availMsg(c.court2, from), availMsg(c.court, "2026-03-05"))
+	}
+	assert.Len(t, want, 5, "one booking and one move won")
+	assert.ElementsMatch(t, want, c.events.takeAll())
 }
