@@ -54,7 +54,6 @@ var (
 type Discounts struct {
 	db       *sqlx.DB
 	bookings *Bookings
-	events   clubhouse.Publisher
 
 	Coupons   *Catalog[Coupon]
 	Contracts *Catalog[Contract]

@@ -304,7 +304,6 @@ func (s *Enrollments) Withdraw(ctx context.Context, by clubhouse.Actor, classID 
 func (s *Enrollments) moveAs(ctx context.Context, trainer, client, id int64, to string) (Enrollment, error) {
 	var out, promoted Enrollment
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		promoted = Enrollment{}
 		classID, err := s.store.classOf(ctx, tx, id)
 		if err != nil {
 			return err
@@ -332,7 +331,7 @@ func (s *Enrollments) moveAs(ctx context.Context, trainer, client, id int64, to 
 		if err := s.store.setStatus(ctx, tx, id, to); err != nil {
 			return err
 		}
-		if err := s.promote(ctx, tx, e, to, c, &promoted); err != nil {
+		if promoted, err = s.promote(ctx, tx, e, to, c); err != nil {
 			return err
 		}
 		out, err = s.store.get(ctx, tx, id)
@@ -354,21 +353,20 @@ func (s *Enrollments) moveAs(ctx context.Context, trainer, client, id int64, to 
 }
 
 // promote gives the place e held, in class c, to the first on its waitlist
-// when e moved to status to frees it, and reads the promoted enrollment
-// into promoted (left zero when none is).
-func (s *Enrollments) promote(ctx context.Context, tx *sqlx.Tx, e Enrollment, to string, c places, promoted *Enrollment) error {
+// when e moved to status to frees it, and returns the promoted enrollment
+// (zero when none is).
+func (s *Enrollments) promote(ctx context.Context, tx *sqlx.Tx, e Enrollment, to string, c places) (Enrollment, error) {
 	if !e.HoldsPlace() || to == EnrollmentAccepted || c.Status != StatusScheduled {
-		return nil
+		return Enrollment{}, nil
 	}
 	id, err := s.store.nextWaiting(ctx, tx, e.ClassID)
 	if err != nil || id == 0 {
-		return err
+		return Enrollment{}, err
 	}
 	if err := s.store.setStatus(ctx, tx, id, EnrollmentPending); err != nil {
-		return err
+		return Enrollment{}, err
 	}
-	*promoted, err = s.store.get(ctx, tx, id)
-	return err
+	return s.store.get(ctx, tx, id)
 }
 
 // announce publishes the message of e on topic, once the transaction that
