@@ -185,7 +185,7 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in Book
 	if err != nil {
 		return Reservation{}, takenOnDeadlock(err)
 	}
-	b.publish(out.ID)
+	b.Announce(Reserved(out))
 	return out, nil
 }
 

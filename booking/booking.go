@@ -61,7 +61,7 @@ func New(db *sqlx.DB, o Options) *Club {
 		Clients:   &Clients{db: db, invite: o.Invite},
 		Tariffs:   tariffs,
 		Bookings:  bookings,
-		Discounts: &Discounts{db: db, bookings: bookings, events: o.Events, Coupons: &Catalog[Coupon]{db: db, c: coupons}, Contracts: &Catalog[Contract]{db: db, c: contracts}},
+		Discounts: &Discounts{db: db, bookings: bookings, Coupons: &Catalog[Coupon]{db: db, c: coupons}, Contracts: &Catalog[Contract]{db: db, c: contracts}},
 		Rules:     rules,
 	}
 }

@@ -153,7 +153,7 @@ func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation
 	if err != nil {
 		return Reservation{}, takenOnDeadlock(err)
 	}
-	b.publish(out.ID)
+	b.Announce(Reserved(out))
 	return out, nil
 }
 
@@ -231,6 +231,7 @@ func (b *Bookings) Update(ctx context.Context, by clubhouse.Actor, id int64, in 
 // confirm the new span.
 func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in BookingInput, owner *int64) (Reservation, error) {
 	var out Reservation
+	var changes Changes
 	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
 		r, err := b.store.get(ctx, tx, id, true)
 		if err != nil {
@@ -299,13 +300,21 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 		if err := b.store.update(ctx, tx, r); err != nil {
 			return err
 		}
-		out, err = b.store.get(ctx, tx, id, false)
-		return err
+		if out, err = b.store.get(ctx, tx, id, false); err != nil {
+			return err
+		}
+		changes = Changes{}
+		changes.changed(out, before.ClientUserID)
+		if out.Span() != before.Span() || out.CourtID != before.CourtID {
+			changes.held(before.CourtID, before.Span())
+			changes.held(out.CourtID, out.Span())
+		}
+		return nil
 	})
 	if err != nil {
 		return Reservation{}, fmt.Errorf("update booking: %w", takenOnDeadlock(err))
 	}
-	b.publish(out.ID)
+	b.Announce(changes)
 	return out, nil
 }
 
@@ -322,7 +331,7 @@ func (b *Bookings) Delete(ctx context.Context, by clubhouse.Actor, id int64) err
 	if len(deleted) == 0 {
 		return ErrBookingNotFound
 	}
-	b.publish(id)
+	b.Announce(removed(deleted))
 	return nil
 }
 
@@ -343,23 +352,9 @@ func (b *Bookings) DeleteMany(ctx context.Context, by clubhouse.Actor, ids []int
 	if err != nil {
 		return nil, fmt.Errorf("delete bookings: %w", err)
 	}
-	b.publish(deleted...)
-	return deleted, nil
-}
-
-// TopicChanged is the topic of the message published after bookings are
-// created, changed or deleted; its payload is a Changed.
-const TopicChanged = "booking:changed"
-
-// Changed is the payload of booking:changed: the bookings that changed.
-type Changed struct {
-	IDs []int64 `json:"ids"`
-}
-
-func (b *Bookings) publish(ids ...int64) {
-	if len(ids) > 0 {
-		b.events.Publish(TopicChanged, Changed{IDs: ids})
-	}
+	changes := removed(deleted)
+	b.Announce(changes)
+	return changes.IDs(), nil
 }
 
 // SpanInput is a court and a span of wall time to check or price.

@@ -2,7 +2,9 @@ package booking_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -144,29 +146,54 @@ func (c *testClub) newCourt(tb testing.TB) int64 {
 	return id
 }
 
-// recorder is a clubhouse.Publisher that keeps the ids of the
-// booking:changed messages.
+// recorder is a clubhouse.Publisher that keeps every message.
 type recorder struct {
-	mu  sync.Mutex
-	ids []int64
+	mu   sync.Mutex
+	msgs []published
+}
+
+// published is a message as a relay would deliver it: its topic, its
+// payload as JSON, and its audience.
+type published struct {
+	Topic    string
+	JSON     string
+	Audience clubhouse.Audience
 }
 
 func (r *recorder) Publish(topic string, payload any) {
-	if topic != booking.TopicChanged {
-		return
+	b, err := json.Marshal(payload)
+	if err != nil {
+		panic(err)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.ids = append(r.ids, payload.(booking.Changed).IDs...)
+	r.msgs = append(r.msgs, published{Topic: topic, JSON: string(b), Audience: clubhouse.AudienceOf(payload)})
 }
 
-// take returns the ids published since the last take.
+// take returns the ids of the staff's booking:changed messages published
+// since the last take, and forgets every message.
 func (r *recorder) take() []int64 {
+	var ids []int64
+	for _, m := range r.takeAll() {
+		if m.Topic != booking.TopicChanged || !slices.Contains(m.Audience.Rooms, clubhouse.RoomPanel) {
+			continue
+		}
+		var c booking.Changed
+		if err := json.Unmarshal([]byte(m.JSON), &c); err != nil {
+			panic(err)
+		}
+		ids = append(ids, c.IDs...)
+	}
+	return ids
+}
+
+// takeAll returns every message published since the last take.
+func (r *recorder) takeAll() []published {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ids := r.ids
-	r.ids = nil
-	return ids
+	msgs := r.msgs
+	r.msgs = nil
+	return msgs
 }
 
 // with returns v changed by edit.

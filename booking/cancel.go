@@ -62,8 +62,9 @@ func (b *Bookings) ClientCancel(ctx context.Context, by clubhouse.Actor, id int6
 // owner is not nil, judged then by the club's rules as the client's.
 func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, owner *int64) (Reservation, error) {
 	var out Reservation
-	changed := false
+	var changes Changes
 	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
+		changes = Changes{}
 		r, err := b.store.get(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -91,16 +92,14 @@ func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, own
 		if err := b.store.setCancelled(ctx, tx, id, recordedBy(by), b.now()); err != nil {
 			return err
 		}
-		changed = true
+		changes.freed(r, false)
 		out, err = b.store.get(ctx, tx, id, false)
 		return err
 	})
 	if err != nil {
 		return Reservation{}, fmt.Errorf("cancel booking: %w", err)
 	}
-	if changed {
-		b.publish(id)
-	}
+	b.Announce(changes)
 	return out, nil
 }
 
@@ -122,8 +121,9 @@ func (b *Bookings) noShow(ctx context.Context, by clubhouse.Actor, id int64, mar
 		return Reservation{}, err
 	}
 	var out Reservation
-	changed := false
+	var changes Changes
 	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
+		changes = Changes{}
 		r, err := b.store.get(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -147,15 +147,13 @@ func (b *Bookings) noShow(ctx context.Context, by clubhouse.Actor, id int64, mar
 		if err != nil {
 			return err
 		}
-		changed = true
+		changes.changed(r)
 		out, err = b.store.get(ctx, tx, id, false)
 		return err
 	})
 	if err != nil {
 		return Reservation{}, fmt.Errorf("no-show: %w", err)
 	}
-	if changed {
-		b.publish(id)
-	}
+	b.Announce(changes)
 	return out, nil
 }

@@ -54,7 +54,6 @@ var (
 type Discounts struct {
 	db       *sqlx.DB
 	bookings *Bookings
-	events   clubhouse.Publisher
 
 	Coupons   *Catalog[Coupon]
 	Contracts *Catalog[Contract]
@@ -113,11 +112,14 @@ func (d *Discounts) UpdateContract(ctx context.Context, id int64, in DiscountInp
 // ErrCouponInvalid, ErrCouponUsedUp, ErrHasContract, ErrHasCoupon.
 func (d *Discounts) ApplyCoupon(ctx context.Context, id int64, code string) (BookingQuote, error) {
 	today := d.bookings.Now()
+	var changes Changes
 	err := sqldb.Transact(ctx, d.db, func(tx *sqlx.Tx) error {
 		r, err := d.bookings.store.getLive(ctx, tx, id)
 		if err != nil {
 			return err
 		}
+		changes = Changes{}
+		changes.changed(r)
 		switch {
 		case r.ContractID != nil:
 			return ErrHasContract
@@ -162,7 +164,7 @@ func (d *Discounts) ApplyCoupon(ctx context.Context, id int64, code string) (Boo
 	if err != nil {
 		return BookingQuote{}, fmt.Errorf("apply coupon: %w", err)
 	}
-	d.bookings.publish(id)
+	d.bookings.Announce(changes)
 	return d.bookings.Price(ctx, id)
 }
 
@@ -170,11 +172,14 @@ func (d *Discounts) ApplyCoupon(ctx context.Context, id int64, code string) (Boo
 // removed) and returns the new price. Errors: ErrBookingNotFound,
 // ErrBookingCancelled, ErrNoCoupon.
 func (d *Discounts) RemoveCoupon(ctx context.Context, id int64) (BookingQuote, error) {
+	var changes Changes
 	err := sqldb.Transact(ctx, d.db, func(tx *sqlx.Tx) error {
 		r, err := d.bookings.store.getLive(ctx, tx, id)
 		if err != nil {
 			return err
 		}
+		changes = Changes{}
+		changes.changed(r)
 		if r.CouponID == nil {
 			return ErrNoCoupon
 		}
@@ -187,7 +192,7 @@ func (d *Discounts) RemoveCoupon(ctx context.Context, id int64) (BookingQuote, e
 	if err != nil {
 		return BookingQuote{}, fmt.Errorf("remove coupon: %w", err)
 	}
-	d.bookings.publish(id)
+	d.bookings.Announce(changes)
 	return d.bookings.Price(ctx, id)
 }
 
@@ -198,11 +203,14 @@ func (d *Discounts) RemoveCoupon(ctx context.Context, id int64) (BookingQuote, e
 // contract, ErrHasCoupon,
 // ErrContractInvalid, ErrContractClient.
 func (d *Discounts) SetContract(ctx context.Context, id int64, contractID *int64) (BookingQuote, error) {
+	var changes Changes
 	err := sqldb.Transact(ctx, d.db, func(tx *sqlx.Tx) error {
 		r, err := d.bookings.store.getLive(ctx, tx, id)
 		if err != nil {
 			return err
 		}
+		changes = Changes{}
+		changes.changed(r)
 		if contractID != nil {
 			if r.CouponID != nil {
 				return ErrHasCoupon
@@ -224,7 +232,7 @@ func (d *Discounts) SetContract(ctx context.Context, id int64, contractID *int64
 	if err != nil {
 		return BookingQuote{}, fmt.Errorf("set contract: %w", err)
 	}
-	d.bookings.publish(id)
+	d.bookings.Announce(changes)
 	return d.bookings.Price(ctx, id)
 }
 

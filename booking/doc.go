@@ -23,6 +23,21 @@
 // no longer change; staff cancel any booking (Cancel) and mark a started
 // one a no-show (MarkNoShow), which the client's Stats count.
 //
+// # Messages
+//
+// After each commit that changes bookings, Options.Events receives
+// booking:changed (TopicChanged, a Changed naming the bookings) for the
+// staff room and each booking's owner, the login of its client (one
+// message when the bookings share their owner; else the staff's naming
+// them all and one per owner naming only theirs), and availability:updated
+// (TopicAvailability, an AvailabilityChanged) once per court and date
+// whose booked time changed (a booking made, moved, cancelled or deleted;
+// a move tells of the old and the new court and date), for the staff and
+// everyone signed in. A write refused or rolled back publishes nothing.
+// The services collect the changes (Changes) in their transaction; another
+// domain that books in its own (Reserve, Release, CancelHeld) announces
+// them after its commit (Announce).
+//
 // # Using it from another program
 //
 // New takes a *sqlx.DB over pgx (sqlx.Open("pgx", url) with the driver

@@ -41,6 +41,9 @@ type Reservation struct {
 	ContractName        *string             `db:"contract_name"`
 	DiscountKind        *string             `db:"discount_kind"`
 	DiscountValue       decimal.NullDecimal `db:"discount_value"`
+	// ClientUserID is the login of the booking's client, when it has one:
+	// the booking's owner, who receives its messages (Changed).
+	ClientUserID *int64 `db:"client_user_id"`
 	// RulesOverriddenBy names the staff member who made or moved the
 	// booking against the club's rules (BookingInput.OverrideRules), at
 	// RulesOverriddenAt.

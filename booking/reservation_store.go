@@ -48,7 +48,7 @@ const reservationColumns = `r.id, r.operator_id, r.client_id, r.court_id, r.rese
 const reservationSelect = `SELECT ` + reservationColumns + `,
 	co.name AS court_name, co.price AS court_base_price, ct.name AS court_type_name, rt.name AS reservation_type_name,
 	st.name AS status_name, cl.first_name AS client_first_name, cl.last_name AS client_last_name, cl.email AS client_email,
-	cl.phone AS client_phone, cl.document AS client_document, cl.address AS client_address,
+	cl.phone AS client_phone, cl.document AS client_document, cl.address AS client_address, cl.user_id AS client_user_id,
 	cp.code AS coupon_code, cn.name AS contract_name,
 	COALESCE(cp.kind, cn.kind) AS discount_kind, COALESCE(cp.value, cn.value) AS discount_value
 	FROM reservations r
@@ -119,7 +119,8 @@ func (reservationStore) typeOf(ctx context.Context, q sqldb.Queryer, typeID int6
 //
 // The insert returns only what the database decides: the id, the status
 // and the creation time, which is also updated_at (both default to now(),
-// the transaction's time). The other columns are r's own; its span, which
+// the transaction's time), and the login of r's client, the booking's
+// owner for its messages. The other columns are r's own; its span, which
 // the callers have checked to be on the grid (Span.Check), is stored
 // exactly as the Wall of each end. It runs through sqldb.QueryRow, on the
 // pgx pool directly when q is one.
@@ -140,10 +141,11 @@ func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservati
 			FROM t WHERE $12::boolean OR NOT t.is_event
 			ON CONFLICT DO NOTHING
 			RETURNING id, reservation_status_id, created_at)
-		SELECT t.is_event, ins.id, ins.reservation_status_id, ins.created_at FROM t LEFT JOIN ins ON true`,
+		SELECT t.is_event, ins.id, ins.reservation_status_id, ins.created_at,
+			(SELECT user_id FROM clients WHERE id = $2::bigint) FROM t LEFT JOIN ins ON true`,
 		r.OperatorID, r.ClientID, r.CourtID, r.ReservationTypeID, r.ReservationStatusID, r.Checking, r.Checkout, r.Notes, r.SeriesID,
 		r.RulesOverriddenBy, r.RulesOverriddenAt, held,
-	).Scan(&event, &id, &status, &created)
+	).Scan(&event, &id, &status, &created, &out.ClientUserID)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return Reservation{}, reservationErrors["reservations_reservation_type_id_fkey"]
@@ -269,9 +271,16 @@ func (reservationStore) overlapping(ctx context.Context, q sqldb.Queryer, court 
 	return out, nil
 }
 
-func (reservationStore) delete(ctx context.Context, q sqldb.Queryer, ids []int64) ([]int64, error) {
-	deleted := []int64{}
-	err := q.SelectContext(ctx, &deleted, `DELETE FROM reservations WHERE id = ANY($1) RETURNING id`, ids)
+// deletedColumns are what a delete returns of each booking it removed:
+// what its messages need (see Changes.freed).
+const deletedColumns = `RETURNING r.id, r.client_id, r.court_id, r.checking, r.checkout, r.cancelled_at,
+	(SELECT user_id FROM clients WHERE id = r.client_id) AS client_user_id`
+
+// delete deletes the bookings with ids and returns them, with only the
+// columns of deletedColumns.
+func (reservationStore) delete(ctx context.Context, q sqldb.Queryer, ids []int64) ([]Reservation, error) {
+	deleted := []Reservation{}
+	err := q.SelectContext(ctx, &deleted, `DELETE FROM reservations r WHERE r.id = ANY($1) `+deletedColumns, ids)
 	if sqldb.Code(err) == "23503" {
 		return nil, errBookingInUse
 	}

@@ -27,8 +27,8 @@ const MaxReserve = 1000
 // Reserve is how an event books its court, which no plain booking may do
 // (ErrEventType). When any span is taken, Reserve books
 // none: it answers ErrCourtTaken listing every taken start, and the caller
-// must roll tx back. After tx commits, the caller calls Announce with the
-// bookings' ids.
+// must roll tx back. After tx commits, the caller calls Announce with
+// Reserved of the bookings.
 //
 // Errors: clubhouse.ErrForbidden for an actor without the panel permission
 // or the trainer role, Invalid (incomplete data, invalid reference, a span
@@ -105,43 +105,52 @@ func (b *Bookings) Reserve(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor,
 }
 
 // Release deletes the bookings with ids in tx, the caller's transaction,
-// and returns the ids it deleted (unknown ones are skipped). After tx
-// commits, the caller calls Announce with them. Errors: as DeleteMany.
-func (b *Bookings) Release(ctx context.Context, tx *sqlx.Tx, ids []int64) ([]int64, error) {
+// and returns what it changed: the bookings it deleted (unknown ids are
+// skipped; Changes.IDs lists the others) and the court dates they freed.
+// After tx commits, the caller calls Announce with them. Errors: as
+// DeleteMany.
+func (b *Bookings) Release(ctx context.Context, tx *sqlx.Tx, ids []int64) (Changes, error) {
 	if len(ids) == 0 {
-		return []int64{}, nil
+		return Changes{}, nil
 	}
 	deleted, err := b.store.delete(ctx, tx, ids)
 	if err != nil {
-		return nil, fmt.Errorf("release bookings: %w", err)
+		return Changes{}, fmt.Errorf("release bookings: %w", err)
 	}
-	return deleted, nil
+	return removed(deleted), nil
 }
 
 // CancelHeld cancels, in tx, the caller's transaction, the booking with id
 // that another domain holds and has let go of (a cancelled event), for by,
 // whatever the club's rules say; it frees the court and keeps the booking,
-// who cancelled it and when. A cancelled booking stays as it was. After tx
-// commits, the caller calls Announce with id. Errors:
+// who cancelled it and when, and returns what it changed. A cancelled
+// booking stays as it was, and nothing changed. After tx commits, the
+// caller calls Announce with the changes. Errors:
 // clubhouse.ErrForbidden for an actor without the panel permission,
 // ErrBookingNotFound, ErrNoShowMarked, ErrClassSession, ErrEventBooking.
-func (b *Bookings) CancelHeld(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, id int64) error {
+func (b *Bookings) CancelHeld(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, id int64) (Changes, error) {
 	if err := by.RequirePanel(); err != nil {
-		return err
+		return Changes{}, err
 	}
 	r, err := b.store.get(ctx, tx, id, true)
 	switch {
 	case err != nil:
-		return err
+		return Changes{}, err
 	case r.CancelledAt != nil:
-		return nil
+		return Changes{}, nil
 	case r.NoShowAt != nil:
-		return ErrNoShowMarked
+		return Changes{}, ErrNoShowMarked
 	}
-	return b.store.setCancelled(ctx, tx, id, recordedBy(by), b.now())
+	if err := b.store.setCancelled(ctx, tx, id, recordedBy(by), b.now()); err != nil {
+		return Changes{}, err
+	}
+	var c Changes
+	c.freed(r, false)
+	return c, nil
 }
 
-// Announce publishes booking:changed for the bookings with ids, which a
-// committed transaction of another domain made, moved or freed (Reserve,
-// Release).
-func (b *Bookings) Announce(ids ...int64) { b.publish(ids...) }
+// Announce publishes the messages of changes (see Changes.Publish), which
+// a committed transaction made: every use case of Bookings calls it after
+// its commit, and another domain after the commit of its own transaction
+// in which it called Reserve, Release or CancelHeld.
+func (b *Bookings) Announce(changes Changes) { changes.Publish(b.events) }

@@ -324,11 +324,7 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 	if err != nil {
 		return SeriesResult{}, fmt.Errorf("create series: %w", takenOnDeadlock(err))
 	}
-	ids := make([]int64, len(out.Created))
-	for i, r := range out.Created {
-		ids[i] = r.ID
-	}
-	b.publish(ids...)
+	b.Announce(Reserved(out.Created...))
 	return out, nil
 }
 
@@ -370,20 +366,21 @@ func (b *Bookings) DeleteSeries(ctx context.Context, by clubhouse.Actor, id int6
 		return nil, err
 	}
 	var store seriesStore
-	var deleted []int64
+	var changes Changes
 	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
 		if _, err := store.get(ctx, tx, id, true); err != nil {
 			return err
 		}
-		var err error
-		if deleted, err = store.deleteBookings(ctx, tx, id, from); err != nil {
+		deleted, err := store.deleteBookings(ctx, tx, id, from)
+		if err != nil {
 			return err
 		}
+		changes = removed(deleted)
 		return store.deleteIfEmpty(ctx, tx, id)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("delete series: %w", err)
 	}
-	b.publish(deleted...)
-	return deleted, nil
+	b.Announce(changes)
+	return changes.IDs(), nil
 }

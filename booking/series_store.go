@@ -89,12 +89,13 @@ func (seriesStore) bookings(ctx context.Context, q sqldb.Queryer, id int64) ([]R
 
 // deleteBookings deletes the bookings of the series with id whose checking
 // is on or after from (all when from is nil), except the cancelled ones,
-// which stay in history, and returns their ids.
-// Errors: Conflict when payments or events still refer to one of them.
-func (seriesStore) deleteBookings(ctx context.Context, q sqldb.Queryer, id int64, from *time.Time) ([]int64, error) {
-	deleted := []int64{}
-	err := q.SelectContext(ctx, &deleted, `DELETE FROM reservations
-		WHERE series_id = $1 AND ($2::timestamp IS NULL OR checking >= $2) AND cancelled_at IS NULL RETURNING id`, id, from)
+// which stay in history, and returns them (with the columns of
+// deletedColumns). Errors: Conflict when payments or events still refer to
+// one of them.
+func (seriesStore) deleteBookings(ctx context.Context, q sqldb.Queryer, id int64, from *time.Time) ([]Reservation, error) {
+	deleted := []Reservation{}
+	err := q.SelectContext(ctx, &deleted, `DELETE FROM reservations r
+		WHERE r.series_id = $1 AND ($2::timestamp IS NULL OR r.checking >= $2) AND r.cancelled_at IS NULL `+deletedColumns, id, from)
 	if sqldb.Code(err) == "23503" {
 		return nil, clubhouse.ErrInUse.Withf("A booking of the series still has payments, classes or events; delete those first.")
 	}

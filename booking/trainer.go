@@ -48,7 +48,7 @@ func (b *Bookings) TrainerCreate(ctx context.Context, by clubhouse.Actor, in Boo
 	if err != nil {
 		return Reservation{}, fmt.Errorf("trainer booking: %w", takenOnDeadlock(err))
 	}
-	b.publish(out.ID)
+	b.Announce(Reserved(out))
 	return out, nil
 }
 

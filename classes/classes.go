@@ -105,7 +105,7 @@ func (s *Classes) Create(ctx context.Context, by clubhouse.Actor, in ClassInput)
 		return Class{}, err
 	}
 	var out Class
-	var booked []int64
+	var booked booking.Changes
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		if err := s.checkRefs(ctx, tx, &c, true); err != nil {
 			return err
@@ -124,7 +124,7 @@ func (s *Classes) Create(ctx context.Context, by clubhouse.Actor, in ClassInput)
 	if err != nil {
 		return Class{}, fmt.Errorf("create class: %w", err)
 	}
-	s.bookings.Announce(booked...)
+	s.bookings.Announce(booked)
 	return out, nil
 }
 
@@ -145,8 +145,9 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 		in.UserID = clubhouse.Optional[int64]{}
 	}
 	var out Class
-	var changed []int64
+	var changed booking.Changes
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		changed = booking.Changes{}
 		c, err := s.owned(ctx, tx, trainer, id)
 		if err != nil {
 			return err
@@ -176,14 +177,15 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 	if err != nil {
 		return Class{}, fmt.Errorf("update class: %w", err)
 	}
-	s.bookings.Announce(changed...)
+	s.bookings.Announce(changed)
 	return out, nil
 }
 
 // reschedule frees the bookings of the sessions of old (the class as it
 // was) that have not started and books the future dates of c's schedule
-// instead (against the club's rules when override).
-func (s *Classes) reschedule(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, old, c Class, override bool) ([]int64, error) {
+// instead (against the club's rules when override), and returns what it
+// changed of the bookings.
+func (s *Classes) reschedule(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, old, c Class, override bool) (booking.Changes, error) {
 	now := s.wallNow()
 	var future []time.Time
 	kept := map[time.Time]bool{}
@@ -196,10 +198,10 @@ func (s *Classes) reschedule(ctx context.Context, tx *sqlx.Tx, by clubhouse.Acto
 	}
 	freed, err := s.release(ctx, tx, c.ID, future)
 	if err != nil {
-		return nil, err
+		return booking.Changes{}, err
 	}
 	if err := s.store.dropSessions(ctx, tx, c.ID, future); err != nil {
-		return nil, err
+		return booking.Changes{}, err
 	}
 	var dates []time.Time
 	for _, d := range c.dates() {
@@ -211,12 +213,13 @@ func (s *Classes) reschedule(ctx context.Context, tx *sqlx.Tx, by clubhouse.Acto
 		return freed, nil
 	}
 	booked, err := s.book(ctx, tx, by, c, dates, override)
-	return append(freed, booked...), err
+	return freed.Join(booked), err
 }
 
 // book reserves the court for the sessions of c on dates and stores them;
-// the club's rules apply unless override (staff only).
-func (s *Classes) book(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, c Class, dates []time.Time, override bool) ([]int64, error) {
+// the club's rules apply unless override (staff only). It returns the
+// changes of the bookings it made.
+func (s *Classes) book(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, c Class, dates []time.Time, override bool) (booking.Changes, error) {
 	spans := make([]booking.Span, len(dates))
 	for i, d := range dates {
 		spans[i] = c.span(d)
@@ -225,22 +228,21 @@ func (s *Classes) book(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, c C
 	rs, err := s.bookings.Reserve(ctx, tx, by, booking.BookingInput{CourtID: clubhouse.Some(c.CourtID),
 		ReservationTypeID: clubhouse.Some(c.ReservationTypeID), Notes: clubhouse.Some(notes), OverrideRules: override}, spans)
 	if err != nil {
-		return nil, err
+		return booking.Changes{}, err
 	}
 	sessions := make([]Session, len(rs))
-	ids := make([]int64, len(rs))
-	for i, r := range rs {
+	for i := range rs {
 		sessions[i] = Session{Date: dates[i], ReservationID: &rs[i].ID}
-		ids[i] = r.ID
 	}
-	return ids, s.store.addSessions(ctx, tx, c.ID, sessions)
+	return booking.Reserved(rs...), s.store.addSessions(ctx, tx, c.ID, sessions)
 }
 
-// release frees the court of the sessions of the class with id on dates.
-func (s *Classes) release(ctx context.Context, tx *sqlx.Tx, id int64, dates []time.Time) ([]int64, error) {
+// release frees the court of the sessions of the class with id on dates,
+// and returns what it changed of the bookings.
+func (s *Classes) release(ctx context.Context, tx *sqlx.Tx, id int64, dates []time.Time) (booking.Changes, error) {
 	held, err := s.store.freeSessions(ctx, tx, id, dates)
 	if err != nil {
-		return nil, err
+		return booking.Changes{}, err
 	}
 	return s.bookings.Release(ctx, tx, held)
 }
@@ -302,7 +304,8 @@ func (s *Classes) end(ctx context.Context, by clubhouse.Actor, id int64, status 
 		return Class{}, err
 	}
 	var out Class
-	var freed, students []int64
+	var freed booking.Changes
+	var students []int64
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		c, err := s.owned(ctx, tx, trainer, id)
 		if err != nil {
@@ -326,9 +329,11 @@ func (s *Classes) end(ctx context.Context, by clubhouse.Actor, id int64, status 
 	if err != nil {
 		return Class{}, fmt.Errorf("%s class: %w", strings.TrimSuffix(status, "led"), err)
 	}
-	s.bookings.Announce(freed...)
+	s.bookings.Announce(freed)
 	if status == StatusCancelled {
-		s.events.Publish(TopicClassCancelled, ClassCancelled{ClassID: out.ID, Title: out.Title, UserIDs: students})
+		for _, m := range cancelled(out, students) {
+			s.events.Publish(TopicClassCancelled, m)
+		}
 	}
 	return out, nil
 }
@@ -343,7 +348,7 @@ func (s *Classes) Delete(ctx context.Context, by clubhouse.Actor, id int64) erro
 	if err != nil {
 		return err
 	}
-	var freed []int64
+	var freed booking.Changes
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		c, err := s.owned(ctx, tx, trainer, id)
 		if err != nil {
@@ -364,7 +369,7 @@ func (s *Classes) Delete(ctx context.Context, by clubhouse.Actor, id int64) erro
 	if err != nil {
 		return fmt.Errorf("delete class: %w", err)
 	}
-	s.bookings.Announce(freed...)
+	s.bookings.Announce(freed)
 	return nil
 }
 

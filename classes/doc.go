@@ -8,6 +8,18 @@
 // tariffs.go. Writes take the acting clubhouse.Actor and refuse one without
 // the panel permission (clubhouse.ErrForbidden); trainers and staff read.
 //
+// # Messages
+//
+// After each commit, Options.Events receives the messages of classes
+// (messages.go): enrollment:changed and enrollment:promoted
+// (EnrollmentChanged) for the staff room, the class's trainer room
+// (clubhouse.TrainerRoom) and the enrolled client; class:cancelled
+// (ClassCancelled), one copy naming every student for the staff and the
+// trainer and one per student naming only them. The sessions' bookings are
+// announced as any booking (booking:changed for the staff,
+// availability:updated per court and date), and an enrollment's claims as
+// payments (payment:updated).
+//
 // # Using it from another program
 //
 // New takes a *sqlx.DB over pgx on the club's database, migrated with

@@ -97,12 +97,18 @@ func (enrollmentStore) lock(ctx context.Context, q sqldb.Queryer, id int64) (cla
 	return row.ClassID, row.Status, sqldb.Map(err, ErrEnrollmentNotFound, nil)
 }
 
-// insert stores an enrollment of client in class with status.
-func (enrollmentStore) insert(ctx context.Context, q sqldb.Queryer, classID, clientID int64, status string, by *int64) (int64, error) {
-	var id int64
-	err := q.GetContext(ctx, &id, `INSERT INTO enrollments (class_id, client_id, status, waitlisted_at, created_by)
-		VALUES ($1, $2, $3, CASE WHEN $3 = 'waitlisted' THEN clock_timestamp() END, $4) RETURNING id`, classID, clientID, status, by)
-	return id, sqldb.Map(err, nil, enrollmentErrors)
+// insert stores an enrollment of client in class with status, and returns
+// its id and the client's login (nil without one), whom its messages are
+// for.
+func (enrollmentStore) insert(ctx context.Context, q sqldb.Queryer, classID, clientID int64, status string, by *int64) (int64, *int64, error) {
+	var row struct {
+		ID     int64  `db:"id"`
+		UserID *int64 `db:"user_id"`
+	}
+	err := q.GetContext(ctx, &row, `INSERT INTO enrollments (class_id, client_id, status, waitlisted_at, created_by)
+		VALUES ($1, $2, $3, CASE WHEN $3 = 'waitlisted' THEN clock_timestamp() END, $4)
+		RETURNING id, (SELECT user_id FROM clients WHERE id = client_id) AS user_id`, classID, clientID, status, by)
+	return row.ID, row.UserID, sqldb.Map(err, nil, enrollmentErrors)
 }
 
 // setStatus moves the enrollment with id to status, stamping its time.

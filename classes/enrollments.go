@@ -14,33 +14,6 @@ import (
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
-// Topics of the domain messages of classes, published after commit.
-const (
-	// TopicEnrollment tells that an enrollment changed (EnrollmentChanged).
-	TopicEnrollment = "enrollment:changed"
-	// TopicPromoted tells a client that a place freed and their waitlisted
-	// enrollment now holds it (EnrollmentChanged).
-	TopicPromoted = "enrollment:promoted"
-	// TopicClassCancelled tells the enrolled students that a class was
-	// cancelled (ClassCancelled).
-	TopicClassCancelled = "class:cancelled"
-)
-
-// EnrollmentChanged is the payload of TopicEnrollment and TopicPromoted.
-type EnrollmentChanged struct {
-	ID      int64  `json:"id"`
-	ClassID int64  `json:"class_id"`
-	Status  string `json:"status"`
-	UserID  *int64 `json:"user_id"` // the client's login, who the message is for
-}
-
-// ClassCancelled is the payload of TopicClassCancelled.
-type ClassCancelled struct {
-	ClassID int64   `json:"class_id"`
-	Title   string  `json:"title"`
-	UserIDs []int64 `json:"user_ids"` // the logins of the students who were enrolled
-}
-
 // Enrollments manages clients' places in classes, their waitlists and the
 // payment claims made when enrolling.
 //
@@ -105,12 +78,14 @@ func (s *Enrollments) Add(ctx context.Context, by clubhouse.Actor, classID, clie
 
 func (s *Enrollments) enroll(ctx context.Context, by clubhouse.Actor, trainer, classID, clientID int64, claims []payments.Input) (Enrollment, error) {
 	var id int64
+	var msg EnrollmentChanged
 	var paid []payments.Payment
 	var creator *int64
 	if by.UserID != 0 {
 		creator = &by.UserID
 	}
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+		paid = nil
 		c, err := s.store.class(ctx, tx, classID, s.wallNow())
 		if err != nil {
 			return err
@@ -131,9 +106,11 @@ func (s *Enrollments) enroll(ctx context.Context, by clubhouse.Actor, trainer, c
 		if c.Taken >= c.Capacity {
 			status = EnrollmentWaitlisted
 		}
-		if id, err = s.store.insert(ctx, tx, classID, clientID, status, creator); err != nil {
+		var user *int64
+		if id, user, err = s.store.insert(ctx, tx, classID, clientID, status, creator); err != nil {
 			return err
 		}
+		msg = EnrollmentChanged{ID: id, ClassID: classID, Status: status, UserID: user, TrainerID: c.Trainer}
 		if len(claims) == 0 {
 			return nil
 		}
@@ -147,7 +124,9 @@ func (s *Enrollments) enroll(ctx context.Context, by clubhouse.Actor, trainer, c
 	if err != nil {
 		return Enrollment{}, fmt.Errorf("enroll: %w", err)
 	}
-	return s.enrolled(ctx, id, paid)
+	s.payments.Announce(paid...)
+	s.events.Publish(TopicEnrollment, msg)
+	return s.enrolled(ctx, id)
 }
 
 // enrollNow enrolls by's client without claims: the common case, one
@@ -171,24 +150,18 @@ func (s *Enrollments) enrollNow(ctx context.Context, by clubhouse.Actor, classID
 	if err != nil {
 		return Enrollment{}, fmt.Errorf("enroll: %w", err)
 	}
-	if e.Status == EnrollmentWaitlisted {
-		return s.enrolled(ctx, e.ID, nil) // for its position, read after the commit
-	}
 	s.announce(TopicEnrollment, e)
+	if e.Status == EnrollmentWaitlisted {
+		return s.enrolled(ctx, e.ID) // for its position, read after the commit
+	}
 	return e, nil
 }
 
-// enrolled reads the new enrollment with id and announces it and its
-// claims. A new enrollment has no completed payment yet (its claims are
+// enrolled reads the new enrollment with id, once its transaction has
+// committed. A new enrollment has no completed payment yet (its claims are
 // pending), so Paid stays zero without asking.
-func (s *Enrollments) enrolled(ctx context.Context, id int64, claims []payments.Payment) (Enrollment, error) {
-	out, err := s.store.get(ctx, s.db, id)
-	if err != nil {
-		return Enrollment{}, err
-	}
-	s.payments.Announce(claims...)
-	s.announce(TopicEnrollment, out)
-	return out, nil
+func (s *Enrollments) enrolled(ctx context.Context, id int64) (Enrollment, error) {
+	return s.store.get(ctx, s.db, id)
 }
 
 // List returns the enrollments that match f and that by may see, in the
@@ -329,9 +302,8 @@ func (s *Enrollments) Withdraw(ctx context.Context, by clubhouse.Actor, classID 
 // enrolling locks it, so that places change one after another; a place
 // freed goes to the first on the waitlist in the same transaction.
 func (s *Enrollments) moveAs(ctx context.Context, trainer, client, id int64, to string) (Enrollment, error) {
-	var promoted int64
+	var out, promoted Enrollment
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		promoted = 0
 		classID, err := s.store.classOf(ctx, tx, id)
 		if err != nil {
 			return err
@@ -359,33 +331,48 @@ func (s *Enrollments) moveAs(ctx context.Context, trainer, client, id int64, to 
 		if err := s.store.setStatus(ctx, tx, id, to); err != nil {
 			return err
 		}
-		if !e.HoldsPlace() || to == EnrollmentAccepted || c.Status != StatusScheduled {
-			return nil
-		}
-		if promoted, err = s.store.nextWaiting(ctx, tx, classID); err != nil || promoted == 0 {
+		if promoted, err = s.promote(ctx, tx, e, to, c); err != nil {
 			return err
 		}
-		return s.store.setStatus(ctx, tx, promoted, EnrollmentPending)
+		out, err = s.store.get(ctx, tx, id)
+		return err
 	})
 	if err != nil {
 		return Enrollment{}, fmt.Errorf("%s enrollment: %w", to, err)
 	}
-	out, err := s.get(ctx, id)
+	s.announce(TopicEnrollment, out)
+	if promoted.ID != 0 {
+		s.announce(TopicEnrollment, promoted)
+		s.announce(TopicPromoted, promoted)
+	}
+	rows, err := s.withPaid(ctx, []Enrollment{out}, nil)
 	if err != nil {
 		return Enrollment{}, err
 	}
-	s.announce(TopicEnrollment, out)
-	if promoted != 0 {
-		if p, err := s.get(ctx, promoted); err == nil {
-			s.announce(TopicEnrollment, p)
-			s.announce(TopicPromoted, p)
-		}
-	}
-	return out, nil
+	return rows[0], nil
 }
 
+// promote gives the place e held, in class c, to the first on its waitlist
+// when e moved to status to frees it, and returns the promoted enrollment
+// (zero when none is).
+func (s *Enrollments) promote(ctx context.Context, tx *sqlx.Tx, e Enrollment, to string, c places) (Enrollment, error) {
+	if !e.HoldsPlace() || to == EnrollmentAccepted || c.Status != StatusScheduled {
+		return Enrollment{}, nil
+	}
+	id, err := s.store.nextWaiting(ctx, tx, e.ClassID)
+	if err != nil || id == 0 {
+		return Enrollment{}, err
+	}
+	if err := s.store.setStatus(ctx, tx, id, EnrollmentPending); err != nil {
+		return Enrollment{}, err
+	}
+	return s.store.get(ctx, tx, id)
+}
+
+// announce publishes the message of e on topic, once the transaction that
+// changed e has committed.
 func (s *Enrollments) announce(topic string, e Enrollment) {
-	s.events.Publish(topic, EnrollmentChanged{ID: e.ID, ClassID: e.ClassID, Status: e.Status, UserID: e.UserID})
+	s.events.Publish(topic, message(e))
 }
 
 // MarkAttendance marks the attendance of the enrollment with id at the
@@ -408,6 +395,7 @@ func (s *Enrollments) MarkAttendance(ctx context.Context, by clubhouse.Actor, id
 	if by.UserID != 0 {
 		marker = &by.UserID
 	}
+	var out Enrollment
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		classID, st, err := s.store.lock(ctx, tx, id)
 		if err != nil {
@@ -425,15 +413,19 @@ func (s *Enrollments) MarkAttendance(ctx context.Context, by clubhouse.Actor, id
 		case !e.HoldsPlace():
 			return ErrEnrollmentMove.Withf("A %s enrollment holds no place; only pending and accepted ones are marked.", st)
 		}
-		return s.store.mark(ctx, tx, id, date, status, marker)
+		if err := s.store.mark(ctx, tx, id, date, status, marker); err != nil {
+			return err
+		}
+		out, err = s.store.get(ctx, tx, id)
+		return err
 	})
 	if err != nil {
 		return Enrollment{}, fmt.Errorf("mark attendance: %w", err)
 	}
-	out, err := s.get(ctx, id)
+	s.announce(TopicEnrollment, out)
+	rows, err := s.withPaid(ctx, []Enrollment{out}, nil)
 	if err != nil {
 		return Enrollment{}, err
 	}
-	s.announce(TopicEnrollment, out)
-	return out, nil
+	return rows[0], nil
 }

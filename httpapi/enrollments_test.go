@@ -174,8 +174,10 @@ func TestEnrollments_placesWaitlistAndPayments(t *testing.T) {
 	admin.Delete(path("/api/admin/classes/%d", class), nil).Status(t, http.StatusConflict)
 	admin.Patch(path("/api/admin/classes/%d/cancel", class), nil).Status(t, http.StatusOK)
 	cancelled := app.Events.Topic("class:cancelled")
-	require.Len(t, cancelled, 1)
+	require.Len(t, cancelled, 5, "the copy of the staff and the trainer, then one for each of the 4 students")
 	assert.Contains(t, cancelled[0], fmt.Sprintf("%d", *mine[0].UserID), "the students are told")
+	assert.Contains(t, cancelled[1:], fmt.Sprintf(`{"class_id":%d,"title":"Padel basics","user_ids":[%d]}`, class, *mine[0].UserID),
+		"each student's own copy names only them")
 	s[1].Post(enrollURL, map[string]any{"payments": []any{}}).Status(t, http.StatusNotFound)
 }
 

@@ -12,6 +12,15 @@
 // own claims and views go through the Client* methods, which resolve the
 // actor's client record themselves.
 //
+// # Messages
+//
+// After each commit that creates, changes or deletes a payment (the
+// staff's writes, a client's claim, the webhook, the inbox, an
+// enrollment's claims announced by package classes), Options.Events
+// receives payment:updated (TopicUpdated, an Updated) for the staff room
+// and the payment's owner, the login of the client of its booking or
+// enrollment (Payment.UserID); a ticket sale's payment is the staff's only.
+//
 // # Using it from another program
 //
 // New takes a *sqlx.DB over pgx (sqlx.Open("pgx", url) with the driver

@@ -37,6 +37,10 @@ type Payment struct {
 	Checking  *time.Time `db:"checking"`
 	Checkout  *time.Time `db:"checkout"`
 	ClientID  *int64     `db:"client_id"`
+	// UserID is the login of the client whose booking or enrollment the
+	// payment pays, when it has one: the payment's owner, who receives its
+	// messages (Updated). A ticket sale's payment has none.
+	UserID *int64 `db:"user_id"`
 }
 
 // Reference is the payment's transaction id as people see it: the

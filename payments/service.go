@@ -377,11 +377,14 @@ func (s *Service) Delete(ctx context.Context, by clubhouse.Actor, bookingID, id 
 	return nil
 }
 
-// TopicUpdated is the topic of the message published after a payment is
-// created, changed or deleted; its payload is an Updated.
+// TopicUpdated is the topic of the message published after each commit
+// that creates, changes or deletes a payment (by staff, by a client's
+// claim, by the webhook or the inbox); its payload is an Updated.
 const TopicUpdated = "payment:updated"
 
-// Updated is the payload of payment:updated.
+// Updated is the payload of payment:updated. It goes to the staff room and
+// to the payment's owner (Payment.UserID); a ticket sale's payment has
+// none, and its messages are the staff's.
 type Updated struct {
 	ID            int64  `json:"id"`
 	ReservationID *int64 `json:"reservation_id"`
@@ -389,11 +392,29 @@ type Updated struct {
 	Status        bool   `json:"status"`
 	StatusDetail  string `json:"status_detail"`
 	Deleted       bool   `json:"deleted,omitempty"`
+	// Owner is the user (users.id) who owns the payment and receives the
+	// message; 0: none.
+	Owner int64 `json:"-"`
 }
 
+// Audience is the staff room and the Owner.
+func (m Updated) Audience() clubhouse.Audience {
+	a := clubhouse.Audience{Rooms: []string{clubhouse.RoomPanel}}
+	if m.Owner != 0 {
+		a.Users = []int64{m.Owner}
+	}
+	return a
+}
+
+// publish publishes payment:updated for p, read in the transaction that
+// changed it (its owner with it), once that transaction has committed.
 func (s *Service) publish(p Payment, deleted bool) {
-	s.events.Publish(TopicUpdated, Updated{ID: p.ID, ReservationID: p.ReservationID, EnrollmentID: p.EnrollmentID, Status: p.Status,
-		StatusDetail: p.StatusDetail, Deleted: deleted})
+	m := Updated{ID: p.ID, ReservationID: p.ReservationID, EnrollmentID: p.EnrollmentID, Status: p.Status,
+		StatusDetail: p.StatusDetail, Deleted: deleted}
+	if p.UserID != nil {
+		m.Owner = *p.UserID
+	}
+	s.events.Publish(TopicUpdated, m)
 }
 
 // Stats are counts and sums of payments.

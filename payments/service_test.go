@@ -173,6 +173,15 @@ func (u *updates) take() []payments.Updated {
 	return msgs
 }
 
+// ownerOf is the user p's messages are for besides the staff: its owner,
+// as the service read it (TestService_messages checks who that is).
+func ownerOf(p payments.Payment) int64 {
+	if p.UserID == nil {
+		return 0
+	}
+	return *p.UserID
+}
+
 // with returns v changed by edit.
 func with[T any](v T, edit func(*T)) T {
 	edit(&v)
@@ -269,7 +278,7 @@ func TestService_Create(t *testing.T) {
 			assert.Equal(t, tt.in.ReservationID.Value, p.ReservationID)
 			assert.True(t, tt.in.Amount.Value.Equal(p.Amount))
 			tt.check(t, p)
-			assert.Equal(t, []payments.Updated{{ID: p.ID, ReservationID: p.ReservationID, Status: p.Status, StatusDetail: p.StatusDetail}},
+			assert.Equal(t, []payments.Updated{{ID: p.ID, ReservationID: p.ReservationID, Status: p.Status, StatusDetail: p.StatusDetail, Owner: ownerOf(p)}},
 				c.events.take())
 			got, err := c.svc.Get(t.Context(), p.ID)
 			require.NoError(t, err)
@@ -383,7 +392,7 @@ func TestService_CreateForBooking(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, &tt.booking, p.ReservationID)
-			assert.Equal(t, []payments.Updated{{ID: p.ID, ReservationID: p.ReservationID, StatusDetail: payments.DetailPending}}, c.events.take())
+			assert.Equal(t, []payments.Updated{{ID: p.ID, ReservationID: p.ReservationID, StatusDetail: payments.DetailPending, Owner: ownerOf(p)}}, c.events.take())
 			if !tt.receipt {
 				assert.Nil(t, p.Foto)
 				assert.Nil(t, p.FotoType)
@@ -496,7 +505,7 @@ func TestService_Update(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, p.ID, got.ID)
 			tt.check(t, got)
-			assert.Equal(t, []payments.Updated{{ID: got.ID, ReservationID: got.ReservationID, Status: got.Status, StatusDetail: got.StatusDetail}},
+			assert.Equal(t, []payments.Updated{{ID: got.ID, ReservationID: got.ReservationID, Status: got.Status, StatusDetail: got.StatusDetail, Owner: ownerOf(got)}},
 				c.events.take())
 			stored, err := c.svc.Get(ctx, got.ID)
 			require.NoError(t, err)
@@ -650,7 +659,7 @@ func TestService_Delete(t *testing.T) {
 			require.NoError(t, err)
 			_, err = c.svc.Get(ctx, p.ID)
 			require.ErrorIs(t, err, payments.ErrNotFound)
-			assert.Equal(t, []payments.Updated{{ID: p.ID, ReservationID: p.ReservationID, StatusDetail: payments.DetailPending, Deleted: true}},
+			assert.Equal(t, []payments.Updated{{ID: p.ID, ReservationID: p.ReservationID, StatusDetail: payments.DetailPending, Deleted: true, Owner: ownerOf(p)}},
 				c.events.take())
 			if tt.receipt {
 				assert.NotContains(t, c.keys(t), *p.Foto, "the receipt goes with it")

@@ -41,11 +41,13 @@ var paymentErrors = sqldb.Mapping{
 
 const paymentSelect = `SELECT p.id, p.reservation_id, p.enrollment_id, p.ticket_sale_id, p.payment_type_id, pt.name AS payment_type_name,
 	p.amount, p.transaction_id, p.claimed_transaction_id, p.gateway_response, p.status, p.status_detail, p.date, p.description, p.foto,
-	p.foto_content_type, p.created_at, p.updated_at, co.name AS court_name, r.checking, r.checkout, r.client_id
+	p.foto_content_type, p.created_at, p.updated_at, co.name AS court_name, r.checking, r.checkout, r.client_id, oc.user_id
 	FROM payments p
 	LEFT JOIN payment_types pt ON pt.id = p.payment_type_id
 	LEFT JOIN reservations r ON r.id = p.reservation_id
-	LEFT JOIN courts co ON co.id = r.court_id`
+	LEFT JOIN courts co ON co.id = r.court_id
+	LEFT JOIN enrollments en ON en.id = p.enrollment_id
+	LEFT JOIN clients oc ON oc.id = COALESCE(r.client_id, en.client_id)`
 
 // Filter selects payments for the admin list. Zero fields match all.
 type Filter struct {

@@ -26,8 +26,9 @@ import (
 // participant's removal, by the cancellation of its event or by its
 // deletion.
 // Every method is for staff (the panel permission); anyone else gets
-// clubhouse.ErrForbidden. booking:changed is published after each commit
-// that books, cancels or frees an event's court.
+// clubhouse.ErrForbidden. booking:changed and availability:updated (see
+// booking.Changes) are published after each commit that books, cancels or
+// frees an event's court.
 type Events struct {
 	db       *sqlx.DB
 	direct   *sqldb.DB // db, with the pgx pool it runs on when there is one: a seating's first try runs there
@@ -40,14 +41,6 @@ type Events struct {
 
 // wallNow is the club's wall clock.
 func (s *Events) wallNow() time.Time { return booking.Wall(s.now().In(s.zone)) }
-
-// announce publishes booking:changed for the bookings with ids, once the
-// transaction that changed them has committed.
-func (s *Events) announce(ids ...int64) {
-	if len(ids) > 0 {
-		s.events.Publish(booking.TopicChanged, booking.Changed{IDs: ids})
-	}
-}
 
 // List returns a page of the events that match f, by start. Errors:
 // clubhouse.ErrForbidden, ErrInvalidQuery for an unknown status or a page
@@ -108,6 +101,7 @@ func (s *Events) Create(ctx context.Context, by clubhouse.Actor, in EventInput) 
 		e.CreatedBy = &by.UserID
 	}
 	var out Event
+	var booked booking.Changes
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		exists, isEvent, err := s.store.isEventType(ctx, tx, e.EventTypeID)
 		switch {
@@ -124,6 +118,7 @@ func (s *Events) Create(ctx context.Context, by clubhouse.Actor, in EventInput) 
 		if err != nil {
 			return err
 		}
+		booked = booking.Reserved(rs...)
 		e.ReservationID = rs[0].ID
 		id, err := s.store.insert(ctx, tx, e)
 		if err != nil {
@@ -135,7 +130,7 @@ func (s *Events) Create(ctx context.Context, by clubhouse.Actor, in EventInput) 
 	if err != nil {
 		return Event{}, fmt.Errorf("create event: %w", err)
 	}
-	s.announce(out.ReservationID)
+	booked.Publish(s.events)
 	return out, nil
 }
 
@@ -150,7 +145,7 @@ func (s *Events) Delete(ctx context.Context, by clubhouse.Actor, id int64) error
 	if err := by.RequirePanel(); err != nil {
 		return err
 	}
-	var freed []int64
+	var freed booking.Changes
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		e, err := s.store.lock(ctx, tx, id)
 		if err != nil {
@@ -168,7 +163,7 @@ func (s *Events) Delete(ctx context.Context, by clubhouse.Actor, id int64) error
 	if err != nil {
 		return fmt.Errorf("delete event: %w", err)
 	}
-	s.announce(freed...)
+	freed.Publish(s.events)
 	return nil
 }
 
@@ -183,6 +178,7 @@ func (s *Events) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Even
 		return Event{}, err
 	}
 	var out Event
+	var freed booking.Changes
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		e, err := s.scheduled(ctx, tx, id)
 		if err != nil {
@@ -199,7 +195,7 @@ func (s *Events) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Even
 		if err := s.store.unseatTickets(ctx, tx, id); err != nil {
 			return err
 		}
-		if err := s.bookings.CancelHeld(ctx, tx, by, e.ReservationID); err != nil {
+		if freed, err = s.bookings.CancelHeld(ctx, tx, by, e.ReservationID); err != nil {
 			return err
 		}
 		out, err = s.read(ctx, tx, id)
@@ -208,7 +204,7 @@ func (s *Events) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Even
 	if err != nil {
 		return Event{}, fmt.Errorf("cancel event: %w", err)
 	}
-	s.announce(out.ReservationID)
+	freed.Publish(s.events)
 	return out, nil
 }
 

@@ -85,20 +85,35 @@ func (c *eventClub) event(court int64, hh, capacity int) tickets.EventInput {
 		Title: clubhouse.Some("Americano night"), Capacity: clubhouse.Some(capacity)}
 }
 
-// recorder is a clubhouse.Publisher that keeps the ids of the
-// booking:changed messages.
+// recorder is a clubhouse.Publisher that keeps the ids of the staff's
+// booking:changed messages and the availability:updated messages.
 type recorder struct {
-	mu  sync.Mutex
-	ids []int64
+	mu   sync.Mutex
+	ids  []int64
+	days []booking.AvailabilityChanged
 }
 
 func (r *recorder) Publish(topic string, payload any) {
-	if topic != booking.TopicChanged {
-		return
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.ids = append(r.ids, payload.(booking.Changed).IDs...)
+	switch m := payload.(type) {
+	case booking.Changed:
+		if !m.OwnerOnly {
+			r.ids = append(r.ids, m.IDs...)
+		}
+	case booking.AvailabilityChanged:
+		r.days = append(r.days, m)
+	}
+}
+
+// takeDays returns the availability:updated messages published since the
+// last takeDays.
+func (r *recorder) takeDays() []booking.AvailabilityChanged {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	days := r.days
+	r.days = nil
+	return days
 }
 
 // take returns the ids published since the last take.
@@ -340,6 +355,47 @@ func TestEvents_lifecycle(t *testing.T) {
 	require.NoError(t, err, "a started event stays")
 	require.ErrorIs(t, c.svc.Delete(ctx, c.staff, 98765), tickets.ErrEventNotFound)
 	require.ErrorIs(t, c.svc.Delete(ctx, clubhouse.Actor{UID: "u-client"}, run.ID), clubhouse.ErrForbidden)
+}
+
+// TestEvents_messages: an event that books, cancels or frees its court
+// publishes booking:changed for the staff and availability:updated for each
+// date of the court it touched, after its commit; one refused or changing
+// no booking publishes neither.
+func TestEvents_messages(t *testing.T) {
+	t.Parallel()
+	c := newEventClub(t)
+	ctx := t.Context()
+	day := func(court int64, date string) booking.AvailabilityChanged {
+		return booking.AvailabilityChanged{CourtID: court, Date: date}
+	}
+	late, err := c.svc.Create(ctx, c.staff, c.event(c.court, 23, 4))
+	require.NoError(t, err)
+	assert.Equal(t, []int64{late.ReservationID}, c.changed.take())
+	assert.Equal(t, []booking.AvailabilityChanged{day(c.court, "2026-03-03"), day(c.court, "2026-03-04")}, c.changed.takeDays(),
+		"an event across midnight frees or takes two dates")
+	_, err = c.svc.Create(ctx, c.staff, c.event(c.court, 22, 4))
+	require.ErrorIs(t, err, booking.ErrCourtTaken)
+	assert.Empty(t, c.changed.take())
+	assert.Empty(t, c.changed.takeDays(), "a refused event publishes nothing")
+
+	_, err = c.svc.Cancel(ctx, c.staff, late.ID)
+	require.NoError(t, err)
+	assert.Equal(t, []int64{late.ReservationID}, c.changed.take())
+	assert.Equal(t, []booking.AvailabilityChanged{day(c.court, "2026-03-03"), day(c.court, "2026-03-04")}, c.changed.takeDays())
+	require.NoError(t, c.svc.Delete(ctx, c.staff, late.ID))
+	assert.Equal(t, []int64{late.ReservationID}, c.changed.take())
+	assert.Empty(t, c.changed.takeDays(), "a cancelled event's booking held no court")
+
+	e, err := c.svc.Create(ctx, c.staff, c.event(c.court2, 10, 4))
+	require.NoError(t, err)
+	c.changed.take()
+	c.changed.takeDays()
+	_, err = c.svc.AddParticipant(ctx, c.staff, e.ID, tickets.ParticipantInput{ClientID: clubhouse.Some(c.ana)})
+	require.NoError(t, err)
+	assert.Empty(t, c.changed.take(), "a participant changes no booking")
+	require.NoError(t, c.svc.Delete(ctx, c.staff, e.ID))
+	assert.Equal(t, []int64{e.ReservationID}, c.changed.take())
+	assert.Equal(t, []booking.AvailabilityChanged{day(c.court2, "2026-03-03")}, c.changed.takeDays())
 }
 
 // TestEvents_concurrentSeats: 50 participants seated at once in an event
