@@ -389,6 +389,7 @@ type Updated struct {
 	ID            int64  `json:"id"`
 	ReservationID *int64 `json:"reservation_id"`
 	EnrollmentID  *int64 `json:"enrollment_id,omitempty"`
+	TicketSaleID  *int64 `json:"ticket_sale_id,omitempty"` // a ticket sale's payment, for the staff only
 	Status        bool   `json:"status"`
 	StatusDetail  string `json:"status_detail"`
 	Deleted       bool   `json:"deleted,omitempty"`
@@ -409,7 +410,7 @@ func (m Updated) Audience() clubhouse.Audience {
 // publish publishes payment:updated for p, read in the transaction that
 // changed it (its owner with it), once that transaction has committed.
 func (s *Service) publish(p Payment, deleted bool) {
-	m := Updated{ID: p.ID, ReservationID: p.ReservationID, EnrollmentID: p.EnrollmentID, Status: p.Status,
+	m := Updated{ID: p.ID, ReservationID: p.ReservationID, EnrollmentID: p.EnrollmentID, TicketSaleID: p.TicketSaleID, Status: p.Status,
 		StatusDetail: p.StatusDetail, Deleted: deleted}
 	if p.UserID != nil {
 		m.Owner = *p.UserID

@@ -11,6 +11,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/wiretext"
+	"github.com/clubhouse-go/clubhouse/payments"
 )
 
 // codeAttempts bounds the tries of a sale whose new ticket codes collide
@@ -23,6 +24,7 @@ const codeAttempts = 3
 // desk's.
 type Sales struct {
 	db       *sqlx.DB
+	events   clubhouse.Publisher
 	zone     *time.Location
 	now      func() time.Time
 	store    saleStore
@@ -42,7 +44,8 @@ type Sales struct {
 // total above 0 or sent on a total of 0; an unknown payment type);
 // ErrPackageNotFound, ErrQuoteNotFound; ErrProgramInactive,
 // ErrPackageInactive, ErrQuoteExpired, ErrQuoteUsed,
-// payments.ErrTransactionUsed.
+// payments.ErrTransactionUsed. After the commit it publishes
+// payment:updated for the sale's payment, to the staff.
 func (s *Sales) Sell(ctx context.Context, by clubhouse.Actor, in SaleInput) (Sale, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Sale{}, err
@@ -76,6 +79,10 @@ func (s *Sales) Sell(ctx context.Context, by clubhouse.Actor, in SaleInput) (Sal
 	}
 	if err != nil {
 		return Sale{}, fmt.Errorf("sell tickets: %w", err)
+	}
+	if p := out.Payment; p != nil {
+		s.events.Publish(payments.TopicUpdated, payments.Updated{ID: p.ID, TicketSaleID: &out.ID, Status: true,
+			StatusDetail: payments.DetailCompleted})
 	}
 	return s.inZone(out), nil
 }

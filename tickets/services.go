@@ -44,6 +44,6 @@ func New(db *sqlx.DB, o Options) *Services {
 	return &Services{
 		Programs: &Programs{db: db, zone: o.Zone, now: o.Now},
 		Events:   &Events{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings},
-		Sales:    &Sales{db: db, zone: o.Zone, now: o.Now},
+		Sales:    &Sales{db: db, events: o.Events, zone: o.Zone, now: o.Now},
 	}
 }
