@@ -123,8 +123,12 @@ func (c *conn) close() {
 		err := c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(c.code, c.text),
 			time.Now().Add(c.relay.o.WriteTimeout))
 		if err == nil {
-			_ = c.ws.SetReadDeadline(time.Now().Add(closeGrace))
-			<-c.readDone
+			t := time.NewTimer(closeGrace)
+			select {
+			case <-c.readDone:
+			case <-t.C:
+			}
+			t.Stop()
 		}
 	}
 	_ = c.ws.Close()
