@@ -169,7 +169,7 @@ func (r *Relay) Start(ctx context.Context) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.started || r.closed {
-		return errors.New("realtime: the relay was started already")
+		return errors.New("realtime: the relay was started or closed already")
 	}
 	if err := r.o.Broker.Subscribe(ctx, r.deliver); err != nil {
 		return err
