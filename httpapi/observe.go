@@ -1,8 +1,10 @@
 package httpapi
 
 import (
+	"bufio"
 	"context"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"sync"
@@ -63,6 +65,18 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Hijack hands the connection to the realtime relay, whose WebSocket
+// library asks for an http.Hijacker itself rather than through Unwrap.
+// The relay answers the upgrade on the connection, so the request is
+// logged and counted with 101 when nothing was written before.
+func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, rw, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err == nil && w.status == 0 {
+		w.status = http.StatusSwitchingProtocols
+	}
+	return c, rw, err
+}
 
 // observe logs one line per request, records its metrics, and turns a panic
 // into a 500.

@@ -337,6 +337,9 @@ func (s *Server) routes() {
 		s.handle("GET "+p+"/mcp", public, s.mcpGet)
 		s.handle("DELETE "+p+"/mcp", public, s.mcpDelete)
 	}
+
+	// The realtime relay checks its own credentials (see realtime.go).
+	s.handle("GET /realtime", public, s.realtimeSocket)
 }
 
 // dispatcher routes requests through mux. The mux answers some requests

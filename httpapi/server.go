@@ -20,6 +20,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/club"
 	"github.com/clubhouse-go/clubhouse/internal/idem"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/realtime"
 )
 
 // Options are the dependencies and settings of a Server.
@@ -39,6 +40,11 @@ type Options struct {
 	// MCP is the tool endpoint served at /mcp (POST, GET, DELETE), which
 	// authorizes its requests itself; nil: /mcp answers 404.
 	MCP http.Handler
+
+	// Realtime is the relay of the domain messages served at /realtime
+	// (WebSocket), which authenticates its handshakes itself; nil:
+	// /realtime answers 404.
+	Realtime *realtime.Relay
 
 	// MetricsToken is the bearer token /metrics requires, compared in
 	// constant time; empty: /metrics is public.

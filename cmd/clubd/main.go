@@ -88,10 +88,15 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 	if err != nil {
 		return err
 	}
+	// With REALTIME_ENABLED, Build subscribes the relay to its broker
+	// before anything listens, so no message published after start-up is
+	// lost; a.Close, once the servers stopped, closes the relay's
+	// connections (1001), which http.Server.Shutdown leaves alone.
 	a, err := app.Build(ctx, cfg, db, log, app.Options{Key: key, VAPID: vapid, Objects: objects, Accounting: adb})
 	if err != nil {
 		return err
 	}
+	defer a.Close()
 	if seed {
 		if err := demo.Seed(ctx, a, stdout); err != nil {
 			return fmt.Errorf("demo: %w", err)

@@ -19,6 +19,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/push"
+	"github.com/clubhouse-go/clubhouse/realtime"
 )
 
 // App is a wired Clubhouse: its database, services and HTTP server.
@@ -32,6 +33,7 @@ type App struct {
 	*club.Services             // the domain services both front doors call
 	Keys           *idem.Store // the idempotency keys of retried writes
 	Server         *httpapi.Server
+	Relay          *realtime.Relay // the realtime relay at /realtime; nil unless REALTIME_ENABLED
 }
 
 // OpenDB creates the main database when missing, connects to it and, when
@@ -87,7 +89,8 @@ type Options struct {
 	BcryptCost int             // 0: bcrypt's default
 	Limits     auth.LoginLimits
 	HTTPClient *http.Client         // for OIDC discovery and JWKS
-	Events     clubhouse.Publisher  // receives the services' domain messages; nil: dropped
+	Events     clubhouse.Publisher  // receives the services' domain messages besides the realtime relay; nil: none
+	Realtime   RealtimeLimits       // the relay's limits; zero: realtime's defaults
 	Objects    payments.ObjectStore // receipt storage; nil: not configured
 	Accounting *sqldb.DB            // the ledger's database; nil: accounting routes answer 503
 	MCPLimits  mcp.Limits           // the tool endpoint's session limits; zero: mcp's defaults
@@ -130,10 +133,23 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		jwks.Keys = []auth.JWK{auth.PublicJWK(o.Key)}
 	}
 	a.Auth = auth.NewService(ao)
+	events := o.Events
+	if cfg.Realtime.Enabled {
+		relay, err := a.startRelay(ctx, o.Realtime, o.Now)
+		if err != nil {
+			return nil, err
+		}
+		a.Relay = relay
+		if events == nil {
+			events = relay
+		} else {
+			events = publishers{events, relay}
+		}
+	}
 	invite := func(ctx context.Context, tx *sqlx.Tx, email string, displayName *string) (int64, func(), error) {
 		return a.Auth.NewClientUser(ctx, tx, email, displayName)
 	}
-	co := club.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: invite, Events: o.Events, Objects: o.Objects,
+	co := club.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: invite, Events: events, Objects: o.Objects,
 		WebhookSecrets: cfg.PaymentWebhookSecrets, Pool: db.Pool, Push: push.Options{VAPID: o.VAPID, Subject: cfg.VAPIDSubject}}
 	if o.Accounting != nil {
 		co.Accounting = o.Accounting.DB
@@ -147,13 +163,22 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
 		Services: a.Services, Idempotency: a.Keys, AccountingDB: o.Accounting, MCP: tools,
-		MetricsToken: cfg.MetricsToken, MetricsApart: cfg.MetricsAddress != "",
+		MetricsToken: cfg.MetricsToken, MetricsApart: cfg.MetricsAddress != "", Realtime: a.Relay,
 	})
 	if err != nil {
+		a.Close()
 		return nil, fmt.Errorf("build http server: %w", err)
 	}
 	a.Server = srv
 	return a, nil
+}
+
+// Close stops what Build started: the realtime relay's connections and
+// its broker.
+func (a *App) Close() {
+	if a.Relay != nil {
+		a.Relay.Close()
+	}
 }
 
 // PosterInterval is how often clubd's ledger poster tries the completed

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/urfave/cli/v2"
 
 	"github.com/clubhouse-go/clubhouse/internal/auth"
@@ -46,6 +47,15 @@ type Config struct {
 	OAuthClientID         string          // the pre-registered public client of the OAuth flow
 	OAuthRedirects        auth.RedirectPatterns
 	MCPAllowedOrigins     []string // browser origins the tool endpoint serves besides PUBLIC_BASE_URL's and loopback ones
+	Realtime              Realtime
+}
+
+// Realtime configures the realtime relay at /realtime (docs/REALTIME.md).
+type Realtime struct {
+	Enabled        bool     // REALTIME_ENABLED; false: /realtime answers 404 and messages are dropped
+	RedisURL       string   // REDIS_URL: the Redis that carries messages between instances; empty: one instance, in memory
+	RedisPrefix    string   // REALTIME_REDIS_PREFIX: names the club's Redis channel; default clubhouse:<database name>:realtime
+	AllowedOrigins []string // REALTIME_ALLOWED_ORIGINS: browser origins that may connect; none: PUBLIC_BASE_URL's and loopback ones
 }
 
 // DemoObjectsDir is the receipt directory of clubd --demo when neither
@@ -78,6 +88,10 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "mcp-oauth-client-id", EnvVars: []string{"MCP_OAUTH_CLIENT_ID"}, Value: DefaultOAuthClientID, Usage: "client_id of the pre-registered public OAuth client"},
 		&cli.StringFlag{Name: "mcp-oauth-redirect-uris", EnvVars: []string{"MCP_OAUTH_REDIRECT_URIS"}, Usage: "comma-separated redirect URIs the OAuth flow allows: exact, or with * for any characters; loopback URIs match any port (default: http://localhost/*, http://127.0.0.1/*, http://[::1]/*)"},
 		&cli.StringFlag{Name: "mcp-allowed-origins", EnvVars: []string{"MCP_ALLOWED_ORIGINS"}, Usage: "comma-separated origins (scheme://host[:port]) of browser pages that may call /mcp, besides PUBLIC_BASE_URL's origin and loopback origins"},
+		&cli.BoolFlag{Name: "realtime-enabled", EnvVars: []string{"REALTIME_ENABLED"}, Usage: "serve the realtime relay (WebSocket) at /realtime; off: /realtime answers 404"},
+		&cli.StringFlag{Name: "redis-url", EnvVars: []string{"REDIS_URL"}, Usage: "Redis (redis://[:password@]host:port/db) through which the realtime relays of several clubd instances share messages; unset: one instance, in memory"},
+		&cli.StringFlag{Name: "realtime-redis-prefix", EnvVars: []string{"REALTIME_REDIS_PREFIX"}, Usage: "prefix of the club's Redis channel, so that clubs sharing a Redis never hear each other (default: clubhouse:<main database name>:realtime)"},
+		&cli.StringFlag{Name: "realtime-allowed-origins", EnvVars: []string{"REALTIME_ALLOWED_ORIGINS"}, Usage: "comma-separated origins (scheme://host[:port]) of browser pages that may connect to /realtime (default: PUBLIC_BASE_URL's origin and loopback origins)"},
 		&cli.IntFlag{Name: "port", EnvVars: []string{"PORT"}, Value: 6000, Usage: "HTTP port"},
 		&cli.StringFlag{Name: "bind-address", EnvVars: []string{"BIND_ADDRESS"}, Usage: "comma-separated IP addresses clubd listens on, such as 127.0.0.1,::1 (default: every interface; clubd --demo: loopback, 127.0.0.1 and ::1)"},
 		&cli.StringFlag{Name: "metrics-token", EnvVars: []string{"METRICS_TOKEN"}, Usage: "bearer token that /metrics requires (Authorization: Bearer <token>); unset: /metrics is public"},
@@ -157,6 +171,9 @@ func FromCLI(c *cli.Context) (Config, error) {
 		}
 		cfg.MCPAllowedOrigins = append(cfg.MCPAllowedOrigins, o)
 	}
+	if cfg.Realtime, err = realtimeConfig(c, cfg.DatabaseURL); err != nil {
+		return Config{}, err
+	}
 	cfg.AccountingDatabaseURL = c.String("accounting-database-url")
 	if cfg.AccountingDatabaseURL == "" {
 		if cfg.AccountingDatabaseURL, err = sqldb.WithDatabase(cfg.DatabaseURL, "clubhouse_accounting"); err != nil {
@@ -186,6 +203,30 @@ func FromCLI(c *cli.Context) (Config, error) {
 		return Config{}, errors.New("ACCESS_TOKEN_TTL must be at least 1m")
 	}
 	return cfg, nil
+}
+
+// realtimeConfig reads the settings of the realtime relay; the default
+// Redis prefix, needed when the relay goes through Redis, names the main
+// database of databaseURL.
+func realtimeConfig(c *cli.Context, databaseURL string) (Realtime, error) {
+	rt := Realtime{Enabled: c.Bool("realtime-enabled"), RedisURL: strings.TrimSpace(c.String("redis-url")),
+		RedisPrefix: strings.TrimSpace(c.String("realtime-redis-prefix"))}
+	if rt.RedisPrefix == "" && rt.Enabled && rt.RedisURL != "" {
+		dbc, err := pgx.ParseConfig(databaseURL)
+		if err != nil || dbc.Database == "" {
+			return Realtime{}, errors.New("REALTIME_REDIS_PREFIX: DATABASE_URL names no database to derive it from; set it")
+		}
+		rt.RedisPrefix = "clubhouse:" + dbc.Database + ":realtime"
+	}
+	for _, o := range strings.Split(c.String("realtime-allowed-origins"), ",") {
+		if o = strings.TrimRight(strings.TrimSpace(o), "/"); o == "" {
+			continue
+		} else if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" {
+			return Realtime{}, fmt.Errorf("REALTIME_ALLOWED_ORIGINS: %q is not an origin such as https://app.example.com", o)
+		}
+		rt.AllowedOrigins = append(rt.AllowedOrigins, o)
+	}
+	return rt, nil
 }
 
 // parseBindAddresses reads BIND_ADDRESS: IP addresses separated by commas,

@@ -133,3 +133,26 @@ func TestBaseURL(t *testing.T) {
 	_, err = base(t, map[string]string{"PUBLIC_BASE_URL": "", "PORT": "0"})
 	assert.ErrorContains(t, err, "PORT 0 is not a TCP port")
 }
+
+func TestFromCLI_realtime(t *testing.T) {
+	cfg, err := parse(t, nil)
+	require.NoError(t, err)
+	assert.False(t, cfg.Realtime.Enabled, "off unless asked")
+
+	cfg, err = parse(t, map[string]string{
+		"REALTIME_ENABLED": "true", "REDIS_URL": "redis://127.0.0.1:6379/0", "DATABASE_URL": "postgres://postgres@db:5432/club_north?sslmode=disable",
+		"REALTIME_ALLOWED_ORIGINS": " https://app.example.com/, http://localhost:5173,,",
+	})
+	require.NoError(t, err)
+	assert.True(t, cfg.Realtime.Enabled)
+	assert.Equal(t, "redis://127.0.0.1:6379/0", cfg.Realtime.RedisURL)
+	assert.Equal(t, "clubhouse:club_north:realtime", cfg.Realtime.RedisPrefix, "the default prefix names the main database")
+	assert.Equal(t, []string{"https://app.example.com", "http://localhost:5173"}, cfg.Realtime.AllowedOrigins)
+
+	cfg, err = parse(t, map[string]string{"REALTIME_ENABLED": "true", "REDIS_URL": "redis://r:6379", "REALTIME_REDIS_PREFIX": "north"})
+	require.NoError(t, err)
+	assert.Equal(t, "north", cfg.Realtime.RedisPrefix)
+
+	_, err = parse(t, map[string]string{"REALTIME_ALLOWED_ORIGINS": "https://app.example.com/path"})
+	require.ErrorContains(t, err, "REALTIME_ALLOWED_ORIGINS")
+}

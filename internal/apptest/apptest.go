@@ -108,6 +108,25 @@ func WithObjects(objects payments.ObjectStore) Option {
 	return func(_ *app.Config, o *app.Options) { o.Objects = objects }
 }
 
+// WithRealtime serves the realtime relay at /realtime, in memory, with
+// limits (zero fields: realtime's defaults). The app's Relay is closed
+// when the test ends.
+func WithRealtime(limits app.RealtimeLimits) Option {
+	return func(c *app.Config, o *app.Options) {
+		c.Realtime.Enabled = true
+		o.Realtime = limits
+	}
+}
+
+// WithRedis makes the realtime relay (WithRealtime) share its messages
+// through the Redis at url, on the channel of prefix: apps of one prefix
+// hear each other, apps of different prefixes do not.
+func WithRedis(url, prefix string) Option {
+	return func(c *app.Config, _ *app.Options) {
+		c.Realtime.RedisURL, c.Realtime.RedisPrefix = url, prefix
+	}
+}
+
 // WithClock makes the app read the time from c instead of the system clock.
 func WithClock(c *Clock) Option {
 	return func(_ *app.Config, o *app.Options) { o.Now = c.Now }
@@ -177,6 +196,7 @@ func NewOn(tb testing.TB, db *sqldb.DB, opts ...Option) *App {
 	srv.Listener = a.Server.Listener(srv.Listener)
 	srv.Start()
 	tb.Cleanup(srv.Close)
+	tb.Cleanup(a.Close) // first: the relay's WebSockets, which srv.Close leaves open
 	ta := &App{App: a, URL: srv.URL, Logs: &logs.Buffer, logs: logs, Events: events, tb: tb, users: map[string]auth.User{},
 		clients: map[string]*http.Client{}}
 	tb.Cleanup(func() {

@@ -53,6 +53,8 @@ func TestClientCredentials(t *testing.T) {
 
 		p, err := s.Verify(ctx, tok.AccessToken)
 		require.NoError(t, err)
+		assert.WithinDuration(t, clk.Now().Add(15*time.Minute), p.Expires, time.Second, "the token's expiry")
+		p.Expires = time.Time{}
 		assert.Equal(t, auth.Principal{
 			Actor: clubhouse.Actor{UID: "client:" + m.ClientID, Bot: true, Roles: map[clubhouse.Role]bool{
 				clubhouse.RoleTrainer: false, clubhouse.RoleOperator: true, clubhouse.RoleAdmin: true,

@@ -290,6 +290,9 @@ type Principal struct {
 	// own. A code-flow token granted only mcp opens the tool endpoint and
 	// nothing else.
 	API bool
+	// Expires is when the token expires: a connection that outlives its
+	// request, such as the realtime relay's, ends then.
+	Expires time.Time
 }
 
 // HasScope reports whether the token was granted scope.
@@ -331,7 +334,7 @@ func (s *Service) Verify(ctx context.Context, bearer string) (Principal, error) 
 		if err != nil {
 			return Principal{}, err
 		}
-		p := Principal{Actor: a, Scopes: strings.Fields(c.Scope), Machine: true}
+		p := Principal{Actor: a, Scopes: strings.Fields(c.Scope), Machine: true, Expires: c.ExpiresAt.Time}
 		p.API = p.HasScope(MachineScope)
 		return p, nil
 	}
@@ -339,7 +342,7 @@ func (s *Service) Verify(ctx context.Context, bearer string) (Principal, error) 
 	if err != nil {
 		return Principal{}, err
 	}
-	p := Principal{Actor: a, Scopes: strings.Fields(c.Scope)}
+	p := Principal{Actor: a, Scopes: strings.Fields(c.Scope), Expires: c.ExpiresAt.Time}
 	if s.o.External != "" {
 		p.API = true // an external issuer's scopes and client claims are its own
 		return p, nil

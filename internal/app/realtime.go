@@ -1,0 +1,95 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/httpapi"
+	"github.com/clubhouse-go/clubhouse/realtime"
+)
+
+// RealtimeLimits are the limits of the realtime relay; a zero field takes
+// realtime's default.
+type RealtimeLimits struct {
+	QueueSize      int           // messages queued per connection before it is closed as too slow
+	WriteTimeout   time.Duration // bound of each write to a connection and publish to the broker
+	PingInterval   time.Duration // pings; a connection silent for two intervals is closed
+	MaxMessageSize int64         // bound of a client's frame, in bytes
+}
+
+// errRealtimeScope refuses a token that does not open the API, as the
+// API's routes do.
+var errRealtimeScope = clubhouse.Errorf(clubhouse.Forbidden, "insufficient_scope",
+	"The token was not granted the API: it needs scope panel (a sign-in's token has it; an OAuth client must ask for it), or api for a machine client.")
+
+// startRelay builds the realtime relay of a's configuration, on Redis
+// when REDIS_URL is set, and starts it: once it returns, the relay is
+// subscribed and no message published from then on is lost. The relay
+// authenticates its handshakes with a's auth service, as the API does,
+// and names the caller in the request's log line.
+func (a *App) startRelay(ctx context.Context, limits RealtimeLimits, now func() time.Time) (*realtime.Relay, error) {
+	rt := a.Config.Realtime
+	var broker realtime.Broker = realtime.NewMemory()
+	where := []any{"broker", "memory"}
+	if rt.RedisURL != "" {
+		b, err := realtime.OpenRedis(rt.RedisURL, rt.RedisPrefix, a.Log)
+		if err != nil {
+			return nil, err
+		}
+		broker = b
+		where = []any{"broker", "redis", "channel", realtime.Channel(rt.RedisPrefix)}
+	}
+	origins, loopback := rt.AllowedOrigins, false
+	if len(origins) == 0 {
+		loopback = true
+		if u, err := url.Parse(a.Config.PublicBaseURL); err == nil && u.Host != "" {
+			origins = []string{u.Scheme + "://" + u.Host}
+		}
+	}
+	relay := realtime.New(realtime.Options{
+		Broker: broker, Authenticate: a.authenticateRealtime, AllowedOrigins: origins, LoopbackOrigins: loopback,
+		QueueSize: limits.QueueSize, WriteTimeout: limits.WriteTimeout, PingInterval: limits.PingInterval,
+		MaxMessageSize: limits.MaxMessageSize, Now: now, Logger: a.Log,
+	})
+	if err := relay.Start(ctx); err != nil {
+		_ = broker.Close()
+		return nil, fmt.Errorf("realtime: %w", err)
+	}
+	a.Log.Info("realtime relay ready at /realtime", append(where, "origins", strings.Join(origins, ","), "loopback_origins", loopback)...)
+	return relay, nil
+}
+
+// authenticateRealtime verifies the credentials of a realtime handshake
+// as the API's routes do: a bot key, or a token that opens the API. It
+// returns the actor and when its token expires (never for a bot key).
+func (a *App) authenticateRealtime(ctx context.Context, c realtime.Credentials) (clubhouse.Actor, time.Time, error) {
+	if c.BotKey != "" {
+		actor, err := a.Auth.AuthenticateBot(c.BotKey)
+		if err == nil {
+			httpapi.NamePrincipal(ctx, actor)
+		}
+		return actor, time.Time{}, err
+	}
+	p, err := a.Auth.Verify(ctx, c.Token)
+	if err != nil {
+		return clubhouse.Actor{}, time.Time{}, err
+	}
+	httpapi.NamePrincipal(ctx, p.Actor)
+	if !p.API {
+		return clubhouse.Actor{}, time.Time{}, errRealtimeScope
+	}
+	return p.Actor, p.Expires, nil
+}
+
+// publishers hands each message to every one of its Publishers.
+type publishers []clubhouse.Publisher
+
+func (ps publishers) Publish(topic string, payload any) {
+	for _, p := range ps {
+		p.Publish(topic, payload)
+	}
+}
