@@ -7,7 +7,7 @@ SWAG := go tool swag init -g routes.go -d httpapi -o httpapi/apidocs --outputTyp
 ## demo: start PostgreSQL, then clubd with the demo club on localhost:8080 (PORT wins; loopback only unless BIND_ADDRESS);
 ## clubd's own default port, 6000, is one that browsers and Node refuse
 demo: services-demo
-	PORT=$${PORT:-8080} go run ./cmd/clubd --demo
+	PORT=$${PORT:-8080} REALTIME_ENABLED=$${REALTIME_ENABLED:-true} go run ./cmd/clubd --demo
 
 ## test: the whole suite, as CI runs it; a line when each package starts, a
 ## line per test as it finishes, a line when each package ends with its time,
