@@ -66,22 +66,32 @@ func LoadOrCreateSigningKey(path string) (SigningKey, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return SigningKey{}, fmt.Errorf("create key directory: %w", err)
 		}
-		pemBytes := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
-		// O_EXCL: when two processes start at once, the loser reads the winner's key.
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		// The key is written whole to a file of its own, then linked at
+		// path, which fails when path exists: a process that starts at the
+		// same time reads the whole key of the winner, never a file being
+		// written.
+		f, err := os.CreateTemp(filepath.Dir(path), ".signing-*.pem")
+		if err != nil {
+			return SigningKey{}, fmt.Errorf("save signing key: %w", err)
+		}
+		defer os.Remove(f.Name())
+		if _, err := f.Write(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})); err != nil {
+			f.Close()
+			return SigningKey{}, fmt.Errorf("save signing key: %w", err)
+		}
+		if err := f.Close(); err != nil {
+			return SigningKey{}, fmt.Errorf("save signing key: %w", err)
+		}
+		err = os.Link(f.Name(), path)
 		if errors.Is(err, fs.ErrExist) {
 			// Read once, not recurse: a dangling symlink is ErrNotExist to
-			// ReadFile and ErrExist to O_EXCL, and would loop forever.
+			// ReadFile and ErrExist to Link, and would loop forever.
 			return LoadSigningKey(path)
 		}
 		if err != nil {
 			return SigningKey{}, fmt.Errorf("save signing key: %w", err)
 		}
-		if _, err := f.Write(pemBytes); err != nil {
-			f.Close()
-			return SigningKey{}, fmt.Errorf("save signing key: %w", err)
-		}
-		return k, f.Close()
+		return k, nil
 	}
 	return k, err
 }
