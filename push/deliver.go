@@ -20,10 +20,13 @@ import (
 
 const (
 	// lease is how long a claimed delivery stays out of other senders'
-	// reach; a send ends within the HTTP client's timeout, well before.
+	// reach; its send is cut off at sendTimeout, well before. A claim
+	// takes as many deliveries as there are workers, so every claimed
+	// delivery is sent at once, and a record is fenced by the attempt it
+	// claimed: a sender whose lease ran out records nothing.
 	lease = 2 * time.Minute
-	// claimBatch is how many deliveries one claim takes.
-	claimBatch = 32
+	// sendTimeout bounds one attempt, whatever the HTTP client's timeout.
+	sendTimeout = time.Minute
 	// maxRetry caps the wait between two attempts.
 	maxRetry = time.Hour
 	// maxErrorText bounds the failure text recorded.
@@ -51,19 +54,19 @@ func (s *Service) DeliverDue(ctx context.Context) (int, error) {
 		VAPIDPublicKey: s.o.VAPID.PublicKey(), VAPIDPrivateKey: priv}
 	total := 0
 	for {
-		batch, err := s.store.claim(ctx, s.db, s.o.Now(), lease, claimBatch)
+		batch, err := s.store.claim(ctx, s.db, s.o.Now(), lease, s.o.Workers)
 		if err != nil {
 			return total, err
 		}
 		errs := make([]error, len(batch))
-		sem := make(chan struct{}, s.o.Workers)
 		var wg sync.WaitGroup
 		for i, c := range batch {
-			sem <- struct{}{}
 			wg.Add(1)
 			go func() {
-				defer func() { <-sem; wg.Done() }()
-				errs[i] = s.store.record(ctx, s.db, c, s.attempt(ctx, c, opts), s.o.Now())
+				defer wg.Done()
+				sendCtx, cancel := context.WithTimeout(ctx, sendTimeout)
+				defer cancel()
+				errs[i] = s.store.record(ctx, s.db, c, s.attempt(sendCtx, c, opts), s.o.Now())
 			}()
 		}
 		wg.Wait()
@@ -73,7 +76,7 @@ func (s *Service) DeliverDue(ctx context.Context) (int, error) {
 				return total, err
 			}
 		}
-		if len(batch) < claimBatch {
+		if len(batch) < s.o.Workers {
 			return total, nil
 		}
 	}

@@ -62,7 +62,11 @@ func New(db *sqlx.DB, o Options) *Service {
 		o.Subject = "mailto:push@localhost"
 	}
 	if o.HTTPClient == nil {
-		o.HTTPClient = &http.Client{Timeout: 30 * time.Second}
+		// A push service answers, it does not redirect: following a
+		// redirect would let an endpoint send clubd's POST anywhere, plain
+		// http to an internal address included. A 3xx is a failure.
+		o.HTTPClient = &http.Client{Timeout: 30 * time.Second,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	}
 	if o.TTL <= 0 {
 		o.TTL = 24 * time.Hour

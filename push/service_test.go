@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -452,4 +453,28 @@ func TestRegister_race(t *testing.T) {
 	var n int
 	require.NoError(t, f.db.GetContext(t.Context(), &n, `SELECT count(*) FROM push_subscriptions WHERE endpoint = $1`, d.Endpoint))
 	assert.Equal(t, 1, n)
+}
+
+// TestSend_noRedirects: a push service that redirects (here, to an
+// address the device's endpoint would not be allowed to name) gets the
+// POST once; clubd does not follow it, and the delivery fails.
+func TestSend_noRedirects(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	target := f.receiver.Device()
+	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target.Endpoint, http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(redirector.Close)
+	d := *target
+	d.Endpoint = redirector.URL + "/push/elsewhere"
+	f.register(t, f.ana, &d)
+	sent, err := f.svc.Send(t.Context(), desk, push.NotificationInput{ClientID: f.ana, Title: "Hi"})
+	require.NoError(t, err)
+	f.deliver(t)
+	ds := f.deliveries(t, sent.ID)
+	require.Len(t, ds, 1)
+	assert.Equal(t, push.DeliveryFailed, ds[0].Status)
+	got, _ := f.receiver.Received(target)
+	assert.Empty(t, got, "the redirect was not followed")
 }

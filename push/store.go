@@ -194,7 +194,8 @@ type outcome struct {
 }
 
 // record stores the outcome of an attempt of delivery c at now, unless the
-// delivery stopped being pending meanwhile (its subscription removed), and
+// delivery stopped being pending meanwhile (its subscription removed) or
+// was claimed again (another attempt), and
 // notes it on the subscription: a success or failure, or, for a device
 // gone, its removal.
 func (store) record(ctx context.Context, db *sqlx.DB, c claimed, o outcome, now time.Time) error {
@@ -209,10 +210,14 @@ func (store) record(ctx context.Context, db *sqlx.DB, c claimed, o outcome, now 
 		if o.status == DeliverySent {
 			sentAt = &now
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE push_deliveries SET status = $2, next_attempt_at = $3, last_status = $4,
-			last_error = $5, sent_at = $6 WHERE id = $1 AND status = 'pending'`, c.ID, o.status, o.next, o.httpStatus, o.err, sentAt)
+		res, err := tx.ExecContext(ctx, `UPDATE push_deliveries SET status = $2, next_attempt_at = $3, last_status = $4,
+			last_error = $5, sent_at = $6 WHERE id = $1 AND status = 'pending' AND attempts = $7`,
+			c.ID, o.status, o.next, o.httpStatus, o.err, sentAt, c.Attempts)
 		if err != nil {
 			return fmt.Errorf("record delivery %d: %w", c.ID, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil // no longer pending, or claimed again after this attempt's lease: not ours to record
 		}
 		switch o.status {
 		case DeliveryGone:

@@ -4,6 +4,7 @@
 package app
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net"
@@ -54,8 +55,8 @@ type Config struct {
 type Realtime struct {
 	Enabled        bool     // REALTIME_ENABLED; false: /realtime answers 404 and messages are dropped
 	RedisURL       string   // REDIS_URL: the Redis that carries messages between instances; empty: one instance, in memory
-	RedisPrefix    string   // REALTIME_REDIS_PREFIX: names the club's Redis channel; default clubhouse:<database name>:realtime
-	AllowedOrigins []string // REALTIME_ALLOWED_ORIGINS: browser origins that may connect; none: PUBLIC_BASE_URL's and loopback ones
+	RedisPrefix    string   // REALTIME_REDIS_PREFIX: names the club's Redis channel; default clubhouse:<database name>@<server hash>:realtime
+	AllowedOrigins []string // REALTIME_ALLOWED_ORIGINS: browser origins that may connect, besides PUBLIC_BASE_URL's and loopback ones
 }
 
 // DemoObjectsDir is the receipt directory of clubd --demo when neither
@@ -90,8 +91,8 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "mcp-allowed-origins", EnvVars: []string{"MCP_ALLOWED_ORIGINS"}, Usage: "comma-separated origins (scheme://host[:port]) of browser pages that may call /mcp, besides PUBLIC_BASE_URL's origin and loopback origins"},
 		&cli.BoolFlag{Name: "realtime-enabled", EnvVars: []string{"REALTIME_ENABLED"}, Usage: "serve the realtime relay (WebSocket) at /realtime; off: /realtime answers 404"},
 		&cli.StringFlag{Name: "redis-url", EnvVars: []string{"REDIS_URL"}, Usage: "Redis (redis://[:password@]host:port/db) through which the realtime relays of several clubd instances share messages; unset: one instance, in memory"},
-		&cli.StringFlag{Name: "realtime-redis-prefix", EnvVars: []string{"REALTIME_REDIS_PREFIX"}, Usage: "prefix of the club's Redis channel, so that clubs sharing a Redis never hear each other (default: clubhouse:<main database name>:realtime)"},
-		&cli.StringFlag{Name: "realtime-allowed-origins", EnvVars: []string{"REALTIME_ALLOWED_ORIGINS"}, Usage: "comma-separated origins (scheme://host[:port]) of browser pages that may connect to /realtime (default: PUBLIC_BASE_URL's origin and loopback origins)"},
+		&cli.StringFlag{Name: "realtime-redis-prefix", EnvVars: []string{"REALTIME_REDIS_PREFIX"}, Usage: "prefix of the club's Redis channel, so that clubs sharing a Redis never hear each other (default: clubhouse:<main database name>@<8 hex digits of its server>:realtime)"},
+		&cli.StringFlag{Name: "realtime-allowed-origins", EnvVars: []string{"REALTIME_ALLOWED_ORIGINS"}, Usage: "comma-separated origins (scheme://host[:port]) of browser pages that may connect to /realtime, besides PUBLIC_BASE_URL's origin and loopback origins"},
 		&cli.IntFlag{Name: "port", EnvVars: []string{"PORT"}, Value: 6000, Usage: "HTTP port"},
 		&cli.StringFlag{Name: "bind-address", EnvVars: []string{"BIND_ADDRESS"}, Usage: "comma-separated IP addresses clubd listens on, such as 127.0.0.1,::1 (default: every interface; clubd --demo: loopback, 127.0.0.1 and ::1)"},
 		&cli.StringFlag{Name: "metrics-token", EnvVars: []string{"METRICS_TOKEN"}, Usage: "bearer token that /metrics requires (Authorization: Bearer <token>); unset: /metrics is public"},
@@ -207,7 +208,8 @@ func FromCLI(c *cli.Context) (Config, error) {
 
 // realtimeConfig reads the settings of the realtime relay; the default
 // Redis prefix, needed when the relay goes through Redis, names the main
-// database of databaseURL.
+// database of databaseURL and its server (8 hex digits of a hash of its
+// host and port): clubhouse:<database>@<server>:realtime.
 func realtimeConfig(c *cli.Context, databaseURL string) (Realtime, error) {
 	rt := Realtime{Enabled: c.Bool("realtime-enabled"), RedisURL: strings.TrimSpace(c.String("redis-url")),
 		RedisPrefix: strings.TrimSpace(c.String("realtime-redis-prefix"))}
@@ -216,7 +218,11 @@ func realtimeConfig(c *cli.Context, databaseURL string) (Realtime, error) {
 		if err != nil || dbc.Database == "" {
 			return Realtime{}, errors.New("REALTIME_REDIS_PREFIX: DATABASE_URL names no database to derive it from; set it")
 		}
-		rt.RedisPrefix = "clubhouse:" + dbc.Database + ":realtime"
+		// The database's server is part of the name, so that two clubs
+		// whose databases have the same name on different servers never
+		// share a channel of one Redis.
+		server := sha256.Sum256([]byte(fmt.Sprintf("%s:%d", dbc.Host, dbc.Port)))
+		rt.RedisPrefix = fmt.Sprintf("clubhouse:%s@%x:realtime", dbc.Database, server[:4])
 	}
 	for _, o := range strings.Split(c.String("realtime-allowed-origins"), ",") {
 		if o = strings.TrimRight(strings.TrimSpace(o), "/"); o == "" {

@@ -146,8 +146,13 @@ func TestFromCLI_realtime(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, cfg.Realtime.Enabled)
 	assert.Equal(t, "redis://127.0.0.1:6379/0", cfg.Realtime.RedisURL)
-	assert.Equal(t, "clubhouse:club_north:realtime", cfg.Realtime.RedisPrefix, "the default prefix names the main database")
+	assert.Regexp(t, `^clubhouse:club_north@[0-9a-f]{8}:realtime$`, cfg.Realtime.RedisPrefix, "the default prefix names the main database and its server")
 	assert.Equal(t, []string{"https://app.example.com", "http://localhost:5173"}, cfg.Realtime.AllowedOrigins)
+	north := cfg.Realtime.RedisPrefix
+	cfg, err = parse(t, map[string]string{"REALTIME_ENABLED": "true", "REDIS_URL": "redis://127.0.0.1:6379/0",
+		"DATABASE_URL": "postgres://postgres@db2:5432/club_north?sslmode=disable"})
+	require.NoError(t, err)
+	assert.NotEqual(t, north, cfg.Realtime.RedisPrefix, "a database of the same name on another server has another channel")
 
 	cfg, err = parse(t, map[string]string{"REALTIME_ENABLED": "true", "REDIS_URL": "redis://r:6379", "REALTIME_REDIS_PREFIX": "north"})
 	require.NoError(t, err)

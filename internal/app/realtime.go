@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -43,12 +44,11 @@ func (a *App) startRelay(ctx context.Context, limits RealtimeLimits, now func() 
 		broker = b
 		where = []any{"broker", "redis", "channel", realtime.Channel(rt.RedisPrefix)}
 	}
-	origins, loopback := rt.AllowedOrigins, false
-	if len(origins) == 0 {
-		loopback = true
-		if u, err := url.Parse(a.Config.PublicBaseURL); err == nil && u.Host != "" {
-			origins = []string{u.Scheme + "://" + u.Host}
-		}
+	// The public address's origin and loopback ones, and those the
+	// operator adds, as for the tool endpoint (MCP_ALLOWED_ORIGINS).
+	origins, loopback := slices.Clone(rt.AllowedOrigins), true
+	if u, err := url.Parse(a.Config.PublicBaseURL); err == nil && u.Host != "" {
+		origins = append(origins, u.Scheme+"://"+u.Host)
 	}
 	relay := realtime.New(realtime.Options{
 		Broker: broker, Authenticate: a.authenticateRealtime, AllowedOrigins: origins, LoopbackOrigins: loopback,
