@@ -18,13 +18,17 @@ import (
 // share a Redis server use different prefixes and never hear each other.
 //
 // The subscription's connection is go-redis's: when it breaks, go-redis
-// dials again and subscribes again; Redis keeps nothing for a subscriber,
-// so the messages published while it was away are lost. The broker logs
-// the loss and the return.
+// dials again and subscribes again. A connection that died without a word
+// (a NAT or a load balancer dropped it) is found by a ping: when nothing,
+// not even the pong, comes back for a whole ping interval, the broker
+// drops the connection and subscribes on a new one. Redis keeps nothing
+// for a subscriber, so the messages published while it was away are
+// lost. The broker logs the loss and the return.
 type Redis struct {
 	client  *redis.Client
 	channel string
 	log     *slog.Logger
+	ping    time.Duration // redisPing; shorter in tests
 
 	mu     sync.Mutex
 	pubsub *redis.PubSub
@@ -57,7 +61,7 @@ func OpenRedis(url, prefix string, log *slog.Logger) (*Redis, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Redis{client: redis.NewClient(opt), channel: Channel(prefix), log: log}, nil
+	return &Redis{client: redis.NewClient(opt), channel: Channel(prefix), log: log, ping: redisPing}, nil
 }
 
 // Subscribe implements Broker: it subscribes to the channel and waits for
@@ -80,24 +84,38 @@ func (b *Redis) Subscribe(ctx context.Context, deliver func([]byte)) error {
 // receive hands the messages of ps to deliver until ctx ends.
 func (b *Redis) receive(ctx context.Context, ps *redis.PubSub, deliver func([]byte)) {
 	defer close(b.done)
+	defer func() { _ = ps.Close() }() // the last one, which Close may not know of
 	lost := false
+	awaiting := false // a ping went out and nothing came back since
+	gone := func(err error) {
+		if !lost {
+			b.log.Warn("realtime: redis subscription lost; reconnecting, messages published meanwhile are lost", "channel", b.channel, "err", err)
+			lost = true
+		}
+	}
 	for {
-		msg, err := ps.ReceiveTimeout(ctx, redisPing)
+		msg, err := ps.ReceiveTimeout(ctx, b.ping)
 		if ctx.Err() != nil {
 			return
 		}
 		var ne net.Error
 		switch {
+		case errors.As(err, &ne) && ne.Timeout() && awaiting:
+			// Not even the pong came back: the connection is dead though
+			// it looks open. Subscribe again on a new one.
+			gone(errors.New("no answer to a ping"))
+			ps = b.resubscribe(ctx, ps)
+			awaiting = false
+			continue
 		case errors.As(err, &ne) && ne.Timeout():
-			// Quiet: a ping shows whether the connection still holds; a
-			// failed one makes go-redis dial again on the next receive.
-			_ = ps.Ping(ctx)
+			if err := ps.Ping(ctx); err != nil {
+				gone(err)
+				continue
+			}
+			awaiting = true
 			continue
 		case err != nil:
-			if !lost {
-				b.log.Warn("realtime: redis subscription lost; reconnecting, messages published meanwhile are lost", "channel", b.channel, "err", err)
-				lost = true
-			}
+			gone(err)
 			select {
 			case <-ctx.Done():
 				return
@@ -105,6 +123,7 @@ func (b *Redis) receive(ctx context.Context, ps *redis.PubSub, deliver func([]by
 			}
 			continue
 		}
+		awaiting = false
 		switch m := msg.(type) {
 		case *redis.Message:
 			deliver([]byte(m.Payload))
@@ -115,6 +134,19 @@ func (b *Redis) receive(ctx context.Context, ps *redis.PubSub, deliver func([]by
 			}
 		}
 	}
+}
+
+// resubscribe closes old and subscribes again on a new connection; the
+// confirmation arrives as the next message of the one it returns.
+func (b *Redis) resubscribe(ctx context.Context, old *redis.PubSub) *redis.PubSub {
+	_ = old.Close()
+	ps := b.client.Subscribe(ctx, b.channel)
+	b.mu.Lock()
+	if b.pubsub == old {
+		b.pubsub = ps
+	}
+	b.mu.Unlock()
+	return ps
 }
 
 // Publish implements Broker.
