@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/clubhouse-go/clubhouse/internal/keyfile"
 )
 
 // VAPIDKey is the application server's key pair of Voluntary Application
@@ -89,29 +91,16 @@ func LoadOrCreateVAPIDKey(path string) (VAPIDKey, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return VAPIDKey{}, fmt.Errorf("create key directory: %w", err)
 	}
-	// The key is written whole to a file of its own, then linked at path,
-	// which fails when path exists: a process that starts at the same
-	// time reads the whole key of the winner, never a file being written.
-	f, err := os.CreateTemp(dir, ".vapid-*.pem")
+	// Written whole, then put in place (keyfile.Create): a process that
+	// starts at the same time reads the whole key of the winner.
+	exists, err := keyfile.Create(path, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
 	if err != nil {
 		return VAPIDKey{}, fmt.Errorf("save VAPID key: %w", err)
 	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})); err != nil {
-		f.Close()
-		return VAPIDKey{}, fmt.Errorf("save VAPID key: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return VAPIDKey{}, fmt.Errorf("save VAPID key: %w", err)
-	}
-	err = os.Link(f.Name(), path)
-	if errors.Is(err, fs.ErrExist) {
+	if exists {
 		// Read once, not recurse: a dangling symlink is ErrNotExist to
 		// ReadFile and ErrExist to Link, and would loop forever.
 		return LoadVAPIDKey(path)
-	}
-	if err != nil {
-		return VAPIDKey{}, fmt.Errorf("save VAPID key: %w", err)
 	}
 	return k, nil
 }

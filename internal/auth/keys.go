@@ -12,6 +12,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/clubhouse-go/clubhouse/internal/keyfile"
 )
 
 // SigningKey is an RSA private key with its key id.
@@ -66,30 +68,16 @@ func LoadOrCreateSigningKey(path string) (SigningKey, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return SigningKey{}, fmt.Errorf("create key directory: %w", err)
 		}
-		// The key is written whole to a file of its own, then linked at
-		// path, which fails when path exists: a process that starts at the
-		// same time reads the whole key of the winner, never a file being
-		// written.
-		f, err := os.CreateTemp(filepath.Dir(path), ".signing-*.pem")
+		// Written whole, then put in place (keyfile.Create): a process
+		// that starts at the same time reads the whole key of the winner.
+		exists, err := keyfile.Create(path, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
 		if err != nil {
 			return SigningKey{}, fmt.Errorf("save signing key: %w", err)
 		}
-		defer os.Remove(f.Name())
-		if _, err := f.Write(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})); err != nil {
-			f.Close()
-			return SigningKey{}, fmt.Errorf("save signing key: %w", err)
-		}
-		if err := f.Close(); err != nil {
-			return SigningKey{}, fmt.Errorf("save signing key: %w", err)
-		}
-		err = os.Link(f.Name(), path)
-		if errors.Is(err, fs.ErrExist) {
+		if exists {
 			// Read once, not recurse: a dangling symlink is ErrNotExist to
 			// ReadFile and ErrExist to Link, and would loop forever.
 			return LoadSigningKey(path)
-		}
-		if err != nil {
-			return SigningKey{}, fmt.Errorf("save signing key: %w", err)
 		}
 		return k, nil
 	}
