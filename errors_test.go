@@ -194,6 +194,7 @@ var exported = map[string]error{
 	"push.ErrClientNotFound":            push.ErrClientNotFound,
 	"push.ErrNoClient":                  push.ErrNoClient,
 	"push.ErrOtherClient":               push.ErrOtherClient,
+	"push.ErrDeviceTaken":               push.ErrDeviceTaken,
 	"push.ErrTooLong":                   push.ErrTooLong,
 	"push.ErrInvalidURL":                push.ErrInvalidURL,
 	"push.ErrNotConfigured":             push.ErrNotConfigured,

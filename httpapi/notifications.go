@@ -186,14 +186,14 @@ func (s *Server) sendNotification(w http.ResponseWriter, r *http.Request) error 
 // registerOwnDevice registers a device of the caller's client record.
 //
 // @Summary Register my device for push notifications
-// @Description As POST /api/admin/notifications/token, for the caller's own client record: client_id may be left out, and naming another client is 403. A caller without a client record gets 404. An endpoint registered by another client moves to the caller (the browser is now the caller's).
+// @Description As POST /api/admin/notifications/token, for the caller's own client record: client_id may be left out, and naming another client is 403. A caller without a client record gets 404. An endpoint another client registered moves to the caller only with the same keys (the same browser, whose user changed); with other keys it is 409 device registered, so that knowing an endpoint is not enough to take a device.
 // @Tags account
 // @Accept json
 // @Produce json
 // @Param body body pushTokenInput true "The device"
 // @Success 200 {object} pushDeviceDTO
 // @Success 201 {object} pushDeviceDTO
-// @Failure 400,401,403,404,413,503 {object} errorBody
+// @Failure 400,401,403,404,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/account/notifications/token [post]

@@ -114,7 +114,7 @@ func (s *Service) Register(ctx context.Context, by clubhouse.Actor, in Subscript
 	if in.ClientID <= 0 {
 		return Subscription{}, clubhouse.ErrIncomplete.Withf("Missing required fields: client_id.")
 	}
-	return s.register(ctx, in)
+	return s.register(ctx, in, true)
 }
 
 // ClientRegister registers a device of by's own client record, as
@@ -133,17 +133,21 @@ func (s *Service) ClientRegister(ctx context.Context, by clubhouse.Actor, in Sub
 		return Subscription{}, ErrNoClient
 	}
 	in.ClientID = own
-	return s.register(ctx, in)
+	return s.register(ctx, in, false)
 }
 
-func (s *Service) register(ctx context.Context, in SubscriptionInput) (Subscription, error) {
+// register upserts the device of in. A client (staff false) moves a device
+// another client registered only with the same keys: the same browser,
+// whose user changed; with other keys it is ErrDeviceTaken, so that
+// knowing an endpoint is not enough to take a device. Staff move any.
+func (s *Service) register(ctx context.Context, in SubscriptionInput, staff bool) (Subscription, error) {
 	sub, err := in.check()
 	if err != nil {
 		return Subscription{}, err
 	}
 	var out Subscription
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		out, err = s.store.upsert(ctx, tx, sub, s.o.Now())
+		out, err = s.store.upsert(ctx, tx, sub, s.o.Now(), staff)
 		return err
 	})
 	if err != nil {

@@ -478,3 +478,26 @@ func TestSend_noRedirects(t *testing.T) {
 	got, _ := f.receiver.Received(target)
 	assert.Empty(t, got, "the redirect was not followed")
 }
+
+// TestClientRegister_takeover: a client does not take another client's
+// device by its endpoint alone; the same browser (its keys) moves over.
+func TestClientRegister_takeover(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := t.Context()
+	anas := f.receiver.Device()
+	_, err := f.svc.ClientRegister(ctx, f.anaUser, input(0, anas))
+	require.NoError(t, err)
+
+	stranger := *f.receiver.Device()
+	stranger.Endpoint = anas.Endpoint
+	_, err = f.svc.ClientRegister(ctx, f.evaUser, input(0, &stranger))
+	require.ErrorIs(t, err, push.ErrDeviceTaken)
+	subs, err := f.svc.Subscriptions(ctx, desk, f.ana)
+	require.NoError(t, err)
+	require.Len(t, subs, 1, "Ana keeps her device")
+
+	moved, err := f.svc.ClientRegister(ctx, f.evaUser, input(0, anas))
+	require.NoError(t, err, "the same browser, its user changed")
+	assert.Equal(t, f.eva, moved.ClientID)
+}

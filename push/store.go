@@ -39,8 +39,9 @@ func (store) clientOfUser(ctx context.Context, q sqlx.QueryerContext, userID int
 
 // upsert registers s: a new row, or the endpoint's row updated (keys,
 // user agent, and client: the triggers of 00026 take a moved device's
-// pending deliveries with it).
-func (store) upsert(ctx context.Context, tx *sqlx.Tx, s subscription, now time.Time) (Subscription, error) {
+// pending deliveries with it), unless, with anyClient false, the row is
+// another client's with other keys (ErrDeviceTaken).
+func (store) upsert(ctx context.Context, tx *sqlx.Tx, s subscription, now time.Time, anyClient bool) (Subscription, error) {
 	var out Subscription
 	err := tx.GetContext(ctx, &out, `INSERT INTO push_subscriptions AS p
 			(client_id, platform, endpoint, p256dh, auth, user_agent, created_at, updated_at)
@@ -48,8 +49,12 @@ func (store) upsert(ctx context.Context, tx *sqlx.Tx, s subscription, now time.T
 		ON CONFLICT (endpoint) DO UPDATE SET client_id = EXCLUDED.client_id, platform = EXCLUDED.platform,
 			p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, user_agent = COALESCE(EXCLUDED.user_agent, p.user_agent),
 			updated_at = EXCLUDED.updated_at
+		WHERE $8 OR p.client_id = EXCLUDED.client_id OR (p.p256dh = EXCLUDED.p256dh AND p.auth = EXCLUDED.auth)
 		RETURNING `+subscriptionColumns+`, xmax = 0 AS created`,
-		s.clientID, s.platform, s.endpoint, s.p256dh, s.auth, s.userAgent, now)
+		s.clientID, s.platform, s.endpoint, s.p256dh, s.auth, s.userAgent, now, anyClient)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Subscription{}, ErrDeviceTaken
+	}
 	if err != nil {
 		return Subscription{}, sqldb.Map(err, nil, subscriptionMap)
 	}
