@@ -173,7 +173,6 @@ func (r *Relay) Start(ctx context.Context) error {
 	}
 	r.hub.start()
 	if err := r.o.Broker.Subscribe(ctx, r.deliver); err != nil {
-		r.hub.stop()
 		return err
 	}
 	pctx, stop := context.WithCancel(context.Background())
@@ -204,9 +203,7 @@ func (r *Relay) Close() {
 	if err := r.o.Broker.Close(); err != nil {
 		r.log.Warn("realtime: close broker", "err", err)
 	}
-	if started { // the broker delivers nothing more
-		r.hub.stop()
-	}
+	r.hub.stop() // the broker delivers nothing more
 }
 
 // Publish implements clubhouse.Publisher: it encodes the message once,
