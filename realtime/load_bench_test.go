@@ -328,9 +328,8 @@ func (f *floor) close() {
 
 // benchServer is a server process, as the benchmark sees it.
 type benchServer struct {
-	url   string
-	stdin io.WriteCloser
-	http  *http.Client
+	url  string
+	http *http.Client
 }
 
 // startServer starts a server process (on Redis with prefix, when not
@@ -364,7 +363,7 @@ func startServer(tb testing.TB, prefix, name string) *benchServer {
 		tb.Fatalf("server process: %q, %v", line, err)
 	}
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
-	return &benchServer{url: url, stdin: stdin, http: &http.Client{Timeout: time.Minute}}
+	return &benchServer{url: url, http: &http.Client{Timeout: time.Minute}}
 }
 
 func (s *benchServer) stats(tb testing.TB) serverStats {
