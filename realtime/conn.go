@@ -36,6 +36,7 @@ type conn struct {
 	ws    *websocket.Conn
 	actor clubhouse.Actor
 	user  int64     // the actor's users.id; 0 for a bot
+	shard int       // the hub's shard that queues messages to it
 	until time.Time // when the credentials expire; zero: never
 	send  chan *websocket.PreparedMessage
 	rooms map[string]bool // the rooms joined, by their hub names; the reader's alone

@@ -171,6 +171,7 @@ func (r *Relay) Start(ctx context.Context) error {
 	if r.started || r.closed {
 		return errors.New("realtime: the relay was started or closed already")
 	}
+	r.hub.start()
 	if err := r.o.Broker.Subscribe(ctx, r.deliver); err != nil {
 		return err
 	}
@@ -182,7 +183,8 @@ func (r *Relay) Start(ctx context.Context) error {
 
 // Close closes every connection (1001, going away), refuses new ones,
 // stops handing messages to the broker (those still queued are dropped)
-// and closes the broker. It waits for the connections' goroutines.
+// and closes the broker. It waits for the connections' goroutines and the
+// hub's.
 func (r *Relay) Close() {
 	r.mu.Lock()
 	if r.closed {
@@ -201,6 +203,7 @@ func (r *Relay) Close() {
 	if err := r.o.Broker.Close(); err != nil {
 		r.log.Warn("realtime: close broker", "err", err)
 	}
+	r.hub.stop() // the broker delivers nothing more
 }
 
 // Publish implements clubhouse.Publisher: it encodes the message once,

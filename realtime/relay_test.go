@@ -2,13 +2,21 @@ package realtime_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/realtime"
 )
 
@@ -77,3 +85,88 @@ func TestRedis_channels(t *testing.T) {
 	_, err = realtime.OpenRedis("http://127.0.0.1:6379", prefix, nil)
 	assert.Error(t, err)
 }
+
+// numbered is a message for everyone, numbered in the order published.
+type numbered struct {
+	N int `json:"n"`
+}
+
+// Audience implements clubhouse.Addressed.
+func (numbered) Audience() clubhouse.Audience { return clubhouse.Audience{All: true} }
+
+// TestRelay_fanoutInOrder: the connections, more than the hub has shards,
+// each get every message for everyone once, in the order published,
+// while racing publishers and readers run; and each of its user's
+// messages, in order too.
+func TestRelay_fanoutInOrder(t *testing.T) {
+	t.Parallel()
+	const sockets, messages = 300, 200
+	r := realtime.New(realtime.Options{Authenticate: benchAuthenticate, QueueSize: 4 * messages}) // a burst: no socket is too slow
+	require.NoError(t, r.Start(t.Context()))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if err := r.Serve(w, req); err != nil {
+			http.Error(w, err.Error(), http.StatusUnauthorized)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(r.Close)
+
+	// Sockets 2i and 2i+1 are user i's.
+	socks := make([]*websocket.Conn, sockets)
+	for i := range socks {
+		ws, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http"),
+			http.Header{"Authorization": {"Bearer bench:" + strconv.Itoa(1+i/2)}})
+		require.NoError(t, err)
+		_ = resp.Body.Close()
+		socks[i] = ws
+		t.Cleanup(func() { _ = ws.Close() })
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for r.Stats().Connections < sockets && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	require.Equal(t, sockets, r.Stats().Connections)
+
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for n := range messages {
+			r.Publish("everyone", numbered{n})
+		}
+	})
+	wg.Go(func() {
+		for n := range messages {
+			r.Publish("mine", ownMessage{User: 1, N: n})
+		}
+	})
+	for i, ws := range socks {
+		wg.Go(func() {
+			want := map[string]int{}
+			for want["everyone"] < messages || (i < 2 && want["mine"] < messages) {
+				require.NoError(t, ws.SetReadDeadline(time.Now().Add(10*time.Second)))
+				var e realtime.Envelope
+				if !assert.NoError(t, ws.ReadJSON(&e), "socket %d", i) {
+					return
+				}
+				var got numbered
+				require.NoError(t, json.Unmarshal(e.Data, &got))
+				if !assert.Equal(t, want[e.Event], got.N, "socket %d, %s: in order, each once", i, e.Event) {
+					return
+				}
+				want[e.Event]++
+			}
+		})
+	}
+	wg.Wait()
+	st := r.Stats()
+	assert.EqualValues(t, sockets*messages+2*messages, st.Delivered)
+	assert.Zero(t, st.Dropped+st.Slow)
+}
+
+// ownMessage is a message for one user, numbered.
+type ownMessage struct {
+	User int64 `json:"-"`
+	N    int   `json:"n"`
+}
+
+// Audience implements clubhouse.Addressed.
+func (m ownMessage) Audience() clubhouse.Audience { return clubhouse.Audience{Users: []int64{m.User}} }
