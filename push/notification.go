@@ -75,7 +75,7 @@ var (
 	ErrOtherClient    = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "You can only register devices of your own client record.")
 	ErrDeviceTaken    = clubhouse.Errorf(clubhouse.Conflict, "device registered",
 		"Another client registered this endpoint with other keys; subscribe again in the browser for a new endpoint.")
-	ErrTooLong        = clubhouse.ErrInvalidData.Sub("notification too long",
+	ErrTooLong = clubhouse.ErrInvalidData.Sub("notification too long",
 		"The notification is too long for a push message: shorten its title, body or url.")
 	ErrInvalidURL = clubhouse.ErrInvalidData.Sub("invalid url", "The url must be an absolute http or https URL.")
 )
