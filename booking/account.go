@@ -230,7 +230,8 @@ func (b *Bookings) ClientQuote(ctx context.Context, by clubhouse.Actor, in SpanI
 	if err != nil {
 		return BookingQuote{}, err
 	}
-	return b.judgedQuote(ctx, in, true, &clientID)
+	q, _, err := b.judgedQuote(ctx, in, true, &clientID)
+	return q, err
 }
 
 // Stats are a client's booking statistics. Total, Upcoming, Past, Hours

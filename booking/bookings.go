@@ -435,39 +435,41 @@ type BookingQuote struct {
 // club's rules (unless in.OverrideRules). Errors: Invalid for a bad span,
 // NotFound for an unknown court.
 func (b *Bookings) Quote(ctx context.Context, in SpanInput) (BookingQuote, error) {
-	return b.judgedQuote(ctx, in, false, nil)
+	q, _, err := b.judgedQuote(ctx, in, false, nil)
+	return q, err
 }
 
 // judgedQuote is the quote of in, with Refused set (and Available cleared)
 // when the club's rules refuse it: as a client's booking when client,
 // counting the bookings of the client with clientID (when not nil) that
-// the booking being moved, in.ExcludeID, is not.
-func (b *Bookings) judgedQuote(ctx context.Context, in SpanInput, client bool, clientID *int64) (BookingQuote, error) {
+// the booking being moved, in.ExcludeID, is not. It returns the rules that
+// judged it too.
+func (b *Bookings) judgedQuote(ctx context.Context, in SpanInput, client bool, clientID *int64) (BookingQuote, Rules, error) {
 	court, span, err := b.resolve(ctx, in)
 	if err != nil {
-		return BookingQuote{}, err
+		return BookingQuote{}, Rules{}, err
 	}
 	q, err := b.quote(ctx, court, in.ReservationTypeID, span, in.ExcludeID)
 	if err != nil {
-		return BookingQuote{}, err
+		return BookingQuote{}, Rules{}, err
 	}
 	rules, err := b.rules.current(ctx, b.db)
 	if err != nil {
-		return BookingQuote{}, err
+		return BookingQuote{}, Rules{}, err
 	}
 	a := Attempt{Now: b.Now(), Span: span, TypeID: in.ReservationTypeID, Client: client, Override: in.OverrideRules, Future: -1}
 	if a.From, err = b.spanOf(ctx, in.ExcludeID); err != nil {
-		return BookingQuote{}, err
+		return BookingQuote{}, Rules{}, err
 	}
 	if clientID != nil && rules.CountsFuture(a) {
 		if a.Future, err = (rulesStore{}).futureBookings(ctx, b.db, *clientID, a.Now, in.ExcludeID, false); err != nil {
-			return BookingQuote{}, fmt.Errorf("count bookings: %w", err)
+			return BookingQuote{}, Rules{}, fmt.Errorf("count bookings: %w", err)
 		}
 	}
 	if e := clubhouse.AsError(rules.Check(a)); e != nil {
 		q.Refused, q.Available = e, false
 	}
-	return q, nil
+	return q, rules, nil
 }
 
 // spanOf returns the span of the booking with id, which a move would

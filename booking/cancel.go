@@ -42,7 +42,21 @@ func (b *Bookings) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Re
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
 	}
-	return b.cancel(ctx, by, id, nil)
+	return b.cancel(ctx, by, id, nil, false)
+}
+
+// CancelByRules cancels the booking with id for staff as Cancel does, but
+// judged by the club's cancellation window as staff's moves are: a booking
+// is cancelled at least cancel_window_minutes (of its type) before its
+// start, unless override, staff's explicit decision to cancel against the
+// rules. It is the cancellation of a front door that acts for staff on an
+// agent's word (the MCP tools). Errors: as Cancel, clubhouse.ErrForbidden,
+// ErrRuleCancelWindow.
+func (b *Bookings) CancelByRules(ctx context.Context, by clubhouse.Actor, id int64, override bool) (Reservation, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Reservation{}, err
+	}
+	return b.cancel(ctx, by, id, nil, !override)
 }
 
 // ClientCancel cancels the booking with id of by's client: only one that
@@ -55,12 +69,13 @@ func (b *Bookings) ClientCancel(ctx context.Context, by clubhouse.Actor, id int6
 	if err != nil {
 		return Reservation{}, err
 	}
-	return b.cancel(ctx, by, id, &clientID)
+	return b.cancel(ctx, by, id, &clientID, false)
 }
 
 // cancel is Cancel of a booking that must belong to the client owner when
-// owner is not nil, judged then by the club's rules as the client's.
-func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, owner *int64) (Reservation, error) {
+// owner is not nil, judged then by the club's rules as the client's; judged
+// by them as staff's when judged.
+func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, owner *int64, judged bool) (Reservation, error) {
 	var out Reservation
 	var changes Changes
 	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
@@ -79,13 +94,13 @@ func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, own
 		case r.NoShowAt != nil:
 			return ErrNoShowMarked
 		}
-		if owner != nil {
+		if owner != nil || judged {
 			rules, err := b.rules.current(ctx, tx)
 			if err != nil {
 				return err
 			}
 			from := r.Span()
-			if err := rules.Check(Attempt{Now: b.Now(), TypeID: r.ReservationTypeID, Client: true, From: &from, Future: -1}); err != nil {
+			if err := rules.Check(Attempt{Now: b.Now(), TypeID: r.ReservationTypeID, Client: owner != nil, From: &from, Future: -1}); err != nil {
 				return err
 			}
 		}

@@ -155,3 +155,10 @@ func (rulesStore) futureBookings(ctx context.Context, q sqldb.Queryer, clientID 
 		clientID, now, except)
 	return n, err
 }
+
+// clientExists reports whether a client with id exists.
+func (rulesStore) clientExists(ctx context.Context, q sqldb.Queryer, id int64) (bool, error) {
+	var ok bool
+	err := q.GetContext(ctx, &ok, `SELECT EXISTS (SELECT 1 FROM clients WHERE id = $1)`, id)
+	return ok, err
+}

@@ -1,0 +1,83 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+)
+
+// CheckInput is a slot to check before booking it for a client: a court,
+// a span of wall time, the reservation type (0: the general tariffs and
+// rules) and the client (0: none named).
+type CheckInput struct {
+	CourtID           int64
+	ReservationTypeID int64
+	ClientID          int64
+	Checking          time.Time
+	Checkout          time.Time
+}
+
+// SlotCheck answers whether a slot may be booked for a client, in the
+// spirit of a booking-status check: CanBook, or the Reason it may not.
+type SlotCheck struct {
+	// CanBook is true when the court is free and the club's rules allow
+	// the client to book the slot.
+	CanBook bool
+	// Reason is nil when CanBook; else the refusal of the first rule that
+	// forbids it (see Rules.Check) or, when the rules allow it, ErrCourtTaken.
+	Reason *clubhouse.Error
+	// Quote is the price of the slot with the club's tariffs; its
+	// Amount.FinalPrice is the price, without a coupon or contract.
+	Quote BookingQuote
+	// CancelBefore is the deadline of the cancellation window: the last
+	// wall time at which a client may cancel the booking, its start less
+	// the cancel_window_minutes of its type (its start when there is none).
+	CancelBefore time.Time
+}
+
+// Check answers in one call whether staff may book the slot of in for a
+// client: it prices the slot, judges it by the club's rules as the
+// client's own booking would be (a past slot, opening hours, notice,
+// advance, duration, a staff-only type, and the client's limit of
+// bookings when in.ClientID is set) and looks for a booking that holds the
+// court then. It writes nothing. A refusal is an answer (Reason), not an
+// error.
+//
+// Errors: clubhouse.ErrForbidden for an actor without the panel
+// permission; Invalid for a bad span, a court id or client id that names
+// nothing; NotFound for an unknown court.
+func (b *Bookings) Check(ctx context.Context, by clubhouse.Actor, in CheckInput) (SlotCheck, error) {
+	if err := by.RequirePanel(); err != nil {
+		return SlotCheck{}, err
+	}
+	var client *int64
+	if in.ClientID != 0 {
+		ok, err := (rulesStore{}).clientExists(ctx, b.db, in.ClientID)
+		if err != nil {
+			return SlotCheck{}, fmt.Errorf("check slot: %w", err)
+		}
+		if !ok {
+			return SlotCheck{}, clubhouse.ErrInvalidReference.Withf("client_id %d names no client.", in.ClientID)
+		}
+		client = &in.ClientID
+	}
+	q, rules, err := b.judgedQuote(ctx, SpanInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
+		Checking: in.Checking, Checkout: in.Checkout}, true, client)
+	if err != nil {
+		return SlotCheck{}, err
+	}
+	out := SlotCheck{CanBook: q.Available, Reason: q.Refused, Quote: q, CancelBefore: rules.CancelBefore(in.ReservationTypeID, q.Span.Start)}
+	if !q.Available && q.Refused == nil {
+		out.Reason = ErrCourtTaken
+	}
+	return out, nil
+}
+
+// CancelBefore is the last wall time at which a booking of type typeID
+// that starts at start may be cancelled: start less the type's
+// cancellation window, start itself when there is none.
+func (r Rules) CancelBefore(typeID int64, start time.Time) time.Time {
+	return start.Add(-minutes(r.forType(typeID).window))
+}

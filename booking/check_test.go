@@ -1,0 +1,116 @@
+package booking_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+)
+
+// TestBookings_Check: one row per documented outcome of the preflight; a
+// refusal is an answer with its reason, and nothing is written.
+func TestBookings_Check(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	c.book(t, c.court, c.anaClient, "2026-03-10 12:00", "2026-03-10 13:00")
+	for day := 1; day <= 7; day++ { // open 08:00 to 22:00
+		c.exec(t, `INSERT INTO opening_hours (weekday, opens, closes) VALUES ($1, 480, 1320)`, day)
+	}
+	c.exec(t, `UPDATE club_rules SET cancel_window_minutes = 120, max_future_bookings = 1, version = version + 1`)
+	bookings := c.count(t, `SELECT count(*) FROM reservations`)
+	in := func(court int64, from, to string) booking.CheckInput {
+		return booking.CheckInput{CourtID: court, ReservationTypeID: c.rental, Checking: wall(t, from), Checkout: wall(t, to)}
+	}
+	withClient := func(in booking.CheckInput, client int64) booking.CheckInput {
+		in.ClientID = client
+		return in
+	}
+	tests := []struct {
+		name    string
+		by      clubhouse.Actor
+		in      booking.CheckInput
+		reason  error // nil: can book
+		wantErr error
+	}{
+		{name: "a free slot", by: c.staff, in: in(c.court, "2026-03-10 10:00", "2026-03-10 11:30")},
+		{name: "a free slot for a client with no booking", by: c.staff, in: withClient(in(c.court, "2026-03-10 10:00", "2026-03-10 11:30"), c.bobClient)},
+		{name: "a bot of the staff", by: desk, in: in(c.court, "2026-03-10 10:00", "2026-03-10 11:30")},
+		{name: "the court taken", by: c.staff, in: in(c.court, "2026-03-10 12:30", "2026-03-10 13:30"), reason: booking.ErrCourtTaken},
+		{name: "a closed hour", by: c.staff, in: in(c.court2, "2026-03-10 06:00", "2026-03-10 07:00"), reason: booking.ErrRuleClosed},
+		{name: "a past slot", by: c.staff, in: in(c.court2, "2026-03-01 10:00", "2026-03-01 11:00"), reason: booking.ErrRulePast},
+		{name: "a closed hour and taken: the rule first", by: c.staff, in: in(c.court, "2026-03-10 12:00", "2026-03-10 23:00"), reason: booking.ErrRuleClosed},
+		{name: "the client's limit", by: c.staff, in: withClient(in(c.court2, "2026-03-11 10:00", "2026-03-11 11:00"), c.anaClient), reason: booking.ErrRuleBookingLimit},
+		{name: "an unknown client", by: c.staff, in: withClient(in(c.court, "2026-03-10 10:00", "2026-03-10 11:00"), unknown), wantErr: clubhouse.ErrInvalidReference},
+		{name: "off the grid", by: c.staff, in: in(c.court, "2026-03-10 10:10", "2026-03-10 11:00"), wantErr: booking.ErrOffGrid},
+		{name: "a client", by: c.ana, in: in(c.court, "2026-03-10 10:00", "2026-03-10 11:00"), wantErr: clubhouse.ErrForbidden},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := c.b.Check(t.Context(), tt.by, tt.in)
+			if tt.wantErr != nil {
+				require.ErrorIs(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.reason == nil, got.CanBook)
+			if tt.reason == nil {
+				assert.Nil(t, got.Reason)
+			} else {
+				require.NotNil(t, got.Reason)
+				assert.ErrorIs(t, got.Reason, tt.reason)
+			}
+			assert.Equal(t, tt.in.Checking.Add(-120*60e9), got.CancelBefore, "the start less the cancellation window")
+		})
+	}
+	_, err := c.b.Check(t.Context(), c.staff, in(unknown, "2026-03-10 10:00", "2026-03-10 11:00"))
+	assert.Equal(t, clubhouse.NotFound, clubhouse.KindOf(err), "an unknown court: %v", err)
+	got, err := c.b.Check(t.Context(), c.staff, in(c.court, "2026-03-10 10:00", "2026-03-10 11:30"))
+	require.NoError(t, err)
+	assert.Equal(t, "90000", got.Quote.Amount.FinalPrice.String(), "an hour and a half at 60000 an hour")
+	assert.Equal(t, bookings, c.count(t, `SELECT count(*) FROM reservations`), "nothing written")
+}
+
+// TestBookings_CancelByRules: staff's cancellation judged by the club's
+// cancellation window, unless staff override it.
+func TestBookings_CancelByRules(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	far := c.book(t, c.court, c.anaClient, "2026-03-10 10:00", "2026-03-10 11:00")
+	soon := c.book(t, c.court2, c.anaClient, "2026-03-03 09:00", "2026-03-03 10:00")
+	soon2 := c.book(t, c.court2, 0, "2026-03-03 10:00", "2026-03-03 11:00")
+	c.exec(t, `UPDATE club_rules SET cancel_window_minutes = 1440, version = version + 1`)
+	tests := []struct {
+		name     string
+		by       clubhouse.Actor
+		id       int64
+		override bool
+		wantErr  error
+	}{
+		{name: "a client", by: c.ana, id: far.ID, wantErr: clubhouse.ErrForbidden},
+		{name: "no such booking", by: c.staff, id: unknown, wantErr: booking.ErrBookingNotFound},
+		{name: "inside the window", by: c.staff, id: soon.ID, wantErr: booking.ErrRuleCancelWindow},
+		{name: "before the window", by: c.staff, id: far.ID},
+		{name: "again: no change", by: c.staff, id: far.ID},
+		{name: "inside the window, overridden", by: c.staff, id: soon2.ID, override: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := c.b.CancelByRules(t.Context(), tt.by, tt.id, tt.override)
+			if tt.wantErr != nil {
+				require.ErrorIs(t, err, tt.wantErr)
+				if tt.id != unknown {
+					got, err := c.b.Get(t.Context(), tt.id)
+					require.NoError(t, err)
+					assert.Nil(t, got.CancelledAt, "a refused cancellation changes nothing")
+				}
+				return
+			}
+			require.NoError(t, err)
+			require.NotNil(t, r.CancelledAt)
+			assert.Equal(t, ptr(tt.by.Email), r.CancelledBy)
+		})
+	}
+}
