@@ -16,7 +16,8 @@ import (
 // sweep: every text argument of every tool gets a NUL, bytes that are not
 // UTF-8 and text far over any limit, and every integer argument values
 // beyond int64, each sent raw in a real session. Each is an invalid_input
-// result, never an internal error and never stored.
+// result, never an internal error and never stored (no booking, payment,
+// cancellation, enrollment or event participant).
 func TestMCP_badValuesSweep(t *testing.T) {
 	t.Parallel()
 	a := newClub(t)
@@ -26,7 +27,9 @@ func TestMCP_badValuesSweep(t *testing.T) {
 	require.NoError(t, err)
 	written := func() int {
 		var n int
-		require.NoError(t, a.DB.GetContext(t.Context(), &n, `SELECT (SELECT count(*) FROM reservations) + (SELECT count(*) FROM payments)`))
+		require.NoError(t, a.DB.GetContext(t.Context(), &n, `SELECT (SELECT count(*) FROM reservations) + (SELECT count(*) FROM payments)
+			+ (SELECT count(*) FROM reservations WHERE cancelled_at IS NOT NULL) + (SELECT count(*) FROM enrollments)
+			+ (SELECT count(*) FROM event_participants)`))
 		return n
 	}
 	before := written()
@@ -38,6 +41,7 @@ func TestMCP_badValuesSweep(t *testing.T) {
 	}
 	integers := []string{"9223372036854775808", "-9223372036854775809", "1e400"}
 	calls := 0
+	swept := map[string]bool{}
 	for _, tool := range tools.Tools {
 		schema, err := json.Marshal(tool.InputSchema)
 		require.NoError(t, err)
@@ -62,6 +66,7 @@ func TestMCP_badValuesSweep(t *testing.T) {
 			slices.Sort(values)
 			for _, v := range values {
 				calls++
+				swept[tool.Name] = true
 				body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{%q:%s}}}`, calls, tool.Name, name, v)
 				res := post(t, a, token, cs.ID(), body)
 				require.Equal(t, http.StatusOK, res.StatusCode, "%s %s: %s", tool.Name, name, res)
@@ -80,5 +85,8 @@ func TestMCP_badValuesSweep(t *testing.T) {
 		}
 	}
 	assert.Greater(t, calls, 100, "the sweep reached the tools' arguments")
+	for _, tool := range tools.Tools {
+		assert.True(t, swept[tool.Name], "the sweep reached %s", tool.Name)
+	}
 	assert.Equal(t, before, written(), "nothing was written")
 }

@@ -424,6 +424,9 @@ func (h *Handler) register(s *sdk.Server) {
 				return pricedBookingView{bookingDetailView: newBookingDetailView(p.Reservation), balanceView: newBalanceView(p.Amount)}
 			}), err
 		})
+	h.registerBookingChecks(s)
+	h.registerClasses(s)
+	h.registerEvents(s)
 }
 
 // spanInput reads the court and span of booking_validate and

@@ -10,7 +10,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
 )
 
-// TestMCP_toolsList: the seventeen tools, the read-only ones annotated so,
+// TestMCP_toolsList: the twenty-five tools, the read-only ones annotated so,
 // every argument described, the required ones as the HTTP API requires them.
 func TestMCP_toolsList(t *testing.T) {
 	t.Parallel()
@@ -21,8 +21,9 @@ func TestMCP_toolsList(t *testing.T) {
 
 	readOnly := []string{"court_list", "court_type_list", "reservation_type_list", "reservation_status_list", "payment_type_list",
 		"client_search", "client_read", "booking_validate", "booking_calculate_price", "booking_read", "booking_get_price",
-		"booking_payment_list", "booking_list"}
-	writes := []string{"client_create", "booking_create", "booking_update", "booking_add_payment"}
+		"booking_payment_list", "booking_list", "booking_check", "class_list", "class_read", "event_list", "ticket_lookup"}
+	writes := []string{"client_create", "booking_create", "booking_update", "booking_add_payment", "booking_cancel", "class_enroll",
+		"event_add_participant"}
 	required := map[string][]string{
 		"client_search":           {"query"},
 		"client_read":             {"client_id"},
@@ -35,6 +36,12 @@ func TestMCP_toolsList(t *testing.T) {
 		"booking_get_price":       {"booking_id"},
 		"booking_add_payment":     {"booking_id", "amount", "transaction_id"},
 		"booking_payment_list":    {"booking_id"},
+		"booking_check":           {"court_id", "checking", "checkout"},
+		"booking_cancel":          {"booking_id"},
+		"class_read":              {"class_id"},
+		"class_enroll":            {"class_id", "client_id"},
+		"event_add_participant":   {"event_id"},
+		"ticket_lookup":           {"code"},
 	}
 	var names []string
 	for _, tool := range res.Tools {
@@ -53,8 +60,15 @@ func TestMCP_toolsList(t *testing.T) {
 				assert.NotEmpty(t, p.(map[string]any)["description"], "argument %s", name)
 			}
 			_, keyed := props["idempotency_key"]
-			assert.Equal(t, slices.Contains([]string{"booking_create", "booking_add_payment", "client_create"}, tool.Name), keyed,
-				"the writes that add a record take an idempotency_key")
+			assert.Equal(t, slices.Contains(writes, tool.Name) && tool.Name != "booking_update", keyed,
+				"the writes but booking_update take an idempotency_key")
+			assert.Equal(t, new(false), tool.Annotations.OpenWorldHint, "openWorldHint false")
+			if slices.Contains(writes, tool.Name) {
+				require.NotNil(t, tool.Annotations.DestructiveHint)
+				destructive := slices.Contains([]string{"booking_update", "booking_cancel"}, tool.Name)
+				assert.Equal(t, destructive, *tool.Annotations.DestructiveHint, "destructiveHint")
+				assert.Equal(t, destructive, tool.Annotations.IdempotentHint, "idempotentHint: changing or cancelling twice is once")
+			}
 			var req []string
 			for _, r := range asSlice(schema["required"]) {
 				req = append(req, r.(string))
@@ -63,7 +77,7 @@ func TestMCP_toolsList(t *testing.T) {
 		})
 	}
 	assert.ElementsMatch(t, append(readOnly, writes...), names)
-	assert.Len(t, names, 17)
+	assert.Len(t, names, 25)
 }
 
 func asSlice(v any) []any {

@@ -1,0 +1,72 @@
+package mcp_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestMCP_classes: class_list and class_read show a class with its
+// sessions and places left; class_enroll takes a place while one is left,
+// then joins the waitlist, as the staff route does; a retry with its
+// idempotency_key enrolls no one twice.
+func TestMCP_classes(t *testing.T) {
+	t.Parallel()
+	a := newClub(t)
+	cs := connect(t, a, staffToken(a, "desk@test.club"))
+	var list []map[string]any
+	callOK(t, cs, "class_list", map[string]any{"status": "scheduled"}, &list)
+	var class int64
+	for _, c := range list {
+		if c["title"] == "Tennis for beginners" {
+			class = id(t, c)
+		}
+	}
+	require.NotZero(t, class, "the demo class in %v", list)
+	var read struct {
+		ID         int64 `json:"id"`
+		PlacesLeft int   `json:"places_left"`
+		Sessions   []struct {
+			Date          string `json:"date"`
+			ReservationID *int64 `json:"reservation_id"`
+		} `json:"sessions"`
+	}
+	callOK(t, cs, "class_read", map[string]any{"class_id": class}, &read)
+	assert.Equal(t, class, read.ID)
+	assert.Equal(t, 6, read.PlacesLeft)
+	require.NotEmpty(t, read.Sessions)
+	assert.NotNil(t, read.Sessions[0].ReservationID, "each session holds its court")
+	assert.Equal(t, "not_found", callErr(t, cs, "class_read", map[string]any{"class_id": 987654}).Code)
+	assert.Equal(t, "invalid_input", callErr(t, cs, "class_list", map[string]any{"from": "2026-13-01"}).Code)
+
+	_, err := a.DB.ExecContext(t.Context(), `UPDATE training_classes SET max_capacity = 1 WHERE id = $1`, class)
+	require.NoError(t, err)
+	var clients []map[string]any
+	callOK(t, cs, "client_search", map[string]any{"query": "@demo.club"}, &clients)
+	require.GreaterOrEqual(t, len(clients), 2)
+	first, second := id(t, clients[0]), id(t, clients[1])
+	enroll := map[string]any{"class_id": class, "client_id": first, "idempotency_key": "enroll-first"}
+	var e, again map[string]any
+	callOK(t, cs, "class_enroll", enroll, &e)
+	assert.Equal(t, "pending", e["status"], "a place is left: %v", e)
+	assert.Nil(t, e["waitlist_position"])
+	callOK(t, cs, "class_enroll", enroll, &again)
+	assert.Equal(t, e, again, "the retry answers the first enrollment")
+	var w map[string]any
+	callOK(t, cs, "class_enroll", map[string]any{"class_id": class, "client_id": second}, &w)
+	assert.Equal(t, "waitlisted", w["status"], "the class is full: %v", w)
+	assert.Equal(t, "1", fmt.Sprint(w["waitlist_position"]))
+	callOK(t, cs, "class_read", map[string]any{"class_id": class}, &read)
+	assert.Zero(t, read.PlacesLeft)
+
+	dup := callErr(t, cs, "class_enroll", map[string]any{"class_id": class, "client_id": first})
+	assert.Equal(t, "conflict", dup.Code)
+	assert.Equal(t, "already enrolled", dup.Error)
+	assert.Equal(t, "not_found", callErr(t, cs, "class_enroll", map[string]any{"class_id": 987654, "client_id": first}).Code)
+	assert.Equal(t, "invalid_input", callErr(t, cs, "class_enroll", map[string]any{"class_id": class}).Code, "client_id is required")
+	var n int
+	require.NoError(t, a.DB.GetContext(t.Context(), &n, `SELECT count(*) FROM enrollments WHERE class_id = $1`, class))
+	assert.Equal(t, 2, n, "one enrollment each")
+}
