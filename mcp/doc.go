@@ -1,10 +1,11 @@
 // Package mcp is the tool endpoint of Clubhouse: the Model Context Protocol
-// over streamable HTTP at /mcp, for agents that book courts, find and
-// create clients and record payments for the club's staff. It is a front
-// door beside httpapi: each tool decodes its arguments, makes one call of
-// the domain service the HTTP route of the same purpose calls (booking,
-// payments), with the caller's clubhouse.Actor, and encodes the result.
-// Business rules stay in the domain packages.
+// over streamable HTTP at /mcp, for agents that book and cancel courts,
+// find and create clients, record payments, enroll clients in training
+// classes and seat them in events for the club's staff. It is a front door
+// beside httpapi: each tool decodes its arguments, makes one call of the
+// domain service the HTTP route of the same purpose calls (booking,
+// payments, classes, tickets), with the caller's clubhouse.Actor, and
+// encodes the result. Business rules stay in the domain packages.
 //
 // # Mounting
 //
@@ -60,6 +61,24 @@
 //	booking_add_payment      booking_id, amount, transaction_id, payment_type_id?, status?, description?, idempotency_key?
 //	booking_payment_list     booking_id                    the booking's payments
 //	booking_list             client_id?, court_id?, start_date?, end_date?, active?, confirmed?, limit?, offset?
+//	booking_check            court_id, checking, checkout, client_id?, reservation_type_id?   {can_book, reason, price, cancel_before}
+//	booking_cancel           booking_id, override_rules?, idempotency_key?   within the cancellation window
+//	class_list               status?, from?, to?, trainer_id?   training classes with places_left
+//	class_read               class_id                      a class with its sessions and places_left
+//	class_enroll             class_id, client_id, idempotency_key?   pending, or waitlisted when full
+//	event_list               from?, to?, court_id?, status?, limit?, offset?   events with places_left
+//	event_add_participant    event_id, client_id? or ticket_code?, idempotency_key?
+//	ticket_lookup            code                          a ticket's status and, once used, its event
+//
+// booking_check judges the slot as the client's own booking would be
+// judged (booking.Bookings.Check): reason is null when it may be booked,
+// else {error, message} of the refusing rule (its message starts with
+// "Club rule <name>:") or of "court occupied"; price is the tariff price of
+// the span and cancel_before the deadline of the cancellation window. It
+// writes nothing. booking_cancel is staff's cancellation of the HTTP route
+// judged by the club's cancellation window (booking.Bookings.CancelByRules):
+// once the window has closed it is refused unless override_rules, as
+// booking_create and booking_update are refused by the club's rules.
 //
 // The read-only tools carry the readOnlyHint annotation. checking and
 // checkout are wall times of the club in ISO 8601 without offset
@@ -75,7 +94,7 @@
 // from the error's kind, is one of
 //
 //	invalid_input  the arguments are missing, malformed or name nothing (Invalid, TooLarge, UnsupportedMedia)
-//	not_found      the booking, client, court or payment does not exist (NotFound)
+//	not_found      the booking, client, court, payment, class, event or ticket does not exist (NotFound)
 //	conflict       the state forbids it, such as a court already booked (Conflict), or an idempotency key reused with other arguments (Unprocessable)
 //	forbidden      the caller may not do this (Forbidden, Unauthenticated)
 //	unavailable    a dependency is down or busy: retry later (Unavailable, RateLimited)
@@ -86,7 +105,8 @@
 //
 // # Retries
 //
-// booking_create, booking_add_payment and client_create take an optional
+// booking_create, booking_add_payment, booking_cancel, client_create,
+// class_enroll and event_add_participant take an optional
 // idempotency_key. The same key (of the same user, on the same tool) with
 // the same arguments returns the first result without a second write, for
 // 24 hours; with other arguments it is refused (conflict, "idempotency key

@@ -21,21 +21,23 @@ import (
 // instructions tell an agent what the server does and the order of a
 // booking, from the interface specification.
 func instructions(zone *time.Location) string {
-	return fmt.Sprintf(`Clubhouse books the courts of a sports club, records the payments of bookings and keeps the club's clients.
+	return fmt.Sprintf(`Clubhouse books the courts of a sports club, records the payments of bookings, keeps the club's clients, enrolls them in training classes and seats them in events.
 
 Times are wall-clock times of the club (zone %s): send checking and checkout as ISO 8601 without offset, such as 2026-12-01T18:00:00 (2026-12-01 18:00:00 works too). A trailing Z does not mean UTC: it is read as the club's wall time. A numeric offset names an instant, converted to the club's time. Slots are 30 minutes: times fall on :00 or :30.
 
 To book a court and get it paid, in this order:
 1. court_list and reservation_type_list: choose court_id and reservation_type_id.
-2. booking_validate: check that the court is free from checking to checkout.
-3. booking_calculate_price: the price of that span.
-4. booking_create: books it; the booking starts pending.
-5. client_search for the client (name, email, document or phone); client_create when absent; then booking_update with booking_id and client_id.
-6. payment_type_list, then booking_add_payment with amount and transaction_id (status true once the money is received), then booking_payment_list.
-7. booking_read and booking_get_price: compare total_paid with the price; reservation_status_list, then booking_update with reservation_status_id (say, Confirmed) once the total paid covers the price.
-booking_list, client_read and court_type_list help to look things up.
+2. client_search for the client (name, email, document or phone); client_create when absent.
+3. booking_check with the court, checking, checkout, client_id and reservation_type_id: can_book, and the price and cancel_before (the last time the client may cancel); when can_book is false, reason says why (the club rule, or the court occupied): choose another slot. (booking_validate and booking_calculate_price answer the same in two calls.)
+4. booking_create with client_id: books it; the booking starts pending. Without the client, booking_update with booking_id and client_id later.
+5. payment_type_list, then booking_add_payment with amount and transaction_id (status true once the money is received), then booking_payment_list.
+6. booking_read and booking_get_price: compare total_paid with the price; reservation_status_list, then booking_update with reservation_status_id (say, Confirmed) once the total paid covers the price.
+booking_cancel cancels a booking while the club's cancellation window is open. booking_list, client_read and court_type_list help to look things up.
 
-booking_create, booking_add_payment and client_create take an optional idempotency_key (such as a UUID you make per intended write). Send one, and send the same key again when you retry after a timeout or a lost answer: you get the first result and nothing is written twice. A retry while the first call still runs answers conflict "request in progress": wait a second and retry.
+Training classes: class_list (places_left), class_read for its sessions, then class_enroll with class_id and client_id: pending while a place is left, waitlisted when the class is full.
+Events: event_list (places_left), then event_add_participant with event_id and either client_id or ticket_code; ticket_lookup first tells whether a ticket is available, used (and in which event), expired or refunded.
+
+booking_create, booking_add_payment, booking_cancel, client_create, class_enroll and event_add_participant take an optional idempotency_key (such as a UUID you make per intended write). Send one, and send the same key again when you retry after a timeout or a lost answer: you get the first result and nothing is written twice. A retry while the first call still runs answers conflict "request in progress": wait a second and retry.
 
 Results are JSON in the text content. A refused call has isError and the text {"error", "message", "code"}: error is a short word, message says what to change, code is one of invalid_input (fix the arguments), not_found (the id does not exist), conflict (the state forbids it, such as a court already booked: choose another slot), forbidden, unavailable (retry later), internal (the server failed).`, zone)
 }

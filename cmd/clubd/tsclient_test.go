@@ -67,7 +67,7 @@ func TestMCP_typeScriptSDK(t *testing.T) {
 		Status    string            `json:"status"`
 	}
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &out), stdout.String())
-	assert.Len(t, out.Tools, 17)
+	assert.Len(t, out.Tools, 25)
 	assert.Equal(t, "Clubhouse TS SDK test", out.Grant.ClientName, "the SDK registered itself (RFC 7591)")
 	assert.Equal(t, []string{"mcp"}, out.Grant.Scopes)
 	assert.Equal(t, out.Quote, out.Total, "the quote is the booking's price")
