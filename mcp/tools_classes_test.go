@@ -1,9 +1,12 @@
 package mcp_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"sync"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -69,4 +72,44 @@ func TestMCP_classes(t *testing.T) {
 	var n int
 	require.NoError(t, a.DB.GetContext(t.Context(), &n, `SELECT count(*) FROM enrollments WHERE class_id = $1`, class))
 	assert.Equal(t, 2, n, "one enrollment each")
+}
+
+// TestMCP_classEnrollRace: clients enrolled at once in a class of two
+// places take the two places and queue on the waitlist in distinct
+// positions; the class never holds more than its places.
+func TestMCP_classEnrollRace(t *testing.T) {
+	t.Parallel()
+	a := newClub(t)
+	cs := connect(t, a, staffToken(a, "desk@test.club"))
+	var class int64
+	require.NoError(t, a.DB.GetContext(t.Context(), &class, `UPDATE training_classes SET max_capacity = 2
+		WHERE id = (SELECT min(id) FROM training_classes) RETURNING id`))
+	const n = 8
+	var clients []int64
+	require.NoError(t, a.DB.SelectContext(t.Context(), &clients, `INSERT INTO clients (first_name, last_name, document, document_type_id)
+		SELECT 'Racer', 'No. ' || i, 'R' || i, (SELECT min(id) FROM document_types) FROM generate_series(1, $1) AS i RETURNING id`, n))
+	var wg sync.WaitGroup
+	results := make([]*sdk.CallToolResult, n)
+	errs := make([]error, n)
+	for i, client := range clients {
+		wg.Go(func() { // FailNow belongs to the test's goroutine: the results are checked after
+			results[i], errs[i] = cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "class_enroll",
+				Arguments: map[string]any{"class_id": class, "client_id": client}})
+		})
+	}
+	wg.Wait()
+	statuses := map[string]int{}
+	positions := map[string]bool{}
+	for i, res := range results {
+		require.NoError(t, errs[i])
+		require.False(t, res.IsError, "%v", res.Content)
+		var e map[string]any
+		require.NoError(t, json.Unmarshal([]byte(res.Content[0].(*sdk.TextContent).Text), &e))
+		statuses[fmt.Sprint(e["status"])]++
+		if e["status"] == "waitlisted" {
+			positions[fmt.Sprint(e["waitlist_position"])] = true
+		}
+	}
+	assert.Equal(t, map[string]int{"pending": 2, "waitlisted": n - 2}, statuses)
+	assert.Len(t, positions, n-2, "one place in the queue each")
 }
