@@ -33,7 +33,8 @@
 // Scope mcp opens every tool; scope mcp:read only the tools annotated
 // readOnlyHint, so that a club can let an assistant look without letting
 // it book. The scopes are those of each request's token: with mcp:read and
-// without mcp, tools/list lists the read-only tools only, and a tools/call
+// without mcp, tools/list lists the read-only tools only (every tools/list
+// answer has cacheScope private, since it depends on the token), and a tools/call
 // of another tool is refused before the SDK sees it, with HTTP 403, the
 // body {error: "insufficient_scope", message} and WWW-Authenticate: Bearer
 // error="insufficient_scope", scope="mcp", resource_metadata="...": scope

@@ -178,13 +178,19 @@ func (g *initGate) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 
 // readTools lists to a request whose token lacks Scope (it has ReadScope:
 // authorize let it in) only the read-only tools. Its calls of the others
-// never reach the SDK: ServeHTTP refuses them (writeCall).
+// never reach the SDK: ServeHTTP refuses them (writeCall). Since the list
+// depends on the token, every answer is marked cacheScope private (the SDK
+// says public), so that no intermediary serves one caller's list to another.
 func readTools(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		res, err := next(ctx, method, req)
 		list, ok := res.(*sdk.ListToolsResult)
-		if err != nil || !ok || fullScope(req.GetExtra()) {
+		if err != nil || !ok {
 			return res, err
+		}
+		list.CacheScope = "private"
+		if fullScope(req.GetExtra()) {
+			return list, nil
 		}
 		tools := make([]*sdk.Tool, 0, len(list.Tools))
 		for _, t := range list.Tools {

@@ -81,12 +81,14 @@ func TestMCP_readScope(t *testing.T) {
 	res = post(t, a, a.TokenWithScope(desk, "mcp"), cs.ID(), toolsList)
 	require.Equal(t, http.StatusOK, res.StatusCode, res)
 	assert.Contains(t, res.message(t), `"booking_create"`)
+	assert.Contains(t, res.message(t), `"cacheScope":"private"`)
 	res = post(t, a, a.TokenWithScope(desk, "mcp"), cs.ID(), `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"booking_create","arguments":{}}}`)
 	require.Equal(t, http.StatusOK, res.StatusCode, res)
 	assert.Contains(t, res.message(t), `"isError":true`)
 	res = post(t, a, reader, cs.ID(), toolsList)
 	require.Equal(t, http.StatusOK, res.StatusCode, res)
 	assert.NotContains(t, res.message(t), `"booking_create"`)
+	assert.Contains(t, res.message(t), `"cacheScope":"private"`, "the list is the token's: no intermediary may share it")
 
 	// The SDK's client, without an OAuth handler to step up with, sees the
 	// refusal as an error, not as a result, and ends its session.
