@@ -120,7 +120,7 @@ type discoveryDTO struct {
 // openIDConfiguration publishes OIDC discovery.
 //
 // @Summary OpenID Connect discovery
-// @Description The authorization server's metadata: the endpoints of the authorization-code flow with PKCE (S256 only), the token endpoint's grants, dynamic client registration, the scopes mcp, panel and openid. The same document as /.well-known/oauth-authorization-server. 404 when clubd trusts an external issuer (OIDC_ISSUER_URL): the discovery document is that issuer's.
+// @Description The authorization server's metadata: the endpoints of the authorization-code flow with PKCE (S256 only), the token endpoint's grants, dynamic client registration, the scopes mcp, mcp:read, panel and openid. The same document as /.well-known/oauth-authorization-server. 404 when clubd trusts an external issuer (OIDC_ISSUER_URL): the discovery document is that issuer's.
 // @Tags auth
 // @Produce json
 // @Success 200 {object} discoveryDTO
@@ -180,7 +180,7 @@ type protectedResourceDTO struct {
 // protectedResource publishes the metadata of the MCP endpoint.
 //
 // @Summary Protected resource metadata of /mcp (RFC 9728)
-// @Description Names clubd's authorization server for the MCP endpoint and the scope it needs (mcp). The document at /.well-known/oauth-protected-resource/api/mcp describes the endpoint at /api/mcp.
+// @Description Names clubd's authorization server for the MCP endpoint and the scopes it takes: mcp (every tool) and mcp:read (only the read-only tools). The document at /.well-known/oauth-protected-resource/api/mcp describes the endpoint at /api/mcp.
 // @Tags auth
 // @Produce json
 // @Success 200 {object} protectedResourceDTO
@@ -195,7 +195,7 @@ func (s *Server) protectedResource(w http.ResponseWriter, r *http.Request) error
 	}
 	w.Header().Set("Cache-Control", "public, max-age=300")
 	return writeJSON(w, http.StatusOK, protectedResourceDTO{
-		Resource: resource, AuthorizationServers: []string{s.o.Issuer}, ScopesSupported: []string{auth.ScopeMCP},
+		Resource: resource, AuthorizationServers: []string{s.o.Issuer}, ScopesSupported: []string{auth.ScopeMCP, auth.ScopeMCPRead},
 		BearerMethodsSupported: []string{"header"}, ResourceName: "Clubhouse MCP tools",
 	})
 }

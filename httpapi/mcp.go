@@ -8,8 +8,8 @@ import (
 )
 
 // The tool endpoint (MCP, streamable HTTP) is the handler of Options.MCP,
-// which authorizes its requests itself (a user's token with scope mcp and
-// the panel permission; no bot keys) and answers its own refusals. Served
+// which authorizes its requests itself (a user's token with scope mcp or
+// mcp:read and the panel permission; no bot keys) and answers its own refusals. Served
 // here, its requests are logged and counted as every route's; its event
 // streams flush through the server's writers, which unwrap.
 
@@ -33,7 +33,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) error {
 //
 // @Summary Tool endpoint (MCP): send a message
 // @Description Model Context Protocol over streamable HTTP, for agents; served at /mcp and /api/mcp, whose 401s name the metadata of their own path. The body is one JSON-RPC 2.0 message of at most 64 KiB (413 beyond; a batch is 400); send Accept: application/json, text/event-stream. initialize (without Mcp-Session-Id) opens a session and answers with its id in the Mcp-Session-Id header; send it on every later request, and send the notification notifications/initialized before tools/list or tools/call. A request is answered with 200 and its JSON-RPC response as application/json (clients must also accept text/event-stream, as the protocol asks); a notification or response with 202.
-// @Description Access: a user's bearer token with scope mcp, of a user with role operator, admin or sudo. 401 without it, for a bad token, a machine client's token or a bot key (X-Auth), with WWW-Authenticate: Bearer resource_metadata="<base>/.well-known/oauth-protected-resource/mcp"; 403 insufficient_scope without scope mcp; 403 without the role, or for a session another user opened; 404 for an unknown or ended session (start again with initialize).
+// @Description Access: a user's bearer token with scope mcp (every tool) or mcp:read (only the tools annotated readOnlyHint), of a user with role operator, admin or sudo. 401 without it, for a bad token, a machine client's token or a bot key (X-Auth), with WWW-Authenticate: Bearer resource_metadata="<base>/.well-known/oauth-protected-resource/mcp", scope="mcp"; 403 insufficient_scope with neither scope; 403 without the role, or for a session another user opened; 404 for an unknown or ended session (start again with initialize).
+// @Description Read-only tokens: with mcp:read and without mcp, tools/list lists only the read-only tools, and a tools/call of another tool answers 403 insufficient_scope with WWW-Authenticate: Bearer error="insufficient_scope", scope="mcp", resource_metadata="..." (the scope the call needs: ask for it and retry), before the tool runs.
 // @Description Tools: court_list, court_type_list, reservation_type_list, reservation_status_list, payment_type_list, client_search, client_read, client_create, booking_validate, booking_calculate_price, booking_create, booking_read, booking_update, booking_get_price, booking_add_payment, booking_payment_list, booking_list (arguments in tools/list). A result is JSON in result.content[0].text; a refused call has isError and the text {error, message, code}, code one of invalid_input, not_found, conflict, forbidden, unavailable, internal.
 // @Tags mcp
 // @Accept json
@@ -46,8 +47,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) error {
 // @Success 202 "A notification or response, accepted"
 // @Header 200 {string} Mcp-Session-Id "The new session, on the answer to initialize"
 // @Failure 400,401,403,404,413,415,500,503 {object} errorBody
-// @Header 401 {string} WWW-Authenticate "Bearer resource_metadata=\"<base>/.well-known/oauth-protected-resource/mcp\""
-// @Header 403 {string} WWW-Authenticate "Bearer error=\"insufficient_scope\", scope=\"mcp\", resource_metadata=\"...\", without scope mcp"
+// @Header 401 {string} WWW-Authenticate "Bearer resource_metadata=\"<base>/.well-known/oauth-protected-resource/mcp\", scope=\"mcp\""
+// @Header 403 {string} WWW-Authenticate "Bearer error=\"insufficient_scope\", scope=\"mcp\", resource_metadata=\"...\", with neither mcp nor mcp:read, or calling a tool that is not read-only with mcp:read alone"
 // @Security Bearer
 // @Router /mcp [post]
 // @Router /api/mcp [post]
@@ -63,7 +64,7 @@ func (s *Server) mcpPost(w http.ResponseWriter, r *http.Request) error { return 
 // @Param Mcp-Session-Id header string true "The session, from the answer to initialize" maxlength(255)
 // @Success 200 {string} string "text/event-stream"
 // @Failure 400,401,403,404,409,500,503 {object} errorBody
-// @Header 401 {string} WWW-Authenticate "Bearer resource_metadata=\"<base>/.well-known/oauth-protected-resource/mcp\""
+// @Header 401 {string} WWW-Authenticate "Bearer resource_metadata=\"<base>/.well-known/oauth-protected-resource/mcp\", scope=\"mcp\""
 // @Security Bearer
 // @Router /mcp [get]
 // @Router /api/mcp [get]
@@ -78,7 +79,7 @@ func (s *Server) mcpGet(w http.ResponseWriter, r *http.Request) error { return s
 // @Param Mcp-Session-Id header string true "The session to end" maxlength(255)
 // @Success 204
 // @Failure 400,401,403,404,500,503 {object} errorBody
-// @Header 401 {string} WWW-Authenticate "Bearer resource_metadata=\"<base>/.well-known/oauth-protected-resource/mcp\""
+// @Header 401 {string} WWW-Authenticate "Bearer resource_metadata=\"<base>/.well-known/oauth-protected-resource/mcp\", scope=\"mcp\""
 // @Security Bearer
 // @Router /mcp [delete]
 // @Router /api/mcp [delete]

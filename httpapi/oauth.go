@@ -29,7 +29,7 @@ var errNotIssuer = clubhouse.Errorf(clubhouse.NotFound, "not found", "clubd is n
 // authorizeEndpoint starts the authorization-code flow.
 //
 // @Summary Authorization endpoint (OAuth 2.0 with PKCE)
-// @Description Checks the client and the redirect URI (MCP_OAUTH_REDIRECT_URIS; a loopback redirect may use any port, RFC 8252), stores the request for 10 minutes and answers 302 to the panel's login page (PANEL_BASE_URL/login) with ?oauth_state=. A request whose client or redirect URI is not trusted (unknown, malformed, too long or sent twice) answers 400 and never redirects; other errors, a bad or repeated parameter among them, redirect to the redirect URI with error= and error_description= (RFC 6749 section 4.1.2.1), with the state only when it is valid (at most 1024 characters of UTF-8 text without NUL). PKCE with S256 is required. Scopes: mcp (the tool endpoint), panel (the HTTP API), openid (the identity in the token; no ID token is issued); mcp when none is given. At most 30 authorization requests and registrations a minute from one address (429 with Retry-After).
+// @Description Checks the client and the redirect URI (MCP_OAUTH_REDIRECT_URIS; a loopback redirect may use any port, RFC 8252), stores the request for 10 minutes and answers 302 to the panel's login page (PANEL_BASE_URL/login) with ?oauth_state=. A request whose client or redirect URI is not trusted (unknown, malformed, too long or sent twice) answers 400 and never redirects; other errors, a bad or repeated parameter among them, redirect to the redirect URI with error= and error_description= (RFC 6749 section 4.1.2.1), with the state only when it is valid (at most 1024 characters of UTF-8 text without NUL). PKCE with S256 is required. Scopes: mcp (the tool endpoint), mcp:read (only its read-only tools), panel (the HTTP API), openid (the identity in the token; no ID token is issued); mcp when none is given. At most 30 authorization requests and registrations a minute from one address (429 with Retry-After).
 // @Tags oauth
 // @Produce json
 // @Param client_id query string true "MCP_OAUTH_CLIENT_ID or a registered client" maxLength(255)
@@ -37,7 +37,7 @@ var errNotIssuer = clubhouse.Errorf(clubhouse.NotFound, "not found", "clubd is n
 // @Param response_type query string true "code" maxLength(255)
 // @Param code_challenge query string true "base64url SHA-256 of the code verifier" maxLength(255)
 // @Param code_challenge_method query string true "S256" maxLength(255)
-// @Param scope query string false "Space- or plus-separated: mcp, panel, openid" maxLength(255)
+// @Param scope query string false "Space- or plus-separated: mcp, mcp:read, panel, openid" maxLength(255)
 // @Param state query string false "Returned with the code" maxLength(1024)
 // @Success 302
 // @Failure 400,404,429,503 {object} errorBody

@@ -339,6 +339,57 @@ func TestOAuth_authorizeRefusals(t *testing.T) {
 	app.Anonymous().Get("/oauth/authorize/request?oauth_state=not-a-uuid").Status(t, http.StatusBadRequest)
 }
 
+// TestOAuth_readScope: staff may grant a client mcp:read, alone or beside
+// mcp; a client account cannot, nor can a machine client get it; a refresh
+// of an mcp grant may narrow it to mcp:read, and one of mcp:read may not
+// widen it to mcp.
+func TestOAuth_readScope(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	op := logIn(t, app, app.User("op@test.club", clubhouse.RoleOperator))
+	// The scopes as the query carries them: plain, encoded, plus-separated.
+	for scope, want := range map[string]string{"mcp:read": "mcp:read", "mcp%20mcp%3Aread%20openid": "mcp mcp:read openid", "mcp:read+mcp": "mcp mcp:read"} {
+		st := startFlow(t, app, strings.Replace(authorizeQuery(func(q url.Values) { q.Del("scope") }), "?", "?scope="+scope+"&", 1))
+		var pending struct {
+			Scopes []string `json:"scopes"`
+		}
+		app.Anonymous().Get("/oauth/authorize/request?oauth_state="+st).Status(t, http.StatusOK).JSON(t, &pending)
+		var tok oauthTokens
+		tokenCall(app, codeForm(grantCode(t, app, op.AccessToken, st))).Status(t, http.StatusOK).JSON(t, &tok)
+		assert.Equal(t, strings.Fields(want), pending.Scopes, scope)
+		assert.Equal(t, want, tok.Scope, scope)
+		assert.Equal(t, want, scopeClaim(t, tok.AccessToken), scope)
+	}
+
+	// A client account cannot allow it; the request stays pending.
+	st := startFlow(t, app, authorizeQuery(func(q url.Values) { q.Set("scope", "mcp:read") }))
+	client := logIn(t, app, app.User("client@test.club"))
+	bearer(app, client.AccessToken).Post("/oauth/authorize/complete", map[string]any{"oauth_state": st}).
+		Status(t, http.StatusForbidden).Error(t, "forbidden")
+	assert.NotEmpty(t, grantCode(t, app, op.AccessToken, st))
+
+	// Nor may a machine client get it.
+	m := createMachine(t, app, "front desk", "operator")
+	machine := url.Values{"grant_type": {"client_credentials"}, "client_id": {m.ClientID}, "client_secret": {m.ClientSecret}, "scope": {"mcp:read"}}
+	assert.Equal(t, "invalid_scope", oauthErrorOf(t, tokenCall(app, machine), http.StatusBadRequest))
+
+	// mcp covers mcp:read: a refresh may narrow to it, and not back.
+	code := grantCode(t, app, op.AccessToken, startFlow(t, app, authorizeQuery(func(q url.Values) { q.Set("scope", "mcp") })))
+	var tok, next oauthTokens
+	tokenCall(app, codeForm(code)).Status(t, http.StatusOK).JSON(t, &tok)
+	narrow := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok.RefreshToken}, "client_id": {oauthClient}, "scope": {"mcp:read"}}
+	tokenCall(app, narrow).Status(t, http.StatusOK).JSON(t, &next)
+	assert.Equal(t, "mcp:read", next.Scope)
+	assert.Equal(t, "mcp:read", scopeClaim(t, next.AccessToken))
+	wide := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {next.RefreshToken}, "client_id": {oauthClient}, "scope": {"mcp"}}
+	assert.Equal(t, "invalid_scope", oauthErrorOf(t, tokenCall(app, wide), http.StatusBadRequest))
+
+	// Scopes other than these stay refused.
+	to := app.Anonymous().NoRedirects().Get(authorizeQuery(func(q url.Values) { q.Set("scope", "mcp:write") })).
+		Status(t, http.StatusFound).Header.Get("Location")
+	assert.Contains(t, to, "error=invalid_scope")
+}
+
 // TestOAuth_completeNeedsPanel: only staff may allow a client.
 func TestOAuth_completeNeedsPanel(t *testing.T) {
 	t.Parallel()
@@ -391,7 +442,7 @@ func TestOAuth_discovery(t *testing.T) {
 		assert.Equal(t, apptest.Issuer+"/oauth/register", d.Registration)
 		assert.Contains(t, d.Grants, "authorization_code")
 		assert.Equal(t, []string{"S256"}, d.Methods)
-		assert.Subset(t, d.Scopes, []string{"mcp", "panel", "openid"})
+		assert.Subset(t, d.Scopes, []string{"mcp", "mcp:read", "panel", "openid"})
 	}
 	var pr struct {
 		Resource string   `json:"resource"`
@@ -401,9 +452,10 @@ func TestOAuth_discovery(t *testing.T) {
 	app.Anonymous().Get("/.well-known/oauth-protected-resource/mcp").Status(t, http.StatusOK).JSON(t, &pr)
 	assert.Equal(t, apptest.Issuer+"/mcp", pr.Resource)
 	assert.Equal(t, []string{apptest.Issuer}, pr.Servers)
-	assert.Equal(t, []string{"mcp"}, pr.Scopes)
+	assert.Equal(t, []string{"mcp", "mcp:read"}, pr.Scopes)
 	app.Anonymous().Get("/.well-known/oauth-protected-resource/api/mcp").Status(t, http.StatusOK).JSON(t, &pr)
 	assert.Equal(t, apptest.Issuer+"/api/mcp", pr.Resource)
+	assert.Equal(t, []string{"mcp", "mcp:read"}, pr.Scopes)
 }
 
 // TestOAuth_registration: a registered public client runs the flow with

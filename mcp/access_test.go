@@ -22,7 +22,7 @@ import (
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 
 // metadataChallenge is the WWW-Authenticate of every 401 of a test app.
-const metadataChallenge = `Bearer resource_metadata="` + apptest.Issuer + `/.well-known/oauth-protected-resource/mcp"`
+const metadataChallenge = `Bearer resource_metadata="` + apptest.Issuer + `/.well-known/oauth-protected-resource/mcp", scope="mcp"`
 
 // mcpClient is an apptest client for /mcp: it accepts JSON and events.
 func mcpClient(c *apptest.Client) *apptest.Client {
@@ -52,7 +52,7 @@ func TestMCP_access(t *testing.T) {
 		{"bot key", a.AsBot(), http.StatusUnauthorized, "unauthorized", metadataChallenge},
 		{"bot key beside a good token", bearer(a.TokenWithScope(admin, "mcp")).WithHeader("X-Auth", apptest.BotKey), http.StatusUnauthorized, "unauthorized", metadataChallenge},
 		{"machine client", bearer(machine), http.StatusUnauthorized, "invalid token", metadataChallenge},
-		{"no scope mcp", a.AsAdmin(), http.StatusForbidden, "insufficient_scope",
+		{"neither mcp nor mcp:read", a.AsAdmin(), http.StatusForbidden, "insufficient_scope",
 			`Bearer error="insufficient_scope", scope="mcp", resource_metadata="` + apptest.Issuer + `/.well-known/oauth-protected-resource/mcp"`},
 		{"a client", bearer(a.TokenWithScope(a.User("client@test.club"), "openid panel mcp")), http.StatusForbidden, "forbidden", ""},
 		{"a trainer", bearer(a.TokenWithScope(a.User("trainer@test.club", clubhouse.RoleTrainer), "mcp")), http.StatusForbidden, "forbidden", ""},
@@ -83,7 +83,7 @@ func TestMCP_access(t *testing.T) {
 
 	// /api/mcp is the same endpoint; its 401 names its own metadata.
 	res := mcpClient(a.Anonymous()).Post("/api/mcp", initialize).Status(t, http.StatusUnauthorized)
-	assert.Equal(t, `Bearer resource_metadata="`+apptest.Issuer+`/.well-known/oauth-protected-resource/api/mcp"`, res.Header.Get("WWW-Authenticate"))
+	assert.Equal(t, `Bearer resource_metadata="`+apptest.Issuer+`/.well-known/oauth-protected-resource/api/mcp", scope="mcp"`, res.Header.Get("WWW-Authenticate"))
 	assert.Equal(t, http.StatusOK, postTo(t, a, "/api/mcp", a.TokenWithScope(admin, "mcp"), "", initialize).StatusCode)
 
 	// A machine client's real token, from the token endpoint, is refused.

@@ -20,10 +20,12 @@
 // # Access and sessions
 //
 // Every request needs a user's bearer token (Authorization: Bearer) with
-// scope mcp, of a user with the panel permission (role operator, admin or
-// sudo). No token, a bad one, a bot key (X-Auth) or a machine client's
-// token (subject client:...) answer 401 with WWW-Authenticate: Bearer
-// resource_metadata="<PublicBaseURL>/.well-known/oauth-protected-resource/mcp"; a token without scope mcp
+// scope mcp or mcp:read, of a user with the panel permission (role
+// operator, admin or sudo). No token, a bad one, a bot key (X-Auth) or a
+// machine client's token (subject client:...) answer 401 with
+// WWW-Authenticate: Bearer
+// resource_metadata="<PublicBaseURL>/.well-known/oauth-protected-resource/mcp",
+// scope="mcp" (the scope a client asks for); a token with neither scope
 // answers 403 insufficient_scope, a user without the panel permission 403.
 // The bodies are JSON {error, message}.
 //
@@ -38,6 +40,28 @@
 // Retry-After), the pace of a user's initialize calls (429), and each
 // session's GET stream (one at a time, 409 "stream open"; ended after
 // StreamLifetime).
+//
+// # Read-only tokens
+//
+// Scope mcp opens every tool; scope mcp:read only the tools annotated
+// readOnlyHint, so that a club can let an assistant look without letting
+// it book. The scopes are those of each request's token: with mcp:read and
+// without mcp, tools/list lists the read-only tools only (every tools/list
+// answer has cacheScope private, since it depends on the token), and a
+// tools/call of another tool is refused before the SDK sees it, with HTTP
+// 403, the body {error: "insufficient_scope", message} and
+// WWW-Authenticate: Bearer error="insufficient_scope", scope="mcp",
+// resource_metadata="...": scope names every scope the call needs. An HTTP
+// refusal rather than a tool result or a JSON-RPC error, because it is the
+// scope challenge of the MCP authorization spec: a client that handles it
+// (the SDKs' OAuth clients do) asks the user for mcp and retries the call
+// with the new token, where a result would only tell the agent that it
+// failed. The name of the tool called is read with the SDK's own decoder
+// (keys matched exactly), so that the check and the SDK agree on which
+// tool a message calls. A session belongs to its user, not to a token: the
+// same user's token with mcp lists and calls every tool in it. The Go
+// SDK's client steps up so when given an OAuth handler; without one, it
+// reports the refusal as an error and ends its session.
 //
 // # Tools
 //

@@ -10,6 +10,7 @@ import (
 	"iter"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +20,7 @@ import (
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	sdkjson "github.com/segmentio/encoding/json"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
@@ -27,8 +29,14 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
-// Scope is the OAuth scope a token needs for the tool endpoint.
-const Scope = "mcp"
+// Scope is the OAuth scope that opens the tool endpoint and every tool.
+const Scope = auth.ScopeMCP
+
+// ReadScope is the OAuth scope that opens the tool endpoint for the
+// read-only tools only (those annotated readOnlyHint): a token with it and
+// without Scope lists only those, and its call of another tool is refused
+// (403 insufficient_scope naming Scope).
+const ReadScope = auth.ScopeMCPRead
 
 // DefaultSessionTimeout closes a session after this long without a request.
 const DefaultSessionTimeout = 30 * time.Minute
@@ -74,6 +82,10 @@ type Handler struct {
 	guard   hostGuard
 	limits  *sessionLimiter
 	session http.Handler // the SDK's token middleware around its streamable handler
+	// readOnly tells, for each tool's name, whether it is annotated
+	// readOnlyHint; addTool fills it while New registers the tools, and it
+	// is only read afterwards.
+	readOnly map[string]bool
 }
 
 // New returns the Handler of the tool endpoint with its tools registered.
@@ -85,7 +97,7 @@ func New(o Options) *Handler {
 	if o.SessionTimeout == 0 {
 		o.SessionTimeout = DefaultSessionTimeout
 	}
-	h := &Handler{o: o, log: o.Logger, guard: newHostGuard(o.PublicBaseURL, o.AllowedOrigins)}
+	h := &Handler{o: o, log: o.Logger, guard: newHostGuard(o.PublicBaseURL, o.AllowedOrigins), readOnly: map[string]bool{}}
 	// The SDK logs every session's start and end at info level; the
 	// server's request log already shows them.
 	sdkLog := slog.New(minLevel{Handler: o.Logger.Handler(), min: slog.LevelWarn})
@@ -95,7 +107,7 @@ func New(o Options) *Handler {
 		// Tools only: no logging, and a fixed tool list.
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
 	})
-	server.AddReceivingMiddleware((&initGate{}).middleware)
+	server.AddReceivingMiddleware((&initGate{}).middleware, readTools)
 	h.limits = newSessionLimiter(o.Limits, func() iter.Seq[string] {
 		return func(yield func(string) bool) {
 			for ss := range server.Sessions() {
@@ -164,6 +176,42 @@ func (g *initGate) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
+// readTools lists to a request whose token lacks Scope (it has ReadScope:
+// authorize let it in) only the read-only tools. Its calls of the others
+// never reach the SDK: ServeHTTP refuses them (writeCall). Since the list
+// depends on the token, every answer is marked cacheScope private (the SDK
+// says public), so that no intermediary serves one caller's list to another.
+func readTools(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		res, err := next(ctx, method, req)
+		list, ok := res.(*sdk.ListToolsResult)
+		if err != nil || !ok {
+			return res, err
+		}
+		list.CacheScope = "private"
+		if fullScope(req.GetExtra()) {
+			return list, nil
+		}
+		tools := make([]*sdk.Tool, 0, len(list.Tools))
+		for _, t := range list.Tools {
+			if readOnlyTool(t) {
+				tools = append(tools, t)
+			}
+		}
+		list.Tools = tools
+		return list, nil
+	}
+}
+
+// fullScope reports whether the token of a request has Scope.
+func fullScope(extra *sdk.RequestExtra) bool {
+	return extra != nil && extra.TokenInfo != nil && slices.Contains(extra.TokenInfo.Scopes, Scope)
+}
+
+// readOnlyTool reports whether t is annotated readOnlyHint: a tool that a
+// token with ReadScope alone may see and call.
+func readOnlyTool(t *sdk.Tool) bool { return t.Annotations != nil && t.Annotations.ReadOnlyHint }
+
 type principalKey struct{}
 
 // actorKey holds the actor of the request in the Extra of its TokenInfo,
@@ -225,6 +273,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		if refused := h.writeCall(r, p, body); refused != nil {
+			refused.write(w)
+			return
+		}
 		if r.Header.Get(sessionHeader) == "" && isInitialize(body) {
 			if opened, refused = h.limits.admit(p.Actor.UID); refused != nil {
 				refused.write(w)
@@ -252,6 +304,38 @@ func isInitialize(body []byte) bool {
 	m, err := jsonrpc.DecodeMessage(body)
 	req, ok := m.(*jsonrpc.Request)
 	return err == nil && ok && req.Method == "initialize"
+}
+
+// writeCall refuses a tools/call of a tool that is not read-only when the
+// caller's token has ReadScope and not Scope: 403 insufficient_scope whose
+// challenge names Scope, the scope the call needs. The refusal is an HTTP
+// one, before the SDK, so that a client can step up as the MCP
+// authorization spec describes (ask the user for Scope, retry the call with
+// the new token), which a JSON-RPC error or a tool result would not let it
+// do. The tool's name is read from body as the SDK reads it, with its own
+// decoder (segmentio's, matching keys exactly), so that the two never
+// disagree on which tool a message calls. A call of an unknown tool, or one
+// whose parameters do not decode, goes on: the SDK refuses it.
+func (h *Handler) writeCall(r *http.Request, p auth.Principal, body []byte) *refusal {
+	if p.HasScope(Scope) {
+		return nil
+	}
+	m, err := jsonrpc.DecodeMessage(body)
+	req, ok := m.(*jsonrpc.Request)
+	if err != nil || !ok || req.Method != "tools/call" {
+		return nil
+	}
+	var params sdk.CallToolParamsRaw
+	dec := sdkjson.NewDecoder(bytes.NewReader(req.Params))
+	dec.DontMatchCaseInsensitiveStructFields()
+	if dec.Decode(&params) != nil {
+		return nil
+	}
+	if readOnly, known := h.readOnly[params.Name]; !known || readOnly {
+		return nil
+	}
+	return h.insufficientScope(r, fmt.Sprintf("The tool %s changes the club's records and needs scope mcp; "+
+		"this token has scope mcp:read, which calls only the read-only tools. Ask for scope mcp in a new authorization request.", params.Name))
 }
 
 // MaxMessage bounds the body of a POST: one JSON-RPC message. The largest
@@ -312,11 +396,12 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // authorize returns the principal of r: a user (not a machine client)
-// whose bearer token has scope mcp and who holds the panel permission.
-// Refusals: 401 without a bearer token, with a bot key, or with a token
-// that does not verify or names a machine client; 403 insufficient_scope
-// without scope mcp; 403 without the panel permission. A 401 and the 403
-// for the scope name the resource metadata in WWW-Authenticate.
+// whose bearer token has scope mcp or mcp:read and who holds the panel
+// permission. Refusals: 401 without a bearer token, with a bot key, or with
+// a token that does not verify or names a machine client; 403
+// insufficient_scope with neither scope; 403 without the panel permission.
+// A 401 and the 403 for the scope name, in WWW-Authenticate, the resource
+// metadata and scope mcp, the scope that opens every call.
 func (h *Handler) authorize(r *http.Request) (auth.Principal, *refusal) {
 	if r.Header.Get("X-Auth") != "" {
 		return auth.Principal{}, h.unauthorized(r, "unauthorized",
@@ -336,10 +421,9 @@ func (h *Handler) authorize(r *http.Request) (auth.Principal, *refusal) {
 		return auth.Principal{}, h.unauthorized(r, "invalid token",
 			"Tokens of machine clients are not accepted here; sign in as a user with the panel permission.")
 	}
-	if !p.HasScope(Scope) {
-		return auth.Principal{}, &refusal{status: http.StatusForbidden,
-			challenge: fmt.Sprintf("Bearer error=\"insufficient_scope\", scope=%q, resource_metadata=%q", Scope, h.metadataURL(r)),
-			body:      errorBody{Error: "insufficient_scope", Message: "The token was not granted scope mcp; ask for it in the authorization request."}}
+	if !p.HasScope(Scope) && !p.HasScope(ReadScope) {
+		return auth.Principal{}, h.insufficientScope(r,
+			"The token was granted neither scope mcp nor mcp:read; ask for mcp (every tool) or mcp:read (the read-only tools) in the authorization request.")
 	}
 	if !p.Actor.HasPanel() {
 		return auth.Principal{}, &refusal{status: http.StatusForbidden,
@@ -358,10 +442,21 @@ func (h *Handler) metadataURL(r *http.Request) string {
 	return h.o.PublicBaseURL + "/.well-known/oauth-protected-resource" + path
 }
 
-// unauthorized is a 401 whose challenge names the resource metadata.
+// unauthorized is a 401 whose challenge names the resource metadata and
+// Scope, which a client asks for when it has no token (MCP authorization,
+// scope selection).
 func (h *Handler) unauthorized(r *http.Request, code, message string) *refusal {
-	return &refusal{status: http.StatusUnauthorized, challenge: fmt.Sprintf("Bearer resource_metadata=%q", h.metadataURL(r)),
+	return &refusal{status: http.StatusUnauthorized, challenge: fmt.Sprintf("Bearer resource_metadata=%q, scope=%q", h.metadataURL(r), Scope),
 		body: errorBody{Error: code, Message: message}}
+}
+
+// insufficientScope is a 403 insufficient_scope whose challenge (RFC 6750,
+// section 3.1) names Scope, every scope the refused call needs: a client
+// asks for it and retries.
+func (h *Handler) insufficientScope(r *http.Request, message string) *refusal {
+	return &refusal{status: http.StatusForbidden,
+		challenge: fmt.Sprintf("Bearer error=\"insufficient_scope\", scope=%q, resource_metadata=%q", Scope, h.metadataURL(r)),
+		body:      errorBody{Error: "insufficient_scope", Message: message}}
 }
 
 // notVerified is the refusal of a token that Verify did not accept: 401

@@ -56,6 +56,7 @@ type call[In any] struct {
 func addTool[In any](s *sdk.Server, h *Handler, t *sdk.Tool, run func(ctx context.Context, c call[In]) (any, error)) {
 	a := argsOf[In]()
 	t.InputSchema = a.schema
+	h.readOnly[t.Name] = readOnlyTool(t)
 	s.AddTool(t, func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
 		defer func() {
 			if v := recover(); v != nil {

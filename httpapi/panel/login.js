@@ -4,6 +4,7 @@
 
 const scopeText = {
   mcp: "use the club's booking tools on your behalf: courts, bookings, clients and payments",
+  "mcp:read": "look up the club's courts, bookings, clients and payments on your behalf, without changing anything",
   panel: "act in the staff panel on your behalf",
   openid: "know who you are (your user id and email)",
 };

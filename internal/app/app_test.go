@@ -30,6 +30,6 @@ func TestBuild_MCP(t *testing.T) {
 	req.Host = "club.example.com"
 	a.Server.ServeHTTP(w, req)
 	assert.Equal(t, http.StatusUnauthorized, w.Code, w.Body.String())
-	assert.Equal(t, `Bearer resource_metadata="https://club.example.com/.well-known/oauth-protected-resource/mcp"`, w.Header().Get("WWW-Authenticate"))
+	assert.Equal(t, `Bearer resource_metadata="https://club.example.com/.well-known/oauth-protected-resource/mcp", scope="mcp"`, w.Header().Get("WWW-Authenticate"))
 	assert.Contains(t, a.Server.Patterns(), "POST /mcp")
 }

@@ -52,7 +52,7 @@ func (m Machine) Subject() string { return MachinePrefix + m.ClientID }
 
 // MachineScope is the one scope a machine client's token carries: the HTTP
 // API, as far as the machine's roles open it. A client may ask for it or
-// for no scope; the scopes of people (openid, panel, mcp) are refused.
+// for no scope; the scopes of people (openid, panel, mcp, mcp:read) are refused.
 const MachineScope = "api"
 
 // Errors of machine clients.

@@ -40,18 +40,21 @@ const (
 	UnusedClientTTL = 24 * time.Hour
 )
 
-// Scopes the flow grants: mcp opens the MCP endpoint, panel the staff
-// panel, openid the identity of the user.
+// Scopes the flow grants: mcp opens the MCP endpoint, mcp:read its
+// read-only tools, panel the staff panel, openid the identity of the user.
 const (
-	ScopeMCP    = "mcp"
-	ScopePanel  = "panel"
-	ScopeOpenID = "openid"
+	ScopeMCP     = "mcp"
+	ScopeMCPRead = "mcp:read"
+	ScopePanel   = "panel"
+	ScopeOpenID  = "openid"
 )
 
 // SupportedScopes lists the scopes a client may ask for: mcp opens the
-// tool endpoint, panel the HTTP API, openid puts the user's identity in the
-// token (no ID token is issued).
-func SupportedScopes() []string { return []string{ScopeMCP, ScopePanel, ScopeOpenID} }
+// tool endpoint, mcp:read only its read-only tools (so that a club can let
+// an assistant look without letting it book), panel the HTTP API, openid
+// puts the user's identity in the token (no ID token is issued). A token
+// may carry mcp and mcp:read together; mcp alone covers every tool.
+func SupportedScopes() []string { return []string{ScopeMCP, ScopeMCPRead, ScopePanel, ScopeOpenID} }
 
 // DefaultScope is granted when an authorization request names none.
 const DefaultScope = ScopeMCP
@@ -135,7 +138,7 @@ func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (string, er
 	}
 	scope, ok := parseScope(r.Scope)
 	if !ok {
-		return fail("invalid_scope", "scope may hold only mcp, panel and openid.")
+		return fail("invalid_scope", "scope may hold only mcp, mcp:read, panel and openid.")
 	}
 	if err := s.chargeFlow(ctx, r.Addr); err != nil {
 		return "", err
@@ -365,7 +368,7 @@ func (s *Service) refreshGrant(ctx context.Context, r TokenRequest) (Tokens, err
 		scope := *t.Scope
 		if r.Scope != "" {
 			asked, ok := parseScope(r.Scope)
-			if !ok || !subset(strings.Fields(asked), strings.Fields(scope)) {
+			if !ok || !narrows(strings.Fields(asked), strings.Fields(scope)) {
 				return ErrInvalidScope.Withf("The scope may only narrow the grant's scope %q.", scope)
 			}
 			scope = asked
@@ -526,9 +529,11 @@ func parseScope(s string) (string, bool) {
 	return strings.Join(out, " "), true
 }
 
-func subset(a, b []string) bool {
-	for _, x := range a {
-		if !slices.Contains(b, x) {
+// narrows reports whether the scopes asked are within those granted: each
+// of them granted, or mcp:read where mcp is, which covers it.
+func narrows(asked, granted []string) bool {
+	for _, x := range asked {
+		if !slices.Contains(granted, x) && (x != ScopeMCPRead || !slices.Contains(granted, ScopeMCP)) {
 			return false
 		}
 	}
