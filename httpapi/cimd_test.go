@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/app"
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/auth"
 )
 
 // loopbackBase is the PUBLIC_BASE_URL of the apps that fetch documents on
@@ -259,4 +261,48 @@ func TestCIMD_cache(t *testing.T) {
 	startFlow(t, app, cimdQuery(id, nil))
 	startFlow(t, app, cimdQuery(id, nil))
 	assert.Equal(t, int64(4), docs.fetches.Load(), "no-store: fetched every time")
+}
+
+// TestCIMD_flowLimit: every fetch is charged to the caller's address
+// before it runs, so an address cannot make clubd fetch beyond FlowBurst
+// documents a minute, usable or not.
+func TestCIMD_flowLimit(t *testing.T) {
+	t.Parallel()
+	docs := newDocServer(t, func(d *docServer, w http.ResponseWriter, r *http.Request) {
+		serveDoc(w, clientDoc(d.URL+"/another.json"), "")
+	})
+	app := loopbackApp(t)
+	from := app.Anonymous().From("127.0.0.9").NoRedirects()
+	for range auth.FlowBurst {
+		refusedUnredirected(t, from.Get(cimdQuery(docs.URL+"/client.json", nil)), "invalid client")
+	}
+	from.Get(cimdQuery(docs.URL+"/client.json", nil)).Status(t, http.StatusTooManyRequests)
+	assert.Equal(t, int64(auth.FlowBurst), docs.fetches.Load())
+}
+
+// TestCIMD_racingAuthorizations: authorizations of one client racing on
+// a cold cache all succeed, and the document they cached serves the next.
+func TestCIMD_racingAuthorizations(t *testing.T) {
+	t.Parallel()
+	docs := newDocServer(t, func(d *docServer, w http.ResponseWriter, r *http.Request) {
+		serveDoc(w, clientDoc(d.URL+r.URL.Path), "max-age=60")
+	})
+	app := loopbackApp(t)
+	var wg sync.WaitGroup
+	codes := make([]int, 8)
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i] = app.Anonymous().NoRedirects().Get(cimdQuery(docs.URL+"/client.json", nil)).Code
+		}()
+	}
+	wg.Wait()
+	for _, c := range codes {
+		assert.Equal(t, http.StatusFound, c)
+	}
+	n := docs.fetches.Load()
+	assert.LessOrEqual(t, n, int64(len(codes)))
+	startFlow(t, app, cimdQuery(docs.URL+"/client.json", nil))
+	assert.Equal(t, n, docs.fetches.Load())
 }

@@ -110,13 +110,22 @@ type Authorization struct {
 // describes. Errors, for requests that must not be redirected:
 // ErrUnknownClient (a document that cannot be fetched or whose client_id
 // is not its URL among them), ErrRedirectURI; *TooManyRequests
-// (ErrTooManyRequests) beyond FlowBurst requests from the address.
+// (ErrTooManyRequests) beyond FlowBurst requests from the address (for a
+// document, before it is fetched).
 func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (Authorization, error) {
 	if slices.Contains(r.Repeated, "client_id") || !validText(r.ClientID, 255) {
 		return Authorization{}, ErrUnknownClient.Withf("client_id must be sent once, as text of at most 255 characters.")
 	}
 	if slices.Contains(r.Repeated, "redirect_uri") || !validText(r.RedirectURI, 2000) {
 		return Authorization{}, ErrRedirectURI.Withf("redirect_uri must be sent once, as a URI of at most 2000 characters.")
+	}
+	// A document is fetched on the caller's word: the fetch is charged to
+	// its address before it runs, as the row of a request is otherwise.
+	charged := IsClientDocumentURL(r.ClientID)
+	if charged {
+		if err := s.chargeFlow(ctx, r.Addr); err != nil {
+			return Authorization{}, err
+		}
 	}
 	c, err := s.oauthClient(ctx, s.o.DB, r.ClientID)
 	if err != nil {
@@ -152,8 +161,10 @@ func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (Authorizat
 	if !ok {
 		return fail("invalid_scope", "scope may hold only mcp, panel and openid.")
 	}
-	if err := s.chargeFlow(ctx, r.Addr); err != nil {
-		return Authorization{}, err
+	if !charged {
+		if err := s.chargeFlow(ctx, r.Addr); err != nil {
+			return Authorization{}, err
+		}
 	}
 	id := newID()
 	st := oauthState{ID: id, ClientID: c.ID, RedirectURI: r.RedirectURI, CodeChallenge: r.CodeChallenge,
