@@ -120,7 +120,7 @@ type discoveryDTO struct {
 // openIDConfiguration publishes OIDC discovery.
 //
 // @Summary OpenID Connect discovery
-// @Description The authorization server's metadata: the endpoints of the authorization-code flow with PKCE (S256 only), the token endpoint's grants, dynamic client registration, the scopes mcp, mcp:read, panel and openid. The same document as /.well-known/oauth-authorization-server. 404 when clubd trusts an external issuer (OIDC_ISSUER_URL): the discovery document is that issuer's.
+// @Description The authorization server's metadata: the endpoints of the authorization-code flow with PKCE (S256 only), the token endpoint's grants, Client ID Metadata Documents (client_id_metadata_document_supported) and dynamic client registration, the scopes mcp, mcp:read, panel and openid. The same document as /.well-known/oauth-authorization-server. 404 when clubd trusts an external issuer (OIDC_ISSUER_URL): the discovery document is that issuer's.
 // @Tags auth
 // @Produce json
 // @Success 200 {object} discoveryDTO
@@ -166,6 +166,7 @@ func (s *Server) serverMetadata(w http.ResponseWriter) error {
 		IDTokenSigningAlgValuesSupported:           []string{"RS256"},
 		ClaimsSupported:                            []string{"sub", "email", "scope", "trainer", "operator", "admin", "sudo", "accounting"},
 		AuthorizationResponseIssParameterSupported: true,
+		ClientIDMetadataDocumentSupported:          true,
 	})
 }
 

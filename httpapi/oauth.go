@@ -18,8 +18,9 @@ import (
 )
 
 // The OAuth 2.0 authorization server: the authorization-code flow with PKCE
-// for public clients, refresh, client credentials for machine clients, and
-// dynamic client registration. Every route is served with and without the
+// for public clients (known by their Client ID Metadata Document, by
+// dynamic client registration, or pre-registered), refresh, and client
+// credentials for machine clients. Every route is served with and without the
 // /api prefix, as the specification gives them.
 
 // errNotIssuer answers the flow's routes when tokens come from an external
@@ -29,10 +30,10 @@ var errNotIssuer = clubhouse.Errorf(clubhouse.NotFound, "not found", "clubd is n
 // authorizeEndpoint starts the authorization-code flow.
 //
 // @Summary Authorization endpoint (OAuth 2.0 with PKCE)
-// @Description Checks the client and the redirect URI (MCP_OAUTH_REDIRECT_URIS; a loopback redirect may use any port, RFC 8252), stores the request for 10 minutes and answers 302 to the panel's login page (PANEL_BASE_URL/login) with ?oauth_state=. A request whose client or redirect URI is not trusted (unknown, malformed, too long or sent twice) answers 400 and never redirects; other errors, a bad or repeated parameter among them, redirect to the redirect URI with error= and error_description= (RFC 6749 section 4.1.2.1), with the state only when it is valid (at most 1024 characters of UTF-8 text without NUL). PKCE with S256 is required. Scopes: mcp (the tool endpoint), mcp:read (only its read-only tools), panel (the HTTP API), openid (the identity in the token; no ID token is issued); mcp when none is given. At most 30 authorization requests and registrations a minute from one address (429 with Retry-After).
+// @Description Checks the client and the redirect URI (MCP_OAUTH_REDIRECT_URIS; a loopback redirect may use any port, RFC 8252), stores the request for 10 minutes and answers 302 to the panel's login page (PANEL_BASE_URL/login) with ?oauth_state=. A client_id that is an https URL names a Client ID Metadata Document (CIMD, the primary registration): clubd fetches it (public addresses only, at most 64 KiB, 5 seconds, redirects on its host only; an http URL or a loopback address only when PUBLIC_BASE_URL is itself a loopback address), caches it as its Cache-Control or Expires allow (at most a day), requires its client_id to equal its URL and the redirect_uri to be one of its redirect_uris; the client is public (token_endpoint_auth_method none). A request whose client or redirect URI is not trusted (unknown, a document that cannot be fetched or whose client_id is not its URL, malformed, too long or sent twice) answers 400 and never redirects; other errors, a bad or repeated parameter among them, redirect to the redirect URI with error= and error_description= (RFC 6749 section 4.1.2.1), with the state only when it is valid (at most 1024 characters of UTF-8 text without NUL). PKCE with S256 is required. Scopes: mcp (the tool endpoint), mcp:read (only its read-only tools), panel (the HTTP API), openid (the identity in the token; no ID token is issued); mcp when none is given. At most 30 authorization requests and registrations a minute from one address (429 with Retry-After).
 // @Tags oauth
 // @Produce json
-// @Param client_id query string true "MCP_OAUTH_CLIENT_ID or a registered client" maxLength(255)
+// @Param client_id query string true "The https URL of the client's metadata document (CIMD), a registered client, or MCP_OAUTH_CLIENT_ID" maxLength(255)
 // @Param redirect_uri query string true "Where the code goes" maxLength(2000)
 // @Param response_type query string true "code" maxLength(255)
 // @Param code_challenge query string true "base64url SHA-256 of the code verifier" maxLength(255)
@@ -63,8 +64,9 @@ func (s *Server) authorizeEndpoint(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
+	s.log.InfoContext(r.Context(), "oauth authorization", "client_id", q.Get("client_id"), "registration", to.Registration)
 	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, r, to, http.StatusFound)
+	http.Redirect(w, r, to.RedirectTo, http.StatusFound)
 	return nil
 }
 
@@ -371,7 +373,7 @@ type registeredClientDTO struct {
 // registerClient is dynamic client registration.
 //
 // @Summary Register a public client (RFC 7591)
-// @Description Open registration of public clients (no secret), so that MCP clients connect without an operator registering each one. Every redirect URI must pass MCP_OAUTH_REDIRECT_URIS (400 invalid_redirect_uri otherwise); at most 10. grant_types may hold authorization_code and refresh_token, response_types code; token_endpoint_auth_method is always none; other metadata (scope, contacts, logo_uri, ...) is ignored, as RFC 7591 asks: a client asks for scopes at /authorize. At most 30 registrations and authorization requests a minute from one address (429 with Retry-After). A client that finishes no flow within 24 hours is deleted. Client ID Metadata Documents (a URL as client_id) are not accepted: clubd does not fetch documents on a client's word.
+// @Description Open registration of public clients (no secret), so that MCP clients connect without an operator registering each one. Every redirect URI must pass MCP_OAUTH_REDIRECT_URIS (400 invalid_redirect_uri otherwise); at most 10. grant_types may hold authorization_code and refresh_token, response_types code; token_endpoint_auth_method is always none; other metadata (scope, contacts, logo_uri, ...) is ignored, as RFC 7591 asks: a client asks for scopes at /authorize. At most 30 registrations and authorization requests a minute from one address (429 with Retry-After). A client that finishes no flow within 24 hours is deleted. The compatibility path for clients without Client ID Metadata Documents, which clubd prefers: such a client needs no registration and sends its document's URL as client_id at /authorize.
 // @Tags oauth
 // @Accept json
 // @Produce json

@@ -434,8 +434,12 @@ func TestOAuth_discovery(t *testing.T) {
 			Grants        []string `json:"grant_types_supported"`
 			Methods       []string `json:"code_challenge_methods_supported"`
 			Scopes        []string `json:"scopes_supported"`
+			AuthMethods   []string `json:"token_endpoint_auth_methods_supported"`
+			CIMD          bool     `json:"client_id_metadata_document_supported"`
 		}
 		app.Anonymous().Get(p).Status(t, http.StatusOK).JSON(t, &d)
+		assert.True(t, d.CIMD, "Client ID Metadata Documents are the primary registration")
+		assert.Contains(t, d.AuthMethods, "none")
 		assert.Equal(t, apptest.Issuer, d.Issuer)
 		assert.Equal(t, apptest.Issuer+"/authorize", d.Authorization)
 		assert.Equal(t, apptest.Issuer+"/oauth/token", d.Token)

@@ -116,7 +116,8 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	ao := auth.Options{
 		DB: db, BotKeys: cfg.BotAPIKeys, BcryptCost: o.BcryptCost, Limits: o.Limits, Now: o.Now,
 		Links: auth.LogLinks{Log: log}, PublicBaseURL: cfg.PublicBaseURL,
-		OAuth:    auth.OAuthOptions{ClientID: cfg.OAuthClientID, Redirects: cfg.OAuthRedirects, LoginURL: cfg.PanelBaseURL + "/login"},
+		OAuth: auth.OAuthOptions{ClientID: cfg.OAuthClientID, Redirects: cfg.OAuthRedirects, LoginURL: cfg.PanelBaseURL + "/login",
+			LoopbackDocuments: auth.LoopbackURL(cfg.PublicBaseURL)},
 		Verifier: &auth.Verifier{Issuer: cfg.Issuer(), Audience: cfg.Audience, Now: o.Now},
 	}
 	var jwks auth.JWKS

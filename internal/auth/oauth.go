@@ -27,6 +27,10 @@ type OAuthOptions struct {
 	ClientID  string           // the pre-registered public client (MCP_OAUTH_CLIENT_ID)
 	Redirects RedirectPatterns // allowed redirect URIs (MCP_OAUTH_REDIRECT_URIS)
 	LoginURL  string           // the panel's login page; the flow sends the browser there with ?oauth_state=
+	// LoopbackDocuments lets Client ID Metadata Documents be fetched from
+	// loopback addresses: true only when clubd's own PUBLIC_BASE_URL is a
+	// loopback address (local development, tests).
+	LoopbackDocuments bool
 }
 
 // The lifetimes of the flow's records.
@@ -93,33 +97,53 @@ type AuthorizeRequest struct {
 	Addr                string   // the caller's IP address, for FlowBurst
 }
 
+// Authorization is where an authorization request sends the browser, and
+// how its client is known.
+type Authorization struct {
+	RedirectTo   string
+	Registration string // RegistrationCIMD, RegistrationDCR or RegistrationPreregistered
+}
+
 // Authorize checks an authorization request and returns where to send the
 // browser: the login page with the request's oauth_state, or, for a request
 // that is wrong but names a trusted client and redirect URI, that URI with
 // an RFC 6749 error (invalid_request, unsupported_response_type,
-// invalid_scope). Errors, for requests that must not be redirected:
-// ErrUnknownClient, ErrRedirectURI; *TooManyRequests (ErrTooManyRequests)
-// beyond FlowBurst requests from the address.
-func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (string, error) {
+// invalid_scope). The client is the pre-registered one, a registered one,
+// or, when client_id is a URL, the client its Client ID Metadata Document
+// describes. Errors, for requests that must not be redirected:
+// ErrUnknownClient (a document that cannot be fetched or whose client_id
+// is not its URL among them), ErrRedirectURI; *TooManyRequests
+// (ErrTooManyRequests) beyond FlowBurst requests from the address (for a
+// document, before it is fetched).
+func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (Authorization, error) {
 	if slices.Contains(r.Repeated, "client_id") || !validText(r.ClientID, 255) {
-		return "", ErrUnknownClient.Withf("client_id must be sent once, as text of at most 255 characters.")
+		return Authorization{}, ErrUnknownClient.Withf("client_id must be sent once, as text of at most 255 characters.")
 	}
 	if slices.Contains(r.Repeated, "redirect_uri") || !validText(r.RedirectURI, 2000) {
-		return "", ErrRedirectURI.Withf("redirect_uri must be sent once, as a URI of at most 2000 characters.")
+		return Authorization{}, ErrRedirectURI.Withf("redirect_uri must be sent once, as a URI of at most 2000 characters.")
+	}
+	// A document is fetched on the caller's word: the fetch is charged to
+	// its address before it runs, as the row of a request is otherwise.
+	charged := IsClientDocumentURL(r.ClientID)
+	if charged {
+		if err := s.chargeFlow(ctx, r.Addr); err != nil {
+			return Authorization{}, err
+		}
 	}
 	c, err := s.oauthClient(ctx, s.o.DB, r.ClientID)
 	if err != nil {
-		return "", err
+		return Authorization{}, err
 	}
 	if !c.allows(r.RedirectURI, s.o.OAuth.Redirects) {
-		return "", ErrRedirectURI.Withf("The redirect_uri %q is not allowed for client %q.", r.RedirectURI, r.ClientID)
+		return Authorization{}, ErrRedirectURI.Withf("The redirect_uri %q is not allowed for client %q.", r.RedirectURI, r.ClientID)
 	}
 	state := r.State
 	if !validText(state, 1024) || slices.Contains(r.Repeated, "state") {
 		state = "" // not echoed: the client never sent it so
 	}
-	fail := func(code, desc string) (string, error) {
-		return s.redirectWith(r.RedirectURI, state, [2]string{"error", code}, [2]string{"error_description", desc}), nil
+	fail := func(code, desc string) (Authorization, error) {
+		return Authorization{RedirectTo: s.redirectWith(r.RedirectURI, state, [2]string{"error", code}, [2]string{"error_description", desc}),
+			Registration: c.Registration}, nil
 	}
 	if len(r.Repeated) > 0 {
 		return fail("invalid_request", fmt.Sprintf("The parameters %s are sent more than once.", strings.Join(r.Repeated, ", ")))
@@ -140,16 +164,18 @@ func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (string, er
 	if !ok {
 		return fail("invalid_scope", "scope may hold only mcp, mcp:read, panel and openid.")
 	}
-	if err := s.chargeFlow(ctx, r.Addr); err != nil {
-		return "", err
+	if !charged {
+		if err := s.chargeFlow(ctx, r.Addr); err != nil {
+			return Authorization{}, err
+		}
 	}
 	id := newID()
 	st := oauthState{ID: id, ClientID: c.ID, RedirectURI: r.RedirectURI, CodeChallenge: r.CodeChallenge,
 		Scope: scope, State: nilIfEmpty(r.State), ExpiresAt: s.o.Now().Add(OAuthStateTTL)}
 	if err := s.store.InsertOAuthState(ctx, s.o.DB, st); err != nil {
-		return "", fmt.Errorf("authorize: %w", err)
+		return Authorization{}, fmt.Errorf("authorize: %w", err)
 	}
-	return addQuery(s.o.OAuth.LoginURL, [2]string{"oauth_state", id}), nil
+	return Authorization{RedirectTo: addQuery(s.o.OAuth.LoginURL, [2]string{"oauth_state", id}), Registration: c.Registration}, nil
 }
 
 // PendingAuthorization is an authorization request waiting at the login
@@ -476,12 +502,13 @@ func (s *Service) PurgeOAuth(ctx context.Context) (int64, error) {
 	return s.store.PurgeOAuth(ctx, s.o.DB, s.o.Now())
 }
 
-// oauthClientInfo is a client the flow knows: the pre-registered one or a
-// registered one.
+// oauthClientInfo is a client the flow knows: the pre-registered one, a
+// registered one or one described by its metadata document.
 type oauthClientInfo struct {
 	ID           string
 	Name         string
 	RedirectURIs []string // nil: any URI the patterns allow
+	Registration string   // RegistrationCIMD, RegistrationDCR or RegistrationPreregistered
 }
 
 // allows reports whether uri is a redirect URI of the client: allowed by
@@ -498,12 +525,20 @@ func (s *Service) oauthClient(ctx context.Context, q sqldb.Queryer, id string) (
 		return oauthClientInfo{}, ErrUnknownClient.Withf("client_id is required.")
 	}
 	if s.o.OAuth.ClientID != "" && subtle.ConstantTimeCompare([]byte(id), []byte(s.o.OAuth.ClientID)) == 1 {
-		return oauthClientInfo{ID: id, Name: id}, nil
+		return oauthClientInfo{ID: id, Name: id, Registration: RegistrationPreregistered}, nil
+	}
+	if IsClientDocumentURL(id) {
+		doc, err := s.documents.fetch(ctx, id)
+		if err != nil {
+			return oauthClientInfo{}, err
+		}
+		return oauthClientInfo{ID: id, Name: doc.ClientName, RedirectURIs: doc.RedirectURIs, Registration: RegistrationCIMD}, nil
 	}
 	c, err := s.store.OAuthClient(ctx, q, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return oauthClientInfo{}, ErrUnknownClient.Withf("The client_id %q is not a client of this server.", id)
 	}
+	c.Registration = RegistrationDCR
 	return c, err
 }
 

@@ -42,6 +42,8 @@ type Service struct {
 	limits limits
 	// principals keeps the rows of recent users while WatchUsers runs.
 	principals principals
+	// documents fetches and caches Client ID Metadata Documents.
+	documents *documentFetcher
 	// dummyHash makes a login for an unknown email, or a user without a
 	// password, cost as much as a wrong password: it has the same bcrypt cost.
 	dummyHash []byte
@@ -59,7 +61,8 @@ func NewService(o Options) *Service {
 		o.Now = time.Now
 	}
 	dummy, _ := bcrypt.GenerateFromPassword([]byte("not a password"), o.BcryptCost) // fails only for a cost out of range
-	return &Service{o: o, limits: newLimits(o.Limits), dummyHash: dummy}
+	return &Service{o: o, limits: newLimits(o.Limits), dummyHash: dummy,
+		documents: newDocumentFetcher(o.OAuth.LoopbackDocuments, o.Now)}
 }
 
 // Tokens is the answer to a login, a refresh or a client-credentials grant.

@@ -1,0 +1,302 @@
+package auth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document):
+// a client names itself by the https URL of a JSON document holding its
+// metadata, and clubd fetches that document instead of keeping a row for
+// the client. The fetch runs on a client's word, so it is guarded against
+// server-side request forgery: the address is checked at connect time,
+// after resolution, and the size, the time and the redirects are bounded.
+
+// The bounds of a document fetch.
+const (
+	// MaxClientDocument is the largest document clubd reads.
+	MaxClientDocument = 64 << 10
+	// ClientDocumentTimeout bounds a whole fetch: connection, redirects and body.
+	ClientDocumentTimeout = 5 * time.Second
+	// MaxClientDocumentAge bounds how long a document is cached, whatever its
+	// headers say.
+	MaxClientDocumentAge = 24 * time.Hour
+	// maxCachedDocuments bounds the entries of the cache.
+	maxCachedDocuments = 1024
+	// maxDocumentRedirects bounds the redirects a fetch follows, on its host.
+	maxDocumentRedirects = 3
+)
+
+// Registration paths, as the log names them.
+const (
+	RegistrationCIMD          = "cimd"          // a Client ID Metadata Document
+	RegistrationDCR           = "dcr"           // dynamic client registration, the compatibility path
+	RegistrationPreregistered = "preregistered" // MCP_OAUTH_CLIENT_ID
+)
+
+// IsClientDocumentURL reports whether the client_id id names a Client ID
+// Metadata Document rather than a registered client: an http or https URL.
+func IsClientDocumentURL(id string) bool {
+	return strings.HasPrefix(id, "https://") || strings.HasPrefix(id, "http://")
+}
+
+// LoopbackURL reports whether u, a base URL, is on a loopback host; clubd
+// fetches documents on loopback addresses only when its own
+// PUBLIC_BASE_URL is.
+func LoopbackURL(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && p.Host != "" && isLoopback(p.Hostname())
+}
+
+// clientDocument is the part of a Client ID Metadata Document clubd reads.
+type clientDocument struct {
+	ClientID                string   `json:"client_id"`
+	ClientName              string   `json:"client_name"`
+	RedirectURIs            []string `json:"redirect_uris"`
+	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method"`
+}
+
+// documentFetcher fetches Client ID Metadata Documents and caches them as
+// their HTTP headers allow.
+type documentFetcher struct {
+	client   *http.Client
+	loopback bool // documents on loopback addresses may be fetched
+	now      func() time.Time
+
+	mu    sync.Mutex
+	cache map[string]cachedDocument
+}
+
+type cachedDocument struct {
+	doc     clientDocument
+	expires time.Time
+}
+
+// newDocumentFetcher returns a fetcher that refuses private, link-local,
+// multicast and unspecified addresses, and loopback ones unless loopback.
+func newDocumentFetcher(loopback bool, now func() time.Time) *documentFetcher {
+	dialer := &net.Dialer{Timeout: ClientDocumentTimeout, Control: func(_, address string, _ syscall.RawConn) error {
+		return checkDocumentAddr(address, loopback)
+	}}
+	transport := &http.Transport{
+		Proxy:                 nil, // a proxy would connect on our behalf, past the address check
+		DialContext:           dialer.DialContext,
+		TLSHandshakeTimeout:   ClientDocumentTimeout,
+		ResponseHeaderTimeout: ClientDocumentTimeout,
+		MaxIdleConns:          16,
+		IdleConnTimeout:       30 * time.Second,
+	}
+	client := &http.Client{Transport: transport, Timeout: ClientDocumentTimeout,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > maxDocumentRedirects {
+				return errors.New("too many redirects")
+			}
+			if req.URL.Scheme != via[0].URL.Scheme || req.URL.Host != via[0].URL.Host {
+				return fmt.Errorf("a redirect to another host (%s) is not followed", req.URL.Host)
+			}
+			return nil
+		}}
+	return &documentFetcher{client: client, loopback: loopback, now: now, cache: map[string]cachedDocument{}}
+}
+
+// errRefusedAddr is the error of a connection to an address documents may
+// not be fetched from.
+var errRefusedAddr = errors.New("the address is not a public one")
+
+// checkDocumentAddr refuses address, a resolved IP and port, when it is
+// private, link-local, multicast, unspecified, or loopback without
+// loopback.
+func checkDocumentAddr(address string, loopback bool) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return fmt.Errorf("%s: %w", address, errRefusedAddr)
+	}
+	if !publicAddr(ap.Addr(), loopback) {
+		return fmt.Errorf("%s: %w", ap.Addr(), errRefusedAddr)
+	}
+	return nil
+}
+
+// sharedAddrs is the shared address space of carrier-grade NAT (RFC 6598),
+// private in all but name.
+var sharedAddrs = netip.MustParsePrefix("100.64.0.0/10")
+
+// publicAddr reports whether a document may be fetched from a: a global
+// unicast address, or a loopback one when loopback.
+func publicAddr(a netip.Addr, loopback bool) bool {
+	a = a.Unmap()
+	switch {
+	case a.IsLoopback():
+		return loopback
+	case !a.IsGlobalUnicast(), a.IsPrivate(), sharedAddrs.Contains(a):
+		return false
+	}
+	return true
+}
+
+// fetch returns the document at id, from the cache while its headers allow.
+// Errors: ErrUnknownClient, saying why the document is refused.
+func (f *documentFetcher) fetch(ctx context.Context, id string) (clientDocument, error) {
+	if err := f.checkURL(id); err != nil {
+		return clientDocument{}, err
+	}
+	now := f.now()
+	f.mu.Lock()
+	c, ok := f.cache[id]
+	f.mu.Unlock()
+	if ok && now.Before(c.expires) {
+		return c.doc, nil
+	}
+	doc, ttl, err := f.get(ctx, id)
+	if err != nil {
+		return clientDocument{}, ErrUnknownClient.Withf("The client metadata document %q could not be used: %v.", id, err)
+	}
+	if ttl > 0 {
+		f.store(id, cachedDocument{doc: doc, expires: now.Add(ttl)}, now)
+	}
+	return doc, nil
+}
+
+// checkURL refuses a client_id that cannot be a document's URL: https with
+// a path, no credentials, fragment or dot segments; http only on a
+// loopback host, when loopback documents are allowed.
+func (f *documentFetcher) checkURL(id string) error {
+	u, err := url.Parse(id)
+	if err != nil || u.Host == "" || u.User != nil || u.Fragment != "" || strings.Contains(id, "#") || u.Opaque != "" {
+		return ErrUnknownClient.Withf("The client_id %q is not a client metadata document URL.", id)
+	}
+	if u.Path == "" || u.Path == "/" {
+		return ErrUnknownClient.Withf("The client_id %q must name a document by a path.", id)
+	}
+	for _, seg := range strings.Split(u.Path, "/") {
+		if seg == "." || seg == ".." {
+			return ErrUnknownClient.Withf("The client_id %q must not hold dot segments.", id)
+		}
+	}
+	loopback := isLoopback(u.Hostname())
+	switch {
+	case loopback && !f.loopback:
+		return ErrUnknownClient.Withf("The client_id %q is on a loopback address: clubd fetches such documents only when its own PUBLIC_BASE_URL is a loopback address.", id)
+	case u.Scheme == "http" && !loopback:
+		return ErrUnknownClient.Withf("The client_id %q must be an https URL.", id)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return ErrUnknownClient.Withf("The client_id %q must be an https URL.", id)
+	}
+	return nil
+}
+
+// get fetches and checks the document at id, and returns how long it may
+// be cached.
+func (f *documentFetcher) get(ctx context.Context, id string) (clientDocument, time.Duration, error) {
+	ctx, cancel := context.WithTimeout(ctx, ClientDocumentTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, id, nil)
+	if err != nil {
+		return clientDocument{}, 0, err
+	}
+	req.Header.Set("Accept", "application/json")
+	res, err := f.client.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // the URL is in the message already
+		}
+		return clientDocument{}, 0, err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return clientDocument{}, 0, fmt.Errorf("the server answered %s", res.Status)
+	}
+	body, err := io.ReadAll(io.LimitReader(res.Body, MaxClientDocument+1))
+	if err != nil {
+		return clientDocument{}, 0, fmt.Errorf("reading it: %w", err)
+	}
+	if len(body) > MaxClientDocument {
+		return clientDocument{}, 0, fmt.Errorf("it is larger than %d KiB", MaxClientDocument>>10)
+	}
+	var doc clientDocument
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return clientDocument{}, 0, errors.New("it is not a JSON object of client metadata")
+	}
+	if doc.ClientID != id {
+		return clientDocument{}, 0, fmt.Errorf("its client_id %q is not its URL", doc.ClientID)
+	}
+	if len(doc.RedirectURIs) == 0 {
+		return clientDocument{}, 0, errors.New("it lists no redirect_uris")
+	}
+	if m := doc.TokenEndpointAuthMethod; m != "" && m != "none" {
+		return clientDocument{}, 0, fmt.Errorf("its token_endpoint_auth_method is %q: only public clients (none) are accepted", m)
+	}
+	doc.ClientName = strings.TrimSpace(doc.ClientName)
+	if doc.ClientName == "" || !validText(doc.ClientName, 255) {
+		u, _ := url.Parse(id)
+		doc.ClientName = u.Host
+	}
+	return doc, cacheTTL(res.Header, f.now()), nil
+}
+
+// store caches c under id, first making room: expired entries go, then,
+// if the cache is still full, the one that expires soonest.
+func (f *documentFetcher) store(id string, c cachedDocument, now time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.cache) >= maxCachedDocuments {
+		var soonest string
+		for k, v := range f.cache {
+			if !now.Before(v.expires) {
+				delete(f.cache, k)
+			} else if soonest == "" || v.expires.Before(f.cache[soonest].expires) {
+				soonest = k
+			}
+		}
+		if len(f.cache) >= maxCachedDocuments {
+			delete(f.cache, soonest)
+		}
+	}
+	f.cache[id] = c
+}
+
+// cacheTTL is how long a response with headers h may be cached as of now:
+// Cache-Control's max-age, else Expires (against Date when sent), at most
+// MaxClientDocumentAge; 0 for no-store, no-cache or neither header.
+func cacheTTL(h http.Header, now time.Time) time.Duration {
+	var ttl time.Duration
+	maxAge := false
+	for _, d := range strings.Split(h.Get("Cache-Control"), ",") {
+		name, value, _ := strings.Cut(strings.TrimSpace(d), "=")
+		switch strings.ToLower(name) {
+		case "no-store", "no-cache":
+			return 0
+		case "max-age":
+			n, err := strconv.Atoi(strings.Trim(value, `"`))
+			if err != nil || n < 0 {
+				return 0
+			}
+			ttl, maxAge = time.Duration(n)*time.Second, true
+		}
+	}
+	if !maxAge {
+		exp, err := http.ParseTime(h.Get("Expires"))
+		if err != nil {
+			return 0
+		}
+		base := now
+		if d, err := http.ParseTime(h.Get("Date")); err == nil {
+			base = d
+		}
+		ttl = exp.Sub(base)
+	}
+	return max(0, min(ttl, MaxClientDocumentAge))
+}

@@ -1,0 +1,122 @@
+package auth
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestPublicAddr: documents are fetched from global unicast addresses only,
+// and from loopback ones only when allowed.
+func TestPublicAddr(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		addr             string
+		public, loopback bool // fetched without, with loopback allowed
+	}{
+		{"93.184.216.34", true, true},
+		{"2606:2800:220:1:248:1893:25c8:1946", true, true},
+		{"127.0.0.1", false, true},
+		{"127.3.2.1", false, true},
+		{"::1", false, true},
+		{"::ffff:127.0.0.1", false, true},
+		{"10.1.2.3", false, false},
+		{"172.16.0.1", false, false},
+		{"192.168.1.1", false, false},
+		{"::ffff:192.168.1.1", false, false},
+		{"fd00::1", false, false},
+		{"100.64.0.1", false, false},
+		{"169.254.169.254", false, false},
+		{"fe80::1", false, false},
+		{"224.0.0.1", false, false},
+		{"ff02::1", false, false},
+		{"0.0.0.0", false, false},
+		{"::", false, false},
+		{"255.255.255.255", false, false},
+	} {
+		a := netip.MustParseAddr(c.addr)
+		assert.Equal(t, c.public, publicAddr(a, false), "%s without loopback", c.addr)
+		assert.Equal(t, c.loopback, publicAddr(a, true), "%s with loopback", c.addr)
+	}
+}
+
+// TestDocumentFetcher_refusesAtConnect: the address is checked when the
+// connection is made, after resolution, so a name that resolves to a
+// private or loopback address is refused as the address itself is.
+func TestDocumentFetcher_refusesAtConnect(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	f := newDocumentFetcher(false, time.Now)
+	for _, u := range []string{srv.URL + "/client.json", "https://10.0.0.1/client.json", "https://169.254.169.254/latest/meta-data"} {
+		_, _, err := f.get(context.Background(), u)
+		require.ErrorIs(t, err, errRefusedAddr, u)
+	}
+	assert.Zero(t, hits.Load())
+
+	// With loopback allowed, the same server answers.
+	_, _, err := newDocumentFetcher(true, time.Now).get(context.Background(), srv.URL+"/client.json")
+	require.Error(t, err) // an empty body is no document
+	assert.NotErrorIs(t, err, errRefusedAddr)
+	assert.Equal(t, int64(1), hits.Load())
+}
+
+// TestCacheTTL: a document is cached as its headers say, at most
+// MaxClientDocumentAge, and not at all without a lifetime.
+func TestCacheTTL(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	date := func(d time.Duration) string { return now.Add(d).Format(http.TimeFormat) }
+	for _, c := range []struct {
+		name   string
+		header http.Header
+		want   time.Duration
+	}{
+		{"none", http.Header{}, 0},
+		{"max-age", http.Header{"Cache-Control": {"public, max-age=300"}}, 5 * time.Minute},
+		{"max-age beyond the bound", http.Header{"Cache-Control": {"max-age=" + strconv.Itoa(7*24*3600)}}, MaxClientDocumentAge},
+		{"no-store", http.Header{"Cache-Control": {"max-age=300, no-store"}}, 0},
+		{"no-cache", http.Header{"Cache-Control": {"no-cache"}}, 0},
+		{"bad max-age", http.Header{"Cache-Control": {"max-age=soon"}}, 0},
+		{"max-age over Expires", http.Header{"Cache-Control": {"max-age=60"}, "Expires": {date(time.Hour)}}, time.Minute},
+		{"Expires against Date", http.Header{"Expires": {date(time.Hour)}, "Date": {date(-time.Minute)}}, time.Hour + time.Minute},
+		{"Expires against now", http.Header{"Expires": {date(time.Hour)}}, time.Hour},
+		{"Expires past", http.Header{"Expires": {date(-time.Hour)}}, 0},
+		{"Expires invalid", http.Header{"Expires": {"0"}}, 0},
+	} {
+		assert.Equal(t, c.want, cacheTTL(c.header, now), c.name)
+	}
+}
+
+// TestDocumentFetcher_cacheBound: the cache holds at most
+// maxCachedDocuments entries, dropping expired ones first, then the one
+// that expires soonest.
+func TestDocumentFetcher_cacheBound(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	f := newDocumentFetcher(false, func() time.Time { return now })
+	f.store("expired", cachedDocument{expires: now.Add(-time.Second)}, now)
+	f.store("soonest", cachedDocument{expires: now.Add(time.Second)}, now)
+	for i := range maxCachedDocuments - 2 {
+		f.store(strconv.Itoa(i), cachedDocument{expires: now.Add(time.Hour)}, now)
+	}
+	require.Len(t, f.cache, maxCachedDocuments)
+	f.store("new", cachedDocument{expires: now.Add(time.Hour)}, now)
+	assert.Len(t, f.cache, maxCachedDocuments)
+	assert.NotContains(t, f.cache, "expired", "the expired entry goes first")
+	assert.Contains(t, f.cache, "soonest")
+	f.store("newer", cachedDocument{expires: now.Add(time.Hour)}, now)
+	assert.Len(t, f.cache, maxCachedDocuments)
+	assert.NotContains(t, f.cache, "soonest", "then the one that expires soonest")
+	assert.Contains(t, f.cache, "new")
+	assert.Contains(t, f.cache, "newer")
+}
