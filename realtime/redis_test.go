@@ -108,7 +108,7 @@ func TestRedis_deadConnection(t *testing.T) {
 	var logs logBuffer
 	b, err := realtime.OpenRedis("redis://"+h.ln.Addr().String()+"/0", prefix, slog.New(slog.NewTextHandler(&logs, nil)))
 	require.NoError(t, err)
-	realtime.SetPing(b, 100*time.Millisecond)
+	realtime.SetPing(b, 250*time.Millisecond)
 	t.Cleanup(func() { _ = b.Close() })
 	got := make(chan string, 10)
 	require.NoError(t, b.Subscribe(context.Background(), func(msg []byte) { got <- string(msg) }))
@@ -121,11 +121,18 @@ func TestRedis_deadConnection(t *testing.T) {
 		10*time.Second, 20*time.Millisecond, "the dead subscription is found and made again:\n%s", logs.String())
 	assert.Contains(t, logs.String(), "no answer to a ping")
 
-	require.NoError(t, direct.Publish(context.Background(), []byte("after")))
-	select {
-	case m := <-got:
-		assert.Equal(t, "after", m)
-	case <-time.After(5 * time.Second):
-		t.Fatal("no message after the new subscription")
-	}
+	// Messages flow again (one published while a busy machine made the
+	// subscription churn once more may be lost, as the broker says: try
+	// again until one arrives).
+	require.Eventually(t, func() bool {
+		if direct.Publish(context.Background(), []byte("after")) != nil {
+			return false
+		}
+		select {
+		case m := <-got:
+			return m == "after"
+		case <-time.After(200 * time.Millisecond):
+			return false
+		}
+	}, 10*time.Second, 10*time.Millisecond, "no message after the new subscription")
 }

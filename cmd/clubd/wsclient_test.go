@@ -63,7 +63,7 @@ func TestRealtime_npmClientAcrossInstances(t *testing.T) {
 	cmd := exec.CommandContext(ctx, node, "listen.mjs")
 	cmd.Dir = wsClientDir
 	cmd.Env = append(os.Environ(), "WS_URL=ws://"+b.addr+"/realtime", "TOKEN="+login.AccessToken, "ROOM=panel", "EVENT=booking:changed")
-	var stderr bytes.Buffer
+	var stderr syncBuffer // read below while node writes it
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
