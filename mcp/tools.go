@@ -39,7 +39,7 @@ Events: event_list (places_left), then event_add_participant with event_id and e
 
 booking_create, booking_add_payment, booking_cancel, client_create, class_enroll and event_add_participant take an optional idempotency_key (such as a UUID you make per intended write). Send one, and send the same key again when you retry after a timeout or a lost answer: you get the first result and nothing is written twice. A retry while the first call still runs answers conflict "request in progress": wait a second and retry.
 
-Results are JSON in the text content. A refused call has isError and the text {"error", "message", "code"}: error is a short word, message says what to change, code is one of invalid_input (fix the arguments), not_found (the id does not exist), conflict (the state forbids it, such as a court already booked: choose another slot), forbidden, unavailable (retry later), internal (the server failed).`, zone)
+Results are JSON objects, in structuredContent (see each tool's outputSchema) and as the same JSON in the text content; a list comes named in an object, such as {"courts": [...]} from court_list. A refused call has isError and the text {"error", "message", "code"}: error is a short word, message says what to change, code is one of invalid_input (fix the arguments), not_found (the id does not exist), conflict (the state forbids it, such as a court already booked: choose another slot), forbidden, unavailable (retry later), internal (the server failed).`, zone)
 }
 
 // call is a call of a tool: who makes it, with what decoded arguments.
@@ -156,8 +156,13 @@ func (h *Handler) once(ctx context.Context, tool string, by clubhouse.Actor, raw
 // readOnly marks a tool that changes nothing.
 var readOnly = &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
 
-// additive marks a tool that adds a record and changes none.
-var additive = &sdk.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)}
+// additive marks a tool that adds a record and changes none. The same call
+// again adds nothing, since the database refuses the second record (the
+// client's document, the court's span, the payment's transaction_id, the
+// client's enrollment in a class or place in an event are unique): the
+// tool is idempotent, though the repeat answers conflict; a retry that
+// wants the first answer sends an idempotency_key.
+var additive = &sdk.ToolAnnotations{DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}
 
 // The arguments of the tools.
 
