@@ -44,10 +44,9 @@ func BenchmarkMCPQuote(b *testing.B) {
 	// the HTTP route's are, by net/http with a body made once, so that
 	// both sides spend the same on their client and the ratio measures the
 	// server's two front doors.
-	var courts, types []map[string]any
 	cs := connect(b, a, token)
-	callOK(b, cs, "court_list", nil, &courts)
-	callOK(b, cs, "reservation_type_list", nil, &types)
+	courts := rowsOK(b, cs, "court_list", nil, "courts")
+	types := rowsOK(b, cs, "reservation_type_list", nil, "reservation_types")
 	court, rental := named(b, courts, "Padel 1"), named(b, types, "Rental")
 	sessions := make([]string, quoteClients)
 	for i := range sessions {

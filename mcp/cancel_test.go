@@ -16,9 +16,8 @@ func TestMCP_cancelledBookings(t *testing.T) {
 	t.Parallel()
 	a := newClub(t)
 	cs := connect(t, a, staffToken(a, "desk@test.club"))
-	var courts, types []map[string]any
-	callOK(t, cs, "court_list", map[string]any{}, &courts)
-	callOK(t, cs, "reservation_type_list", nil, &types)
+	courts := rowsOK(t, cs, "court_list", map[string]any{}, "courts")
+	types := rowsOK(t, cs, "reservation_type_list", nil, "reservation_types")
 	court, rental := named(t, courts, "Padel 2"), named(t, types, "Rental")
 	var created map[string]any
 	callOK(t, cs, "booking_create", map[string]any{"court_id": court, "reservation_type_id": rental,
@@ -33,8 +32,7 @@ func TestMCP_cancelledBookings(t *testing.T) {
 	assert.True(t, dec(t, read["total_debt"]).IsZero(), "a cancelled booking owes nothing: %v", read)
 
 	list := func(args map[string]any) []int64 {
-		var rows []map[string]any
-		callOK(t, cs, "booking_list", with(args, "court_id", court), &rows)
+		rows := rowsOK(t, cs, "booking_list", with(args, "court_id", court), "bookings")
 		out := []int64{}
 		for _, r := range rows {
 			out = append(out, id(t, r))

@@ -104,18 +104,36 @@
 // once the window has closed it is refused unless override_rules, as
 // booking_create and booking_update are refused by the club's rules.
 //
-// The read-only tools carry the readOnlyHint annotation. checking and
-// checkout are wall times of the club in ISO 8601 without offset
-// (2026-12-01T18:00:00, or 2026-12-01 18:00:00); a trailing Z is wall
+// Every tool has a title and the annotations openWorldHint false (it touches
+// only the club's database) and either readOnlyHint (the lists, searches,
+// reads, booking_validate, booking_check and the prices) or destructiveHint
+// and idempotentHint: booking_update and booking_cancel change a booking
+// (destructive); the other writes only add a record (not destructive). Every
+// write is idempotent: a repeat of booking_update or booking_cancel changes
+// nothing more, and a repeat of an addition is refused by the database (the
+// client's document, the court's span, the payment's transaction_id, an
+// enrollment, a seat are unique), so nothing is added twice.
+//
+// checking and checkout are wall times of the club in ISO 8601 without
+// offset (2026-12-01T18:00:00, or 2026-12-01 18:00:00); a trailing Z is wall
 // time too, and a numeric offset is converted to the club's zone, as in the
 // HTTP API. Amounts are JSON numbers.
 //
 // # Results and errors
 //
-// A result is JSON in content[0].text. A call the domain refuses is a
-// result with isError whose text is {error, message, code}: error and
-// message are the domain error's (as in the HTTP API's bodies), and code,
-// from the error's kind, is one of
+// A result is a JSON object, sent twice: as structuredContent, described by
+// the tool's outputSchema (generated from its Go result type with
+// jsonschema.For, so the two cannot drift), and as the same JSON in
+// content[0].text, for clients that read only the text. The tools that list
+// answer an object that names the list: court_list {"courts": [...]},
+// court_type_list {"court_types"}, reservation_type_list
+// {"reservation_types"}, reservation_status_list {"reservation_statuses"},
+// payment_type_list {"payment_types"}, client_search {"clients"},
+// booking_payment_list {"payments"}, booking_list {"bookings"}, class_list
+// {"classes"}, event_list {"events"}. A call the domain refuses is a result
+// with isError whose text is {error, message, code}: error and message are
+// the domain error's (as in the HTTP API's bodies), and code, from the
+// error's kind, is one of
 //
 //	invalid_input  the arguments are missing, malformed or name nothing (Invalid, TooLarge, UnsupportedMedia)
 //	not_found      the booking, client, court, payment, class, event or ticket does not exist (NotFound)
@@ -125,7 +143,8 @@
 //	internal       the server failed; the details go only to its log (Internal, errors without a kind)
 //
 // These are never JSON-RPC errors, so that the agent reads them and can
-// correct its call.
+// correct its call; they carry no structuredContent, which the protocol
+// asks only of results without isError.
 //
 // # Retries
 //

@@ -18,9 +18,8 @@ func TestMCP_businessErrors(t *testing.T) {
 	t.Parallel()
 	a := newClub(t)
 	cs := connect(t, a, staffToken(a, "desk@test.club"))
-	var courts, types []map[string]any
-	callOK(t, cs, "court_list", map[string]any{"search": "padel"}, &courts)
-	callOK(t, cs, "reservation_type_list", map[string]any{}, &types)
+	courts := rowsOK(t, cs, "court_list", map[string]any{"search": "padel"}, "courts")
+	types := rowsOK(t, cs, "reservation_type_list", map[string]any{}, "reservation_types")
 	require.Len(t, courts, 2, "search filters by name")
 	court, rental := named(t, courts, "Padel 1"), named(t, types, "Rental")
 	slot := map[string]any{"court_id": court, "reservation_type_id": rental, "checking": "2030-03-06T10:00:00", "checkout": "2030-03-06T11:00:00"}
@@ -96,9 +95,8 @@ func TestMCP_clubRules(t *testing.T) {
 	a.AsAdmin().Patch("/api/admin/club-rules", map[string]any{"exceptions": []map[string]any{
 		{"date": "2030-03-06", "hours": []any{}, "note": "Tournament"}}}).Status(t, 200)
 	cs := connect(t, a, staffToken(a, "desk@test.club"))
-	var courts, types []map[string]any
-	callOK(t, cs, "court_list", map[string]any{"search": "padel"}, &courts)
-	callOK(t, cs, "reservation_type_list", map[string]any{}, &types)
+	courts := rowsOK(t, cs, "court_list", map[string]any{"search": "padel"}, "courts")
+	types := rowsOK(t, cs, "reservation_type_list", map[string]any{}, "reservation_types")
 	slot := map[string]any{"court_id": named(t, courts, "Padel 1"), "reservation_type_id": named(t, types, "Rental"),
 		"checking": "2030-03-06T10:00:00", "checkout": "2030-03-06T11:00:00"}
 	e := callErr(t, cs, "booking_create", slot)
@@ -119,9 +117,8 @@ func TestMCP_eventType(t *testing.T) {
 	t.Parallel()
 	a := newClub(t)
 	cs := connect(t, a, staffToken(a, "desk@test.club"))
-	var courts, types []map[string]any
-	callOK(t, cs, "court_list", map[string]any{"search": "padel"}, &courts)
-	callOK(t, cs, "reservation_type_list", map[string]any{}, &types)
+	courts := rowsOK(t, cs, "court_list", map[string]any{"search": "padel"}, "courts")
+	types := rowsOK(t, cs, "reservation_type_list", map[string]any{}, "reservation_types")
 	event := named(t, types, "Event")
 	slot := map[string]any{"court_id": named(t, courts, "Padel 1"), "reservation_type_id": event,
 		"checking": "2030-03-06T10:00:00", "checkout": "2030-03-06T11:00:00"}

@@ -40,9 +40,8 @@ func TestMCP_bookingFlow(t *testing.T) {
 	cs := connect(t, a, staffToken(a, "desk@test.club"))
 
 	// 1. Court and reservation type.
-	var courts, types []map[string]any
-	callOK(t, cs, "court_list", map[string]any{}, &courts)
-	callOK(t, cs, "reservation_type_list", nil, &types)
+	courts := rowsOK(t, cs, "court_list", map[string]any{}, "courts")
+	types := rowsOK(t, cs, "reservation_type_list", nil, "reservation_types")
 	court, rental := named(t, courts, "Padel 1"), named(t, types, "Rental")
 	span := map[string]any{"court_id": court, "checking": "2030-03-05T18:00:00", "checkout": "2030-03-05 19:30:00"}
 
@@ -69,24 +68,21 @@ func TestMCP_bookingFlow(t *testing.T) {
 	booking := id(t, b)
 	assert.Equal(t, "2030-03-05T18:00:00", b["checking"])
 	assert.Equal(t, "2030-03-05T19:30:00", b["checkout"], "a trailing Z is wall time, not UTC")
-	var statuses []map[string]any
-	callOK(t, cs, "reservation_status_list", nil, &statuses)
+	statuses := rowsOK(t, cs, "reservation_status_list", nil, "reservation_statuses")
 	pending, confirmed := named(t, statuses, "Pending"), named(t, statuses, "Confirmed")
 	assert.EqualValues(t, json.Number(fmt.Sprint(pending)), b["reservation_status_id"])
 	assert.NotNil(t, b["operator_id"], "the caller is the booking's operator")
 
 	// 5. The client: not found, created, then attached.
-	var found []map[string]any
-	callOK(t, cs, "client_search", map[string]any{"query": "ana.mcp@example.com"}, &found)
+	found := rowsOK(t, cs, "client_search", map[string]any{"query": "ana.mcp@example.com"}, "clients")
 	assert.Empty(t, found)
-	var demoClients []map[string]any
-	callOK(t, cs, "client_search", map[string]any{"query": "client@demo.club"}, &demoClients)
+	demoClients := rowsOK(t, cs, "client_search", map[string]any{"query": "client@demo.club"}, "clients")
 	require.Len(t, demoClients, 1)
 	var client map[string]any
 	callOK(t, cs, "client_create", map[string]any{"first_name": "Ana", "last_name": "Gómez", "document": "1020304050",
 		"document_type_id": demoClients[0]["document_type_id"], "email": "ana.mcp@example.com", "phone": "+573001112233"}, &client)
 	clientID := id(t, client)
-	callOK(t, cs, "client_search", map[string]any{"query": "Gómez"}, &found)
+	found = rowsOK(t, cs, "client_search", map[string]any{"query": "Gómez"}, "clients")
 	require.Len(t, found, 1)
 	assert.Equal(t, json.Number(fmt.Sprint(clientID)), found[0]["id"])
 	var read map[string]any
@@ -99,8 +95,7 @@ func TestMCP_bookingFlow(t *testing.T) {
 	assert.Equal(t, "Pending", updated["status_name"])
 
 	// 6. Two payments, received, that cover the price.
-	var payTypes []map[string]any
-	callOK(t, cs, "payment_type_list", nil, &payTypes)
+	payTypes := rowsOK(t, cs, "payment_type_list", nil, "payment_types")
 	cash, transfer := named(t, payTypes, "Cash"), named(t, payTypes, "Transfer")
 	first := decimal.NewFromInt(20000)
 	var p1, p2 map[string]any
@@ -110,8 +105,7 @@ func TestMCP_bookingFlow(t *testing.T) {
 	assert.Equal(t, "Cash", p1["payment_type_name"])
 	callOK(t, cs, "booking_add_payment", map[string]any{"booking_id": booking, "amount": json.Number(price.Sub(first).String()),
 		"transaction_id": "MCP-DESK-2", "payment_type_id": transfer, "status": true, "description": "Bank transfer"}, &p2)
-	var pays []map[string]any
-	callOK(t, cs, "booking_payment_list", map[string]any{"booking_id": booking}, &pays)
+	pays := rowsOK(t, cs, "booking_payment_list", map[string]any{"booking_id": booking}, "payments")
 	require.Len(t, pays, 2)
 	var refs []any
 	for _, p := range pays {
@@ -133,8 +127,7 @@ func TestMCP_bookingFlow(t *testing.T) {
 	callOK(t, cs, "booking_update", map[string]any{"booking_id": booking, "reservation_status_id": confirmed}, &updated)
 	assert.Equal(t, "Confirmed", updated["status_name"])
 
-	var confirmedList []map[string]any
-	callOK(t, cs, "booking_list", map[string]any{"confirmed": true, "court_id": court, "start_date": "2030-03-05", "end_date": "2030-03-05"}, &confirmedList)
+	confirmedList := rowsOK(t, cs, "booking_list", map[string]any{"confirmed": true, "court_id": court, "start_date": "2030-03-05", "end_date": "2030-03-05"}, "bookings")
 	require.Len(t, confirmedList, 1)
 	assert.Equal(t, json.Number(fmt.Sprint(booking)), confirmedList[0]["id"])
 	assert.Equal(t, true, confirmedList[0]["is_payment_complete"])

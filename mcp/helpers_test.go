@@ -59,7 +59,8 @@ func connect(tb testing.TB, a *apptest.App, token string) *sdk.ClientSession {
 }
 
 // call calls tool with args and returns the text of its result and
-// whether it is an error; a protocol error fails the test.
+// whether it is an error; a protocol error fails the test, and so does a
+// result without error whose structuredContent is not the text's JSON.
 func call(tb testing.TB, cs *sdk.ClientSession, tool string, args any) (string, bool) {
 	tb.Helper()
 	res, err := cs.CallTool(tb.Context(), &sdk.CallToolParams{Name: tool, Arguments: args})
@@ -67,6 +68,12 @@ func call(tb testing.TB, cs *sdk.ClientSession, tool string, args any) (string, 
 	require.NotEmpty(tb, res.Content, tool)
 	text, ok := res.Content[0].(*sdk.TextContent)
 	require.True(tb, ok, "%s: content[0] is %T, not text", tool, res.Content[0])
+	if !res.IsError {
+		require.NotNil(tb, res.StructuredContent, "%s: structuredContent", tool)
+		structured, err := json.Marshal(res.StructuredContent)
+		require.NoError(tb, err)
+		require.JSONEq(tb, text.Text, string(structured), "%s: structuredContent is the text's JSON", tool)
+	}
 	return text.Text, res.IsError
 }
 
@@ -79,6 +86,20 @@ func callOK(tb testing.TB, cs *sdk.ClientSession, tool string, args, out any) {
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
 	require.NoError(tb, dec.Decode(out), "%s: %s", tool, text)
+}
+
+// rowsOK calls tool, a tool that lists, requires a result without error
+// and returns the rows of its one member key, such as courts of
+// court_list's {"courts": [...]}.
+func rowsOK(tb testing.TB, cs *sdk.ClientSession, tool string, args any, key string) []map[string]any {
+	tb.Helper()
+	var out map[string][]map[string]any
+	callOK(tb, cs, tool, args, &out)
+	require.Len(tb, out, 1, "%s: one member", tool)
+	rows, ok := out[key]
+	require.True(tb, ok, "%s: the member is %s", tool, key)
+	require.NotNil(tb, rows, "%s: an empty list is [], not null", tool)
+	return rows
 }
 
 // toolError is the text of a refused call.

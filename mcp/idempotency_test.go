@@ -17,11 +17,10 @@ func TestMCP_idempotentWrites(t *testing.T) {
 	t.Parallel()
 	a := newClub(t)
 	cs := connect(t, a, staffToken(a, "desk@test.club"))
-	var courts, types, payTypes, demoClients []map[string]any
-	callOK(t, cs, "court_list", nil, &courts)
-	callOK(t, cs, "reservation_type_list", nil, &types)
-	callOK(t, cs, "payment_type_list", nil, &payTypes)
-	callOK(t, cs, "client_search", map[string]any{"query": "client@demo.club"}, &demoClients)
+	courts := rowsOK(t, cs, "court_list", nil, "courts")
+	types := rowsOK(t, cs, "reservation_type_list", nil, "reservation_types")
+	payTypes := rowsOK(t, cs, "payment_type_list", nil, "payment_types")
+	demoClients := rowsOK(t, cs, "client_search", map[string]any{"query": "client@demo.club"}, "clients")
 	count := func(table string) int {
 		var n int
 		require.NoError(t, a.DB.GetContext(t.Context(), &n, `SELECT count(*) FROM `+table))

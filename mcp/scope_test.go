@@ -52,8 +52,7 @@ func TestMCP_readScope(t *testing.T) {
 	seen, seenRead := toolNames(t, cs)
 	assert.ElementsMatch(t, fullRead, seen, "mcp:read lists the read-only tools")
 	assert.ElementsMatch(t, seen, seenRead)
-	var courts []map[string]any
-	callOK(t, cs, "court_list", map[string]any{}, &courts)
+	courts := rowsOK(t, cs, "court_list", map[string]any{}, "courts")
 	assert.NotEmpty(t, courts)
 
 	var writes []string

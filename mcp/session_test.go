@@ -108,7 +108,7 @@ func TestMCP_streams(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(res.message(t)), &called))
 	require.Len(t, called.Result.Content, 1)
 	assert.Equal(t, "text", called.Result.Content[0].Type)
-	assert.Equal(t, "[]", called.Result.Content[0].Text, "an empty club has no court types")
+	assert.JSONEq(t, `{"court_types": []}`, called.Result.Content[0].Text, "an empty club has no court types")
 	assert.False(t, called.Result.IsError)
 
 	// GET: the stream's headers and first bytes arrive while it stays open.

@@ -39,7 +39,7 @@ Events: event_list (places_left), then event_add_participant with event_id and e
 
 booking_create, booking_add_payment, booking_cancel, client_create, class_enroll and event_add_participant take an optional idempotency_key (such as a UUID you make per intended write). Send one, and send the same key again when you retry after a timeout or a lost answer: you get the first result and nothing is written twice. A retry while the first call still runs answers conflict "request in progress": wait a second and retry.
 
-Results are JSON in the text content. A refused call has isError and the text {"error", "message", "code"}: error is a short word, message says what to change, code is one of invalid_input (fix the arguments), not_found (the id does not exist), conflict (the state forbids it, such as a court already booked: choose another slot), forbidden, unavailable (retry later), internal (the server failed).`, zone)
+Results are JSON objects, in structuredContent (see each tool's outputSchema) and as the same JSON in the text content; a list comes named in an object, such as {"courts": [...]} from court_list. A refused call has isError and the text {"error", "message", "code"}: error is a short word, message says what to change, code is one of invalid_input (fix the arguments), not_found (the id does not exist), conflict (the state forbids it, such as a court already booked: choose another slot), forbidden, unavailable (retry later), internal (the server failed).`, zone)
 }
 
 // call is a call of a tool: who makes it, with what decoded arguments.
@@ -48,14 +48,17 @@ type call[In any] struct {
 	in In
 }
 
-// addTool registers tool t, whose arguments are the struct In, run by run.
-// The handler decodes the arguments (a refusal is an invalid_input
-// result), makes the call with the caller's actor, and writes its result
-// as JSON text; an error of the call is a result with isError (see
+// addTool registers tool t, whose arguments are the struct In and result
+// the struct Out, run by run. Its outputSchema is Out's. The handler
+// decodes the arguments (a refusal is an invalid_input result), makes the
+// call with the caller's actor, and writes its result as JSON text, for
+// the clients that read content only, and as the same JSON in
+// structuredContent; an error of the call is a result with isError (see
 // failure), never a JSON-RPC error.
-func addTool[In any](s *sdk.Server, h *Handler, t *sdk.Tool, run func(ctx context.Context, c call[In]) (any, error)) {
+func addTool[In, Out any](s *sdk.Server, h *Handler, t *sdk.Tool, run func(ctx context.Context, c call[In]) (Out, error)) {
 	a := argsOf[In]()
 	t.InputSchema = a.schema
+	t.OutputSchema = outputOf[Out]()
 	h.readOnly[t.Name] = readOnlyTool(t)
 	s.AddTool(t, func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
 		defer func() {
@@ -89,7 +92,9 @@ func addTool[In any](s *sdk.Server, h *Handler, t *sdk.Tool, run func(ctx contex
 		if err != nil {
 			return failure(ctx, h.log, t.Name, err), nil
 		}
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, nil
+		// The bytes, not Out: a retry with an idempotency key replays the
+		// first call's recorded result.
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
 	})
 }
 
@@ -151,8 +156,13 @@ func (h *Handler) once(ctx context.Context, tool string, by clubhouse.Actor, raw
 // readOnly marks a tool that changes nothing.
 var readOnly = &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
 
-// additive marks a tool that adds a record and changes none.
-var additive = &sdk.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)}
+// additive marks a tool that adds a record and changes none. The same call
+// again adds nothing, since the database refuses the second record (the
+// client's document, the court's span, the payment's transaction_id, the
+// client's enrollment in a class or place in an event are unique): the
+// tool is idempotent, though the repeat answers conflict; a retry that
+// wants the first answer sends an idempotency_key.
+var additive = &sdk.ToolAnnotations{DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}
 
 // The arguments of the tools.
 
@@ -254,53 +264,53 @@ func (h *Handler) register(s *sdk.Server) {
 	o := h.o
 	addTool(s, h, &sdk.Tool{Name: "court_list", Title: "List courts", Annotations: readOnly,
 		Description: "Lists the club's courts with their type and base price per hour. Step 1 of a booking: choose court_id, with reservation_type_list."},
-		func(ctx context.Context, c call[searchArgs]) (any, error) {
+		func(ctx context.Context, c call[searchArgs]) (courtsView, error) {
 			rows, err := o.Catalogs.Courts.List(ctx, c.in.Search.Or(""))
-			return mapSlice(rows, newCourtView), err
+			return courtsView{Courts: mapSlice(rows, newCourtView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "court_type_list", Title: "List court types", Annotations: readOnly,
 		Description: "Lists the kinds of court (tennis, padel, ...); court_list names each court's type."},
-		func(ctx context.Context, c call[searchArgs]) (any, error) {
+		func(ctx context.Context, c call[searchArgs]) (courtTypesView, error) {
 			rows, err := o.Catalogs.CourtTypes.List(ctx, c.in.Search.Or(""))
-			return mapSlice(rows, newCourtTypeView), err
+			return courtTypesView{CourtTypes: mapSlice(rows, newCourtTypeView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "reservation_type_list", Title: "List reservation types", Annotations: readOnly,
 		Description: "Lists the reservation types (Rental, Tournament, ...). Step 1 of a booking: choose reservation_type_id, with court_list. Types with gestion 2 are for training classes."},
-		func(ctx context.Context, c call[searchArgs]) (any, error) {
+		func(ctx context.Context, c call[searchArgs]) (reservationTypesView, error) {
 			rows, err := o.Catalogs.ReservationTypes.List(ctx, c.in.Search.Or(""))
-			return mapSlice(rows, newReservationTypeView), err
+			return reservationTypesView{ReservationTypes: mapSlice(rows, newReservationTypeView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "reservation_status_list", Title: "List reservation statuses", Annotations: readOnly,
 		Description: "Lists the booking statuses (Pending, Confirmed, ...). Last step of a booking: choose the reservation_status_id for booking_update once the total paid covers the price."},
-		func(ctx context.Context, c call[searchArgs]) (any, error) {
+		func(ctx context.Context, c call[searchArgs]) (statusesView, error) {
 			rows, err := o.Catalogs.Statuses.List(ctx, c.in.Search.Or(""))
-			return mapSlice(rows, newStatusView), err
+			return statusesView{ReservationStatuses: mapSlice(rows, newStatusView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "payment_type_list", Title: "List payment types", Annotations: readOnly,
 		Description: "Lists the payment types (Cash, Card, Transfer, ...): the payment_type_id of booking_add_payment."},
-		func(ctx context.Context, c call[searchArgs]) (any, error) {
+		func(ctx context.Context, c call[searchArgs]) (paymentTypesView, error) {
 			rows, err := o.Catalogs.PaymentTypes.List(ctx, c.in.Search.Or(""))
-			return mapSlice(rows, newPaymentTypeView), err
+			return paymentTypesView{PaymentTypes: mapSlice(rows, newPaymentTypeView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "client_search", Title: "Search clients", Annotations: readOnly,
 		Description: "Finds clients by email, name, document or phone. After booking_create: search the client who books; when absent, client_create; then booking_update with booking_id and client_id."},
-		func(ctx context.Context, c call[clientSearchArgs]) (any, error) {
+		func(ctx context.Context, c call[clientSearchArgs]) (clientsView, error) {
 			limit, offset, err := wire.Page(c.in.Limit, c.in.Offset, booking.ClientPaging)
 			if err != nil {
-				return nil, err
+				return clientsView{}, err
 			}
 			rows, err := o.Clients.List(ctx, c.by, c.in.Query.Or(""), limit, offset)
-			return mapSlice(rows, newClientView), err
+			return clientsView{Clients: mapSlice(rows, newClientView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "client_read", Title: "Read a client", Annotations: readOnly,
 		Description: "Reads one client by client_id: names, document, email, phone and address, and the user it is linked to."},
-		func(ctx context.Context, c call[clientArgs]) (any, error) {
+		func(ctx context.Context, c call[clientArgs]) (clientView, error) {
 			cl, err := o.Clients.Get(ctx, c.by, *c.in.ClientID.Value)
 			return newClientView(cl), err
 		})
 	addTool(s, h, &sdk.Tool{Name: "client_create", Title: "Create a client", Annotations: additive,
 		Description: "Creates a client when client_search did not find one; then attach it to the booking with booking_update (booking_id, client_id). conflict when the email or phone is already a client's."},
-		func(ctx context.Context, c call[clientCreateArgs]) (any, error) {
+		func(ctx context.Context, c call[clientCreateArgs]) (clientView, error) {
 			in := c.in
 			cl, err := o.Clients.Create(ctx, c.by, booking.ClientInput{FirstName: in.FirstName, LastName: in.LastName, Document: in.Document,
 				DocumentTypeID: in.DocumentTypeID, Email: in.Email, DisplayName: in.DisplayName, Phone: in.Phone, Address: in.Address})
@@ -308,42 +318,42 @@ func (h *Handler) register(s *sdk.Server) {
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_validate", Title: "Check a slot", Annotations: readOnly,
 		Description: "Checks that a court is free from checking to checkout. Step 2 of a booking, after court_list and reservation_type_list. Answers available true; conflict (court occupied) when the slot is taken: choose another."},
-		func(ctx context.Context, c call[validateArgs]) (any, error) {
+		func(ctx context.Context, c call[validateArgs]) (freeView, error) {
 			in, err := spanInput(c.in.CourtID, c.in.Checking, c.in.Checkout, o.Zone)
 			if err != nil {
-				return nil, err
+				return freeView{}, err
 			}
 			in.ExcludeID = c.in.ReservationID.Or(0)
 			if err := o.Bookings.Validate(ctx, in); err != nil {
-				return nil, err
+				return freeView{}, err
 			}
 			return freeView{Available: true, CourtID: in.CourtID, Checking: wire.FormatWall(in.Checking), Checkout: wire.FormatWall(in.Checkout)}, nil
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_calculate_price", Title: "Calculate a price", Annotations: readOnly,
 		Description: "Prices a span on a court with the club's tariffs (per 30-minute slot) and says whether it is free. Step 3 of a booking, after booking_validate; then booking_create."},
-		func(ctx context.Context, c call[priceArgs]) (any, error) {
+		func(ctx context.Context, c call[priceArgs]) (priceView, error) {
 			in, err := spanInput(c.in.CourtID, c.in.Checking, c.in.Checkout, o.Zone)
 			if err != nil {
-				return nil, err
+				return priceView{}, err
 			}
 			in.ReservationTypeID, in.ExcludeID = c.in.ReservationTypeID.Or(0), c.in.ReservationID.Or(0)
 			q, err := o.Bookings.Quote(ctx, in)
 			if err != nil {
-				return nil, err
+				return priceView{}, err
 			}
 			return newPriceView(q), nil
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_create", Title: "Create a booking", Annotations: additive,
 		Description: "Books a court from checking to checkout; the booking starts pending. Step 4, after booking_validate and booking_calculate_price. Next: client_search (client_create when absent), booking_update with client_id, then the payments. conflict (court occupied) when the slot is taken."},
-		func(ctx context.Context, c call[bookingCreateArgs]) (any, error) {
+		func(ctx context.Context, c call[bookingCreateArgs]) (bookingView, error) {
 			in := c.in
 			from, err := wire.Wall("checking", in.Checking, o.Zone)
 			if err != nil {
-				return nil, err
+				return bookingView{}, err
 			}
 			to, err := wire.Wall("checkout", in.Checkout, o.Zone)
 			if err != nil {
-				return nil, err
+				return bookingView{}, err
 			}
 			b, err := o.Bookings.Create(ctx, c.by, booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
 				ClientID: in.ClientID, ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes,
@@ -352,7 +362,7 @@ func (h *Handler) register(s *sdk.Server) {
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_read", Title: "Read a booking", Annotations: readOnly,
 		Description: "Reads a booking with its court, client, status, payments and balance: total_amount (after discount), total_paid (completed payments), total_debt and is_payment_complete. Near the end of a booking, with booking_get_price, to see whether the total paid covers the price."},
-		func(ctx context.Context, c call[bookingArgs]) (any, error) {
+		func(ctx context.Context, c call[bookingArgs]) (bookingReadView, error) {
 			v, err := o.Payments.Booking(ctx, *c.in.BookingID.Value)
 			return bookingReadView{bookingDetailView: newBookingDetailView(v.Booking), balanceView: newBalanceView(v.Amount),
 				Payments: mapSlice(v.Payments, newPaymentView)}, err
@@ -360,15 +370,15 @@ func (h *Handler) register(s *sdk.Server) {
 	addTool(s, h, &sdk.Tool{Name: "booking_update", Title: "Update a booking",
 		Annotations: &sdk.ToolAnnotations{DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(false)},
 		Description: "Changes only the arguments sent. Use it to attach the client (client_id) after booking_create, and to set the status (reservation_status_id, such as Confirmed) once the total paid covers the price. A new court or span is checked against the court's other bookings (conflict when taken)."},
-		func(ctx context.Context, c call[bookingUpdateArgs]) (any, error) {
+		func(ctx context.Context, c call[bookingUpdateArgs]) (bookingDetailView, error) {
 			in := c.in
 			from, err := wire.Wall("checking", in.Checking, o.Zone)
 			if err != nil {
-				return nil, err
+				return bookingDetailView{}, err
 			}
 			to, err := wire.Wall("checkout", in.Checkout, o.Zone)
 			if err != nil {
-				return nil, err
+				return bookingDetailView{}, err
 			}
 			b, err := o.Bookings.Update(ctx, c.by, *in.BookingID.Value, booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
 				ClientID: in.ClientID, ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes,
@@ -377,20 +387,20 @@ func (h *Handler) register(s *sdk.Server) {
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_get_price", Title: "Price of a booking", Annotations: readOnly,
 		Description: "Prices an existing booking with its coupon or contract applied: final_price is what the client owes. Compare it with total_paid of booking_read before confirming the booking."},
-		func(ctx context.Context, c call[bookingArgs]) (any, error) {
+		func(ctx context.Context, c call[bookingArgs]) (priceView, error) {
 			q, err := o.Bookings.Price(ctx, *c.in.BookingID.Value)
 			if err != nil {
-				return nil, err
+				return priceView{}, err
 			}
 			return newPriceView(q), nil
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_add_payment", Title: "Add a payment to a booking", Annotations: additive,
 		Description: "Records a payment of a booking with amount and transaction_id; pending unless status is true. After payment_type_list; then booking_payment_list. conflict when the transaction_id is already used."},
-		func(ctx context.Context, c call[paymentArgs]) (any, error) {
+		func(ctx context.Context, c call[paymentArgs]) (paymentView, error) {
 			in := c.in
 			amt, err := wire.Amount("amount", in.Amount)
 			if err != nil {
-				return nil, err
+				return paymentView{}, err
 			}
 			p, err := o.Payments.CreateForBooking(ctx, c.by, *in.BookingID.Value, payments.Input{Amount: amt, TransactionID: in.TransactionID,
 				PaymentTypeID: in.PaymentTypeID, Status: in.Status, Description: in.Description}, nil)
@@ -398,34 +408,34 @@ func (h *Handler) register(s *sdk.Server) {
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_payment_list", Title: "List a booking's payments", Annotations: readOnly,
 		Description: "Lists the payments of a booking, latest first; status true marks the completed ones, which count toward total_paid. After booking_add_payment."},
-		func(ctx context.Context, c call[bookingArgs]) (any, error) {
+		func(ctx context.Context, c call[bookingArgs]) (paymentsView, error) {
 			rows, err := o.Payments.ForBooking(ctx, *c.in.BookingID.Value)
-			return mapSlice(rows, newPaymentView), err
+			return paymentsView{Payments: mapSlice(rows, newPaymentView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_list", Title: "List bookings", Annotations: readOnly,
 		Description: "Lists bookings, latest first, each with its names and balance (total_amount, total_paid, total_debt), filtered by client, court, dates and status."},
-		func(ctx context.Context, c call[bookingListArgs]) (any, error) {
+		func(ctx context.Context, c call[bookingListArgs]) (bookingsView, error) {
 			in := c.in
 			var f booking.BookingFilter
 			var err error
 			if f.Limit, f.Offset, err = wire.Page(in.Limit, in.Offset, booking.BookingPaging); err != nil {
-				return nil, err
+				return bookingsView{}, err
 			}
 			from, err := wire.Date("start_date", in.StartDate)
 			if err != nil {
-				return nil, err
+				return bookingsView{}, err
 			}
 			to, err := wire.Date("end_date", in.EndDate)
 			if err != nil {
-				return nil, err
+				return bookingsView{}, err
 			}
 			f.From, f.To = from.Value, to.Value
 			f.ClientID, f.CourtID, f.Active, f.Confirmed = in.ClientID.Or(0), in.CourtID.Or(0), in.Active.Or(false), in.Confirmed.Value
 			f.WithCancelled = in.IncludeCancelled.Or(false)
 			rows, err := o.Bookings.ListPriced(ctx, f)
-			return mapSlice(rows, func(p booking.Priced) pricedBookingView {
+			return bookingsView{Bookings: mapSlice(rows, func(p booking.Priced) pricedBookingView {
 				return pricedBookingView{bookingDetailView: newBookingDetailView(p.Reservation), balanceView: newBalanceView(p.Amount)}
-			}), err
+			})}, err
 		})
 	h.registerBookingChecks(s)
 	h.registerClasses(s)

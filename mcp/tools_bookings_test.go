@@ -30,9 +30,8 @@ func TestMCP_bookingCheck(t *testing.T) {
 	a.AsAdmin().Patch("/api/admin/club-rules", map[string]any{"cancel_window_minutes": 120, "exceptions": []map[string]any{
 		{"date": "2030-03-06", "hours": []any{}, "note": "Tournament"}}}).Status(t, http.StatusOK)
 	cs := connect(t, a, staffToken(a, "desk@test.club"))
-	var courts, types []map[string]any
-	callOK(t, cs, "court_list", map[string]any{"search": "padel"}, &courts)
-	callOK(t, cs, "reservation_type_list", map[string]any{}, &types)
+	courts := rowsOK(t, cs, "court_list", map[string]any{"search": "padel"}, "courts")
+	types := rowsOK(t, cs, "reservation_type_list", map[string]any{}, "reservation_types")
 	court, rental := named(t, courts, "Padel 1"), named(t, types, "Rental")
 	slot := func(from, to string) map[string]any {
 		return map[string]any{"court_id": court, "reservation_type_id": rental, "checking": from, "checkout": to}
@@ -60,8 +59,7 @@ func TestMCP_bookingCheck(t *testing.T) {
 	}
 	callOK(t, cs, "booking_calculate_price", free, &price)
 	assert.Equal(t, price.FinalPrice, got.Price, "the price of booking_calculate_price")
-	var clients []map[string]any
-	callOK(t, cs, "client_search", map[string]any{"query": "client@demo.club"}, &clients)
+	clients := rowsOK(t, cs, "client_search", map[string]any{"query": "client@demo.club"}, "clients")
 	require.Len(t, clients, 1)
 	assert.True(t, check(with(free, "client_id", id(t, clients[0]))).CanBook, "for a client")
 	assert.Equal(t, before, count(), "a check writes nothing")
@@ -100,9 +98,8 @@ func TestMCP_bookingCancel(t *testing.T) {
 	a := newClub(t)
 	a.AsAdmin().Patch("/api/admin/club-rules", map[string]any{"cancel_window_minutes": 1440}).Status(t, http.StatusOK)
 	cs := connect(t, a, staffToken(a, "desk@test.club"))
-	var courts, types []map[string]any
-	callOK(t, cs, "court_list", map[string]any{"search": "padel"}, &courts)
-	callOK(t, cs, "reservation_type_list", map[string]any{}, &types)
+	courts := rowsOK(t, cs, "court_list", map[string]any{"search": "padel"}, "courts")
+	types := rowsOK(t, cs, "reservation_type_list", map[string]any{}, "reservation_types")
 	book := func(from time.Time) int64 {
 		t.Helper()
 		var b map[string]any

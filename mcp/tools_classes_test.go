@@ -19,8 +19,7 @@ func TestMCP_classes(t *testing.T) {
 	t.Parallel()
 	a := newClub(t)
 	cs := connect(t, a, staffToken(a, "desk@test.club"))
-	var list []map[string]any
-	callOK(t, cs, "class_list", map[string]any{"status": "scheduled"}, &list)
+	list := rowsOK(t, cs, "class_list", map[string]any{"status": "scheduled"}, "classes")
 	var class int64
 	for _, c := range list {
 		if c["title"] == "Tennis for beginners" {
@@ -46,8 +45,7 @@ func TestMCP_classes(t *testing.T) {
 
 	_, err := a.DB.ExecContext(t.Context(), `UPDATE training_classes SET max_capacity = 1 WHERE id = $1`, class)
 	require.NoError(t, err)
-	var clients []map[string]any
-	callOK(t, cs, "client_search", map[string]any{"query": "@demo.club"}, &clients)
+	clients := rowsOK(t, cs, "client_search", map[string]any{"query": "@demo.club"}, "clients")
 	require.GreaterOrEqual(t, len(clients), 2)
 	first, second := id(t, clients[0]), id(t, clients[1])
 	enroll := map[string]any{"class_id": class, "client_id": first, "idempotency_key": "enroll-first"}

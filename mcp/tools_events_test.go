@@ -18,8 +18,7 @@ func TestMCP_events(t *testing.T) {
 	t.Parallel()
 	a := newClub(t)
 	cs := connect(t, a, staffToken(a, "desk@test.club"))
-	var events []map[string]any
-	callOK(t, cs, "event_list", map[string]any{"status": "scheduled", "limit": 10}, &events)
+	events := rowsOK(t, cs, "event_list", map[string]any{"status": "scheduled", "limit": 10}, "events")
 	require.Len(t, events, 1, "the demo event")
 	event := id(t, events[0])
 	assert.Equal(t, "Five-a-side night", events[0]["title"])
@@ -61,6 +60,6 @@ func TestMCP_events(t *testing.T) {
 	assert.Equal(t, "invalid_input", callErr(t, cs, "event_add_participant",
 		map[string]any{"event_id": event, "client_id": id(t, client), "ticket_code": code}).Code, "both")
 	assert.Equal(t, "not_found", callErr(t, cs, "event_add_participant", map[string]any{"event_id": 987654, "client_id": id(t, client)}).Code)
-	callOK(t, cs, "event_list", map[string]any{}, &events)
+	events = rowsOK(t, cs, "event_list", map[string]any{}, "events")
 	assert.Equal(t, "6", fmt.Sprint(events[0]["places_left"]))
 }

@@ -67,7 +67,7 @@ func TestMCP_toolsList(t *testing.T) {
 				require.NotNil(t, tool.Annotations.DestructiveHint)
 				destructive := slices.Contains([]string{"booking_update", "booking_cancel"}, tool.Name)
 				assert.Equal(t, destructive, *tool.Annotations.DestructiveHint, "destructiveHint")
-				assert.Equal(t, destructive, tool.Annotations.IdempotentHint, "idempotentHint: changing or cancelling twice is once")
+				assert.True(t, tool.Annotations.IdempotentHint, "idempotentHint: a repeat adds or changes nothing (TestMCP_repeatedWrites)")
 			}
 			var req []string
 			for _, r := range asSlice(schema["required"]) {
@@ -78,6 +78,69 @@ func TestMCP_toolsList(t *testing.T) {
 	}
 	assert.ElementsMatch(t, append(readOnly, writes...), names)
 	assert.Len(t, names, 25)
+}
+
+// TestMCP_repeatedWrites: every write tool is idempotent, as its annotation
+// says. The same call again, without an idempotency_key, adds nothing (the
+// database refuses the second record: conflict) or changes nothing
+// (booking_update and booking_cancel answer the same booking).
+func TestMCP_repeatedWrites(t *testing.T) {
+	t.Parallel()
+	a := newClub(t)
+	cs := connect(t, a, staffToken(a, "desk@test.club"))
+	// rows counts the rows of every table a write tool adds to.
+	rows := func() string {
+		var n string
+		require.NoError(t, a.DB.GetContext(t.Context(), &n, `SELECT concat_ws(' ', (SELECT count(*) FROM clients),
+			(SELECT count(*) FROM reservations), (SELECT count(*) FROM payments), (SELECT count(*) FROM enrollments),
+			(SELECT count(*) FROM event_participants))`))
+		return n
+	}
+	repeated := map[string]bool{}
+	// twice calls tool twice with args and returns the first result.
+	twice := func(tool string, args map[string]any) map[string]any {
+		t.Helper()
+		repeated[tool] = true
+		var first, again map[string]any
+		callOK(t, cs, tool, args, &first)
+		before := rows()
+		if tool == "booking_update" || tool == "booking_cancel" {
+			callOK(t, cs, tool, args, &again)
+			delete(first, "updated_at")
+			delete(again, "updated_at")
+			assert.Equal(t, first, again, "%s: the same booking", tool)
+		} else {
+			assert.Equal(t, "conflict", callErr(t, cs, tool, args).Code, tool)
+		}
+		assert.Equal(t, before, rows(), "%s: nothing added", tool)
+		return first
+	}
+
+	court := named(t, rowsOK(t, cs, "court_list", nil, "courts"), "Padel 2")
+	rental := named(t, rowsOK(t, cs, "reservation_type_list", nil, "reservation_types"), "Rental")
+	var class, event int64
+	for _, c := range rowsOK(t, cs, "class_list", map[string]any{"status": "scheduled"}, "classes") {
+		class = id(t, c)
+	}
+	for _, e := range rowsOK(t, cs, "event_list", map[string]any{"status": "scheduled"}, "events") {
+		event = id(t, e)
+	}
+	client := id(t, twice("client_create", map[string]any{"first_name": "Iris", "last_name": "Mora", "document": "9090", "document_type_id": 1}))
+	booking := id(t, twice("booking_create", map[string]any{"court_id": court, "reservation_type_id": rental, "client_id": client,
+		"checking": "2030-06-04T18:00:00", "checkout": "2030-06-04T19:00:00"}))
+	twice("booking_add_payment", map[string]any{"booking_id": booking, "amount": 5000, "transaction_id": "REPEAT-1"})
+	twice("booking_update", map[string]any{"booking_id": booking, "notes": "said twice"})
+	twice("class_enroll", map[string]any{"class_id": class, "client_id": client})
+	twice("event_add_participant", map[string]any{"event_id": event, "client_id": client})
+	twice("booking_cancel", map[string]any{"booking_id": booking})
+
+	list, err := cs.ListTools(t.Context(), nil)
+	require.NoError(t, err)
+	for _, tool := range list.Tools {
+		if !tool.Annotations.ReadOnlyHint {
+			assert.True(t, repeated[tool.Name], "%s is repeated here", tool.Name)
+		}
+	}
 }
 
 func asSlice(v any) []any {

@@ -2,7 +2,11 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/wire"
@@ -10,9 +14,73 @@ import (
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
-// The results of the tools, written as JSON text. Field names follow the
-// HTTP API's; times of bookings are wall times in ISO 8601 without offset,
-// the form the tools read.
+// The results of the tools, written as JSON text and as structuredContent.
+// Field names follow the HTTP API's; times of bookings are wall times in
+// ISO 8601 without offset, the form the tools read. Each result is a JSON
+// object, as an MCP outputSchema describes one: a list is wrapped in an
+// object that names it, such as {"courts": [...]}.
+
+// outputTypes are the JSON Schemas of the view fields whose Go type says
+// less than their JSON: amounts (json.Number) are JSON numbers, and
+// instants (time.Time) RFC 3339 date-times.
+var outputTypes = map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[json.Number](): {Type: "number"},
+	reflect.TypeFor[time.Time]():   {Type: "string", Format: "date-time"},
+}
+
+// outputOf is the JSON Schema of the result type Out, a tool's
+// outputSchema. It panics when Out is not a struct, whose schema is an
+// object: a mistake of this package that its tests catch.
+func outputOf[Out any]() *jsonschema.Schema {
+	s, err := jsonschema.For[Out](&jsonschema.ForOptions{TypeSchemas: outputTypes})
+	if err != nil {
+		panic(fmt.Sprintf("mcp: result %s: %v", reflect.TypeFor[Out](), err))
+	}
+	if s.Type != "object" {
+		panic(fmt.Sprintf("mcp: result %s is not an object", reflect.TypeFor[Out]()))
+	}
+	return s
+}
+
+// courtsView answers court_list.
+type courtsView struct {
+	Courts []courtView `json:"courts"`
+}
+
+// courtTypesView answers court_type_list.
+type courtTypesView struct {
+	CourtTypes []namedView `json:"court_types"`
+}
+
+// reservationTypesView answers reservation_type_list.
+type reservationTypesView struct {
+	ReservationTypes []reservationTypeView `json:"reservation_types"`
+}
+
+// statusesView answers reservation_status_list.
+type statusesView struct {
+	ReservationStatuses []statusView `json:"reservation_statuses"`
+}
+
+// paymentTypesView answers payment_type_list.
+type paymentTypesView struct {
+	PaymentTypes []namedView `json:"payment_types"`
+}
+
+// clientsView answers client_search.
+type clientsView struct {
+	Clients []clientView `json:"clients"`
+}
+
+// bookingsView answers booking_list.
+type bookingsView struct {
+	Bookings []pricedBookingView `json:"bookings"`
+}
+
+// paymentsView answers booking_payment_list.
+type paymentsView struct {
+	Payments []paymentView `json:"payments"`
+}
 
 type courtView struct {
 	ID            int64       `json:"id"`

@@ -117,12 +117,17 @@ async function connect() {
   }
 }
 
-// call runs a tool and returns its JSON result; a business error fails.
+// call runs a tool and returns its JSON result; a business error fails,
+// and so does a structuredContent that is not the text's JSON (the SDK has
+// checked it against the tool's outputSchema).
 async function call(client, name, args = {}) {
   const res = await client.callTool({ name, arguments: args });
   const text = res.content?.[0]?.text ?? fail(`${name}: no text content`);
   const value = JSON.parse(text);
   if (res.isError) fail(`${name}: ${text}`);
+  if (JSON.stringify(res.structuredContent) !== JSON.stringify(value)) {
+    fail(`${name}: structuredContent ${JSON.stringify(res.structuredContent)} is not the text ${text}`);
+  }
   return value;
 }
 
@@ -131,8 +136,8 @@ const tools = (await client.listTools()).tools.map((t) => t.name);
 
 // The recommended order of the specification.
 const named = (rows, name) => rows.find((r) => r.name === name) ?? fail(`no ${name} in ${JSON.stringify(rows)}`);
-const courts = await call(client, "court_list");
-const types = await call(client, "reservation_type_list");
+const { courts } = await call(client, "court_list");
+const { reservation_types: types } = await call(client, "reservation_type_list");
 const court = courts[0] ?? fail("no court");
 const type = named(types, "Rental");
 const span = { court_id: court.id, checking: `${day}T10:00:00`, checkout: `${day}T11:30:00` };
@@ -145,26 +150,26 @@ const retried = await call(client, "booking_create", create);
 if (retried.id !== booking.id) fail(`a retried booking_create wrote again: ${booking.id} then ${retried.id}`);
 
 const clientEmail = `ts-agent-${day}@example.com`;
-let person = (await call(client, "client_search", { query: clientEmail }))[0];
+let person = (await call(client, "client_search", { query: clientEmail })).clients[0];
 if (!person) {
-  const known = await call(client, "client_search", { query: "client@demo.club" });
+  const { clients: known } = await call(client, "client_search", { query: "client@demo.club" });
   person = await call(client, "client_create", {
     first_name: "Tess", last_name: "Agent", document: `TS${day.replaceAll("-", "")}`,
     document_type_id: known[0].document_type_id, email: clientEmail, phone: "+573005550101",
   });
 }
 await call(client, "booking_update", { booking_id: booking.id, client_id: person.id });
-const paymentTypes = await call(client, "payment_type_list");
+const { payment_types: paymentTypes } = await call(client, "payment_type_list");
 const price = await call(client, "booking_get_price", { booking_id: booking.id });
 const total = price.final_price ?? fail(`no final_price in ${JSON.stringify(price)}`);
 await call(client, "booking_add_payment", {
   booking_id: booking.id, amount: total, payment_type_id: named(paymentTypes, "Cash").id,
   transaction_id: `ts-${day}-cash`, status: true, idempotency_key: `ts-${day}-pay`,
 });
-const payments = await call(client, "booking_payment_list", { booking_id: booking.id });
+const { payments } = await call(client, "booking_payment_list", { booking_id: booking.id });
 const read = await call(client, "booking_read", { booking_id: booking.id });
 if (read.is_payment_complete !== true) fail(`not paid in full: ${JSON.stringify(read)}`);
-const statuses = await call(client, "reservation_status_list");
+const { reservation_statuses: statuses } = await call(client, "reservation_status_list");
 const final = await call(client, "booking_update", { booking_id: booking.id, reservation_status_id: named(statuses, "Confirmed").id });
 await client.close();
 
