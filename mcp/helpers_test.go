@@ -15,11 +15,12 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/demo"
 )
 
-// newClub starts a test server over the demo club: its courts, types,
-// statuses, payment and document types, tariffs and users.
-func newClub(tb testing.TB) *apptest.App {
+// newClub starts a test server over the demo club (its courts, types,
+// statuses, payment and document types, tariffs and users), built with
+// opts.
+func newClub(tb testing.TB, opts ...apptest.Option) *apptest.App {
 	tb.Helper()
-	a := apptest.New(tb)
+	a := apptest.New(tb, opts...)
 	seed(tb, a)
 	return a
 }
