@@ -17,7 +17,7 @@
 //	h := mcp.New(mcp.Options{Auth: authService, PublicBaseURL: base, Services: svc})
 //	srv, err := httpapi.New(httpapi.Options{Services: svc /* ... */, MCP: h})
 //
-// # Access and sessions
+// # Access
 //
 // Every request needs a user's bearer token (Authorization: Bearer) with
 // scope mcp or mcp:read, of a user with the panel permission (role
@@ -29,8 +29,35 @@
 // answers 403 insufficient_scope, a user without the panel permission 403.
 // The bodies are JSON {error, message}.
 //
-// The SDK's StreamableHTTPHandler keeps the sessions: initialize answers
-// with Mcp-Session-Id, notifications/initialized comes before tools/list
+// # Revisions
+//
+// The endpoint speaks the protocol's revision 2026-07-28 beside the older
+// ones (2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05), chosen by each
+// client, and a request of 2026-07-28 is stateless: it names its revision
+// in the MCP-Protocol-Version header (and in its _meta, which the SDK
+// checks against the header, as it checks Mcp-Method and Mcp-Name), there
+// is no initialize, server/discover answers the versions, capabilities
+// and instructions, and any instance of the server answers any request, so
+// that an agent behind a load balancer never needs the instance it spoke
+// to before. Such requests go to the SDK's stateless handler, which runs
+// each in a session of its own that ends with it; GET and DELETE, which
+// only sessions have, answer 405. Every other request goes to the handler
+// with sessions below. A session lives in the instance that opened it:
+// another instance answers its id 404 "not found", and the client opens a
+// new one (initialize), as the transport prescribes. The SDK's client asks
+// for 2026-07-28 first (server/discover) and falls back to initialize with
+// an older server; ClientSessionOptions.ProtocolVersion picks another.
+//
+// The limits below hold in both: the Host and Origin checks, the size of
+// a message, the scopes and the panel permission apply to every request;
+// a stateless request holds no session (it counts in none of the session
+// limits, and is refused none by them) and no stream (the server's tool
+// list is fixed, so subscriptions/listen returns at once).
+//
+// # Sessions
+//
+// Before 2026-07-28, the SDK's StreamableHTTPHandler keeps the sessions:
+// initialize answers with Mcp-Session-Id, notifications/initialized comes before tools/list
 // and tools/call, each request is answered with one JSON body, GET opens
 // the session's event stream and DELETE ends the session. A session belongs to the user who opened it: the SDK refuses
 // (403) a request with its id from anyone else, because each request's

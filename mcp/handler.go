@@ -75,13 +75,18 @@ type Options struct {
 }
 
 // Handler is the tool endpoint: it authorizes each request and hands it to
-// the SDK's streamable HTTP transport, whose sessions run the tools.
+// the SDK's streamable HTTP transport, in a session (the revisions before
+// 2026-07-28) or stateless (2026-07-28 and later).
 type Handler struct {
-	o       Options
-	log     *slog.Logger
-	guard   hostGuard
-	limits  *sessionLimiter
-	session http.Handler // the SDK's token middleware around its streamable handler
+	o      Options
+	log    *slog.Logger
+	guard  hostGuard
+	limits *sessionLimiter
+	// sessions and stateless are the SDK's token middleware around its
+	// streamable handler, the one with sessions and the stateless one,
+	// which share the server and its tools.
+	sessions  http.Handler
+	stateless http.Handler
 	// readOnly tells, for each tool's name, whether it is annotated
 	// readOnlyHint; addTool fills it while New registers the tools, and it
 	// is only read afterwards.
@@ -118,9 +123,18 @@ func New(o Options) *Handler {
 		}
 	})
 	h.register(server)
+	h.sessions = h.transport(server, sdkLog, false)
+	h.stateless = h.transport(server, sdkLog, true)
+	return h
+}
+
+// transport returns the SDK's streamable HTTP handler of server, stateless
+// or with sessions, behind the SDK's token middleware.
+func (h *Handler) transport(server *sdk.Server, sdkLog *slog.Logger, stateless bool) http.Handler {
 	streams := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, &sdk.StreamableHTTPOptions{
+		Stateless:      stateless,
 		Logger:         sdkLog,
-		SessionTimeout: o.SessionTimeout,
+		SessionTimeout: h.o.SessionTimeout,
 		// A request is answered with one JSON body, not a one-event stream:
 		// the tools send nothing before their result, and the stream's
 		// machinery costs each call time (BenchmarkMCPQuote). The session's
@@ -137,16 +151,31 @@ func New(o Options) *Handler {
 	// request's context carries its TokenInfo with a UserID, which only
 	// its own middleware can put there: tokenInfo hands it the principal
 	// that ServeHTTP has already verified.
-	h.session = sdkauth.RequireBearerToken(tokenInfo, &sdkauth.RequireBearerTokenOptions{
-		ResourceMetadataURL:    o.PublicBaseURL + "/.well-known/oauth-protected-resource/mcp",
+	return sdkauth.RequireBearerToken(tokenInfo, &sdkauth.RequireBearerTokenOptions{
+		ResourceMetadataURL:    h.o.PublicBaseURL + "/.well-known/oauth-protected-resource/mcp",
 		AllowMissingExpiration: true, // auth.Service.Verify checked the expiry
 	})(streams)
-	return h
+}
+
+// statelessVersion is the first revision of the protocol without sessions
+// (SEP-2575): its clients send Mcp-Protocol-Version with every request,
+// server/discover instead of initialize, and each request stands alone, so
+// that any instance of the server answers it.
+const statelessVersion = "2026-07-28"
+
+// statelessRequest reports whether r is of a revision without sessions, by
+// its Mcp-Protocol-Version header, compared as the SDK compares versions
+// (the dates order as strings). The SDK checks that the header agrees
+// with the protocol version in the message's _meta.
+func statelessRequest(r *http.Request) bool {
+	return r.Header.Get("Mcp-Protocol-Version") >= statelessVersion
 }
 
 // initGate refuses tools/list and tools/call in a session that has not
 // sent notifications/initialized, which the protocol orders after
-// initialize and before any other call; the SDK does not check it.
+// initialize and before any other call; the SDK does not check it. A
+// stateless request (its session has no id: the SDK made it for this
+// request alone) has neither initialize nor the notification.
 type initGate struct {
 	done sync.Map // *sdk.ServerSession -> struct{}, until the session ends
 }
@@ -155,7 +184,7 @@ func (g *initGate) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		ss, ok := req.GetSession().(*sdk.ServerSession)
 		switch {
-		case !ok:
+		case !ok || ss.ID() == "":
 		case method == "notifications/initialized":
 			res, err := next(ctx, method, req)
 			if err == nil {
@@ -231,8 +260,10 @@ func tokenInfo(ctx context.Context, _ string, _ *http.Request) (*sdkauth.TokenIn
 
 // ServeHTTP authorizes r and serves it: POST carries JSON-RPC messages
 // (answered as JSON or as an SSE stream), GET opens the session's SSE
-// stream, DELETE ends the session. The refusals the SDK writes in plain
-// text get the API's JSON error body.
+// stream, DELETE ends the session. A request of statelessVersion or later
+// goes to the SDK's stateless handler (POST only: GET and DELETE answer
+// 405), any other to its handler with sessions. The refusals the SDK
+// writes in plain text get the API's JSON error body.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if refused := h.guard.check(r); refused != nil {
 		refused.write(w)
@@ -247,9 +278,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.o.Authenticated(r.Context(), p.Actor)
 	}
 	ctx := context.WithValue(r.Context(), principalKey{}, p)
+	serve, stateless := h.sessions, statelessRequest(r)
+	if stateless {
+		serve = h.stateless
+	}
 	var opened func(session string) // set for an initialize call: records the session it opens
-	switch r.Method {
-	case http.MethodGet:
+	switch {
+	case r.Method == http.MethodGet && !stateless:
 		// The session's stream lasts StreamLifetime at most (the client
 		// then opens another), one at a time; the server's ReadTimeout
 		// would cut it sooner (net/http cancels the request when the read
@@ -266,7 +301,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			ctx, cancel = context.WithTimeout(ctx, h.limits.l.StreamLifetime)
 			defer cancel()
 		}
-	case http.MethodPost:
+	case r.Method == http.MethodPost:
 		body, refused := oneMessage(w, r)
 		if refused != nil {
 			refused.write(w)
@@ -277,7 +312,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			refused.write(w)
 			return
 		}
-		if r.Header.Get(sessionHeader) == "" && isInitialize(body) {
+		if !stateless && r.Header.Get(sessionHeader) == "" && isInitialize(body) {
 			if opened, refused = h.limits.admit(p.Actor.UID); refused != nil {
 				refused.write(w)
 				return
@@ -285,7 +320,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	jw := &jsonErrors{ResponseWriter: w}
-	h.session.ServeHTTP(jw, r.WithContext(ctx))
+	serve.ServeHTTP(jw, r.WithContext(ctx))
 	jw.finish()
 	if opened != nil {
 		opened(w.Header().Get(sessionHeader))

@@ -15,15 +15,22 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/demo"
 )
 
-// newClub starts a test server over the demo club: its courts, types,
-// statuses, payment and document types, tariffs and users.
-func newClub(tb testing.TB) *apptest.App {
+// newClub starts a test server over the demo club (its courts, types,
+// statuses, payment and document types, tariffs and users), built with
+// opts.
+func newClub(tb testing.TB, opts ...apptest.Option) *apptest.App {
 	tb.Helper()
-	a := apptest.New(tb)
+	a := apptest.New(tb, opts...)
+	seed(tb, a)
+	return a
+}
+
+// seed fills a's database with the demo club, as newClub does.
+func seed(tb testing.TB, a *apptest.App) {
+	tb.Helper()
 	require.NoError(tb, demo.Seed(tb.Context(), a.App, io.Discard))
 	// The tests book years ahead; TestMCP_clubRules sets rules of its own.
 	a.AsAdmin().Put("/api/admin/club-rules", map[string]any{}).Status(tb, http.StatusOK)
-	return a
 }
 
 // staffToken is a token with scope mcp of a staff user with email.
@@ -44,15 +51,26 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.next.RoundTrip(r)
 }
 
+// sessionVersion is the newest revision of the protocol with sessions.
+const sessionVersion = "2025-11-25"
+
 // connect opens an MCP session on a's /mcp with the SDK's client and
-// token; it closes (DELETE) with the test.
+// token, at sessionVersion; it closes (DELETE) with the test.
 func connect(tb testing.TB, a *apptest.App, token string) *sdk.ClientSession {
+	tb.Helper()
+	return connectAt(tb, a.URL, token, sessionVersion)
+}
+
+// connectAt connects the SDK's client to the /mcp of the server at base
+// with token, asking for the protocol's revision version: a session before
+// 2026-07-28, stateless requests from it on. It closes with the test.
+func connectAt(tb testing.TB, base, token, version string) *sdk.ClientSession {
 	tb.Helper()
 	client := sdk.NewClient(&sdk.Implementation{Name: "clubhouse-test", Version: "1"}, nil)
 	cs, err := client.Connect(tb.Context(), &sdk.StreamableClientTransport{
-		Endpoint:   a.URL + "/mcp",
+		Endpoint:   base + "/mcp",
 		HTTPClient: &http.Client{Transport: bearer{token: token, next: http.DefaultTransport}},
-	}, nil)
+	}, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = cs.Close() })
 	return cs
