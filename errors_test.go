@@ -226,6 +226,7 @@ var exported = map[string]error{
 	"auth.ErrMachineNotFound":           auth.ErrMachineNotFound,
 	"auth.ErrInvalidClient":             auth.ErrInvalidClient,
 	"auth.ErrInvalidScope":              auth.ErrInvalidScope,
+	"auth.ErrInvalidTarget":             auth.ErrInvalidTarget,
 }
 
 // TestErrors_distinct: errors.Is holds between two exported errors only

@@ -113,6 +113,9 @@ func (s *Server) authorize(r *http.Request, level access) error {
 		// students and bookings only.
 		ri.actor = p.Actor.Only(clubhouse.RoleTrainer)
 	}
+	if p.ToolsOnly {
+		return errToolsAudience
+	}
 	if !p.API {
 		return errInsufficientScope
 	}
@@ -165,4 +168,7 @@ var (
 	errBadScheme         = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "The Authorization header must be \"Bearer <token>\"; bot keys go in X-Auth.")
 	errInsufficientScope = clubhouse.Errorf(clubhouse.Forbidden, "insufficient_scope", "The token was not granted the API: it needs scope panel (a sign-in's token has it; an OAuth client must ask for it), or api for a machine client.")
 	errClientToken       = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "A token issued to an OAuth client cannot manage users and machines; sign in to do that.")
+	// errToolsAudience refuses a token of another audience (RFC 6750's
+	// invalid_token): one issued for the tool endpoint's resource.
+	errToolsAudience = auth.ErrInvalidToken.Withf("The access token was issued for the tool endpoint (its audience is the resource /mcp) and does not open the HTTP API.")
 )

@@ -30,7 +30,7 @@ var errNotIssuer = clubhouse.Errorf(clubhouse.NotFound, "not found", "clubd is n
 // authorizeEndpoint starts the authorization-code flow.
 //
 // @Summary Authorization endpoint (OAuth 2.0 with PKCE)
-// @Description Checks the client and the redirect URI (MCP_OAUTH_REDIRECT_URIS; a loopback redirect may use any port, RFC 8252), stores the request for 10 minutes and answers 302 to the panel's login page (PANEL_BASE_URL/login) with ?oauth_state=. A client_id that is an https URL names a Client ID Metadata Document (CIMD, the primary registration): clubd fetches it (public addresses only, at most 64 KiB, 5 seconds, redirects on its host only; an http URL or a loopback address only when PUBLIC_BASE_URL is itself a loopback address), caches it as its Cache-Control or Expires allow (at most a day), requires its client_id to equal its URL and the redirect_uri to be one of its redirect_uris; the client is public (token_endpoint_auth_method none). A request whose client or redirect URI is not trusted (unknown, a document that cannot be fetched or whose client_id is not its URL, malformed, too long or sent twice) answers 400 and never redirects; other errors, a bad or repeated parameter among them, redirect to the redirect URI with error= and error_description= (RFC 6749 section 4.1.2.1), with the state only when it is valid (at most 1024 characters of UTF-8 text without NUL). PKCE with S256 is required. Scopes: mcp (the tool endpoint), mcp:read (only its read-only tools), panel (the HTTP API), openid (the identity in the token; no ID token is issued); mcp when none is given. At most 30 authorization requests and registrations a minute from one address (429 with Retry-After).
+// @Description Checks the client and the redirect URI (MCP_OAUTH_REDIRECT_URIS; a loopback redirect may use any port, RFC 8252), stores the request for 10 minutes and answers 302 to the panel's login page (PANEL_BASE_URL/login) with ?oauth_state=. A client_id that is an https URL names a Client ID Metadata Document (CIMD, the primary registration): clubd fetches it (public addresses only, at most 64 KiB, 5 seconds, redirects on its host only; an http URL or a loopback address only when PUBLIC_BASE_URL is itself a loopback address), caches it as its Cache-Control or Expires allow (at most a day), requires its client_id to equal its URL and the redirect_uri to be one of its redirect_uris; the client is public (token_endpoint_auth_method none). A request whose client or redirect URI is not trusted (unknown, a document that cannot be fetched or whose client_id is not its URL, malformed, too long or sent twice) answers 400 and never redirects; other errors, a bad or repeated parameter among them, redirect to the redirect URI with error= and error_description= (RFC 6749 section 4.1.2.1), with the state only when it is valid (at most 1024 characters of UTF-8 text without NUL). PKCE with S256 is required. Scopes: mcp (the tool endpoint), mcp:read (only its read-only tools), panel (the HTTP API), openid (the identity in the token; no ID token is issued); mcp when none is given. resource (RFC 8707) names the endpoint the tokens are for: the tool endpoint's URI, the resource of /.well-known/oauth-protected-resource/mcp (or /api/mcp), gives tokens whose audience is that URI, accepted at the tool endpoint and nowhere else; without it, or with AUTH_AUDIENCE, the tokens are for the API's audience as before; any other resource redirects with error=invalid_target. At most 30 authorization requests and registrations a minute from one address (429 with Retry-After).
 // @Tags oauth
 // @Produce json
 // @Param client_id query string true "The https URL of the client's metadata document (CIMD), a registered client, or MCP_OAUTH_CLIENT_ID" maxLength(255)
@@ -40,6 +40,7 @@ var errNotIssuer = clubhouse.Errorf(clubhouse.NotFound, "not found", "clubd is n
 // @Param code_challenge_method query string true "S256" maxLength(255)
 // @Param scope query string false "Space- or plus-separated: mcp, mcp:read, panel, openid" maxLength(255)
 // @Param state query string false "Returned with the code" maxLength(1024)
+// @Param resource query string false "Resource indicator (RFC 8707): the tool endpoint's URI, such as <base>/mcp" maxLength(2000)
 // @Success 302
 // @Failure 400,404,429,503 {object} errorBody
 // @Router /authorize [get]
@@ -59,7 +60,7 @@ func (s *Server) authorizeEndpoint(w http.ResponseWriter, r *http.Request) error
 	to, err := s.o.Auth.Authorize(r.Context(), auth.AuthorizeRequest{
 		ClientID: q.Get("client_id"), RedirectURI: q.Get("redirect_uri"), ResponseType: q.Get("response_type"),
 		CodeChallenge: q.Get("code_challenge"), CodeChallengeMethod: q.Get("code_challenge_method"),
-		Scope: q.Get("scope"), State: q.Get("state"), Repeated: repeated, Addr: clientAddr(r),
+		Scope: q.Get("scope"), State: q.Get("state"), Resource: q.Get("resource"), Repeated: repeated, Addr: clientAddr(r),
 	})
 	if err != nil {
 		return err
@@ -189,7 +190,7 @@ const maxFormBody = 64 << 10
 // token is the token endpoint.
 //
 // @Summary Token endpoint (OAuth 2.0)
-// @Description Form (application/x-www-form-urlencoded, as RFC 6749 gives it) or JSON. grant_type=authorization_code with code, code_verifier (checked against the S256 challenge), client_id and redirect_uri; grant_type=refresh_token with refresh_token and client_id (rotation: a refresh token used twice revokes its family; scope may narrow the grant); grant_type=client_credentials for machine clients, with the secret by HTTP Basic (client_secret_basic) or in the body (client_secret_post). Public clients may send client_id by HTTP Basic with an empty secret. Access tokens are RS256 JWTs carrying scope. Errors are RFC 6749 JSON: 400 invalid_request, invalid_grant, invalid_scope, unsupported_grant_type; 401 invalid_client.
+// @Description Form (application/x-www-form-urlencoded, as RFC 6749 gives it) or JSON. grant_type=authorization_code with code, code_verifier (checked against the S256 challenge), client_id and redirect_uri; grant_type=refresh_token with refresh_token and client_id (rotation: a refresh token used twice revokes its family; scope may narrow the grant); grant_type=client_credentials for machine clients, with the secret by HTTP Basic (client_secret_basic) or in the body (client_secret_post). Public clients may send client_id by HTTP Basic with an empty secret. Access tokens are RS256 JWTs carrying scope. resource (RFC 8707) may repeat the resource of the authorization request, or name the tool endpoint's URI when that request named none; the access token's audience is that URI (accepted at the tool endpoint only), or AUTH_AUDIENCE for a grant without a resource; refreshed tokens keep the grant's. Machine clients send no resource (or AUTH_AUDIENCE). Errors are RFC 6749 JSON: 400 invalid_request, invalid_grant, invalid_scope, invalid_target (a resource of another server, or another than the grant's), unsupported_grant_type; 401 invalid_client.
 // @Tags oauth
 // @Accept x-www-form-urlencoded
 // @Produce json
@@ -201,6 +202,7 @@ const maxFormBody = 64 << 10
 // @Param client_secret formData string false "client_credentials: the machine's secret" maxLength(255)
 // @Param refresh_token formData string false "refresh_token: the refresh token" maxLength(255)
 // @Param scope formData string false "refresh_token: a narrower scope; client_credentials: the scope asked for" maxLength(255)
+// @Param resource formData string false "Resource indicator (RFC 8707): the tool endpoint's URI, as at /authorize" maxLength(2000)
 // @Success 200 {object} oauthTokenDTO
 // @Failure 400,401 {object} oauthErrorBody
 // @Failure 404,503 {object} errorBody
@@ -266,7 +268,7 @@ func tokenForm(r *http.Request) (auth.TokenRequest, bool, error) {
 	in := auth.TokenRequest{
 		GrantType: form.Get("grant_type"), Code: form.Get("code"), CodeVerifier: form.Get("code_verifier"),
 		RedirectURI: form.Get("redirect_uri"), ClientID: form.Get("client_id"), ClientSecret: form.Get("client_secret"),
-		RefreshToken: form.Get("refresh_token"), Scope: form.Get("scope"),
+		RefreshToken: form.Get("refresh_token"), Scope: form.Get("scope"), Resource: form.Get("resource"),
 	}
 	h := r.Header.Get("Authorization")
 	if h == "" {
@@ -287,7 +289,7 @@ func tokenForm(r *http.Request) (auth.TokenRequest, bool, error) {
 // its API description gives them.
 var tokenFormLimits = map[string]int{
 	"grant_type": 255, "code": 255, "code_verifier": 255, "redirect_uri": 2000, "client_id": 255,
-	"client_secret": 255, "refresh_token": 255, "scope": 255,
+	"client_secret": 255, "refresh_token": 255, "scope": 255, "resource": 2000,
 }
 
 // basicCredentials reads HTTP Basic client credentials, form-decoded as
@@ -319,6 +321,7 @@ func basicCredentials(h string) (id, secret string, ok bool) {
 var oauthCodes = map[string]bool{
 	"invalid_request": true, "invalid_grant": true, "unsupported_grant_type": true, "invalid_scope": true,
 	"invalid_client": true, "invalid_redirect_uri": true, "invalid_client_metadata": true, "unauthorized_client": true,
+	"invalid_target": true,
 }
 
 // writeOAuthError answers err in the form of RFC 6749: an OAuth error code

@@ -155,6 +155,8 @@ func TestRealtime_handshake(t *testing.T) {
 	a := apptest.New(t, apptest.WithRealtime(app.RealtimeLimits{}))
 	staff := a.User("admin@test.club", clubhouse.RoleAdmin, clubhouse.RoleOperator)
 	token := a.Token(staff)
+	toolsOnly, _, err := a.Issuer.MintForClient(staff, "openid panel mcp", "clubhouse-mcp", apptest.Issuer+"/mcp")
+	require.NoError(t, err)
 	for _, tc := range []struct {
 		name   string
 		query  string
@@ -168,6 +170,7 @@ func TestRealtime_handshake(t *testing.T) {
 		{"bad bot key", "", http.Header{"X-Auth": {"wrong"}}, http.StatusUnauthorized, "invalid api key"},
 		{"bad access_token", "access_token=nope", nil, http.StatusUnauthorized, "invalid token"},
 		{"token without the API", "", bearerHeader(a.TokenWithScope(staff, "openid mcp")), http.StatusForbidden, "insufficient_scope"},
+		{"token for the tool endpoint (RFC 8707)", "", bearerHeader(toolsOnly), http.StatusUnauthorized, "invalid token"},
 		{"foreign origin", "", http.Header{"Authorization": {"Bearer " + token}, "Origin": {"https://evil.example"}}, http.StatusForbidden, "forbidden origin"},
 		{"token in the header", "", bearerHeader(token), 0, ""},
 		{"token in the query", "access_token=" + url.QueryEscape(token), nil, 0, ""},

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -38,6 +39,10 @@ func TestMCP_access(t *testing.T) {
 	admin := a.User("admin@test.club", clubhouse.RoleAdmin)
 	machine, _, err := a.Issuer.Mint(auth.User{LocalID: auth.MachinePrefix + "x"}, "openid panel mcp")
 	require.NoError(t, err)
+	// Signed by this server's key for another server's resource (RFC 8707).
+	foreign, _, err := (&auth.Issuer{Key: apptest.SigningKey(t), Issuer: apptest.Issuer, Audience: "https://other.example/mcp",
+		TTL: time.Minute, Now: time.Now}).Mint(admin, "mcp")
+	require.NoError(t, err)
 	bearer := func(tok string) *apptest.Client { return a.Anonymous().WithHeader("Authorization", "Bearer "+tok) }
 	tests := []struct {
 		name      string
@@ -52,6 +57,7 @@ func TestMCP_access(t *testing.T) {
 		{"bot key", a.AsBot(), http.StatusUnauthorized, "unauthorized", metadataChallenge},
 		{"bot key beside a good token", bearer(a.TokenWithScope(admin, "mcp")).WithHeader("X-Auth", apptest.BotKey), http.StatusUnauthorized, "unauthorized", metadataChallenge},
 		{"machine client", bearer(machine), http.StatusUnauthorized, "invalid token", metadataChallenge},
+		{"another audience", bearer(foreign), http.StatusUnauthorized, "invalid token", metadataChallenge},
 		{"neither mcp nor mcp:read", a.AsAdmin(), http.StatusForbidden, "insufficient_scope",
 			`Bearer error="insufficient_scope", scope="mcp", resource_metadata="` + apptest.Issuer + `/.well-known/oauth-protected-resource/mcp"`},
 		{"a client", bearer(a.TokenWithScope(a.User("client@test.club"), "openid panel mcp")), http.StatusForbidden, "forbidden", ""},

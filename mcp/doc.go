@@ -21,8 +21,12 @@
 //
 // Every request needs a user's bearer token (Authorization: Bearer) with
 // scope mcp or mcp:read, of a user with the panel permission (role
-// operator, admin or sudo). No token, a bad one, a bot key (X-Auth) or a
-// machine client's token (subject client:...) answer 401 with
+// operator, admin or sudo), whose audience is the server's API audience
+// (AUTH_AUDIENCE) or this endpoint's resource (auth.MCPResources: a token
+// asked for with an RFC 8707 resource indicator, which opens this endpoint
+// alone). No token, a bad one (one of another audience among them, even
+// signed by this server), a bot key (X-Auth) or a machine client's token
+// (subject client:...) answer 401 with
 // WWW-Authenticate: Bearer
 // resource_metadata="<PublicBaseURL>/.well-known/oauth-protected-resource/mcp",
 // scope="mcp" (the scope a client asks for); a token with neither scope

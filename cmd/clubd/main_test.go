@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -30,6 +32,33 @@ import (
 
 // The tests of this package are not parallel: urfave/cli keeps package-level
 // state (its help flag and command), so run is not safe for concurrent use.
+
+// TestMain has the clubd runs of the tests trust the certificate of
+// httptest's TLS servers, as an operator has clubd trust a private CA: by
+// SSL_CERT_FILE, besides the system's certificates, which crypto/x509 reads
+// when it first verifies a certificate. A Client ID Metadata Document on an
+// https URL (the only kind the TypeScript SDK names) is then served by a
+// test on loopback.
+func TestMain(m *testing.M) {
+	os.Exit(func() int {
+		dir, err := os.MkdirTemp("", "clubd-test-ca")
+		if err != nil {
+			panic(err)
+		}
+		defer os.RemoveAll(dir)
+		tls := httptest.NewTLSServer(http.NotFoundHandler())
+		cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: tls.Certificate().Raw})
+		tls.Close()
+		file := filepath.Join(dir, "httptest.pem")
+		if err := os.WriteFile(file, cert, 0o600); err != nil {
+			panic(err)
+		}
+		if err := os.Setenv("SSL_CERT_FILE", file); err != nil {
+			panic(err)
+		}
+		return m.Run()
+	}())
+}
 
 // syncBuffer is a bytes.Buffer that the server writes while the test reads.
 type syncBuffer struct {

@@ -118,7 +118,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		Links: auth.LogLinks{Log: log}, PublicBaseURL: cfg.PublicBaseURL,
 		OAuth: auth.OAuthOptions{ClientID: cfg.OAuthClientID, Redirects: cfg.OAuthRedirects, LoginURL: cfg.PanelBaseURL + "/login",
 			LoopbackDocuments: auth.LoopbackURL(cfg.PublicBaseURL)},
-		Verifier: &auth.Verifier{Issuer: cfg.Issuer(), Audience: cfg.Audience, Now: o.Now},
+		Verifier: &auth.Verifier{Issuer: cfg.Issuer(), Audience: cfg.Audience, Resources: auth.MCPResources(cfg.PublicBaseURL), Now: o.Now},
 	}
 	var jwks auth.JWKS
 	if cfg.OIDCIssuerURL != "" {

@@ -82,6 +82,9 @@ var (
 	ErrUnsupportedGrant    = clubhouse.Errorf(clubhouse.Invalid, "unsupported_grant_type", "grant_type must be authorization_code, refresh_token or client_credentials.")
 	ErrInvalidRedirectURIs = clubhouse.Errorf(clubhouse.Invalid, "invalid_redirect_uri", "A redirect URI is not allowed by this server.")
 	ErrInvalidMetadata     = clubhouse.Errorf(clubhouse.Invalid, "invalid_client_metadata", "The client metadata is not valid.")
+	// ErrInvalidTarget is RFC 8707's: the resource names no endpoint of
+	// this server that the token could be for.
+	ErrInvalidTarget = clubhouse.Errorf(clubhouse.Invalid, "invalid_target", "The resource is not a resource of this server.")
 )
 
 // AuthorizeRequest is the query of GET /authorize.
@@ -93,6 +96,7 @@ type AuthorizeRequest struct {
 	CodeChallengeMethod string
 	Scope               string // space- or plus-separated
 	State               string
+	Resource            string   // the resource indicator (RFC 8707); "" for none
 	Repeated            []string // the names of the parameters sent more than once
 	Addr                string   // the caller's IP address, for FlowBurst
 }
@@ -108,7 +112,8 @@ type Authorization struct {
 // browser: the login page with the request's oauth_state, or, for a request
 // that is wrong but names a trusted client and redirect URI, that URI with
 // an RFC 6749 error (invalid_request, unsupported_response_type,
-// invalid_scope). The client is the pre-registered one, a registered one,
+// invalid_scope, invalid_target for a resource that names no endpoint of
+// this server). The client is the pre-registered one, a registered one,
 // or, when client_id is a URL, the client its Client ID Metadata Document
 // describes. Errors, for requests that must not be redirected:
 // ErrUnknownClient (a document that cannot be fetched or whose client_id
@@ -164,6 +169,10 @@ func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (Authorizat
 	if !ok {
 		return fail("invalid_scope", "scope may hold only mcp, mcp:read, panel and openid.")
 	}
+	resource, err := s.target(r.Resource)
+	if err != nil {
+		return fail("invalid_target", clubhouse.AsError(err).Message)
+	}
 	if !charged {
 		if err := s.chargeFlow(ctx, r.Addr); err != nil {
 			return Authorization{}, err
@@ -171,7 +180,7 @@ func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (Authorizat
 	}
 	id := newID()
 	st := oauthState{ID: id, ClientID: c.ID, RedirectURI: r.RedirectURI, CodeChallenge: r.CodeChallenge,
-		Scope: scope, State: nilIfEmpty(r.State), ExpiresAt: s.o.Now().Add(OAuthStateTTL)}
+		Scope: scope, State: nilIfEmpty(r.State), Resource: nilIfEmpty(resource), ExpiresAt: s.o.Now().Add(OAuthStateTTL)}
 	if err := s.store.InsertOAuthState(ctx, s.o.DB, st); err != nil {
 		return Authorization{}, fmt.Errorf("authorize: %w", err)
 	}
@@ -207,7 +216,8 @@ func (s *Service) Pending(ctx context.Context, id string) (PendingAuthorization,
 // on behalf of p, the user who signed in at the login page, and returns the
 // client's redirect URI with a new code and the request's state. The code
 // is single use, lives OAuthCodeTTL and is bound to the client, the
-// redirect URI, the PKCE challenge, the user and the scope. Only a
+// redirect URI, the PKCE challenge, the user, the scope and the resource.
+// Only a
 // sign-in's token allows a client: one issued to an OAuth client could
 // otherwise grant its client more than the user did. Errors:
 // ErrPanelPermission when p is not a signed-in staff user (the request
@@ -230,7 +240,8 @@ func (s *Service) CompleteAuthorization(ctx context.Context, p Principal, id str
 			return err
 		}
 		return s.store.InsertOAuthCode(ctx, tx, oauthCode{ClientID: st.ClientID, RedirectURI: st.RedirectURI,
-			CodeChallenge: st.CodeChallenge, Scope: st.Scope, UserID: by.UserID, ExpiresAt: s.o.Now().Add(OAuthCodeTTL)}, code)
+			CodeChallenge: st.CodeChallenge, Scope: st.Scope, Resource: st.Resource, UserID: by.UserID,
+			ExpiresAt: s.o.Now().Add(OAuthCodeTTL)}, code)
 	})
 	if err != nil {
 		return "", err
@@ -274,12 +285,17 @@ type TokenRequest struct {
 	ClientSecret string // client_credentials only
 	RefreshToken string
 	Scope        string // refresh_token: a narrower scope; client_credentials: the scope asked for
+	Resource     string // the resource indicator (RFC 8707); "" for the grant's own
 }
 
 // Token runs the token endpoint: authorization_code (the verifier checked
 // against the S256 challenge), refresh_token (rotation within a family; a
 // token used twice revokes its family) and client_credentials (a machine
-// client). Errors: ErrInvalidRequest, ErrInvalidGrant, ErrInvalidScope,
+// client). The access token's audience is the resource of the grant, the
+// one its authorization request named, or the one named here when that
+// named none; a machine client's is always the API's. Errors:
+// ErrInvalidRequest, ErrInvalidGrant, ErrInvalidScope, ErrInvalidTarget (a
+// resource of another server, or another than the grant's),
 // ErrUnsupportedGrant, ErrInvalidClient, ErrUserDisabled, ErrLocalOnly.
 func (s *Service) Token(ctx context.Context, r TokenRequest) (Tokens, error) {
 	if s.o.Issuer == nil {
@@ -296,6 +312,9 @@ func (s *Service) Token(ctx context.Context, r TokenRequest) (Tokens, error) {
 	case "refresh_token":
 		return s.refreshGrant(ctx, r)
 	case "client_credentials":
+		if resource, err := s.target(r.Resource); err != nil || resource != "" {
+			return Tokens{}, ErrInvalidTarget.Withf("A machine client's token is for the HTTP API only: send no resource, or %s.", s.o.Verifier.Audience)
+		}
 		return s.ClientCredentials(ctx, r.ClientID, r.ClientSecret, r.Scope)
 	case "":
 		return Tokens{}, ErrInvalidRequest.Withf("grant_type is required.")
@@ -342,6 +361,10 @@ func (s *Service) exchangeCode(ctx context.Context, r TokenRequest) (Tokens, err
 		if !verifierMatches(r.CodeVerifier, c.CodeChallenge) {
 			return ErrInvalidGrant.Withf("The code_verifier does not match the code_challenge.")
 		}
+		resource, err := s.grantTarget(c.Resource, r.Resource)
+		if err != nil {
+			return err
+		}
 		u, err := s.store.ByID(ctx, tx, c.UserID)
 		if err != nil {
 			return err
@@ -356,7 +379,7 @@ func (s *Service) exchangeCode(ctx context.Context, r TokenRequest) (Tokens, err
 		if err := s.store.TouchOAuthClient(ctx, tx, c.ClientID, now); err != nil {
 			return err
 		}
-		g, err = s.issueGrant(ctx, tx, u, c.ClientID, c.Scope, family)
+		g, err = s.issueGrant(ctx, tx, u, c.ClientID, c.Scope, resource, family)
 		return err
 	})
 	if err == nil && reused != "" {
@@ -399,6 +422,10 @@ func (s *Service) refreshGrant(ctx context.Context, r TokenRequest) (Tokens, err
 			}
 			scope = asked
 		}
+		resource, err := s.grantTarget(t.Resource, r.Resource)
+		if err != nil {
+			return err
+		}
 		u, err := s.store.ByID(ctx, tx, t.UserID)
 		if err != nil {
 			return err
@@ -409,7 +436,7 @@ func (s *Service) refreshGrant(ctx context.Context, r TokenRequest) (Tokens, err
 		if err := s.store.MarkRefreshUsed(ctx, tx, t.ID, now); err != nil {
 			return err
 		}
-		g, err = s.issueGrant(ctx, tx, u, r.ClientID, scope, t.Family)
+		g, err = s.issueGrant(ctx, tx, u, r.ClientID, scope, resource, t.Family)
 		return err
 	})
 	if err == nil && reused {
@@ -421,15 +448,16 @@ func (s *Service) refreshGrant(ctx context.Context, r TokenRequest) (Tokens, err
 	return g, nil
 }
 
-// issueGrant mints an access token with scope for u and a refresh token of
-// the client in family, on q.
-func (s *Service) issueGrant(ctx context.Context, q sqldb.Queryer, u User, clientID, scope, family string) (Tokens, error) {
-	access, ttl, err := s.o.Issuer.MintForClient(u, scope, clientID)
+// issueGrant mints an access token with scope for u, for resource ("" for
+// the API), and a refresh token of the client in family that keeps both,
+// on q.
+func (s *Service) issueGrant(ctx context.Context, q sqldb.Queryer, u User, clientID, scope, resource, family string) (Tokens, error) {
+	access, ttl, err := s.o.Issuer.MintForClient(u, scope, clientID, resource)
 	if err != nil {
 		return Tokens{}, err
 	}
 	refresh := randomToken()
-	if err := s.store.InsertClientRefresh(ctx, q, u.ID, family, refresh, s.o.Now().Add(s.o.RefreshTTL), clientID, scope); err != nil {
+	if err := s.store.InsertClientRefresh(ctx, q, u.ID, family, refresh, s.o.Now().Add(s.o.RefreshTTL), clientID, scope, resource); err != nil {
 		return Tokens{}, err
 	}
 	return Tokens{AccessToken: access, ExpiresIn: ttl, RefreshToken: refresh, Scope: scope}, nil
@@ -540,6 +568,40 @@ func (s *Service) oauthClient(ctx context.Context, q sqldb.Queryer, id string) (
 	}
 	c.Registration = RegistrationDCR
 	return c, err
+}
+
+// target returns the audience a token asked for with the resource
+// indicator resource (RFC 8707) is issued for: "" (the API's audience) for
+// none or for the API's audience itself, the resource for a URI of the tool
+// endpoint (Verifier.Resources). Errors: ErrInvalidTarget for any other
+// resource, another server's among them.
+func (s *Service) target(resource string) (string, error) {
+	switch {
+	case resource == "" || resource == s.o.Verifier.Audience:
+		return "", nil
+	case slices.Contains(s.o.Verifier.Resources, resource):
+		return resource, nil
+	}
+	return "", ErrInvalidTarget.Withf("The resource %q is not a resource of this server: ask for %s.",
+		resource, strings.Join(s.o.Verifier.Resources, " or "))
+}
+
+// grantTarget returns the audience of a token of a grant whose
+// authorization named resource granted (nil for none) and whose token
+// request names asked: the grant's own, or the one asked for when the
+// grant named none. Errors: ErrInvalidTarget for a resource of another
+// server or another than the grant's, which would widen the grant.
+func (s *Service) grantTarget(granted *string, asked string) (string, error) {
+	want, err := s.target(asked)
+	switch {
+	case err != nil:
+		return "", err
+	case asked == "":
+		return deref(granted), nil
+	case granted != nil && want != *granted:
+		return "", ErrInvalidTarget.Withf("The resource must be %s, the one the authorization request named.", *granted)
+	}
+	return want, nil
 }
 
 // parseScope returns the scopes of s, space- or plus-separated, in the

@@ -19,6 +19,7 @@ type oauthState struct {
 	CodeChallenge string    `db:"code_challenge"`
 	Scope         string    `db:"scope"`
 	State         *string   `db:"state"`
+	Resource      *string   `db:"resource"` // the resource indicator asked for (RFC 8707); nil for none
 	ExpiresAt     time.Time `db:"expires_at"`
 }
 
@@ -28,6 +29,7 @@ type oauthCode struct {
 	RedirectURI   string     `db:"redirect_uri"`
 	CodeChallenge string     `db:"code_challenge"`
 	Scope         string     `db:"scope"`
+	Resource      *string    `db:"resource"`
 	UserID        int64      `db:"user_id"`
 	ExpiresAt     time.Time  `db:"expires_at"`
 	UsedAt        *time.Time `db:"used_at"`
@@ -36,12 +38,12 @@ type oauthCode struct {
 
 // InsertOAuthState stores an authorization request.
 func (Store) InsertOAuthState(ctx context.Context, q sqldb.Queryer, st oauthState) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO oauth_states (id, client_id, redirect_uri, code_challenge, scope, state, expires_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, st.ID, st.ClientID, st.RedirectURI, st.CodeChallenge, st.Scope, st.State, st.ExpiresAt)
+	_, err := q.ExecContext(ctx, `INSERT INTO oauth_states (id, client_id, redirect_uri, code_challenge, scope, state, resource, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, st.ID, st.ClientID, st.RedirectURI, st.CodeChallenge, st.Scope, st.State, st.Resource, st.ExpiresAt)
 	return err
 }
 
-const oauthStateColumns = `id, client_id, redirect_uri, code_challenge, scope, state, expires_at`
+const oauthStateColumns = `id, client_id, redirect_uri, code_challenge, scope, state, resource, expires_at`
 
 // OAuthState returns the authorization request id, unexpired at now.
 // Errors: ErrBadOAuthState.
@@ -73,15 +75,15 @@ func (Store) TakeOAuthState(ctx context.Context, q sqldb.Queryer, id string, now
 
 // InsertOAuthCode stores the hash of code with its bindings.
 func (Store) InsertOAuthCode(ctx context.Context, q sqldb.Queryer, c oauthCode, code string) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO oauth_codes (code_hash, client_id, redirect_uri, code_challenge, scope, user_id, expires_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, hashToken(code), c.ClientID, c.RedirectURI, c.CodeChallenge, c.Scope, c.UserID, c.ExpiresAt)
+	_, err := q.ExecContext(ctx, `INSERT INTO oauth_codes (code_hash, client_id, redirect_uri, code_challenge, scope, resource, user_id, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, hashToken(code), c.ClientID, c.RedirectURI, c.CodeChallenge, c.Scope, c.Resource, c.UserID, c.ExpiresAt)
 	return err
 }
 
 // ClaimOAuthCode locks the code and returns it. Errors: sql.ErrNoRows.
 func (Store) ClaimOAuthCode(ctx context.Context, q sqldb.Queryer, code string) (oauthCode, error) {
 	var c oauthCode
-	err := q.GetContext(ctx, &c, `SELECT client_id, redirect_uri, code_challenge, scope, user_id, expires_at, used_at, family
+	err := q.GetContext(ctx, &c, `SELECT client_id, redirect_uri, code_challenge, scope, resource, user_id, expires_at, used_at, family
 		FROM oauth_codes WHERE code_hash = $1 FOR UPDATE`, hashToken(code))
 	return c, err
 }
@@ -92,10 +94,11 @@ func (Store) SpendOAuthCode(ctx context.Context, q sqldb.Queryer, code string, t
 	return err
 }
 
-// InsertClientRefresh stores the hash of a refresh token of an OAuth client.
-func (Store) InsertClientRefresh(ctx context.Context, q sqldb.Queryer, userID int64, family, tok string, expires time.Time, clientID, scope string) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO refresh_tokens (user_id, family, token_hash, expires_at, client_id, scope)
-		VALUES ($1, $2, $3, $4, $5, $6)`, userID, family, hashToken(tok), expires, clientID, scope)
+// InsertClientRefresh stores the hash of a refresh token of an OAuth
+// client, with the scope and the resource ("" for none) of its grant.
+func (Store) InsertClientRefresh(ctx context.Context, q sqldb.Queryer, userID int64, family, tok string, expires time.Time, clientID, scope, resource string) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO refresh_tokens (user_id, family, token_hash, expires_at, client_id, scope, resource)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`, userID, family, hashToken(tok), expires, clientID, scope, nilIfEmpty(resource))
 	return err
 }
 

@@ -290,9 +290,15 @@ type Principal struct {
 	// API reports whether the token opens the HTTP API: a user's token
 	// with scope panel (every sign-in's has it), a machine client's with
 	// scope api, or any token of an external issuer, whose scopes are its
-	// own. A code-flow token granted only mcp opens the tool endpoint and
-	// nothing else.
+	// own; in each case, a token whose audience is the API's. A code-flow
+	// token granted only mcp, or issued for the tool endpoint's resource
+	// (RFC 8707), opens the tool endpoint and nothing else.
 	API bool
+	// ToolsOnly reports that the token's audience is a resource of the tool
+	// endpoint (Verifier.Resources), asked for with a resource indicator
+	// (RFC 8707), and not the API's: it opens the tool endpoint alone, and
+	// API is false.
+	ToolsOnly bool
 	// Expires is when the token expires: a connection that outlives its
 	// request, such as the realtime relay's, ends then.
 	Expires time.Time
@@ -338,19 +344,21 @@ func (s *Service) Verify(ctx context.Context, bearer string) (Principal, error) 
 			return Principal{}, err
 		}
 		p := Principal{Actor: a, Scopes: strings.Fields(c.Scope), Machine: true, Expires: c.ExpiresAt.Time}
-		p.API = p.HasScope(MachineScope)
+		p.API, p.ToolsOnly = p.HasScope(MachineScope) && c.ForAPI(s.o.Verifier.Audience), !c.ForAPI(s.o.Verifier.Audience)
 		return p, nil
 	}
 	a, err := s.userActor(ctx, c)
 	if err != nil {
 		return Principal{}, err
 	}
-	p := Principal{Actor: a, Scopes: strings.Fields(c.Scope), Expires: c.ExpiresAt.Time}
+	p := Principal{Actor: a, Scopes: strings.Fields(c.Scope), Expires: c.ExpiresAt.Time, ToolsOnly: !c.ForAPI(s.o.Verifier.Audience)}
 	if s.o.External != "" {
-		p.API = true // an external issuer's scopes and client claims are its own
+		// An external issuer's scopes and client claims are its own; its
+		// audience is the API's or the tool endpoint's, as this server's.
+		p.API = !p.ToolsOnly
 		return p, nil
 	}
-	p.ClientID, p.API = c.ClientID, p.HasScope(ScopePanel)
+	p.ClientID, p.API = c.ClientID, p.HasScope(ScopePanel) && !p.ToolsOnly
 	return p, nil
 }
 

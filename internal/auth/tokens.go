@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -56,31 +58,38 @@ type Issuer struct {
 
 // Mint signs an access token for u with scope, returning it and its lifetime.
 func (i *Issuer) Mint(u User, scope string) (string, time.Duration, error) {
-	return i.MintForClient(u, scope, "")
+	return i.MintForClient(u, scope, "", "")
 }
 
 // MintForClient signs an access token for u with scope, issued to the
-// OAuth client clientID ("" for none), returning it and its lifetime.
-func (i *Issuer) MintForClient(u User, scope, clientID string) (string, time.Duration, error) {
-	return i.sign(u.LocalID, Claims{Email: deref(u.Email), Scope: scope, ClientID: clientID,
+// OAuth client clientID ("" for none), returning it and its lifetime. Its
+// audience is resource, a resource indicator (RFC 8707) the caller has
+// checked, or the issuer's Audience when resource is "": a token for the
+// tool endpoint opens that endpoint and nothing else.
+func (i *Issuer) MintForClient(u User, scope, clientID, resource string) (string, time.Duration, error) {
+	return i.sign(u.LocalID, resource, Claims{Email: deref(u.Email), Scope: scope, ClientID: clientID,
 		Trainer: u.Trainer, Operator: u.Operator, Admin: u.Admin, Sudo: u.Sudo, Accounting: u.Accounting})
 }
 
 // mintMachine signs an access token for machine client m with scope,
 // returning it and its lifetime.
 func (i *Issuer) mintMachine(m Machine, scope string) (string, time.Duration, error) {
-	return i.sign(m.Subject(), Claims{Scope: scope, SecretVersion: m.SecretVersion,
+	return i.sign(m.Subject(), "", Claims{Scope: scope, SecretVersion: m.SecretVersion,
 		Trainer: m.Trainer, Operator: m.Operator, Admin: m.Admin, Sudo: m.Sudo, Accounting: m.Accounting})
 }
 
-// sign completes c with subject, the issuer, the audience and the times,
-// and signs it.
-func (i *Issuer) sign(subject string, c Claims) (string, time.Duration, error) {
+// sign completes c with subject, the issuer, the audience (resource, or
+// the issuer's Audience when resource is "") and the times, and signs it.
+func (i *Issuer) sign(subject, resource string, c Claims) (string, time.Duration, error) {
 	now := i.Now()
+	aud := i.Audience
+	if resource != "" {
+		aud = resource
+	}
 	c.RegisteredClaims = jwt.RegisteredClaims{
 		Issuer:    i.Issuer,
 		Subject:   subject,
-		Audience:  jwt.ClaimStrings{i.Audience},
+		Audience:  jwt.ClaimStrings{aud},
 		IssuedAt:  jwt.NewNumericDate(now),
 		NotBefore: jwt.NewNumericDate(now),
 		ExpiresAt: jwt.NewNumericDate(now.Add(i.TTL)),
@@ -97,7 +106,10 @@ func (i *Issuer) sign(subject string, c Claims) (string, time.Duration, error) {
 // leeway is the clock skew Verify tolerates on a token's times.
 const leeway = 30 * time.Second
 
-// Verifier checks access tokens against an issuer's key set. It remembers
+// Verifier checks access tokens against an issuer's key set. A token is
+// for this server when its audience includes Audience, the API's, or one of
+// Resources, the resource indicators (RFC 8707) of the tool endpoint;
+// Service.Verify lets only the former into the HTTP API. It remembers
 // the tokens that passed, for at most a minute each, never beyond their
 // expiry and only while the key set still holds the key that verified
 // them, so that a client's next requests skip the signature check.
@@ -105,13 +117,17 @@ type Verifier struct {
 	Keys     KeySource
 	Issuer   string
 	Audience string
-	Now      func() time.Time
+	// Resources are the URIs of the tool endpoint (MCPResources), the
+	// audiences of the tokens issued for it alone.
+	Resources []string
+	Now       func() time.Time
 
 	verified verified
 }
 
 // Verify parses and checks token: RS256 only, a known key id, the configured
-// issuer and audience, and an expiry in the future. It returns ErrInvalidToken
+// issuer, an audience that includes Audience or one of Resources, and an
+// expiry in the future. It returns ErrInvalidToken
 // (with the reason in the message) for any failure.
 func (v *Verifier) Verify(ctx context.Context, token string) (Claims, error) {
 	key := sha256.Sum256([]byte(token))
@@ -127,10 +143,10 @@ func (v *Verifier) Verify(ctx context.Context, token string) (Claims, error) {
 }
 
 // still reports whether a token verified with by would verify now: the key
-// source gives the same key for its id, and the issuer and audience are
+// source gives the same key for its id, and the issuer and audiences are
 // the same.
 func (v *Verifier) still(ctx context.Context, by verifiedBy) bool {
-	if by.issuer != v.Issuer || by.audience != v.Audience {
+	if by.issuer != v.Issuer || by.audience != v.audiences() {
 		return false
 	}
 	k, err := v.Keys.PublicKey(ctx, by.kid)
@@ -141,7 +157,7 @@ func (v *Verifier) still(ctx context.Context, by verifiedBy) bool {
 // returns what the token was verified with.
 func (v *Verifier) check(ctx context.Context, token string) (Claims, verifiedBy, error) {
 	var c Claims
-	by := verifiedBy{issuer: v.Issuer, audience: v.Audience}
+	by := verifiedBy{issuer: v.Issuer, audience: v.audiences()}
 	_, err := jwt.ParseWithClaims(token, &c, func(t *jwt.Token) (any, error) {
 		kid, _ := t.Header["kid"].(string)
 		if kid == "" {
@@ -153,7 +169,6 @@ func (v *Verifier) check(ctx context.Context, token string) (Claims, verifiedBy,
 	},
 		jwt.WithValidMethods([]string{"RS256"}),
 		jwt.WithIssuer(v.Issuer),
-		jwt.WithAudience(v.Audience),
 		jwt.WithExpirationRequired(),
 		jwt.WithIssuedAt(),
 		jwt.WithLeeway(leeway),
@@ -165,5 +180,29 @@ func (v *Verifier) check(ctx context.Context, token string) (Claims, verifiedBy,
 	if c.Subject == "" {
 		return Claims{}, by, ErrInvalidToken.Withf("The access token names no subject.")
 	}
+	switch {
+	case len(c.Audience) == 0:
+		return Claims{}, by, ErrInvalidToken.Withf("The access token names no audience.")
+	case !slices.Contains(c.Audience, v.Audience) && !slices.ContainsFunc(c.Audience, func(a string) bool { return slices.Contains(v.Resources, a) }):
+		return Claims{}, by, ErrInvalidToken.Withf("The access token is for another audience (%s), not this server.", strings.Join(c.Audience, ", "))
+	}
 	return c, by, nil
+}
+
+// audiences are the audiences v accepts, as one string.
+func (v *Verifier) audiences() string {
+	return strings.Join(append([]string{v.Audience}, v.Resources...), " ")
+}
+
+// ForAPI reports whether c is for the HTTP API: its audience includes
+// audience, the API's, and not only a resource of the tool endpoint.
+func (c Claims) ForAPI(audience string) bool { return slices.Contains(c.Audience, audience) }
+
+// MCPResources are the URIs of the tool endpoint served under
+// publicBaseURL, at /mcp and /api/mcp: the resources their protected
+// resource metadata names, and the resource indicators (RFC 8707) a client
+// may ask tokens for.
+func MCPResources(publicBaseURL string) []string {
+	base := strings.TrimRight(publicBaseURL, "/")
+	return []string{base + "/mcp", base + "/api/mcp"}
 }

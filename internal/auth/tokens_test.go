@@ -105,10 +105,10 @@ func TestVerify(t *testing.T) {
 		{"no issuer", "iss claim is required", func(t *testing.T) string {
 			return sign(t, jwt.SigningMethodRS256, key.Private, key.KID, claims(func(c jwt.MapClaims) { delete(c, "iss") }))
 		}},
-		{"wrong audience", "invalid audience", func(t *testing.T) string {
+		{"wrong audience", "for another audience (another-app)", func(t *testing.T) string {
 			return sign(t, jwt.SigningMethodRS256, key.Private, key.KID, claims(func(c jwt.MapClaims) { c["aud"] = "another-app" }))
 		}},
-		{"no audience", "aud claim is required", func(t *testing.T) string {
+		{"no audience", "names no audience", func(t *testing.T) string {
 			return sign(t, jwt.SigningMethodRS256, key.Private, key.KID, claims(func(c jwt.MapClaims) { delete(c, "aud") }))
 		}},
 		{"no kid", "no key id", func(t *testing.T) string { return sign(t, jwt.SigningMethodRS256, key.Private, "", claims(nil)) }},
@@ -142,6 +142,37 @@ func TestVerify(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.reason)
 		})
 	}
+}
+
+// TestVerify_resources: a token whose audience is one of the Verifier's
+// Resources (the tool endpoint's, RFC 8707) passes, and is not for the API;
+// one of another resource fails, even signed by the issuer's key.
+func TestVerify_resources(t *testing.T) {
+	t.Parallel()
+	key := newKey(t)
+	clk := newClock()
+	resources := auth.MCPResources(testIssuer + "/")
+	assert.Equal(t, []string{testIssuer + "/mcp", testIssuer + "/api/mcp"}, resources)
+	v := &auth.Verifier{Keys: auth.StaticKeys{key.KID: &key.Private.PublicKey}, Issuer: testIssuer, Audience: testAudience,
+		Resources: resources, Now: clk.Now}
+	mint := func(resource string) string {
+		iss := &auth.Issuer{Key: key, Issuer: testIssuer, Audience: testAudience, TTL: time.Minute, Now: clk.Now}
+		tok, _, err := iss.MintForClient(auth.User{LocalID: "user-1"}, "mcp", "client", resource)
+		require.NoError(t, err)
+		return tok
+	}
+	for _, r := range resources {
+		c, err := v.Verify(context.Background(), mint(r))
+		require.NoError(t, err, r)
+		assert.Equal(t, jwt.ClaimStrings{r}, c.Audience)
+		assert.False(t, c.ForAPI(testAudience), r)
+	}
+	c, err := v.Verify(context.Background(), mint(""))
+	require.NoError(t, err)
+	assert.True(t, c.ForAPI(testAudience))
+	_, err = v.Verify(context.Background(), mint("https://other.example/mcp"))
+	require.ErrorIs(t, err, auth.ErrInvalidToken)
+	assert.Contains(t, err.Error(), "for another audience (https://other.example/mcp)")
 }
 
 // TestVerify_leeway shows the 30 seconds of clock skew a token is allowed.

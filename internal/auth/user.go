@@ -190,6 +190,7 @@ type refreshToken struct {
 	RevokedAt *time.Time `db:"revoked_at"`
 	ClientID  *string    `db:"client_id"` // the OAuth client of a code-flow token; nil for a sign-in's
 	Scope     *string    `db:"scope"`
+	Resource  *string    `db:"resource"` // the resource indicator (RFC 8707) of a code-flow grant; nil for none
 }
 
 func hashToken(tok string) []byte {
@@ -207,7 +208,7 @@ func (Store) InsertRefresh(ctx context.Context, q sqldb.Queryer, userID int64, f
 // ClaimRefresh locks the refresh token tok. It returns sql.ErrNoRows when unknown.
 func (Store) ClaimRefresh(ctx context.Context, q sqldb.Queryer, tok string) (refreshToken, error) {
 	var r refreshToken
-	err := q.GetContext(ctx, &r, `SELECT id, user_id, family, expires_at, used_at, revoked_at, client_id, scope
+	err := q.GetContext(ctx, &r, `SELECT id, user_id, family, expires_at, used_at, revoked_at, client_id, scope, resource
 		FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE`, hashToken(tok))
 	return r, err
 }

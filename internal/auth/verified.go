@@ -24,7 +24,7 @@ const maxVerified = 10000
 // SHA-256 of their text: a token that differs in any byte is a different
 // key and is checked in full. An entry ends when its token expires, as the
 // full check would decide it, and is used only while the key source still
-// gives the key that verified it, for the same issuer and audience: a key
+// gives the key that verified it, for the same issuer and audiences: a key
 // dropped or replaced stops its tokens at once, as a full check would.
 type verified struct {
 	mu      sync.Mutex
@@ -38,7 +38,7 @@ type verifiedToken struct {
 }
 
 // verifiedBy is what a token was verified with: its key (by id) and the
-// issuer and audience it was checked against.
+// issuer and audiences (Verifier.audiences) it was checked against.
 type verifiedBy struct {
 	kid              string
 	key              *rsa.PublicKey

@@ -2,8 +2,12 @@
 //
 // It connects to MCP_URL as an unconfigured client would: the first request
 // answers 401, and the SDK's own OAuth code discovers the authorization
-// server (RFC 9728, RFC 8414), registers itself (RFC 7591) and sends the user
-// to the authorization endpoint with a PKCE challenge. Where a person would
+// server (RFC 9728, RFC 8414), registers itself and sends the user to the
+// authorization endpoint with a PKCE challenge and the resource indicator
+// (RFC 8707). It registers by dynamic registration (RFC 7591), or, given
+// CLIENT_METADATA_URL, by naming that Client ID Metadata Document as its
+// client_id, as the SDK does when the server advertises
+// client_id_metadata_document_supported. Where a person would
 // sign in at the login page, this script does what the page does (sign in
 // as STAFF_EMAIL, allow the client), then hands the code to the SDK, which
 // exchanges it. Then it runs the recommended order of the tool calls and
@@ -17,6 +21,7 @@ const base = mcpURL.origin;
 const email = process.env.STAFF_EMAIL;
 const password = process.env.STAFF_PASSWORD;
 const day = process.env.BOOKING_DAY; // YYYY-MM-DD, a free day
+const metadataURL = process.env.CLIENT_METADATA_URL; // https; unset for dynamic registration
 
 function fail(msg) {
   throw new Error(msg);
@@ -32,6 +37,9 @@ class Provider {
   }
   get redirectUrl() {
     return "http://127.0.0.1:48123/callback";
+  }
+  get clientMetadataUrl() {
+    return metadataURL;
   }
   get clientMetadata() {
     return {
@@ -132,6 +140,8 @@ async function call(client, name, args = {}) {
 }
 
 const client = await connect();
+// The audience of the access token the SDK got (its payload, unverified).
+const claims = JSON.parse(Buffer.from(provider.tokens().access_token.split(".")[1], "base64url").toString());
 const tools = (await client.listTools()).tools.map((t) => t.name);
 
 // The recommended order of the specification.
@@ -155,7 +165,7 @@ if (!person) {
   const { clients: known } = await call(client, "client_search", { query: "client@demo.club" });
   person = await call(client, "client_create", {
     first_name: "Tess", last_name: "Agent", document: `TS${day.replaceAll("-", "")}`,
-    document_type_id: known[0].document_type_id, email: clientEmail, phone: "+573005550101",
+    document_type_id: known[0].document_type_id, email: clientEmail, phone: `+57300${day.replaceAll("-", "").slice(1)}`, // one a day, as the email
   });
 }
 await call(client, "booking_update", { booking_id: booking.id, client_id: person.id });
@@ -174,6 +184,6 @@ const final = await call(client, "booking_update", { booking_id: booking.id, res
 await client.close();
 
 console.log(JSON.stringify({
-  tools, grant: client.grant, booking_id: booking.id, client_id: person.id, quote: quote.final_price, total,
+  tools, grant: client.grant, oauth_client_id: provider.clientInformation().client_id, audience: claims.aud, booking_id: booking.id, client_id: person.id, quote: quote.final_price, total,
   payments, paid: read.total_paid, status: final.status_name,
 }));
