@@ -10,6 +10,7 @@ import (
 	"iter"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -164,12 +165,18 @@ func (h *Handler) transport(server *sdk.Server, sdkLog *slog.Logger, stateless b
 const statelessVersion = "2026-07-28"
 
 // statelessRequest reports whether r is of a revision without sessions, by
-// its Mcp-Protocol-Version header, compared as the SDK compares versions
-// (the dates order as strings). The SDK checks that the header agrees
-// with the protocol version in the message's _meta.
+// its Mcp-Protocol-Version header: a date (YYYY-MM-DD) from
+// statelessVersion on, compared as the SDK compares versions (the dates
+// order as strings). Anything else goes the way of the session revisions,
+// whose checks refuse a version they do not know. The SDK checks that the
+// header agrees with the protocol version in the message's _meta.
 func statelessRequest(r *http.Request) bool {
-	return r.Header.Get("Mcp-Protocol-Version") >= statelessVersion
+	v := r.Header.Get("Mcp-Protocol-Version")
+	return revisionDate.MatchString(v) && v >= statelessVersion
 }
+
+// revisionDate is the form of a protocol revision.
+var revisionDate = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 
 // initGate refuses tools/list and tools/call in a session that has not
 // sent notifications/initialized, which the protocol orders after

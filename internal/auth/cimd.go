@@ -129,19 +129,37 @@ func checkDocumentAddr(address string, loopback bool) error {
 	return nil
 }
 
-// sharedAddrs is the shared address space of carrier-grade NAT (RFC 6598),
-// private in all but name.
-var sharedAddrs = netip.MustParsePrefix("100.64.0.0/10")
+// specialAddrs are ranges that are global unicast by their form but no
+// public server's: the shared space of carrier-grade NAT (RFC 6598),
+// IANA's special-purpose IPv4 ranges (this network, protocol assignments,
+// benchmarking, documentation, reserved), and the IPv6 prefixes that carry
+// an IPv4 address a translator or tunnel would reach (NAT64, 6to4, Teredo,
+// IPv4-compatible), which could name a private one.
+var specialAddrs = func() []netip.Prefix {
+	var out []netip.Prefix
+	for _, p := range []string{"100.64.0.0/10", "0.0.0.0/8", "192.0.0.0/24", "192.0.2.0/24", "198.18.0.0/15",
+		"198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4", "64:ff9b::/96", "64:ff9b:1::/48", "2002::/16",
+		"2001::/32", "2001:db8::/32", "::/96"} {
+		out = append(out, netip.MustParsePrefix(p))
+	}
+	return out
+}()
 
 // publicAddr reports whether a document may be fetched from a: a global
-// unicast address, or a loopback one when loopback.
+// unicast address outside the private and special-purpose ranges, or a
+// loopback one when loopback.
 func publicAddr(a netip.Addr, loopback bool) bool {
 	a = a.Unmap()
 	switch {
 	case a.IsLoopback():
 		return loopback
-	case !a.IsGlobalUnicast(), a.IsPrivate(), sharedAddrs.Contains(a):
+	case !a.IsGlobalUnicast(), a.IsPrivate():
 		return false
+	}
+	for _, p := range specialAddrs {
+		if p.Contains(a) {
+			return false
+		}
 	}
 	return true
 }

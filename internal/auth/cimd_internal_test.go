@@ -41,6 +41,18 @@ func TestPublicAddr(t *testing.T) {
 		{"0.0.0.0", false, false},
 		{"::", false, false},
 		{"255.255.255.255", false, false},
+		{"64:ff9b::a00:1", false, false},     // NAT64 of 10.0.0.1
+		{"64:ff9b::a9fe:a9fe", false, false}, // NAT64 of 169.254.169.254
+		{"64:ff9b:1::a00:1", false, false},
+		{"2002:a00:1::1", false, false},                        // 6to4 of 10.0.0.1
+		{"2001:0:4136:e378:8000:63bf:3fff:fdd2", false, false}, // Teredo
+		{"::a00:1", false, false},                              // IPv4-compatible 10.0.0.1
+		{"2001:db8::1", false, false},
+		{"0.1.2.3", false, false},
+		{"192.0.0.8", false, false},
+		{"198.18.0.1", false, false},
+		{"203.0.113.5", false, false},
+		{"240.0.0.1", false, false},
 	} {
 		a := netip.MustParseAddr(c.addr)
 		assert.Equal(t, c.public, publicAddr(a, false), "%s without loopback", c.addr)
