@@ -50,8 +50,12 @@ type argField struct {
 // args describes the arguments of a tool: their schema, advertised in
 // tools/list, and what decode checks.
 type args struct {
-	schema *jsonschema.Schema
+	// schema is the JSON Schema, encoded once: the SDK encodes a tool's
+	// input schema on every call of the tool (it looks for x-mcp-header
+	// annotations), which a *jsonschema.Schema makes costly.
+	schema json.RawMessage
 	fields []argField
+	keyed  bool // the tool takes keyArg
 }
 
 // argsOf builds the description of the argument struct T. It panics on a
@@ -89,8 +93,11 @@ func argsOf[T any]() args {
 			p.MaxLength = &af.max
 		}
 		a.fields = append(a.fields, af)
+		a.keyed = a.keyed || name == keyArg
 	}
-	a.schema = s
+	if a.schema, err = json.Marshal(s); err != nil {
+		panic(fmt.Sprintf("mcp: arguments %s: %v", t, err))
+	}
 	return a
 }
 

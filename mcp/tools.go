@@ -78,8 +78,8 @@ func addTool[In, Out any](s *sdk.Server, h *Handler, t *sdk.Tool, run func(ctx c
 		if err := a.decode(req.Params.Arguments, &c.in); err != nil {
 			return failure(ctx, h.log, t.Name, err), nil
 		}
-		b, err := h.once(ctx, t.Name, c.by, req.Params.Arguments, func(ctx context.Context) ([]byte, error) {
-			out, err := run(ctx, call[In]{by: c.by, in: c.in})
+		result := func(ctx context.Context) ([]byte, error) {
+			out, err := run(ctx, c)
 			if err != nil {
 				return nil, err
 			}
@@ -88,7 +88,13 @@ func addTool[In, Out any](s *sdk.Server, h *Handler, t *sdk.Tool, run func(ctx c
 				return nil, fmt.Errorf("encode result: %w", err)
 			}
 			return b, nil
-		})
+		}
+		var b []byte
+		if a.keyed {
+			b, err = h.once(ctx, t.Name, c.by, req.Params.Arguments, result)
+		} else {
+			b, err = result(ctx)
+		}
 		if err != nil {
 			return failure(ctx, h.log, t.Name, err), nil
 		}
