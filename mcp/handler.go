@@ -113,7 +113,7 @@ func New(o Options) *Handler {
 		// Tools only: no logging, and a fixed tool list.
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
 	})
-	server.AddReceivingMiddleware((&initGate{}).middleware, readTools)
+	server.AddReceivingMiddleware(toolsOnly, (&initGate{}).middleware, readTools)
 	h.limits = newSessionLimiter(o.Limits, func() iter.Seq[string] {
 		return func(yield func(string) bool) {
 			for ss := range server.Sessions() {
@@ -177,6 +177,19 @@ func statelessRequest(r *http.Request) bool {
 
 // revisionDate is the form of a protocol revision.
 var revisionDate = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+
+// toolsOnly answers the methods of the capabilities the server does not
+// declare (prompts, resources, completions) "method not found", which a
+// stateless request gets as 404: the SDK would answer them, with empty
+// lists, though the server offers none.
+func toolsOnly(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if strings.HasPrefix(method, "prompts/") || strings.HasPrefix(method, "resources/") || method == "completion/complete" {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "The server offers tools only; it has no method " + method + "."}
+		}
+		return next(ctx, method, req)
+	}
+}
 
 // initGate refuses tools/list and tools/call in a session that has not
 // sent notifications/initialized, which the protocol orders after
