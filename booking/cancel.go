@@ -50,8 +50,9 @@ func (b *Bookings) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Re
 // is cancelled at least cancel_window_minutes (of its type) before its
 // start, unless override, staff's explicit decision to cancel against the
 // rules. It is the cancellation of a front door that acts for staff on an
-// agent's word (the MCP tools). Errors: as Cancel, clubhouse.ErrForbidden,
-// ErrRuleCancelWindow.
+// agent's word (the MCP tools). The window closes at the start at the
+// latest: a booking that has started is cancelled only with override.
+// Errors: as Cancel, clubhouse.ErrForbidden, ErrRuleCancelWindow.
 func (b *Bookings) CancelByRules(ctx context.Context, by clubhouse.Actor, id int64, override bool) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
@@ -102,6 +103,12 @@ func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, own
 			from := r.Span()
 			if err := rules.Check(Attempt{Now: b.Now(), TypeID: r.ReservationTypeID, Client: owner != nil, From: &from, Future: -1}); err != nil {
 				return err
+			}
+			// The window closes at the start at the latest, when the
+			// club sets none: staff move a booking in play (to extend
+			// it), but cancel one by the rules only before it starts.
+			if !from.Start.After(b.Now()) {
+				return ErrRuleCancelWindow.Withf("Club rule cancel_window_minutes: a booking is cancelled before its start; this one started at %s.", stamp(from.Start))
 			}
 		}
 		if err := b.store.setCancelled(ctx, tx, id, recordedBy(by), b.now()); err != nil {

@@ -114,3 +114,28 @@ func TestBookings_CancelByRules(t *testing.T) {
 		})
 	}
 }
+
+// TestBookings_CancelByRulesStarted: without a cancellation window, staff's
+// cancellation by the rules still comes before the start: a booking in
+// play or past is cancelled only with override.
+func TestBookings_CancelByRulesStarted(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	playing := c.book(t, c.court, c.anaClient, "2026-03-02 14:30", "2026-03-02 16:00") // now is 15:00
+	past := c.book(t, c.court, c.anaClient, "2026-03-01 10:00", "2026-03-01 11:00")
+	later := c.book(t, c.court2, c.anaClient, "2026-03-02 15:30", "2026-03-02 16:30")
+	for _, id := range []int64{playing.ID, past.ID} {
+		_, err := c.b.CancelByRules(t.Context(), c.staff, id, false)
+		require.ErrorIs(t, err, booking.ErrRuleCancelWindow)
+		assert.Contains(t, err.Error(), "started at")
+		got, err := c.b.Get(t.Context(), id)
+		require.NoError(t, err)
+		assert.Nil(t, got.CancelledAt, "a refused cancellation changes nothing")
+	}
+	r, err := c.b.CancelByRules(t.Context(), c.staff, later.ID, false)
+	require.NoError(t, err)
+	assert.NotNil(t, r.CancelledAt, "half an hour before its start")
+	r, err = c.b.CancelByRules(t.Context(), c.staff, playing.ID, true)
+	require.NoError(t, err)
+	assert.NotNil(t, r.CancelledAt, "overridden")
+}

@@ -132,8 +132,9 @@
 // the span and cancel_before the deadline of the cancellation window. It
 // writes nothing. booking_cancel is staff's cancellation of the HTTP route
 // judged by the club's cancellation window (booking.Bookings.CancelByRules):
-// once the window has closed it is refused unless override_rules, as
-// booking_create and booking_update are refused by the club's rules.
+// once the window has closed, and at the latest once the booking has
+// started, it is refused unless override_rules, as booking_create and
+// booking_update are refused by the club's rules.
 //
 // Every tool has a title and the annotations openWorldHint false (it touches
 // only the club's database) and either readOnlyHint (the lists, searches,

@@ -80,7 +80,7 @@ func (h *Handler) registerBookingChecks(s *sdk.Server) {
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_cancel", Title: "Cancel a booking",
 		Annotations: &sdk.ToolAnnotations{DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(false)},
-		Description: "Cancels a booking (booking_id): it stays, with cancelled_at and cancelled_by, keeps its payments and frees the court. The club's cancellation window applies: conflict \"cancellation window closed\" once it has closed (see cancel_before of booking_check). Cancelling a cancelled booking changes nothing. conflict for a no-show, or a booking held by a class session or an event."},
+		Description: "Cancels a booking (booking_id): it stays, with cancelled_at and cancelled_by, keeps its payments and frees the court. The club's cancellation window applies: conflict \"cancellation window closed\" once it has closed (see cancel_before of booking_check), and at the latest once the booking has started. Cancelling a cancelled booking changes nothing. conflict for a no-show, or a booking held by a class session or an event."},
 		func(ctx context.Context, c call[bookingCancelArgs]) (bookingDetailView, error) {
 			r, err := o.Bookings.CancelByRules(ctx, c.by, *c.in.BookingID.Value, c.in.OverrideRules.Or(false))
 			return newBookingDetailView(r), err
