@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -265,7 +266,8 @@ func TestCIMD_cache(t *testing.T) {
 
 // TestCIMD_flowLimit: every fetch is charged to the caller's address
 // before it runs, so an address cannot make clubd fetch beyond FlowBurst
-// documents a minute, usable or not.
+// documents a minute, usable or not; and a refused document is refused
+// again for a minute without another fetch.
 func TestCIMD_flowLimit(t *testing.T) {
 	t.Parallel()
 	docs := newDocServer(t, func(d *docServer, w http.ResponseWriter, r *http.Request) {
@@ -273,11 +275,17 @@ func TestCIMD_flowLimit(t *testing.T) {
 	})
 	app := loopbackApp(t)
 	from := app.Anonymous().From("127.0.0.9").NoRedirects()
-	for range auth.FlowBurst {
-		refusedUnredirected(t, from.Get(cimdQuery(docs.URL+"/client.json", nil)), "invalid client")
+	for i := range auth.FlowBurst {
+		refusedUnredirected(t, from.Get(cimdQuery(fmt.Sprintf("%s/client-%d.json", docs.URL, i), nil)), "invalid client")
 	}
 	from.Get(cimdQuery(docs.URL+"/client.json", nil)).Status(t, http.StatusTooManyRequests)
 	assert.Equal(t, int64(auth.FlowBurst), docs.fetches.Load())
+
+	other := app.Anonymous().From("127.0.0.10").NoRedirects()
+	for range 3 {
+		refusedUnredirected(t, other.Get(cimdQuery(docs.URL+"/client-0.json", nil)), "invalid client")
+	}
+	assert.Equal(t, int64(auth.FlowBurst), docs.fetches.Load(), "the refusal was remembered")
 }
 
 // TestCIMD_racingAuthorizations: authorizations of one client racing on

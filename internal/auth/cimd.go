@@ -33,6 +33,9 @@ const (
 	// MaxClientDocumentAge bounds how long a document is cached, whatever its
 	// headers say.
 	MaxClientDocumentAge = 24 * time.Hour
+	// ClientDocumentRetry is how long a document that could not be used is
+	// refused without fetching it again.
+	ClientDocumentRetry = time.Minute
 	// maxCachedDocuments bounds the entries of the cache.
 	maxCachedDocuments = 1024
 	// maxDocumentRedirects bounds the redirects a fetch follows, on its host.
@@ -79,8 +82,10 @@ type documentFetcher struct {
 	cache map[string]cachedDocument
 }
 
+// cachedDocument is a document, or the refusal of one (err), until expires.
 type cachedDocument struct {
 	doc     clientDocument
+	err     error
 	expires time.Time
 }
 
@@ -165,7 +170,10 @@ func publicAddr(a netip.Addr, loopback bool) bool {
 }
 
 // fetch returns the document at id, from the cache while its headers allow.
-// Errors: ErrUnknownClient, saying why the document is refused.
+// A document that could not be used is refused again for
+// ClientDocumentRetry without another fetch, unless the caller went away
+// while it was fetched. Errors: ErrUnknownClient, saying why the document
+// is refused.
 func (f *documentFetcher) fetch(ctx context.Context, id string) (clientDocument, error) {
 	if err := f.checkURL(id); err != nil {
 		return clientDocument{}, err
@@ -175,11 +183,15 @@ func (f *documentFetcher) fetch(ctx context.Context, id string) (clientDocument,
 	c, ok := f.cache[id]
 	f.mu.Unlock()
 	if ok && now.Before(c.expires) {
-		return c.doc, nil
+		return c.doc, c.err
 	}
 	doc, ttl, err := f.get(ctx, id)
 	if err != nil {
-		return clientDocument{}, ErrUnknownClient.Withf("The client metadata document %q could not be used: %v.", id, err)
+		err = ErrUnknownClient.Withf("The client metadata document %q could not be used: %v.", id, err)
+		if ctx.Err() == nil {
+			f.store(id, cachedDocument{err: err, expires: now.Add(ClientDocumentRetry)}, now)
+		}
+		return clientDocument{}, err
 	}
 	if ttl > 0 {
 		f.store(id, cachedDocument{doc: doc, expires: now.Add(ttl)}, now)

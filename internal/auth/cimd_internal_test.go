@@ -132,3 +132,37 @@ func TestDocumentFetcher_cacheBound(t *testing.T) {
 	assert.Contains(t, f.cache, "new")
 	assert.Contains(t, f.cache, "newer")
 }
+
+// TestDocumentFetcher_refusalCached: a document that cannot be used is
+// refused again for ClientDocumentRetry without another fetch, then
+// fetched anew.
+func TestDocumentFetcher_refusalCached(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.Error(w, "gone", http.StatusNotFound)
+	}))
+	defer srv.Close()
+	now := time.Now()
+	f := newDocumentFetcher(true, func() time.Time { return now })
+	id := srv.URL + "/client.json"
+	for range 3 {
+		_, err := f.fetch(context.Background(), id)
+		require.ErrorIs(t, err, ErrUnknownClient)
+		assert.Contains(t, err.Error(), "404")
+	}
+	assert.Equal(t, int64(1), hits.Load(), "fetched once")
+	now = now.Add(ClientDocumentRetry)
+	_, err := f.fetch(context.Background(), id)
+	require.ErrorIs(t, err, ErrUnknownClient)
+	assert.Equal(t, int64(2), hits.Load(), "fetched again after ClientDocumentRetry")
+
+	// A fetch whose caller went away is not remembered.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	other := srv.URL + "/other.json"
+	_, err = f.fetch(ctx, other)
+	require.Error(t, err)
+	assert.NotContains(t, f.cache, other)
+}
