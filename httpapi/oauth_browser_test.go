@@ -104,6 +104,7 @@ func TestOAuth_browserFlow(t *testing.T) {
 	signIn(t, ctx, authURL, "desk@test.club", "password-desk@test.club")
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("allow"))))
 	assert.Equal(t, oauthClient, text(t, ctx, "client-name"))
+	assert.False(t, shown(t, ctx, "client-origin"), "a registered client has no document")
 	scopes := text(t, ctx, "scopes")
 	assert.Contains(t, scopes, "booking tools")
 	assert.Contains(t, scopes, "who you are")
@@ -200,10 +201,60 @@ func signIn(t *testing.T, ctx context.Context, authURL, email, password string) 
 	))
 }
 
+// shown reports whether the element with id in the page of ctx is not
+// hidden.
+func shown(t *testing.T, ctx context.Context, id string) bool {
+	t.Helper()
+	hidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf("document.getElementById(%q).hidden", id)))
+	require.NoError(t, err)
+	return !hidden
+}
+
 // text returns the text of the element with id in the page of ctx.
 func text(t *testing.T, ctx context.Context, id string) string {
 	t.Helper()
 	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID(id)))
 	require.NoError(t, err)
 	return s
+}
+
+// TestOAuth_browserCIMD: a client known by its Client ID Metadata Document
+// runs the flow in Chromium; the login page names the client as its
+// document does, beside the document's host and the host the browser goes
+// back to.
+func TestOAuth_browserCIMD(t *testing.T) {
+	t.Parallel()
+	cb := newCallback(t)
+	docs := newDocServer(t, func(d *docServer, w http.ResponseWriter, r *http.Request) {
+		doc := clientDoc(d.URL + r.URL.Path)
+		doc["redirect_uris"] = []string{cb.URL}
+		serveDoc(w, doc, "")
+	})
+	app := loopbackApp(t)
+	app.User("desk@test.club", clubhouse.RoleOperator)
+	conf := &oauth2.Config{
+		ClientID:    docs.URL + "/client.json",
+		Endpoint:    oauth2.Endpoint{AuthURL: app.URL + "/authorize", TokenURL: app.URL + "/oauth/token", AuthStyle: oauth2.AuthStyleInParams},
+		RedirectURL: cb.URL,
+		Scopes:      []string{"mcp"},
+	}
+	verifier := oauth2.GenerateVerifier()
+
+	ctx := browser(t)
+	signIn(t, ctx, conf.AuthCodeURL("state-7", oauth2.S256ChallengeOption(verifier)), "desk@test.club", "password-desk@test.club")
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("allow"))))
+	assert.Equal(t, "Claude Test", text(t, ctx, "client-name"))
+	docsURL, err := url.Parse(docs.URL)
+	require.NoError(t, err)
+	assert.Equal(t, docsURL.Host, text(t, ctx, "client-host"))
+	assert.True(t, shown(t, ctx, "client-origin"), "the document's host is shown")
+	cbURL, err := url.Parse(cb.URL)
+	require.NoError(t, err)
+	assert.Equal(t, cbURL.Host, text(t, ctx, "redirect-host"))
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("allow"))))
+	q := cb.wait(t)
+	require.Equal(t, "state-7", q.Get("state"))
+	tok, err := conf.Exchange(context.Background(), q.Get("code"), oauth2.VerifierOption(verifier))
+	require.NoError(t, err)
+	assert.Equal(t, "mcp", tok.Extra("scope"))
 }

@@ -44,6 +44,12 @@ async function start() {
   for (const id of ["client-name", "client-name-2"]) $(id).textContent = data.client_name;
   $("intro").textContent = data.client_name + " wants to connect to Clubhouse. Sign in with a staff account to allow it.";
   $("redirect-host").textContent = new URL(data.redirect_uri).host;
+  // A client known by its metadata document (CIMD) chose its own name: the
+  // document's host says who vouches for it.
+  if (/^https?:\/\//.test(data.client_id)) {
+    $("client-host").textContent = new URL(data.client_id).host;
+    $("client-origin").hidden = false;
+  }
   const list = $("scopes");
   for (const s of data.scopes) {
     const li = document.createElement("li");
