@@ -56,7 +56,10 @@
 // a message, the scopes and the panel permission apply to every request;
 // a stateless request holds no session (it counts in none of the session
 // limits, and is refused none by them) and no stream (the server's tool
-// list is fixed, so subscriptions/listen returns at once).
+// list is fixed, so subscriptions/listen returns at once), but a user has
+// at most Limits.MaxUserRequests of them in flight (429 "too many
+// requests") and the server Limits.MaxRequests (503), counted from before
+// their bodies are read.
 //
 // # Sessions
 //

@@ -70,8 +70,8 @@ type Options struct {
 	// so is one whose Host is neither PublicBaseURL's nor a loopback name,
 	// against DNS rebinding.
 	AllowedOrigins []string
-	// Limits bound the sessions and their streams; the zero value means
-	// the defaults.
+	// Limits bound the sessions, their streams and the stateless requests
+	// in flight; the zero value means the defaults.
 	Limits Limits
 }
 
@@ -322,6 +322,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			defer cancel()
 		}
 	case r.Method == http.MethodPost:
+		if stateless {
+			// Admitted before its body is read, so that slow bodies count.
+			done, refused := h.limits.request(p.Actor.UID)
+			if refused != nil {
+				refused.write(w)
+				return
+			}
+			defer done()
+		}
 		body, refused := oneMessage(w, r)
 		if refused != nil {
 			refused.write(w)

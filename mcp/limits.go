@@ -19,12 +19,14 @@ const (
 	DefaultInitializeBurst    = 10              // initialize calls one user may make at once
 	DefaultInitializeInterval = 6 * time.Second // and then one per interval (10 a minute)
 	DefaultStreamLifetime     = 10 * time.Minute
+	DefaultMaxRequests        = 1000 // stateless requests in flight in all
+	DefaultMaxUserRequests    = 16   // stateless requests of one user in flight
 )
 
-// Limits bound what sessions may hold, so that one token cannot exhaust
-// the server: every session costs memory and goroutines until it ends (a
-// DELETE, or SessionTimeout without a request). The zero value of a field
-// means its default.
+// Limits bound what sessions and stateless requests may hold, so that one
+// token cannot exhaust the server: every session costs memory and
+// goroutines until it ends (a DELETE, or SessionTimeout without a
+// request). The zero value of a field means its default.
 type Limits struct {
 	MaxSessions        int           // open sessions in all; more: 503 with Retry-After
 	MaxUserSessions    int           // open sessions of one user; more: 429
@@ -33,6 +35,12 @@ type Limits struct {
 	// StreamLifetime ends a session's GET stream after this long (the
 	// client opens a new one); a session has one GET stream at a time.
 	StreamLifetime time.Duration
+	// A stateless request (revision 2026-07-28) holds no session, but the
+	// SDK serves it in a session of its own while it runs: MaxRequests
+	// bound those in flight in all (more: 503 with Retry-After),
+	// MaxUserRequests those of one user (more: 429 with Retry-After).
+	MaxRequests     int
+	MaxUserRequests int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -51,6 +59,12 @@ func (l Limits) withDefaults() Limits {
 	if l.StreamLifetime <= 0 {
 		l.StreamLifetime = DefaultStreamLifetime
 	}
+	if l.MaxRequests <= 0 {
+		l.MaxRequests = DefaultMaxRequests
+	}
+	if l.MaxUserRequests <= 0 {
+		l.MaxUserRequests = DefaultMaxUserRequests
+	}
 	return l
 }
 
@@ -68,11 +82,39 @@ type sessionLimiter struct {
 	inFlight int
 	rates    map[string]*rate.Limiter // user uid -> its initialize rate
 	streams  map[[2]string]bool       // session id and user uid of each open GET stream
+	requests map[string]int           // user uid -> stateless requests in flight
+	running  int                      // stateless requests in flight in all
 }
 
 func newSessionLimiter(l Limits, live func() iter.Seq[string]) *sessionLimiter {
 	return &sessionLimiter{l: l.withDefaults(), live: live, owner: map[string]string{}, pending: map[string]int{},
-		rates: map[string]*rate.Limiter{}, streams: map[[2]string]bool{}}
+		rates: map[string]*rate.Limiter{}, streams: map[[2]string]bool{}, requests: map[string]int{}}
+}
+
+// request admits a stateless request of user, or refuses it beyond
+// MaxUserRequests of the user's or MaxRequests in all in flight; the
+// caller calls done once it is served.
+func (s *sessionLimiter) request(user string) (done func(), refused *refusal) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.requests[user] >= s.l.MaxUserRequests:
+		return nil, tooMany(http.StatusTooManyRequests, time.Second, "too many requests",
+			fmt.Sprintf("You have %d requests in progress, the most one user may; wait for an answer before sending more.", s.requests[user]))
+	case s.running >= s.l.MaxRequests:
+		return nil, tooMany(http.StatusServiceUnavailable, time.Second, "too many requests",
+			"The server serves as many requests as it may; try again shortly.")
+	}
+	s.requests[user]++
+	s.running++
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.requests[user]--; s.requests[user] == 0 {
+			delete(s.requests, user)
+		}
+		s.running--
+	}, nil
 }
 
 // admit reserves a session for user's initialize call, or refuses it: over

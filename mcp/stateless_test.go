@@ -210,3 +210,77 @@ func TestMCP_statelessLimits(t *testing.T) {
 	assert.NotContains(t, res.body, `"error"`)
 	assert.Less(t, time.Since(start), 5*time.Second)
 }
+
+// TestMCP_statelessRequestCaps: a user has at most MaxUserRequests
+// stateless requests in flight (429), the server at most MaxRequests (503),
+// counted from before their bodies are read; an answered request frees its
+// place.
+func TestMCP_statelessRequestCaps(t *testing.T) {
+	t.Parallel()
+	a := limitedApp(t, mcp.Limits{MaxUserRequests: 2, MaxRequests: 3})
+	ana := a.TokenWithScope(a.User("ana@test.club", clubhouse.RoleOperator), "mcp")
+	bob := a.TokenWithScope(a.User("bob@test.club", clubhouse.RoleOperator), "mcp")
+	meta := fmt.Sprintf(`"_meta":{"io.modelcontextprotocol/protocolVersion":%q,"io.modelcontextprotocol/clientCapabilities":{}}`, statelessVersion)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"court_list","arguments":{},` + meta + `}}`
+	// slow sends the first half of a call's body and holds the rest until
+	// finish is called; its answer comes on the channel.
+	slow := func(token string) (finish func(), answer <-chan int) {
+		pr, pw := io.Pipe()
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, a.URL+"/mcp", pr)
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", statelessVersion)
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "court_list")
+		req.Header.Set("Authorization", "Bearer "+token)
+		status := make(chan int, 1)
+		go func() {
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				status <- 0
+				return
+			}
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			status <- res.StatusCode
+		}()
+		_, err = io.WriteString(pw, body[:len(body)/2])
+		require.NoError(t, err)
+		return func() {
+			_, _ = io.WriteString(pw, body[len(body)/2:])
+			_ = pw.Close()
+		}, status
+	}
+	// refusedWith waits until the server counts the requests in flight:
+	// token's next call is answered status.
+	refusedWith := func(token string, status int) *rawResponse {
+		t.Helper()
+		var res *rawResponse
+		require.Eventually(t, func() bool {
+			res = sendStateless(t, a, token, "tools/call", "court_list", toolCall("court_list", `{}`), nil)
+			return res.StatusCode == status
+		}, 10*time.Second, 20*time.Millisecond)
+		return res
+	}
+
+	finishA1, a1 := slow(ana)
+	finishA2, a2 := slow(ana)
+	res := refusedWith(ana, http.StatusTooManyRequests)
+	assert.Contains(t, res.body, `"error":"too many requests"`)
+	assert.Equal(t, "1", res.Header.Get("Retry-After"))
+
+	finishB, b1 := slow(bob)
+	res = refusedWith(bob, http.StatusServiceUnavailable)
+	assert.Contains(t, res.body, `"error":"too many requests"`)
+	assert.NotEmpty(t, res.Header.Get("Retry-After"))
+
+	for _, finish := range []func(){finishA1, finishA2, finishB} {
+		finish()
+	}
+	for _, answer := range []<-chan int{a1, a2, b1} {
+		assert.Equal(t, http.StatusOK, <-answer)
+	}
+	res = sendStateless(t, a, ana, "tools/call", "court_list", toolCall("court_list", `{}`), nil)
+	require.Equal(t, http.StatusOK, res.StatusCode, "the places are free again: %s", res)
+}
