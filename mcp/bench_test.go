@@ -39,7 +39,7 @@ func BenchmarkMCPQuote(b *testing.B) {
 	app.TuneGC() // as clubd runs
 	// The sessions of one user, opened at once: above the defaults.
 	a := newClub(b, func(_ *app.Config, o *app.Options) {
-		o.MCPLimits = mcp.Limits{MaxUserSessions: 2 * quoteClients, InitializeBurst: 2 * quoteClients}
+		o.MCPLimits = mcp.Limits{MaxUserSessions: 2 * quoteClients, InitializeBurst: 2 * quoteClients, MaxUserRequests: 2 * quoteClients}
 	})
 	ctx := b.Context()
 	token := staffToken(a, "bench@test.club")

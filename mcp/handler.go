@@ -323,9 +323,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	case r.Method == http.MethodPost:
 		if stateless {
-			// Admitted before its body is read, so that slow bodies count.
+			// Admitted before its body is read, so that slow bodies count;
+			// a refusal closes the connection rather than wait for the body.
 			done, refused := h.limits.request(p.Actor.UID)
 			if refused != nil {
+				w.Header().Set("Connection", "close")
 				refused.write(w)
 				return
 			}

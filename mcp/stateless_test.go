@@ -213,74 +213,122 @@ func TestMCP_statelessLimits(t *testing.T) {
 
 // TestMCP_statelessRequestCaps: a user has at most MaxUserRequests
 // stateless requests in flight (429), the server at most MaxRequests (503),
-// counted from before their bodies are read; an answered request frees its
+// counted from before their bodies are read; a refused request is answered
+// at once, without waiting for its body; an answered request frees its
 // place.
 func TestMCP_statelessRequestCaps(t *testing.T) {
 	t.Parallel()
 	a := limitedApp(t, mcp.Limits{MaxUserRequests: 2, MaxRequests: 3})
 	ana := a.TokenWithScope(a.User("ana@test.club", clubhouse.RoleOperator), "mcp")
 	bob := a.TokenWithScope(a.User("bob@test.club", clubhouse.RoleOperator), "mcp")
-	meta := fmt.Sprintf(`"_meta":{"io.modelcontextprotocol/protocolVersion":%q,"io.modelcontextprotocol/clientCapabilities":{}}`, statelessVersion)
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"court_list","arguments":{},` + meta + `}}`
-	// slow sends the first half of a call's body and holds the rest until
-	// finish is called; its answer comes on the channel.
-	slow := func(token string) (finish func(), answer <-chan int) {
-		pr, pw := io.Pipe()
-		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, a.URL+"/mcp", pr)
-		require.NoError(t, err)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Mcp-Protocol-Version", statelessVersion)
-		req.Header.Set("Mcp-Method", "tools/call")
-		req.Header.Set("Mcp-Name", "court_list")
-		req.Header.Set("Authorization", "Bearer "+token)
-		status := make(chan int, 1)
-		go func() {
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				status <- 0
-				return
-			}
-			_, _ = io.Copy(io.Discard, res.Body)
-			res.Body.Close()
-			status <- res.StatusCode
-		}()
-		_, err = io.WriteString(pw, body[:len(body)/2])
-		require.NoError(t, err)
-		return func() {
-			_, _ = io.WriteString(pw, body[len(body)/2:])
-			_ = pw.Close()
-		}, status
-	}
-	// refusedWith waits until the server counts the requests in flight:
-	// token's next call is answered status.
-	refusedWith := func(token string, status int) *rawResponse {
+	var held []*heldCall
+	// fill holds calls of token until its next call is answered status.
+	// A held call that reached the server while a probe held a place was
+	// refused (at once): it is sent again.
+	fill := func(token string, calls, status int) *rawResponse {
 		t.Helper()
-		var res *rawResponse
-		require.Eventually(t, func() bool {
-			res = sendStateless(t, a, token, "tools/call", "court_list", toolCall("court_list", `{}`), nil)
-			return res.StatusCode == status
-		}, 10*time.Second, 20*time.Millisecond)
-		return res
+		mine := make([]*heldCall, calls)
+		for i := range mine {
+			mine[i] = holdCall(t, a, token)
+		}
+		held = append(held, mine...)
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			res := sendStateless(t, a, token, "tools/call", "court_list", toolCall("court_list", `{}`), nil)
+			if res.StatusCode == status {
+				return res
+			}
+			require.Equal(t, http.StatusOK, res.StatusCode, res)
+			for _, c := range mine {
+				if c.refused() {
+					c.resend(t, a, token)
+				}
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Fatalf("never answered %d", status)
+		return nil
 	}
 
-	finishA1, a1 := slow(ana)
-	finishA2, a2 := slow(ana)
-	res := refusedWith(ana, http.StatusTooManyRequests)
+	res := fill(ana, 2, http.StatusTooManyRequests)
 	assert.Contains(t, res.body, `"error":"too many requests"`)
 	assert.Equal(t, "1", res.Header.Get("Retry-After"))
-
-	finishB, b1 := slow(bob)
-	res = refusedWith(bob, http.StatusServiceUnavailable)
+	select {
+	case status := <-holdCall(t, a, ana).status:
+		assert.Equal(t, http.StatusTooManyRequests, status, "refused before its body is sent")
+	case <-time.After(10 * time.Second):
+		t.Fatal("a refused call waits for its body")
+	}
+	res = fill(bob, 1, http.StatusServiceUnavailable)
 	assert.Contains(t, res.body, `"error":"too many requests"`)
 	assert.NotEmpty(t, res.Header.Get("Retry-After"))
 
-	for _, finish := range []func(){finishA1, finishA2, finishB} {
-		finish()
-	}
-	for _, answer := range []<-chan int{a1, a2, b1} {
-		assert.Equal(t, http.StatusOK, <-answer)
+	for _, c := range held {
+		assert.Equal(t, http.StatusOK, c.finish(t), "a held call is served once its body is sent")
 	}
 	res = sendStateless(t, a, ana, "tools/call", "court_list", toolCall("court_list", `{}`), nil)
 	require.Equal(t, http.StatusOK, res.StatusCode, "the places are free again: %s", res)
+}
+
+// heldCall is a stateless tools/call whose body is sent in two halves: the
+// second only when finish is called.
+type heldCall struct {
+	rest   *io.PipeWriter
+	status chan int
+}
+
+// callBody is the body of a stateless call of court_list.
+var callBody = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"court_list","arguments":{},` +
+	fmt.Sprintf(`"_meta":{"io.modelcontextprotocol/protocolVersion":%q,"io.modelcontextprotocol/clientCapabilities":{}}`, statelessVersion) + `}}`
+
+// holdCall sends the headers and the first half of a call of token.
+func holdCall(t *testing.T, a *apptest.App, token string) *heldCall {
+	t.Helper()
+	c := &heldCall{}
+	c.resend(t, a, token)
+	return c
+}
+
+// resend sends the call anew.
+func (c *heldCall) resend(t *testing.T, a *apptest.App, token string) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, a.URL+"/mcp", pr)
+	require.NoError(t, err)
+	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+		"Mcp-Protocol-Version": statelessVersion, "Mcp-Method": "tools/call", "Mcp-Name": "court_list", "Authorization": "Bearer " + token} {
+		req.Header.Set(k, v)
+	}
+	c.rest, c.status = pw, make(chan int, 1)
+	go func(status chan<- int) {
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			status <- 0
+			return
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		status <- res.StatusCode
+	}(c.status)
+	_, err = io.WriteString(pw, callBody[:len(callBody)/2])
+	require.NoError(t, err)
+}
+
+// refused reports whether the call was answered before its body was sent.
+func (c *heldCall) refused() bool {
+	select {
+	case s := <-c.status:
+		c.status <- s
+		return true
+	default:
+		return false
+	}
+}
+
+// finish sends the rest of the body and returns the answer's status.
+func (c *heldCall) finish(t *testing.T) int {
+	t.Helper()
+	_, _ = io.WriteString(c.rest, callBody[len(callBody)/2:])
+	require.NoError(t, c.rest.Close())
+	return <-c.status
 }
