@@ -236,7 +236,8 @@ func TestCIMD_loopbackNeedsLoopbackBase(t *testing.T) {
 }
 
 // TestCIMD_cache: a document is fetched again only once its max-age has
-// passed; one that forbids caching is fetched on every request.
+// passed; one that forbids caching is fetched on every authorization
+// request, and never for the login page.
 func TestCIMD_cache(t *testing.T) {
 	t.Parallel()
 	docs := newDocServer(t, func(d *docServer, w http.ResponseWriter, r *http.Request) {
@@ -260,8 +261,20 @@ func TestCIMD_cache(t *testing.T) {
 
 	id = docs.URL + "/nostore.json"
 	startFlow(t, app, cimdQuery(id, nil))
-	startFlow(t, app, cimdQuery(id, nil))
+	st = startFlow(t, app, cimdQuery(id, nil))
 	assert.Equal(t, int64(4), docs.fetches.Load(), "no-store: fetched every time")
+
+	// The login page's request shows the name read at /authorize: asked
+	// any number of times, it fetches nothing, even for a document that
+	// forbids caching.
+	var pending struct {
+		ClientName string `json:"client_name"`
+	}
+	for range 5 {
+		app.Anonymous().Get("/oauth/authorize/request?oauth_state="+st).Status(t, http.StatusOK).JSON(t, &pending)
+		assert.Equal(t, "Claude Test", pending.ClientName)
+	}
+	assert.Equal(t, int64(4), docs.fetches.Load(), "the pending request fetches nothing")
 }
 
 // TestCIMD_flowLimit: every fetch is charged to the caller's address

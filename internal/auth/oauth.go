@@ -181,6 +181,9 @@ func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (Authorizat
 	id := newID()
 	st := oauthState{ID: id, ClientID: c.ID, RedirectURI: r.RedirectURI, CodeChallenge: r.CodeChallenge,
 		Scope: scope, State: nilIfEmpty(r.State), Resource: nilIfEmpty(resource), ExpiresAt: s.o.Now().Add(OAuthStateTTL)}
+	if c.Registration == RegistrationCIMD {
+		st.ClientName = &c.Name
+	}
 	if err := s.store.InsertOAuthState(ctx, s.o.DB, st); err != nil {
 		return Authorization{}, fmt.Errorf("authorize: %w", err)
 	}
@@ -197,19 +200,27 @@ type PendingAuthorization struct {
 	ExpiresAt   time.Time
 }
 
-// Pending returns the authorization request of oauth_state id. Errors:
-// ErrBadOAuthState.
+// Pending returns the authorization request of oauth_state id. The name of
+// a client known by its metadata document is the one the document gave
+// when the request was made: the document is not fetched again (Authorize
+// charged its fetch to the caller; this is asked by anyone holding the
+// state, as often as they like). Errors: ErrBadOAuthState.
 func (s *Service) Pending(ctx context.Context, id string) (PendingAuthorization, error) {
 	st, err := s.store.OAuthState(ctx, s.o.DB, id, s.o.Now())
 	if err != nil {
 		return PendingAuthorization{}, err
 	}
+	p := PendingAuthorization{ClientID: st.ClientID, RedirectURI: st.RedirectURI, Scopes: strings.Fields(st.Scope), ExpiresAt: st.ExpiresAt}
+	if st.ClientName != nil {
+		p.ClientName = *st.ClientName
+		return p, nil
+	}
 	c, err := s.oauthClient(ctx, s.o.DB, st.ClientID)
 	if err != nil {
 		return PendingAuthorization{}, err
 	}
-	return PendingAuthorization{ClientID: c.ID, ClientName: c.Name, RedirectURI: st.RedirectURI,
-		Scopes: strings.Fields(st.Scope), ExpiresAt: st.ExpiresAt}, nil
+	p.ClientName = c.Name
+	return p, nil
 }
 
 // CompleteAuthorization grants the authorization request of oauth_state id

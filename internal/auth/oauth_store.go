@@ -13,14 +13,17 @@ import (
 
 // oauthState is a stored authorization request.
 type oauthState struct {
-	ID            string    `db:"id"`
-	ClientID      string    `db:"client_id"`
-	RedirectURI   string    `db:"redirect_uri"`
-	CodeChallenge string    `db:"code_challenge"`
-	Scope         string    `db:"scope"`
-	State         *string   `db:"state"`
-	Resource      *string   `db:"resource"` // the resource indicator asked for (RFC 8707); nil for none
-	ExpiresAt     time.Time `db:"expires_at"`
+	ID            string  `db:"id"`
+	ClientID      string  `db:"client_id"`
+	RedirectURI   string  `db:"redirect_uri"`
+	CodeChallenge string  `db:"code_challenge"`
+	Scope         string  `db:"scope"`
+	State         *string `db:"state"`
+	Resource      *string `db:"resource"` // the resource indicator asked for (RFC 8707); nil for none
+	// ClientName is the name in the metadata document of a client known by
+	// one, as read when the request was made; nil for another client.
+	ClientName *string   `db:"client_name"`
+	ExpiresAt  time.Time `db:"expires_at"`
 }
 
 // oauthCode is a stored authorization code.
@@ -38,12 +41,12 @@ type oauthCode struct {
 
 // InsertOAuthState stores an authorization request.
 func (Store) InsertOAuthState(ctx context.Context, q sqldb.Queryer, st oauthState) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO oauth_states (id, client_id, redirect_uri, code_challenge, scope, state, resource, expires_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, st.ID, st.ClientID, st.RedirectURI, st.CodeChallenge, st.Scope, st.State, st.Resource, st.ExpiresAt)
+	_, err := q.ExecContext(ctx, `INSERT INTO oauth_states (id, client_id, redirect_uri, code_challenge, scope, state, resource, client_name, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, st.ID, st.ClientID, st.RedirectURI, st.CodeChallenge, st.Scope, st.State, st.Resource, st.ClientName, st.ExpiresAt)
 	return err
 }
 
-const oauthStateColumns = `id, client_id, redirect_uri, code_challenge, scope, state, resource, expires_at`
+const oauthStateColumns = `id, client_id, redirect_uri, code_challenge, scope, state, resource, client_name, expires_at`
 
 // OAuthState returns the authorization request id, unexpired at now.
 // Errors: ErrBadOAuthState.
