@@ -193,7 +193,7 @@ func TestCIMD_refusals(t *testing.T) {
 
 	for name, c := range map[string]struct{ id, says string }{
 		"client_id is not the URL": {docs.URL + "/mismatch.json", "is not its URL"},
-		"unreachable":              {closed.URL + "/client.json", "connection refused"},
+		"unreachable":              {closed.URL + "/client.json", "it could not be fetched."},
 		"too large":                {docs.URL + "/large.json", "larger than 64 KiB"},
 		"redirect to another host": {docs.URL + "/elsewhere.json", "another host"},
 		"a confidential client":    {docs.URL + "/secret.json", "only public clients"},
@@ -208,8 +208,13 @@ func TestCIMD_refusals(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			res := refusedUnredirected(t, app.Anonymous().NoRedirects().Get(cimdQuery(c.id, nil)), "invalid client")
 			assert.Contains(t, res.Object(t)["message"], c.says)
+			// What a connection found (a resolver's answer, an address,
+			// the state of a port) is for the log alone.
+			assert.NotContains(t, res.Object(t)["message"], "dial")
+			assert.NotContains(t, res.Object(t)["message"], "connection refused")
 		})
 	}
+	assert.Contains(t, app.LogText(), "connection refused", "the log has the details")
 	assert.Zero(t, other.fetches.Load(), "the redirect to another host is not followed")
 
 	t.Run("redirect_uri not in the document", func(t *testing.T) {

@@ -106,10 +106,10 @@ func newDocumentFetcher(loopback bool, now func() time.Time) *documentFetcher {
 	client := &http.Client{Transport: transport, Timeout: ClientDocumentTimeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) > maxDocumentRedirects {
-				return errors.New("too many redirects")
+				return fmt.Errorf("%w: more than %d", errRedirect, maxDocumentRedirects)
 			}
 			if req.URL.Scheme != via[0].URL.Scheme || req.URL.Host != via[0].URL.Host {
-				return fmt.Errorf("a redirect to another host (%s) is not followed", req.URL.Host)
+				return fmt.Errorf("%w: to another host (%s)", errRedirect, req.URL.Host)
 			}
 			return nil
 		}}
@@ -119,6 +119,9 @@ func newDocumentFetcher(loopback bool, now func() time.Time) *documentFetcher {
 // errRefusedAddr is the error of a connection to an address documents may
 // not be fetched from.
 var errRefusedAddr = errors.New("the address is not a public one")
+
+// errRedirect is the error of a redirect a fetch does not follow.
+var errRedirect = errors.New("redirect not followed")
 
 // checkDocumentAddr refuses address, a resolved IP and port, when it is
 // private, link-local, multicast, unspecified, or loopback without
@@ -187,7 +190,7 @@ func (f *documentFetcher) fetch(ctx context.Context, id string) (clientDocument,
 	}
 	doc, ttl, err := f.get(ctx, id)
 	if err != nil {
-		err = ErrUnknownClient.Withf("The client metadata document %q could not be used: %v.", id, err)
+		err = ErrUnknownClient.Withf("The client metadata document %q could not be used: %s.", id, publicReason(err)).Wrap(err)
 		if ctx.Err() == nil {
 			f.store(id, cachedDocument{err: err, expires: now.Add(ClientDocumentRetry)}, now)
 		}
@@ -239,11 +242,7 @@ func (f *documentFetcher) get(ctx context.Context, id string) (clientDocument, t
 	req.Header.Set("Accept", "application/json")
 	res, err := f.client.Do(req)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // the URL is in the message already
-		}
-		return clientDocument{}, 0, err
+		return clientDocument{}, 0, &fetchError{err: err}
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
@@ -275,6 +274,33 @@ func (f *documentFetcher) get(ctx context.Context, id string) (clientDocument, t
 		doc.ClientName = u.Host
 	}
 	return doc, cacheTTL(res.Header, f.now()), nil
+}
+
+// fetchError is a failure to reach a document's server: its details
+// (a resolver's answer, an address, the state of a port) are for the log,
+// not for whoever sent the client_id.
+type fetchError struct{ err error }
+
+func (e *fetchError) Error() string { return e.err.Error() }
+func (e *fetchError) Unwrap() error { return e.err }
+
+// publicReason is what the caller of /authorize is told of err, a refusal
+// of get: why the document is not a usable one, or, when its server could
+// not be reached, only that, or that its address is not a public one.
+func publicReason(err error) string {
+	var fe *fetchError
+	var ne net.Error
+	switch {
+	case !errors.As(err, &fe):
+		return err.Error()
+	case errors.Is(err, errRefusedAddr):
+		return "its host's address is not a public one"
+	case errors.As(err, &ne) && ne.Timeout():
+		return fmt.Sprintf("it could not be fetched within %s", ClientDocumentTimeout)
+	case errors.Is(err, errRedirect):
+		return "it redirects to another host or too many times"
+	}
+	return "it could not be fetched"
 }
 
 // store caches c under id, first making room: expired entries go, then,

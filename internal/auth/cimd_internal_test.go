@@ -72,6 +72,7 @@ func TestDocumentFetcher_refusesAtConnect(t *testing.T) {
 	for _, u := range []string{srv.URL + "/client.json", "https://10.0.0.1/client.json", "https://169.254.169.254/latest/meta-data"} {
 		_, _, err := f.get(context.Background(), u)
 		require.ErrorIs(t, err, errRefusedAddr, u)
+		assert.Equal(t, "its host's address is not a public one", publicReason(err), "the address is for the log")
 	}
 	assert.Zero(t, hits.Load())
 
