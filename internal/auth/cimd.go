@@ -140,28 +140,35 @@ func checkDocumentAddr(address string, loopback bool) error {
 // specialAddrs are ranges that are global unicast by their form but no
 // public server's: the shared space of carrier-grade NAT (RFC 6598),
 // IANA's special-purpose IPv4 ranges (this network, protocol assignments,
-// benchmarking, documentation, reserved), and the IPv6 prefixes that carry
-// an IPv4 address a translator or tunnel would reach (NAT64, 6to4, Teredo,
-// IPv4-compatible), which could name a private one.
+// benchmarking, documentation, 6to4 relays, reserved) and IPv6 ones
+// (discard, benchmarking, ORCHID, documentation, segment routing), and the
+// IPv6 prefixes that carry an IPv4 address a translator or tunnel would
+// reach (NAT64, SIIT, 6to4, Teredo, IPv4-compatible), which could name a
+// private one.
 var specialAddrs = func() []netip.Prefix {
 	var out []netip.Prefix
-	for _, p := range []string{"100.64.0.0/10", "0.0.0.0/8", "192.0.0.0/24", "192.0.2.0/24", "198.18.0.0/15",
-		"198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4", "64:ff9b::/96", "64:ff9b:1::/48", "2002::/16",
-		"2001::/32", "2001:db8::/32", "::/96"} {
+	for _, p := range []string{"100.64.0.0/10", "0.0.0.0/8", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24",
+		"198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4",
+		"64:ff9b::/96", "64:ff9b:1::/48", "::ffff:0:0:0/96", "2002::/16", "2001::/32", "::/96",
+		"100::/64", "2001:2::/48", "2001:10::/28", "2001:20::/28", "2001:db8::/32", "3fff::/20", "5f00::/16"} {
 		out = append(out, netip.MustParsePrefix(p))
 	}
 	return out
 }()
 
+// globalIPv6 is the IPv6 global unicast space IANA allocates from; the rest
+// (site-local fec0::/10 among it) is no public server's.
+var globalIPv6 = netip.MustParsePrefix("2000::/3")
+
 // publicAddr reports whether a document may be fetched from a: a global
-// unicast address outside the private and special-purpose ranges, or a
-// loopback one when loopback.
+// unicast address (of 2000::/3 for IPv6) outside the private and
+// special-purpose ranges, or a loopback one when loopback.
 func publicAddr(a netip.Addr, loopback bool) bool {
 	a = a.Unmap()
 	switch {
 	case a.IsLoopback():
 		return loopback
-	case !a.IsGlobalUnicast(), a.IsPrivate():
+	case !a.IsGlobalUnicast(), a.IsPrivate(), a.Is6() && !globalIPv6.Contains(a):
 		return false
 	}
 	for _, p := range specialAddrs {

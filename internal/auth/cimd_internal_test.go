@@ -53,6 +53,16 @@ func TestPublicAddr(t *testing.T) {
 		{"198.18.0.1", false, false},
 		{"203.0.113.5", false, false},
 		{"240.0.0.1", false, false},
+		{"192.88.99.1", false, false},
+		{"::ffff:0:a00:1", false, false}, // SIIT of 10.0.0.1
+		{"fec0::1", false, false},        // site-local
+		{"100::1", false, false},
+		{"2001:2::1", false, false},
+		{"2001:10::1", false, false},
+		{"2001:20::1", false, false},
+		{"3fff::1", false, false},
+		{"5f00::1", false, false},
+		{"2a00:1450:4001:81c::200e", true, true},
 	} {
 		a := netip.MustParseAddr(c.addr)
 		assert.Equal(t, c.public, publicAddr(a, false), "%s without loopback", c.addr)
