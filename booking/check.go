@@ -46,8 +46,8 @@ type SlotCheck struct {
 // error.
 //
 // Errors: clubhouse.ErrForbidden for an actor without the panel
-// permission; Invalid for a bad span, a court id or client id that names
-// nothing; NotFound for an unknown court.
+// permission; Invalid for a bad span or a client id that names nothing;
+// NotFound for an unknown court.
 func (b *Bookings) Check(ctx context.Context, by clubhouse.Actor, in CheckInput) (SlotCheck, error) {
 	if err := by.RequirePanel(); err != nil {
 		return SlotCheck{}, err

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,6 +72,15 @@ func TestOAuth_resource(t *testing.T) {
 	assert.Equal(t, []string{apptest.Issuer + "/api/mcp"}, audClaim(t, tok.AccessToken))
 	mcpCall(app, tok.AccessToken).Status(t, http.StatusOK)
 
+	// A trailing slash or another case of scheme and host names the same
+	// resource; the token carries its canonical URI.
+	odd := strings.Replace(strings.ToUpper(apptest.Issuer), "HTTP", "Http", 1) + "/mcp/"
+	st = startFlow(t, app, authorizeQuery(func(q url.Values) { q.Set("resource", odd) }))
+	form := codeForm(grantCode(t, app, op.AccessToken, st))
+	form.Set("resource", mcpResource+"/")
+	tokenCall(app, form).Status(t, http.StatusOK).JSON(t, &tok)
+	assert.Equal(t, []string{mcpResource}, audClaim(t, tok.AccessToken), "asked as %s", odd)
+
 	// Without a resource, today's tokens: the API's audience, at /mcp and
 	// at the API alike; the token request may name the resource then.
 	code := grantCode(t, app, op.AccessToken, startFlow(t, app, authorizeQuery(func(q url.Values) { q.Set("scope", "mcp panel") })))
@@ -79,7 +89,7 @@ func TestOAuth_resource(t *testing.T) {
 	mcpCall(app, tok.AccessToken).Status(t, http.StatusOK)
 	bearer(app, tok.AccessToken).Get("/api/admin/courts").Status(t, http.StatusOK)
 	code = grantCode(t, app, op.AccessToken, startFlow(t, app, authorizeQuery(nil)))
-	form := codeForm(code)
+	form = codeForm(code)
 	form.Set("resource", mcpResource)
 	tokenCall(app, form).Status(t, http.StatusOK).JSON(t, &tok)
 	assert.Equal(t, []string{mcpResource}, audClaim(t, tok.AccessToken))
@@ -101,6 +111,12 @@ func TestOAuth_resourceRefusals(t *testing.T) {
 		assert.Equal(t, "invalid_target", to.Query().Get("error"), r)
 		assert.Equal(t, "st-123", to.Query().Get("state"), r)
 	}
+	long := "https://other.example/" + strings.Repeat("a", 3000)
+	res := app.Anonymous().NoRedirects().Get(authorizeQuery(func(q url.Values) { q.Set("resource", long) })).Status(t, http.StatusFound)
+	to, err := url.Parse(res.Header.Get("Location"))
+	require.NoError(t, err)
+	assert.Equal(t, "invalid_target", to.Query().Get("error"))
+	assert.NotContains(t, to.Query().Get("error_description"), "aaaa", "a resource too long is not echoed")
 
 	form := codeForm(grantCode(t, app, op.AccessToken, startFlow(t, app, authorizeQuery(nil))))
 	form.Set("resource", "https://other.example/mcp")

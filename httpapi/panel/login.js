@@ -3,8 +3,8 @@
 "use strict";
 
 const scopeText = {
-  mcp: "use the club's booking tools on your behalf: courts, bookings, clients and payments",
-  "mcp:read": "look up the club's courts, bookings, clients and payments on your behalf, without changing anything",
+  mcp: "use the club's booking tools on your behalf: courts, bookings, clients, payments, classes, events and tickets",
+  "mcp:read": "look up the club's courts, bookings, clients, payments, classes, events and tickets on your behalf, without changing anything",
   panel: "act in the staff panel on your behalf",
   openid: "know who you are (your user id and email)",
 };

@@ -169,6 +169,9 @@ func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (Authorizat
 	if !ok {
 		return fail("invalid_scope", "scope may hold only mcp, mcp:read, panel and openid.")
 	}
+	if !validText(r.Resource, 2000) {
+		return fail("invalid_target", "resource must be a URI of at most 2000 characters.")
+	}
 	resource, err := s.target(r.Resource)
 	if err != nil {
 		return fail("invalid_target", clubhouse.AsError(err).Message)
@@ -587,14 +590,35 @@ func (s *Service) oauthClient(ctx context.Context, q sqldb.Queryer, id string) (
 // endpoint (Verifier.Resources). Errors: ErrInvalidTarget for any other
 // resource, another server's among them.
 func (s *Service) target(resource string) (string, error) {
-	switch {
-	case resource == "" || resource == s.o.Verifier.Audience:
+	if resource == "" || resource == s.o.Verifier.Audience {
 		return "", nil
-	case slices.Contains(s.o.Verifier.Resources, resource):
-		return resource, nil
+	}
+	for _, r := range s.o.Verifier.Resources {
+		if sameResource(resource, r) {
+			return r, nil
+		}
 	}
 	return "", ErrInvalidTarget.Withf("The resource %q is not a resource of this server: ask for %s.",
 		resource, strings.Join(s.o.Verifier.Resources, " or "))
+}
+
+// sameResource reports whether the resource indicator asked names the
+// resource URI r: the same URI but for the case of its scheme and host and
+// a trailing slash, which clients differ on (RFC 3986, section 6.2.3).
+func sameResource(asked, r string) bool {
+	if asked == r {
+		return true
+	}
+	a, err := url.Parse(asked)
+	if err != nil || a.RawQuery != "" || a.Fragment != "" || a.User != nil {
+		return false
+	}
+	b, err := url.Parse(r)
+	if err != nil {
+		return false
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Host, b.Host) &&
+		strings.TrimSuffix(a.EscapedPath(), "/") == strings.TrimSuffix(b.EscapedPath(), "/")
 }
 
 // grantTarget returns the audience of a token of a grant whose
