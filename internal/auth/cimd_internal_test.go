@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -79,7 +80,10 @@ func TestDocumentFetcher_refusesAtConnect(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
 	defer srv.Close()
 	f := newDocumentFetcher(false, time.Now)
-	for _, u := range []string{srv.URL + "/client.json", "https://10.0.0.1/client.json", "https://169.254.169.254/latest/meta-data"} {
+	// localhost is a name, resolved to a loopback address only when the
+	// connection is made.
+	byName := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/client.json"
+	for _, u := range []string{byName, srv.URL + "/client.json", "https://10.0.0.1/client.json", "https://169.254.169.254/latest/meta-data"} {
 		_, _, err := f.get(context.Background(), u)
 		require.ErrorIs(t, err, errRefusedAddr, u)
 		assert.Equal(t, "its host's address is not a public one", publicReason(err), "the address is for the log")
