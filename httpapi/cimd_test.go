@@ -99,13 +99,15 @@ func TestCIMD_codeFlow(t *testing.T) {
 
 	st := startFlow(t, app, cimdQuery(id, nil))
 	var pending struct {
-		ClientID    string `json:"client_id"`
-		ClientName  string `json:"client_name"`
-		RedirectURI string `json:"redirect_uri"`
+		ClientID     string `json:"client_id"`
+		ClientName   string `json:"client_name"`
+		DocumentHost string `json:"client_document_host"`
+		RedirectURI  string `json:"redirect_uri"`
 	}
 	app.Anonymous().Get("/oauth/authorize/request?oauth_state="+st).Status(t, http.StatusOK).JSON(t, &pending)
 	assert.Equal(t, id, pending.ClientID)
 	assert.Equal(t, "Claude Test", pending.ClientName)
+	assert.Equal(t, strings.TrimPrefix(docs.URL, "http://"), pending.DocumentHost)
 	assert.Equal(t, oauthRedirect, pending.RedirectURI)
 
 	var out struct {
@@ -145,7 +147,9 @@ func TestCIMD_codeFlow(t *testing.T) {
 		ClientID string `json:"client_id"`
 	}
 	app.Anonymous().Post("/oauth/register", map[string]any{"redirect_uris": []string{oauthRedirect}}).Status(t, http.StatusCreated).JSON(t, &reg)
-	startFlow(t, app, cimdQuery(reg.ClientID, nil))
+	regState := startFlow(t, app, cimdQuery(reg.ClientID, nil))
+	regPending := app.Anonymous().Get("/oauth/authorize/request?oauth_state="+regState).Status(t, http.StatusOK).Object(t)
+	assert.NotContains(t, regPending, "client_document_host", "a registered client has no document")
 	logs := app.LogText()
 	assert.Contains(t, logs, `msg="oauth authorization" client_id=`+id+` registration=cimd`)
 	assert.Contains(t, logs, `msg="oauth authorization" client_id=`+reg.ClientID+` registration=dcr`)
@@ -183,6 +187,13 @@ func TestCIMD_refusals(t *testing.T) {
 			_, _ = w.Write([]byte("<html>"))
 		case "/gone.json":
 			http.NotFound(w, r)
+		case "/cutoff.json":
+			// The connection closes in the middle of the body.
+			w.Header().Set("Content-Length", "5000")
+			_, _ = w.Write([]byte(`{"client_id":`))
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				_ = conn.Close()
+			}
 		default:
 			serveDoc(w, clientDoc(self), "")
 		}
@@ -199,6 +210,7 @@ func TestCIMD_refusals(t *testing.T) {
 		"a confidential client":    {docs.URL + "/secret.json", "only public clients"},
 		"not JSON":                 {docs.URL + "/notjson.json", "not a JSON object"},
 		"not found":                {docs.URL + "/gone.json", "404"},
+		"cut off":                  {docs.URL + "/cutoff.json", "it could not be fetched."},
 		"no path":                  {docs.URL, "by a path"},
 		"a fragment":               {docs.URL + "/client.json#x", "not a client metadata document URL"},
 		"dot segments":             {docs.URL + "/a/../client.json", "dot segments"},
@@ -210,8 +222,9 @@ func TestCIMD_refusals(t *testing.T) {
 			assert.Contains(t, res.Object(t)["message"], c.says)
 			// What a connection found (a resolver's answer, an address,
 			// the state of a port) is for the log alone.
-			assert.NotContains(t, res.Object(t)["message"], "dial")
-			assert.NotContains(t, res.Object(t)["message"], "connection refused")
+			for _, detail := range []string{"dial", "read tcp", "connection refused", "EOF"} {
+				assert.NotContains(t, res.Object(t)["message"], detail)
+			}
 		})
 	}
 	assert.Contains(t, app.LogText(), "connection refused", "the log has the details")

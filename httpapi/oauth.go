@@ -72,11 +72,14 @@ func (s *Server) authorizeEndpoint(w http.ResponseWriter, r *http.Request) error
 }
 
 type pendingDTO struct {
-	ClientID    string   `json:"client_id" validate:"required"`
-	ClientName  string   `json:"client_name" validate:"required"`
-	RedirectURI string   `json:"redirect_uri" validate:"required"`
-	Scopes      []string `json:"scopes" validate:"required" example:"mcp"`
-	ExpiresAt   string   `json:"expires_at" validate:"required" format:"date-time"`
+	ClientID   string `json:"client_id" validate:"required"`
+	ClientName string `json:"client_name" validate:"required"`
+	// The host of the client's metadata document (CIMD), whose name is the
+	// client's own claim; absent for a registered client.
+	ClientDocumentHost string   `json:"client_document_host,omitempty" example:"claude.ai"`
+	RedirectURI        string   `json:"redirect_uri" validate:"required"`
+	Scopes             []string `json:"scopes" validate:"required" example:"mcp"`
+	ExpiresAt          string   `json:"expires_at" validate:"required" format:"date-time"`
 }
 
 // pendingAuthorization shows the login page what it asks the user to allow.
@@ -99,7 +102,7 @@ func (s *Server) pendingAuthorization(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	return writeJSON(w, http.StatusOK, pendingDTO{ClientID: p.ClientID, ClientName: p.ClientName, RedirectURI: p.RedirectURI,
+	return writeJSON(w, http.StatusOK, pendingDTO{ClientID: p.ClientID, ClientName: p.ClientName, ClientDocumentHost: p.DocumentHost, RedirectURI: p.RedirectURI,
 		Scopes: p.Scopes, ExpiresAt: p.ExpiresAt.UTC().Format(time.RFC3339)})
 }
 

@@ -141,7 +141,8 @@ func (a args) decode(raw json.RawMessage, dst any) error {
 }
 
 // checkRaw refuses, before decoding, what encoding/json would accept but
-// alter or coerce: a number argument sent as a string ("100"), and text
+// alter or coerce: an argument whose name differs from the tool's only in
+// case, a number argument sent as a string ("100"), and text
 // that is not UTF-8 (bytes such as 0xFF, overlong or CESU-8 sequences) or
 // escapes a lone surrogate, either of which would be stored as U+FFFD.
 // Arguments that are not an object are left to decode; an unknown argument
@@ -158,6 +159,13 @@ func (a args) checkRaw(raw json.RawMessage) error {
 			}
 		}
 		return wiretext.NotUTF8("The arguments")
+	}
+	// encoding/json matches names regardless of case, which would take
+	// IDEMPOTENCY_KEY for idempotency_key: names match exactly here.
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		if !slices.ContainsFunc(a.fields, func(f argField) bool { return f.name == name }) {
+			return clubhouse.ErrUnknownField.Withf("Argument %s is not accepted by this tool; see its input schema.", name)
+		}
 	}
 	for _, f := range a.fields {
 		v := bytes.TrimSpace(fields[f.name])

@@ -56,6 +56,8 @@ func TestMCP_businessErrors(t *testing.T) {
 		{"null for a required argument", "booking_read", map[string]any{"booking_id": nil}, "invalid_input", "incomplete data", "booking_id"},
 		{"no arguments at all", "client_read", nil, "invalid_input", "incomplete data", "client_id"},
 		{"unknown argument", "booking_read", map[string]any{"booking_id": booking, "idempotency_key": "k"}, "invalid_input", "unknown field", "idempotency_key"},
+		{"an argument in other case", "booking_add_payment", map[string]any{"booking_id": booking, "amount": 500, "transaction_id": "TX-CASE", "IDEMPOTENCY_KEY": "k"},
+			"invalid_input", "unknown field", "IDEMPOTENCY_KEY"},
 		{"wrong type", "booking_read", map[string]any{"booking_id": "12"}, "invalid_input", "invalid data", "booking_id must be an integer"},
 		{"amount not a number", "booking_add_payment", map[string]any{"booking_id": booking, "amount": true, "transaction_id": "TX-2"}, "invalid_input", "invalid data", "amount must be a number"},
 		{"amount zero", "booking_add_payment", map[string]any{"booking_id": booking, "amount": 0, "transaction_id": "TX-3"}, "invalid_input", "invalid amount", ""},

@@ -181,11 +181,12 @@ var revisionDate = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 // toolsOnly answers the methods of the capabilities the server does not
 // declare (prompts, resources, completions) "method not found", which a
 // stateless request gets as 404: the SDK would answer them, with empty
-// lists, though the server offers none.
+// lists, though the server offers none. The SDK words the error itself
+// from its code.
 func toolsOnly(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if strings.HasPrefix(method, "prompts/") || strings.HasPrefix(method, "resources/") || method == "completion/complete" {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "The server offers tools only; it has no method " + method + "."}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found"}
 		}
 		return next(ctx, method, req)
 	}

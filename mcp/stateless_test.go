@@ -332,3 +332,35 @@ func (c *heldCall) finish(t *testing.T) int {
 	require.NoError(t, c.rest.Close())
 	return <-c.status
 }
+
+// TestMCP_toolsOnly: the server offers tools only; the methods of prompts,
+// resources and completions are "method not found", which a stateless
+// request gets as 404 and a session as a JSON-RPC error.
+func TestMCP_toolsOnly(t *testing.T) {
+	t.Parallel()
+	a := newClub(t)
+	token := staffToken(a, "desk@test.club")
+	res := post(t, a, token, "", initialize)
+	require.Equal(t, http.StatusOK, res.StatusCode, res)
+	sid := res.Header.Get("Mcp-Session-Id")
+	require.Equal(t, http.StatusAccepted, post(t, a, token, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).StatusCode)
+	for method, params := range map[string]string{
+		"prompts/list": `{"cursor":"c"}`, "prompts/get": `{"name":"p"}`, "resources/list": `{"cursor":"c"}`,
+		"resources/read": `{"uri":"file:///x"}`, "resources/templates/list": `{"cursor":"c"}`,
+		"completion/complete": `{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"v"}}`,
+	} {
+		name := ""
+		if method == "prompts/get" || method == "resources/read" {
+			name = "p"
+			if method == "resources/read" {
+				name = "file:///x"
+			}
+		}
+		res := sendStateless(t, a, token, method, name, params, nil)
+		assert.Equal(t, http.StatusNotFound, res.StatusCode, "%s: %s", method, res)
+		assert.Contains(t, res.body, `"code":-32601`, method)
+		res = post(t, a, token, sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":%q,"params":%s}`, method, params))
+		require.Equal(t, http.StatusOK, res.StatusCode, "%s: %s", method, res)
+		assert.Contains(t, res.message(t), `"code":-32601`, method)
+	}
+}

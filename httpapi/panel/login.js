@@ -46,8 +46,8 @@ async function start() {
   $("redirect-host").textContent = new URL(data.redirect_uri).host;
   // A client known by its metadata document (CIMD) chose its own name: the
   // document's host says who vouches for it.
-  if (/^https?:\/\//.test(data.client_id)) {
-    $("client-host").textContent = new URL(data.client_id).host;
+  if (data.client_document_host) {
+    $("client-host").textContent = data.client_document_host;
     $("client-origin").hidden = false;
   }
   const list = $("scopes");

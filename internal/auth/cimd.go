@@ -140,17 +140,16 @@ func checkDocumentAddr(address string, loopback bool) error {
 // specialAddrs are ranges that are global unicast by their form but no
 // public server's: the shared space of carrier-grade NAT (RFC 6598),
 // IANA's special-purpose IPv4 ranges (this network, protocol assignments,
-// benchmarking, documentation, 6to4 relays, reserved) and IPv6 ones
-// (discard, benchmarking, ORCHID, documentation, segment routing), and the
-// IPv6 prefixes that carry an IPv4 address a translator or tunnel would
-// reach (NAT64, SIIT, 6to4, Teredo, IPv4-compatible), which could name a
-// private one.
+// benchmarking, documentation, 6to4 relays, reserved), and those of
+// globalIPv6 (benchmarking, ORCHID, documentation, and 6to4 and Teredo,
+// which carry an IPv4 address a tunnel would reach, possibly a private
+// one). The IPv6 special ranges outside globalIPv6 (NAT64, SIIT,
+// IPv4-compatible, discard, segment routing) are refused with it.
 var specialAddrs = func() []netip.Prefix {
 	var out []netip.Prefix
 	for _, p := range []string{"100.64.0.0/10", "0.0.0.0/8", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24",
 		"198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4",
-		"64:ff9b::/96", "64:ff9b:1::/48", "::ffff:0:0:0/96", "2002::/16", "2001::/32", "::/96",
-		"100::/64", "2001:2::/48", "2001:10::/28", "2001:20::/28", "2001:db8::/32", "3fff::/20", "5f00::/16"} {
+		"2002::/16", "2001::/32", "2001:2::/48", "2001:10::/28", "2001:20::/28", "2001:db8::/32", "3fff::/20"} {
 		out = append(out, netip.MustParsePrefix(p))
 	}
 	return out
@@ -180,10 +179,13 @@ func publicAddr(a netip.Addr, loopback bool) bool {
 }
 
 // fetch returns the document at id, from the cache while its headers allow.
-// A document that could not be used is refused again for
-// ClientDocumentRetry without another fetch, unless the caller went away
-// while it was fetched. Errors: ErrUnknownClient, saying why the document
-// is refused.
+// A document refused for what it is (its content, or a 4xx of its server
+// other than 408 and 429) is refused again for ClientDocumentRetry without
+// another fetch, unless the caller went away while it was fetched; one
+// refused for a failure that may pass (the network, a 5xx) is not
+// remembered. Errors: ErrUnknownClient, saying why the document is refused,
+// with the details of a failure to reach its server only in the cause, for
+// the log.
 func (f *documentFetcher) fetch(ctx context.Context, id string) (clientDocument, error) {
 	if err := f.checkURL(id); err != nil {
 		return clientDocument{}, err
@@ -197,8 +199,12 @@ func (f *documentFetcher) fetch(ctx context.Context, id string) (clientDocument,
 	}
 	doc, ttl, err := f.get(ctx, id)
 	if err != nil {
-		err = ErrUnknownClient.Withf("The client metadata document %q could not be used: %s.", id, publicReason(err)).Wrap(err)
-		if ctx.Err() == nil {
+		var refusal *docRefusal
+		if !errors.As(err, &refusal) {
+			refusal = &docRefusal{reason: "it could not be fetched", cause: err}
+		}
+		err = ErrUnknownClient.Withf("The client metadata document %q could not be used: %s.", id, refusal.reason).Wrap(err)
+		if refusal.lasting && ctx.Err() == nil {
 			f.store(id, cachedDocument{err: err, expires: now.Add(ClientDocumentRetry)}, now)
 		}
 		return clientDocument{}, err
@@ -238,42 +244,54 @@ func (f *documentFetcher) checkURL(id string) error {
 }
 
 // get fetches and checks the document at id, and returns how long it may
-// be cached.
+// be cached. Errors: *docRefusal.
 func (f *documentFetcher) get(ctx context.Context, id string) (clientDocument, time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, ClientDocumentTimeout)
 	defer cancel()
+	unreachable := func(cause error) (clientDocument, time.Duration, error) {
+		return clientDocument{}, 0, &docRefusal{reason: "it could not be fetched", cause: cause}
+	}
+	lasting := func(format string, args ...any) (clientDocument, time.Duration, error) {
+		return clientDocument{}, 0, &docRefusal{reason: fmt.Sprintf(format, args...), lasting: true}
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, id, nil)
 	if err != nil {
-		return clientDocument{}, 0, err
+		return unreachable(err)
 	}
 	req.Header.Set("Accept", "application/json")
 	res, err := f.client.Do(req)
-	if err != nil {
-		return clientDocument{}, 0, &fetchError{err: err}
+	switch {
+	case errors.Is(err, errRedirect):
+		return clientDocument{}, 0, &docRefusal{reason: "it redirects to another host or too many times", lasting: true, cause: err}
+	case err != nil:
+		return unreachable(err)
 	}
 	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return clientDocument{}, 0, fmt.Errorf("the server answered %s", res.Status)
+	switch s := res.StatusCode; {
+	case s == http.StatusRequestTimeout, s == http.StatusTooManyRequests, s >= 500:
+		return clientDocument{}, 0, &docRefusal{reason: "the server answered " + res.Status}
+	case s != http.StatusOK:
+		return lasting("the server answered %s", res.Status)
 	}
 	body, err := io.ReadAll(io.LimitReader(res.Body, MaxClientDocument+1))
 	if err != nil {
-		return clientDocument{}, 0, fmt.Errorf("reading it: %w", err)
+		return unreachable(err)
 	}
 	if len(body) > MaxClientDocument {
-		return clientDocument{}, 0, fmt.Errorf("it is larger than %d KiB", MaxClientDocument>>10)
+		return lasting("it is larger than %d KiB", MaxClientDocument>>10)
 	}
 	var doc clientDocument
 	if err := json.Unmarshal(body, &doc); err != nil {
-		return clientDocument{}, 0, errors.New("it is not a JSON object of client metadata")
+		return lasting("it is not a JSON object of client metadata")
 	}
 	if doc.ClientID != id {
-		return clientDocument{}, 0, fmt.Errorf("its client_id %q is not its URL", doc.ClientID)
+		return lasting("its client_id %q is not its URL", doc.ClientID)
 	}
 	if len(doc.RedirectURIs) == 0 {
-		return clientDocument{}, 0, errors.New("it lists no redirect_uris")
+		return lasting("it lists no redirect_uris")
 	}
 	if m := doc.TokenEndpointAuthMethod; m != "" && m != "none" {
-		return clientDocument{}, 0, fmt.Errorf("its token_endpoint_auth_method is %q: only public clients (none) are accepted", m)
+		return lasting("its token_endpoint_auth_method is %q: only public clients (none) are accepted", m)
 	}
 	doc.ClientName = strings.TrimSpace(doc.ClientName)
 	if doc.ClientName == "" || !validText(doc.ClientName, 255) {
@@ -283,38 +301,33 @@ func (f *documentFetcher) get(ctx context.Context, id string) (clientDocument, t
 	return doc, cacheTTL(res.Header, f.now()), nil
 }
 
-// fetchError is a failure to reach a document's server: its details
-// (a resolver's answer, an address, the state of a port) are for the log,
-// not for whoever sent the client_id.
-type fetchError struct{ err error }
-
-func (e *fetchError) Error() string { return e.err.Error() }
-func (e *fetchError) Unwrap() error { return e.err }
-
-// publicReason is what the caller of /authorize is told of err, a refusal
-// of get: why the document is not a usable one, or, when its server could
-// not be reached, only that, or that its address is not a public one.
-func publicReason(err error) string {
-	var fe *fetchError
-	var ne net.Error
-	switch {
-	case !errors.As(err, &fe):
-		return err.Error()
-	case errors.Is(err, errRefusedAddr):
-		return "its host's address is not a public one"
-	case errors.As(err, &ne) && ne.Timeout():
-		return fmt.Sprintf("it could not be fetched within %s", ClientDocumentTimeout)
-	case errors.Is(err, errRedirect):
-		return "it redirects to another host or too many times"
-	}
-	return "it could not be fetched"
+// docRefusal is why a document is not used: reason, as the caller of
+// /authorize is told it, and the cause, for the log alone (what a
+// connection found: a resolver's answer, an address, the state of a port).
+// It is lasting when fetching the document again soon would find the same.
+type docRefusal struct {
+	reason  string
+	lasting bool
+	cause   error
 }
+
+func (e *docRefusal) Error() string {
+	if e.cause == nil {
+		return e.reason
+	}
+	return e.reason + ": " + e.cause.Error()
+}
+
+func (e *docRefusal) Unwrap() error { return e.cause }
 
 // store caches c under id, first making room: expired entries go, then,
 // if the cache is still full, the one that expires soonest.
 func (f *documentFetcher) store(id string, c cachedDocument, now time.Time) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if old, ok := f.cache[id]; ok && c.err != nil && old.err == nil && now.Before(old.expires) {
+		return // a refusal racing a fetch that succeeded does not replace it
+	}
 	if len(f.cache) >= maxCachedDocuments {
 		var soonest string
 		for k, v := range f.cache {

@@ -86,7 +86,9 @@ func TestDocumentFetcher_refusesAtConnect(t *testing.T) {
 	for _, u := range []string{byName, srv.URL + "/client.json", "https://10.0.0.1/client.json", "https://169.254.169.254/latest/meta-data"} {
 		_, _, err := f.get(context.Background(), u)
 		require.ErrorIs(t, err, errRefusedAddr, u)
-		assert.Equal(t, "its host's address is not a public one", publicReason(err), "the address is for the log")
+		var refusal *docRefusal
+		require.ErrorAs(t, err, &refusal)
+		assert.Equal(t, "it could not be fetched", refusal.reason, "the address is for the log")
 	}
 	assert.Zero(t, hits.Load())
 
@@ -148,14 +150,18 @@ func TestDocumentFetcher_cacheBound(t *testing.T) {
 	assert.Contains(t, f.cache, "newer")
 }
 
-// TestDocumentFetcher_refusalCached: a document that cannot be used is
-// refused again for ClientDocumentRetry without another fetch, then
-// fetched anew.
+// TestDocumentFetcher_refusalCached: a document refused for what it is
+// is refused again for ClientDocumentRetry without another fetch, then
+// fetched anew; a failure that may pass is not remembered.
 func TestDocumentFetcher_refusalCached(t *testing.T) {
 	t.Parallel()
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
+		if r.URL.Path == "/flaky.json" {
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return
+		}
 		http.Error(w, "gone", http.StatusNotFound)
 	}))
 	defer srv.Close()
@@ -173,6 +179,22 @@ func TestDocumentFetcher_refusalCached(t *testing.T) {
 	require.ErrorIs(t, err, ErrUnknownClient)
 	assert.Equal(t, int64(2), hits.Load(), "fetched again after ClientDocumentRetry")
 
+	// A failure that may pass (a 5xx, the network) is not remembered.
+	flaky := srv.URL + "/flaky.json"
+	for range 2 {
+		_, err = f.fetch(context.Background(), flaky)
+		require.ErrorIs(t, err, ErrUnknownClient)
+		assert.Contains(t, err.Error(), "503")
+	}
+	assert.Equal(t, int64(4), hits.Load(), "a 503 is fetched again")
+
+	// A refusal racing a fetch that succeeded does not replace it.
+	f.store(id, cachedDocument{doc: clientDocument{ClientID: id}, expires: now.Add(time.Hour)}, now)
+	f.store(id, cachedDocument{err: ErrUnknownClient, expires: now.Add(ClientDocumentRetry)}, now)
+	doc, err := f.fetch(context.Background(), id)
+	require.NoError(t, err)
+	assert.Equal(t, id, doc.ClientID)
+
 	// A fetch whose caller went away is not remembered.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -180,4 +202,27 @@ func TestDocumentFetcher_refusalCached(t *testing.T) {
 	_, err = f.fetch(ctx, other)
 	require.Error(t, err)
 	assert.NotContains(t, f.cache, other)
+}
+
+// TestSameResource: a resource indicator names the tool endpoint's URI but
+// for a trailing slash and the ASCII case of its scheme and host.
+func TestSameResource(t *testing.T) {
+	t.Parallel()
+	const r = "https://club.example.com/mcp"
+	for asked, same := range map[string]bool{
+		r:                                  true,
+		r + "/":                            true,
+		"HTTPS://Club.Example.COM/mcp":     true,
+		"https://club.example.com/MCP":     false, // paths keep their case
+		"https://club.example.com:443/mcp": false,
+		"https://club.example.com/mcp?x=1": false,
+		"https://club.example.com/mcp#x":   false,
+		"https://u@club.example.com/mcp":   false,
+		"https://club.example.com":         false,
+		"http://club.example.com/mcp":      false,
+	} {
+		assert.Equal(t, same, sameResource(asked, r), asked)
+	}
+	assert.False(t, sameResource("https://\u212Alub.example/mcp", "https://klub.example/mcp"), "a Kelvin sign is no k")
+	assert.True(t, sameResource("https://KLUB.example/mcp", "https://klub.example/mcp"))
 }

@@ -196,18 +196,24 @@ func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (Authorizat
 // PendingAuthorization is an authorization request waiting at the login
 // page, as the page shows it to the user.
 type PendingAuthorization struct {
-	ClientID    string
-	ClientName  string
-	RedirectURI string
-	Scopes      []string
-	ExpiresAt   time.Time
+	ClientID   string
+	ClientName string
+	// DocumentHost is the host of the metadata document of a client known
+	// by one (CIMD), whose name is its own claim; "" for another client.
+	DocumentHost string
+	RedirectURI  string
+	Scopes       []string
+	ExpiresAt    time.Time
 }
 
 // Pending returns the authorization request of oauth_state id. The name of
 // a client known by its metadata document is the one the document gave
 // when the request was made: the document is not fetched again (Authorize
 // charged its fetch to the caller; this is asked by anyone holding the
-// state, as often as they like). Errors: ErrBadOAuthState.
+// state, as often as they like). Only a request stored before migration
+// 00028, or by an instance without it, has no name and takes the client's
+// path again, for the OAuthStateTTL such a request lives. Errors:
+// ErrBadOAuthState.
 func (s *Service) Pending(ctx context.Context, id string) (PendingAuthorization, error) {
 	st, err := s.store.OAuthState(ctx, s.o.DB, id, s.o.Now())
 	if err != nil {
@@ -215,7 +221,7 @@ func (s *Service) Pending(ctx context.Context, id string) (PendingAuthorization,
 	}
 	p := PendingAuthorization{ClientID: st.ClientID, RedirectURI: st.RedirectURI, Scopes: strings.Fields(st.Scope), ExpiresAt: st.ExpiresAt}
 	if st.ClientName != nil {
-		p.ClientName = *st.ClientName
+		p.ClientName, p.DocumentHost = *st.ClientName, documentHost(st.ClientID)
 		return p, nil
 	}
 	c, err := s.oauthClient(ctx, s.o.DB, st.ClientID)
@@ -223,6 +229,9 @@ func (s *Service) Pending(ctx context.Context, id string) (PendingAuthorization,
 		return PendingAuthorization{}, err
 	}
 	p.ClientName = c.Name
+	if c.Registration == RegistrationCIMD {
+		p.DocumentHost = documentHost(st.ClientID)
+	}
 	return p, nil
 }
 
@@ -602,6 +611,15 @@ func (s *Service) target(resource string) (string, error) {
 		resource, strings.Join(s.o.Verifier.Resources, " or "))
 }
 
+// documentHost is the host of the metadata document at URL id.
+func documentHost(id string) string {
+	u, err := url.Parse(id)
+	if err != nil {
+		return ""
+	}
+	return u.Host
+}
+
 // sameResource reports whether the resource indicator asked names the
 // resource URI r: the same URI but for the case of its scheme and host and
 // a trailing slash, which clients differ on (RFC 3986, section 6.2.3).
@@ -617,8 +635,30 @@ func sameResource(asked, r string) bool {
 	if err != nil {
 		return false
 	}
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Host, b.Host) &&
+	return asciiFold(a.Scheme, b.Scheme) && asciiFold(a.Host, b.Host) &&
 		strings.TrimSuffix(a.EscapedPath(), "/") == strings.TrimSuffix(b.EscapedPath(), "/")
+}
+
+// asciiFold reports whether a and b are equal but for the case of ASCII
+// letters, as RFC 3986 compares schemes and hosts (Unicode folding would
+// take the Kelvin sign for a k).
+func asciiFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range len(a) {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // grantTarget returns the audience of a token of a grant whose
