@@ -52,6 +52,9 @@
 // for 2026-07-28 first (server/discover) and falls back to initialize with
 // an older server; ClientSessionOptions.ProtocolVersion picks another.
 //
+// The server offers tools only: the methods of prompts, resources and
+// completions answer "method not found" (404 at 2026-07-28).
+//
 // The limits below hold in both: the Host and Origin checks, the size of
 // a message, the scopes and the panel permission apply to every request;
 // a stateless request holds no session (it counts in none of the session
