@@ -33,8 +33,8 @@ const (
 	// MaxClientDocumentAge bounds how long a document is cached, whatever its
 	// headers say.
 	MaxClientDocumentAge = 24 * time.Hour
-	// ClientDocumentRetry is how long a document that could not be used is
-	// refused without fetching it again.
+	// ClientDocumentRetry is how long a document refused for what it is
+	// (see documentFetcher.fetch) is refused again without another fetch.
 	ClientDocumentRetry = time.Minute
 	// maxCachedDocuments bounds the entries of the cache.
 	maxCachedDocuments = 1024
