@@ -47,9 +47,7 @@ func TestBookings_ClientCancel(t *testing.T) {
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
 				assert.Empty(t, c.events.take())
 				if tt.id != unknown {
-					got, err := c.b.Get(t.Context(), tt.id)
-					require.NoError(t, err)
-					assert.Nil(t, got.CancelledAt, "a refused cancellation changes nothing")
+					c.notCancelled(t, tt.id)
 				}
 				return
 			}
@@ -260,4 +258,13 @@ func TestBookings_noShowDoesNotMove(t *testing.T) {
 	require.ErrorIs(t, err, booking.ErrNoShowMarked)
 	_, err = c.b.Update(t.Context(), c.staff, r.ID, booking.BookingInput{Notes: clubhouse.Some("did not come")})
 	require.NoError(t, err, "its notes change")
+}
+
+// notCancelled asserts that the booking with id is not cancelled: a
+// refused cancellation changes nothing.
+func (c *testClub) notCancelled(t *testing.T, id int64) {
+	t.Helper()
+	got, err := c.b.Get(t.Context(), id)
+	require.NoError(t, err)
+	assert.Nil(t, got.CancelledAt, "a refused cancellation changes nothing")
 }

@@ -62,7 +62,7 @@ func BenchmarkMCPQuote(b *testing.B) {
 	args := fmt.Sprintf(`"arguments":{"court_id":%d,"reservation_type_id":%d,"checking":"2030-03-05T18:00:00","checkout":"2030-03-05T19:30:00"}`, court, rental)
 	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"booking_calculate_price",` + args + `}}`)
 	statelessCall := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"booking_calculate_price",` + args +
-		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"` + statelessVersion + `","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+		`,` + statelessMeta + `}}`)
 	url := fmt.Sprintf("%s/api/admin/booking/calculate-price?date=2030-03-05&checking=18:00&checkout=19:30&court_id=%d&reservation_type_id=%d",
 		a.URL, court, rental)
 

@@ -24,6 +24,10 @@ import (
 // statelessVersion is the first revision of the protocol without sessions.
 const statelessVersion = "2026-07-28"
 
+// statelessMeta is the _meta member of the params of a request of
+// statelessVersion, with the revision and no client capabilities.
+const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + statelessVersion + `","io.modelcontextprotocol/clientCapabilities":{}}`
+
 // TestMCP_protocolVersions: the SDK's client at each revision it speaks
 // gets that revision (2026-07-28 by server/discover, without a session; the
 // older ones by initialize, in a session), lists the tools and prices a
@@ -128,9 +132,25 @@ func TestMCP_twoInstances(t *testing.T) {
 // (name, for tools/call) in Mcp-Name; extra adds headers (Origin, say).
 func sendStateless(tb testing.TB, a *apptest.App, token, method, name, params string, extra http.Header) *rawResponse {
 	tb.Helper()
-	meta := fmt.Sprintf(`"_meta":{"io.modelcontextprotocol/protocolVersion":%q,"io.modelcontextprotocol/clientCapabilities":{}}`, statelessVersion)
-	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":{%s,%s}}`, method, meta, strings.TrimPrefix(params, "{"))
-	req, err := http.NewRequestWithContext(tb.Context(), http.MethodPost, a.URL+"/mcp", strings.NewReader(body))
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":{%s,%s}}`, method, statelessMeta, strings.TrimPrefix(params, "{"))
+	req := statelessPost(tb, a, token, method, name, strings.NewReader(body))
+	for k, v := range extra {
+		req.Header[k] = v
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(tb, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(tb, err)
+	return &rawResponse{Response: res, body: string(b)}
+}
+
+// statelessPost is a POST of body to a's /mcp with token, with the headers
+// of a 2026-07-28 request of method (and name, for tools/call, when not
+// empty).
+func statelessPost(tb testing.TB, a *apptest.App, token, method, name string, body io.Reader) *http.Request {
+	tb.Helper()
+	req, err := http.NewRequestWithContext(tb.Context(), http.MethodPost, a.URL+"/mcp", body)
 	require.NoError(tb, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -139,16 +159,8 @@ func sendStateless(tb testing.TB, a *apptest.App, token, method, name, params st
 	if name != "" {
 		req.Header.Set("Mcp-Name", name)
 	}
-	for k, v := range extra {
-		req.Header[k] = v
-	}
 	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(tb, err)
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	require.NoError(tb, err)
-	return &rawResponse{Response: res, body: string(b)}
+	return req
 }
 
 // toolCall is the params of a tools/call of name with args.
@@ -278,8 +290,7 @@ type heldCall struct {
 }
 
 // callBody is the body of a stateless call of court_list.
-var callBody = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"court_list","arguments":{},` +
-	fmt.Sprintf(`"_meta":{"io.modelcontextprotocol/protocolVersion":%q,"io.modelcontextprotocol/clientCapabilities":{}}`, statelessVersion) + `}}`
+var callBody = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"court_list","arguments":{},` + statelessMeta + `}}`
 
 // holdCall sends the headers and the first half of a call of token.
 func holdCall(t *testing.T, a *apptest.App, token string) *heldCall {
@@ -293,12 +304,7 @@ func holdCall(t *testing.T, a *apptest.App, token string) *heldCall {
 func (c *heldCall) resend(t *testing.T, a *apptest.App, token string) {
 	t.Helper()
 	pr, pw := io.Pipe()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, a.URL+"/mcp", pr)
-	require.NoError(t, err)
-	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-		"Mcp-Protocol-Version": statelessVersion, "Mcp-Method": "tools/call", "Mcp-Name": "court_list", "Authorization": "Bearer " + token} {
-		req.Header.Set(k, v)
-	}
+	req := statelessPost(t, a, token, "tools/call", "court_list", pr)
 	c.rest, c.status = pw, make(chan int, 1)
 	go func(status chan<- int) {
 		res, err := http.DefaultClient.Do(req)
@@ -310,7 +316,7 @@ func (c *heldCall) resend(t *testing.T, a *apptest.App, token string) {
 		res.Body.Close()
 		status <- res.StatusCode
 	}(c.status)
-	_, err = io.WriteString(pw, callBody[:len(callBody)/2])
+	_, err := io.WriteString(pw, callBody[:len(callBody)/2])
 	require.NoError(t, err)
 }
 
