@@ -111,8 +111,7 @@ func (a args) decode(raw json.RawMessage, dst any) error {
 		if err := a.checkRaw(raw); err != nil {
 			return err
 		}
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
+		dec := json.NewDecoder(bytes.NewReader(raw)) // checkRaw refused unknown arguments
 		if err := dec.Decode(dst); err != nil {
 			return argError(err)
 		}
@@ -190,9 +189,6 @@ func argError(err error) error {
 		return clubhouse.ErrInvalidJSON.Withf("The arguments must be a JSON object.")
 	case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF):
 		return clubhouse.ErrInvalidJSON.Withf("The arguments are not valid JSON: %v.", err)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return clubhouse.ErrUnknownField.Withf("Argument %s is not accepted by this tool; see its input schema.",
-			strings.TrimPrefix(err.Error(), "json: unknown field "))
 	}
 	return clubhouse.ErrInvalidData.Withf("The arguments are not valid: %v.", err)
 }
