@@ -2,8 +2,6 @@ package booking
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -39,24 +37,6 @@ func (t reservationType) plain() error {
 	return nil
 }
 
-// clientOf returns the id of by's client record, or 0 when by has none (a
-// bot, or a user who never created one): such a caller's lists are empty
-// and every booking is another's.
-func (b *Bookings) clientOf(ctx context.Context, by clubhouse.Actor) (int64, error) {
-	if by.UserID == 0 {
-		return 0, nil
-	}
-	var id int64
-	err := b.db.GetContext(ctx, &id, `SELECT id FROM clients WHERE user_id = $1`, by.UserID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("client of user %d: %w", by.UserID, err)
-	}
-	return id, nil
-}
-
 // ClientPageQuery is a page of a client's bookings: Page from 1, Limit up
 // to AccountPaging's maximum (0: its default).
 type ClientPageQuery struct {
@@ -71,7 +51,7 @@ func (b *Bookings) ClientPage(ctx context.Context, by clubhouse.Actor, p ClientP
 	if err != nil {
 		return nil, 0, err
 	}
-	clientID, err := b.clientOf(ctx, by)
+	clientID, err := ClientOf(ctx, b.db, by)
 	if err != nil || clientID == 0 {
 		return []Reservation{}, 0, err
 	}
@@ -106,7 +86,7 @@ type ClientFilter struct {
 // ClientList returns the bookings of by's client that match f, latest
 // first; none when by has no client record.
 func (b *Bookings) ClientList(ctx context.Context, by clubhouse.Actor, f ClientFilter) ([]Reservation, error) {
-	clientID, err := b.clientOf(ctx, by)
+	clientID, err := ClientOf(ctx, b.db, by)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +112,7 @@ func (b *Bookings) ClientList(ctx context.Context, by clubhouse.Actor, f ClientF
 // ClientGet returns the booking with id of by's client. Another client's
 // booking is ErrBookingNotFound, as if it did not exist.
 func (b *Bookings) ClientGet(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
-	clientID, err := b.clientOf(ctx, by)
+	clientID, err := ClientOf(ctx, b.db, by)
 	if err != nil {
 		return Reservation{}, err
 	}
@@ -152,7 +132,7 @@ func (b *Bookings) ClientGet(ctx context.Context, by clubhouse.Actor, id int64) 
 // Create, ErrOtherClient when in names another client, ErrNoClient when by
 // has no client record, ErrClassType, ErrEventType, ErrOverrideForStaff.
 func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in BookingInput) (Reservation, error) {
-	clientID, err := b.clientOf(ctx, by)
+	clientID, err := ClientOf(ctx, b.db, by)
 	if err != nil {
 		return Reservation{}, err
 	}
@@ -208,7 +188,7 @@ func (b *Bookings) clientType(ctx context.Context, q sqldb.Queryer, typeID int64
 // (within the cancellation window, to a span the client may book) and puts
 // the booking back to pending. Errors: as Update, ErrRulePast.
 func (b *Bookings) ClientUpdate(ctx context.Context, by clubhouse.Actor, id int64, in BookingInput) (Reservation, error) {
-	clientID, err := b.clientOf(ctx, by)
+	clientID, err := ClientOf(ctx, b.db, by)
 	if err != nil {
 		return Reservation{}, err
 	}
@@ -226,7 +206,7 @@ func (b *Bookings) ClientQuote(ctx context.Context, by clubhouse.Actor, in SpanI
 			return BookingQuote{}, err
 		}
 	}
-	clientID, err := b.clientOf(ctx, by)
+	clientID, err := ClientOf(ctx, b.db, by)
 	if err != nil {
 		return BookingQuote{}, err
 	}
@@ -256,7 +236,7 @@ func (b *Bookings) ClientStats(ctx context.Context, by clubhouse.Actor) (Stats, 
 	if by.UserID == 0 {
 		return Stats{}, ErrNotAUser
 	}
-	clientID, err := b.clientOf(ctx, by)
+	clientID, err := ClientOf(ctx, b.db, by)
 	if err != nil || clientID == 0 {
 		return Stats{Hours: decimal.Zero, AmountTotal: decimal.Zero}, err
 	}
@@ -273,7 +253,7 @@ func (b *Bookings) ClientStats(ctx context.Context, by clubhouse.Actor) (Stats, 
 			rows = append(rows, r)
 		}
 	}
-	amounts, err := b.Amounts(ctx, rows)
+	amounts, err := b.amounts(ctx, b.db, rows)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -311,7 +291,10 @@ type CourtAvailability struct {
 // Availability lists every court, with whether a client may book it for
 // the span from checking to checkout when they are set. Errors: Invalid for
 // a bad span.
-func (b *Bookings) Availability(ctx context.Context, checking, checkout time.Time) ([]CourtAvailability, error) {
+func (b *Bookings) Availability(ctx context.Context, by clubhouse.Actor, checking, checkout time.Time) ([]CourtAvailability, error) {
+	if err := by.RequireSignedIn(); err != nil {
+		return nil, err
+	}
 	all, err := list[Court](ctx, b.db, courts, "")
 	if err != nil {
 		return nil, err
@@ -350,7 +333,10 @@ func (b *Bookings) Availability(ctx context.Context, checking, checkout time.Tim
 // that slot alone), and what booking it alone costs for reservation type
 // typeID (0: no type-specific tariffs or rules apply). Errors:
 // pricing.ErrDateRange for a date outside the calendar.
-func (b *Bookings) DayGrid(ctx context.Context, day time.Time, typeID int64) ([]GridRow, error) {
+func (b *Bookings) DayGrid(ctx context.Context, by clubhouse.Actor, day time.Time, typeID int64) ([]GridRow, error) {
+	if err := by.RequireSignedIn(); err != nil {
+		return nil, err
+	}
 	day = time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
 	if !pricing.InRange(day) {
 		return nil, pricing.ErrDateRange

@@ -40,9 +40,9 @@ func TestClients_List_defaultPage(t *testing.T) {
 	_, err := db.ExecContext(t.Context(), `INSERT INTO document_types (name) VALUES ('CC');
 		INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES ('Ana', 'Ruiz', '1', 1), ('Eva', 'Paz', '2', 1)`)
 	require.NoError(t, err)
-	rows, err := c.List(t.Context(), clubhouse.Staff("test"), "", 0, 0)
+	rows, err := c.List(t.Context(), desk, "", 0, 0)
 	require.NoError(t, err)
 	assert.Len(t, rows, 2)
-	_, err = c.List(t.Context(), clubhouse.Staff("test"), "", booking.ClientPaging.Max+1, 0)
+	_, err = c.List(t.Context(), desk, "", booking.ClientPaging.Max+1, 0)
 	require.ErrorIs(t, err, clubhouse.ErrInvalidQuery)
 }

@@ -57,12 +57,13 @@ func New(db *sqlx.DB, o Options) *Club {
 	rules := &ClubRules{db: db, pool: o.Pool, now: o.Now}
 	bookings := &Bookings{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, tariffs: tariffs, rules: rules, events: o.Events}
 	return &Club{
-		Catalogs:  newCatalogs(db),
-		Clients:   &Clients{db: db, invite: o.Invite},
-		Tariffs:   tariffs,
-		Bookings:  bookings,
-		Discounts: &Discounts{db: db, bookings: bookings, Coupons: &Catalog[Coupon]{db: db, c: coupons}, Contracts: &Catalog[Contract]{db: db, c: contracts}},
-		Rules:     rules,
+		Catalogs: newCatalogs(db),
+		Clients:  &Clients{db: db, invite: o.Invite},
+		Tariffs:  tariffs,
+		Bookings: bookings,
+		Discounts: &Discounts{db: db, bookings: bookings, Coupons: &Catalog[Coupon]{db: db, c: coupons, read: clubhouse.Actor.RequirePanel},
+			Contracts: &Catalog[Contract]{db: db, c: contracts, read: clubhouse.Actor.RequirePanel}},
+		Rules: rules,
 	}
 }
 

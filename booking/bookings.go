@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -158,7 +159,10 @@ func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation
 }
 
 // Get returns the booking with id with its names. Errors: ErrBookingNotFound.
-func (b *Bookings) Get(ctx context.Context, id int64) (Reservation, error) {
+func (b *Bookings) Get(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Reservation{}, err
+	}
 	return b.store.get(ctx, b.db, id, false)
 }
 
@@ -175,7 +179,15 @@ var (
 )
 
 // List returns the bookings that match f, latest first.
-func (b *Bookings) List(ctx context.Context, f BookingFilter) ([]Reservation, error) {
+func (b *Bookings) List(ctx context.Context, by clubhouse.Actor, f BookingFilter) ([]Reservation, error) {
+	if err := by.RequirePanel(); err != nil {
+		return nil, err
+	}
+	return b.list(ctx, f)
+}
+
+// list is List for an actor already judged.
+func (b *Bookings) list(ctx context.Context, f BookingFilter) ([]Reservation, error) {
 	var err error
 	if f.Limit, err = BookingPaging.Limit("limit", f.Limit); err != nil {
 		return nil, err
@@ -195,12 +207,15 @@ type Priced struct {
 
 // ListPriced returns the bookings that match f, latest first, each with
 // its amount and balance (see Amounts).
-func (b *Bookings) ListPriced(ctx context.Context, f BookingFilter) ([]Priced, error) {
-	rows, err := b.List(ctx, f)
+func (b *Bookings) ListPriced(ctx context.Context, by clubhouse.Actor, f BookingFilter) ([]Priced, error) {
+	if err := by.RequirePanel(); err != nil {
+		return nil, err
+	}
+	rows, err := b.list(ctx, f)
 	if err != nil {
 		return nil, err
 	}
-	amounts, err := b.Amounts(ctx, rows)
+	amounts, err := b.amounts(ctx, b.db, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -367,11 +382,18 @@ type SpanInput struct {
 	OverrideRules     bool  // staff only: the club's rules do not apply
 }
 
+// quoters are the roles that may quote a span: the staff, and the
+// trainers, who book courts for their own students.
+var quoters = append(slices.Clone(clubhouse.PanelRoles), clubhouse.RoleTrainer)
+
 // Validate reports whether staff may book the court for the span: the
 // club's rules allow it (unless in.OverrideRules) and the court is free.
 // Errors: Invalid for a bad span or court id, NotFound for an unknown
 // court, the refusal of a rule, ErrCourtTaken.
-func (b *Bookings) Validate(ctx context.Context, in SpanInput) error {
+func (b *Bookings) Validate(ctx context.Context, by clubhouse.Actor, in SpanInput) error {
+	if err := by.RequirePanel(); err != nil {
+		return err
+	}
 	court, span, err := b.resolve(ctx, in)
 	if err != nil {
 		return err
@@ -434,7 +456,10 @@ type BookingQuote struct {
 // staff may book it: free (leaving out in.ExcludeID) and allowed by the
 // club's rules (unless in.OverrideRules). Errors: Invalid for a bad span,
 // NotFound for an unknown court.
-func (b *Bookings) Quote(ctx context.Context, in SpanInput) (BookingQuote, error) {
+func (b *Bookings) Quote(ctx context.Context, by clubhouse.Actor, in SpanInput) (BookingQuote, error) {
+	if err := by.Require(quoters...); err != nil {
+		return BookingQuote{}, err
+	}
 	q, _, err := b.judgedQuote(ctx, in, false, nil)
 	return q, err
 }
@@ -508,7 +533,10 @@ func (b *Bookings) quote(ctx context.Context, court Court, typeID int64, span Sp
 
 // Price returns the quote of an existing booking with its coupon or
 // contract applied. Errors: ErrBookingNotFound.
-func (b *Bookings) Price(ctx context.Context, id int64) (BookingQuote, error) {
+func (b *Bookings) Price(ctx context.Context, by clubhouse.Actor, id int64) (BookingQuote, error) {
+	if err := by.RequirePanel(); err != nil {
+		return BookingQuote{}, err
+	}
 	r, err := b.store.get(ctx, b.db, id, false)
 	if err != nil {
 		return BookingQuote{}, err
@@ -575,8 +603,22 @@ func amountOf(q pricing.Quote, d *Discount) Amount {
 
 // Amounts prices each booking of rs (by its court's base price, type, span
 // and discount) without checking availability, and sums its completed
-// payments in one query for all of rs, keyed by booking id.
-func (b *Bookings) Amounts(ctx context.Context, rs []Reservation) (map[int64]Amount, error) {
+// payments in one query for all of rs, keyed by booking id. The staff
+// price any booking, a client only their own (a client's lists and views).
+// Errors: clubhouse.ErrForbidden when rs holds a booking that by may not
+// see.
+func (b *Bookings) Amounts(ctx context.Context, by clubhouse.Actor, rs []Reservation) (map[int64]Amount, error) {
+	if !by.HasPanel() && len(rs) > 0 {
+		own, err := ClientOf(ctx, b.db, by)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			if own == 0 || r.ClientID == nil || *r.ClientID != own {
+				return nil, clubhouse.ErrForbidden
+			}
+		}
+	}
 	return b.amounts(ctx, b.db, rs)
 }
 

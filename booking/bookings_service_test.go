@@ -224,7 +224,7 @@ func assertDec(t *testing.T, want string, got decimal.Decimal, msg string) {
 // sameBooking asserts that a refused change left r as it was.
 func sameBooking(t *testing.T, c *testClub, before booking.Reservation) {
 	t.Helper()
-	after, err := c.b.Get(t.Context(), before.ID)
+	after, err := c.b.Get(t.Context(), desk, before.ID)
 	require.NoError(t, err)
 	assert.Equal(t, before, after, "a refused change changes nothing")
 }
@@ -328,14 +328,14 @@ func TestBookings_Create(t *testing.T) {
 			assert.Equal(t, *tt.in.Checkout.Value, r.Checkout)
 			tt.check(t, r)
 			assert.Equal(t, []int64{r.ID}, c.events.take())
-			got, err := c.b.Get(t.Context(), r.ID)
+			got, err := c.b.Get(t.Context(), desk, r.ID)
 			require.NoError(t, err)
 			assert.Equal(t, r.ReservationStatusID, got.ReservationStatusID, "stored as returned")
 			assert.Equal(t, r.Checking, got.Checking, "stored as returned")
 		})
 	}
 	assert.Equal(t, created, c.count(t, `SELECT count(*) FROM reservations`), "a refused booking stores nothing")
-	_, err := c.b.Get(t.Context(), held.ID)
+	_, err := c.b.Get(t.Context(), desk, held.ID)
 	require.NoError(t, err)
 }
 
@@ -354,7 +354,7 @@ func TestBookings_Get(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := c.b.Get(t.Context(), tt.id)
+			got, err := c.b.Get(t.Context(), desk, tt.id)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.NotFound, clubhouse.KindOf(err))
@@ -421,7 +421,7 @@ func TestBookings_List(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := c.b.List(t.Context(), tt.f)
+			got, err := c.b.List(t.Context(), desk, tt.f)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				return
@@ -444,7 +444,7 @@ func TestBookings_ListPriced(t *testing.T) {
 	c.pay(t, l.past.ID, "60000", true)
 	c.pay(t, l.past.ID, "10000", false)
 	c.pay(t, l.future.ID, "20000", true)
-	got, err := c.b.ListPriced(t.Context(), booking.BookingFilter{})
+	got, err := c.b.ListPriced(t.Context(), desk, booking.BookingFilter{})
 	require.NoError(t, err)
 	order := make([]int64, len(got))
 	byID := map[int64]booking.Amount{}
@@ -475,7 +475,7 @@ func TestBookings_ListPriced(t *testing.T) {
 			assert.Equal(t, tt.complete, a.Complete())
 		})
 	}
-	_, err = c.b.ListPriced(t.Context(), booking.BookingFilter{Limit: -1})
+	_, err = c.b.ListPriced(t.Context(), desk, booking.BookingFilter{Limit: -1})
 	require.ErrorIs(t, err, clubhouse.ErrInvalidQuery)
 }
 
@@ -547,7 +547,7 @@ func TestBookings_Update(t *testing.T) {
 			mine, err := c.b.Create(t.Context(), c.staff, in)
 			require.NoError(t, err)
 			c.book(t, c.court, 0, hm(8), hm(9))
-			before, err := c.b.Get(t.Context(), mine.ID)
+			before, err := c.b.Get(t.Context(), desk, mine.ID)
 			require.NoError(t, err)
 			c.events.take()
 
@@ -581,7 +581,7 @@ func TestBookings_Update(t *testing.T) {
 				tt.check(t, r)
 			}
 			assert.Equal(t, []int64{r.ID}, c.events.take())
-			got, err := c.b.Get(t.Context(), r.ID)
+			got, err := c.b.Get(t.Context(), desk, r.ID)
 			require.NoError(t, err)
 			assert.Equal(t, r, got, "Update returns the booking as stored")
 		})
@@ -623,7 +623,7 @@ func TestBookings_Delete(t *testing.T) {
 				require.NoError(t, err)
 				assert.Equal(t, []int64{tt.id}, c.events.take())
 			}
-			_, err = c.b.Get(t.Context(), tt.id)
+			_, err = c.b.Get(t.Context(), desk, tt.id)
 			if tt.wantGone {
 				require.ErrorIs(t, err, booking.ErrBookingNotFound)
 			} else {
@@ -704,7 +704,7 @@ func TestBookings_Validate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := c.b.Validate(t.Context(), tt.in)
+			err := c.b.Validate(t.Context(), desk, tt.in)
 			if tt.wantErr == nil {
 				require.NoError(t, err)
 				return
@@ -751,7 +751,7 @@ func TestBookings_Quote(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q, err := c.b.Quote(t.Context(), tt.in)
+			q, err := c.b.Quote(t.Context(), desk, tt.in)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				return
@@ -796,7 +796,7 @@ func TestBookings_Price(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q, err := c.b.Price(t.Context(), tt.id)
+			q, err := c.b.Price(t.Context(), desk, tt.id)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				return
@@ -843,7 +843,7 @@ func TestBookings_Availability(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := c.b.Availability(t.Context(), at(tt.from), at(tt.to))
+			got, err := c.b.Availability(t.Context(), desk, at(tt.from), at(tt.to))
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.Invalid, clubhouse.KindOf(err))
@@ -880,7 +880,7 @@ func TestBookings_DayGrid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rows, err := c.b.DayGrid(t.Context(), wall(t, tt.day), c.rental)
+			rows, err := c.b.DayGrid(t.Context(), desk, wall(t, tt.day), c.rental)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				return
@@ -1047,7 +1047,7 @@ func TestBookings_ClientUpdate(t *testing.T) {
 			mine, err := c.b.Create(t.Context(), c.staff, in)
 			require.NoError(t, err)
 			c.book(t, c.court, 0, hm(8), hm(9))
-			before, err := c.b.Get(t.Context(), mine.ID)
+			before, err := c.b.Get(t.Context(), desk, mine.ID)
 			require.NoError(t, err)
 			c.events.take()
 
@@ -1412,7 +1412,7 @@ func TestBookings_CreateSeries(t *testing.T) {
 			if tt.check != nil {
 				tt.check(t, res)
 			}
-			got, err := c.b.GetSeries(t.Context(), res.Series.ID)
+			got, err := c.b.GetSeries(t.Context(), desk, res.Series.ID)
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantCreated, startsOf(got.Bookings), "GetSeries lists them earliest first")
 			assert.Equal(t, res.Series.ID, got.Series.ID)
@@ -1437,7 +1437,7 @@ func TestBookings_GetSeries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := c.b.GetSeries(t.Context(), tt.id)
+			got, err := c.b.GetSeries(t.Context(), desk, tt.id)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.NotFound, clubhouse.KindOf(err))
@@ -1508,7 +1508,7 @@ func TestBookings_DeleteSeries(t *testing.T) {
 				assert.ElementsMatch(t, want, got)
 				assert.ElementsMatch(t, want, c.events.take())
 			}
-			left, err := c.b.GetSeries(t.Context(), res.Series.ID)
+			left, err := c.b.GetSeries(t.Context(), desk, res.Series.ID)
 			if tt.seriesGone {
 				require.ErrorIs(t, err, booking.ErrSeriesNotFound, "a series without bookings goes too")
 				return

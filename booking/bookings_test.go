@@ -101,7 +101,7 @@ func TestCreateBooking_oneRoundTrip(t *testing.T) {
 	require.Len(t, queries, 1, "one query: %q", queries)
 	assert.Contains(t, queries[0], "INSERT INTO reservations ", "the insert, which reads the type itself")
 	assert.Zero(t, traced.Stats().OpenConnections, "database/sql opened no connection: the insert ran on the pool")
-	stored, err := b.Get(ctx, created.ID)
+	stored, err := b.Get(ctx, desk, created.ID)
 	require.NoError(t, err)
 	assert.Equal(t, row(stored), created)
 	require.NotNil(t, created.ReservationStatusID, "the pending status by default")
@@ -120,7 +120,7 @@ func TestCreateBooking_oneRoundTrip(t *testing.T) {
 	assert.Contains(t, queries[1], "INSERT INTO reservations ", "the insert, which reads the type itself")
 	assert.Equal(t, "SELECT 1", queries[2])
 	assert.Equal(t, "commit", strings.ToLower(queries[3]))
-	stored, err = b.Get(ctx, created.ID)
+	stored, err = b.Get(ctx, desk, created.ID)
 	require.NoError(t, err)
 	assert.Equal(t, row(stored), created)
 }

@@ -66,7 +66,7 @@ func (b *Bookings) CancelByRules(ctx context.Context, by clubhouse.Actor, id int
 // another client's booking), ErrRulePast, ErrRuleCancelWindow,
 // ErrNoShowMarked.
 func (b *Bookings) ClientCancel(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
-	clientID, err := b.clientOf(ctx, by)
+	clientID, err := ClientOf(ctx, b.db, by)
 	if err != nil {
 		return Reservation{}, err
 	}

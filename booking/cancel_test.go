@@ -60,7 +60,7 @@ func TestBookings_ClientCancel(t *testing.T) {
 			} else {
 				assert.Empty(t, c.events.take())
 			}
-			got, err := c.b.Get(t.Context(), tt.id)
+			got, err := c.b.Get(t.Context(), desk, tt.id)
 			require.NoError(t, err, "a cancelled booking stays")
 			assert.Equal(t, r.CancelledAt, got.CancelledAt)
 		})
@@ -104,10 +104,10 @@ func TestBookings_cancelled(t *testing.T) {
 	require.NoError(t, err, "the slot is free and the client under the limit again")
 	assert.NotEqual(t, r.ID, again.ID)
 
-	active, err := c.b.List(t.Context(), booking.BookingFilter{ClientID: c.anaClient})
+	active, err := c.b.List(t.Context(), desk, booking.BookingFilter{ClientID: c.anaClient})
 	require.NoError(t, err)
 	assert.Equal(t, []int64{kept.ID, again.ID}, ids(active))
-	all, err := c.b.List(t.Context(), booking.BookingFilter{ClientID: c.anaClient, WithCancelled: true})
+	all, err := c.b.List(t.Context(), desk, booking.BookingFilter{ClientID: c.anaClient, WithCancelled: true})
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []int64{kept.ID, again.ID, r.ID}, ids(all))
 	page, total, err := c.b.ClientPage(t.Context(), c.ana, booking.ClientPageQuery{Page: 1})
@@ -183,44 +183,44 @@ func TestBookings_cancelledEverywhere(t *testing.T) {
 	discounts := booking.New(c.db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow }}).Discounts
 	c.exec(t, `INSERT INTO coupons (code, kind, value, max_uses) VALUES ('ONCE', 'percent', 10, 1)`)
 	r := c.book(t, c.court, c.anaClient, "2026-03-10 10:00", "2026-03-10 11:00")
-	_, err := discounts.ApplyCoupon(t.Context(), r.ID, "ONCE")
+	_, err := discounts.ApplyCoupon(t.Context(), desk, r.ID, "ONCE")
 	require.NoError(t, err)
 	c.pay(t, r.ID, "20000", true)
-	before, err := c.b.Dashboard(t.Context(), 10)
+	before, err := c.b.Dashboard(t.Context(), desk, 10)
 	require.NoError(t, err)
 	_, err = c.b.Cancel(t.Context(), c.staff, r.ID)
 	require.NoError(t, err)
 
 	span := booking.SpanInput{CourtID: c.court, Checking: wall(t, "2026-03-10 10:00"), Checkout: wall(t, "2026-03-10 11:00")}
-	require.NoError(t, c.b.Validate(t.Context(), span), "the slot is free")
-	q, err := c.b.Quote(t.Context(), span)
+	require.NoError(t, c.b.Validate(t.Context(), desk, span), "the slot is free")
+	q, err := c.b.Quote(t.Context(), desk, span)
 	require.NoError(t, err)
 	assert.True(t, q.Available)
-	avail, err := c.b.Availability(t.Context(), span.Checking, span.Checkout)
+	avail, err := c.b.Availability(t.Context(), desk, span.Checking, span.Checkout)
 	require.NoError(t, err)
 	for _, a := range avail {
 		assert.True(t, *a.Available, "court %d", a.ID)
 	}
-	grid, err := c.b.DayGrid(t.Context(), wall(t, "2026-03-10 00:00"), c.rental)
+	grid, err := c.b.DayGrid(t.Context(), desk, wall(t, "2026-03-10 00:00"), c.rental)
 	require.NoError(t, err)
 	for _, row := range grid {
 		assert.True(t, row.Slots[20].Available, "10:00 on court %d", row.Court.ID)
 	}
 	span.ExcludeID = r.ID
-	require.ErrorIs(t, c.b.Validate(t.Context(), span), booking.ErrBookingCancelled, "a cancelled booking does not move")
+	require.ErrorIs(t, c.b.Validate(t.Context(), desk, span), booking.ErrBookingCancelled, "a cancelled booking does not move")
 
-	price, err := c.b.Price(t.Context(), r.ID)
+	price, err := c.b.Price(t.Context(), desk, r.ID)
 	require.NoError(t, err)
 	assert.True(t, price.Amount.Debt().IsZero(), "a cancelled booking owes nothing")
 	assert.True(t, price.Amount.Complete())
 	assert.False(t, price.Amount.CanAddPayment())
-	_, err = discounts.RemoveCoupon(t.Context(), r.ID)
+	_, err = discounts.RemoveCoupon(t.Context(), desk, r.ID)
 	require.ErrorIs(t, err, booking.ErrBookingCancelled)
 	other := c.book(t, c.court2, c.bobClient, "2026-03-10 10:00", "2026-03-10 11:00")
-	_, err = discounts.ApplyCoupon(t.Context(), other.ID, "ONCE")
+	_, err = discounts.ApplyCoupon(t.Context(), desk, other.ID, "ONCE")
 	require.NoError(t, err, "the cancelled booking's use is given back")
 
-	after, err := c.b.Dashboard(t.Context(), 10)
+	after, err := c.b.Dashboard(t.Context(), desk, 10)
 	require.NoError(t, err)
 	assert.Equal(t, before.Reservations, after.Reservations, "one cancelled, one made")
 
@@ -243,7 +243,7 @@ func TestBookings_cancelledInSeries(t *testing.T) {
 	deleted, err := c.b.DeleteSeries(t.Context(), desk, res.Series.ID, nil)
 	require.NoError(t, err, "a cancelled booking with payments does not hold the series back")
 	assert.Equal(t, []int64{res.Created[1].ID, res.Created[2].ID}, deleted)
-	kept, err := c.b.Get(t.Context(), first.ID)
+	kept, err := c.b.Get(t.Context(), desk, first.ID)
 	require.NoError(t, err, "the cancelled booking stays in history")
 	assert.NotNil(t, kept.CancelledAt)
 }
@@ -264,7 +264,7 @@ func TestBookings_noShowDoesNotMove(t *testing.T) {
 // refused cancellation changes nothing.
 func (c *testClub) notCancelled(t *testing.T, id int64) {
 	t.Helper()
-	got, err := c.b.Get(t.Context(), id)
+	got, err := c.b.Get(t.Context(), desk, id)
 	require.NoError(t, err)
 	assert.Nil(t, got.CancelledAt, "a refused cancellation changes nothing")
 }

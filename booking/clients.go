@@ -54,11 +54,6 @@ func (c *Clients) Get(ctx context.Context, by clubhouse.Actor, id int64) (Client
 	return c.store.get(ctx, c.db, id)
 }
 
-// ForUser returns the client of the user with id. Errors: ErrClientNotFound.
-func (c *Clients) ForUser(ctx context.Context, userID int64) (Client, error) {
-	return c.store.byUser(ctx, c.db, userID)
-}
-
 // Create stores a client created by staff or a trainer, who is recorded as
 // its creator (a trainer sees the clients they created). With UserID the
 // client is linked to that user; with Email a user is created and invited
@@ -129,34 +124,6 @@ func (c *Clients) Create(ctx context.Context, by clubhouse.Actor, in ClientInput
 	return out, nil
 }
 
-// CreateForUser stores the client of the user with userID, from the
-// account routes. Errors: as Create, ErrClientExists when the user has one,
-// and ErrEmailInUse when another user or client uses the email.
-func (c *Clients) CreateForUser(ctx context.Context, userID int64, in ClientInput) (Client, error) {
-	if userID == 0 {
-		return Client{}, ErrUserNotFound
-	}
-	cols, err := in.columns("email", "first_name", "last_name", "document", "document_type_id")
-	if err != nil {
-		return Client{}, err
-	}
-	delete(cols, "display_name")
-	cols["user_id"] = userID
-	// The email may be the caller's own, but not another user's: that user could then never have a client.
-	taken, err := c.store.userEmailTaken(ctx, c.db, cols["email"].(string), userID)
-	if err != nil {
-		return Client{}, fmt.Errorf("create client: %w", err)
-	}
-	if taken {
-		return Client{}, ErrEmailInUse
-	}
-	out, err := c.store.insert(ctx, c.db, cols)
-	if err != nil {
-		return Client{}, fmt.Errorf("create client: %w", err)
-	}
-	return out, nil
-}
-
 // Update changes the fields set in in. Errors: ErrClientNotFound, and as Create.
 func (c *Clients) Update(ctx context.Context, by clubhouse.Actor, id int64, in ClientInput) (Client, error) {
 	if err := by.RequirePanel(); err != nil {
@@ -176,16 +143,6 @@ func (c *Clients) update(ctx context.Context, id int64, in ClientInput) (Client,
 		return Client{}, fmt.Errorf("update client: %w", err)
 	}
 	return out, nil
-}
-
-// UpdateForUser changes the client of the user with userID.
-// Errors: ErrClientNotFound, and as Create.
-func (c *Clients) UpdateForUser(ctx context.Context, userID int64, in ClientInput) (Client, error) {
-	cl, err := c.ForUser(ctx, userID)
-	if err != nil {
-		return Client{}, err
-	}
-	return c.update(ctx, cl.ID, in)
 }
 
 // Delete removes the client with id. Errors: ErrClientNotFound, Conflict

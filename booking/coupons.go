@@ -60,7 +60,10 @@ type Discounts struct {
 }
 
 // CreateCoupon validates and stores a coupon. Errors: Invalid, Conflict for a taken code.
-func (d *Discounts) CreateCoupon(ctx context.Context, in DiscountInput) (Coupon, error) {
+func (d *Discounts) CreateCoupon(ctx context.Context, by clubhouse.Actor, in DiscountInput) (Coupon, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Coupon{}, err
+	}
 	cols, err := in.columns(true, true, "", decimal.Zero)
 	if err != nil {
 		return Coupon{}, err
@@ -69,8 +72,11 @@ func (d *Discounts) CreateCoupon(ctx context.Context, in DiscountInput) (Coupon,
 }
 
 // UpdateCoupon changes a coupon. Errors: as CreateCoupon, and NotFound.
-func (d *Discounts) UpdateCoupon(ctx context.Context, id int64, in DiscountInput) (Coupon, error) {
-	cur, err := d.Coupons.Get(ctx, id)
+func (d *Discounts) UpdateCoupon(ctx context.Context, by clubhouse.Actor, id int64, in DiscountInput) (Coupon, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Coupon{}, err
+	}
+	cur, err := d.Coupons.Get(ctx, by, id)
 	if err != nil {
 		return Coupon{}, err
 	}
@@ -82,7 +88,10 @@ func (d *Discounts) UpdateCoupon(ctx context.Context, id int64, in DiscountInput
 }
 
 // CreateContract validates and stores a contract. Errors: Invalid.
-func (d *Discounts) CreateContract(ctx context.Context, in DiscountInput) (Contract, error) {
+func (d *Discounts) CreateContract(ctx context.Context, by clubhouse.Actor, in DiscountInput) (Contract, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Contract{}, err
+	}
 	cols, err := in.columns(false, true, "", decimal.Zero)
 	if err != nil {
 		return Contract{}, err
@@ -91,8 +100,11 @@ func (d *Discounts) CreateContract(ctx context.Context, in DiscountInput) (Contr
 }
 
 // UpdateContract changes a contract. Errors: as CreateContract, and NotFound.
-func (d *Discounts) UpdateContract(ctx context.Context, id int64, in DiscountInput) (Contract, error) {
-	cur, err := d.Contracts.Get(ctx, id)
+func (d *Discounts) UpdateContract(ctx context.Context, by clubhouse.Actor, id int64, in DiscountInput) (Contract, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Contract{}, err
+	}
+	cur, err := d.Contracts.Get(ctx, by, id)
 	if err != nil {
 		return Contract{}, err
 	}
@@ -110,7 +122,10 @@ func (d *Discounts) UpdateContract(ctx context.Context, id int64, in DiscountInp
 // is locked, so concurrent applications cannot exceed a limit. Errors:
 // ErrBookingNotFound, ErrBookingCancelled, ErrCouponNotFound,
 // ErrCouponInvalid, ErrCouponUsedUp, ErrHasContract, ErrHasCoupon.
-func (d *Discounts) ApplyCoupon(ctx context.Context, id int64, code string) (BookingQuote, error) {
+func (d *Discounts) ApplyCoupon(ctx context.Context, by clubhouse.Actor, id int64, code string) (BookingQuote, error) {
+	if err := by.RequirePanel(); err != nil {
+		return BookingQuote{}, err
+	}
 	today := d.bookings.Now()
 	var changes Changes
 	err := sqldb.Transact(ctx, d.db, func(tx *sqlx.Tx) error {
@@ -165,13 +180,16 @@ func (d *Discounts) ApplyCoupon(ctx context.Context, id int64, code string) (Boo
 		return BookingQuote{}, fmt.Errorf("apply coupon: %w", err)
 	}
 	d.bookings.Announce(changes)
-	return d.bookings.Price(ctx, id)
+	return d.bookings.Price(ctx, by, id)
 }
 
 // RemoveCoupon removes the booking's coupon (its audit record is stamped
 // removed) and returns the new price. Errors: ErrBookingNotFound,
 // ErrBookingCancelled, ErrNoCoupon.
-func (d *Discounts) RemoveCoupon(ctx context.Context, id int64) (BookingQuote, error) {
+func (d *Discounts) RemoveCoupon(ctx context.Context, by clubhouse.Actor, id int64) (BookingQuote, error) {
+	if err := by.RequirePanel(); err != nil {
+		return BookingQuote{}, err
+	}
 	var changes Changes
 	err := sqldb.Transact(ctx, d.db, func(tx *sqlx.Tx) error {
 		r, err := d.bookings.store.getLive(ctx, tx, id)
@@ -193,7 +211,7 @@ func (d *Discounts) RemoveCoupon(ctx context.Context, id int64) (BookingQuote, e
 		return BookingQuote{}, fmt.Errorf("remove coupon: %w", err)
 	}
 	d.bookings.Announce(changes)
-	return d.bookings.Price(ctx, id)
+	return d.bookings.Price(ctx, by, id)
 }
 
 // SetContract puts the booking with id under the contract (nil removes it)
@@ -202,7 +220,10 @@ func (d *Discounts) RemoveCoupon(ctx context.Context, id int64) (BookingQuote, e
 // Errors: ErrBookingNotFound, ErrBookingCancelled, NotFound for the
 // contract, ErrHasCoupon,
 // ErrContractInvalid, ErrContractClient.
-func (d *Discounts) SetContract(ctx context.Context, id int64, contractID *int64) (BookingQuote, error) {
+func (d *Discounts) SetContract(ctx context.Context, by clubhouse.Actor, id int64, contractID *int64) (BookingQuote, error) {
+	if err := by.RequirePanel(); err != nil {
+		return BookingQuote{}, err
+	}
 	var changes Changes
 	err := sqldb.Transact(ctx, d.db, func(tx *sqlx.Tx) error {
 		r, err := d.bookings.store.getLive(ctx, tx, id)
@@ -233,7 +254,7 @@ func (d *Discounts) SetContract(ctx context.Context, id int64, contractID *int64
 		return BookingQuote{}, fmt.Errorf("set contract: %w", err)
 	}
 	d.bookings.Announce(changes)
-	return d.bookings.Price(ctx, id)
+	return d.bookings.Price(ctx, by, id)
 }
 
 // AppliedCoupon is an entry of the coupon audit trail.
@@ -250,7 +271,10 @@ type AppliedCoupon struct {
 
 // AppliedCoupons returns one page of the audit trail, latest first, and the
 // total number of entries. page counts from 1.
-func (d *Discounts) AppliedCoupons(ctx context.Context, page, limit int) ([]AppliedCoupon, int, error) {
+func (d *Discounts) AppliedCoupons(ctx context.Context, by clubhouse.Actor, page, limit int) ([]AppliedCoupon, int, error) {
+	if err := by.RequirePanel(); err != nil {
+		return nil, 0, err
+	}
 	limit, err := CouponPaging.Limit("limit", limit)
 	if err != nil {
 		return nil, 0, err

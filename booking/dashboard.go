@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/clubhouse-go/clubhouse"
 )
 
 // Dashboard are the club's counts for the admin dashboard.
@@ -22,7 +24,10 @@ type Dashboard struct {
 // courts and bookings: all, starting today, this week (from Monday) and
 // this month, by the club's wall date, leaving out the cancelled ones; and
 // lists the latest bookings made, cancelled ones included.
-func (b *Bookings) Dashboard(ctx context.Context, recent int) (Dashboard, error) {
+func (b *Bookings) Dashboard(ctx context.Context, by clubhouse.Actor, recent int) (Dashboard, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Dashboard{}, err
+	}
 	today := b.Now().Truncate(24 * time.Hour)
 	week := today.AddDate(0, 0, -((int(today.Weekday()) + 6) % 7))
 	month := time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC)

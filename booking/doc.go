@@ -4,13 +4,22 @@
 // conflict checking) live in files without database or HTTP imports; the
 // stores hold the SQL; the services apply the rules with an explicit actor.
 //
-// Whose data it is, is the services' decision: the Client* methods of
-// Bookings serve the actor's own client record, and the staff operations
-// (Create, Update, Delete, DeleteMany, Cancel, MarkNoShow, ClearNoShow,
-// CreateSeries and DeleteSeries of Bookings, every
-// Clients method that names a client by id or lists them) refuse an actor
-// without the panel permission with clubhouse.ErrForbidden
-// (clubhouse.Actor.RequirePanel), whichever front door calls them.
+// Who may act is the services' decision, whichever front door or program
+// calls them: every method that reads or changes club data takes the
+// acting clubhouse.Actor. The Client* methods of Bookings and the Own
+// methods of Clients serve the actor's own client record (ClientOf is the
+// one place it is found, for every domain); the staff operations (every
+// change of Bookings, Tariffs, Discounts and the catalogs, and the staff's
+// reads: Bookings.Get, List, ListPriced, Validate, Price, GetSeries,
+// Dashboard, the tariffs, coupons, contracts and reservation statuses,
+// every Clients method that names a client by id or lists them) refuse an
+// actor without the panel permission with clubhouse.ErrForbidden
+// (clubhouse.Actor.RequirePanel). Trainers quote (Bookings.Quote) and book
+// for their students (TrainerCreate); anyone signed in reads the
+// availability, the day grid and the reservation, payment and document
+// types; anyone at all the courts and court types. An actor acting in an
+// area (clubhouse.Actor.In) acts with the roles the area lets count: in
+// clubhouse.AreaTrainer a staff member who also trains is a trainer only.
 //
 // The club's booking rules (Rules: opening hours, how far ahead and at what
 // notice, the longest booking, bookings per client, staff-only types, the

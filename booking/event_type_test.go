@@ -26,7 +26,7 @@ func TestBookings_eventType(t *testing.T) {
 		in.ReservationTypeID = clubhouse.Some(c.event)
 		return in
 	}
-	rental, err := c.b.Get(t.Context(), c.book(t, c.court, c.anaClient, "2026-03-10 08:00", "2026-03-10 09:00").ID)
+	rental, err := c.b.Get(t.Context(), desk, c.book(t, c.court, c.anaClient, "2026-03-10 08:00", "2026-03-10 09:00").ID)
 	require.NoError(t, err)
 	refused := []struct {
 		name    string

@@ -224,23 +224,23 @@ func TestBookings_messages(t *testing.T) {
 		}},
 		{name: "a coupon", run: func(t *testing.T) []published {
 			r := c.book(t, c.court, c.anaClient, "2026-03-20 10:00", "2026-03-20 11:00")
-			_, err := club.Discounts.CreateCoupon(ctx, booking.DiscountInput{Code: clubhouse.Some("TEN"), Kind: clubhouse.Some(booking.KindPercent),
+			_, err := club.Discounts.CreateCoupon(ctx, desk, booking.DiscountInput{Code: clubhouse.Some("TEN"), Kind: clubhouse.Some(booking.KindPercent),
 				Value: clubhouse.Some(dec("10"))})
 			require.NoError(t, err)
-			_, err = club.Discounts.ApplyCoupon(ctx, r.ID, "ten")
+			_, err = club.Discounts.ApplyCoupon(ctx, desk, r.ID, "ten")
 			require.NoError(t, err)
-			_, err = club.Discounts.RemoveCoupon(ctx, r.ID)
+			_, err = club.Discounts.RemoveCoupon(ctx, desk, r.ID)
 			require.NoError(t, err)
-			_, err = club.Discounts.RemoveCoupon(ctx, r.ID)
+			_, err = club.Discounts.RemoveCoupon(ctx, desk, r.ID)
 			require.ErrorIs(t, err, booking.ErrNoCoupon)
 			return []published{changedMsg(staffAnd(ana), r.ID), changedMsg(staffAnd(ana), r.ID)}
 		}},
 		{name: "a contract", run: func(t *testing.T) []published {
 			r := c.book(t, c.court, c.bobClient, "2026-03-23 10:00", "2026-03-23 11:00")
-			k, err := club.Discounts.CreateContract(ctx, booking.DiscountInput{Name: clubhouse.Some("Season"), Kind: clubhouse.Some(booking.KindPercent),
+			k, err := club.Discounts.CreateContract(ctx, desk, booking.DiscountInput{Name: clubhouse.Some("Season"), Kind: clubhouse.Some(booking.KindPercent),
 				Value: clubhouse.Some(dec("20"))})
 			require.NoError(t, err)
-			_, err = club.Discounts.SetContract(ctx, r.ID, &k.ID)
+			_, err = club.Discounts.SetContract(ctx, desk, r.ID, &k.ID)
 			require.NoError(t, err)
 			return []published{changedMsg(staffAnd(bob), r.ID)}
 		}},
@@ -269,7 +269,7 @@ func TestBookings_messages(t *testing.T) {
 			c.pay(t, paid.ID, "60000", true)
 			_, err := c.b.DeleteMany(ctx, c.staff, []int64{a.ID, paid.ID})
 			require.ErrorIs(t, err, clubhouse.ErrInUse)
-			_, err = c.b.Get(ctx, a.ID)
+			_, err = c.b.Get(ctx, desk, a.ID)
 			require.NoError(t, err, "rolled back")
 			return nil
 		}},

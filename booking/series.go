@@ -341,7 +341,10 @@ func seriesTaken(taken []Skipped, outcome string) error {
 // GetSeries returns the series with id and its bookings, earliest first,
 // cancelled ones included (Reservation.CancelledAt). Errors:
 // ErrSeriesNotFound.
-func (b *Bookings) GetSeries(ctx context.Context, id int64) (SeriesBookings, error) {
+func (b *Bookings) GetSeries(ctx context.Context, by clubhouse.Actor, id int64) (SeriesBookings, error) {
+	if err := by.RequirePanel(); err != nil {
+		return SeriesBookings{}, err
+	}
 	var store seriesStore
 	s, err := store.get(ctx, b.db, id, false)
 	if err != nil {

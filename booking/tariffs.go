@@ -26,7 +26,10 @@ type Tariffs struct {
 }
 
 // List returns the tariffs that match f, in id order.
-func (t *Tariffs) List(ctx context.Context, f TariffFilter) ([]Tariff, error) {
+func (t *Tariffs) List(ctx context.Context, by clubhouse.Actor, f TariffFilter) ([]Tariff, error) {
+	if err := by.RequirePanel(); err != nil {
+		return nil, err
+	}
 	rows, err := t.store.list(ctx, t.db, f)
 	if err != nil {
 		return nil, err
@@ -35,7 +38,10 @@ func (t *Tariffs) List(ctx context.Context, f TariffFilter) ([]Tariff, error) {
 }
 
 // Get returns the tariff with id. Errors: ErrTariffNotFound.
-func (t *Tariffs) Get(ctx context.Context, id int64) (Tariff, error) {
+func (t *Tariffs) Get(ctx context.Context, by clubhouse.Actor, id int64) (Tariff, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Tariff{}, err
+	}
 	r, err := t.store.get(ctx, t.db, id, false)
 	if err != nil {
 		return Tariff{}, err
@@ -69,7 +75,10 @@ var ErrTooManyTariffs = clubhouse.Errorf(clubhouse.Invalid, "limit exceeded",
 // Create validates and stores a tariff. Errors: Invalid naming the field
 // (adjustment, rrule, dates, times, references), "incomplete data",
 // ErrTooManyTariffs.
-func (t *Tariffs) Create(ctx context.Context, in TariffInput) (Tariff, error) {
+func (t *Tariffs) Create(ctx context.Context, by clubhouse.Actor, in TariffInput) (Tariff, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Tariff{}, err
+	}
 	var tr Tariff
 	if err := in.apply(&tr); err != nil {
 		return Tariff{}, err
@@ -91,7 +100,10 @@ func (t *Tariffs) Create(ctx context.Context, in TariffInput) (Tariff, error) {
 
 // Update changes the fields set in in and validates the result as a whole.
 // Errors: as Create, and ErrTariffNotFound.
-func (t *Tariffs) Update(ctx context.Context, id int64, in TariffInput) (Tariff, error) {
+func (t *Tariffs) Update(ctx context.Context, by clubhouse.Actor, id int64, in TariffInput) (Tariff, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Tariff{}, err
+	}
 	var out Tariff
 	err := sqldb.Transact(ctx, t.db, func(tx *sqlx.Tx) error {
 		tr, err := t.store.get(ctx, tx, id, true)
@@ -108,7 +120,10 @@ func (t *Tariffs) Update(ctx context.Context, id int64, in TariffInput) (Tariff,
 }
 
 // Delete removes the tariff with id. Errors: ErrTariffNotFound.
-func (t *Tariffs) Delete(ctx context.Context, id int64) error {
+func (t *Tariffs) Delete(ctx context.Context, by clubhouse.Actor, id int64) error {
+	if err := by.RequirePanel(); err != nil {
+		return err
+	}
 	return t.store.delete(ctx, t.db, id)
 }
 

@@ -417,7 +417,11 @@ func (s *Classes) Open(ctx context.Context, typeID int64) ([]Class, error) {
 }
 
 // Lookup returns the class with id as any signed-in user sees it.
-// Errors: ErrClassNotFound.
-func (s *Classes) Lookup(ctx context.Context, id int64) (Class, error) {
+// Errors: clubhouse.ErrUnauthorized for the anonymous actor,
+// ErrClassNotFound.
+func (s *Classes) Lookup(ctx context.Context, by clubhouse.Actor, id int64) (Class, error) {
+	if err := by.RequireSignedIn(); err != nil {
+		return Class{}, err
+	}
 	return s.store.get(ctx, s.db, id, false)
 }

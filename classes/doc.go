@@ -5,8 +5,9 @@
 //
 // Pure rules (the validation of a tariff) live in files without database
 // imports (tariff.go); the SQL in tariff_store.go; the use cases in
-// tariffs.go. Writes take the acting clubhouse.Actor and refuse one without
-// the panel permission (clubhouse.ErrForbidden); trainers and staff read.
+// tariffs.go. Every method takes the acting clubhouse.Actor: writes refuse
+// one without the panel permission (clubhouse.ErrForbidden); trainers and
+// staff read.
 //
 // # Messages
 //

@@ -49,7 +49,7 @@ func (s *Enrollments) Enroll(ctx context.Context, by clubhouse.Actor, classID in
 	if len(claims) == 0 {
 		return s.enrollNow(ctx, by, classID)
 	}
-	client, err := s.clients.ForUser(ctx, by.UserID)
+	client, err := s.clients.Own(ctx, by)
 	if errors.Is(err, booking.ErrClientNotFound) {
 		return Enrollment{}, booking.ErrNoClient
 	}
@@ -189,7 +189,7 @@ func (s *Enrollments) Mine(ctx context.Context, by clubhouse.Actor) ([]Enrollmen
 	if by.UserID == 0 {
 		return []Enrollment{}, nil
 	}
-	client, err := s.clients.ForUser(ctx, by.UserID)
+	client, err := s.clients.Own(ctx, by)
 	if errors.Is(err, booking.ErrClientNotFound) {
 		return []Enrollment{}, nil
 	}
@@ -283,7 +283,7 @@ func (s *Enrollments) Withdraw(ctx context.Context, by clubhouse.Actor, classID 
 	if by.UserID == 0 {
 		return Enrollment{}, booking.ErrNoClient
 	}
-	client, err := s.clients.ForUser(ctx, by.UserID)
+	client, err := s.clients.Own(ctx, by)
 	if errors.Is(err, booking.ErrClientNotFound) {
 		return Enrollment{}, booking.ErrNoClient
 	}

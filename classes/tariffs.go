@@ -3,6 +3,7 @@ package classes
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/jmoiron/sqlx"
 
@@ -17,13 +18,25 @@ type Tariffs struct {
 	store tariffStore
 }
 
-// List returns the class tariffs that match f, in id order.
-func (t *Tariffs) List(ctx context.Context, f TariffFilter) ([]Tariff, error) {
+// readers are the roles that read the class tariffs: the staff, and the
+// trainers, who price their classes with them.
+var readers = append(slices.Clone(clubhouse.PanelRoles), clubhouse.RoleTrainer)
+
+// List returns the class tariffs that match f, in id order. Errors:
+// clubhouse.ErrForbidden for an actor who is neither staff nor a trainer.
+func (t *Tariffs) List(ctx context.Context, by clubhouse.Actor, f TariffFilter) ([]Tariff, error) {
+	if err := by.Require(readers...); err != nil {
+		return nil, err
+	}
 	return t.store.list(ctx, t.db, f)
 }
 
-// Get returns the class tariff with id. Errors: ErrTariffNotFound.
-func (t *Tariffs) Get(ctx context.Context, id int64) (Tariff, error) {
+// Get returns the class tariff with id. Errors: ErrTariffNotFound, and
+// those of List.
+func (t *Tariffs) Get(ctx context.Context, by clubhouse.Actor, id int64) (Tariff, error) {
+	if err := by.Require(readers...); err != nil {
+		return Tariff{}, err
+	}
 	return t.store.get(ctx, t.db, id, false)
 }
 

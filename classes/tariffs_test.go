@@ -68,7 +68,7 @@ func TestTariffs(t *testing.T) {
 			require.ErrorIs(t, err, tc.want)
 		})
 	}
-	rows, err := svc.List(ctx, classes.TariffFilter{})
+	rows, err := svc.List(ctx, clubhouse.Staff("test"), classes.TariffFilter{})
 	require.NoError(t, err)
 	assert.Len(t, rows, 1, "no refused create left a row")
 
@@ -85,16 +85,16 @@ func TestTariffs(t *testing.T) {
 	_, err = svc.Update(ctx, clubhouse.Actor{}, first.ID, classes.TariffInput{})
 	require.ErrorIs(t, err, clubhouse.ErrForbidden)
 
-	rows, err = svc.List(ctx, classes.TariffFilter{CourtTypeID: tennis})
+	rows, err = svc.List(ctx, clubhouse.Staff("test"), classes.TariffFilter{CourtTypeID: tennis})
 	require.NoError(t, err)
 	assert.Empty(t, rows)
-	rows, err = svc.List(ctx, classes.TariffFilter{ReservationTypeID: clinic})
+	rows, err = svc.List(ctx, clubhouse.Staff("test"), classes.TariffFilter{ReservationTypeID: clinic})
 	require.NoError(t, err)
 	assert.Len(t, rows, 1)
 
 	require.ErrorIs(t, svc.Delete(ctx, clubhouse.Actor{}, first.ID), clubhouse.ErrForbidden)
 	require.NoError(t, svc.Delete(ctx, desk, first.ID))
 	require.ErrorIs(t, svc.Delete(ctx, desk, first.ID), classes.ErrTariffNotFound)
-	_, err = svc.Get(ctx, first.ID)
+	_, err = svc.Get(ctx, clubhouse.Staff("test"), first.ID)
 	require.ErrorIs(t, err, classes.ErrTariffNotFound)
 }

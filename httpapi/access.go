@@ -11,27 +11,17 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 )
 
-// access is what a route requires of its caller.
-type access int
-
+// The areas of the routes, as routes.go names them: a route's path says
+// which area of the club it is in, and clubhouse.Area says who may enter
+// each and what they act as there.
 const (
-	public        access = iota // no authentication
-	authenticated               // any user or bot (/account)
-	staff                       // operator, admin or sudo (/admin)
-	trainer                     // trainer (/trainer)
-	sudo                        // sudo (/sudo)
-	accounting                  // accounting or admin (/accounting)
+	public        = clubhouse.AreaPublic     // no authentication
+	authenticated = clubhouse.AreaAccount    // any user or bot (/account)
+	staff         = clubhouse.AreaStaff      // operator, admin or sudo (/admin)
+	trainer       = clubhouse.AreaTrainer    // trainer, acting as one (/trainer)
+	sudo          = clubhouse.AreaUsers      // sudo (/sudo)
+	accounting    = clubhouse.AreaAccounting // accounting or admin (/accounting)
 )
-
-// roles lists the roles that grant each access level; any one suffices.
-var roles = map[access][]clubhouse.Role{
-	staff:      clubhouse.PanelRoles,
-	trainer:    {clubhouse.RoleTrainer},
-	sudo:       {clubhouse.RoleSudo},
-	accounting: {clubhouse.RoleAccounting, clubhouse.RoleAdmin},
-}
-
-var errForbidden = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "Your credentials do not grant access to this route.")
 
 // actor returns the authenticated principal of the request.
 func actor(r *http.Request) clubhouse.Actor { return infoFrom(r.Context()).actor }
@@ -52,7 +42,7 @@ func isRoute(h http.Handler) bool {
 
 // handle registers h at pattern behind the access check of level and the
 // check of the text parameters the API description gives the route.
-func (s *Server) handle(pattern string, level access, h handlerFunc) {
+func (s *Server) handle(pattern string, level clubhouse.Area, h handlerFunc) {
 	s.handleWith(pattern, level, h, s.params[pattern])
 }
 
@@ -60,17 +50,17 @@ func (s *Server) handle(pattern string, level access, h handlerFunc) {
 // only: h checks its parameters itself, because the answer to a bad one
 // depends on the others (the authorization endpoint redirects most of its
 // errors to the client, RFC 6749 section 4.1.2.1).
-func (s *Server) handleOwnParams(pattern string, level access, h handlerFunc) {
+func (s *Server) handleOwnParams(pattern string, level clubhouse.Area, h handlerFunc) {
 	s.handleWith(pattern, level, h, nil)
 }
 
-func (s *Server) handleWith(pattern string, level access, h handlerFunc, params []textParam) {
+func (s *Server) handleWith(pattern string, level clubhouse.Area, h handlerFunc, params []textParam) {
 	s.handleOn(s.mux, pattern, level, h, params)
 }
 
 // handleOn registers h at pattern on mux, the API's or another listener's,
 // behind the access check of level and the check of params.
-func (s *Server) handleOn(mux *http.ServeMux, pattern string, level access, h handlerFunc, params []textParam) {
+func (s *Server) handleOn(mux *http.ServeMux, pattern string, level clubhouse.Area, h handlerFunc, params []textParam) {
 	s.patterns = append(s.patterns, pattern)
 	mux.Handle(pattern, route(func(w http.ResponseWriter, r *http.Request) {
 		ri := infoFrom(r.Context())
@@ -97,7 +87,7 @@ func (s *Server) handleOn(mux *http.ServeMux, pattern string, level access, h ha
 // token's grant: a token that does not open the API (a code-flow token
 // granted only mcp) gets 403 insufficient_scope, and a token issued to an
 // OAuth client may not use the sudo routes, whatever its user may do.
-func (s *Server) authorize(r *http.Request, level access) error {
+func (s *Server) authorize(r *http.Request, level clubhouse.Area) error {
 	if level == public {
 		return nil
 	}
@@ -106,21 +96,18 @@ func (s *Server) authorize(r *http.Request, level access) error {
 		return err
 	}
 	ri := infoFrom(r.Context())
-	ri.actor, ri.principal, ri.grant = p.Actor, p.Actor.Label(), p
-	if level == trainer && !p.Actor.Bot && p.Actor.Has(clubhouse.RoleTrainer) {
-		// In the trainer area a user acts as a trainer, even one who is
-		// also staff: the services then show them their own classes,
-		// students and bookings only.
-		ri.actor = p.Actor.Only(clubhouse.RoleTrainer)
-	}
+	// The services narrow what the actor acts as in its area: in the
+	// trainer area a staff member who also trains sees their own classes,
+	// students and bookings only.
+	ri.actor, ri.principal, ri.grant = p.Actor.In(level), p.Actor.Label(), p
 	if p.ToolsOnly {
 		return errToolsAudience
 	}
 	if !p.API {
 		return errInsufficientScope
 	}
-	if need, ok := roles[level]; ok && !p.Actor.HasAny(need...) {
-		return errForbidden
+	if err := level.Admit(p.Actor); err != nil {
+		return err
 	}
 	if level == sudo && p.ClientID != "" {
 		return errClientToken

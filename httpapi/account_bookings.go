@@ -290,7 +290,7 @@ func (s *Server) listAccountCourts(w http.ResponseWriter, r *http.Request) error
 			return err
 		}
 	}
-	rows, err := s.o.Bookings.Availability(r.Context(), from, to)
+	rows, err := s.o.Bookings.Availability(r.Context(), actor(r), from, to)
 	if err != nil {
 		return err
 	}

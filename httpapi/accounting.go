@@ -59,7 +59,7 @@ func newAccountDTO(a ledger.Account) accountDTO {
 // @Security XAuth
 // @Router /api/accounting/accounts [get]
 func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
-	rows, err := l.Accounts(r.Context())
+	rows, err := l.Accounts(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request, l *ledger
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	a, err := l.CreateAccount(r.Context(), ledger.AccountInput{Code: in.Code, Name: in.Name, NormalSide: in.NormalSide,
+	a, err := l.CreateAccount(r.Context(), actor(r), ledger.AccountInput{Code: in.Code, Name: in.Name, NormalSide: in.NormalSide,
 		NeverNegative: in.NeverNegative, Active: in.Active})
 	if err != nil {
 		return err
@@ -118,7 +118,7 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request, l *ledger
 // @Security XAuth
 // @Router /api/accounting/accounts/{code} [get]
 func (s *Server) getAccount(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
-	a, err := l.Account(r.Context(), r.PathValue("code"))
+	a, err := l.Account(r.Context(), actor(r), r.PathValue("code"))
 	if err != nil {
 		return err
 	}
@@ -144,7 +144,7 @@ func (s *Server) updateAccount(w http.ResponseWriter, r *http.Request, l *ledger
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	a, err := l.UpdateAccount(r.Context(), r.PathValue("code"), ledger.AccountInput{Name: in.Name, NeverNegative: in.NeverNegative, Active: in.Active})
+	a, err := l.UpdateAccount(r.Context(), actor(r), r.PathValue("code"), ledger.AccountInput{Name: in.Name, NeverNegative: in.NeverNegative, Active: in.Active})
 	if err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ type deleteAccountDTO struct {
 // @Security XAuth
 // @Router /api/accounting/accounts/{code} [delete]
 func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
-	deactivated, err := l.DeleteAccount(r.Context(), r.PathValue("code"))
+	deactivated, err := l.DeleteAccount(r.Context(), actor(r), r.PathValue("code"))
 	if err != nil {
 		return err
 	}

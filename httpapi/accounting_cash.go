@@ -41,8 +41,8 @@ func (s *Server) cashRegisterClose(w http.ResponseWriter, r *http.Request, l *le
 	if err != nil {
 		return err
 	}
-	e, created, err := l.CloseCashRegister(r.Context(), ledger.CashClose{Date: d, Amount: in.Amount.Decimal(), From: in.FromAccount,
-		To: in.ToAccount, Description: in.Description, IdempotencyKey: in.IdempotencyKey, CreatedBy: actor(r).Label()})
+	e, created, err := l.CloseCashRegister(r.Context(), actor(r), ledger.CashClose{Date: d, Amount: in.Amount.Decimal(), From: in.FromAccount,
+		To: in.ToAccount, Description: in.Description, IdempotencyKey: in.IdempotencyKey})
 	if err != nil {
 		return err
 	}

@@ -58,12 +58,12 @@ type entryInput struct {
 	IdempotencyKey string      `json:"idempotency_key" example:"pos-2026-03-02-17" maxLength:"255"`
 }
 
-func (in entryInput) domain(by string) (ledger.EntryInput, error) {
+func (in entryInput) domain() (ledger.EntryInput, error) {
 	d, err := wire.ParseDate("date", in.Date)
 	if err != nil {
 		return ledger.EntryInput{}, err
 	}
-	out := ledger.EntryInput{Date: d, Description: in.Description, Source: in.Source, IdempotencyKey: in.IdempotencyKey, CreatedBy: by}
+	out := ledger.EntryInput{Date: d, Description: in.Description, Source: in.Source, IdempotencyKey: in.IdempotencyKey}
 	for _, l := range in.Lines {
 		ln := ledger.LineInput{AccountCode: l.AccountCode, Memo: l.Memo}
 		if l.Debit != nil {
@@ -100,11 +100,11 @@ func (s *Server) postEntry(w http.ResponseWriter, r *http.Request, l *ledger.Led
 	if in.IdempotencyKey == "" {
 		in.IdempotencyKey = strings.TrimSpace(r.Header.Get("Idempotency-Key"))
 	}
-	ei, err := in.domain(actor(r).Label())
+	ei, err := in.domain()
 	if err != nil {
 		return err
 	}
-	e, created, err := l.Post(r.Context(), ei)
+	e, created, err := l.Post(r.Context(), actor(r), ei)
 	if err != nil {
 		return err
 	}
@@ -145,7 +145,7 @@ func (s *Server) listEntries(w http.ResponseWriter, r *http.Request, l *ledger.L
 		return err
 	}
 	f.AccountCode, f.Source = r.URL.Query().Get("account"), r.URL.Query().Get("source")
-	rows, err := l.Entries(r.Context(), f)
+	rows, err := l.Entries(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
@@ -168,7 +168,7 @@ func (s *Server) getEntry(w http.ResponseWriter, r *http.Request, l *ledger.Ledg
 	if err != nil {
 		return err
 	}
-	e, err := l.Entry(r.Context(), id)
+	e, err := l.Entry(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -212,7 +212,7 @@ func (s *Server) reverseEntry(w http.ResponseWriter, r *http.Request, l *ledger.
 			return err
 		}
 	}
-	e, created, err := l.Reverse(r.Context(), id, date, in.IdempotencyKey, actor(r).Label())
+	e, created, err := l.Reverse(r.Context(), actor(r), id, date, in.IdempotencyKey)
 	if err != nil {
 		return err
 	}

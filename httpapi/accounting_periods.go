@@ -60,7 +60,7 @@ func newPeriodDTO(p ledger.Period) periodDTO {
 // @Security XAuth
 // @Router /api/accounting/periods [get]
 func (s *Server) listPeriods(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
-	rows, err := l.Periods(r.Context())
+	rows, err := l.Periods(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func (s *Server) createPeriod(w http.ResponseWriter, r *http.Request, l *ledger.
 	if err != nil {
 		return err
 	}
-	p, err := l.CreatePeriod(r.Context(), in.Name, start, end)
+	p, err := l.CreatePeriod(r.Context(), actor(r), in.Name, start, end)
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func (s *Server) getPeriod(w http.ResponseWriter, r *http.Request, l *ledger.Led
 	if err != nil {
 		return err
 	}
-	p, err := l.Period(r.Context(), id)
+	p, err := l.Period(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -158,7 +158,7 @@ func (s *Server) closeReadiness(w http.ResponseWriter, r *http.Request, l *ledge
 	if err != nil {
 		return err
 	}
-	rd, err := l.Readiness(r.Context(), id)
+	rd, err := l.Readiness(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -187,7 +187,7 @@ func (s *Server) closeResults(w http.ResponseWriter, r *http.Request, l *ledger.
 	if err != nil {
 		return err
 	}
-	e, err := l.CloseResults(r.Context(), id, actor(r).Label())
+	e, err := l.CloseResults(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -222,7 +222,7 @@ func (s *Server) closePeriod(w http.ResponseWriter, r *http.Request, l *ledger.L
 		return err
 	}
 	a := actor(r)
-	p, err := l.Close(r.Context(), id, ledger.CloseOptions{By: a.Label(), Early: early != nil && *early})
+	p, err := l.Close(r.Context(), actor(r), id, ledger.CloseOptions{Early: early != nil && *early})
 	if err != nil {
 		return err
 	}

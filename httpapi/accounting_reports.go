@@ -34,7 +34,7 @@ func (s *Server) asOf(r *http.Request) (time.Time, error) {
 	if id, err := queryID(r, "period_id"); err != nil {
 		return time.Time{}, err
 	} else if id != 0 {
-		p, err := s.o.Ledger.Period(r.Context(), id)
+		p, err := s.o.Ledger.Period(r.Context(), actor(r), id)
 		return p.EndDate, err
 	}
 	if d, err := optDate(r, "as_of"); err != nil || !d.IsZero() {
@@ -48,7 +48,7 @@ func (s *Server) span(r *http.Request) (time.Time, time.Time, error) {
 	if id, err := queryID(r, "period_id"); err != nil {
 		return time.Time{}, time.Time{}, err
 	} else if id != 0 {
-		p, err := s.o.Ledger.Period(r.Context(), id)
+		p, err := s.o.Ledger.Period(r.Context(), actor(r), id)
 		return p.StartDate, p.EndDate, err
 	}
 	from, err := optDate(r, "from")
@@ -87,7 +87,7 @@ func (s *Server) trialBalance(w http.ResponseWriter, r *http.Request, l *ledger.
 	if err != nil {
 		return err
 	}
-	tb, err := l.TrialBalance(r.Context(), at)
+	tb, err := l.TrialBalance(r.Context(), actor(r), at)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (s *Server) generalLedger(w http.ResponseWriter, r *http.Request, l *ledger
 	if err != nil {
 		return err
 	}
-	gl, err := l.GeneralLedger(r.Context(), r.PathValue("code"), from, to)
+	gl, err := l.GeneralLedger(r.Context(), actor(r), r.PathValue("code"), from, to)
 	if err != nil {
 		return err
 	}

@@ -54,7 +54,7 @@ func (s *Server) financialPosition(w http.ResponseWriter, r *http.Request, l *le
 	if err != nil {
 		return err
 	}
-	fp, err := l.FinancialPosition(r.Context(), at)
+	fp, err := l.FinancialPosition(r.Context(), actor(r), at)
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func (s *Server) profitOrLoss(w http.ResponseWriter, r *http.Request, l *ledger.
 	if err != nil {
 		return err
 	}
-	pl, err := l.ProfitOrLoss(r.Context(), from, to)
+	pl, err := l.ProfitOrLoss(r.Context(), actor(r), from, to)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (s *Server) changesInEquity(w http.ResponseWriter, r *http.Request, l *ledg
 	if err != nil {
 		return err
 	}
-	ce, err := l.ChangesInEquity(r.Context(), from, to)
+	ce, err := l.ChangesInEquity(r.Context(), actor(r), from, to)
 	if err != nil {
 		return err
 	}

@@ -151,7 +151,7 @@ func (s *Server) listBookings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.o.Bookings.List(r.Context(), f)
+	rows, err := s.o.Bookings.List(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func (s *Server) listBookingsFull(w http.ResponseWriter, r *http.Request) error 
 	if f.Confirmed, err = queryBool(r, "confirmed"); err != nil {
 		return err
 	}
-	rows, err := s.o.Bookings.ListPriced(r.Context(), f)
+	rows, err := s.o.Bookings.ListPriced(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
@@ -286,7 +286,7 @@ func (s *Server) getBooking(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.o.Payments.Booking(r.Context(), id)
+	v, err := s.o.Payments.Booking(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -435,7 +435,7 @@ func (s *Server) validateBooking(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	err = s.o.Bookings.Validate(r.Context(), booking.SpanInput{CourtID: in.CourtID.Or(0), Checking: from.Or(time.Time{}),
+	err = s.o.Bookings.Validate(r.Context(), actor(r), booking.SpanInput{CourtID: in.CourtID.Or(0), Checking: from.Or(time.Time{}),
 		Checkout: to.Or(time.Time{}), ExcludeID: in.ReservationID.Or(0), ReservationTypeID: in.ReservationTypeID.Or(0),
 		OverrideRules: in.OverrideRules})
 	if err != nil {
@@ -559,7 +559,7 @@ func (s *Server) calculatePrice(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q, err := s.o.Bookings.Quote(r.Context(), in)
+	q, err := s.o.Bookings.Quote(r.Context(), actor(r), in)
 	if err != nil {
 		return err
 	}
@@ -600,7 +600,7 @@ func (s *Server) bookingPrice(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q, err := s.o.Bookings.Price(r.Context(), id)
+	q, err := s.o.Bookings.Price(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}

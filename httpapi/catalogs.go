@@ -165,7 +165,7 @@ type catalogInput interface{ domain() booking.CatalogInput }
 // method that binds one of them to a catalog.
 
 func listCatalog[T, D any](w http.ResponseWriter, r *http.Request, c *booking.Catalog[T], dto func(T) D) error {
-	rows, err := c.List(r.Context(), r.URL.Query().Get("search"))
+	rows, err := c.List(r.Context(), actor(r), r.URL.Query().Get("search"))
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func getCatalog[T, D any](w http.ResponseWriter, r *http.Request, c *booking.Cat
 	if err != nil {
 		return err
 	}
-	row, err := c.Get(r.Context(), id)
+	row, err := c.Get(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ func createCatalog[I catalogInput, T, D any](w http.ResponseWriter, r *http.Requ
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	row, err := c.Create(r.Context(), in.domain())
+	row, err := c.Create(r.Context(), actor(r), in.domain())
 	if err != nil {
 		return err
 	}
@@ -205,7 +205,7 @@ func updateCatalog[I catalogInput, T, D any](w http.ResponseWriter, r *http.Requ
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	row, err := c.Update(r.Context(), id, in.domain())
+	row, err := c.Update(r.Context(), actor(r), id, in.domain())
 	if err != nil {
 		return err
 	}
@@ -217,7 +217,7 @@ func deleteCatalog[T any](w http.ResponseWriter, r *http.Request, c *booking.Cat
 	if err != nil {
 		return err
 	}
-	if err := c.Delete(r.Context(), id); err != nil {
+	if err := c.Delete(r.Context(), actor(r), id); err != nil {
 		return err
 	}
 	return noContent(w)

@@ -67,7 +67,7 @@ func (s *Server) listClassTariffs(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	rows, err := s.o.Classes.Tariffs.List(r.Context(), classes.TariffFilter{CourtTypeID: court, ReservationTypeID: rtype})
+	rows, err := s.o.Classes.Tariffs.List(r.Context(), actor(r), classes.TariffFilter{CourtTypeID: court, ReservationTypeID: rtype})
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func (s *Server) getClassTariff(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.o.Classes.Tariffs.Get(r.Context(), id)
+	t, err := s.o.Classes.Tariffs.Get(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}

@@ -215,7 +215,7 @@ func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/account/client [get]
 func (s *Server) getAccountClient(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.o.Clients.ForUser(r.Context(), actor(r).UserID)
+	c, err := s.o.Clients.Own(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}
@@ -240,7 +240,7 @@ func (s *Server) createAccountClient(w http.ResponseWriter, r *http.Request) err
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.o.Clients.CreateForUser(r.Context(), actor(r).UserID, booking.ClientInput{Email: in.Email,
+	c, err := s.o.Clients.CreateOwn(r.Context(), actor(r), booking.ClientInput{Email: in.Email,
 		FirstName: in.FirstName, LastName: in.LastName, Document: in.Document, DocumentTypeID: in.DocumentTypeID,
 		Phone: in.Phone, Address: in.Address})
 	if err != nil {
@@ -267,7 +267,7 @@ func (s *Server) updateAccountClient(w http.ResponseWriter, r *http.Request) err
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.o.Clients.UpdateForUser(r.Context(), actor(r).UserID, booking.ClientInput{FirstName: in.FirstName,
+	c, err := s.o.Clients.UpdateOwn(r.Context(), actor(r), booking.ClientInput{FirstName: in.FirstName,
 		LastName: in.LastName, Document: in.Document, DocumentTypeID: in.DocumentTypeID, Address: in.Address, Phone: in.Phone})
 	if err != nil {
 		return err

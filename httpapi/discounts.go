@@ -151,7 +151,7 @@ func (s *Server) createCoupon(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Discounts.CreateCoupon(r.Context(), req)
+	c, err := s.o.Discounts.CreateCoupon(r.Context(), actor(r), req)
 	if err != nil {
 		return err
 	}
@@ -200,7 +200,7 @@ func (s *Server) updateCoupon(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Discounts.UpdateCoupon(r.Context(), id, req)
+	c, err := s.o.Discounts.UpdateCoupon(r.Context(), actor(r), id, req)
 	if err != nil {
 		return err
 	}
@@ -259,7 +259,7 @@ func (s *Server) createContract(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Discounts.CreateContract(r.Context(), req)
+	c, err := s.o.Discounts.CreateContract(r.Context(), actor(r), req)
 	if err != nil {
 		return err
 	}
@@ -308,7 +308,7 @@ func (s *Server) updateContract(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Discounts.UpdateContract(r.Context(), id, req)
+	c, err := s.o.Discounts.UpdateContract(r.Context(), actor(r), id, req)
 	if err != nil {
 		return err
 	}
@@ -366,7 +366,7 @@ func (s *Server) listAppliedCoupons(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	rows, total, err := s.o.Discounts.AppliedCoupons(r.Context(), page, limit)
+	rows, total, err := s.o.Discounts.AppliedCoupons(r.Context(), actor(r), page, limit)
 	if err != nil {
 		return err
 	}
@@ -406,7 +406,7 @@ func (s *Server) applyCoupon(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	q, err := s.o.Discounts.ApplyCoupon(r.Context(), id, in.Code)
+	q, err := s.o.Discounts.ApplyCoupon(r.Context(), actor(r), id, in.Code)
 	if err != nil {
 		return err
 	}
@@ -430,7 +430,7 @@ func (s *Server) removeCoupon(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q, err := s.o.Discounts.RemoveCoupon(r.Context(), id)
+	q, err := s.o.Discounts.RemoveCoupon(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -469,7 +469,7 @@ func (s *Server) setContract(w http.ResponseWriter, r *http.Request) error {
 	if !in.ContractID.Set {
 		return clubhouse.ErrIncomplete.Withf("Missing required fields: contract_id (null removes the contract).")
 	}
-	q, err := s.o.Discounts.SetContract(r.Context(), id, in.ContractID.Value)
+	q, err := s.o.Discounts.SetContract(r.Context(), actor(r), id, in.ContractID.Value)
 	if err != nil {
 		return err
 	}

@@ -122,7 +122,7 @@ func (s *Server) getAccountClass(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Classes.Classes.Lookup(r.Context(), id)
+	c, err := s.o.Classes.Classes.Lookup(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}

@@ -95,7 +95,7 @@ func newPublicCourtDTO(c booking.Court) publicCourtDTO {
 // @Failure 503 {object} errorBody
 // @Router /api/public/courts [get]
 func (s *Server) listPublicCourts(w http.ResponseWriter, r *http.Request) error {
-	rows, err := s.o.Catalogs.Courts.List(r.Context(), "")
+	rows, err := s.o.Catalogs.Courts.List(r.Context(), actor(r), "")
 	if err != nil {
 		return err
 	}

@@ -90,7 +90,7 @@ func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f.Search = r.URL.Query().Get("search")
-	rows, err := s.o.Payments.List(r.Context(), f)
+	rows, err := s.o.Payments.List(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ type byStatusDTO struct {
 // @Security XAuth
 // @Router /api/admin/payments/stats [get]
 func (s *Server) paymentStats(w http.ResponseWriter, r *http.Request) error {
-	st, err := s.o.Payments.Stats(r.Context())
+	st, err := s.o.Payments.Stats(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}
@@ -150,7 +150,7 @@ func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.o.Payments.Get(r.Context(), id)
+	p, err := s.o.Payments.Get(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/payments/transaction/{transaction_id} [get]
 func (s *Server) getPaymentByTransaction(w http.ResponseWriter, r *http.Request) error {
-	p, err := s.o.Payments.ByTransaction(r.Context(), r.PathValue("transaction_id"))
+	p, err := s.o.Payments.ByTransaction(r.Context(), actor(r), r.PathValue("transaction_id"))
 	if err != nil {
 		return err
 	}
@@ -277,7 +277,7 @@ func (s *Server) listBookingPayments(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	rows, err := s.o.Payments.ForBooking(r.Context(), id)
+	rows, err := s.o.Payments.ForBooking(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -354,7 +354,7 @@ func (s *Server) getBookingPayment(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	p, err := s.o.Payments.GetForBooking(r.Context(), booking, id)
+	p, err := s.o.Payments.GetForBooking(r.Context(), actor(r), booking, id)
 	if err != nil {
 		return err
 	}

@@ -283,7 +283,7 @@ func (s *Server) getReceipt(w http.ResponseWriter, r *http.Request) error {
 	if err := checkXSRF(r); err != nil {
 		return err
 	}
-	f, err := s.o.Payments.OpenReceipt(r.Context(), booking, id)
+	f, err := s.o.Payments.OpenReceipt(r.Context(), actor(r), booking, id)
 	if err != nil {
 		return err
 	}

@@ -131,7 +131,7 @@ func (s *Server) getSeries(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sb, err := s.o.Bookings.GetSeries(r.Context(), id)
+	sb, err := s.o.Bookings.GetSeries(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}

@@ -125,7 +125,7 @@ func (s *Server) listPaymentInbox(w http.ResponseWriter, r *http.Request) error 
 	if f.Limit, f.Offset, err = queryPage(r, payments.InboxPaging); err != nil {
 		return err
 	}
-	rows, err := s.o.Payments.Inbox(r.Context(), f)
+	rows, err := s.o.Payments.Inbox(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}

@@ -38,8 +38,8 @@ func benchLedger(b *testing.B) (*ledger.Ledger, *sqldb.DB, map[string]int64) {
 	b.Helper()
 	db, _ := dbtest.NewWith(b, migrations.Accounting())
 	l := ledger.New(db.DB, time.Now)
-	require.NoError(b, l.SeedChart(context.Background(), ledger.DemoChart))
-	accts, err := l.Accounts(context.Background())
+	require.NoError(b, l.SeedChart(context.Background(), books, ledger.DemoChart))
+	accts, err := l.Accounts(context.Background(), books)
 	require.NoError(b, err)
 	ids := map[string]int64{}
 	for _, a := range accts {
@@ -106,7 +106,7 @@ func twoLines(key, desc, dr, cr string) ledger.EntryInput {
 func BenchmarkPost(b *testing.B) {
 	ctx := context.Background()
 	l, db, ids := benchLedger(b)
-	_, err := l.CreatePeriod(ctx, "2025", day("2025-01-01"), day("2025-12-31"))
+	_, err := l.CreatePeriod(ctx, books, "2025", day("2025-01-01"), day("2025-12-31"))
 	require.NoError(b, err)
 	bank, sales := ids["1.1.10.01"], ids["4.1.05"]
 	for it := range b.N {
@@ -134,7 +134,7 @@ func BenchmarkPost(b *testing.B) {
 			},
 			func(round int) float64 {
 				return rate(b, benchRound, func(i int) error {
-					_, _, err := l.Post(ctx, twoLines(fmt.Sprintf("post:%d:%d:%d", it, round, i), "Court rental", "1.1.10.01", "4.1.05"))
+					_, _, err := l.Post(ctx, books, twoLines(fmt.Sprintf("post:%d:%d:%d", it, round, i), "Court rental", "1.1.10.01", "4.1.05"))
 					return err
 				})
 			})
@@ -151,13 +151,13 @@ func BenchmarkPost(b *testing.B) {
 func BenchmarkPost_hotCashAccount(b *testing.B) {
 	ctx := context.Background()
 	l, _, _ := benchLedger(b)
-	_, err := l.CreatePeriod(ctx, "2025", day("2025-01-01"), day("2025-12-31"))
+	_, err := l.CreatePeriod(ctx, books, "2025", day("2025-01-01"), day("2025-12-31"))
 	require.NoError(b, err)
 	for it := range b.N {
 		rates := alternate(b,
 			func(round int) float64 {
 				return rate(b, benchRound, func(i int) error {
-					_, _, err := l.Post(ctx, twoLines(fmt.Sprintf("cold:%d:%d:%d", it, round, i), "Court rental", "1.1.10.01", "4.1.05"))
+					_, _, err := l.Post(ctx, books, twoLines(fmt.Sprintf("cold:%d:%d:%d", it, round, i), "Court rental", "1.1.10.01", "4.1.05"))
 					return err
 				})
 			},
@@ -167,7 +167,7 @@ func BenchmarkPost_hotCashAccount(b *testing.B) {
 					if i%2 == 0 {
 						in = twoLines(in.IdempotencyKey, "Class paid in cash", ledger.CashierCode, "4.1.10")
 					}
-					_, _, err := l.Post(ctx, in)
+					_, _, err := l.Post(ctx, books, in)
 					return err
 				})
 			})
@@ -236,14 +236,14 @@ func median(runs int, f func()) time.Duration {
 func BenchmarkTrialBalance_1M(b *testing.B) {
 	ctx := context.Background()
 	l, db, ids := benchLedger(b)
-	p, err := l.CreatePeriod(ctx, "2025", day("2025-01-01"), day("2025-12-31"))
+	p, err := l.CreatePeriod(ctx, books, "2025", day("2025-01-01"), day("2025-12-31"))
 	require.NoError(b, err)
 	start := time.Now()
 	load(b, db, ids, p, 500_000)
 	b.Logf("loaded 1 000 000 lines in %s", time.Since(start).Round(time.Millisecond))
 
 	ledgerTB := func() {
-		tb, err := l.TrialBalance(ctx, p.EndDate)
+		tb, err := l.TrialBalance(ctx, books, p.EndDate)
 		require.NoError(b, err)
 		require.True(b, tb.TotalDebit.Equal(tb.TotalCredit))
 	}
@@ -285,13 +285,13 @@ func BenchmarkClose_100k(b *testing.B) {
 	for i := range b.N {
 		b.StopTimer()
 		year := 2025 + i
-		p, err := l.CreatePeriod(ctx, fmt.Sprint(year), day(fmt.Sprintf("%d-01-01", year)), day(fmt.Sprintf("%d-12-31", year)))
+		p, err := l.CreatePeriod(ctx, books, fmt.Sprint(year), day(fmt.Sprintf("%d-01-01", year)), day(fmt.Sprintf("%d-12-31", year)))
 		require.NoError(b, err)
 		load(b, db, ids, p, 50_000)
 		b.StartTimer()
 		start := time.Now()
 		// Early: the years after 2025 may not be over by the clock.
-		closed, err := l.Close(ctx, p.ID, ledger.CloseOptions{By: "bench", Early: true})
+		closed, err := l.Close(ctx, books, p.ID, ledger.CloseOptions{Early: true})
 		total += time.Since(start)
 		require.NoError(b, err)
 		require.Equal(b, ledger.PeriodClosed, closed.Status)

@@ -27,7 +27,6 @@ type CashClose struct {
 	To             string // debited; CashierCode when empty
 	Description    string
 	IdempotencyKey string
-	CreatedBy      string
 }
 
 // ErrCashNoPeriod answers a cash close on a date no open period covers; the
@@ -39,11 +38,14 @@ var ErrCashNoPeriod = clubhouse.Errorf(clubhouse.Conflict, "no open period",
 // close, only when an open period covers its date. Errors: ErrCashNoPeriod,
 // Invalid for a bad amount, and those of Post (ErrWouldBeNegative when the
 // vault holds less).
-func (l *Ledger) CloseCashRegister(ctx context.Context, c CashClose) (Entry, bool, error) {
+func (l *Ledger) CloseCashRegister(ctx context.Context, by clubhouse.Actor, c CashClose) (Entry, bool, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return Entry{}, false, err
+	}
 	if !c.Amount.IsPositive() {
 		return Entry{}, false, clubhouse.ErrInvalidAmount.Withf("amount must be greater than 0.")
 	}
-	if _, err := l.OpenPeriodFor(ctx, c.Date); err != nil {
+	if _, err := l.OpenPeriodFor(ctx, by, c.Date); err != nil {
 		if clubhouse.KindOf(err) == clubhouse.Conflict {
 			return Entry{}, false, ErrCashNoPeriod.Withf(
 				"No hay un período contable abierto que cubra el %s. Abra o amplíe un período contable y vuelva a intentarlo.", c.Date.Format(time.DateOnly))
@@ -55,8 +57,8 @@ func (l *Ledger) CloseCashRegister(ctx context.Context, c CashClose) (Entry, boo
 	if desc == "" {
 		desc = fmt.Sprintf("Cierre de caja %s", c.Date.Format(time.DateOnly))
 	}
-	e, created, err := l.Post(ctx, EntryInput{Date: c.Date, Description: desc, Source: "cash-close", IdempotencyKey: c.IdempotencyKey,
-		CreatedBy: c.CreatedBy, Lines: []LineInput{{AccountCode: to, Debit: c.Amount}, {AccountCode: from, Credit: c.Amount}}})
+	e, created, err := l.Post(ctx, by, EntryInput{Date: c.Date, Description: desc, Source: "cash-close", IdempotencyKey: c.IdempotencyKey,
+		Lines: []LineInput{{AccountCode: to, Debit: c.Amount}, {AccountCode: from, Credit: c.Amount}}})
 	if errors.Is(err, ErrNoOpenPeriod) {
 		// The period closed between the check and the posting.
 		return Entry{}, false, ErrCashNoPeriod

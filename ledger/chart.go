@@ -6,6 +6,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
@@ -38,7 +39,10 @@ var DemoChart = []ChartAccount{
 
 // SeedChart adds the accounts of chart that are missing, parents first (a
 // chart lists them in that order), in one transaction; it is idempotent.
-func (l *Ledger) SeedChart(ctx context.Context, chart []ChartAccount) error {
+func (l *Ledger) SeedChart(ctx context.Context, by clubhouse.Actor, chart []ChartAccount) error {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return err
+	}
 	return sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		for _, a := range chart {
 			if !validCode(a.Code) {

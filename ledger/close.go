@@ -50,14 +50,17 @@ func lockPeriod(ctx context.Context, q sqldb.Queryer, id int64) (Period, error) 
 // day, and returns it (nil when nothing was left to move: running it twice
 // changes nothing; postings after it are closed by a delta entry). Errors:
 // ErrPeriodNotFound, ErrPeriodClosed, Conflict when 3.1 is missing.
-func (l *Ledger) CloseResults(ctx context.Context, id int64, by string) (*Entry, error) {
+func (l *Ledger) CloseResults(ctx context.Context, by clubhouse.Actor, id int64) (*Entry, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return nil, err
+	}
 	var entryID int64
 	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		p, err := lockPeriod(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		entryID, err = l.closeResults(ctx, tx, p, by)
+		entryID, err = l.closeResults(ctx, tx, p, by.Label())
 		return err
 	})
 	if err != nil {
@@ -66,7 +69,7 @@ func (l *Ledger) CloseResults(ctx context.Context, id int64, by string) (*Entry,
 	if entryID == 0 {
 		return nil, nil
 	}
-	e, err := l.Entry(ctx, entryID)
+	e, err := l.Entry(ctx, by, entryID)
 	return &e, err
 }
 
@@ -84,7 +87,7 @@ func (l *Ledger) closeResults(ctx context.Context, tx *sqlx.Tx, p Period, by str
 		return 0, err
 	}
 	in := EntryInput{Date: p.EndDate, Description: "Close of results of " + p.Name + " into " + ResultsCode,
-		Source: "close-results", CreatedBy: by}
+		Source: "close-results", createdBy: by}
 	net := decimal.Zero
 	for _, b := range balances {
 		ln := LineInput{AccountCode: b.Code}
@@ -162,8 +165,11 @@ func (r *Readiness) Add(c Check) {
 
 // Readiness lists what a close of the period checks, each item with whether
 // it holds now and why not. Errors: ErrPeriodNotFound.
-func (l *Ledger) Readiness(ctx context.Context, id int64) (Readiness, error) {
-	p, err := l.Period(ctx, id)
+func (l *Ledger) Readiness(ctx context.Context, by clubhouse.Actor, id int64) (Readiness, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return Readiness{}, err
+	}
+	p, err := l.Period(ctx, by, id)
 	if err != nil {
 		return Readiness{}, err
 	}
@@ -179,7 +185,7 @@ func (l *Ledger) Readiness(ctx context.Context, id int64) (Readiness, error) {
 	add("period_ended", p.EndDate.Before(today), fmt.Sprintf(
 		"The period ends on %s and today is %s: it closes once its last day is over, or before only when an early close is asked for explicitly (early=true).",
 		p.EndDate.Format(time.DateOnly), today.Format(time.DateOnly)))
-	tb, err := l.TrialBalance(ctx, p.EndDate)
+	tb, err := l.TrialBalance(ctx, by, p.EndDate)
 	if err != nil {
 		return Readiness{}, err
 	}
@@ -225,7 +231,6 @@ func equityEquation(tb TrialBalance) (decimal.Decimal, decimal.Decimal) {
 
 // CloseOptions are the choices of a close.
 type CloseOptions struct {
-	By string // who closes: recorded on the period and on its closing entry
 	// Early closes a period whose last day is not over yet (today, by the
 	// ledger's clock, is on or before its end date); the period records it
 	// (Period.ClosedEarly). Without it such a close is refused.
@@ -248,7 +253,10 @@ func (l *Ledger) today() time.Time {
 // that only with o.Early. Errors: ErrPeriodNotFound, ErrPeriodClosed,
 // ErrCloseOrder, ErrPeriodNotEnded naming the end date, ErrCloseCheck
 // naming the failed check.
-func (l *Ledger) Close(ctx context.Context, id int64, o CloseOptions) (Period, error) {
+func (l *Ledger) Close(ctx context.Context, by clubhouse.Actor, id int64, o CloseOptions) (Period, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return Period{}, err
+	}
 	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		p, err := lockPeriod(ctx, tx, id)
 		if err != nil {
@@ -268,7 +276,7 @@ func (l *Ledger) Close(ctx context.Context, id int64, o CloseOptions) (Period, e
 				"Period %s ends on %s and today is %s: it closes once its last day is over. To close it before, ask for an early close explicitly (early=true).",
 				p.Name, p.EndDate.Format(time.DateOnly), today.Format(time.DateOnly))
 		}
-		closing, err := l.closeResults(ctx, tx, p, o.By)
+		closing, err := l.closeResults(ctx, tx, p, by.Label())
 		if err != nil {
 			return err
 		}
@@ -302,11 +310,11 @@ func (l *Ledger) Close(ctx context.Context, id int64, o CloseOptions) (Period, e
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE periods SET status = 'closed', closed_at = now(), closed_by = NULLIF($2, ''), closed_early = $3,
-			closing_entry_id = NULLIF($4::bigint, 0) WHERE id = $1`, p.ID, o.By, early, closing)
+			closing_entry_id = NULLIF($4::bigint, 0) WHERE id = $1`, p.ID, by.Label(), early, closing)
 		return err
 	})
 	if err != nil {
 		return Period{}, fmt.Errorf("close period: %w", mapErr(err, nil))
 	}
-	return l.Period(ctx, id)
+	return l.Period(ctx, by, id)
 }

@@ -19,7 +19,7 @@ func clockedLedger(t testing.TB, now *time.Time) *ledger.Ledger {
 	t.Helper()
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
 	l := ledger.New(db.DB, func() time.Time { return *now })
-	require.NoError(t, l.SeedChart(context.Background(), ledger.DemoChart))
+	require.NoError(t, l.SeedChart(context.Background(), books, ledger.DemoChart))
 	return l
 }
 
@@ -68,25 +68,25 @@ func TestClose_calendar(t *testing.T) {
 			t.Parallel()
 			now := tc.now
 			l := clockedLedger(t, &now)
-			p, err := l.CreatePeriod(ctx, "2026-03", day("2026-03-01"), day("2026-03-31"))
+			p, err := l.CreatePeriod(ctx, books, "2026-03", day("2026-03-01"), day("2026-03-31"))
 			require.NoError(t, err)
-			_, _, err = l.Post(ctx, entry("2026-03-02", "Rentals", dr("1.1.10.01", "1000"), cr("4.1.05", "1000")))
+			_, _, err = l.Post(ctx, books, entry("2026-03-02", "Rentals", dr("1.1.10.01", "1000"), cr("4.1.05", "1000")))
 			require.NoError(t, err)
 
-			rd, err := l.Readiness(ctx, p.ID)
+			rd, err := l.Readiness(ctx, books, p.ID)
 			require.NoError(t, err)
 			ended := readinessCheck(t, rd, "period_ended")
 			assert.Equal(t, tc.want == nil && !tc.wantEarly, ended.OK, ended.Detail)
 			assert.Equal(t, ended.OK, rd.Ready, "ready only once the period has ended")
 
-			closed, err := l.Close(ctx, p.ID, ledger.CloseOptions{By: "books", Early: tc.early})
+			closed, err := l.Close(ctx, clubhouse.Staff("books"), p.ID, ledger.CloseOptions{Early: tc.early})
 			require.ErrorIs(t, err, tc.want)
 			if tc.want != nil {
 				msg := clubhouse.AsError(err).Message
 				assert.Contains(t, msg, "ends on 2026-03-31", "the message names the end date")
 				assert.Contains(t, msg, "early=true", "and how to ask explicitly")
 				assert.Contains(t, ended.Detail, "2026-03-31")
-				got, err := l.Period(ctx, p.ID)
+				got, err := l.Period(ctx, books, p.ID)
 				require.NoError(t, err)
 				assert.Equal(t, ledger.PeriodOpen, got.Status)
 				assert.Nil(t, got.ResultsClosedAt, "the refused close left nothing behind")

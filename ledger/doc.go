@@ -26,6 +26,12 @@
 // closing entry is reversed and its closing balances deleted, so that the
 // ledger is as before the close, and the reopening is recorded.
 //
+// Every method takes the acting clubhouse.Actor and opens to the
+// accountants and the administrators (clubhouse.AccountingRoles) alone:
+// anyone else is refused with clubhouse.ErrForbidden, whichever front door
+// or program calls. The actor's label is recorded as who posted an entry,
+// closed a period or reopened one (Reopen, for role admin only).
+//
 // # Using it from another program
 //
 // New takes a *sqlx.DB over pgx (sqlx.Open("pgx", url) with the driver
@@ -39,8 +45,9 @@
 //	db, err := sqlx.Open("pgx", os.Getenv("DATABASE_URL"))
 //	_, err = migrations.Up(ctx, db.DB, migrations.Accounting())
 //	books := ledger.New(db, time.Now)
-//	err = books.SeedChart(ctx, ledger.DemoChart)
-//	period, err := books.CreatePeriod(ctx, "2025", jan1, dec31)
+//	by := clubhouse.Staff("year-end") // a program acting for the club; admin opens the ledger
+//	err = books.SeedChart(ctx, by, ledger.DemoChart)
+//	period, err := books.CreatePeriod(ctx, by, "2025", jan1, dec31)
 //
 // Then Post entries dated in the period, close it (CloseResults, Close) and
 // read TrialBalance, ProfitOrLoss, FinancialPosition and ChangesInEquity:

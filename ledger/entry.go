@@ -45,8 +45,8 @@ type EntryInput struct {
 	Description    string
 	Source         string // "manual" when empty
 	IdempotencyKey string // optional; the same key returns the entry it first posted
-	CreatedBy      string
 	Lines          []LineInput
+	createdBy      string // who posts: the actor of Post, Reverse, a close
 }
 
 // LineInput is a line to post: exactly one of Debit and Credit is above zero.

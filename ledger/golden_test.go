@@ -30,29 +30,29 @@ func TestGolden_clubYear(t *testing.T) {
 	ctx := context.Background()
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
 	l := ledger.New(db.DB, time.Now)
-	require.NoError(t, l.SeedChart(ctx, ledger.DemoChart))
+	require.NoError(t, l.SeedChart(ctx, books, ledger.DemoChart))
 	post := func(in ledger.EntryInput) ledger.Entry {
 		t.Helper()
-		e, created, err := l.Post(ctx, in)
+		e, created, err := l.Post(ctx, books, in)
 		require.NoError(t, err, in.Description)
 		require.True(t, created)
 		return e
 	}
 
 	// 2024 holds only the opening balances, and closes without results.
-	y2024, err := l.CreatePeriod(ctx, "2024", day("2024-01-01"), day("2024-12-31"))
+	y2024, err := l.CreatePeriod(ctx, books, "2024", day("2024-01-01"), day("2024-12-31"))
 	require.NoError(t, err)
 	post(entry("2024-12-31", "Opening balances",
 		dr("1.1.10.01", "20000000"), dr("1.1.05.02", "2000000"), dr("1.3.05", "1500000"),
 		cr("2.8.05", "500000"), cr("3.2.05", "18000000"), cr("3.3", "5000000")))
-	_, err = l.Close(ctx, y2024.ID, ledger.CloseOptions{By: "test"})
+	_, err = l.Close(ctx, books, y2024.ID, ledger.CloseOptions{})
 	require.NoError(t, err)
 
-	y2025, err := l.CreatePeriod(ctx, "2025", day("2025-01-01"), day("2025-12-31"))
+	y2025, err := l.CreatePeriod(ctx, books, "2025", day("2025-01-01"), day("2025-12-31"))
 	require.NoError(t, err)
 	post(entry("2025-01-31", "Payroll", dr("5.1.05", "8000000"), cr("1.1.10.01", "8000000")))
 	post(entry("2025-02-15", "Court rentals, paid by transfer", dr("1.1.10.01", "11900000"), cr("4.1.05", "10000000"), cr("2.4.08", "1900000")))
-	float, created, err := l.CloseCashRegister(ctx, ledger.CashClose{Date: day("2025-03-01"), Amount: amt("300000"), CreatedBy: "test"})
+	float, created, err := l.CloseCashRegister(ctx, books, ledger.CashClose{Date: day("2025-03-01"), Amount: amt("300000")})
 	require.NoError(t, err)
 	require.True(t, created)
 	post(entry("2025-03-10", "Classes, paid in cash", dr("1.1.05.01", "3570000"), cr("4.1.10", "3000000"), cr("2.4.08", "570000")))
@@ -64,7 +64,7 @@ func TestGolden_clubYear(t *testing.T) {
 	post(entry("2025-06-01", "Prepaid classes given", dr("2.8.05", "500000"), cr("4.1.10", "500000")))
 	post(entry("2025-07-15", "Net repair, from the vault", dr("5.1.45", "750000"), cr("1.1.05.02", "750000")))
 	wrong := post(entry("2025-08-10", "Paint, typed 2 000 000", dr("5.1.45", "2000000"), cr("1.1.10.01", "2000000")))
-	rev, created, err := l.Reverse(ctx, wrong.ID, day("2025-08-12"), "reverse:paint", "test")
+	rev, created, err := l.Reverse(ctx, books, wrong.ID, day("2025-08-12"), "reverse:paint")
 	require.NoError(t, err)
 	require.True(t, created)
 	post(entry("2025-08-12", "Paint", dr("5.1.45", "200000"), cr("1.1.10.01", "200000")))
@@ -77,7 +77,7 @@ func TestGolden_clubYear(t *testing.T) {
 	require.NotNil(t, rev.ReversalOf)
 	assert.Equal(t, wrong.ID, *rev.ReversalOf)
 
-	fp, err := l.FinancialPosition(ctx, day("2025-06-30"))
+	fp, err := l.FinancialPosition(ctx, books, day("2025-06-30"))
 	require.NoError(t, err)
 	assert.Equal(t, []string{
 		"Assets",
@@ -97,11 +97,11 @@ func TestGolden_clubYear(t *testing.T) {
 		"  total       29312654.50",
 	}, positionTable(fp), "financial position at 30 June, before the close")
 
-	closed, err := l.Close(ctx, y2025.ID, ledger.CloseOptions{By: "test"})
+	closed, err := l.Close(ctx, books, y2025.ID, ledger.CloseOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, ledger.PeriodClosed, closed.Status)
 
-	closing, err := l.Entries(ctx, ledger.EntryFilter{Source: "close-results", PeriodID: y2025.ID, Limit: 10})
+	closing, err := l.Entries(ctx, books, ledger.EntryFilter{Source: "close-results", PeriodID: y2025.ID, Limit: 10})
 	require.NoError(t, err)
 	require.Len(t, closing, 1, "one closing entry")
 	assert.True(t, day("2025-12-31").Equal(closing[0].Date), "dated the last day: %s", closing[0].Date)
@@ -133,7 +133,7 @@ func TestGolden_clubYear(t *testing.T) {
 		"5.1.45       2950000.00    2950000.00          0.00",
 		"total       84007345.50   84007345.50",
 	}
-	tb, err := l.TrialBalance(ctx, day("2025-12-31"))
+	tb, err := l.TrialBalance(ctx, books, day("2025-12-31"))
 	require.NoError(t, err)
 	got := make([]string, 0, len(tb.Rows)+1)
 	for _, r := range tb.Rows {
@@ -148,7 +148,7 @@ func TestGolden_clubYear(t *testing.T) {
 		ORDER BY string_to_array(a.code, '.')::int[]`, y2025.ID))
 	assert.Equal(t, wantTB[:len(wantTB)-1], stored, "closing balances stored with the period")
 
-	pl, err := l.ProfitOrLoss(ctx, day("2025-01-01"), day("2025-12-31"))
+	pl, err := l.ProfitOrLoss(ctx, books, day("2025-01-01"), day("2025-12-31"))
 	require.NoError(t, err)
 	assert.Equal(t, []string{
 		"Income",
@@ -164,7 +164,7 @@ func TestGolden_clubYear(t *testing.T) {
 		"Result         5362654.50",
 	}, append(sectionTable(pl.Income, pl.Expenses), fmt.Sprintf("%-9s %15s", "Result", pl.Result.StringFixed(2))), "profit or loss of 2025")
 
-	fp, err = l.FinancialPosition(ctx, day("2025-12-31"))
+	fp, err = l.FinancialPosition(ctx, books, day("2025-12-31"))
 	require.NoError(t, err)
 	assert.Equal(t, []string{
 		"Assets",
@@ -184,7 +184,7 @@ func TestGolden_clubYear(t *testing.T) {
 		"  total       29362654.50",
 	}, positionTable(fp), "financial position at 31 December")
 
-	ce, err := l.ChangesInEquity(ctx, day("2025-01-01"), day("2025-12-31"))
+	ce, err := l.ChangesInEquity(ctx, books, day("2025-01-01"), day("2025-12-31"))
 	require.NoError(t, err)
 	gotCE := make([]string, 0, len(ce.Accounts)+1)
 	for _, c := range append(ce.Accounts, ce.Total) {
@@ -203,7 +203,7 @@ func TestGolden_clubYear(t *testing.T) {
 		"total     23000000.00   5362654.50   1000000.00  29362654.50",
 	}, gotCE, "changes in equity in 2025")
 
-	gl, err := l.GeneralLedger(ctx, ledger.VaultCode, day("2025-01-01"), day("2025-12-31"))
+	gl, err := l.GeneralLedger(ctx, books, ledger.VaultCode, day("2025-01-01"), day("2025-12-31"))
 	require.NoError(t, err)
 	gotGL := []string{"opening " + gl.Opening.StringFixed(2)}
 	for _, ln := range gl.Lines {
@@ -218,11 +218,11 @@ func TestGolden_clubYear(t *testing.T) {
 		"2025-07-15       0.00  750000.00 1820000.00",
 		"closing 1820000.00",
 	}, gotGL, "general ledger of the vault")
-	vault, err := l.Account(ctx, ledger.VaultCode)
+	vault, err := l.Account(ctx, books, ledger.VaultCode)
 	require.NoError(t, err)
 	assert.Equal(t, "1820000.00", vault.Balance.StringFixed(2), "the vault's guarded balance")
 
-	wrong, err = l.Entry(ctx, wrong.ID)
+	wrong, err = l.Entry(ctx, books, wrong.ID)
 	require.NoError(t, err)
 	require.NotNil(t, wrong.ReversedBy)
 	assert.Equal(t, rev.ID, *wrong.ReversedBy)

@@ -117,7 +117,10 @@ const accountColumns = `id, code, name, parent_id, class, normal_side, postable,
 	created_at, updated_at`
 
 // Accounts returns the chart of accounts in code order.
-func (l *Ledger) Accounts(ctx context.Context) ([]Account, error) {
+func (l *Ledger) Accounts(ctx context.Context, by clubhouse.Actor) ([]Account, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return nil, err
+	}
 	rows := []Account{}
 	if err := l.db.SelectContext(ctx, &rows, `SELECT `+accountColumns+` FROM accounts ORDER BY string_to_array(code, '.')::int[]`); err != nil {
 		return nil, fmt.Errorf("accounts: %w", err)
@@ -126,7 +129,10 @@ func (l *Ledger) Accounts(ctx context.Context) ([]Account, error) {
 }
 
 // Account returns the account with code. Errors: ErrAccountNotFound.
-func (l *Ledger) Account(ctx context.Context, code string) (Account, error) {
+func (l *Ledger) Account(ctx context.Context, by clubhouse.Actor, code string) (Account, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return Account{}, err
+	}
 	var a Account
 	err := l.db.GetContext(ctx, &a, `SELECT `+accountColumns+` FROM accounts WHERE code = $1`, code)
 	return a, mapErr(err, ErrAccountNotFound)
@@ -135,7 +141,10 @@ func (l *Ledger) Account(ctx context.Context, code string) (Account, error) {
 // CreateAccount adds an account under its parent (the code without its last
 // part), which becomes a group account. Errors: ErrBadCode, ErrNoParent,
 // ErrCodeTaken, ErrParentPosted, Invalid for a bad side or name.
-func (l *Ledger) CreateAccount(ctx context.Context, in AccountInput) (Account, error) {
+func (l *Ledger) CreateAccount(ctx context.Context, by clubhouse.Actor, in AccountInput) (Account, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return Account{}, err
+	}
 	code, name := strings.TrimSpace(in.Code.Or("")), strings.TrimSpace(in.Name.Or(""))
 	var missing []string
 	if code == "" {
@@ -191,7 +200,10 @@ func (l *Ledger) CreateAccount(ctx context.Context, in AccountInput) (Account, e
 // flag; its code and side are fixed once created. Errors: ErrAccountNotFound,
 // Invalid for other fields, ErrWouldBeNegative when the flag is set on an
 // account below zero.
-func (l *Ledger) UpdateAccount(ctx context.Context, code string, in AccountInput) (Account, error) {
+func (l *Ledger) UpdateAccount(ctx context.Context, by clubhouse.Actor, code string, in AccountInput) (Account, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return Account{}, err
+	}
 	if in.Code.Set || in.NormalSide.Set || in.Postable.Set {
 		return Account{}, clubhouse.ErrInvalidData.Withf("An account's code, side and postability cannot change; create another account.")
 	}
@@ -230,7 +242,10 @@ func (l *Ledger) UpdateAccount(ctx context.Context, code string, in AccountInput
 // DeleteAccount removes an account that was never posted to and has no
 // children; a used account is deactivated instead (and so reported).
 // Errors: ErrAccountNotFound, Conflict for a group account with children.
-func (l *Ledger) DeleteAccount(ctx context.Context, code string) (deactivated bool, err error) {
+func (l *Ledger) DeleteAccount(ctx context.Context, by clubhouse.Actor, code string) (deactivated bool, err error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return false, err
+	}
 	err = sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		a, err := l.lockAccount(ctx, tx, code)
 		if err != nil {

@@ -22,7 +22,7 @@ func newLedger(t testing.TB) *ledger.Ledger {
 	t.Helper()
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
 	l := ledger.New(db.DB, time.Now)
-	require.NoError(t, l.SeedChart(context.Background(), ledger.DemoChart))
+	require.NoError(t, l.SeedChart(context.Background(), books, ledger.DemoChart))
 	return l
 }
 
@@ -47,10 +47,10 @@ func TestPost_invariants(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	l := newLedger(t)
-	_, err := l.CreatePeriod(ctx, "2026-01", day("2026-01-01"), day("2026-01-31"))
+	_, err := l.CreatePeriod(ctx, books, "2026-01", day("2026-01-01"), day("2026-01-31"))
 	require.NoError(t, err)
 
-	e, created, err := l.Post(ctx, entry("2026-01-05", "Court rental", dr("1.1.10.01", "60000"), cr("4.1.05", "60000")))
+	e, created, err := l.Post(ctx, books, entry("2026-01-05", "Court rental", dr("1.1.10.01", "60000"), cr("4.1.05", "60000")))
 	require.NoError(t, err)
 	assert.True(t, created)
 	assert.Len(t, e.Lines, 2)
@@ -69,11 +69,11 @@ func TestPost_invariants(t *testing.T) {
 		{entry("2026-01-05", "Memorandum mixed in", dr("8", "10"), cr("4.1.05", "10")), clubhouse.Invalid},
 	}
 	for _, c := range cases {
-		_, _, err := l.Post(ctx, c.in)
+		_, _, err := l.Post(ctx, books, c.in)
 		require.Error(t, err, c.in.Description)
 		assert.Equal(t, c.kind, clubhouse.KindOf(err), "%s: %v", c.in.Description, err)
 	}
-	tb, err := l.TrialBalance(ctx, day("2026-12-31"))
+	tb, err := l.TrialBalance(ctx, books, day("2026-12-31"))
 	require.NoError(t, err)
 	assert.Equal(t, "60000", tb.TotalDebit.String(), "rejected operations leave the ledger unchanged")
 	assert.True(t, tb.TotalDebit.Equal(tb.TotalCredit))
@@ -83,7 +83,7 @@ func TestPost_idempotencyAndReversal(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	l := newLedger(t)
-	_, err := l.CreatePeriod(ctx, "2026", day("2026-01-01"), day("2026-12-31"))
+	_, err := l.CreatePeriod(ctx, books, "2026", day("2026-01-01"), day("2026-12-31"))
 	require.NoError(t, err)
 	in := entry("2026-03-01", "Sale", dr("1.1.10.01", "100"), cr("4.1.05", "100"))
 	in.IdempotencyKey = "payment:7"
@@ -93,7 +93,7 @@ func TestPost_idempotencyAndReversal(t *testing.T) {
 	created := make([]bool, 20)
 	for i := range ids {
 		wg.Go(func() {
-			e, c, err := l.Post(ctx, in)
+			e, c, err := l.Post(ctx, books, in)
 			assert.NoError(t, err)
 			ids[i], created[i] = e.ID, c
 		})
@@ -109,12 +109,12 @@ func TestPost_idempotencyAndReversal(t *testing.T) {
 	assert.Equal(t, 1, n)
 	other := in
 	other.Description = "Another sale"
-	_, _, err = l.Post(ctx, other)
+	_, _, err = l.Post(ctx, books, other)
 	require.ErrorIs(t, err, ledger.ErrKeyReused)
 
 	revs := make([]error, 10)
 	for i := range revs {
-		wg.Go(func() { _, _, revs[i] = l.Reverse(ctx, ids[0], time.Time{}, "", "test") })
+		wg.Go(func() { _, _, revs[i] = l.Reverse(ctx, books, ids[0], time.Time{}, "") })
 	}
 	wg.Wait()
 	ok := 0
@@ -126,7 +126,7 @@ func TestPost_idempotencyAndReversal(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 1, ok, "at most one reversal per entry")
-	tb, err := l.TrialBalance(ctx, day("2026-12-31"))
+	tb, err := l.TrialBalance(ctx, books, day("2026-12-31"))
 	require.NoError(t, err)
 	for _, r := range tb.Rows {
 		assert.True(t, r.Balance.IsZero(), "an entry and its reversal net to zero on %s", r.Code)
@@ -137,48 +137,48 @@ func TestClose_resultsAndPeriod(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	l := newLedger(t)
-	p1, err := l.CreatePeriod(ctx, "2026-01", day("2026-01-01"), day("2026-01-31"))
+	p1, err := l.CreatePeriod(ctx, books, "2026-01", day("2026-01-01"), day("2026-01-31"))
 	require.NoError(t, err)
-	p2, err := l.CreatePeriod(ctx, "2026-02", day("2026-02-01"), day("2026-02-28"))
+	p2, err := l.CreatePeriod(ctx, books, "2026-02", day("2026-02-01"), day("2026-02-28"))
 	require.NoError(t, err)
-	_, err = l.CreatePeriod(ctx, "overlap", day("2026-01-15"), day("2026-02-15"))
+	_, err = l.CreatePeriod(ctx, books, "overlap", day("2026-01-15"), day("2026-02-15"))
 	require.ErrorIs(t, err, ledger.ErrPeriodOverlap)
 
 	post := func(in ledger.EntryInput) {
 		t.Helper()
-		_, _, err := l.Post(ctx, in)
+		_, _, err := l.Post(ctx, books, in)
 		require.NoError(t, err)
 	}
 	post(entry("2026-01-02", "Capital", dr("1.1.10.01", "1000000"), cr("3.2.05", "1000000")))
 	post(entry("2026-01-10", "Rentals", dr("1.1.10.01", "300000"), cr("4.1.05", "300000")))
 	post(entry("2026-01-20", "Maintenance", dr("5.1.45", "120000"), cr("1.1.10.01", "120000")))
 
-	_, err = l.Close(ctx, p2.ID, ledger.CloseOptions{By: "test"})
+	_, err = l.Close(ctx, books, p2.ID, ledger.CloseOptions{})
 	require.ErrorIs(t, err, ledger.ErrCloseOrder)
 
-	e, err := l.CloseResults(ctx, p1.ID, "test")
+	e, err := l.CloseResults(ctx, books, p1.ID)
 	require.NoError(t, err)
 	require.NotNil(t, e)
-	again, err := l.CloseResults(ctx, p1.ID, "test")
+	again, err := l.CloseResults(ctx, books, p1.ID)
 	require.NoError(t, err)
 	assert.Nil(t, again, "running close-results twice changes nothing")
 
 	post(entry("2026-01-25", "Late rental", dr("1.1.10.01", "50000"), cr("4.1.05", "50000")))
-	delta, err := l.CloseResults(ctx, p1.ID, "test")
+	delta, err := l.CloseResults(ctx, books, p1.ID)
 	require.NoError(t, err)
 	require.NotNil(t, delta, "a posting after close-results is closed by a delta entry")
 
-	rd, err := l.Readiness(ctx, p1.ID)
+	rd, err := l.Readiness(ctx, books, p1.ID)
 	require.NoError(t, err)
 	for _, c := range rd.Checks {
 		assert.True(t, c.OK, "%s: %s", c.Name, c.Detail)
 	}
 	assert.True(t, rd.Ready)
-	closed, err := l.Close(ctx, p1.ID, ledger.CloseOptions{By: "test"})
+	closed, err := l.Close(ctx, books, p1.ID, ledger.CloseOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, ledger.PeriodClosed, closed.Status)
 
-	tb, err := l.TrialBalance(ctx, day("2026-01-31"))
+	tb, err := l.TrialBalance(ctx, books, day("2026-01-31"))
 	require.NoError(t, err)
 	bal := map[string]string{}
 	for _, r := range tb.Rows {
@@ -188,22 +188,22 @@ func TestClose_resultsAndPeriod(t *testing.T) {
 	assert.Equal(t, "0", bal["5.1.45"])
 	assert.Equal(t, "-230000", bal["3.1"], "profit equals the change in 3.1")
 
-	_, _, err = l.Post(ctx, entry("2026-01-31", "Too late", dr("1.1.10.01", "1"), cr("4.1.05", "1")))
+	_, _, err = l.Post(ctx, books, entry("2026-01-31", "Too late", dr("1.1.10.01", "1"), cr("4.1.05", "1")))
 	require.ErrorIs(t, err, ledger.ErrNoOpenPeriod)
-	_, err = l.Close(ctx, p1.ID, ledger.CloseOptions{By: "test"})
+	_, err = l.Close(ctx, books, p1.ID, ledger.CloseOptions{})
 	require.ErrorIs(t, err, ledger.ErrPeriodClosed)
 
-	pl, err := l.ProfitOrLoss(ctx, day("2026-01-01"), day("2026-01-31"))
+	pl, err := l.ProfitOrLoss(ctx, books, day("2026-01-01"), day("2026-01-31"))
 	require.NoError(t, err)
 	assert.Equal(t, "230000", pl.Result.String())
-	fp, err := l.FinancialPosition(ctx, day("2026-01-31"))
+	fp, err := l.FinancialPosition(ctx, books, day("2026-01-31"))
 	require.NoError(t, err)
 	assert.Equal(t, fp.Assets.Total.String(), fp.Liabilities.Total.Add(fp.Equity.Total).String())
-	ce, err := l.ChangesInEquity(ctx, day("2026-01-01"), day("2026-01-31"))
+	ce, err := l.ChangesInEquity(ctx, books, day("2026-01-01"), day("2026-01-31"))
 	require.NoError(t, err)
 	assert.Equal(t, "230000", ce.Total.Result.String())
 	assert.Equal(t, "1230000", ce.Total.Closing.String())
-	gl, err := l.GeneralLedger(ctx, "1.1.10.01", day("2026-01-01"), day("2026-01-31"))
+	gl, err := l.GeneralLedger(ctx, books, "1.1.10.01", day("2026-01-01"), day("2026-01-31"))
 	require.NoError(t, err)
 	assert.Equal(t, "1230000", gl.Closing.String())
 }
@@ -218,7 +218,7 @@ func TestClose_racingPostings(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	l := newLedger(t)
-	p, err := l.CreatePeriod(ctx, "2026-01", day("2026-01-01"), day("2026-01-31"))
+	p, err := l.CreatePeriod(ctx, books, "2026-01", day("2026-01-01"), day("2026-01-31"))
 	require.NoError(t, err)
 	var accepted atomic.Int64
 	some, stopped := make(chan struct{}), make(chan struct{})
@@ -226,7 +226,7 @@ func TestClose_racingPostings(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			for ctx.Err() == nil {
-				_, _, err := l.Post(ctx, entry("2026-01-15", "Sale", dr("1.1.10.01", "10"), cr("4.1.05", "10")))
+				_, _, err := l.Post(ctx, books, entry("2026-01-15", "Sale", dr("1.1.10.01", "10"), cr("4.1.05", "10")))
 				if err != nil {
 					assert.ErrorIs(t, err, ledger.ErrNoOpenPeriod)
 					return
@@ -243,7 +243,7 @@ func TestClose_racingPostings(t *testing.T) {
 	case <-stopped:
 		t.Fatal("the posters stopped before the close")
 	}
-	_, err = l.Close(ctx, p.ID, ledger.CloseOptions{By: "test"})
+	_, err = l.Close(ctx, books, p.ID, ledger.CloseOptions{})
 	if !assert.NoError(t, err) {
 		cancel()
 	}
@@ -252,7 +252,7 @@ func TestClose_racingPostings(t *testing.T) {
 	n := accepted.Load()
 	var entries []ledger.Entry
 	for { // every page
-		page, err := l.Entries(ctx, ledger.EntryFilter{PeriodID: p.ID, Source: "manual", Limit: ledger.EntryPaging.Max, Offset: len(entries)})
+		page, err := l.Entries(ctx, books, ledger.EntryFilter{PeriodID: p.ID, Source: "manual", Limit: ledger.EntryPaging.Max, Offset: len(entries)})
 		require.NoError(t, err)
 		entries = append(entries, page...)
 		if len(page) < ledger.EntryPaging.Max {
@@ -260,7 +260,7 @@ func TestClose_racingPostings(t *testing.T) {
 		}
 	}
 	assert.Len(t, entries, int(n), "the period holds the accepted sales and no other")
-	tb, err := l.TrialBalance(ctx, day("2026-01-31"))
+	tb, err := l.TrialBalance(ctx, books, day("2026-01-31"))
 	require.NoError(t, err)
 	bal := map[string]decimal.Decimal{}
 	for _, r := range tb.Rows {
@@ -275,15 +275,15 @@ func TestNeverNegative_concurrent(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	l := newLedger(t)
-	_, err := l.CreatePeriod(ctx, "2026", day("2026-01-01"), day("2026-12-31"))
+	_, err := l.CreatePeriod(ctx, books, "2026", day("2026-01-01"), day("2026-12-31"))
 	require.NoError(t, err)
-	_, _, err = l.Post(ctx, entry("2026-01-02", "Fund the vault", dr("1.1.05.02", "100"), cr("3.2.05", "100")))
+	_, _, err = l.Post(ctx, books, entry("2026-01-02", "Fund the vault", dr("1.1.05.02", "100"), cr("3.2.05", "100")))
 	require.NoError(t, err)
 	var wg sync.WaitGroup
 	errs := make([]error, 25)
 	for i := range errs {
 		wg.Go(func() {
-			_, _, errs[i] = l.Post(ctx, entry("2026-01-03", "To the cashier", dr("1.1.05.01", "10"), cr("1.1.05.02", "10")))
+			_, _, errs[i] = l.Post(ctx, books, entry("2026-01-03", "To the cashier", dr("1.1.05.01", "10"), cr("1.1.05.02", "10")))
 		})
 	}
 	wg.Wait()
@@ -296,7 +296,7 @@ func TestNeverNegative_concurrent(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 10, ok, "exactly the vault's 100 moved")
-	a, err := l.Account(ctx, "1.1.05.02")
+	a, err := l.Account(ctx, books, "1.1.05.02")
 	require.NoError(t, err)
 	assert.True(t, a.Balance.IsZero())
 }
@@ -307,7 +307,7 @@ func TestGeneralLedger_bounded(t *testing.T) {
 	t.Parallel()
 	l := newLedger(t)
 	ctx := context.Background()
-	_, err := l.CreatePeriod(ctx, "2026", day("2026-01-01"), day("2026-12-31"))
+	_, err := l.CreatePeriod(ctx, books, "2026", day("2026-01-01"), day("2026-12-31"))
 	require.NoError(t, err)
 	half := ledger.MaxLedgerLines/2 + 1 // two entries: an entry holds at most 10,000 lines too
 	for i := range 2 {
@@ -316,13 +316,13 @@ func TestGeneralLedger_bounded(t *testing.T) {
 			lines = append(lines, ledger.LineInput{AccountCode: "1.1.10.01", Debit: amt("1")})
 		}
 		lines = append(lines, ledger.LineInput{AccountCode: "4.1.05", Credit: amt(fmt.Sprint(half))})
-		_, _, err = l.Post(ctx, entry("2026-03-02", fmt.Sprint("many small sales ", i), lines...))
+		_, _, err = l.Post(ctx, books, entry("2026-03-02", fmt.Sprint("many small sales ", i), lines...))
 		require.NoError(t, err)
 	}
 
-	_, err = l.GeneralLedger(ctx, "1.1.10.01", day("2026-01-01"), day("2026-12-31"))
+	_, err = l.GeneralLedger(ctx, books, "1.1.10.01", day("2026-01-01"), day("2026-12-31"))
 	require.ErrorIs(t, err, ledger.ErrTooManyLines)
-	gl, err := l.GeneralLedger(ctx, "4.1.05", day("2026-01-01"), day("2026-12-31"))
+	gl, err := l.GeneralLedger(ctx, books, "4.1.05", day("2026-01-01"), day("2026-12-31"))
 	require.NoError(t, err)
 	assert.Len(t, gl.Lines, 2)
 }
@@ -339,26 +339,26 @@ func TestClose_checks(t *testing.T) {
 		judged = append(judged, p.Name)
 		return waiting == 0, fmt.Sprintf("%d payments wait.", waiting), nil
 	}})
-	require.NoError(t, l.SeedChart(ctx, ledger.DemoChart))
-	p, err := l.CreatePeriod(ctx, "2026-01", day("2026-01-01"), day("2026-01-31"))
+	require.NoError(t, l.SeedChart(ctx, books, ledger.DemoChart))
+	p, err := l.CreatePeriod(ctx, books, "2026-01", day("2026-01-01"), day("2026-01-31"))
 	require.NoError(t, err)
 
-	rd, err := l.Readiness(ctx, p.ID)
+	rd, err := l.Readiness(ctx, books, p.ID)
 	require.NoError(t, err)
 	assert.False(t, rd.Ready)
 	assert.Contains(t, rd.Checks, ledger.Check{Name: "payments_waiting", OK: false, Detail: "2 payments wait."})
-	_, err = l.Close(ctx, p.ID, ledger.CloseOptions{By: "job"})
+	_, err = l.Close(ctx, books, p.ID, ledger.CloseOptions{})
 	require.ErrorIs(t, err, ledger.ErrCloseCheck)
 	assert.Contains(t, err.Error(), "2 payments wait.")
-	got, err := l.Period(ctx, p.ID)
+	got, err := l.Period(ctx, books, p.ID)
 	require.NoError(t, err)
 	assert.Equal(t, ledger.PeriodOpen, got.Status, "the period stays open")
 
 	waiting = 0
-	rd, err = l.Readiness(ctx, p.ID)
+	rd, err = l.Readiness(ctx, books, p.ID)
 	require.NoError(t, err)
 	assert.True(t, rd.Ready)
-	got, err = l.Close(ctx, p.ID, ledger.CloseOptions{By: "job"})
+	got, err = l.Close(ctx, books, p.ID, ledger.CloseOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, ledger.PeriodClosed, got.Status)
 	assert.Equal(t, []string{"2026-01", "2026-01", "2026-01", "2026-01"}, judged)
@@ -374,9 +374,9 @@ func TestClose_equityCheck(t *testing.T) {
 	ctx := context.Background()
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
 	l := ledger.New(db.DB, time.Now)
-	require.NoError(t, l.SeedChart(ctx, append(ledger.DemoChart, ledger.ChartAccount{Code: "8", Name: "Cuentas de orden"},
+	require.NoError(t, l.SeedChart(ctx, books, append(ledger.DemoChart, ledger.ChartAccount{Code: "8", Name: "Cuentas de orden"},
 		ledger.ChartAccount{Code: "8.1", Name: "Bienes en custodia"})))
-	p, err := l.CreatePeriod(ctx, "2026-01", day("2026-01-01"), day("2026-01-31"))
+	p, err := l.CreatePeriod(ctx, books, "2026-01", day("2026-01-01"), day("2026-01-31"))
 	require.NoError(t, err)
 	tx, err := db.BeginTxx(ctx, nil)
 	require.NoError(t, err)
@@ -389,13 +389,13 @@ func TestClose_equityCheck(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, tx.Commit())
 
-	rd, err := l.Readiness(ctx, p.ID)
+	rd, err := l.Readiness(ctx, books, p.ID)
 	require.NoError(t, err)
 	assert.False(t, rd.Ready)
-	_, err = l.Close(ctx, p.ID, ledger.CloseOptions{By: "test"})
+	_, err = l.Close(ctx, books, p.ID, ledger.CloseOptions{})
 	require.ErrorIs(t, err, ledger.ErrCloseCheck)
 	assert.Contains(t, clubhouse.AsError(err).Message, "Assets + liabilities + equity = -500")
-	got, err := l.Period(ctx, p.ID)
+	got, err := l.Period(ctx, books, p.ID)
 	require.NoError(t, err)
 	assert.Equal(t, ledger.PeriodOpen, got.Status)
 }

@@ -20,15 +20,15 @@ func TestOpen(t *testing.T) {
 	l, err := ledger.Open(ctx, dbtest.Missing(t))
 	require.NoError(t, err)
 	defer l.CloseDB()
-	require.NoError(t, l.SeedChart(ctx, ledger.DemoChart))
-	_, err = l.CreatePeriod(ctx, "2026", day("2026-01-01"), day("2026-12-31"))
+	require.NoError(t, l.SeedChart(ctx, books, ledger.DemoChart))
+	_, err = l.CreatePeriod(ctx, books, "2026", day("2026-01-01"), day("2026-12-31"))
 	require.NoError(t, err)
-	e, created, err := l.Post(ctx, ledger.EntryInput{Date: day("2026-05-01"), Description: "Sale",
+	e, created, err := l.Post(ctx, books, ledger.EntryInput{Date: day("2026-05-01"), Description: "Sale",
 		Lines: []ledger.LineInput{dr("1.1.10.01", "10"), cr("4.1.05", "10")}})
 	require.NoError(t, err)
 	assert.True(t, created)
 	assert.Len(t, e.Lines, 2)
-	tb, err := l.TrialBalance(ctx, time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC))
+	tb, err := l.TrialBalance(ctx, books, time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC))
 	require.NoError(t, err)
 	assert.Equal(t, "10", tb.TotalDebit.String())
 }

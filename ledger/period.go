@@ -67,7 +67,10 @@ const periodColumns = `id, name, start_date, end_date, status, results_closed_at
 
 // CreatePeriod opens a period from start to end (inclusive). Errors:
 // Invalid for a blank name or end before start, ErrPeriodOverlap.
-func (l *Ledger) CreatePeriod(ctx context.Context, name string, start, end time.Time) (Period, error) {
+func (l *Ledger) CreatePeriod(ctx context.Context, by clubhouse.Actor, name string, start, end time.Time) (Period, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return Period{}, err
+	}
 	if strings.TrimSpace(name) == "" {
 		return Period{}, clubhouse.ErrIncomplete.Withf("Missing required fields: name.")
 	}
@@ -81,7 +84,10 @@ func (l *Ledger) CreatePeriod(ctx context.Context, name string, start, end time.
 }
 
 // Periods returns every period, earliest first.
-func (l *Ledger) Periods(ctx context.Context) ([]Period, error) {
+func (l *Ledger) Periods(ctx context.Context, by clubhouse.Actor) ([]Period, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return nil, err
+	}
 	rows := []Period{}
 	if err := l.db.SelectContext(ctx, &rows, `SELECT `+periodColumns+` FROM periods ORDER BY start_date`); err != nil {
 		return nil, fmt.Errorf("periods: %w", err)
@@ -93,7 +99,10 @@ func (l *Ledger) Periods(ctx context.Context) ([]Period, error) {
 }
 
 // Period returns the period with id. Errors: ErrPeriodNotFound.
-func (l *Ledger) Period(ctx context.Context, id int64) (Period, error) {
+func (l *Ledger) Period(ctx context.Context, by clubhouse.Actor, id int64) (Period, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return Period{}, err
+	}
 	var p Period
 	if err := l.db.GetContext(ctx, &p, `SELECT `+periodColumns+` FROM periods WHERE id = $1`, id); err != nil {
 		return Period{}, mapErr(err, ErrPeriodNotFound)
@@ -105,7 +114,10 @@ func (l *Ledger) Period(ctx context.Context, id int64) (Period, error) {
 
 // OpenPeriodFor returns the open period that covers date.
 // Errors: ErrNoOpenPeriod.
-func (l *Ledger) OpenPeriodFor(ctx context.Context, date time.Time) (Period, error) {
+func (l *Ledger) OpenPeriodFor(ctx context.Context, by clubhouse.Actor, date time.Time) (Period, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return Period{}, err
+	}
 	var p Period
 	if err := l.db.GetContext(ctx, &p, `SELECT `+periodColumns+` FROM periods WHERE $1 BETWEEN start_date AND end_date AND status = 'open'`, date); err != nil {
 		return Period{}, mapErr(err, ErrNoOpenPeriod)

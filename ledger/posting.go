@@ -20,10 +20,14 @@ import (
 // Errors: Invalid (see EntryInput.Validate; an unknown account code is
 // "invalid reference"), ErrNotPostable, ErrNoOpenPeriod, ErrWouldBeNegative,
 // ErrKeyReused.
-func (l *Ledger) Post(ctx context.Context, in EntryInput) (Entry, bool, error) {
+func (l *Ledger) Post(ctx context.Context, by clubhouse.Actor, in EntryInput) (Entry, bool, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return Entry{}, false, err
+	}
 	if err := in.Validate(); err != nil {
 		return Entry{}, false, err
 	}
+	in.createdBy = by.Label()
 	var e Entry
 	var created bool
 	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
@@ -47,8 +51,8 @@ func (l *Ledger) post(ctx context.Context, tx *sqlx.Tx, in EntryInput, reversalO
 	if in.IdempotencyKey != "" {
 		key = &in.IdempotencyKey
 	}
-	if in.CreatedBy != "" {
-		by = &in.CreatedBy
+	if in.createdBy != "" {
+		by = &in.createdBy
 	}
 	e := Entry{Date: in.Date, Description: strings.TrimSpace(in.Description), Source: in.source(), IdempotencyKey: key,
 		ReversalOf: reversalOf, CreatedBy: by}
@@ -121,7 +125,10 @@ func unknownCode(codes []string, lines []Line) error {
 // original's date when zero), and returns it. An entry is reversed at most
 // once; the same idempotency key returns the same reversal. Errors:
 // ErrEntryNotFound, ErrAlreadyReversed, and those of Post.
-func (l *Ledger) Reverse(ctx context.Context, id int64, date time.Time, key, by string) (Entry, bool, error) {
+func (l *Ledger) Reverse(ctx context.Context, by clubhouse.Actor, id int64, date time.Time, key string) (Entry, bool, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return Entry{}, false, err
+	}
 	var rev Entry
 	var created bool
 	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
@@ -130,7 +137,7 @@ func (l *Ledger) Reverse(ctx context.Context, id int64, date time.Time, key, by 
 			return err
 		}
 		in := EntryInput{Date: date, Description: "Reversal of entry " + fmt.Sprint(id) + ": " + orig.Description,
-			Source: "reversal", IdempotencyKey: key, CreatedBy: by}
+			Source: "reversal", IdempotencyKey: key, createdBy: by.Label()}
 		if in.Date.IsZero() {
 			in.Date = orig.Date
 		}
@@ -161,7 +168,10 @@ const entrySelect = `SELECT e.id, e.period_id, e.date, e.description, e.source, 
 	(SELECT r.id FROM entries r WHERE r.reversal_of = e.id) AS reversed_by, e.created_by, e.created_at FROM entries e`
 
 // Entry returns the entry with id and its lines. Errors: ErrEntryNotFound.
-func (l *Ledger) Entry(ctx context.Context, id int64) (Entry, error) {
+func (l *Ledger) Entry(ctx context.Context, by clubhouse.Actor, id int64) (Entry, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return Entry{}, err
+	}
 	return l.entry(ctx, l.db, id)
 }
 
@@ -191,7 +201,10 @@ type EntryFilter struct {
 var EntryPaging = clubhouse.Paging{Default: 100, Max: 1000}
 
 // Entries returns the entries that match f, latest first, with their lines.
-func (l *Ledger) Entries(ctx context.Context, f EntryFilter) ([]Entry, error) {
+func (l *Ledger) Entries(ctx context.Context, by clubhouse.Actor, f EntryFilter) ([]Entry, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return nil, err
+	}
 	var err error
 	if f.Limit, err = EntryPaging.Limit("limit", f.Limit); err != nil {
 		return nil, err

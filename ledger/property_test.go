@@ -78,19 +78,19 @@ func newWorld(t *testing.T) *world {
 	// The clock stands past every period the checks open, so that each
 	// may close whatever today's date.
 	w := &world{l: ledger.New(db.DB, func() time.Time { return farDate }), db: db}
-	require.NoError(t, w.l.SeedChart(ctx, append(slices.Clone(ledger.DemoChart), extraChart...)))
-	_, err := w.l.UpdateAccount(ctx, "1.1.10.09", ledger.AccountInput{Active: clubhouse.Some(false)})
+	require.NoError(t, w.l.SeedChart(ctx, books, append(slices.Clone(ledger.DemoChart), extraChart...)))
+	_, err := w.l.UpdateAccount(ctx, books, "1.1.10.09", ledger.AccountInput{Active: clubhouse.Some(false)})
 	require.NoError(t, err)
-	w.closed, err = w.l.CreatePeriod(ctx, "2000-12", day("2000-12-01"), day("2000-12-31"))
+	w.closed, err = w.l.CreatePeriod(ctx, books, "2000-12", day("2000-12-01"), day("2000-12-31"))
 	require.NoError(t, err)
 	for _, in := range []ledger.EntryInput{
 		entry("2000-12-01", "Opening capital", dr("1.1.10.01", "1000000"), cr("3.2.05", "1000000")),
 		entry("2000-12-02", "Debtor refunded ahead", dr("1.1.10.01", "1"), cr("1.3.10", "1")),
 	} {
-		_, _, err := w.l.Post(ctx, in)
+		_, _, err := w.l.Post(ctx, books, in)
 		require.NoError(t, err)
 	}
-	w.closed, err = w.l.Close(ctx, w.closed.ID, ledger.CloseOptions{By: "test"})
+	w.closed, err = w.l.Close(ctx, books, w.closed.ID, ledger.CloseOptions{})
 	require.NoError(t, err)
 	return w
 }
@@ -100,7 +100,7 @@ func (w *world) nextPeriod(t testingT) ledger.Period {
 	t.Helper()
 	start := day("2001-01-01").AddDate(0, w.months, 0)
 	w.months++
-	p, err := w.l.CreatePeriod(context.Background(), start.Format("2006-01"), start, start.AddDate(0, 1, -1))
+	p, err := w.l.CreatePeriod(context.Background(), books, start.Format("2006-01"), start, start.AddDate(0, 1, -1))
 	require.NoError(t, err)
 	return p
 }
@@ -109,11 +109,11 @@ func (w *world) nextPeriod(t testingT) ledger.Period {
 // check's period can close in order.
 func (w *world) closeOpen(t testingT) {
 	t.Helper()
-	ps, err := w.l.Periods(context.Background())
+	ps, err := w.l.Periods(context.Background(), books)
 	require.NoError(t, err)
 	for _, p := range ps {
 		if p.Status == ledger.PeriodOpen {
-			_, err := w.l.Close(context.Background(), p.ID, ledger.CloseOptions{By: "test"})
+			_, err := w.l.Close(context.Background(), books, p.ID, ledger.CloseOptions{})
 			require.NoError(t, err)
 		}
 	}
@@ -126,7 +126,7 @@ type model map[string]decimal.Decimal
 // model reads the balances the ledger holds now.
 func (w *world) model(t testingT) model {
 	t.Helper()
-	tb, err := w.l.TrialBalance(context.Background(), farDate)
+	tb, err := w.l.TrialBalance(context.Background(), books, farDate)
 	require.NoError(t, err)
 	m := model{}
 	for _, r := range tb.Rows {
@@ -170,7 +170,7 @@ func (m model) closeResults() decimal.Decimal {
 func (w *world) requireModel(t testingT, m model) {
 	t.Helper()
 	ctx := context.Background()
-	tb, err := w.l.TrialBalance(ctx, farDate)
+	tb, err := w.l.TrialBalance(ctx, books, farDate)
 	require.NoError(t, err)
 	require.True(t, tb.TotalDebit.Equal(tb.TotalCredit), "trial balance: debits %s, credits %s", tb.TotalDebit, tb.TotalCredit)
 	got := model{}
@@ -186,7 +186,7 @@ func (w *world) requireModel(t testingT, m model) {
 		require.True(t, ok || b.IsZero(), "%s: balance %s, want 0", code, b)
 	}
 	for code := range neverNegative {
-		a, err := w.l.Account(ctx, code)
+		a, err := w.l.Account(ctx, books, code)
 		require.NoError(t, err)
 		require.True(t, a.Balance.Equal(m[code]), "%s: guarded balance %s, want %s", code, a.Balance, m[code])
 	}
@@ -253,7 +253,7 @@ func reversal(in ledger.EntryInput) ledger.EntryInput {
 func (w *world) post(t testingT, m model, in ledger.EntryInput) (ledger.Entry, error) {
 	t.Helper()
 	want := m.post(in)
-	e, created, err := w.l.Post(context.Background(), in)
+	e, created, err := w.l.Post(context.Background(), books, in)
 	if want != nil {
 		require.ErrorIs(t, err, want)
 		return e, err
@@ -277,7 +277,7 @@ func TestProperty_balancedEntriesKeepTrialBalance(t *testing.T) {
 		for range rapid.IntRange(1, 8).Draw(t, "entries") {
 			_, _ = w.post(t, m, drawAnyEntry(t, p))
 		}
-		tb, err := w.l.TrialBalance(context.Background(), p.EndDate)
+		tb, err := w.l.TrialBalance(context.Background(), books, p.EndDate)
 		require.NoError(t, err)
 		require.True(t, tb.TotalDebit.Equal(tb.TotalCredit), "trial balance at %s: debits %s, credits %s",
 			p.EndDate.Format(time.DateOnly), tb.TotalDebit, tb.TotalCredit)
@@ -323,7 +323,7 @@ func TestProperty_reversalNetsToZero(t *testing.T) {
 				key = fmt.Sprintf("reverse:%d", ids[i])
 			}
 			require.NoError(t, m.post(reversal(ins[i])), "the drawers hold enough")
-			r, created, err := w.l.Reverse(ctx, ids[i], date, key, "test")
+			r, created, err := w.l.Reverse(ctx, books, ids[i], date, key)
 			require.NoError(t, err)
 			require.True(t, created)
 			require.NotNil(t, r.ReversalOf)
@@ -339,20 +339,20 @@ func TestProperty_reversalNetsToZero(t *testing.T) {
 				assert.True(t, ln.Debit.Equal(got.Credit) && ln.Credit.Equal(got.Debit), "line %d of the reversal mirrors the original", j+1)
 			}
 			if key != "" {
-				again, created, err := w.l.Reverse(ctx, ids[i], date, key, "test")
+				again, created, err := w.l.Reverse(ctx, books, ids[i], date, key)
 				require.NoError(t, err)
 				assert.False(t, created)
 				assert.Equal(t, r.ID, again.ID, "the same key returns the same reversal")
 			}
-			_, _, err = w.l.Reverse(ctx, ids[i], date, "", "test")
+			_, _, err = w.l.Reverse(ctx, books, ids[i], date, "")
 			require.ErrorIs(t, err, ledger.ErrAlreadyReversed)
-			orig, err := w.l.Entry(ctx, ids[i])
+			orig, err := w.l.Entry(ctx, books, ids[i])
 			require.NoError(t, err)
 			require.NotNil(t, orig.ReversedBy)
 			assert.Equal(t, r.ID, *orig.ReversedBy)
 		}
 		w.requireModel(t, before)
-		pl, err := w.l.ProfitOrLoss(ctx, p.StartDate, p.EndDate)
+		pl, err := w.l.ProfitOrLoss(ctx, books, p.StartDate, p.EndDate)
 		require.NoError(t, err)
 		assert.True(t, pl.Result.IsZero(), "profit or loss of the period: %s", pl.Result)
 		for _, s := range []ledger.Section{pl.Income, pl.Expenses} {
@@ -383,22 +383,22 @@ func TestProperty_closeResults(t *testing.T) {
 		for i := range n {
 			_, _ = w.post(t, m, drawAnyEntry(t, p))
 			if i == midway {
-				_, err := w.l.CloseResults(ctx, p.ID, "test")
+				_, err := w.l.CloseResults(ctx, books, p.ID)
 				require.NoError(t, err)
 			}
 		}
 		want := maps.Clone(m)
 		profit := want.closeResults()
-		pl, err := w.l.ProfitOrLoss(ctx, p.StartDate, p.EndDate)
+		pl, err := w.l.ProfitOrLoss(ctx, books, p.StartDate, p.EndDate)
 		require.NoError(t, err)
 		require.True(t, profit.Equal(pl.Result), "profit or loss %s, want %s", pl.Result, profit)
 
-		closed, err := w.l.Close(ctx, p.ID, ledger.CloseOptions{By: "test"})
+		closed, err := w.l.Close(ctx, books, p.ID, ledger.CloseOptions{})
 		require.NoError(t, err)
 		require.Equal(t, ledger.PeriodClosed, closed.Status)
 		w.requireModel(t, want)
 
-		tb, err := w.l.TrialBalance(ctx, p.EndDate)
+		tb, err := w.l.TrialBalance(ctx, books, p.EndDate)
 		require.NoError(t, err)
 		equity, memorandum := decimal.Zero, decimal.Zero
 		for _, r := range tb.Rows {
@@ -414,17 +414,17 @@ func TestProperty_closeResults(t *testing.T) {
 		require.True(t, equity.IsZero(), "assets + liabilities + equity = %s", equity)
 		require.True(t, memorandum.IsZero(), "memorandum accounts net %s", memorandum)
 
-		after, err := w.l.ProfitOrLoss(ctx, p.StartDate, p.EndDate)
+		after, err := w.l.ProfitOrLoss(ctx, books, p.StartDate, p.EndDate)
 		require.NoError(t, err)
 		require.True(t, profit.Equal(after.Result), "the closing entries leave the profit or loss alone: %s", after.Result)
-		fp, err := w.l.FinancialPosition(ctx, p.EndDate)
+		fp, err := w.l.FinancialPosition(ctx, books, p.EndDate)
 		require.NoError(t, err)
 		require.True(t, fp.Assets.Total.Equal(fp.Liabilities.Total.Add(fp.Equity.Total)),
 			"assets %s, liabilities %s, equity %s", fp.Assets.Total, fp.Liabilities.Total, fp.Equity.Total)
 		for _, ln := range fp.Equity.Lines {
 			require.NotEmpty(t, ln.Code, "no result is left unclosed: %s %s", ln.Name, ln.Amount)
 		}
-		ce, err := w.l.ChangesInEquity(ctx, p.StartDate, p.EndDate)
+		ce, err := w.l.ChangesInEquity(ctx, books, p.StartDate, p.EndDate)
 		require.NoError(t, err)
 		require.True(t, profit.Equal(ce.Total.Result), "changes in equity: result %s, want %s", ce.Total.Result, profit)
 		require.True(t, fp.Equity.Total.Equal(ce.Total.Closing), "changes in equity close at %s, the position shows %s", ce.Total.Closing, fp.Equity.Total)
@@ -449,7 +449,7 @@ func (w *world) snapshot(t testingT) snapshot {
 		never_negative, balance, updated_at) FROM accounts ORDER BY id`))
 	require.NoError(t, w.db.SelectContext(ctx, &s.Periods, `SELECT concat_ws('|', id, name, start_date, end_date, status,
 		results_closed_at, closed_at) FROM periods ORDER BY id`))
-	tb, err := w.l.TrialBalance(ctx, farDate)
+	tb, err := w.l.TrialBalance(ctx, books, farDate)
 	require.NoError(t, err)
 	for _, r := range tb.Rows {
 		s.Balances = append(s.Balances, fmt.Sprintf("%s %s %s", r.Code, r.Debit.StringFixed(2), r.Credit.StringFixed(2)))
@@ -491,7 +491,7 @@ func TestProperty_refusedOperationChangesNothing(t *testing.T) {
 			require.NoError(t, err)
 			ins, ids = append(ins, in), append(ids, e.ID)
 		}
-		_, _, err := w.l.Reverse(ctx, ids[0], time.Time{}, "", "test")
+		_, _, err := w.l.Reverse(ctx, books, ids[0], time.Time{}, "")
 		require.NoError(t, err)
 		require.NoError(t, m.post(reversal(ins[0])))
 
@@ -516,7 +516,7 @@ func TestProperty_refusedOperationChangesNothing(t *testing.T) {
 func drawRefusal(t *rapid.T, w *world, m model, p, q ledger.Period, ins []ledger.EntryInput, ids []int64) refusal {
 	ctx := context.Background()
 	post := func(in ledger.EntryInput) func() error {
-		return func() error { _, _, err := w.l.Post(ctx, in); return err }
+		return func() error { _, _, err := w.l.Post(ctx, books, in); return err }
 	}
 	in := drawEntry(t, p, plain)
 	i := rapid.IntRange(0, len(in.Lines)-1).Draw(t, "line")
@@ -585,56 +585,62 @@ func drawRefusal(t *rapid.T, w *world, m model, p, q ledger.Period, ins []ledger
 		return refusal{"key reused", ledger.ErrKeyReused, post(other)}
 	case 12:
 		return refusal{"reversed twice", ledger.ErrAlreadyReversed, func() error {
-			_, _, err := w.l.Reverse(ctx, ids[0], time.Time{}, "", "test")
+			_, _, err := w.l.Reverse(ctx, books, ids[0], time.Time{}, "")
 			return err
 		}}
 	case 13:
 		return refusal{"reversal of no entry", ledger.ErrEntryNotFound, func() error {
-			_, _, err := w.l.Reverse(ctx, ids[len(ids)-1]+1000, time.Time{}, "", "test")
+			_, _, err := w.l.Reverse(ctx, books, ids[len(ids)-1]+1000, time.Time{}, "")
 			return err
 		}}
 	case 14:
 		date := drawDate(t, w.closed, "closed date")
 		return refusal{"reversal into a closed period", ledger.ErrNoOpenPeriod, func() error {
-			_, _, err := w.l.Reverse(ctx, ids[unreversed], date, "", "test")
+			_, _, err := w.l.Reverse(ctx, books, ids[unreversed], date, "")
 			return err
 		}}
 	case 15:
-		return refusal{"close out of order", ledger.ErrCloseOrder, func() error { _, err := w.l.Close(ctx, q.ID, ledger.CloseOptions{By: "test"}); return err }}
+		return refusal{"close out of order", ledger.ErrCloseOrder, func() error {
+			_, err := w.l.Close(ctx, books, q.ID, ledger.CloseOptions{})
+			return err
+		}}
 	case 16:
 		if rapid.Bool().Draw(t, "results only") {
 			return refusal{"close-results of a closed period", ledger.ErrPeriodClosed, func() error {
-				_, err := w.l.CloseResults(ctx, w.closed.ID, "test")
+				_, err := w.l.CloseResults(ctx, books, w.closed.ID)
 				return err
 			}}
 		}
-		return refusal{"close of a closed period", ledger.ErrPeriodClosed, func() error { _, err := w.l.Close(ctx, w.closed.ID, ledger.CloseOptions{By: "test"}); return err }}
+		return refusal{"close of a closed period", ledger.ErrPeriodClosed, func() error {
+			_, err := w.l.Close(ctx, books, w.closed.ID, ledger.CloseOptions{})
+			return err
+		}}
 	case 17:
 		start, end := drawDate(t, p, "overlap start"), drawDate(t, q, "overlap end")
 		return refusal{"overlapping period", ledger.ErrPeriodOverlap, func() error {
-			_, err := w.l.CreatePeriod(ctx, "overlap", start, end)
+			_, err := w.l.CreatePeriod(ctx, books, "overlap", start, end)
 			return err
 		}}
 	case 18:
 		code := rapid.SampledFrom(postable).Draw(t, "taken code")
 		return refusal{"code taken", ledger.ErrCodeTaken, func() error {
-			_, err := w.l.CreateAccount(ctx, ledger.AccountInput{Code: clubhouse.Some(code), Name: clubhouse.Some("Again")})
+			_, err := w.l.CreateAccount(ctx, books, ledger.AccountInput{Code: clubhouse.Some(code), Name: clubhouse.Some("Again")})
 			return err
 		}}
 	case 19:
 		return refusal{"parent with postings", ledger.ErrParentPosted, func() error {
-			_, err := w.l.CreateAccount(ctx, ledger.AccountInput{Code: clubhouse.Some("1.1.10.01.5"), Name: clubhouse.Some("Sub-account")})
+			_, err := w.l.CreateAccount(ctx, books, ledger.AccountInput{Code: clubhouse.Some("1.1.10.01.5"), Name: clubhouse.Some("Sub-account")})
 			return err
 		}}
 	case 20:
 		return refusal{"guard on a negative account", ledger.ErrWouldBeNegative, func() error {
-			_, err := w.l.UpdateAccount(ctx, "1.3.10", ledger.AccountInput{NeverNegative: clubhouse.Some(true)})
+			_, err := w.l.UpdateAccount(ctx, books, "1.3.10", ledger.AccountInput{NeverNegative: clubhouse.Some(true)})
 			return err
 		}}
 	default:
 		replay := ins[rapid.IntRange(0, len(ins)-1).Draw(t, "keyed entry")]
 		return refusal{"replay of " + replay.IdempotencyKey, nil, func() error {
-			e, created, err := w.l.Post(ctx, replay)
+			e, created, err := w.l.Post(ctx, books, replay)
 			if err == nil && (created || !slices.Contains(ids, e.ID)) {
 				return fmt.Errorf("replay: created %v, entry %d not among %v", created, e.ID, ids)
 			}

@@ -79,7 +79,7 @@ func (l *Ledger) Reopen(ctx context.Context, a clubhouse.Actor, id int64, reason
 				return err
 			}
 			in := EntryInput{Date: orig.Date, Description: fmt.Sprintf("Reopen of %s: reversal of entry %d: %s", p.Name, orig.ID, orig.Description),
-				Source: "reopen", CreatedBy: a.Label(), Lines: reversedLines(orig)}
+				Source: "reopen", createdBy: a.Label(), Lines: reversedLines(orig)}
 			rev, _, err := l.post(ctx, tx, in, &orig.ID)
 			if err != nil {
 				return err
@@ -93,5 +93,5 @@ func (l *Ledger) Reopen(ctx context.Context, a clubhouse.Actor, id int64, reason
 	if err != nil {
 		return Period{}, fmt.Errorf("reopen period: %w", mapErr(err, nil))
 	}
-	return l.Period(ctx, id)
+	return l.Period(ctx, a, id)
 }

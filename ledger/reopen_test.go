@@ -24,7 +24,7 @@ var (
 // balance.
 func balances(t testing.TB, l *ledger.Ledger, asOf time.Time) map[string]string {
 	t.Helper()
-	tb, err := l.TrialBalance(context.Background(), asOf)
+	tb, err := l.TrialBalance(context.Background(), books, asOf)
 	require.NoError(t, err)
 	require.True(t, tb.TotalDebit.Equal(tb.TotalCredit), "the trial balance balances")
 	m := map[string]string{}
@@ -43,33 +43,33 @@ func TestReopen(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 4, 15, 12, 0, 0, 0, bogota(t))
 	l := clockedLedger(t, &now)
-	p, err := l.CreatePeriod(ctx, "2026-03", day("2026-03-01"), day("2026-03-31"))
+	p, err := l.CreatePeriod(ctx, books, "2026-03", day("2026-03-01"), day("2026-03-31"))
 	require.NoError(t, err)
 	for _, in := range []ledger.EntryInput{
 		entry("2026-03-01", "Capital", dr("1.1.10.01", "1000000"), cr("3.2.05", "1000000")),
 		entry("2026-03-10", "Rentals", dr("1.1.10.01", "300000"), cr("4.1.05", "300000")),
 		entry("2026-03-20", "Maintenance", dr("5.1.45", "120000"), cr("1.1.10.01", "120000")),
 	} {
-		_, _, err := l.Post(ctx, in)
+		_, _, err := l.Post(ctx, books, in)
 		require.NoError(t, err)
 	}
 	// The accountant closes the results before the close; a later posting
 	// leaves a balance that the close moves with an entry of its own.
-	early, err := l.CloseResults(ctx, p.ID, "books")
+	early, err := l.CloseResults(ctx, clubhouse.Staff("books"), p.ID)
 	require.NoError(t, err)
 	require.NotNil(t, early)
-	_, _, err = l.Post(ctx, entry("2026-03-25", "Late rental", dr("1.1.10.01", "50000"), cr("4.1.05", "50000")))
+	_, _, err = l.Post(ctx, books, entry("2026-03-25", "Late rental", dr("1.1.10.01", "50000"), cr("4.1.05", "50000")))
 	require.NoError(t, err)
 	before := balances(t, l, p.EndDate)
 	assert.Equal(t, "-50000.00", before["4.1.05"])
-	ceBefore, err := l.ChangesInEquity(ctx, p.StartDate, p.EndDate)
+	ceBefore, err := l.ChangesInEquity(ctx, books, p.StartDate, p.EndDate)
 	require.NoError(t, err)
-	rdBefore, err := l.Readiness(ctx, p.ID)
+	rdBefore, err := l.Readiness(ctx, books, p.ID)
 	require.NoError(t, err)
 	_, err = l.Reopen(ctx, admin, p.ID, "never closed")
 	require.ErrorIs(t, err, ledger.ErrPeriodOpen)
 
-	closed, err := l.Close(ctx, p.ID, ledger.CloseOptions{By: "books"})
+	closed, err := l.Close(ctx, clubhouse.Staff("books"), p.ID, ledger.CloseOptions{})
 	require.NoError(t, err)
 	require.NotNil(t, closed.ClosingEntryID)
 	closedAt := *closed.ClosedAt
@@ -95,29 +95,29 @@ func TestReopen(t *testing.T) {
 
 	assert.Equal(t, before, balances(t, l, p.EndDate), "the trial balance is as before the close")
 	require.NotNil(t, r.ReversalID)
-	rev, err := l.Entry(ctx, *r.ReversalID)
+	rev, err := l.Entry(ctx, books, *r.ReversalID)
 	require.NoError(t, err)
 	assert.Equal(t, "reopen", rev.Source)
 	assert.Equal(t, *closed.ClosingEntryID, *rev.ReversalOf, "it reverses the close's own entry")
 	assert.Equal(t, p.EndDate, rev.Date, "dated as the entry it reverses")
 	assert.Equal(t, "admin-1", *rev.CreatedBy)
-	kept, err := l.Entry(ctx, early.ID)
+	kept, err := l.Entry(ctx, books, early.ID)
 	require.NoError(t, err)
 	assert.Nil(t, kept.ReversedBy, "the results close run before the close stays")
 
-	pl, err := l.ProfitOrLoss(ctx, p.StartDate, p.EndDate)
+	pl, err := l.ProfitOrLoss(ctx, books, p.StartDate, p.EndDate)
 	require.NoError(t, err)
 	assert.Equal(t, "230000", pl.Result.String(), "closing entries and their reversals make no result")
-	ce, err := l.ChangesInEquity(ctx, p.StartDate, p.EndDate)
+	ce, err := l.ChangesInEquity(ctx, books, p.StartDate, p.EndDate)
 	require.NoError(t, err)
 	assert.Equal(t, ceBefore, ce, "changes in equity as before the close")
-	rd, err := l.Readiness(ctx, p.ID)
+	rd, err := l.Readiness(ctx, books, p.ID)
 	require.NoError(t, err)
 	assert.Equal(t, rdBefore, rd, "readiness as before the close")
 
-	_, _, err = l.Post(ctx, entry("2026-03-31", "Invoice", dr("5.1.45", "10000"), cr("1.1.10.01", "10000")))
+	_, _, err = l.Post(ctx, books, entry("2026-03-31", "Invoice", dr("5.1.45", "10000"), cr("1.1.10.01", "10000")))
 	require.NoError(t, err, "the reopened period takes postings")
-	again, err := l.Close(ctx, p.ID, ledger.CloseOptions{By: "books"})
+	again, err := l.Close(ctx, clubhouse.Staff("books"), p.ID, ledger.CloseOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, ledger.PeriodClosed, again.Status)
 	assert.Equal(t, "-220000.00", balances(t, l, p.EndDate)["3.1"], "the new close moved the new result")
@@ -125,7 +125,7 @@ func TestReopen(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, reopened.Reopenings, 2, "each reopening is recorded")
 	assert.Equal(t, "once more", reopened.Reopenings[1].Reason)
-	periods, err := l.Periods(ctx)
+	periods, err := l.Periods(ctx, books)
 	require.NoError(t, err)
 	assert.Len(t, periods[0].Reopenings, 2, "the list shows them too")
 }
@@ -138,14 +138,14 @@ func TestReopen_nothingToReverse(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 4, 15, 12, 0, 0, 0, bogota(t))
 	l := clockedLedger(t, &now)
-	p, err := l.CreatePeriod(ctx, "2026-03", day("2026-03-01"), day("2026-03-31"))
+	p, err := l.CreatePeriod(ctx, books, "2026-03", day("2026-03-01"), day("2026-03-31"))
 	require.NoError(t, err)
-	_, _, err = l.Post(ctx, entry("2026-03-10", "Rentals", dr("1.1.10.01", "300000"), cr("4.1.05", "300000")))
+	_, _, err = l.Post(ctx, books, entry("2026-03-10", "Rentals", dr("1.1.10.01", "300000"), cr("4.1.05", "300000")))
 	require.NoError(t, err)
-	_, err = l.CloseResults(ctx, p.ID, "books")
+	_, err = l.CloseResults(ctx, clubhouse.Staff("books"), p.ID)
 	require.NoError(t, err)
 	before := balances(t, l, p.EndDate)
-	closed, err := l.Close(ctx, p.ID, ledger.CloseOptions{By: "books"})
+	closed, err := l.Close(ctx, clubhouse.Staff("books"), p.ID, ledger.CloseOptions{})
 	require.NoError(t, err)
 	assert.Nil(t, closed.ClosingEntryID)
 	got, err := l.Reopen(ctx, admin, p.ID, "check")
@@ -153,7 +153,7 @@ func TestReopen_nothingToReverse(t *testing.T) {
 	assert.Nil(t, got.Reopenings[0].ReversalID)
 	assert.NotNil(t, got.ResultsClosedAt, "the results stay closed")
 	assert.Equal(t, before, balances(t, l, p.EndDate))
-	entries, err := l.Entries(ctx, ledger.EntryFilter{PeriodID: p.ID, Source: "reopen"})
+	entries, err := l.Entries(ctx, books, ledger.EntryFilter{PeriodID: p.ID, Source: "reopen"})
 	require.NoError(t, err)
 	assert.Empty(t, entries)
 }
@@ -165,14 +165,14 @@ func TestReopen_refusals(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 6, 1, 12, 0, 0, 0, bogota(t))
 	l := clockedLedger(t, &now)
-	march, err := l.CreatePeriod(ctx, "2026-03", day("2026-03-01"), day("2026-03-31"))
+	march, err := l.CreatePeriod(ctx, books, "2026-03", day("2026-03-01"), day("2026-03-31"))
 	require.NoError(t, err)
-	april, err := l.CreatePeriod(ctx, "2026-04", day("2026-04-01"), day("2026-04-30"))
+	april, err := l.CreatePeriod(ctx, books, "2026-04", day("2026-04-01"), day("2026-04-30"))
 	require.NoError(t, err)
-	_, _, err = l.Post(ctx, entry("2026-03-10", "Rentals", dr("1.1.10.01", "300000"), cr("4.1.05", "300000")))
+	_, _, err = l.Post(ctx, books, entry("2026-03-10", "Rentals", dr("1.1.10.01", "300000"), cr("4.1.05", "300000")))
 	require.NoError(t, err)
 	for _, p := range []ledger.Period{march, april} {
-		_, err := l.Close(ctx, p.ID, ledger.CloseOptions{By: "books"})
+		_, err := l.Close(ctx, clubhouse.Staff("books"), p.ID, ledger.CloseOptions{})
 		require.NoError(t, err)
 	}
 	closedMarch := balances(t, l, march.EndDate)
@@ -194,7 +194,7 @@ func TestReopen_refusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := l.Reopen(ctx, tc.actor, tc.id, tc.reason)
 			require.ErrorIs(t, err, tc.want)
-			got, err := l.Period(ctx, march.ID)
+			got, err := l.Period(ctx, books, march.ID)
 			require.NoError(t, err)
 			assert.Equal(t, ledger.PeriodClosed, got.Status)
 			assert.Empty(t, got.Reopenings)
@@ -221,21 +221,21 @@ func TestReopen_racingClose(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 6, 1, 12, 0, 0, 0, bogota(t))
 	l := clockedLedger(t, &now)
-	march, err := l.CreatePeriod(ctx, "2026-03", day("2026-03-01"), day("2026-03-31"))
+	march, err := l.CreatePeriod(ctx, books, "2026-03", day("2026-03-01"), day("2026-03-31"))
 	require.NoError(t, err)
-	april, err := l.CreatePeriod(ctx, "2026-04", day("2026-04-01"), day("2026-04-30"))
+	april, err := l.CreatePeriod(ctx, books, "2026-04", day("2026-04-01"), day("2026-04-30"))
 	require.NoError(t, err)
-	_, err = l.Close(ctx, march.ID, ledger.CloseOptions{By: "books"})
+	_, err = l.Close(ctx, clubhouse.Staff("books"), march.ID, ledger.CloseOptions{})
 	require.NoError(t, err)
 	for range 20 {
 		var wg sync.WaitGroup
 		var reopenErr, closeErr error
 		wg.Go(func() { _, reopenErr = l.Reopen(ctx, admin, march.ID, "race") })
-		wg.Go(func() { _, closeErr = l.Close(ctx, april.ID, ledger.CloseOptions{By: "books"}) })
+		wg.Go(func() { _, closeErr = l.Close(ctx, clubhouse.Staff("books"), april.ID, ledger.CloseOptions{}) })
 		wg.Wait()
-		m, err := l.Period(ctx, march.ID)
+		m, err := l.Period(ctx, books, march.ID)
 		require.NoError(t, err)
-		a, err := l.Period(ctx, april.ID)
+		a, err := l.Period(ctx, books, april.ID)
 		require.NoError(t, err)
 		require.False(t, m.Status == ledger.PeriodOpen && a.Status == ledger.PeriodClosed, "April closed after March reopened")
 		require.True(t, reopenErr == nil || errors.Is(reopenErr, ledger.ErrReopenOrder), "reopen: %v", reopenErr)
@@ -245,7 +245,7 @@ func TestReopen_racingClose(t *testing.T) {
 		if a.Status == ledger.PeriodClosed {
 			_, err = l.Reopen(ctx, admin, april.ID, "reset")
 		} else {
-			_, err = l.Close(ctx, march.ID, ledger.CloseOptions{By: "books"})
+			_, err = l.Close(ctx, clubhouse.Staff("books"), march.ID, ledger.CloseOptions{})
 		}
 		require.NoError(t, err)
 	}

@@ -33,7 +33,10 @@ type BalanceRow struct {
 // TrialBalance sums the postings of every account up to and including
 // asOf. The lines are grouped alone and joined to the chart afterwards, so
 // the cost is one pass over the lines.
-func (l *Ledger) TrialBalance(ctx context.Context, asOf time.Time) (TrialBalance, error) {
+func (l *Ledger) TrialBalance(ctx context.Context, by clubhouse.Actor, asOf time.Time) (TrialBalance, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return TrialBalance{}, err
+	}
 	return trialBalance(ctx, l.db, asOf)
 }
 
@@ -85,11 +88,14 @@ var ErrTooManyLines = clubhouse.Errorf(clubhouse.Invalid, "limit exceeded",
 // GeneralLedger returns the postings of the account with code from from to
 // to (inclusive) with a running balance. Errors: ErrAccountNotFound,
 // ErrTooManyLines.
-func (l *Ledger) GeneralLedger(ctx context.Context, code string, from, to time.Time) (GeneralLedger, error) {
+func (l *Ledger) GeneralLedger(ctx context.Context, by clubhouse.Actor, code string, from, to time.Time) (GeneralLedger, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return GeneralLedger{}, err
+	}
 	if err := checkRange(from, to); err != nil {
 		return GeneralLedger{}, err
 	}
-	a, err := l.Account(ctx, code)
+	a, err := l.Account(ctx, by, code)
 	if err != nil {
 		return GeneralLedger{}, err
 	}
@@ -147,8 +153,11 @@ type FinancialPosition struct {
 // FinancialPosition builds the statement of financial position at asOf:
 // assets, liabilities, and equity including the profit or loss not yet
 // closed into 3.1.
-func (l *Ledger) FinancialPosition(ctx context.Context, asOf time.Time) (FinancialPosition, error) {
-	tb, err := l.TrialBalance(ctx, asOf)
+func (l *Ledger) FinancialPosition(ctx context.Context, by clubhouse.Actor, asOf time.Time) (FinancialPosition, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return FinancialPosition{}, err
+	}
+	tb, err := l.TrialBalance(ctx, by, asOf)
 	if err != nil {
 		return FinancialPosition{}, err
 	}
@@ -183,7 +192,10 @@ type ProfitOrLoss struct {
 // ProfitOrLoss builds the statement of profit or loss from from to to,
 // leaving out the closing entries and their reversals when a period is
 // reopened (they move the result, they do not make it).
-func (l *Ledger) ProfitOrLoss(ctx context.Context, from, to time.Time) (ProfitOrLoss, error) {
+func (l *Ledger) ProfitOrLoss(ctx context.Context, by clubhouse.Actor, from, to time.Time) (ProfitOrLoss, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return ProfitOrLoss{}, err
+	}
 	if err := checkRange(from, to); err != nil {
 		return ProfitOrLoss{}, err
 	}
@@ -227,7 +239,10 @@ type ChangesInEquity struct {
 // ChangesInEquity builds the statement of changes in equity from from to
 // to: each equity account's opening balance, the results closed into it,
 // its other movements and its closing balance, all positive on the credit side.
-func (l *Ledger) ChangesInEquity(ctx context.Context, from, to time.Time) (ChangesInEquity, error) {
+func (l *Ledger) ChangesInEquity(ctx context.Context, by clubhouse.Actor, from, to time.Time) (ChangesInEquity, error) {
+	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return ChangesInEquity{}, err
+	}
 	if err := checkRange(from, to); err != nil {
 		return ChangesInEquity{}, err
 	}

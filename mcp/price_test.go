@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
@@ -22,7 +23,7 @@ func TestMCP_pricePerHour(t *testing.T) {
 		"checking": "2026-12-09 10:00", "checkout": "2026-12-09 11:30"}).Status(t, http.StatusCreated).ID(t)
 	admin.Post(fmt.Sprintf("/api/admin/booking/%d/coupon", id), map[string]any{"code": "WELCOME10"}).Status(t, http.StatusOK)
 
-	q, err := a.Bookings.Price(t.Context(), id)
+	q, err := a.Bookings.Price(t.Context(), clubhouse.Staff("test"), id)
 	require.NoError(t, err)
 	require.True(t, q.Amount.Discount.IsPositive(), "the coupon applies")
 	want := q.Amount.PricePerHour

@@ -271,31 +271,31 @@ func (h *Handler) register(s *sdk.Server) {
 	addTool(s, h, &sdk.Tool{Name: "court_list", Title: "List courts", Annotations: readOnly,
 		Description: "Lists the club's courts with their type and base price per hour. Step 1 of a booking: choose court_id, with reservation_type_list."},
 		func(ctx context.Context, c call[searchArgs]) (courtsView, error) {
-			rows, err := o.Catalogs.Courts.List(ctx, c.in.Search.Or(""))
+			rows, err := o.Catalogs.Courts.List(ctx, c.by, c.in.Search.Or(""))
 			return courtsView{Courts: mapSlice(rows, newCourtView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "court_type_list", Title: "List court types", Annotations: readOnly,
 		Description: "Lists the kinds of court (tennis, padel, ...); court_list names each court's type."},
 		func(ctx context.Context, c call[searchArgs]) (courtTypesView, error) {
-			rows, err := o.Catalogs.CourtTypes.List(ctx, c.in.Search.Or(""))
+			rows, err := o.Catalogs.CourtTypes.List(ctx, c.by, c.in.Search.Or(""))
 			return courtTypesView{CourtTypes: mapSlice(rows, newCourtTypeView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "reservation_type_list", Title: "List reservation types", Annotations: readOnly,
 		Description: "Lists the reservation types (Rental, Tournament, ...). Step 1 of a booking: choose reservation_type_id, with court_list. Types with gestion 2 are for training classes."},
 		func(ctx context.Context, c call[searchArgs]) (reservationTypesView, error) {
-			rows, err := o.Catalogs.ReservationTypes.List(ctx, c.in.Search.Or(""))
+			rows, err := o.Catalogs.ReservationTypes.List(ctx, c.by, c.in.Search.Or(""))
 			return reservationTypesView{ReservationTypes: mapSlice(rows, newReservationTypeView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "reservation_status_list", Title: "List reservation statuses", Annotations: readOnly,
 		Description: "Lists the booking statuses (Pending, Confirmed, ...). Last step of a booking: choose the reservation_status_id for booking_update once the total paid covers the price."},
 		func(ctx context.Context, c call[searchArgs]) (statusesView, error) {
-			rows, err := o.Catalogs.Statuses.List(ctx, c.in.Search.Or(""))
+			rows, err := o.Catalogs.Statuses.List(ctx, c.by, c.in.Search.Or(""))
 			return statusesView{ReservationStatuses: mapSlice(rows, newStatusView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "payment_type_list", Title: "List payment types", Annotations: readOnly,
 		Description: "Lists the payment types (Cash, Card, Transfer, ...): the payment_type_id of booking_add_payment."},
 		func(ctx context.Context, c call[searchArgs]) (paymentTypesView, error) {
-			rows, err := o.Catalogs.PaymentTypes.List(ctx, c.in.Search.Or(""))
+			rows, err := o.Catalogs.PaymentTypes.List(ctx, c.by, c.in.Search.Or(""))
 			return paymentTypesView{PaymentTypes: mapSlice(rows, newPaymentTypeView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "client_search", Title: "Search clients", Annotations: readOnly,
@@ -330,7 +330,7 @@ func (h *Handler) register(s *sdk.Server) {
 				return freeView{}, err
 			}
 			in.ExcludeID = c.in.ReservationID.Or(0)
-			if err := o.Bookings.Validate(ctx, in); err != nil {
+			if err := o.Bookings.Validate(ctx, c.by, in); err != nil {
 				return freeView{}, err
 			}
 			return freeView{Available: true, CourtID: in.CourtID, Checking: wire.FormatWall(in.Checking), Checkout: wire.FormatWall(in.Checkout)}, nil
@@ -343,7 +343,7 @@ func (h *Handler) register(s *sdk.Server) {
 				return priceView{}, err
 			}
 			in.ReservationTypeID, in.ExcludeID = c.in.ReservationTypeID.Or(0), c.in.ReservationID.Or(0)
-			q, err := o.Bookings.Quote(ctx, in)
+			q, err := o.Bookings.Quote(ctx, c.by, in)
 			if err != nil {
 				return priceView{}, err
 			}
@@ -369,7 +369,7 @@ func (h *Handler) register(s *sdk.Server) {
 	addTool(s, h, &sdk.Tool{Name: "booking_read", Title: "Read a booking", Annotations: readOnly,
 		Description: "Reads a booking with its court, client, status, payments and balance: total_amount (after discount), total_paid (completed payments), total_debt and is_payment_complete. Near the end of a booking, with booking_get_price, to see whether the total paid covers the price."},
 		func(ctx context.Context, c call[bookingArgs]) (bookingReadView, error) {
-			v, err := o.Payments.Booking(ctx, *c.in.BookingID.Value)
+			v, err := o.Payments.Booking(ctx, c.by, *c.in.BookingID.Value)
 			return bookingReadView{bookingDetailView: newBookingDetailView(v.Booking), balanceView: newBalanceView(v.Amount),
 				Payments: mapSlice(v.Payments, newPaymentView)}, err
 		})
@@ -394,7 +394,7 @@ func (h *Handler) register(s *sdk.Server) {
 	addTool(s, h, &sdk.Tool{Name: "booking_get_price", Title: "Price of a booking", Annotations: readOnly,
 		Description: "Prices an existing booking with its coupon or contract applied: final_price is what the client owes. Compare it with total_paid of booking_read before confirming the booking."},
 		func(ctx context.Context, c call[bookingArgs]) (priceView, error) {
-			q, err := o.Bookings.Price(ctx, *c.in.BookingID.Value)
+			q, err := o.Bookings.Price(ctx, c.by, *c.in.BookingID.Value)
 			if err != nil {
 				return priceView{}, err
 			}
@@ -415,7 +415,7 @@ func (h *Handler) register(s *sdk.Server) {
 	addTool(s, h, &sdk.Tool{Name: "booking_payment_list", Title: "List a booking's payments", Annotations: readOnly,
 		Description: "Lists the payments of a booking, latest first; status true marks the completed ones, which count toward total_paid. After booking_add_payment."},
 		func(ctx context.Context, c call[bookingArgs]) (paymentsView, error) {
-			rows, err := o.Payments.ForBooking(ctx, *c.in.BookingID.Value)
+			rows, err := o.Payments.ForBooking(ctx, c.by, *c.in.BookingID.Value)
 			return paymentsView{Payments: mapSlice(rows, newPaymentView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_list", Title: "List bookings", Annotations: readOnly,
@@ -438,7 +438,7 @@ func (h *Handler) register(s *sdk.Server) {
 			f.From, f.To = from.Value, to.Value
 			f.ClientID, f.CourtID, f.Active, f.Confirmed = in.ClientID.Or(0), in.CourtID.Or(0), in.Active.Or(false), in.Confirmed.Value
 			f.WithCancelled = in.IncludeCancelled.Or(false)
-			rows, err := o.Bookings.ListPriced(ctx, f)
+			rows, err := o.Bookings.ListPriced(ctx, c.by, f)
 			return bookingsView{Bookings: mapSlice(rows, func(p booking.Priced) pricedBookingView {
 				return pricedBookingView{bookingDetailView: newBookingDetailView(p.Reservation), balanceView: newBalanceView(p.Amount)}
 			})}, err

@@ -6,11 +6,16 @@
 // the SQL in store.go and reconcile_store.go; the use cases in service.go,
 // receipts.go (receipt upload, replacement, download) and reconcile.go.
 //
-// The staff's writes (Create, Update, Delete, CreateForBooking,
-// UpdateForBooking, DeleteReceipt, ResolveInbox) take the actor and refuse
-// one without the panel permission with clubhouse.ErrForbidden; a client's
-// own claims and views go through the Client* methods, which resolve the
-// actor's client record themselves.
+// Every method that reads or changes payments takes the acting
+// clubhouse.Actor. The staff's writes (Create, Update, Delete,
+// CreateForBooking, UpdateForBooking, DeleteReceipt, ResolveInbox) and
+// reads (List, Get, ByTransaction, ForBooking, GetForBooking, OfBookings,
+// Stats, Booking, Dashboard, Inbox, OpenReceipt) refuse one without the
+// panel permission with clubhouse.ErrForbidden; a client's own claims and
+// views go through the Client* methods, which find the actor's client
+// record through booking.ClientOf. Deliver takes the gateway's signature
+// instead, Reconcile a verified event, and EnrollmentsPaid serves package
+// classes, which has judged whose enrollments it sums.
 //
 // # Messages
 //

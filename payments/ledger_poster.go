@@ -35,6 +35,9 @@ const (
 	sourceTicketRefund = "ticket_refund" // source_id: the ticket_refunds row
 )
 
+// poster is the actor the LedgerPoster posts as, recorded on its entries.
+var poster = clubhouse.Staff("ledger-poster")
+
 // LedgerPoster posts completed payments and ticket movements to the ledger
 // from the outbox that the payments, tickets, event participants and ticket
 // refunds tables fill in the same transaction as each change. Each outbox
@@ -131,7 +134,7 @@ func (p *LedgerPoster) postOne(ctx context.Context, round int) (posted, waiting 
 			return err
 		}
 		more = true
-		e, _, perr := p.ledger.Post(ctx, p.entry(it))
+		e, _, perr := p.ledger.Post(ctx, poster, p.entry(it))
 		if perr != nil {
 			if k := clubhouse.KindOf(perr); k == clubhouse.Conflict || k == clubhouse.Invalid {
 				// No open period, or the chart lacks the account: wait, and say why.
@@ -205,7 +208,6 @@ func (p *LedgerPoster) entry(it outboxItem) ledger.EntryInput {
 		Description:    desc,
 		Source:         source,
 		IdempotencyKey: key,
-		CreatedBy:      "ledger-poster",
 		Lines:          []ledger.LineInput{{AccountCode: debit, Debit: it.Amount}, {AccountCode: credit, Credit: it.Amount}},
 	}
 }

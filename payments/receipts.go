@@ -136,7 +136,7 @@ func (s *Service) updateWithReceipt(ctx context.Context, bookingID, id int64, in
 	}
 	in.ReservationID = clubhouse.Optional[int64]{}
 	// Check what can be checked before storing anything.
-	p, err := s.GetForBooking(ctx, bookingID, id)
+	p, err := s.getForBooking(ctx, bookingID, id)
 	if err != nil {
 		return Payment{}, err
 	}
@@ -184,11 +184,14 @@ func (s *Service) updateWithReceipt(ctx context.Context, bookingID, id int64, in
 // to the booking with bookingID. Errors: ErrStorageOff, ErrNotFound (also
 // for another booking's payment), ErrNoReceipt, ErrObjectNotFound,
 // ErrStorageFailed.
-func (s *Service) OpenReceipt(ctx context.Context, bookingID, id int64) (ReceiptFile, error) {
+func (s *Service) OpenReceipt(ctx context.Context, by clubhouse.Actor, bookingID, id int64) (ReceiptFile, error) {
+	if err := by.RequirePanel(); err != nil {
+		return ReceiptFile{}, err
+	}
 	if err := s.CheckStorage(); err != nil {
 		return ReceiptFile{}, err
 	}
-	p, err := s.GetForBooking(ctx, bookingID, id)
+	p, err := s.getForBooking(ctx, bookingID, id)
 	if err != nil {
 		return ReceiptFile{}, err
 	}

@@ -301,7 +301,10 @@ type InboxFilter struct {
 }
 
 // Inbox lists the entries of the inbox that f selects.
-func (s *Service) Inbox(ctx context.Context, f InboxFilter) ([]InboxEntry, error) {
+func (s *Service) Inbox(ctx context.Context, by clubhouse.Actor, f InboxFilter) ([]InboxEntry, error) {
+	if err := by.RequirePanel(); err != nil {
+		return nil, err
+	}
 	var err error
 	if f.Limit, err = InboxPaging.Limit("limit", f.Limit); err != nil {
 		return nil, err

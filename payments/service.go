@@ -61,7 +61,10 @@ func New(db *sqlx.DB, o Options) *Service {
 }
 
 // List returns the payments that match f: pending first, then latest first.
-func (s *Service) List(ctx context.Context, f Filter) ([]Payment, error) {
+func (s *Service) List(ctx context.Context, by clubhouse.Actor, f Filter) ([]Payment, error) {
+	if err := by.RequirePanel(); err != nil {
+		return nil, err
+	}
 	var err error
 	if f.Limit, err = PaymentPaging.Limit("limit", f.Limit); err != nil {
 		return nil, err
@@ -77,13 +80,19 @@ var (
 )
 
 // Get returns the payment with id. Errors: ErrNotFound.
-func (s *Service) Get(ctx context.Context, id int64) (Payment, error) {
+func (s *Service) Get(ctx context.Context, by clubhouse.Actor, id int64) (Payment, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Payment{}, err
+	}
 	return s.store.get(ctx, s.db, id, false)
 }
 
 // ByTransaction returns the payment with the gateway transaction id.
 // Errors: ErrNotFound.
-func (s *Service) ByTransaction(ctx context.Context, txid string) (Payment, error) {
+func (s *Service) ByTransaction(ctx context.Context, by clubhouse.Actor, txid string) (Payment, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Payment{}, err
+	}
 	return s.store.byTransaction(ctx, s.db, txid)
 }
 
@@ -190,7 +199,10 @@ func (s *Service) update(ctx context.Context, id, bookingID int64, in Input) (Pa
 
 // ForBooking returns the payments of the booking with id, latest first.
 // Errors: booking.ErrBookingNotFound.
-func (s *Service) ForBooking(ctx context.Context, bookingID int64) ([]Payment, error) {
+func (s *Service) ForBooking(ctx context.Context, by clubhouse.Actor, bookingID int64) ([]Payment, error) {
+	if err := by.RequirePanel(); err != nil {
+		return nil, err
+	}
 	if _, err := s.store.bookingClient(ctx, s.db, bookingID); err != nil {
 		return nil, err
 	}
@@ -199,8 +211,16 @@ func (s *Service) ForBooking(ctx context.Context, bookingID int64) ([]Payment, e
 
 // GetForBooking returns the payment with id of the booking with bookingID.
 // Errors: ErrNotFound, also for another booking's payment.
-func (s *Service) GetForBooking(ctx context.Context, bookingID, id int64) (Payment, error) {
-	p, err := s.Get(ctx, id)
+func (s *Service) GetForBooking(ctx context.Context, by clubhouse.Actor, bookingID, id int64) (Payment, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Payment{}, err
+	}
+	return s.getForBooking(ctx, bookingID, id)
+}
+
+// getForBooking is GetForBooking for an actor already judged.
+func (s *Service) getForBooking(ctx context.Context, bookingID, id int64) (Payment, error) {
+	p, err := s.store.get(ctx, s.db, id, false)
 	if err != nil {
 		return Payment{}, err
 	}
@@ -211,8 +231,17 @@ func (s *Service) GetForBooking(ctx context.Context, bookingID, id int64) (Payme
 }
 
 // OfBookings returns the payments of each booking of ids, pending first,
-// then latest first, in one query.
-func (s *Service) OfBookings(ctx context.Context, ids []int64) (map[int64][]Payment, error) {
+// then latest first, in one query. Errors: clubhouse.ErrForbidden for an
+// actor without the panel permission.
+func (s *Service) OfBookings(ctx context.Context, by clubhouse.Actor, ids []int64) (map[int64][]Payment, error) {
+	if err := by.RequirePanel(); err != nil {
+		return nil, err
+	}
+	return s.ofBookings(ctx, ids)
+}
+
+// ofBookings is OfBookings for an actor already judged.
+func (s *Service) ofBookings(ctx context.Context, ids []int64) (map[int64][]Payment, error) {
 	out := make(map[int64][]Payment, len(ids))
 	if len(ids) == 0 {
 		return out, nil
@@ -236,7 +265,7 @@ func (s *Service) ClientPage(ctx context.Context, by clubhouse.Actor, page, limi
 	if err != nil {
 		return nil, 0, err
 	}
-	clientID, err := s.store.clientOf(ctx, s.db, by)
+	clientID, err := booking.ClientOf(ctx, s.db, by)
 	if err != nil || clientID == 0 {
 		return []Payment{}, 0, err
 	}
@@ -254,11 +283,11 @@ func (s *Service) ClientPage(ctx context.Context, by clubhouse.Actor, page, limi
 // ClientGet returns the payment with id of by's client. Errors:
 // ErrNotFound, ErrNotYours for another client's payment.
 func (s *Service) ClientGet(ctx context.Context, by clubhouse.Actor, id int64) (Payment, error) {
-	clientID, err := s.store.clientOf(ctx, s.db, by)
+	clientID, err := booking.ClientOf(ctx, s.db, by)
 	if err != nil {
 		return Payment{}, err
 	}
-	p, err := s.Get(ctx, id)
+	p, err := s.store.get(ctx, s.db, id, false)
 	if err != nil {
 		return Payment{}, err
 	}
@@ -296,7 +325,7 @@ func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input
 	p.ClaimedTransactionID, p.TransactionID = p.TransactionID, nil
 	var out Payment
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		clientID, err := s.store.clientOf(ctx, tx, by)
+		clientID, err := booking.ClientOf(ctx, tx, by)
 		if err != nil {
 			return err
 		}
@@ -436,7 +465,10 @@ type Stats struct {
 func (s Stats) Open() int { return s.Total - s.Completed }
 
 // Stats counts every payment by status detail and sums their amounts.
-func (s *Service) Stats(ctx context.Context) (Stats, error) {
+func (s *Service) Stats(ctx context.Context, by clubhouse.Actor) (Stats, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Stats{}, err
+	}
 	var st Stats
 	err := s.db.GetContext(ctx, &st, `SELECT count(*) AS total,
 		count(*) FILTER (WHERE status_detail = 'pending') AS pending,
@@ -452,8 +484,8 @@ func (s *Service) Stats(ctx context.Context) (Stats, error) {
 	return st, nil
 }
 
-// Recent returns the n payments made last.
-func (s *Service) Recent(ctx context.Context, n int) ([]Payment, error) {
+// recent returns the n payments made last.
+func (s *Service) recent(ctx context.Context, n int) ([]Payment, error) {
 	rows := []Payment{}
 	if err := s.db.SelectContext(ctx, &rows, paymentSelect+` ORDER BY p.created_at DESC, p.id DESC LIMIT $1`, n); err != nil {
 		return nil, fmt.Errorf("recent payments: %w", err)

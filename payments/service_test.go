@@ -132,7 +132,7 @@ func (c *payClub) object(tb testing.TB, key string) string {
 // samePayment asserts that a refused change left p as it was.
 func (c *payClub) samePayment(t *testing.T, before payments.Payment) {
 	t.Helper()
-	after, err := c.svc.Get(t.Context(), before.ID)
+	after, err := c.svc.Get(t.Context(), desk, before.ID)
 	require.NoError(t, err)
 	assert.Equal(t, before, after, "a refused change changes nothing")
 }
@@ -280,7 +280,7 @@ func TestService_Create(t *testing.T) {
 			tt.check(t, p)
 			assert.Equal(t, []payments.Updated{{ID: p.ID, ReservationID: p.ReservationID, Status: p.Status, StatusDetail: p.StatusDetail, Owner: ownerOf(p)}},
 				c.events.take())
-			got, err := c.svc.Get(t.Context(), p.ID)
+			got, err := c.svc.Get(t.Context(), desk, p.ID)
 			require.NoError(t, err)
 			assert.Equal(t, p, got, "Create returns the payment as stored")
 		})
@@ -301,22 +301,36 @@ func TestService_Get(t *testing.T) {
 		want    int64
 		wantErr error
 	}{
-		{name: "by id", get: func(ctx context.Context) (payments.Payment, error) { return c.svc.Get(ctx, gw.ID) }, want: gw.ID},
-		{name: "a claim by id", get: func(ctx context.Context) (payments.Payment, error) { return c.svc.Get(ctx, claim.ID) }, want: claim.ID},
-		{name: "no such id", get: func(ctx context.Context) (payments.Payment, error) { return c.svc.Get(ctx, unknown) }, wantErr: payments.ErrNotFound},
-		{name: "by gateway transaction id", get: func(ctx context.Context) (payments.Payment, error) { return c.svc.ByTransaction(ctx, "GW-1") },
+		{name: "by id", get: func(ctx context.Context) (payments.Payment, error) {
+			return c.svc.Get(ctx, desk, gw.ID)
+		}, want: gw.ID},
+		{name: "a claim by id", get: func(ctx context.Context) (payments.Payment, error) {
+			return c.svc.Get(ctx, desk, claim.ID)
+		}, want: claim.ID},
+		{name: "no such id", get: func(ctx context.Context) (payments.Payment, error) {
+			return c.svc.Get(ctx, desk, unknown)
+		}, wantErr: payments.ErrNotFound},
+		{name: "by gateway transaction id", get: func(ctx context.Context) (payments.Payment, error) {
+			return c.svc.ByTransaction(ctx, desk, "GW-1")
+		},
 			want: gw.ID},
 		{name: "a claimed id is no gateway id", get: func(ctx context.Context) (payments.Payment, error) {
-			return c.svc.ByTransaction(ctx, "CLAIMED-1")
+			return c.svc.ByTransaction(ctx, desk, "CLAIMED-1")
 		}, wantErr: payments.ErrNotFound},
-		{name: "no such transaction id", get: func(ctx context.Context) (payments.Payment, error) { return c.svc.ByTransaction(ctx, "GW-2") },
+		{name: "no such transaction id", get: func(ctx context.Context) (payments.Payment, error) {
+			return c.svc.ByTransaction(ctx, desk, "GW-2")
+		},
 			wantErr: payments.ErrNotFound},
-		{name: "of its booking", get: func(ctx context.Context) (payments.Payment, error) { return c.svc.GetForBooking(ctx, c.booking, gw.ID) },
+		{name: "of its booking", get: func(ctx context.Context) (payments.Payment, error) {
+			return c.svc.GetForBooking(ctx, desk, c.booking, gw.ID)
+		},
 			want: gw.ID},
-		{name: "of another booking", get: func(ctx context.Context) (payments.Payment, error) { return c.svc.GetForBooking(ctx, c.other, gw.ID) },
+		{name: "of another booking", get: func(ctx context.Context) (payments.Payment, error) {
+			return c.svc.GetForBooking(ctx, desk, c.other, gw.ID)
+		},
 			wantErr: payments.ErrNotFound},
 		{name: "of a booking, no such id", get: func(ctx context.Context) (payments.Payment, error) {
-			return c.svc.GetForBooking(ctx, c.booking, unknown)
+			return c.svc.GetForBooking(ctx, desk, c.booking, unknown)
 		}, wantErr: payments.ErrNotFound},
 	}
 	for _, tt := range tests {
@@ -490,7 +504,7 @@ func TestService_Update(t *testing.T) {
 				_, err := c.svc.Create(ctx, desk, c.input(c.other, "1000", *p.ClaimedTransactionID))
 				require.NoError(t, err)
 			}
-			before, err := c.svc.Get(ctx, p.ID)
+			before, err := c.svc.Get(ctx, desk, p.ID)
 			require.NoError(t, err)
 			c.events.take()
 
@@ -507,7 +521,7 @@ func TestService_Update(t *testing.T) {
 			tt.check(t, got)
 			assert.Equal(t, []payments.Updated{{ID: got.ID, ReservationID: got.ReservationID, Status: got.Status, StatusDetail: got.StatusDetail, Owner: ownerOf(got)}},
 				c.events.take())
-			stored, err := c.svc.Get(ctx, got.ID)
+			stored, err := c.svc.Get(ctx, desk, got.ID)
 			require.NoError(t, err)
 			assert.Equal(t, got, stored, "Update returns the payment as stored")
 		})
@@ -657,7 +671,7 @@ func TestService_Delete(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			_, err = c.svc.Get(ctx, p.ID)
+			_, err = c.svc.Get(ctx, desk, p.ID)
 			require.ErrorIs(t, err, payments.ErrNotFound)
 			assert.Equal(t, []payments.Updated{{ID: p.ID, ReservationID: p.ReservationID, StatusDetail: payments.DetailPending, Deleted: true, Owner: ownerOf(p)}},
 				c.events.take())
@@ -691,7 +705,7 @@ func TestService_OpenReceipt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := tt.svc.OpenReceipt(t.Context(), tt.booking, tt.id)
+			f, err := tt.svc.OpenReceipt(t.Context(), desk, tt.booking, tt.id)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
@@ -761,7 +775,7 @@ func TestService_DeleteReceipt(t *testing.T) {
 			assert.Nil(t, got.Foto)
 			assert.Nil(t, got.FotoType)
 			assert.NotContains(t, c.keys(t), *p.Foto)
-			stored, err := c.svc.Get(ctx, p.ID)
+			stored, err := c.svc.Get(ctx, desk, p.ID)
 			require.NoError(t, err)
 			assert.Equal(t, got, stored)
 			assert.Len(t, c.events.take(), 1)
@@ -912,14 +926,14 @@ func TestService_order(t *testing.T) {
 		want []int64
 	}{
 		{name: "List: pending first, then latest first", want: pendingFirst, list: func(ctx context.Context) ([]payments.Payment, error) {
-			return c.svc.List(ctx, payments.Filter{ReservationID: c.booking})
+			return c.svc.List(ctx, desk, payments.Filter{ReservationID: c.booking})
 		}},
 		{name: "OfBookings: pending first, then latest first", want: pendingFirst, list: func(ctx context.Context) ([]payments.Payment, error) {
-			m, err := c.svc.OfBookings(ctx, []int64{c.booking})
+			m, err := c.svc.OfBookings(ctx, desk, []int64{c.booking})
 			return m[c.booking], err
 		}},
 		{name: "ForBooking: latest first", want: latestFirst, list: func(ctx context.Context) ([]payments.Payment, error) {
-			return c.svc.ForBooking(ctx, c.booking)
+			return c.svc.ForBooking(ctx, desk, c.booking)
 		}},
 		{name: "ClientPage: latest first", want: latestFirst, list: func(ctx context.Context) ([]payments.Payment, error) {
 			rows, _, err := c.svc.ClientPage(ctx, c.ana, 1, 0)
@@ -952,7 +966,7 @@ func TestService_ForBooking(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := c.svc.ForBooking(t.Context(), tt.booking)
+			got, err := c.svc.ForBooking(t.Context(), desk, tt.booking)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				return
@@ -989,7 +1003,7 @@ func TestService_Stats(t *testing.T) {
 				_, err := c.svc.Reconcile(t.Context(), e)
 				require.NoError(t, err)
 			}
-			st, err := c.svc.Stats(t.Context())
+			st, err := c.svc.Stats(t.Context(), desk)
 			require.NoError(t, err)
 			assert.Equal(t, tt.total, st.Total)
 			assert.Equal(t, tt.pending, st.Pending)
@@ -1044,9 +1058,13 @@ func TestService_views(t *testing.T) {
 		wantTotal int
 		wantErr   error
 	}{
-		{name: "Booking", get: one(func(ctx context.Context) (payments.BookingView, error) { return c.svc.Booking(ctx, c.booking) }),
+		{name: "Booking", get: one(func(ctx context.Context) (payments.BookingView, error) {
+			return c.svc.Booking(ctx, desk, c.booking)
+		}),
 			want: []view{mine}, wantTotal: 1},
-		{name: "Booking, no such booking", get: one(func(ctx context.Context) (payments.BookingView, error) { return c.svc.Booking(ctx, unknown) }),
+		{name: "Booking, no such booking", get: one(func(ctx context.Context) (payments.BookingView, error) {
+			return c.svc.Booking(ctx, desk, unknown)
+		}),
 			wantErr: booking.ErrBookingNotFound},
 		{name: "ClientBooking, their own", get: one(func(ctx context.Context) (payments.BookingView, error) {
 			return c.svc.ClientBooking(ctx, c.ana, c.booking)
@@ -1115,7 +1133,7 @@ func TestService_Dashboard(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, err := c.svc.Dashboard(t.Context(), tt.recent)
+			d, err := c.svc.Dashboard(t.Context(), desk, tt.recent)
 			require.NoError(t, err)
 			assert.Equal(t, 3, d.Reservations)
 			assert.Equal(t, 2, d.Payments.Total)

@@ -2,8 +2,6 @@ package payments
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -160,23 +158,6 @@ func (store) delete(ctx context.Context, q sqldb.Queryer, id int64) error {
 		return ErrNotFound
 	}
 	return nil
-}
-
-// clientOf returns the id of by's client record, or 0 when by has none (a
-// bot, or a user who never created one).
-func (store) clientOf(ctx context.Context, q sqldb.Queryer, by clubhouse.Actor) (int64, error) {
-	if by.UserID == 0 {
-		return 0, nil
-	}
-	var id int64
-	err := q.GetContext(ctx, &id, `SELECT id FROM clients WHERE user_id = $1`, by.UserID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("client of user %d: %w", by.UserID, err)
-	}
-	return id, nil
 }
 
 // bookingClient returns the client of the booking with id (0 when it has

@@ -26,11 +26,11 @@ type BookingView struct {
 }
 
 // views prices rows and reads their payments, in two queries for all.
-func (s *Service) views(ctx context.Context, rows []booking.Reservation) ([]BookingView, error) {
+func (s *Service) views(ctx context.Context, by clubhouse.Actor, rows []booking.Reservation) ([]BookingView, error) {
 	if s.bookings == nil {
 		return nil, errNoBookings
 	}
-	amounts, err := s.bookings.Amounts(ctx, rows)
+	amounts, err := s.bookings.Amounts(ctx, by, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +38,7 @@ func (s *Service) views(ctx context.Context, rows []booking.Reservation) ([]Book
 	for i, r := range rows {
 		ids[i] = r.ID
 	}
-	pays, err := s.OfBookings(ctx, ids)
+	pays, err := s.ofBookings(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -52,8 +52,8 @@ func (s *Service) views(ctx context.Context, rows []booking.Reservation) ([]Book
 	return out, nil
 }
 
-func (s *Service) view(ctx context.Context, r booking.Reservation) (BookingView, error) {
-	v, err := s.views(ctx, []booking.Reservation{r})
+func (s *Service) view(ctx context.Context, by clubhouse.Actor, r booking.Reservation) (BookingView, error) {
+	v, err := s.views(ctx, by, []booking.Reservation{r})
 	if err != nil {
 		return BookingView{}, err
 	}
@@ -62,15 +62,18 @@ func (s *Service) view(ctx context.Context, r booking.Reservation) (BookingView,
 
 // Booking returns the booking with id with its balance and payments.
 // Errors: booking.ErrBookingNotFound.
-func (s *Service) Booking(ctx context.Context, id int64) (BookingView, error) {
+func (s *Service) Booking(ctx context.Context, by clubhouse.Actor, id int64) (BookingView, error) {
+	if err := by.RequirePanel(); err != nil {
+		return BookingView{}, err
+	}
 	if s.bookings == nil {
 		return BookingView{}, errNoBookings
 	}
-	r, err := s.bookings.Get(ctx, id)
+	r, err := s.bookings.Get(ctx, by, id)
 	if err != nil {
 		return BookingView{}, err
 	}
-	return s.view(ctx, r)
+	return s.view(ctx, by, r)
 }
 
 // ClientBookings returns one page of the bookings of by's client, latest
@@ -84,7 +87,7 @@ func (s *Service) ClientBookings(ctx context.Context, by clubhouse.Actor, p book
 	if err != nil {
 		return nil, 0, err
 	}
-	views, err := s.views(ctx, rows)
+	views, err := s.views(ctx, by, rows)
 	return views, total, err
 }
 
@@ -99,7 +102,7 @@ func (s *Service) ClientBooking(ctx context.Context, by clubhouse.Actor, id int6
 	if err != nil {
 		return BookingView{}, err
 	}
-	return s.view(ctx, r)
+	return s.view(ctx, by, r)
 }
 
 // ClientCancel cancels the booking with id of by's client (see
@@ -113,7 +116,7 @@ func (s *Service) ClientCancel(ctx context.Context, by clubhouse.Actor, id int64
 	if err != nil {
 		return BookingView{}, err
 	}
-	return s.view(ctx, r)
+	return s.view(ctx, by, r)
 }
 
 // ClientSummary is a client's booking statistics with their next booking.
@@ -134,7 +137,7 @@ func (s *Service) ClientSummary(ctx context.Context, by clubhouse.Actor) (Client
 	}
 	out := ClientSummary{Stats: st}
 	if st.Next != nil {
-		v, err := s.view(ctx, *st.Next)
+		v, err := s.view(ctx, by, *st.Next)
 		if err != nil {
 			return ClientSummary{}, err
 		}
@@ -153,19 +156,22 @@ type Dashboard struct {
 
 // Dashboard returns the club's dashboard with recent latest bookings and
 // payments.
-func (s *Service) Dashboard(ctx context.Context, recent int) (Dashboard, error) {
+func (s *Service) Dashboard(ctx context.Context, by clubhouse.Actor, recent int) (Dashboard, error) {
+	if err := by.RequirePanel(); err != nil {
+		return Dashboard{}, err
+	}
 	if s.bookings == nil {
 		return Dashboard{}, errNoBookings
 	}
-	d, err := s.bookings.Dashboard(ctx, recent)
+	d, err := s.bookings.Dashboard(ctx, by, recent)
 	if err != nil {
 		return Dashboard{}, err
 	}
-	st, err := s.Stats(ctx)
+	st, err := s.Stats(ctx, by)
 	if err != nil {
 		return Dashboard{}, err
 	}
-	pays, err := s.Recent(ctx, recent)
+	pays, err := s.recent(ctx, recent)
 	if err != nil {
 		return Dashboard{}, err
 	}

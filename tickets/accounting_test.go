@@ -38,9 +38,9 @@ func newBooks(tb testing.TB) *books {
 	b := &books{eventClub: newEventClub(tb)}
 	acc, _ := dbtest.NewWith(tb, migrations.Accounting())
 	b.ledger = ledger.New(acc.DB, time.Now)
-	require.NoError(tb, b.ledger.SeedChart(ctx, ledger.DemoChart))
+	require.NoError(tb, b.ledger.SeedChart(ctx, clubhouse.Staff("test"), ledger.DemoChart))
 	end := time.Date(max(2026, time.Now().Year()), 12, 31, 0, 0, 0, 0, time.UTC)
-	_, err := b.ledger.CreatePeriod(ctx, "2026 on", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), end)
+	_, err := b.ledger.CreatePeriod(ctx, clubhouse.Staff("test"), "2026 on", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), end)
 	require.NoError(tb, err)
 	b.poster = payments.NewLedgerPoster(b.db.DB, b.ledger, time.UTC)
 	b.get(tb, &b.bank, `INSERT INTO payment_types (name) VALUES ('Transfer') RETURNING id`)
@@ -125,7 +125,7 @@ func (b *books) post(tb testing.TB) int {
 // postings, to the cent.
 func (b *books) balances(tb testing.TB) map[string]string {
 	tb.Helper()
-	trial, err := b.ledger.TrialBalance(context.Background(), time.Date(2099, 12, 31, 0, 0, 0, 0, time.UTC))
+	trial, err := b.ledger.TrialBalance(context.Background(), clubhouse.Staff("test"), time.Date(2099, 12, 31, 0, 0, 0, 0, time.UTC))
 	require.NoError(tb, err)
 	require.True(tb, trial.TotalDebit.Equal(trial.TotalCredit), "the trial balance balances")
 	out := map[string]string{}
@@ -188,7 +188,7 @@ func TestLedger_ticketSale(t *testing.T) {
 	assert.Equal(t, map[string]string{"1.1.10.01": "144000.00", "2.8.10": "-90000.00", "4.1.15": "-36000.00", "4.1.20": "-18000.00"},
 		b.balances(t), "five tickets are left unused: 90,000.00 owed")
 
-	entries, err := b.ledger.Entries(ctx, ledger.EntryFilter{Source: "tickets"})
+	entries, err := b.ledger.Entries(ctx, clubhouse.Staff("test"), ledger.EntryFilter{Source: "tickets"})
 	require.NoError(t, err)
 	require.Len(t, entries, 6, "three uses, a return, an expiry and a refund")
 	byKey := map[string]ledger.Entry{}
@@ -225,7 +225,7 @@ func TestLedger_ticketSale(t *testing.T) {
 	assert.Equal(t, fmt.Sprintf("Ticket %s expired (sale %d)", tickets.FormatCode(code), s.sale),
 		byKey[fmt.Sprintf("ticket_expiry:%d:post", s.tickets[9])].Description)
 
-	payment, err := b.ledger.Entries(ctx, ledger.EntryFilter{Source: "payment"})
+	payment, err := b.ledger.Entries(ctx, clubhouse.Staff("test"), ledger.EntryFilter{Source: "payment"})
 	require.NoError(t, err)
 	require.Len(t, payment, 1)
 	assert.Equal(t, fmt.Sprintf("payment:%d:post", s.payment), *payment[0].IdempotencyKey, "a payment keeps its key")
@@ -237,7 +237,7 @@ func TestLedger_ticketSale(t *testing.T) {
 	b.exec(t, `UPDATE ledger_outbox SET posted_at = NULL, entry_id = NULL`)
 	assert.Equal(t, 7, b.post(t), "each item is posted again, and the ledger returns the entry it made")
 	assert.Equal(t, before, b.balances(t), "exactly once")
-	all, err := b.ledger.Entries(ctx, ledger.EntryFilter{})
+	all, err := b.ledger.Entries(ctx, clubhouse.Staff("test"), ledger.EntryFilter{})
 	require.NoError(t, err)
 	assert.Len(t, all, 7)
 }
@@ -251,7 +251,7 @@ func TestLedger_ticketRefundInCash(t *testing.T) {
 	b.refund(t, s, "25000.50", b.cash, time.Date(2026, 3, 4, 12, 0, 0, 0, time.UTC), 1)
 	assert.Equal(t, 2, b.post(t))
 	assert.Equal(t, map[string]string{"1.1.05.01": "75001.50", "2.8.10": "-75001.50"}, b.balances(t))
-	entries, err := b.ledger.Entries(t.Context(), ledger.EntryFilter{AccountCode: "1.1.05.01", Source: "tickets"})
+	entries, err := b.ledger.Entries(t.Context(), clubhouse.Staff("test"), ledger.EntryFilter{AccountCode: "1.1.05.01", Source: "tickets"})
 	require.NoError(t, err)
 	require.Len(t, entries, 1)
 	require.Len(t, entries[0].Lines, 2)

@@ -77,24 +77,24 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	pay := payments.New(db, payments.Options{})
 	desk := clubhouse.Staff("front-desk")
 
-	tennis, err := club.Catalogs.CourtTypes.Create(ctx, booking.CatalogInput{Name: clubhouse.Some("Tennis")})
+	tennis, err := club.Catalogs.CourtTypes.Create(ctx, desk, booking.CatalogInput{Name: clubhouse.Some("Tennis")})
 	if err != nil {
 		return err
 	}
-	court, err := club.Catalogs.Courts.Create(ctx, booking.CatalogInput{Name: clubhouse.Some("Court 1"),
+	court, err := club.Catalogs.Courts.Create(ctx, desk, booking.CatalogInput{Name: clubhouse.Some("Court 1"),
 		CourtTypeID: clubhouse.Some(tennis.ID), Price: clubhouse.Some(decimal.NewFromInt(60000))})
 	if err != nil {
 		return err
 	}
-	rental, err := club.Catalogs.ReservationTypes.Create(ctx, booking.CatalogInput{Name: clubhouse.Some("Rental")})
+	rental, err := club.Catalogs.ReservationTypes.Create(ctx, desk, booking.CatalogInput{Name: clubhouse.Some("Rental")})
 	if err != nil {
 		return err
 	}
-	cash, err := club.Catalogs.PaymentTypes.Create(ctx, booking.CatalogInput{Name: clubhouse.Some("Cash")})
+	cash, err := club.Catalogs.PaymentTypes.Create(ctx, desk, booking.CatalogInput{Name: clubhouse.Some("Cash")})
 	if err != nil {
 		return err
 	}
-	weekend, err := club.Tariffs.Create(ctx, booking.TariffInput{RRule: clubhouse.Some("FREQ=WEEKLY;BYDAY=SA,SU"),
+	weekend, err := club.Tariffs.Create(ctx, desk, booking.TariffInput{RRule: clubhouse.Some("FREQ=WEEKLY;BYDAY=SA,SU"),
 		Adjustment: clubhouse.Some("+20%"), Description: clubhouse.Some("Weekend"), IsActive: clubhouse.Some(true)})
 	if err != nil {
 		return err
@@ -121,12 +121,12 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	early := span
 	early.Checking, early.Checkout = from.Add(-10*time.Hour), from.Add(-9*time.Hour)
-	if q, err := club.Bookings.Quote(ctx, early); err != nil {
+	if q, err := club.Bookings.Quote(ctx, desk, early); err != nil {
 		return err
 	} else if q.Refused != nil {
 		fmt.Fprintf(out, "quote %s 07:00-08:00: refused, %s\n", day, q.Refused.Code)
 	}
-	q, err := club.Bookings.Quote(ctx, span)
+	q, err := club.Bookings.Quote(ctx, desk, span)
 	if err != nil {
 		return err
 	}
@@ -152,13 +152,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "payment #%d of %s by %s: %s\n", p.ID, p.Amount, *p.PaymentTypeName, p.StatusDetail)
 
-	rows, err := club.Bookings.List(ctx, booking.BookingFilter{CourtID: court.ID, Limit: 100})
+	rows, err := club.Bookings.List(ctx, desk, booking.BookingFilter{CourtID: court.ID, Limit: 100})
 	if err != nil {
 		return err
 	}
 	// Amounts is the balance of each booking listed, in one query: its
 	// price after discounts, what its completed payments cover, the debt.
-	amounts, err := club.Bookings.Amounts(ctx, rows)
+	amounts, err := club.Bookings.Amounts(ctx, desk, rows)
 	if err != nil {
 		return err
 	}
@@ -173,7 +173,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if q, err = club.Bookings.Quote(ctx, span); err != nil {
+	if q, err = club.Bookings.Quote(ctx, desk, span); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "cancelled #%d by %s; %s 17:00-19:00 free again: %t\n", c.ID, *c.CancelledBy, day, q.Available)

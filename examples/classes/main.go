@@ -77,22 +77,22 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		Payments: payments.New(db, payments.Options{Bookings: club.Bookings})})
 	desk := clubhouse.Staff("front-desk")
 
-	padel, err := club.Catalogs.CourtTypes.Create(ctx, booking.CatalogInput{Name: clubhouse.Some("Padel")})
+	padel, err := club.Catalogs.CourtTypes.Create(ctx, desk, booking.CatalogInput{Name: clubhouse.Some("Padel")})
 	if err != nil {
 		return err
 	}
-	court, err := club.Catalogs.Courts.Create(ctx, booking.CatalogInput{Name: clubhouse.Some("Court 1"),
+	court, err := club.Catalogs.Courts.Create(ctx, desk, booking.CatalogInput{Name: clubhouse.Some("Court 1"),
 		CourtTypeID: clubhouse.Some(padel.ID), Price: clubhouse.Some(decimal.NewFromInt(60000))})
 	if err != nil {
 		return err
 	}
 	// gestion 2 marks the reservation types of training classes.
-	clinic, err := club.Catalogs.ReservationTypes.Create(ctx, booking.CatalogInput{Name: clubhouse.Some("Padel clinic"),
+	clinic, err := club.Catalogs.ReservationTypes.Create(ctx, desk, booking.CatalogInput{Name: clubhouse.Some("Padel clinic"),
 		Gestion: clubhouse.Some(booking.GestionClass)})
 	if err != nil {
 		return err
 	}
-	rental, err := club.Catalogs.ReservationTypes.Create(ctx, booking.CatalogInput{Name: clubhouse.Some("Rental")})
+	rental, err := club.Catalogs.ReservationTypes.Create(ctx, desk, booking.CatalogInput{Name: clubhouse.Some("Rental")})
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintf(out, "rental during the first session: taken %t\n", errors.Is(err, booking.ErrCourtTaken))
 
 	// Staff enroll two clients; the class takes four.
-	cc, err := club.Catalogs.DocumentTypes.Create(ctx, booking.CatalogInput{Name: clubhouse.Some("CC")})
+	cc, err := club.Catalogs.DocumentTypes.Create(ctx, desk, booking.CatalogInput{Name: clubhouse.Some("CC")})
 	if err != nil {
 		return err
 	}

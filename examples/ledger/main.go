@@ -27,6 +27,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/shopspring/decimal"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/migrations"
 )
@@ -78,19 +79,22 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	books := ledger.New(db, time.Now)
-	if err := books.SeedChart(ctx, ledger.DemoChart); err != nil {
+	// The ledger opens to the accountants and administrators: the example
+	// acts as the club's own program, with staff rights.
+	by := clubhouse.Staff("example")
+	if err := books.SeedChart(ctx, by, ledger.DemoChart); err != nil {
 		return err
 	}
 
 	start, end := date("2025-01-01"), date("2025-12-31")
-	period, err := books.CreatePeriod(ctx, "2025", start, end)
+	period, err := books.CreatePeriod(ctx, by, "2025", start, end)
 	if err != nil {
 		return err
 	}
 	for _, e := range year {
 		amount := decimal.NewFromInt(e.amount)
-		posted, _, err := books.Post(ctx, ledger.EntryInput{Date: date(e.date), Description: e.description,
-			IdempotencyKey: "example:" + e.key, CreatedBy: "example", Lines: []ledger.LineInput{
+		posted, _, err := books.Post(ctx, by, ledger.EntryInput{Date: date(e.date), Description: e.description,
+			IdempotencyKey: "example:" + e.key, Lines: []ledger.LineInput{
 				{AccountCode: e.debit, Debit: amount}, {AccountCode: e.credit, Credit: amount}}})
 		if err != nil {
 			return err
@@ -100,7 +104,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 	// Closing moves income and expenses into 3.1 first; Close would do it
 	// too, but run apart the closing entry can be seen.
-	closing, err := books.CloseResults(ctx, period.ID, "example")
+	closing, err := books.CloseResults(ctx, by, period.ID)
 	if err != nil {
 		return err
 	}
@@ -108,7 +112,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return errors.New("close results: no income or expense to close")
 	}
 	fmt.Fprintf(out, "closing entry #%d: %s\n", closing.ID, closing.Description)
-	readiness, err := books.Readiness(ctx, period.ID)
+	readiness, err := books.Readiness(ctx, by, period.ID)
 	if err != nil {
 		return err
 	}
@@ -119,19 +123,19 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			fmt.Fprintf(out, "check %s: %s\n", c.Name, c.Detail)
 		}
 	}
-	if period, err = books.Close(ctx, period.ID, ledger.CloseOptions{By: "example"}); err != nil {
+	if period, err = books.Close(ctx, by, period.ID, ledger.CloseOptions{}); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "period %s: %s\n", period.Name, period.Status)
 	late := decimal.NewFromInt(1000)
-	_, _, err = books.Post(ctx, ledger.EntryInput{Date: end, Description: "A late receipt", CreatedBy: "example",
+	_, _, err = books.Post(ctx, by, ledger.EntryInput{Date: end, Description: "A late receipt",
 		Lines: []ledger.LineInput{{AccountCode: "1.1.05.01", Debit: late}, {AccountCode: "4.1.05", Credit: late}}})
 	if !errors.Is(err, ledger.ErrNoOpenPeriod) {
 		return fmt.Errorf("a posting into the closed period: want ErrNoOpenPeriod, got %v", err)
 	}
 	fmt.Fprintln(out, "posting into 2025 after the close: refused")
 
-	tb, err := books.TrialBalance(ctx, end)
+	tb, err := books.TrialBalance(ctx, by, end)
 	if err != nil {
 		return err
 	}
@@ -141,7 +145,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "  %-41s %12s %12s\n", "total", tb.TotalDebit, tb.TotalCredit)
 
-	pl, err := books.ProfitOrLoss(ctx, start, end)
+	pl, err := books.ProfitOrLoss(ctx, by, start, end)
 	if err != nil {
 		return err
 	}
@@ -150,7 +154,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	printSection(out, pl.Expenses)
 	fmt.Fprintf(out, "  %-41s %12s\n", "result", pl.Result)
 
-	fp, err := books.FinancialPosition(ctx, end)
+	fp, err := books.FinancialPosition(ctx, by, end)
 	if err != nil {
 		return err
 	}
@@ -159,7 +163,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	printSection(out, fp.Liabilities)
 	printSection(out, fp.Equity)
 
-	ce, err := books.ChangesInEquity(ctx, start, end)
+	ce, err := books.ChangesInEquity(ctx, by, start, end)
 	if err != nil {
 		return err
 	}

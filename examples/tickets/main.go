@@ -85,7 +85,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cash, err := club.Catalogs.PaymentTypes.Create(ctx, booking.CatalogInput{Name: clubhouse.Some("Cash")})
+	cash, err := club.Catalogs.PaymentTypes.Create(ctx, desk, booking.CatalogInput{Name: clubhouse.Some("Cash")})
 	if err != nil {
 		return err
 	}
@@ -108,16 +108,16 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	first, second := sale.Strips[0].Tickets[0], sale.Strips[0].Tickets[1]
 
 	// An event tomorrow evening on a padel court, with eight places.
-	padel, err := club.Catalogs.CourtTypes.Create(ctx, booking.CatalogInput{Name: clubhouse.Some("Padel")})
+	padel, err := club.Catalogs.CourtTypes.Create(ctx, desk, booking.CatalogInput{Name: clubhouse.Some("Padel")})
 	if err != nil {
 		return err
 	}
-	court, err := club.Catalogs.Courts.Create(ctx, booking.CatalogInput{Name: clubhouse.Some("Padel 1"),
+	court, err := club.Catalogs.Courts.Create(ctx, desk, booking.CatalogInput{Name: clubhouse.Some("Padel 1"),
 		CourtTypeID: clubhouse.Some(padel.ID), Price: clubhouse.Some(decimal.NewFromInt(80000))})
 	if err != nil {
 		return err
 	}
-	eventType, err := club.Catalogs.ReservationTypes.Create(ctx, booking.CatalogInput{Name: clubhouse.Some("Event"),
+	eventType, err := club.Catalogs.ReservationTypes.Create(ctx, desk, booking.CatalogInput{Name: clubhouse.Some("Event"),
 		IsEvent: clubhouse.Some(true)})
 	if err != nil {
 		return err

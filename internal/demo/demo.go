@@ -371,15 +371,16 @@ func password() string {
 // seedLedger adds the demo chart of accounts and, when no period covers
 // today, an open period for the current year.
 func seedLedger(ctx context.Context, a *app.App) error {
-	if err := a.Ledger.SeedChart(ctx, ledger.DemoChart); err != nil {
+	desk := clubhouse.Staff("demo")
+	if err := a.Ledger.SeedChart(ctx, desk, ledger.DemoChart); err != nil {
 		return err
 	}
 	now := time.Now().In(a.Config.ClubTimezone)
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	if _, err := a.Ledger.OpenPeriodFor(ctx, today); err == nil {
+	if _, err := a.Ledger.OpenPeriodFor(ctx, desk, today); err == nil {
 		return nil
 	}
-	_, err := a.Ledger.CreatePeriod(ctx, fmt.Sprint(now.Year()), time.Date(now.Year(), 1, 1, 0, 0, 0, 0, time.UTC),
+	_, err := a.Ledger.CreatePeriod(ctx, desk, fmt.Sprint(now.Year()), time.Date(now.Year(), 1, 1, 0, 0, 0, 0, time.UTC),
 		time.Date(now.Year(), 12, 31, 0, 0, 0, 0, time.UTC))
 	if clubhouse.KindOf(err) == clubhouse.Conflict {
 		return nil // a closed or overlapping period exists: leave the accountant's periods alone

@@ -1,0 +1,126 @@
+package clubhouse_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// servesAnyone lists the exported methods of the domain services that
+// read or change the club's data without an actor, each with the reason.
+// Every other exported method whose first parameter is a context takes the
+// clubhouse.Actor second and refuses a caller without the permission
+// itself (TestServicesTakeTheActor), so that every front door and program
+// gets the same checks. A method that takes a *sqlx.Tx runs inside the
+// transaction of another service, which has judged its actor, and is not
+// listed.
+var servesAnyone = map[string]string{
+	"booking.ClubRules.Get":             "the club's rules are public (GET /api/public/club-rules)",
+	"booking.ClubRules.Watch":           "a background job: it keeps the rules in memory",
+	"classes.Classes.Open":              "the open classes are public: anyone may look before enrolling",
+	"payments.Service.Deliver":          "the gateway's webhook: its signature is its credential",
+	"payments.Service.Reconcile":        "a verified gateway event (Deliver), or a program acting for the gateway",
+	"payments.Service.EnrollmentsPaid":  "sums for the enrollments' domain, which has judged whose enrollments they are",
+	"payments.LedgerPoster.PostPending": "a background job: it posts the outbox",
+	"payments.LedgerPoster.Waiting":     "the close's check, asked by the ledger within a close the accountant runs",
+	"payments.LedgerPoster.Run":         "a background job",
+	"push.Service.DeliverDue":           "a background job: it sends the due deliveries",
+	"push.Service.Run":                  "a background job",
+	"tickets.Expirer.ExpireDue":         "a background job: it expires the tickets past their date",
+	"tickets.Expirer.Run":               "a background job",
+}
+
+// TestServicesTakeTheActor enforces that the domain services decide who
+// may act: every exported method with a context first takes a
+// clubhouse.Actor second, but those of servesAnyone and those that run in
+// another service's transaction. A listed method that no longer exists,
+// or now takes the actor, fails too, so the list stays short and true.
+func TestServicesTakeTheActor(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, p := range listPackages(t) {
+		name := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		if !slices.Contains(domain, name) {
+			continue
+		}
+		fset := token.NewFileSet()
+		for _, file := range p.GoFiles {
+			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, file), nil, parser.SkipObjectResolution)
+			require.NoError(t, err)
+			for _, d := range f.Decls {
+				fn, ok := d.(*ast.FuncDecl)
+				if !ok || fn.Recv == nil || !fn.Name.IsExported() {
+					continue
+				}
+				recv := receiverName(fn.Recv.List[0].Type)
+				if !ast.IsExported(recv) {
+					continue
+				}
+				params := paramTypes(fn.Type.Params)
+				if len(params) == 0 || params[0] != "context.Context" || slices.Contains(params, "*sqlx.Tx") {
+					continue
+				}
+				key := name + "." + recv + "." + fn.Name.Name
+				takes := len(params) > 1 && params[1] == "clubhouse.Actor"
+				if _, listed := servesAnyone[key]; listed {
+					seen[key] = true
+					if takes {
+						t.Errorf("%s: %s takes the actor now; take it off servesAnyone", fset.Position(fn.Pos()), key)
+					}
+					continue
+				}
+				if !takes {
+					t.Errorf("%s: %s reads or changes club data without a clubhouse.Actor as its second parameter (or list it in servesAnyone, with the reason)",
+						fset.Position(fn.Pos()), key)
+				}
+			}
+		}
+	}
+	for key := range servesAnyone {
+		if !seen[key] {
+			t.Errorf("servesAnyone lists %s, which is no exported method with a context any more", key)
+		}
+	}
+}
+
+// paramTypes is the type of each parameter of fl, as written.
+func paramTypes(fl *ast.FieldList) []string {
+	var out []string
+	for _, f := range fl.List {
+		s := exprString(f.Type)
+		n := max(1, len(f.Names))
+		for range n {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// exprString writes a type expression as the source spells it.
+func exprString(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return exprString(e.X) + "." + e.Sel.Name
+	case *ast.StarExpr:
+		return "*" + exprString(e.X)
+	case *ast.ArrayType:
+		return "[]" + exprString(e.Elt)
+	case *ast.Ellipsis:
+		return "..." + exprString(e.Elt)
+	case *ast.MapType:
+		return "map[" + exprString(e.Key) + "]" + exprString(e.Value)
+	case *ast.IndexExpr:
+		return exprString(e.X) + "[" + exprString(e.Index) + "]"
+	case *ast.FuncType:
+		return "func"
+	}
+	return "?"
+}
