@@ -419,3 +419,39 @@ func panelSocket(t *testing.T, a *apptest.App) *socket {
 	require.Equal(t, realtime.TypeSubscribed, s.subscribe("panel").Type)
 	return s
 }
+
+// TestRealtime_caps: a user holds at most MaxUserConnections sockets, the
+// server MaxConnections; one more is refused before the upgrade, 429 or
+// 503 with Retry-After and {error, message}, and a socket that closes
+// frees its slot.
+func TestRealtime_caps(t *testing.T) {
+	t.Parallel()
+	a := apptest.New(t, apptest.WithRealtime(app.RealtimeLimits{MaxUserConnections: 2, MaxConnections: 3}))
+	ana := bearerHeader(a.Token(a.User("ana@test.club")))
+	refused := func(header http.Header, status int) errorBody {
+		t.Helper()
+		s, res, body := dialRelay(t, a, "", header)
+		require.Nil(t, s, "accepted past a cap")
+		assert.Equal(t, status, res.StatusCode)
+		assert.Equal(t, "60", res.Header.Get("Retry-After"))
+		assert.Equal(t, "application/json; charset=utf-8", res.Header.Get("Content-Type"))
+		var e errorBody
+		require.NoError(t, json.Unmarshal(body, &e), "%s", body)
+		assert.Equal(t, "too many connections", e.Error)
+		assert.NotEmpty(t, e.Message)
+		return e
+	}
+
+	first := connect(t, a, ana)
+	connect(t, a, ana)
+	e := refused(ana, http.StatusTooManyRequests)
+	assert.Contains(t, e.Message, "2 realtime connections")
+	connect(t, a, http.Header{"X-Auth": {apptest.BotKey}})
+	refused(bearerHeader(a.Token(a.User("bo@test.club"))), http.StatusServiceUnavailable)
+
+	require.NoError(t, first.ws.Close())
+	require.Eventually(t, func() bool { return a.Relay.Stats().Connections == 2 }, 10*time.Second, 5*time.Millisecond)
+	again := connect(t, a, ana)
+	assert.Equal(t, realtime.TypeSubscribed, again.subscribe(clubhouse.RoomApp).Type, "the freed slot serves")
+	refused(ana, http.StatusTooManyRequests)
+}

@@ -71,11 +71,13 @@ func (c *conn) end(code int, text string) bool {
 	return done
 }
 
-// run serves the connection until it ends, and unregisters it.
+// run serves the connection until it ends, frees its slot and
+// unregisters it: once Stats no longer counts it, its slot is free.
 func (c *conn) run() {
 	defer c.relay.conns.Done()
 	go c.write()
 	c.read()
+	c.relay.slots.free(c.actor.UID)
 	c.relay.hub.remove(c)
 }
 

@@ -17,10 +17,12 @@ import (
 // RealtimeLimits are the limits of the realtime relay; a zero field takes
 // realtime's default.
 type RealtimeLimits struct {
-	QueueSize      int           // messages queued per connection before it is closed as too slow
-	WriteTimeout   time.Duration // bound of each write to a connection and publish to the broker
-	PingInterval   time.Duration // pings; a connection silent for two intervals is closed
-	MaxMessageSize int64         // bound of a client's frame, in bytes
+	QueueSize          int           // messages queued per connection before it is closed as too slow
+	WriteTimeout       time.Duration // bound of each write to a connection and publish to the broker
+	PingInterval       time.Duration // pings; a connection silent for two intervals is closed
+	MaxMessageSize     int64         // bound of a client's frame, in bytes
+	MaxUserConnections int           // open connections of one user (all bot keys count as one)
+	MaxConnections     int           // open connections of the instance
 }
 
 // errRealtimeScope refuses a token that does not open the API, as the
@@ -58,7 +60,8 @@ func (a *App) startRelay(ctx context.Context, limits RealtimeLimits, now func() 
 	relay := realtime.New(realtime.Options{
 		Broker: broker, Authenticate: a.authenticateRealtime, AllowedOrigins: origins, LoopbackOrigins: loopback,
 		QueueSize: limits.QueueSize, WriteTimeout: limits.WriteTimeout, PingInterval: limits.PingInterval,
-		MaxMessageSize: limits.MaxMessageSize, Now: now, Logger: a.Log,
+		MaxMessageSize: limits.MaxMessageSize, MaxUserConnections: limits.MaxUserConnections, MaxConnections: limits.MaxConnections,
+		Now: now, Logger: a.Log,
 	})
 	if err := relay.Start(ctx); err != nil {
 		_ = broker.Close()
