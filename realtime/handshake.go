@@ -48,6 +48,8 @@ func (r *Relay) Serve(w http.ResponseWriter, req *http.Request) error {
 	if err != nil {
 		return err
 	}
+	since := r.startHandshake()
+	defer r.endHandshake()
 	actor, until, err := r.o.Authenticate(req.Context(), creds)
 	if err != nil {
 		return err
@@ -75,9 +77,13 @@ func (r *Relay) Serve(w http.ResponseWriter, req *http.Request) error {
 		_ = ws.Close()
 		return nil
 	}
+	stale := r.revokedSince(actor.UID, since)
 	r.conns.Add(1)
 	r.hub.add(c)
 	r.mu.Unlock()
+	if stale { // Revoke ran after Authenticate began
+		c.end(CloseCredentialsChanged, closeCredentialsText)
+	}
 	go c.run()
 	return nil
 }

@@ -10,9 +10,12 @@
 // prefix) for several. The protocol, the rooms and the close codes are in
 // docs/REALTIME.md.
 //
-// A principal holds at most Options.MaxUserConnections connections and
-// the relay Options.MaxConnections; a handshake past a cap is refused
-// before the upgrade.
+// A connection lives no longer than its credentials: it closes when its
+// token expires, and when Revoke names its principal, which the server
+// calls when the user is disabled, deleted or their roles change. A
+// principal holds at most Options.MaxUserConnections connections and the
+// relay Options.MaxConnections; a handshake past a cap is refused before
+// the upgrade.
 //
 //	relay := realtime.New(realtime.Options{Authenticate: verify})
 //	if err := relay.Start(ctx); err != nil { // subscribed: nothing published from now on is lost
@@ -129,6 +132,12 @@ type Relay struct {
 	stop    context.CancelFunc
 	pumped  chan struct{} // closed when the pump ends
 	conns   sync.WaitGroup
+	// The revocations (Revoke) counted, and while handshakes are under
+	// way the count at each principal's last one, so that a handshake
+	// authenticated before a revocation of its principal is not kept.
+	handshakes  int
+	revocations uint64
+	revoked     map[string]uint64
 
 	published, delivered, dropped, slow atomic.Int64
 	dropLogged                          atomic.Int64 // the unix second of the last drop logged
@@ -167,7 +176,7 @@ func New(o Options) *Relay {
 		o.Logger = slog.Default()
 	}
 	r := &Relay{o: o, log: o.Logger, origins: map[string]bool{}, queue: make(chan []byte, o.PublishQueue), hub: newHub(),
-		slots: newSlots(o.MaxUserConnections, o.MaxConnections)}
+		slots: newSlots(o.MaxUserConnections, o.MaxConnections), revoked: map[string]uint64{}}
 	for _, origin := range o.AllowedOrigins {
 		r.origins[normalOrigin(origin)] = true
 	}

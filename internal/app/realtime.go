@@ -38,7 +38,10 @@ var errRealtimeAudience = auth.ErrInvalidToken.Withf("The access token was issue
 // when REDIS_URL is set, and starts it: once it returns, the relay is
 // subscribed and no message published from then on is lost. The relay
 // authenticates its handshakes with a's auth service, as the API does,
-// and names the caller in the request's log line.
+// and names the caller in the request's log line; it closes the
+// connections of a user who is disabled, deleted or whose roles change as
+// soon as the auth service hears of it (auth.Service.OnUserChange), as the
+// API refuses the user's next request.
 func (a *App) startRelay(ctx context.Context, limits RealtimeLimits, now func() time.Time) (*realtime.Relay, error) {
 	rt := a.Config.Realtime
 	var broker realtime.Broker = realtime.NewMemory()
@@ -67,6 +70,7 @@ func (a *App) startRelay(ctx context.Context, limits RealtimeLimits, now func() 
 		_ = broker.Close()
 		return nil, fmt.Errorf("realtime: %w", err)
 	}
+	a.Auth.OnUserChange(func(uid string) { relay.Revoke(uid) })
 	a.Log.Info("realtime relay ready at /realtime", append(where, "origins", strings.Join(origins, ","), "loopback_origins", loopback)...)
 	return relay, nil
 }
