@@ -28,15 +28,20 @@ var statusOf = map[clubhouse.Kind]int{
 	clubhouse.Unprocessable:    http.StatusUnprocessableEntity,
 }
 
-// retryAfter is the Retry-After of a RateLimited error: the wait the error
-// carries (a RetryAfter method, as auth.TooManyAttempts has) in whole
-// seconds rounded up, or 60 when it carries none.
+// retryAfter is the Retry-After of err: the wait the error carries (a
+// RetryAfter method, as auth.TooManyAttempts and the realtime relay's
+// refusals by a cap have) in whole seconds rounded up; 60 for a
+// RateLimited error that carries none; "" for another error that carries
+// none.
 func retryAfter(err error) string {
 	var r interface{ RetryAfter() time.Duration }
-	if errors.As(err, &r) && r.RetryAfter() > 0 {
+	switch {
+	case errors.As(err, &r) && r.RetryAfter() > 0:
 		return strconv.FormatInt(int64(math.Ceil(r.RetryAfter().Seconds())), 10)
+	case clubhouse.KindOf(err) == clubhouse.RateLimited:
+		return "60"
 	}
-	return "60"
+	return ""
 }
 
 // clientGone reports whether the client of r went away: net/http cancels
@@ -85,8 +90,8 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		// A dependency failed or is not configured: the cause is for operators.
 		log.WarnContext(r.Context(), "unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
-	if e.Kind == clubhouse.RateLimited {
-		w.Header().Set("Retry-After", retryAfter(err))
+	if wait := retryAfter(err); wait != "" {
+		w.Header().Set("Retry-After", wait)
 	}
 	if e.Kind == clubhouse.Unauthenticated {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="clubhouse"`)

@@ -74,20 +74,33 @@ func (e waitError) Unwrap() error {
 }
 func (e waitError) RetryAfter() time.Duration { return e.wait }
 
+// busyError is an Unavailable error that carries its wait, as the
+// realtime relay's refusal at its total cap does.
+type busyError struct{ wait time.Duration }
+
+func (e busyError) Error() string { return "busy" }
+func (e busyError) Unwrap() error {
+	return clubhouse.Errorf(clubhouse.Unavailable, "too many connections", "Try again.")
+}
+func (e busyError) RetryAfter() time.Duration { return e.wait }
+
 func TestWriteError_retryAfter(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		err  error
-		want string
+		err    error
+		status int
+		want   string
 	}{
-		{clubhouse.Errorf(clubhouse.RateLimited, "too many", "no wait given"), "60"},
-		{waitError{90 * time.Second}, "90"},
-		{fmt.Errorf("login: %w", waitError{1500 * time.Millisecond}), "2"},
-		{waitError{time.Microsecond}, "1"},
+		{clubhouse.Errorf(clubhouse.RateLimited, "too many", "no wait given"), http.StatusTooManyRequests, "60"},
+		{waitError{90 * time.Second}, http.StatusTooManyRequests, "90"},
+		{fmt.Errorf("login: %w", waitError{1500 * time.Millisecond}), http.StatusTooManyRequests, "2"},
+		{waitError{time.Microsecond}, http.StatusTooManyRequests, "1"},
+		{busyError{time.Minute}, http.StatusServiceUnavailable, "60"},
+		{clubhouse.Errorf(clubhouse.Unavailable, "unavailable", "no wait given"), http.StatusServiceUnavailable, ""},
 	} {
 		w := httptest.NewRecorder()
 		writeError(w, httptest.NewRequest("POST", "/", nil), slog.New(slog.NewTextHandler(io.Discard, nil)), tc.err)
-		assert.Equal(t, http.StatusTooManyRequests, w.Code, "%v", tc.err)
+		assert.Equal(t, tc.status, w.Code, "%v", tc.err)
 		assert.Equal(t, tc.want, w.Header().Get("Retry-After"), "%v", tc.err)
 	}
 }

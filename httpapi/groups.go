@@ -144,7 +144,7 @@ type userChangeInput struct {
 // changeUser adds or removes role claims and disables or enables a user.
 //
 // @Summary Change a user's roles (sudo)
-// @Description Adds or removes the boolean role claims (trainer, operator, admin, sudo, accounting) and disables or enables the user; fields not sent stay. The change applies to the user's next request, also with tokens issued before it (the server reads roles and the disabled flag from the user, not from the token's claims). A super administrator cannot remove their own sudo role or disable themselves (409).
+// @Description Adds or removes the boolean role claims (trainer, operator, admin, sudo, accounting) and disables or enables the user; fields not sent stay. The change applies to the user's next request, also with tokens issued before it (the server reads roles and the disabled flag from the user, not from the token's claims). The user's realtime connections are closed (4003), to be made again with what the user may see now. A super administrator cannot remove their own sudo role or disable themselves (409).
 // @Tags sudo
 // @Accept json
 // @Produce json

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -418,4 +419,131 @@ func panelSocket(t *testing.T, a *apptest.App) *socket {
 	s := connect(t, a, bearerHeader(a.Token(a.User("operator@test.club", clubhouse.RoleOperator))))
 	require.Equal(t, realtime.TypeSubscribed, s.subscribe("panel").Type)
 	return s
+}
+
+// closedWithout reads until the relay closes the connection, as closed,
+// and fails on a message of event among the frames before the close.
+func (s *socket) closedWithout(event string) int {
+	s.t.Helper()
+	require.NoError(s.t, s.ws.SetReadDeadline(time.Now().Add(10*time.Second)))
+	for {
+		_, b, err := s.ws.ReadMessage()
+		if err == nil {
+			var f frame
+			require.NoError(s.t, json.Unmarshal(b, &f), "%s", b)
+			assert.NotEqual(s.t, event, f.Event, "a message after the change")
+			continue
+		}
+		var ce *websocket.CloseError
+		if errors.As(err, &ce) {
+			return ce.Code
+		}
+		var ne interface{ Timeout() bool }
+		require.False(s.t, errors.As(err, &ne) && ne.Timeout(), "the relay did not close the connection: %v", err)
+		return 0
+	}
+}
+
+// TestRealtime_userChange: a user disabled or whose roles change loses
+// their realtime connections at once, with 4003, as the API refuses their
+// next request: by the server that made the change before it answers,
+// by every server at the change's announcement (here one made in SQL, as
+// clubctl or another instance would). The client connects again and gets
+// what its credentials grant now.
+func TestRealtime_userChange(t *testing.T) {
+	t.Parallel()
+	a := apptest.New(t, apptest.WithRealtime(app.RealtimeLimits{}))
+	a.Watch()
+	var mu sync.Mutex
+	heard := map[string]int{} // uid -> the times the auth service told of a change, after the relay
+	a.Auth.OnUserChange(func(uid string) {
+		mu.Lock()
+		defer mu.Unlock()
+		heard[uid]++
+	})
+	bystander := panelSocket(t, a)
+	staff := func(email string) (auth.User, string, *socket) {
+		u := a.User(email, clubhouse.RoleOperator)
+		token := a.Token(u)
+		s := connect(t, a, bearerHeader(token))
+		require.Equal(t, realtime.TypeSubscribed, s.subscribe(clubhouse.RoomPanel).Type)
+		return u, token, s
+	}
+	publish := func(event string) {
+		a.Relay.Publish(event, note{Text: event, To: clubhouse.Audience{Rooms: []string{clubhouse.RoomPanel}}})
+		require.Equal(t, event, bystander.next().Event, "the staff who did not change keep the room")
+	}
+
+	t.Run("role removed", func(t *testing.T) {
+		u, token, s := staff("demoted@test.club")
+		publish("before")
+		require.Equal(t, "before", s.next().Event)
+		a.AsSudo().Patch("/api/sudo/users/"+u.LocalID, map[string]any{"operator": false}).Status(t, http.StatusOK)
+		publish("after")
+		assert.Equal(t, realtime.CloseCredentialsChanged, s.closedWithout("after"))
+		// Told at once and at the announcement: a connection made between
+		// the two would be closed by the second.
+		require.Eventually(t, func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return heard[u.LocalID] == 2
+		}, 10*time.Second, 5*time.Millisecond)
+		again := connect(t, a, bearerHeader(token))
+		assert.Equal(t, "forbidden", again.subscribe(clubhouse.RoomPanel).Error, "the same token, judged on the roles now")
+	})
+	t.Run("disabled", func(t *testing.T) {
+		u, token, s := staff("gone@test.club")
+		a.AsSudo().Patch("/api/sudo/users/"+u.LocalID, map[string]any{"disabled": true}).Status(t, http.StatusOK)
+		publish("after disabling")
+		assert.Equal(t, realtime.CloseCredentialsChanged, s.closedWithout("after disabling"))
+		again, res, body := dialRelay(t, a, "", bearerHeader(token))
+		require.Nil(t, again)
+		assert.Equal(t, http.StatusUnauthorized, res.StatusCode)
+		assert.Contains(t, string(body), "user disabled")
+	})
+	t.Run("role granted elsewhere", func(t *testing.T) {
+		u, token, s := staff("promoted@test.club")
+		_, err := a.DB.ExecContext(t.Context(), `UPDATE users SET accounting = true WHERE id = $1`, u.ID)
+		require.NoError(t, err)
+		assert.Equal(t, realtime.CloseCredentialsChanged, s.closed(), "at the announcement")
+		again := connect(t, a, bearerHeader(token))
+		assert.Equal(t, realtime.TypeSubscribed, again.subscribe(clubhouse.RoomAccounting).Type)
+	})
+	assert.Contains(t, a.LogText(), "realtime: connections closed, credentials changed")
+}
+
+// TestRealtime_caps: a user holds at most MaxUserConnections sockets, the
+// server MaxConnections; one more is refused before the upgrade, 429 or
+// 503 with Retry-After and {error, message}, and a socket that closes
+// frees its slot.
+func TestRealtime_caps(t *testing.T) {
+	t.Parallel()
+	a := apptest.New(t, apptest.WithRealtime(app.RealtimeLimits{MaxUserConnections: 2, MaxConnections: 3}))
+	ana := bearerHeader(a.Token(a.User("ana@test.club")))
+	refused := func(header http.Header, status int) errorBody {
+		t.Helper()
+		s, res, body := dialRelay(t, a, "", header)
+		require.Nil(t, s, "accepted past a cap")
+		assert.Equal(t, status, res.StatusCode)
+		assert.Equal(t, "60", res.Header.Get("Retry-After"))
+		assert.Equal(t, "application/json; charset=utf-8", res.Header.Get("Content-Type"))
+		var e errorBody
+		require.NoError(t, json.Unmarshal(body, &e), "%s", body)
+		assert.Equal(t, "too many connections", e.Error)
+		assert.NotEmpty(t, e.Message)
+		return e
+	}
+
+	first := connect(t, a, ana)
+	connect(t, a, ana)
+	e := refused(ana, http.StatusTooManyRequests)
+	assert.Contains(t, e.Message, "2 realtime connections")
+	connect(t, a, http.Header{"X-Auth": {apptest.BotKey}})
+	refused(bearerHeader(a.Token(a.User("bo@test.club"))), http.StatusServiceUnavailable)
+
+	require.NoError(t, first.ws.Close())
+	require.Eventually(t, func() bool { return a.Relay.Stats().Connections == 2 }, 10*time.Second, 5*time.Millisecond)
+	again := connect(t, a, ana)
+	assert.Equal(t, realtime.TypeSubscribed, again.subscribe(clubhouse.RoomApp).Type, "the freed slot serves")
+	refused(ana, http.StatusTooManyRequests)
 }

@@ -22,6 +22,11 @@ const (
 	// enough: its queue (Options.QueueSize) filled up. Reconnect, and
 	// read what the API says has changed.
 	CloseTooSlow = 4002
+	// CloseCredentialsChanged closes the connections of a principal whose
+	// credentials changed (Relay.Revoke: a user disabled, deleted, or
+	// given or taken roles): reconnect, to be judged on the credentials
+	// as they are now.
+	CloseCredentialsChanged = 4003
 )
 
 // closeGrace is how long the relay waits for the client's answer to its
@@ -71,11 +76,13 @@ func (c *conn) end(code int, text string) bool {
 	return done
 }
 
-// run serves the connection until it ends, and unregisters it.
+// run serves the connection until it ends, frees its slot and
+// unregisters it: once Stats no longer counts it, its slot is free.
 func (c *conn) run() {
 	defer c.relay.conns.Done()
 	go c.write()
 	c.read()
+	c.relay.slots.free(c.actor.UID)
 	c.relay.hub.remove(c)
 }
 

@@ -21,14 +21,17 @@ var (
 )
 
 // Serve answers a WebSocket handshake: it checks the Origin, the
-// credentials (Options.Authenticate) and the handshake, upgrades the
-// connection and returns, leaving the connection to goroutines of its own
-// until it ends. A refusal is returned before anything is written, for
-// the caller to answer: errors of kind Forbidden (an origin not allowed),
-// Unauthenticated (no credentials, or a bad Authorization header), Invalid
-// (not a WebSocket handshake), Unavailable (the relay is closed or not
-// started), and those of Options.Authenticate. Once the upgrade began it
-// returns nil: a failed upgrade has answered the client itself.
+// credentials (Options.Authenticate), the handshake and the caps,
+// upgrades the connection and returns, leaving the connection to
+// goroutines of its own until it ends. A refusal is returned before
+// anything is written, for the caller to answer: errors of kind Forbidden
+// (an origin not allowed), Unauthenticated (no credentials, or a bad
+// Authorization header), Invalid (not a WebSocket handshake), RateLimited
+// (the principal holds Options.MaxUserConnections), Unavailable (the
+// relay holds Options.MaxConnections, or is closed or not started), and
+// those of Options.Authenticate. The refusals by a cap have a RetryAfter
+// method that says how long to wait. Once the upgrade began it returns
+// nil: a failed upgrade has answered the client itself.
 func (r *Relay) Serve(w http.ResponseWriter, req *http.Request) error {
 	r.mu.Lock()
 	closed, started := r.closed, r.started
@@ -45,6 +48,8 @@ func (r *Relay) Serve(w http.ResponseWriter, req *http.Request) error {
 	if err != nil {
 		return err
 	}
+	since := r.startHandshake()
+	defer r.endHandshake()
 	actor, until, err := r.o.Authenticate(req.Context(), creds)
 	if err != nil {
 		return err
@@ -52,8 +57,12 @@ func (r *Relay) Serve(w http.ResponseWriter, req *http.Request) error {
 	if !websocket.IsWebSocketUpgrade(req) {
 		return errNotWebSocket
 	}
+	if err := r.slots.take(actor.UID); err != nil {
+		return err
+	}
 	ws, err := r.upgrader.Upgrade(w, req, nil)
 	if err != nil {
+		r.slots.free(actor.UID)
 		return nil // the upgrader answered with its status
 	}
 	c := &conn{relay: r, ws: ws, actor: actor, user: actor.UserID, until: until,
@@ -62,14 +71,19 @@ func (r *Relay) Serve(w http.ResponseWriter, req *http.Request) error {
 	r.mu.Lock()
 	if r.closed { // Close ran during the upgrade
 		r.mu.Unlock()
+		r.slots.free(actor.UID)
 		_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "server shutting down"),
 			time.Now().Add(r.o.WriteTimeout))
 		_ = ws.Close()
 		return nil
 	}
+	stale := r.revokedSince(actor.UID, since)
 	r.conns.Add(1)
 	r.hub.add(c)
 	r.mu.Unlock()
+	if stale { // Revoke ran after Authenticate began
+		c.end(CloseCredentialsChanged, closeCredentialsText)
+	}
 	go c.run()
 	return nil
 }

@@ -8,13 +8,14 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// hub indexes the open connections of one relay: all of them, by user and
-// by room. Each connection belongs to one of the hub's shards, whose
-// goroutine alone queues the messages to it.
+// hub indexes the open connections of one relay: all of them, by user, by
+// principal and by room. Each connection belongs to one of the hub's
+// shards, whose goroutine alone queues the messages to it.
 type hub struct {
 	mu    sync.RWMutex
 	conns map[*conn]struct{}
 	users map[int64]map[*conn]struct{}
+	uids  map[string]map[*conn]struct{} // by Actor.UID
 	rooms map[string]map[*conn]struct{}
 	next  int // the shard of the next connection
 
@@ -44,26 +45,29 @@ func newHub() hub {
 	for i := range shards {
 		shards[i] = make(chan []target, shardQueue)
 	}
-	return hub{conns: map[*conn]struct{}{}, users: map[int64]map[*conn]struct{}{}, rooms: map[string]map[*conn]struct{}{},
-		shards: shards}
+	return hub{conns: map[*conn]struct{}{}, users: map[int64]map[*conn]struct{}{}, uids: map[string]map[*conn]struct{}{},
+		rooms: map[string]map[*conn]struct{}{}, shards: shards}
 }
 
-// add registers c, under its user when it has one.
+// add registers c, under its principal, and under its user when it has
+// one.
 func (h *hub) add(c *conn) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.conns[c] = struct{}{}
 	c.shard, h.next = h.next, (h.next+1)%len(h.shards)
+	addTo(h.uids, c.actor.UID, c)
 	if c.user != 0 {
 		addTo(h.users, c.user, c)
 	}
 }
 
-// remove forgets c, in its user and in every room it joined.
+// remove forgets c, in its principal, its user and every room it joined.
 func (h *hub) remove(c *conn) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	delete(h.conns, c)
+	removeFrom(h.uids, c.actor.UID, c)
 	if c.user != 0 {
 		removeFrom(h.users, c.user, c)
 	}
@@ -109,6 +113,17 @@ func (h *hub) count() int {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	return len(h.conns)
+}
+
+// of returns the connections of the principal uid.
+func (h *hub) of(uid string) []*conn {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	all := make([]*conn, 0, len(h.uids[uid]))
+	for c := range h.uids[uid] {
+		all = append(all, c)
+	}
+	return all
 }
 
 // each calls f for every connection, outside the lock.

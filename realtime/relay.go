@@ -10,6 +10,13 @@
 // prefix) for several. The protocol, the rooms and the close codes are in
 // docs/REALTIME.md.
 //
+// A connection lives no longer than its credentials: it closes when its
+// token expires, and when Revoke names its principal, which the server
+// calls when the user is disabled, deleted or their roles change. A
+// principal holds at most Options.MaxUserConnections connections and the
+// relay Options.MaxConnections; a handshake past a cap is refused before
+// the upgrade.
+//
 //	relay := realtime.New(realtime.Options{Authenticate: verify})
 //	if err := relay.Start(ctx); err != nil { // subscribed: nothing published from now on is lost
 //		return err
@@ -18,7 +25,7 @@
 //	services := booking.New(db, booking.Options{Events: relay})
 //	mux.HandleFunc("GET /realtime", func(w http.ResponseWriter, r *http.Request) {
 //		if err := relay.Serve(w, r); err != nil {
-//			refuse(w, err) // 401, 403, 400 or 503 by the error's clubhouse.Kind
+//			refuse(w, err) // 401, 403, 400, 429 or 503 by the error's clubhouse.Kind
 //		}
 //	})
 package realtime
@@ -94,6 +101,15 @@ type Options struct {
 	// MaxMessageSize bounds a frame a client sends, in bytes; a larger one
 	// closes the connection (1009). 0: DefaultMaxMessageSize.
 	MaxMessageSize int64
+	// MaxUserConnections bounds the open connections of one principal
+	// (Actor.UID: a user, a machine client, or every bot key together);
+	// one more is refused before the upgrade (RateLimited, with a wait).
+	// 0: DefaultMaxUserConnections.
+	MaxUserConnections int
+	// MaxConnections bounds the open connections of the relay; one more
+	// is refused before the upgrade (Unavailable, with a wait). 0:
+	// DefaultMaxConnections.
+	MaxConnections int
 	Now            func() time.Time // nil: time.Now
 	Logger         *slog.Logger     // nil: slog.Default()
 }
@@ -108,6 +124,7 @@ type Relay struct {
 	upgrader websocket.Upgrader
 	queue    chan []byte // messages for the broker
 	hub      hub
+	slots    *slots
 
 	mu      sync.Mutex
 	started bool
@@ -115,6 +132,12 @@ type Relay struct {
 	stop    context.CancelFunc
 	pumped  chan struct{} // closed when the pump ends
 	conns   sync.WaitGroup
+	// The revocations (Revoke) counted, and while handshakes are under
+	// way the count at each principal's last one, so that a handshake
+	// authenticated before a revocation of its principal is not kept.
+	handshakes  int
+	revocations uint64
+	revoked     map[string]uint64
 
 	published, delivered, dropped, slow atomic.Int64
 	dropLogged                          atomic.Int64 // the unix second of the last drop logged
@@ -140,13 +163,20 @@ func New(o Options) *Relay {
 	if o.MaxMessageSize <= 0 {
 		o.MaxMessageSize = DefaultMaxMessageSize
 	}
+	if o.MaxUserConnections <= 0 {
+		o.MaxUserConnections = DefaultMaxUserConnections
+	}
+	if o.MaxConnections <= 0 {
+		o.MaxConnections = DefaultMaxConnections
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	r := &Relay{o: o, log: o.Logger, origins: map[string]bool{}, queue: make(chan []byte, o.PublishQueue), hub: newHub()}
+	r := &Relay{o: o, log: o.Logger, origins: map[string]bool{}, queue: make(chan []byte, o.PublishQueue), hub: newHub(),
+		slots: newSlots(o.MaxUserConnections, o.MaxConnections), revoked: map[string]uint64{}}
 	for _, origin := range o.AllowedOrigins {
 		r.origins[normalOrigin(origin)] = true
 	}

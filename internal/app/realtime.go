@@ -17,10 +17,12 @@ import (
 // RealtimeLimits are the limits of the realtime relay; a zero field takes
 // realtime's default.
 type RealtimeLimits struct {
-	QueueSize      int           // messages queued per connection before it is closed as too slow
-	WriteTimeout   time.Duration // bound of each write to a connection and publish to the broker
-	PingInterval   time.Duration // pings; a connection silent for two intervals is closed
-	MaxMessageSize int64         // bound of a client's frame, in bytes
+	QueueSize          int           // messages queued per connection before it is closed as too slow
+	WriteTimeout       time.Duration // bound of each write to a connection and publish to the broker
+	PingInterval       time.Duration // pings; a connection silent for two intervals is closed
+	MaxMessageSize     int64         // bound of a client's frame, in bytes
+	MaxUserConnections int           // open connections of one user (all bot keys count as one)
+	MaxConnections     int           // open connections of the instance
 }
 
 // errRealtimeScope refuses a token that does not open the API, as the
@@ -36,7 +38,10 @@ var errRealtimeAudience = auth.ErrInvalidToken.Withf("The access token was issue
 // when REDIS_URL is set, and starts it: once it returns, the relay is
 // subscribed and no message published from then on is lost. The relay
 // authenticates its handshakes with a's auth service, as the API does,
-// and names the caller in the request's log line.
+// and names the caller in the request's log line; it closes the
+// connections of a user who is disabled, deleted or whose roles change as
+// soon as the auth service hears of it (auth.Service.OnUserChange), as the
+// API refuses the user's next request.
 func (a *App) startRelay(ctx context.Context, limits RealtimeLimits, now func() time.Time) (*realtime.Relay, error) {
 	rt := a.Config.Realtime
 	var broker realtime.Broker = realtime.NewMemory()
@@ -58,12 +63,14 @@ func (a *App) startRelay(ctx context.Context, limits RealtimeLimits, now func() 
 	relay := realtime.New(realtime.Options{
 		Broker: broker, Authenticate: a.authenticateRealtime, AllowedOrigins: origins, LoopbackOrigins: loopback,
 		QueueSize: limits.QueueSize, WriteTimeout: limits.WriteTimeout, PingInterval: limits.PingInterval,
-		MaxMessageSize: limits.MaxMessageSize, Now: now, Logger: a.Log,
+		MaxMessageSize: limits.MaxMessageSize, MaxUserConnections: limits.MaxUserConnections, MaxConnections: limits.MaxConnections,
+		Now: now, Logger: a.Log,
 	})
 	if err := relay.Start(ctx); err != nil {
 		_ = broker.Close()
 		return nil, fmt.Errorf("realtime: %w", err)
 	}
+	a.Auth.OnUserChange(func(uid string) { relay.Revoke(uid) })
 	a.Log.Info("realtime relay ready at /realtime", append(where, "origins", strings.Join(origins, ","), "loopback_origins", loopback)...)
 	return relay, nil
 }

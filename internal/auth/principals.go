@@ -114,7 +114,33 @@ func (s *Service) WatchUsers(ctx context.Context, report func(error)) {
 		report(errors.New("watch users: the service has no pgx pool"))
 		return
 	}
-	sqldb.Listen(ctx, s.o.DB.Pool, usersChanged, s.principals.listening, s.principals.forget, report)
+	sqldb.Listen(ctx, s.o.DB.Pool, usersChanged, s.principals.listening, func(uid string) {
+		s.principals.forget(uid)
+		s.userChanged(uid)
+	}, report)
+}
+
+// OnUserChange makes the Service call f with the uid (local_id) of each
+// user who was disabled, deleted, or whose roles, email or subject
+// changed: at once for a change made through the Service (ChangeUser,
+// SetRoles), and for every change, wherever it was made, when WatchUsers
+// hears its announcement; so f may hear one change twice. f runs on the
+// caller's goroutine (WatchUsers' for an announcement) and must not block.
+// Changes announced while WatchUsers' connection is lost go unheard.
+func (s *Service) OnUserChange(f func(uid string)) {
+	s.watchers.Lock()
+	defer s.watchers.Unlock()
+	s.watchers.f = append(s.watchers.f, f)
+}
+
+// userChanged tells the functions of OnUserChange that the user uid changed.
+func (s *Service) userChanged(uid string) {
+	s.watchers.Lock()
+	fs := s.watchers.f
+	s.watchers.Unlock()
+	for _, f := range fs {
+		f(uid)
+	}
 }
 
 // WatchingUsers reports whether WatchUsers listens, so that users who

@@ -111,3 +111,78 @@ func TestWatchUsers(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, op && tr, "read at once when nobody listens")
 }
+
+// TestOnUserChange tells the functions of OnUserChange of every user
+// change that decides what the user may do: those made through the
+// service at once, every one at its announcement, and nothing for a
+// change that failed or one nobody announces.
+func TestOnUserChange(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, db := localService(t, newClock(), nil)
+	admin := createUser(t, s, db, "sudo@example.com", "sudo-password", clubhouse.RoleSudo)
+	ana := createUser(t, s, db, "ana@example.com", "right-password", clubhouse.RoleOperator)
+	bo := createUser(t, s, db, "bo@example.com", "right-password")
+	heard := make(chan string, 100)
+	s.OnUserChange(func(uid string) { heard <- uid })
+	next := func(msg string) string {
+		t.Helper()
+		select {
+		case uid := <-heard:
+			return uid
+		case <-time.After(10 * time.Second):
+			t.Fatalf("nothing heard: %s", msg)
+			return ""
+		}
+	}
+	// already is what was heard by now: "" for nothing.
+	already := func() string {
+		select {
+		case uid := <-heard:
+			return uid
+		default:
+			return ""
+		}
+	}
+
+	// Without a listener, the service's own changes only.
+	yes := true
+	_, err := s.ChangeUser(ctx, clubhouse.Actor{UserID: admin.ID}, ana.LocalID, auth.UserChange{Disabled: &yes})
+	require.NoError(t, err)
+	assert.Equal(t, ana.LocalID, already(), "heard before ChangeUser returned")
+	assert.Empty(t, already(), "once")
+	_, err = s.ChangeUser(ctx, clubhouse.Actor{UserID: admin.ID}, admin.LocalID, auth.UserChange{Disabled: &yes})
+	require.ErrorIs(t, err, auth.ErrSelfLockout)
+	assert.Empty(t, already(), "a refused change")
+	_, err = s.SetRoles(ctx, "bo@example.com", map[clubhouse.Role]bool{clubhouse.RoleTrainer: true})
+	require.NoError(t, err)
+	assert.Equal(t, bo.LocalID, already(), "heard before SetRoles returned")
+
+	watch, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.WatchUsers(watch, func(err error) { t.Errorf("watch users: %v", err) })
+	}()
+	t.Cleanup(func() { stop(); <-done })
+	require.Eventually(t, s.WatchingUsers, 10*time.Second, 5*time.Millisecond)
+
+	// With one, every announced change, in the order of their commits;
+	// a change of the profile is not announced.
+	for _, sql := range []string{
+		`UPDATE users SET display_name = 'Ana' WHERE id = $1`,
+		`UPDATE users SET operator = false WHERE id = $1`,
+		`UPDATE users SET disabled = false WHERE id = $1`,
+		`DELETE FROM users WHERE id = $1`,
+	} {
+		_, err := db.ExecContext(ctx, sql, ana.ID)
+		require.NoError(t, err, sql)
+	}
+	for _, change := range []string{"roles", "disabled", "deleted"} {
+		assert.Equal(t, ana.LocalID, next(change), change)
+	}
+	_, err = s.SetRoles(ctx, "bo@example.com", nil)
+	require.NoError(t, err)
+	assert.Equal(t, bo.LocalID, already(), "at once")
+	assert.Equal(t, bo.LocalID, next("and at the announcement"))
+}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -42,6 +43,11 @@ type Service struct {
 	limits limits
 	// principals keeps the rows of recent users while WatchUsers runs.
 	principals principals
+	// watchers are the functions of OnUserChange.
+	watchers struct {
+		sync.Mutex
+		f []func(uid string)
+	}
 	// documents fetches and caches Client ID Metadata Documents.
 	documents *documentFetcher
 	// dummyHash makes a login for an unknown email, or a user without a
@@ -582,6 +588,9 @@ func (s *Service) SetRoles(ctx context.Context, email string, roles map[clubhous
 	}
 	u, err = s.store.SetRoles(ctx, s.o.DB, u.ID, roles)
 	s.principals.forget(u.LocalID)
+	if err == nil {
+		s.userChanged(u.LocalID)
+	}
 	return u, err
 }
 
@@ -730,5 +739,8 @@ func (s *Service) ChangeUser(ctx context.Context, by clubhouse.Actor, uid string
 		return nil
 	})
 	s.principals.forget(uid)
+	if err == nil {
+		s.userChanged(uid)
+	}
 	return out, err
 }
