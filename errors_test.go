@@ -144,6 +144,8 @@ var exported = map[string]error{
 	"payments.ErrInboxResolved":         payments.ErrInboxResolved,
 	"payments.ErrNotFound":              payments.ErrNotFound,
 	"payments.ErrClaimAboveDebt":        payments.ErrClaimAboveDebt,
+	"payments.ErrClaimsAboveDebt":       payments.ErrClaimsAboveDebt,
+	"payments.ErrTooManyClaims":         payments.ErrTooManyClaims,
 	"payments.ErrNotYours":              payments.ErrNotYours,
 	"payments.ErrTransactionUsed":       payments.ErrTransactionUsed,
 	"payments.ErrClaimRepeated":         payments.ErrClaimRepeated,
