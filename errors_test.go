@@ -70,6 +70,7 @@ var exported = map[string]error{
 	"classes.ErrNotTrainer":             classes.ErrNotTrainer,
 	"classes.ErrNoTariff":               classes.ErrNoTariff,
 	"classes.ErrClassEnded":             classes.ErrClassEnded,
+	"classes.ErrClassNotStarted":        classes.ErrClassNotStarted,
 	"classes.ErrEnrollmentNotFound":     classes.ErrEnrollmentNotFound,
 	"classes.ErrClassNotOpen":           classes.ErrClassNotOpen,
 	"classes.ErrAlreadyEnrolled":        classes.ErrAlreadyEnrolled,
