@@ -85,6 +85,10 @@ func TestPaymentClaims_cannotTakeAGatewayPayment(t *testing.T) {
 			claim := ca.claim(t, ca.anaBooking, tc.claimed, "GW-4411")
 			claimID := int64(claim["id"].(float64))
 			assert.Equal(t, "GW-4411", claim["transaction_id"], "the client sees the id they reported")
+			found := ca.AsAdmin().Get("/api/admin/payments/transaction/GW-4411").Status(t, http.StatusOK).Object(t)
+			assert.EqualValues(t, claimID, found["id"], "staff find the claim by the id it shows")
+			assert.Equal(t, true, found["client_claim"])
+			assert.Equal(t, "GW-4411", found["transaction_id"])
 
 			res := result(t, deliver(t, ca.App, map[string]any{"transaction_id": "GW-4411", "amount": 60000, "status": "completed",
 				"reservation_id": ca.victimBooking}))
@@ -105,7 +109,7 @@ func TestPaymentClaims_cannotTakeAGatewayPayment(t *testing.T) {
 			assert.Equal(t, true, victim[0]["status"])
 			assert.EqualValues(t, 60000, victim[0]["amount"])
 			gw := ca.AsAdmin().Get("/api/admin/payments/transaction/GW-4411").Status(t, http.StatusOK).Object(t)
-			assert.EqualValues(t, ca.victimBooking, gw["reservation_id"])
+			assert.EqualValues(t, ca.victimBooking, gw["reservation_id"], "the gateway's payment comes before a claim of its id")
 			assert.Equal(t, false, gw["client_claim"])
 
 			assert.Equal(t, []float64{60000}, postedAmounts(ca.ledgerSnapshot(t)), "the ledger holds the gateway's payment, never the claim")

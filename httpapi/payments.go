@@ -157,13 +157,13 @@ func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, newPaymentDTO(p))
 }
 
-// getPaymentByTransaction reads a payment by its gateway transaction id.
+// getPaymentByTransaction reads a payment by its transaction id.
 //
 // @Summary Read a payment by transaction id
-// @Description The payment that holds this gateway transaction id. A client's unconfirmed claim holds none yet (its transaction_id is the one the client reported): find it with GET /api/admin/payments?search=.
+// @Description The payment whose transaction_id, as the payment views show it, is this one: the payment that holds it as its gateway id; when none does, a client's unconfirmed claim that reports it (client_claim true; the first reported when several clients reported it: GET /api/admin/payments?search= lists them all). A claim confirmed with another gateway id is found by that id.
 // @Tags payments
 // @Produce json
-// @Param transaction_id path string true "gateway transaction id" maxlength(200)
+// @Param transaction_id path string true "transaction id: the gateway's, or the one a client reported" maxlength(200)
 // @Success 200 {object} paymentDTO
 // @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer

@@ -81,8 +81,12 @@ func (s *Service) Get(ctx context.Context, id int64) (Payment, error) {
 	return s.store.get(ctx, s.db, id, false)
 }
 
-// ByTransaction returns the payment with the gateway transaction id.
-// Errors: ErrNotFound.
+// ByTransaction returns the payment whose transaction id, as the views of
+// payments show it (Payment.Reference), is txid: the payment that holds it
+// as its gateway id, or, when none does, a client's unconfirmed claim that
+// reports it (the first reported, when several do; List with Search finds
+// them all). A claim confirmed with another gateway id is found by that
+// id. Errors: ErrNotFound.
 func (s *Service) ByTransaction(ctx context.Context, txid string) (Payment, error) {
 	return s.store.byTransaction(ctx, s.db, txid)
 }

@@ -125,9 +125,13 @@ func (store) get(ctx context.Context, q sqldb.Queryer, id int64, lock bool) (Pay
 	return p, sqldb.Map(err, ErrNotFound, nil)
 }
 
+// byTransaction returns the payment whose Reference is txid: the one that
+// holds it as its gateway id, else the first unconfirmed claim that
+// reports it.
 func (store) byTransaction(ctx context.Context, q sqldb.Queryer, txid string) (Payment, error) {
 	var p Payment
-	err := q.GetContext(ctx, &p, paymentSelect+` WHERE p.transaction_id = $1`, txid)
+	err := q.GetContext(ctx, &p, paymentSelect+` WHERE p.transaction_id = $1 OR (p.transaction_id IS NULL AND p.claimed_transaction_id = $1)
+		ORDER BY p.transaction_id IS NULL, p.id LIMIT 1`, txid)
 	return p, sqldb.Map(err, ErrNotFound, nil)
 }
 
