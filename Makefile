@@ -4,10 +4,13 @@ SWAG := go tool swag init -g routes.go -d httpapi -o httpapi/apidocs --outputTyp
 
 .PHONY: demo test services-demo services-test apidocs apidocs-check lint
 
-## demo: start PostgreSQL, then clubd with the demo club on localhost:8080 (PORT wins; loopback only unless BIND_ADDRESS);
-## clubd's own default port, 6000, is one that browsers and Node refuse
+## demo: start PostgreSQL, build clubd into ./clubd (a line before and after: the first build on a fresh
+## machine takes minutes), then run it with the demo club on localhost:8080 (PORT wins; loopback only
+## unless BIND_ADDRESS); clubd's own default port, 6000, is one that browsers and Node refuse
 demo: services-demo
-	PORT=$${PORT:-8080} REALTIME_ENABLED=$${REALTIME_ENABLED:-true} go run ./cmd/clubd --demo
+	@echo "demo: building clubd into ./clubd (the first build on a fresh machine compiles every dependency and takes a few minutes) ..."
+	@start=$$SECONDS; go build -o clubd ./cmd/clubd && echo "demo: clubd built in $$((SECONDS - start))s; starting it"
+	PORT=$${PORT:-8080} REALTIME_ENABLED=$${REALTIME_ENABLED:-true} ./clubd --demo
 
 ## test: the whole suite, as CI runs it; a line when each package starts, a
 ## line per test as it finishes, a line when each package ends with its time,

@@ -262,6 +262,10 @@ func (c Class) span(date time.Time) booking.Span {
 	return booking.Span{Start: date.Add(time.Duration(c.StartTime) * time.Minute), End: date.Add(time.Duration(c.EndTime) * time.Minute)}
 }
 
+// begun reports whether the first session of c has started at wall time
+// now.
+func (c Class) begun(now time.Time) bool { return !c.FirstStart().After(now) }
+
 // started reports whether the session on date has started at wall time now.
 func (c Class) started(date, now time.Time) bool { return !c.span(date).Start.After(now) }
 

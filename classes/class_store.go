@@ -19,6 +19,11 @@ var (
 	ErrNoTariff      = clubhouse.ErrInvalidReference.Sub("invalid reference",
 		"No class tariff prices this court's type and reservation type; create one at /api/admin/tariff-classes first.")
 	ErrClassEnded = clubhouse.Errorf(clubhouse.Conflict, "conflict", "Only a scheduled class changes; this one has ended.")
+	// ErrClassNotStarted is returned when a class is completed before its
+	// first session has started, as tickets.ErrEventNotStarted is for an
+	// event: its students would be told nothing.
+	ErrClassNotStarted = clubhouse.Errorf(clubhouse.Conflict, "class not started",
+		"A class is completed once its first session has started; cancel it instead.")
 )
 
 var classErrors = sqldb.Mapping{

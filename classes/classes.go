@@ -291,9 +291,10 @@ func (s *Classes) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Cla
 	return s.end(ctx, by, id, StatusCancelled)
 }
 
-// Complete marks a scheduled class completed (completed_at is set) and
-// frees the court for its sessions that have not started, when it ends
-// early. Errors: as Cancel.
+// Complete marks a scheduled class whose first session has started
+// completed (completed_at is set) and frees the court for its sessions that
+// have not started, when it ends early; a class that has not started is
+// cancelled, not completed. Errors: as Cancel, and ErrClassNotStarted.
 func (s *Classes) Complete(ctx context.Context, by clubhouse.Actor, id int64) (Class, error) {
 	return s.end(ctx, by, id, StatusCompleted)
 }
@@ -317,7 +318,12 @@ func (s *Classes) end(ctx context.Context, by clubhouse.Actor, id int64, status 
 		if c.Status != StatusScheduled {
 			return ErrClassEnded.Withf("The class is %s already; only a scheduled class is cancelled or completed.", c.Status)
 		}
-		if freed, err = s.release(ctx, tx, id, c.future(s.wallNow())); err != nil {
+		now := s.wallNow()
+		if status == StatusCompleted && !c.begun(now) {
+			return ErrClassNotStarted.Withf("A class is completed once its first session has started; this one starts at %s. Cancel it instead.",
+				c.FirstStart().Format("2006-01-02 15:04"))
+		}
+		if freed, err = s.release(ctx, tx, id, c.future(now)); err != nil {
 			return err
 		}
 		if err := s.store.setStatus(ctx, tx, id, status); err != nil {

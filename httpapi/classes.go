@@ -284,7 +284,7 @@ func (s *Server) cancelClass(w http.ResponseWriter, r *http.Request) error {
 // completeClass completes a class.
 //
 // @Summary Complete a class
-// @Description A scheduled class becomes completed with completed_at set; when it ends early, the court is freed for its sessions that have not started. A class that is not scheduled answers 409.
+// @Description A scheduled class whose first session has started becomes completed with completed_at set; when it ends early, the court is freed for its sessions that have not started. A class that is not scheduled answers 409; one whose first session has not started answers 409 "class not started" (cancel it instead, which tells its students).
 // @Tags classes
 // @Produce json
 // @Param id path int true "class id"

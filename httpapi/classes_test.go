@@ -303,6 +303,34 @@ func TestClasses_race(t *testing.T) {
 	assert.Len(t, bookings, len(list[0].Sessions), "the losers booked nothing")
 }
 
+// TestClasses_completeOnceStarted: a class is completed, by its trainer or
+// by staff, once its first session has started; before, both routes answer
+// 409 "class not started" and the class stays scheduled.
+func TestClasses_completeOnceStarted(t *testing.T) {
+	t.Parallel()
+	clock := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clock))
+	a := newAcademy(t, app, clock)
+	t1 := app.As(app.User("t1@test.club", clubhouse.RoleTrainer))
+	own := t1.Post("/api/trainer/classes", a.class(a.courtA, 0, 6)).Status(t, http.StatusCreated).ID(t)
+	staffs := app.AsAdmin().Post("/api/admin/classes", a.class(a.courtB, 0, 6)).Status(t, http.StatusCreated).ID(t)
+
+	res := t1.Patch(path("/api/trainer/classes/%d/complete", own), nil).Status(t, http.StatusConflict).Error(t, "class not started")
+	assert.Contains(t, string(res.Body), a.day(0)+" 18:00", "the refusal says when it starts")
+	app.AsAdmin().Patch(path("/api/admin/classes/%d/complete", staffs), nil).Status(t, http.StatusConflict).Error(t, "class not started")
+	assert.Equal(t, "scheduled", t1.Get(path("/api/trainer/classes/%d", own)).Status(t, http.StatusOK).Object(t)["status"])
+
+	bogota, err := time.LoadLocation("America/Bogota")
+	require.NoError(t, err)
+	first := time.Date(a.start.Year(), a.start.Month(), a.start.Day(), 18, 0, 0, 0, bogota)
+	clock.Advance(first.Sub(clock.Now()))
+	t1 = app.As(app.User("t1@test.club", clubhouse.RoleTrainer)) // tokens of the new time
+	done := t1.Patch(path("/api/trainer/classes/%d/complete", own), nil).Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, "completed", done["status"])
+	done = app.AsAdmin().Patch(path("/api/admin/classes/%d/complete", staffs), nil).Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, "completed", done["status"])
+}
+
 func TestTrainerBookings(t *testing.T) {
 	t.Parallel()
 	clock := apptest.NewClock()

@@ -615,7 +615,8 @@ func TestClients_bodyTooLarge(t *testing.T) {
 	app := apptest.New(t)
 	cc := documentType(t, app, "CC")
 	big := clientBody(cc, "address", strings.Repeat("x", 1<<20))
-	app.AsBot().Post("/api/admin/clients", big).Status(t, http.StatusRequestEntityTooLarge).Error(t, "request too large")
+	body := app.AsBot().Post("/api/admin/clients", big).Status(t, http.StatusRequestEntityTooLarge).Error(t, "request too large").Object(t)
+	assert.Equal(t, "The request body exceeds 1 MiB.", body["message"])
 	u := app.User("ana@example.com")
 	app.As(u).Patch("/api/account/client", map[string]any{"address": strings.Repeat("x", 1<<20)}).
 		Status(t, http.StatusRequestEntityTooLarge)

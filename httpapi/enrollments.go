@@ -151,7 +151,7 @@ func (s *Server) myEnrollments(w http.ResponseWriter, r *http.Request) error {
 // enroll enrolls the caller in a class.
 //
 // @Summary Enroll in a class
-// @Description Enrolls the caller's client record, with the payments the client reports (each pending until staff validate it or the gateway confirms it; paymentTypeId, amount above 0 with at most two decimals, and transaction_id, all required; together at most the class's price per person; an empty list pays later). The enrollment and its payments are stored in one transaction. While the class has a place the enrollment is pending and holds one; when it is full the enrollment joins the waitlist (status waitlisted, waitlist_position) and takes the first place that frees. 404 for an unknown class or one not open (not scheduled, or all its sessions started) and for a caller without a client record; 409 when already enrolled.
+// @Description Enrolls the caller's client record, with the payments the client reports (each pending until staff validate it or the gateway confirms it; paymentTypeId, amount above 0 with at most two decimals, and transaction_id, all required; at most 10 (400 beyond), together at most the class's price per person (400 "amount exceeds debt" beyond); an empty list pays later). The enrollment and its payments are stored in one transaction. While the class has a place the enrollment is pending and holds one; when it is full the enrollment joins the waitlist (status waitlisted, waitlist_position) and takes the first place that frees. 404 for an unknown class or one not open (not scheduled, or all its sessions started) and for a caller without a client record; 409 when already enrolled.
 // @Tags classes
 // @Accept json
 // @Produce json

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
@@ -25,8 +26,20 @@ const maxJSONBody = 1 << 20
 // Errors of request decoding.
 var (
 	errEmptyBody = clubhouse.Errorf(clubhouse.Invalid, "invalid JSON", "The request body is empty; send a JSON object.")
-	errTooLarge  = clubhouse.Errorf(clubhouse.TooLarge, "request too large", "The request body exceeds 1 MiB.")
+	errTooLarge  = clubhouse.Errorf(clubhouse.TooLarge, "request too large", "The request body exceeds %s.", sizeText(maxJSONBody))
 )
+
+// sizeText names a limit of n bytes as its API description does: in whole
+// MiB or KiB when it is one, else in bytes.
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
 
 // decodeJSON reads a JSON object from r into dst. Fields tagged
 // validate:"required" must be present and non-null (a zero value counts as

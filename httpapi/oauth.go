@@ -193,14 +193,14 @@ const maxFormBody = 64 << 10
 // token is the token endpoint.
 //
 // @Summary Token endpoint (OAuth 2.0)
-// @Description Form (application/x-www-form-urlencoded, as RFC 6749 gives it) or JSON. grant_type=authorization_code with code, code_verifier (checked against the S256 challenge), client_id and redirect_uri; grant_type=refresh_token with refresh_token and client_id (rotation: a refresh token used twice revokes its family; scope may narrow the grant); grant_type=client_credentials for machine clients, with the secret by HTTP Basic (client_secret_basic) or in the body (client_secret_post). Public clients may send client_id by HTTP Basic with an empty secret. Access tokens are RS256 JWTs carrying scope. resource (RFC 8707) may repeat the resource of the authorization request, or name the tool endpoint's URI when that request named none; the access token's audience is that URI (accepted at the tool endpoint only), or AUTH_AUDIENCE for a grant without a resource; refreshed tokens keep the grant's. Machine clients send no resource (or AUTH_AUDIENCE). Errors are RFC 6749 JSON: 400 invalid_request, invalid_grant, invalid_scope, invalid_target (a resource of another server, or another than the grant's), unsupported_grant_type; 401 invalid_client.
+// @Description Form (application/x-www-form-urlencoded, as RFC 6749 gives it) or JSON. grant_type=authorization_code with code, code_verifier (checked against the S256 challenge) and client_id; redirect_uri may be left out, since PKCE binds the code to its verifier, and when sent it must be the authorization request's (invalid_grant otherwise); grant_type=refresh_token with refresh_token and client_id (rotation: a refresh token used twice revokes its family; scope may narrow the grant); grant_type=client_credentials for machine clients, with the secret by HTTP Basic (client_secret_basic) or in the body (client_secret_post). Public clients may send client_id by HTTP Basic with an empty secret. Access tokens are RS256 JWTs carrying scope. resource (RFC 8707) may repeat the resource of the authorization request, or name the tool endpoint's URI when that request named none; the access token's audience is that URI (accepted at the tool endpoint only), or AUTH_AUDIENCE for a grant without a resource; refreshed tokens keep the grant's. Machine clients send no resource (or AUTH_AUDIENCE). The body is at most 64 KiB (400 invalid_request beyond). Errors are RFC 6749 JSON: 400 invalid_request, invalid_grant, invalid_scope, invalid_target (a resource of another server, or another than the grant's), unsupported_grant_type; 401 invalid_client.
 // @Tags oauth
 // @Accept x-www-form-urlencoded
 // @Produce json
 // @Param grant_type formData string true "authorization_code, refresh_token or client_credentials" maxLength(255)
 // @Param code formData string false "authorization_code: the code" maxLength(255)
 // @Param code_verifier formData string false "authorization_code: the PKCE verifier" maxLength(255)
-// @Param redirect_uri formData string false "authorization_code: the redirect URI of the request" maxLength(2000)
+// @Param redirect_uri formData string false "authorization_code, optional: the redirect URI of the authorization request, which it must equal when sent" maxLength(2000)
 // @Param client_id formData string false "The client" maxLength(255)
 // @Param client_secret formData string false "client_credentials: the machine's secret" maxLength(255)
 // @Param refresh_token formData string false "refresh_token: the refresh token" maxLength(255)
@@ -235,7 +235,7 @@ func tokenForm(r *http.Request) (auth.TokenRequest, bool, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxFormBody))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return auth.TokenRequest{}, false, errTooLarge
+		return auth.TokenRequest{}, false, errTooLarge.Withf("The request body exceeds %s.", sizeText(maxFormBody))
 	}
 	if err != nil {
 		return auth.TokenRequest{}, false, auth.ErrInvalidRequest.Withf("The request body could not be read: %v.", err)

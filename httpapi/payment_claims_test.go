@@ -1,7 +1,9 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -83,6 +85,10 @@ func TestPaymentClaims_cannotTakeAGatewayPayment(t *testing.T) {
 			claim := ca.claim(t, ca.anaBooking, tc.claimed, "GW-4411")
 			claimID := int64(claim["id"].(float64))
 			assert.Equal(t, "GW-4411", claim["transaction_id"], "the client sees the id they reported")
+			found := ca.AsAdmin().Get("/api/admin/payments/transaction/GW-4411").Status(t, http.StatusOK).Object(t)
+			assert.EqualValues(t, claimID, found["id"], "staff find the claim by the id it shows")
+			assert.Equal(t, true, found["client_claim"])
+			assert.Equal(t, "GW-4411", found["transaction_id"])
 
 			res := result(t, deliver(t, ca.App, map[string]any{"transaction_id": "GW-4411", "amount": 60000, "status": "completed",
 				"reservation_id": ca.victimBooking}))
@@ -103,7 +109,7 @@ func TestPaymentClaims_cannotTakeAGatewayPayment(t *testing.T) {
 			assert.Equal(t, true, victim[0]["status"])
 			assert.EqualValues(t, 60000, victim[0]["amount"])
 			gw := ca.AsAdmin().Get("/api/admin/payments/transaction/GW-4411").Status(t, http.StatusOK).Object(t)
-			assert.EqualValues(t, ca.victimBooking, gw["reservation_id"])
+			assert.EqualValues(t, ca.victimBooking, gw["reservation_id"], "the gateway's payment comes before a claim of its id")
 			assert.Equal(t, false, gw["client_claim"])
 
 			assert.Equal(t, []float64{60000}, postedAmounts(ca.ledgerSnapshot(t)), "the ledger holds the gateway's payment, never the claim")
@@ -112,26 +118,31 @@ func TestPaymentClaims_cannotTakeAGatewayPayment(t *testing.T) {
 }
 
 // TestPaymentClaims_aboveDebt: a claim may not exceed what the booking
-// still owes (its price less its completed payments); pending claims do not
-// count against it. A refused claim stores nothing.
+// still owes (its price less its completed payments), 400, nor, with the
+// booking's claims still pending, claim more than that, 409; staff
+// removing a mistyped claim make room again. A refused claim stores
+// nothing.
 func TestPaymentClaims_aboveDebt(t *testing.T) {
 	t.Parallel()
 	ca := newClaimApp(t)
-	refuse := func(amount float64, owes string) {
+	admin := ca.AsAdmin()
+	refuse := func(amount float64, status int, code, says string) {
 		t.Helper()
 		body := ca.ana.Post("/api/account/payments", map[string]any{"reservation_id": ca.anaBooking, "payment_type_id": ca.card,
-			"amount": amount, "transaction_id": "GW-TOO-MUCH"}).Status(t, http.StatusBadRequest).Error(t, "amount exceeds debt").Object(t)
-		assert.Contains(t, body["message"], "owes "+owes)
+			"amount": amount, "transaction_id": "GW-TOO-MUCH"}).Status(t, status).Error(t, code).Object(t)
+		assert.Contains(t, body["message"], says)
 	}
-	refuse(999999999, "60000.00")
-	refuse(60000.01, "60000.00")
-	ca.claim(t, ca.anaBooking, 60000, "GW-ALL")
-	ca.claim(t, ca.anaBooking, 60000, "GW-ALL-AGAIN") // a pending claim does not lower the debt
+	refuse(999999999, http.StatusBadRequest, "amount exceeds debt", "owes 60000.00")
+	refuse(60000.01, http.StatusBadRequest, "amount exceeds debt", "owes 60000.00")
+	mistyped := int64(ca.claim(t, ca.anaBooking, 50000, "GW-TYPO")["id"].(float64))
+	refuse(10000.01, http.StatusConflict, "claims exceed debt", "owes 60000.00 and its pending claims claim 50000.00 of it: what is claimed now may be at most 10000.00")
 
-	staff := ca.AsAdmin().Post(path("/api/admin/booking/%d/payment", ca.anaBooking), map[string]any{"amount": 20000, "transaction_id": "DESK-1"}).
+	staff := admin.Post(path("/api/admin/booking/%d/payment", ca.anaBooking), map[string]any{"amount": 20000, "transaction_id": "DESK-1"}).
 		Status(t, http.StatusCreated).ID(t)
-	ca.AsAdmin().Patch(path("/api/admin/payments/%d", staff), map[string]any{"status": true}).Status(t, http.StatusOK)
-	refuse(40000.5, "40000.00")
+	admin.Patch(path("/api/admin/payments/%d", staff), map[string]any{"status": true}).Status(t, http.StatusOK)
+	refuse(40000.5, http.StatusBadRequest, "amount exceeds debt", "owes 40000.00")
+	refuse(1, http.StatusConflict, "claims exceed debt", "may be at most 0.00")
+	admin.Delete(path("/api/admin/payments/%d", mistyped), nil).Status(t, http.StatusNoContent)
 	ca.claim(t, ca.anaBooking, 40000, "GW-REST")
 
 	var mine struct{ Payments []map[string]any }
@@ -140,8 +151,49 @@ func TestPaymentClaims_aboveDebt(t *testing.T) {
 	for _, p := range mine.Payments {
 		txids = append(txids, p["transaction_id"])
 	}
-	assert.NotContains(t, txids, "GW-TOO-MUCH", "a refused claim is not stored")
-	assert.Len(t, txids, 4, "three claims and the desk's payment: %v", txids)
+	assert.ElementsMatch(t, []any{"GW-REST", "DESK-1"}, txids, "the claim left and the desk's payment; nothing refused is stored")
+}
+
+// TestPaymentClaims_tooMany: a booking holds at most 10 pending claims;
+// the eleventh is 409 "too many claims".
+func TestPaymentClaims_tooMany(t *testing.T) {
+	t.Parallel()
+	ca := newClaimApp(t)
+	for i := range 10 {
+		ca.claim(t, ca.anaBooking, 1, fmt.Sprint("GW-SMALL-", i))
+	}
+	body := ca.ana.Post("/api/account/payments", map[string]any{"reservation_id": ca.anaBooking, "payment_type_id": ca.card,
+		"amount": 1, "transaction_id": "GW-SMALL-10"}).Status(t, http.StatusConflict).Error(t, "too many claims").Object(t)
+	assert.Contains(t, body["message"], "holds 10 pending claims")
+}
+
+// TestPaymentClaims_racing is the red team's attack: 50 claims of the full
+// price on one booking, sent at once. One is stored; the others answer 409
+// "claims exceed debt".
+func TestPaymentClaims_racing(t *testing.T) {
+	t.Parallel()
+	ca := newClaimApp(t)
+	start := make(chan struct{})
+	codes := make([]int, 50)
+	var wg sync.WaitGroup
+	for i := range codes {
+		wg.Go(func() {
+			<-start
+			codes[i] = ca.ana.Post("/api/account/payments", map[string]any{"reservation_id": ca.anaBooking, "payment_type_id": ca.card,
+				"amount": 60000, "transaction_id": fmt.Sprint("GW-RACE-", i)}).Code
+		})
+	}
+	close(start)
+	wg.Wait()
+	count := map[int]int{}
+	for _, c := range codes {
+		count[c]++
+	}
+	assert.Equal(t, map[int]int{http.StatusCreated: 1, http.StatusConflict: 49}, count)
+	var claims []map[string]any
+	ca.AsAdmin().Get(path("/api/admin/booking/%d/payment", ca.anaBooking)).Status(t, http.StatusOK).JSON(t, &claims)
+	require.Len(t, claims, 1)
+	assert.EqualValues(t, 60000, claims[0]["amount"])
 }
 
 // TestPaymentClaims_noProbing shows that a client learns nothing about the
@@ -153,8 +205,8 @@ func TestPaymentClaims_noProbing(t *testing.T) {
 	result(t, deliver(t, ca.App, map[string]any{"transaction_id": "GW-EXISTS", "amount": 60000, "status": "completed",
 		"reservation_id": ca.victimBooking}))
 
-	ca.claim(t, ca.anaBooking, 60000, "GW-EXISTS")
-	ca.claim(t, ca.anaBooking, 60000, "GW-NEVER-SEEN")
+	ca.claim(t, ca.anaBooking, 30000, "GW-EXISTS")
+	ca.claim(t, ca.anaBooking, 30000, "GW-NEVER-SEEN")
 	ca.ana.Post("/api/account/payments", map[string]any{"reservation_id": ca.anaBooking, "payment_type_id": ca.card,
 		"amount": 5, "transaction_id": "GW-NEVER-SEEN"}).Status(t, http.StatusConflict).Error(t, "duplicate transaction")
 
@@ -211,7 +263,7 @@ func TestPaymentClaims_disagreeingEvents(t *testing.T) {
 
 	// Same booking and id, another amount: the gateway's payment is
 	// recorded, the claim stays unconfirmed, and staff are told.
-	claimID := int64(ca.claim(t, ca.anaBooking, 60000, "GW-PART")["id"].(float64))
+	claimID := int64(ca.claim(t, ca.anaBooking, 30000, "GW-PART")["id"].(float64))
 	res := result(t, deliver(t, ca.App, map[string]any{"transaction_id": "GW-PART", "amount": 20000, "status": "completed",
 		"reservation_id": ca.anaBooking}))
 	require.NotNil(t, res.PaymentID)

@@ -157,13 +157,13 @@ func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, newPaymentDTO(p))
 }
 
-// getPaymentByTransaction reads a payment by its gateway transaction id.
+// getPaymentByTransaction reads a payment by its transaction id.
 //
 // @Summary Read a payment by transaction id
-// @Description The payment that holds this gateway transaction id. A client's unconfirmed claim holds none yet (its transaction_id is the one the client reported): find it with GET /api/admin/payments?search=.
+// @Description The payment whose transaction_id, as the payment views show it, is this one: the payment that holds it as its gateway id; when none does, a client's unconfirmed claim that reports it (client_claim true; the first reported when several clients reported it: GET /api/admin/payments?search= lists them all). A claim confirmed with another gateway id is found by that id.
 // @Tags payments
 // @Produce json
-// @Param transaction_id path string true "gateway transaction id" maxlength(200)
+// @Param transaction_id path string true "transaction id: the gateway's, or the one a client reported" maxlength(200)
 // @Success 200 {object} paymentDTO
 // @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
@@ -180,7 +180,7 @@ func (s *Server) getPaymentByTransaction(w http.ResponseWriter, r *http.Request)
 // createPayment records a payment of a booking.
 //
 // @Summary Create a payment
-// @Description Pending unless status is true. Amounts are above 0 with at most two decimals. Emits payment:updated.
+// @Description Pending unless status is true. Amounts are above 0 with at most two decimals. A staff payment is the club's own record: neither the booking's debt nor its clients' pending claims bound it (they bound a client's claims, POST /api/account/payments). Emits payment:updated.
 // @Tags payments
 // @Accept json
 // @Produce json
@@ -302,7 +302,7 @@ func (in bookingPaymentInput) domain() payments.Input {
 // createBookingPayment records a payment of the booking in the path.
 //
 // @Summary Add a payment to a booking
-// @Description JSON (foto is then null), or multipart/form-data with the same fields as text parts (amount a decimal, payment_type_id an integer, status true or false; an empty part is null) plus a required file part foto: the receipt, JPEG, PNG or WebP as its bytes show (not its name or declared type; 415 otherwise), at most 5 MiB = 5242880 bytes (413 otherwise); the whole multipart body at most 6 MiB (413, refused before reading when Content-Length says more). The image goes to private storage and foto holds its internal key, never an address; nothing is stored when the request fails. 503 for multipart while receipt storage is not configured or does not answer. reservation_id comes from the path. Emits payment:updated.
+// @Description JSON (foto is then null), or multipart/form-data with the same fields as text parts (amount a decimal, payment_type_id an integer, status true or false; an empty part is null) plus a required file part foto: the receipt, JPEG, PNG or WebP as its bytes show (not its name or declared type; 415 otherwise), at most 5 MiB = 5242880 bytes (413 otherwise); the whole multipart body at most 6 MiB (413, refused before reading when Content-Length says more). The image goes to private storage and foto holds its internal key, never an address; nothing is stored when the request fails. 503 for multipart while receipt storage is not configured or does not answer. reservation_id comes from the path. As at POST /api/admin/payments, neither the booking's debt nor its clients' pending claims bound a staff payment. Emits payment:updated.
 // @Tags payments
 // @Accept json
 // @Accept mpfd
@@ -531,7 +531,7 @@ type accountPaymentInput struct {
 // createAccountPayment records a payment the caller made for a booking.
 //
 // @Summary Report a payment
-// @Description The payment is a claim: pending (status false, gateway_response null) until staff complete it or a gateway event names the same booking, amount and transaction_id. The transaction_id given is kept apart from the gateway's transaction ids, so it never takes over a gateway payment and tells nothing about which ids exist; 409 when the caller already reported that transaction_id for the booking, or the booking was cancelled. reservation_id must be one of the caller's bookings (403 otherwise); The amount may not exceed what the booking still owes (its price after discounts less its completed payments; pending claims do not count): 400 "amount exceeds debt", whose message gives the debt. ids must be numbers, amount above 0 with at most two decimals, transaction_id a non-empty string. Emits payment:updated.
+// @Description The payment is a claim: pending (status false, gateway_response null) until staff complete it or a gateway event names the same booking, amount and transaction_id. The transaction_id given is kept apart from the gateway's transaction ids, so it never takes over a gateway payment and tells nothing about which ids exist; 409 when the caller already reported that transaction_id for the booking, or the booking was cancelled. reservation_id must be one of the caller's bookings (403 otherwise). The amount may not exceed what the booking still owes (its price after discounts less its completed payments): 400 "amount exceeds debt", whose message gives the debt. The booking's claims still pending (not yet completed, failed or refunded) count against it: together with them a claim may claim at most the debt, else 409 "claims exceed debt", whose message gives the debt, the pending claims and what is left; and a booking holds at most 10 pending claims, else 409 "too many claims". Claims sent at once are judged one after the other. A mistyped claim stays pending until staff remove it (or the gateway fails it). ids must be numbers, amount above 0 with at most two decimals, transaction_id a non-empty string. Emits payment:updated.
 // @Tags account
 // @Accept json
 // @Produce json

@@ -16,16 +16,23 @@ import (
 // them, staff validate them, the webhook reconciles them, and completed
 // ones post to the ledger as enrollment income.
 
-// MaxClaims is the most payment claims one enrollment request carries.
+// MaxClaims is the most payment claims a booking or an enrollment holds
+// pending at once, and so the most one enrollment request carries.
 const MaxClaims = 10
 
 // ClaimEnrollment stores a client's claims of payment for the enrollment
 // with id in tx, the caller's transaction: each pending, with its
 // transaction id as the claimed one, validated as ClientCreate validates a
 // booking claim (payment_type_id, amount and transaction_id required), and
-// together at most debt. After tx commits, the caller calls Announce with
-// the payments. Errors: ErrIncomplete, ErrInvalidAmount, ErrInvalidData,
-// ErrInvalidReference naming the claim, ErrClaimAboveDebt, ErrClaimRepeated.
+// together at most debt, what the enrollment owes (its price less its
+// completed payments). As on a booking, the enrollment's claims still
+// pending count against the debt and against MaxClaims; its row is locked
+// in tx first, so that claims racing on one enrollment are judged one
+// after the other. After tx commits, the caller calls Announce with the
+// payments. Errors: ErrIncomplete, ErrInvalidAmount, ErrInvalidData,
+// ErrInvalidReference naming the claim (or the enrollment, when it does
+// not exist), ErrClaimAboveDebt, ErrClaimRepeated, ErrTooManyClaims,
+// ErrClaimsAboveDebt.
 func (s *Service) ClaimEnrollment(ctx context.Context, tx *sqlx.Tx, id int64, debt decimal.Decimal, claims []Input) ([]Payment, error) {
 	if len(claims) > MaxClaims {
 		return nil, clubhouse.ErrInvalidData.Withf("payments holds at most %d claims, not %d.", MaxClaims, len(claims))
@@ -45,9 +52,18 @@ func (s *Service) ClaimEnrollment(ctx context.Context, tx *sqlx.Tx, id int64, de
 		return nil, ErrClaimAboveDebt.Withf("The enrollment owes %s: the claims may add up to at most that, not %s.",
 			debt.StringFixed(2), total.StringFixed(2))
 	}
+	if err := s.store.lockEnrollment(ctx, tx, id); err != nil {
+		return nil, err
+	}
+	pending, err := s.store.pendingClaims(ctx, tx, owner{enrollment: true, id: id}, "")
+	if err != nil {
+		return nil, err
+	}
+	if err := pending.admit("enrollment", debt, total, len(ps)); err != nil {
+		return nil, err
+	}
 	out := make([]Payment, len(ps))
 	for i, p := range ps {
-		var err error
 		if out[i], err = s.store.insert(ctx, tx, p); err != nil {
 			return nil, prefixed(i, err)
 		}

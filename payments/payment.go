@@ -200,3 +200,29 @@ func (in Input) apply(p *Payment, required ...string) error {
 	}
 	return nil
 }
+
+// claims are the claims of a booking or an enrollment still pending
+// (status pending, not failed or refunded; confirmed by neither staff nor
+// the gateway yet), and whether one of its claims reports the transaction
+// id of a new claim.
+type claims struct {
+	Count    int             `db:"count"`
+	Amount   decimal.Decimal `db:"amount"`
+	Repeated bool            `db:"repeated"`
+}
+
+// admit judges n new claims that add up to amount, on a booking or an
+// enrollment (what) that owes debt, against the claims still pending: the
+// new and the pending claims together hold at most MaxClaims claims and
+// claim at most the debt. Errors: ErrTooManyClaims, ErrClaimsAboveDebt.
+func (c claims) admit(what string, debt, amount decimal.Decimal, n int) error {
+	if c.Count+n > MaxClaims {
+		return ErrTooManyClaims.Withf("The %s holds %d pending claims, and at most %d may be pending: wait until staff confirm or remove them.",
+			what, c.Count, MaxClaims)
+	}
+	if left := decimal.Max(debt.Sub(c.Amount), decimal.Zero); amount.Cmp(left) > 0 {
+		return ErrClaimsAboveDebt.Withf("The %s owes %s and its pending claims claim %s of it: what is claimed now may be at most %s, not %s, until staff confirm or remove them.",
+			what, debt.StringFixed(2), c.Amount.StringFixed(2), left.StringFixed(2), amount.StringFixed(2))
+	}
+	return nil
+}

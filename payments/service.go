@@ -87,8 +87,13 @@ func (s *Service) Get(ctx context.Context, by clubhouse.Actor, id int64) (Paymen
 	return s.store.get(ctx, s.db, id, false)
 }
 
-// ByTransaction returns the payment with the gateway transaction id.
-// Errors: ErrNotFound.
+// ByTransaction returns the payment whose transaction id, as the views of
+// payments show it (Payment.Reference), is txid: the payment that holds it
+// as its gateway id, or, when none does, a client's unconfirmed claim that
+// reports it (the first reported, when several do; List with Search finds
+// them all). A claim confirmed with another gateway id is found by that
+// id. Errors: clubhouse.ErrForbidden without the panel permission,
+// ErrNotFound.
 func (s *Service) ByTransaction(ctx context.Context, by clubhouse.Actor, txid string) (Payment, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Payment{}, err
@@ -306,13 +311,20 @@ func (s *Service) ClientGet(ctx context.Context, by clubhouse.Actor, id int64) (
 // (see Reconcile), and so can staff (see Update).
 //
 // A claim may not exceed what the booking still owes (booking.Amount.Debt:
-// its price after discounts, less its completed payments). Pending claims
-// do not count against it: a client who mistyped a transaction id can
-// report the payment again, and staff or the gateway confirm what is real.
+// its price after discounts, less its completed payments), and the
+// booking's claims still pending count against it: together with them it
+// claims at most the debt, and a booking holds at most MaxClaims pending
+// claims. A claim failed or refunded no longer counts; a client who
+// mistyped a transaction id asks staff to remove the claim (or the gateway
+// fails it) before reporting the payment again. The booking's row stays
+// locked from the check to the insert, so claims racing on one booking are
+// judged one after the other.
 //
 // Errors: as Create, ErrNotYours for another client's booking,
-// booking.ErrBookingCancelled for a cancelled one, ErrClaimRepeated when the client reported the id for the booking before,
-// ErrClaimAboveDebt for an amount above what is owed.
+// booking.ErrBookingCancelled for a cancelled one, ErrClaimAboveDebt for an
+// amount above what is owed, ErrClaimRepeated when the client reported the
+// id for the booking before, ErrTooManyClaims, ErrClaimsAboveDebt for an
+// amount above what the pending claims leave of the debt.
 func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input) (Payment, error) {
 	if s.bookings == nil {
 		return Payment{}, errNoBookings
@@ -330,7 +342,8 @@ func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input
 			return err
 		}
 		// The booking's row stays locked until the claim is stored, so that
-		// staff cannot give the booking to another client in between.
+		// staff cannot give the booking to another client in between, and
+		// another claim on it waits until this one is judged and stored.
 		owner, cancelled, err := s.store.bookingClientLocked(ctx, tx, *p.ReservationID)
 		switch {
 		case errors.Is(err, booking.ErrBookingNotFound) || err == nil && (clientID == 0 || owner != clientID):
@@ -340,7 +353,7 @@ func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input
 		case cancelled:
 			return booking.ErrBookingCancelled
 		}
-		if err := s.withinDebt(ctx, tx, *p.ReservationID, p.Amount); err != nil {
+		if err := s.withinDebt(ctx, tx, *p.ReservationID, p.Amount, *p.ClaimedTransactionID); err != nil {
 			return err
 		}
 		out, err = s.store.insert(ctx, tx, p)
@@ -353,9 +366,10 @@ func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input
 	return out, nil
 }
 
-// withinDebt refuses a claim of amount on the booking with id (locked by
-// tx) above what the booking owes.
-func (s *Service) withinDebt(ctx context.Context, tx *sqlx.Tx, id int64, amount decimal.Decimal) error {
+// withinDebt refuses a claim of amount reporting txid on the booking with
+// id (locked by tx) above what the booking owes, a repeated txid, and a
+// claim beyond the bound of the booking's pending claims (claims.admit).
+func (s *Service) withinDebt(ctx context.Context, tx *sqlx.Tx, id int64, amount decimal.Decimal, txid string) error {
 	a, err := s.bookings.AmountOf(ctx, tx, id)
 	if err != nil {
 		return err
@@ -364,7 +378,14 @@ func (s *Service) withinDebt(ctx context.Context, tx *sqlx.Tx, id int64, amount 
 		return ErrClaimAboveDebt.Withf("The booking owes %s (price %s, paid %s): a claim may be at most that, not %s.",
 			a.Debt().StringFixed(2), a.FinalPrice.StringFixed(2), a.Paid.StringFixed(2), amount.StringFixed(2))
 	}
-	return nil
+	c, err := s.store.pendingClaims(ctx, tx, owner{id: id}, txid)
+	if err != nil {
+		return err
+	}
+	if c.Repeated {
+		return ErrClaimRepeated
+	}
+	return c.admit("booking", a.Debt(), amount, 1)
 }
 
 // Delete removes the payment with id (of the booking with bookingID when

@@ -295,31 +295,40 @@ func TestService_Get(t *testing.T) {
 	require.NoError(t, err)
 	claim, err := c.svc.ClientCreate(t.Context(), c.ana, c.input(c.booking, "1000", "CLAIMED-1"))
 	require.NoError(t, err)
+	_, err = c.svc.ClientCreate(t.Context(), c.ana, c.input(c.booking, "1000", "GW-1"))
+	require.NoError(t, err, "a claim reporting the gateway payment's id")
+	// Bob's booking becomes Ana's, and her claim there reports CLAIMED-1 again.
+	_, err = c.db.ExecContext(t.Context(), `UPDATE reservations SET client_id = (SELECT client_id FROM reservations WHERE id = $1) WHERE id = $2`,
+		c.booking, c.other)
+	require.NoError(t, err)
+	_, err = c.svc.ClientCreate(t.Context(), c.ana, c.input(c.other, "1000", "CLAIMED-1"))
+	require.NoError(t, err)
+	confirmed, err := c.svc.ClientCreate(t.Context(), c.ana, c.input(c.booking, "1000", "CLAIMED-2"))
+	require.NoError(t, err)
+	_, err = c.svc.Update(t.Context(), desk, confirmed.ID, payments.Input{Status: clubhouse.Some(true), TransactionID: clubhouse.Some("GW-2")})
+	require.NoError(t, err, "staff confirm the claim with the gateway's id")
 	tests := []struct {
 		name    string
 		get     func(ctx context.Context) (payments.Payment, error)
 		want    int64
 		wantErr error
 	}{
-		{name: "by id", get: func(ctx context.Context) (payments.Payment, error) {
-			return c.svc.Get(ctx, desk, gw.ID)
-		}, want: gw.ID},
-		{name: "a claim by id", get: func(ctx context.Context) (payments.Payment, error) {
-			return c.svc.Get(ctx, desk, claim.ID)
-		}, want: claim.ID},
-		{name: "no such id", get: func(ctx context.Context) (payments.Payment, error) {
-			return c.svc.Get(ctx, desk, unknown)
-		}, wantErr: payments.ErrNotFound},
-		{name: "by gateway transaction id", get: func(ctx context.Context) (payments.Payment, error) {
+		{name: "by id", get: func(ctx context.Context) (payments.Payment, error) { return c.svc.Get(ctx, desk, gw.ID) }, want: gw.ID},
+		{name: "a claim by id", get: func(ctx context.Context) (payments.Payment, error) { return c.svc.Get(ctx, desk, claim.ID) }, want: claim.ID},
+		{name: "no such id", get: func(ctx context.Context) (payments.Payment, error) { return c.svc.Get(ctx, desk, unknown) }, wantErr: payments.ErrNotFound},
+		{name: "by gateway transaction id, which a claim reports too", get: func(ctx context.Context) (payments.Payment, error) {
 			return c.svc.ByTransaction(ctx, desk, "GW-1")
-		},
-			want: gw.ID},
-		{name: "a claimed id is no gateway id", get: func(ctx context.Context) (payments.Payment, error) {
+		}, want: gw.ID},
+		{name: "a claim by its reported id, the first of two", get: func(ctx context.Context) (payments.Payment, error) {
 			return c.svc.ByTransaction(ctx, desk, "CLAIMED-1")
-		}, wantErr: payments.ErrNotFound},
-		{name: "no such transaction id", get: func(ctx context.Context) (payments.Payment, error) {
+		}, want: claim.ID},
+		{name: "a claim confirmed with another id, by that id", get: func(ctx context.Context) (payments.Payment, error) {
 			return c.svc.ByTransaction(ctx, desk, "GW-2")
-		},
+		}, want: confirmed.ID},
+		{name: "a claim confirmed with another id, not by its reported one", get: func(ctx context.Context) (payments.Payment, error) {
+			return c.svc.ByTransaction(ctx, desk, "CLAIMED-2")
+		}, wantErr: payments.ErrNotFound},
+		{name: "no such transaction id", get: func(ctx context.Context) (payments.Payment, error) { return c.svc.ByTransaction(ctx, desk, "GW-3") },
 			wantErr: payments.ErrNotFound},
 		{name: "of its booking", get: func(ctx context.Context) (payments.Payment, error) {
 			return c.svc.GetForBooking(ctx, desk, c.booking, gw.ID)

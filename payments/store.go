@@ -17,6 +17,14 @@ var (
 	ErrTransactionUsed = clubhouse.Errorf(clubhouse.Conflict, "duplicate transaction", "A payment with that transaction_id already exists.")
 	ErrClaimRepeated   = clubhouse.Errorf(clubhouse.Conflict, "duplicate transaction", "You already reported a payment with that transaction_id for this booking.")
 	ErrClaimAboveDebt  = clubhouse.Errorf(clubhouse.Invalid, "amount exceeds debt", "The payment claims more than the booking still owes.")
+	// ErrClaimsAboveDebt is returned when a claim within the debt would,
+	// with the claims still pending, claim more than is owed.
+	ErrClaimsAboveDebt = clubhouse.Errorf(clubhouse.Conflict, "claims exceed debt",
+		"The claims still pending and this one add up to more than is owed; wait until staff confirm or remove them.")
+	// ErrTooManyClaims is returned when a booking or an enrollment already
+	// holds MaxClaims pending claims.
+	ErrTooManyClaims = clubhouse.Errorf(clubhouse.Conflict, "too many claims",
+		"Too many claims are pending; wait until staff confirm or remove them.")
 	// ErrTicketSalePayment is returned when a change or a deletion reaches
 	// the payment of a ticket sale, which is part of the sale.
 	ErrTicketSalePayment = clubhouse.Errorf(clubhouse.Conflict, "ticket sale payment",
@@ -115,9 +123,13 @@ func (store) get(ctx context.Context, q sqldb.Queryer, id int64, lock bool) (Pay
 	return p, sqldb.Map(err, ErrNotFound, nil)
 }
 
+// byTransaction returns the payment whose Reference is txid: the one that
+// holds it as its gateway id, else the first unconfirmed claim that
+// reports it.
 func (store) byTransaction(ctx context.Context, q sqldb.Queryer, txid string) (Payment, error) {
 	var p Payment
-	err := q.GetContext(ctx, &p, paymentSelect+` WHERE p.transaction_id = $1`, txid)
+	err := q.GetContext(ctx, &p, paymentSelect+` WHERE p.transaction_id = $1 OR (p.transaction_id IS NULL AND p.claimed_transaction_id = $1)
+		ORDER BY p.transaction_id IS NULL, p.id LIMIT 1`, txid)
 	return p, sqldb.Map(err, ErrNotFound, nil)
 }
 
@@ -160,20 +172,48 @@ func (store) delete(ctx context.Context, q sqldb.Queryer, id int64) error {
 	return nil
 }
 
+// pendingClaims sums the claims of o still pending (its row locked by q's
+// transaction, so that no other claim joins them meanwhile), and tells
+// whether any claim of o, pending or not, reports txid.
+func (store) pendingClaims(ctx context.Context, q sqldb.Queryer, o owner, txid string) (claims, error) {
+	var c claims
+	err := q.GetContext(ctx, &c, `SELECT count(*) FILTER (WHERE NOT status AND status_detail = 'pending') AS count,
+		COALESCE(sum(amount) FILTER (WHERE NOT status AND status_detail = 'pending'), 0) AS amount,
+		COALESCE(bool_or(claimed_transaction_id = $2), false) AS repeated
+		FROM payments WHERE `+o.field()+` = $1 AND claimed_transaction_id IS NOT NULL`, o.id, txid)
+	if err != nil {
+		return claims{}, fmt.Errorf("pending claims of %s %d: %w", o.what(), o.id, err)
+	}
+	return c, nil
+}
+
+// lockEnrollment locks the row of the enrollment with id until q's
+// transaction ends, as a booking's claim locks its booking's. Errors:
+// ErrInvalidReference for an enrollment that does not exist.
+func (store) lockEnrollment(ctx context.Context, q sqldb.Queryer, id int64) error {
+	var one int
+	err := q.GetContext(ctx, &one, `SELECT 1 FROM enrollments WHERE id = $1 FOR NO KEY UPDATE`, id)
+	return sqldb.Map(err, clubhouse.ErrInvalidReference.Withf("enrollment %d does not exist.", id), nil)
+}
+
 // bookingClient returns the client of the booking with id (0 when it has
 // none). Errors: booking.ErrBookingNotFound.
 func (s store) bookingClient(ctx context.Context, q sqldb.Queryer, id int64) (int64, error) {
 	return s.client(ctx, q, `SELECT client_id FROM reservations WHERE id = $1`, id)
 }
 
-// bookingClientLocked is bookingClient that share-locks the booking's row
-// until q's transaction ends, and tells whether the booking is cancelled.
+// bookingClientLocked is bookingClient that locks the booking's row until
+// q's transaction ends, and tells whether the booking is cancelled. The
+// lock (FOR NO KEY UPDATE) makes the claims of one booking wait for each
+// other, and keeps staff from giving the booking to another client in
+// between; a payment's foreign key needs only a key share, so other
+// payments of the booking do not wait.
 func (store) bookingClientLocked(ctx context.Context, q sqldb.Queryer, id int64) (client int64, cancelled bool, err error) {
 	var row struct {
 		Client    *int64 `db:"client_id"`
 		Cancelled bool   `db:"cancelled"`
 	}
-	err = q.GetContext(ctx, &row, `SELECT client_id, cancelled_at IS NOT NULL AS cancelled FROM reservations WHERE id = $1 FOR SHARE`, id)
+	err = q.GetContext(ctx, &row, `SELECT client_id, cancelled_at IS NOT NULL AS cancelled FROM reservations WHERE id = $1 FOR NO KEY UPDATE`, id)
 	if err != nil {
 		return 0, false, sqldb.Map(err, booking.ErrBookingNotFound, nil)
 	}

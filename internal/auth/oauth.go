@@ -303,7 +303,7 @@ type TokenRequest struct {
 	GrantType    string
 	Code         string
 	CodeVerifier string
-	RedirectURI  string
+	RedirectURI  string // authorization_code: the authorization request's, or "" (PKCE binds the code to its verifier)
 	ClientID     string
 	ClientSecret string // client_credentials only
 	RefreshToken string
@@ -312,7 +312,9 @@ type TokenRequest struct {
 }
 
 // Token runs the token endpoint: authorization_code (the verifier checked
-// against the S256 challenge), refresh_token (rotation within a family; a
+// against the S256 challenge; the redirect URI, when given, against the
+// authorization request's, and it may be left out, since the verifier
+// binds the code to the client that asked for it), refresh_token (rotation within a family; a
 // token used twice revokes its family) and client_credentials (a machine
 // client). The access token's audience is the resource of the grant, the
 // one its authorization request named, or the one named here when that
@@ -347,7 +349,7 @@ func (s *Service) Token(ctx context.Context, r TokenRequest) (Tokens, error) {
 
 func (s *Service) exchangeCode(ctx context.Context, r TokenRequest) (Tokens, error) {
 	for _, p := range [...]struct{ name, value string }{
-		{"code", r.Code}, {"code_verifier", r.CodeVerifier}, {"client_id", r.ClientID}, {"redirect_uri", r.RedirectURI},
+		{"code", r.Code}, {"code_verifier", r.CodeVerifier}, {"client_id", r.ClientID},
 	} {
 		if p.value == "" {
 			return Tokens{}, ErrInvalidRequest.Withf("%s is required for the authorization_code grant.", p.name)
@@ -378,7 +380,7 @@ func (s *Service) exchangeCode(ctx context.Context, r TokenRequest) (Tokens, err
 		if !now.Before(c.ExpiresAt) {
 			return ErrInvalidGrant.Withf("The code has expired: codes live %s.", OAuthCodeTTL)
 		}
-		if c.ClientID != r.ClientID || c.RedirectURI != r.RedirectURI {
+		if c.ClientID != r.ClientID || r.RedirectURI != "" && c.RedirectURI != r.RedirectURI {
 			return ErrInvalidGrant.Withf("The code was issued to another client or redirect_uri.")
 		}
 		if !verifierMatches(r.CodeVerifier, c.CodeChallenge) {
