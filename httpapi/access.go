@@ -83,10 +83,9 @@ func (s *Server) handleOn(mux *http.ServeMux, pattern string, level clubhouse.Ar
 }
 
 // authorize authenticates the request when level requires it, stores the
-// actor in the request's context, and checks the actor's roles and the
-// token's grant: a token that does not open the API (a code-flow token
-// granted only mcp) gets 403 insufficient_scope, and a token issued to an
-// OAuth client may not use the sudo routes, whatever its user may do.
+// actor, in the route's area, in the request's context, and asks the one
+// policy of the doors (auth.Principal.Admit) whether the principal may use
+// the API in that area.
 func (s *Server) authorize(r *http.Request, level clubhouse.Area) error {
 	if level == public {
 		return nil
@@ -100,19 +99,7 @@ func (s *Server) authorize(r *http.Request, level clubhouse.Area) error {
 	// trainer area a staff member who also trains sees their own classes,
 	// students and bookings only.
 	ri.actor, ri.principal, ri.grant = p.Actor.In(level), p.Actor.Label(), p
-	if p.ToolsOnly {
-		return errToolsAudience
-	}
-	if !p.API {
-		return errInsufficientScope
-	}
-	if err := level.Admit(p.Actor); err != nil {
-		return err
-	}
-	if level == sudo && p.ClientID != "" {
-		return errClientToken
-	}
-	return nil
+	return p.Admit(auth.DoorAPI, level)
 }
 
 // authenticate reads the credentials of r: a bot key in X-Auth, or a bearer
@@ -153,9 +140,4 @@ var (
 	errMetricsToken      = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "The metrics need Authorization: Bearer <METRICS_TOKEN>.")
 	errNoCredentials     = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "Authentication is required: send Authorization: Bearer <token> or X-Auth: <key>.")
 	errBadScheme         = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "The Authorization header must be \"Bearer <token>\"; bot keys go in X-Auth.")
-	errInsufficientScope = clubhouse.Errorf(clubhouse.Forbidden, "insufficient_scope", "The token was not granted the API: it needs scope panel (a sign-in's token has it; an OAuth client must ask for it), or api for a machine client.")
-	errClientToken       = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "A token issued to an OAuth client cannot manage users and machines; sign in to do that.")
-	// errToolsAudience refuses a token of another audience (RFC 6750's
-	// invalid_token): one issued for the tool endpoint's resource.
-	errToolsAudience = auth.ErrInvalidToken.Withf("The access token was issued for the tool endpoint (its audience is the resource /mcp) and does not open the HTTP API.")
 )

@@ -484,17 +484,15 @@ func (h *Handler) authorize(r *http.Request) (auth.Principal, *refusal) {
 	if err != nil {
 		return auth.Principal{}, h.notVerified(r, err)
 	}
-	if p.Machine || strings.HasPrefix(p.Actor.UID, auth.MachinePrefix) {
-		return auth.Principal{}, h.unauthorized(r, "invalid token",
-			"Tokens of machine clients are not accepted here; sign in as a user with the panel permission.")
-	}
-	if !p.HasScope(Scope) && !p.HasScope(ReadScope) {
-		return auth.Principal{}, h.insufficientScope(r,
-			"The token was granted neither scope mcp nor mcp:read; ask for mcp (every tool) or mcp:read (the read-only tools) in the authorization request.")
-	}
-	if !p.Actor.HasPanel() {
-		return auth.Principal{}, &refusal{status: http.StatusForbidden,
-			body: errorBody{Error: "forbidden", Message: "The tool endpoint needs the panel permission: role operator, admin or sudo."}}
+	if err := p.Admit(auth.DoorTools, clubhouse.AreaStaff); err != nil {
+		e := clubhouse.AsError(err)
+		switch {
+		case e.Kind == clubhouse.Unauthenticated:
+			return auth.Principal{}, h.unauthorized(r, e.Code, e.Message)
+		case errors.Is(err, auth.ErrNoToolsScope):
+			return auth.Principal{}, h.insufficientScope(r, e.Message)
+		}
+		return auth.Principal{}, &refusal{status: http.StatusForbidden, body: errorBody{Error: e.Code, Message: e.Message}}
 	}
 	return p, nil
 }

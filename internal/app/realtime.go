@@ -25,15 +25,6 @@ type RealtimeLimits struct {
 	MaxConnections     int           // open connections of the instance
 }
 
-// errRealtimeScope refuses a token that does not open the API, as the
-// API's routes do.
-var errRealtimeScope = clubhouse.Errorf(clubhouse.Forbidden, "insufficient_scope",
-	"The token was not granted the API: it needs scope panel (a sign-in's token has it; an OAuth client must ask for it), or api for a machine client.")
-
-// errRealtimeAudience refuses a token of another audience, as the API's
-// routes do: one issued for the tool endpoint's resource (RFC 8707).
-var errRealtimeAudience = auth.ErrInvalidToken.Withf("The access token was issued for the tool endpoint (its audience is the resource /mcp) and does not open the realtime relay.")
-
 // startRelay builds the realtime relay of a's configuration, on Redis
 // when REDIS_URL is set, and starts it: once it returns, the relay is
 // subscribed and no message published from then on is lost. The relay
@@ -91,11 +82,8 @@ func (a *App) authenticateRealtime(ctx context.Context, c realtime.Credentials) 
 		return clubhouse.Actor{}, time.Time{}, err
 	}
 	httpapi.NamePrincipal(ctx, p.Actor)
-	if p.ToolsOnly {
-		return clubhouse.Actor{}, time.Time{}, errRealtimeAudience
-	}
-	if !p.API {
-		return clubhouse.Actor{}, time.Time{}, errRealtimeScope
+	if err := p.Admit(auth.DoorRelay, clubhouse.AreaNone); err != nil {
+		return clubhouse.Actor{}, time.Time{}, err
 	}
 	return p.Actor, p.Expires, nil
 }
