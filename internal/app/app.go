@@ -14,6 +14,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/club"
 	"github.com/clubhouse-go/clubhouse/internal/idem"
+	"github.com/clubhouse-go/clubhouse/internal/outbound"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/mcp"
 	"github.com/clubhouse-go/clubhouse/migrations"
@@ -117,7 +118,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		DB: db, BotKeys: cfg.BotAPIKeys, BcryptCost: o.BcryptCost, Limits: o.Limits, Now: o.Now,
 		Links: auth.LogLinks{Log: log}, PublicBaseURL: cfg.PublicBaseURL,
 		OAuth: auth.OAuthOptions{ClientID: cfg.OAuthClientID, Redirects: cfg.OAuthRedirects, LoginURL: cfg.PanelBaseURL + "/login",
-			LoopbackDocuments: auth.LoopbackURL(cfg.PublicBaseURL)},
+			Documents: outbound.Policy{AllowLoopback: auth.LoopbackURL(cfg.PublicBaseURL)}},
 		Verifier: &auth.Verifier{Issuer: cfg.Issuer(), Audience: cfg.Audience, Resources: auth.MCPResources(cfg.PublicBaseURL), Now: o.Now},
 	}
 	var jwks auth.JWKS
