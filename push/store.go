@@ -132,7 +132,7 @@ type Delivery struct {
 	NextAttemptAt  *time.Time `db:"next_attempt_at"` // while pending
 	LastAttemptAt  *time.Time `db:"last_attempt_at"`
 	LastStatus     *int       `db:"last_status"` // the push service's last HTTP status
-	LastError      *string    `db:"last_error"`
+	LastError      *string    `db:"last_error"`  // why it is not sent: a status or a fixed text, never what answered said
 	SentAt         *time.Time `db:"sent_at"`
 }
 

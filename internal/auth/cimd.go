@@ -58,7 +58,8 @@ func IsClientDocumentURL(id string) bool {
 
 // LoopbackURL reports whether u, a base URL, is on a loopback host; clubd
 // fetches documents on loopback addresses only when its own
-// PUBLIC_BASE_URL is (outbound.Policy.AllowLoopback).
+// PUBLIC_BASE_URL is (outbound.Policy.AllowLoopback), or when
+// OUTBOUND_ALLOW_PRIVATE_NETWORKS opens private networks.
 func LoopbackURL(u string) bool {
 	p, err := url.Parse(u)
 	return err == nil && p.Host != "" && isLoopback(p.Hostname())
@@ -168,7 +169,7 @@ func (f *documentFetcher) checkURL(id string) error {
 	host := u.Hostname()
 	switch {
 	case f.policy.CheckHost(host) != nil && isLoopback(host):
-		return ErrUnknownClient.Withf("The client_id %q is on a loopback address: clubd fetches such documents only when its own PUBLIC_BASE_URL is a loopback address.", id)
+		return ErrUnknownClient.Withf("The client_id %q is on a loopback address: clubd fetches such documents only when its own PUBLIC_BASE_URL is a loopback address, or with OUTBOUND_ALLOW_PRIVATE_NETWORKS=true.", id)
 	case f.policy.CheckHost(host) != nil:
 		return ErrUnknownClient.Withf("The client_id %q is on an address that is not public.", id)
 	case u.Scheme == "http" && !f.policy.PlainHTTP(host):

@@ -37,7 +37,8 @@ func TestDocumentFetcher_refusesAtConnect(t *testing.T) {
 	}
 	assert.Zero(t, hits.Load())
 
-	// With loopback allowed, or private networks, the same server answers.
+	// With loopback allowed, or private networks
+	// (OUTBOUND_ALLOW_PRIVATE_NETWORKS), the same server answers.
 	for _, p := range []outbound.Policy{{AllowLoopback: true}, {AllowPrivate: true}} {
 		_, _, err := newDocumentFetcher(p, time.Now).get(context.Background(), byName)
 		require.Error(t, err) // an empty body is no document
@@ -60,7 +61,7 @@ func TestDocumentFetcher_checkURL(t *testing.T) {
 	}{
 		{"https://client.example.com/client.json", closed, ""},
 		{"http://client.example.com/client.json", private, "must be an https URL"},
-		{"http://localhost:8080/client.json", closed, "only when its own PUBLIC_BASE_URL is a loopback address"},
+		{"http://localhost:8080/client.json", closed, "PUBLIC_BASE_URL is a loopback address, or with OUTBOUND_ALLOW_PRIVATE_NETWORKS=true"},
 		{"https://127.0.0.1/client.json", closed, "on a loopback address"},
 		{"http://localhost:8080/client.json", loopback, ""},
 		{"http://[::1]:8080/client.json", private, ""},

@@ -31,7 +31,8 @@ type OAuthOptions struct {
 	// Documents says which addresses Client ID Metadata Documents may be
 	// fetched from: public ones; loopback ones too (AllowLoopback) when
 	// clubd's own PUBLIC_BASE_URL is a loopback address (local
-	// development, tests).
+	// development), private networks too (AllowPrivate) with
+	// OUTBOUND_ALLOW_PRIVATE_NETWORKS.
 	Documents outbound.Policy
 }
 
