@@ -210,3 +210,34 @@ func TestPushNotifications_publicOnly(t *testing.T) {
 	}
 	ana.Post("/api/account/notifications/token", token(0, at("https://push.example.com/1"))).Status(t, http.StatusCreated)
 }
+
+// TestPushNotifications_deviceCap: a client registers at most
+// push.MaxDevicesPerClient devices; the next answers 409 too many devices,
+// on the client's route and on staff's, while registering one of them
+// again still answers 200.
+func TestPushNotifications_deviceCap(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	admin := app.AsAdmin()
+	ana, anaClient := withClient(t, app, "ana@test.club")
+	receiver := pushtest.New(t, apptest.VAPIDKey(t).PublicKey(), apptest.VAPIDSubject)
+	device := func(i int) *pushtest.Device {
+		d := receiver.Device()
+		d.Endpoint = "https://push.example.com/wpush/" + itoa(int64(i))
+		return d
+	}
+	for i := range push.MaxDevicesPerClient {
+		ana.Post("/api/account/notifications/token", token(0, device(i))).Status(t, http.StatusCreated)
+	}
+	var body struct{ Error, Message string }
+	ana.Post("/api/account/notifications/token", token(0, device(push.MaxDevicesPerClient))).
+		Status(t, http.StatusConflict).JSON(t, &body)
+	assert.Equal(t, "too many devices", body.Error)
+	assert.Equal(t, "The client already has 10 devices registered for notifications, the most allowed: remove one before registering another.", body.Message)
+	admin.Post("/api/admin/notifications/token", token(anaClient, device(push.MaxDevicesPerClient))).
+		Status(t, http.StatusConflict).Error(t, "too many devices")
+	ana.Post("/api/account/notifications/token", token(0, device(3))).Status(t, http.StatusOK)
+
+	ana.Delete("/api/account/notifications/token", map[string]any{"endpoint": "https://push.example.com/wpush/0"}).Status(t, http.StatusNoContent)
+	ana.Post("/api/account/notifications/token", token(0, device(push.MaxDevicesPerClient))).Status(t, http.StatusCreated)
+}

@@ -6,10 +6,12 @@
 // a client: its platform (PlatformWebPush; a mobile push provider would be
 // another, whose device is a token), the push service's endpoint and the
 // device's keys. The endpoint names the device: registering it again
-// updates it, and moves it to the client who registers it. Staff register
-// and remove any client's devices (Register, Unregister); a client
-// registers and removes their own (ClientRegister, ClientUnregister), and
-// names no other client.
+// updates it, and moves it to the client who registers it. A client has
+// at most MaxDevicesPerClient (10) devices, held by a trigger of migration
+// 00029 under racing registrations (ErrTooManyDevices). Staff register and
+// remove any client's devices (Register, Unregister); a client registers
+// and removes their own (ClientRegister, ClientUnregister), and names no
+// other client.
 //
 // Endpoints are chosen by the devices, so every request to one is made on
 // a client's word, through internal/outbound's address policy, the one of

@@ -110,10 +110,13 @@ func (s *Service) PublicKey() (string, error) {
 // a new subscription, or, for an endpoint already registered, that one
 // updated (its keys, and its client: a device registered by another
 // client moves, and its pending deliveries end gone). Subscription.Created
-// tells which. Errors: clubhouse.ErrForbidden without the panel
-// permission; clubhouse.ErrIncomplete (client_id and the fields of
+// tells which. A client has at most MaxDevicesPerClient devices: a new
+// one, or one moving to the client, beyond them is ErrTooManyDevices
+// (registering an endpoint of theirs again is not a new device). Errors:
+// clubhouse.ErrForbidden without the panel permission;
+// clubhouse.ErrIncomplete (client_id and the fields of
 // SubscriptionInput.check), ErrInvalidPlatform, ErrInvalidEndpoint,
-// ErrInvalidKeys, ErrClientNotFound.
+// ErrInvalidKeys, ErrClientNotFound, ErrTooManyDevices.
 func (s *Service) Register(ctx context.Context, by clubhouse.Actor, in SubscriptionInput) (Subscription, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Subscription{}, err

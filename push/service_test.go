@@ -375,15 +375,17 @@ func TestSend_removedBeforeDelivery(t *testing.T) {
 func TestDeliverDue_instancesRace(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	devices := make([]*pushtest.Device, 20)
+	devices := make([]*pushtest.Device, 2*push.MaxDevicesPerClient)
 	for i := range devices {
 		devices[i] = f.receiver.Device()
-		f.register(t, f.ana, devices[i])
+		f.register(t, []int64{f.ana, f.eva}[i%2], devices[i])
 	}
 	const notifications = 5
 	for range notifications {
-		_, err := f.svc.Send(t.Context(), desk, push.NotificationInput{ClientID: f.ana, Title: "Hi"})
-		require.NoError(t, err)
+		for _, c := range []int64{f.ana, f.eva} {
+			_, err := f.svc.Send(t.Context(), desk, push.NotificationInput{ClientID: c, Title: "Hi"})
+			require.NoError(t, err)
+		}
 	}
 	instances := []*push.Service{f.svc, f.service(), f.service(), f.service()}
 	var wg sync.WaitGroup
@@ -594,4 +596,124 @@ func TestDeliverDue_answerNotKept(t *testing.T) {
 		assert.NotContains(t, *s.LastError, "Router")
 		assert.NotContains(t, *s.LastError, "refused")
 	}
+}
+
+// TestRegister_deviceCap: a client has at most MaxDevicesPerClient
+// devices, whoever registers them; registering one of them again is no
+// new device, and a device moving to a client at the cap is refused.
+func TestRegister_deviceCap(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := t.Context()
+	devices := make([]*pushtest.Device, push.MaxDevicesPerClient)
+	for i := range devices {
+		devices[i] = f.receiver.Device()
+		_, err := f.svc.ClientRegister(ctx, f.anaUser, input(0, devices[i]))
+		require.NoError(t, err)
+	}
+	eleventh := f.receiver.Device()
+	_, err := f.svc.ClientRegister(ctx, f.anaUser, input(0, eleventh))
+	require.ErrorIs(t, err, push.ErrTooManyDevices)
+	_, err = f.svc.Register(ctx, desk, input(f.ana, eleventh))
+	require.ErrorIs(t, err, push.ErrTooManyDevices, "staff too")
+
+	again, err := f.svc.ClientRegister(ctx, f.anaUser, input(0, devices[3]))
+	require.NoError(t, err, "an endpoint registered again is no new device")
+	assert.False(t, again.Created)
+	rekeyed := *f.receiver.Device()
+	rekeyed.Endpoint = devices[4].Endpoint
+	_, err = f.svc.Register(ctx, desk, input(f.ana, &rekeyed))
+	require.NoError(t, err, "nor with new keys")
+
+	evas := f.receiver.Device()
+	_, err = f.svc.ClientRegister(ctx, f.evaUser, input(0, evas))
+	require.NoError(t, err)
+	_, err = f.svc.Register(ctx, desk, input(f.ana, evas))
+	require.ErrorIs(t, err, push.ErrTooManyDevices, "a device moving to a client at the cap")
+	_, err = f.svc.ClientRegister(ctx, f.anaUser, input(0, evas))
+	require.ErrorIs(t, err, push.ErrTooManyDevices, "the same browser, its user changed")
+
+	require.NoError(t, f.svc.ClientUnregister(ctx, f.anaUser, devices[0].Endpoint))
+	_, err = f.svc.ClientRegister(ctx, f.anaUser, input(0, eleventh))
+	require.NoError(t, err, "a device removed makes room")
+	subs, err := f.svc.Subscriptions(ctx, desk, f.ana)
+	require.NoError(t, err)
+	assert.Len(t, subs, push.MaxDevicesPerClient)
+}
+
+// TestRegister_deviceCapRace: registrations of new devices racing, by the
+// client and by staff, for two clients at once, leave each client with
+// MaxDevicesPerClient devices; the others are ErrTooManyDevices.
+func TestRegister_deviceCapRace(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	const tries = 3 * push.MaxDevicesPerClient
+	type result struct {
+		client int64
+		err    error
+	}
+	results := make(chan result, 2*tries)
+	var wg sync.WaitGroup
+	for i := range 2 * tries {
+		d := f.receiver.Device()
+		wg.Go(func() {
+			client, user := f.ana, f.anaUser
+			if i%2 == 1 {
+				client, user = f.eva, f.evaUser
+			}
+			var err error
+			if i%4 < 2 {
+				_, err = f.svc.ClientRegister(context.Background(), user, input(0, d))
+			} else {
+				_, err = f.svc.Register(context.Background(), desk, input(client, d))
+			}
+			results <- result{client, err}
+		})
+	}
+	wg.Wait()
+	close(results)
+	ok := map[int64]int{}
+	for r := range results {
+		if r.err == nil {
+			ok[r.client]++
+		} else {
+			require.ErrorIs(t, r.err, push.ErrTooManyDevices)
+		}
+	}
+	assert.Equal(t, map[int64]int{f.ana: push.MaxDevicesPerClient, f.eva: push.MaxDevicesPerClient}, ok)
+	for _, c := range []int64{f.ana, f.eva} {
+		var n int
+		require.NoError(t, f.db.GetContext(t.Context(), &n, `SELECT count(*) FROM push_subscriptions WHERE client_id = $1`, c))
+		assert.Equal(t, push.MaxDevicesPerClient, n)
+	}
+}
+
+// TestRegister_overCapFromBefore: a client with more devices than
+// MaxDevicesPerClient from before the cap keeps registering them again
+// (a browser refreshing its keys), but adds none.
+func TestRegister_overCapFromBefore(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := t.Context()
+	_, err := f.db.ExecContext(ctx, `ALTER TABLE push_subscriptions DISABLE TRIGGER push_subscriptions_cap_insert`)
+	require.NoError(t, err)
+	devices := make([]*pushtest.Device, push.MaxDevicesPerClient+2)
+	for i := range devices {
+		devices[i] = f.receiver.Device()
+		f.register(t, f.ana, devices[i])
+	}
+	_, err = f.db.ExecContext(ctx, `ALTER TABLE push_subscriptions ENABLE TRIGGER push_subscriptions_cap_insert`)
+	require.NoError(t, err)
+
+	rekeyed := *f.receiver.Device()
+	rekeyed.Endpoint = devices[0].Endpoint
+	_, err = f.svc.ClientRegister(ctx, f.anaUser, input(0, &rekeyed))
+	require.NoError(t, err)
+	_, err = f.svc.Register(ctx, desk, input(f.ana, devices[1]))
+	require.NoError(t, err)
+	_, err = f.svc.ClientRegister(ctx, f.anaUser, input(0, f.receiver.Device()))
+	require.ErrorIs(t, err, push.ErrTooManyDevices)
+	subs, err := f.svc.Subscriptions(ctx, desk, f.ana)
+	require.NoError(t, err)
+	assert.Len(t, subs, push.MaxDevicesPerClient+2)
 }

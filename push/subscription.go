@@ -22,6 +22,10 @@ const PlatformWebPush = "webpush"
 const (
 	MaxEndpoint  = 2048 // characters of an endpoint URL
 	MaxUserAgent = 255  // characters of the user agent kept; a longer one is cut
+	// MaxDevicesPerClient bounds the devices of one client: each is one more
+	// request of every notification, to an address the client chose. A
+	// trigger of migration 00029 holds it under racing registrations.
+	MaxDevicesPerClient = 10
 )
 
 // Sizes of a Web Push subscription's keys, decoded (RFC 8291, section 3):
@@ -78,6 +82,8 @@ var (
 	ErrInvalidPlatform      = clubhouse.ErrInvalidData.Sub("invalid platform", "The platform must be webpush.")
 	ErrSubscriptionNotFound = clubhouse.Errorf(clubhouse.NotFound, "subscription not found",
 		"No device is registered with that endpoint.")
+	ErrTooManyDevices = clubhouse.Errorf(clubhouse.Conflict, "too many devices",
+		"The client already has %d devices registered for notifications, the most allowed: remove one before registering another.", MaxDevicesPerClient)
 )
 
 // subscription is a checked registration, as the store writes it.
