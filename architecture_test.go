@@ -83,7 +83,7 @@ func TestArchitecture(t *testing.T) {
 				require.False(t, d == "httpapi" || d == "mcp" || d == "internal/app", "%s must not import %s", name, d)
 			}
 		case strings.HasPrefix(name, "internal/sqldb"), strings.HasPrefix(name, "internal/auth"), strings.HasPrefix(name, "internal/idem"),
-			strings.HasPrefix(name, "internal/wiretext"):
+			strings.HasPrefix(name, "internal/wiretext"), strings.HasPrefix(name, "internal/outbound"):
 			for _, d := range project {
 				require.NotContains(t, append(domain, "httpapi", "mcp"), strings.Split(d, "/")[0], "plumbing package %s must not import %s", name, d)
 			}

@@ -198,6 +198,7 @@ var exported = map[string]error{
 	"push.ErrNoClient":                  push.ErrNoClient,
 	"push.ErrOtherClient":               push.ErrOtherClient,
 	"push.ErrDeviceTaken":               push.ErrDeviceTaken,
+	"push.ErrTooManyDevices":            push.ErrTooManyDevices,
 	"push.ErrTooLong":                   push.ErrTooLong,
 	"push.ErrInvalidURL":                push.ErrInvalidURL,
 	"push.ErrNotConfigured":             push.ErrNotConfigured,

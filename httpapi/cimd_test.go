@@ -240,17 +240,25 @@ func TestCIMD_refusals(t *testing.T) {
 }
 
 // TestCIMD_loopbackNeedsLoopbackBase: clubd whose PUBLIC_BASE_URL is not a
-// loopback address never fetches a document on a loopback address.
+// loopback address never fetches a document on a loopback address, unless
+// OUTBOUND_ALLOW_PRIVATE_NETWORKS opens private networks.
 func TestCIMD_loopbackNeedsLoopbackBase(t *testing.T) {
 	t.Parallel()
 	docs := newDocServer(t, func(d *docServer, w http.ResponseWriter, r *http.Request) {
-		serveDoc(w, clientDoc(d.URL+r.URL.Path), "")
+		serveDoc(w, clientDoc("http://"+r.Host+r.URL.Path), "")
 	})
 	app := apptest.New(t) // PUBLIC_BASE_URL http://clubhouse.test
-	for _, id := range []string{docs.URL + "/client.json", strings.Replace(docs.URL, "127.0.0.1", "localhost", 1) + "/client.json"} {
+	ids := []string{docs.URL + "/client.json", strings.Replace(docs.URL, "127.0.0.1", "localhost", 1) + "/client.json"}
+	for _, id := range ids {
 		refusedUnredirected(t, app.Anonymous().NoRedirects().Get(cimdQuery(id, nil)), "invalid client")
 	}
 	assert.Zero(t, docs.fetches.Load())
+
+	open := apptest.New(t, apptest.WithPrivateNetworks())
+	for _, id := range ids {
+		startFlow(t, open, cimdQuery(id, nil))
+	}
+	assert.Equal(t, int64(2), docs.fetches.Load())
 }
 
 // TestCIMD_cache: a document is fetched again only once its max-age has

@@ -27,8 +27,8 @@ type pushTokenInput struct {
 
 // pushSubscriptionInput is a Web Push subscription.
 type pushSubscriptionInput struct {
-	// The push service's URL of the device: https, or plain http on a
-	// loopback address; printable ASCII.
+	// The push service's URL of the device: https, on a host that is not
+	// an address outside the public ranges; printable ASCII.
 	Endpoint string         `json:"endpoint" maxLength:"2048" example:"https://updates.push.services.mozilla.com/wpush/v2/gAAAAABm"`
 	Keys     *pushKeysInput `json:"keys"`
 }
@@ -111,14 +111,14 @@ type vapidKeyDTO struct {
 // registerDevice registers a client's device.
 //
 // @Summary Register a client's device for push notifications
-// @Description Registers a Web Push subscription (platform webpush, subscription: the browser's PushSubscription with endpoint and keys) as a device of the client client_id, which is required here. The endpoint must be https, or plain http on a loopback address (127.0.0.0/8, ::1, localhost), printable ASCII of at most 2048 characters; keys.p256dh must be base64url of an uncompressed P-256 public key (65 bytes) and keys.auth of 16 bytes (400 otherwise). Registering an endpoint again updates it (201 when new, 200 when updated) and moves it to client_id when it was another client's; that client's pending deliveries to it are dropped. An unknown client is 400. The request's User-Agent names the device.
+// @Description Registers a Web Push subscription (platform webpush, subscription: the browser's PushSubscription with endpoint and keys) as a device of the client client_id, which is required here. The endpoint must be an https URL, printable ASCII of at most 2048 characters, whose host is a name or a public address: an IP address of a loopback, private, link-local or special-purpose range, or localhost, is 400 (a name is resolved when a notification is delivered, and a delivery to an address that is not public fails without a request); keys.p256dh must be base64url of an uncompressed P-256 public key (65 bytes) and keys.auth of 16 bytes (400 otherwise). With OUTBOUND_ALLOW_PRIVATE_NETWORKS=true (tests, private installations), loopback and private addresses are accepted, and plain http on them. A client has at most 10 devices: a new one beyond them, or one moving to a client that has them, is 409 too many devices. Registering an endpoint again updates it (201 when new, 200 when updated; no new device) and moves it to client_id when it was another client's; that client's pending deliveries to it are dropped. An unknown client is 400. The request's User-Agent names the device.
 // @Tags notifications
 // @Accept json
 // @Produce json
 // @Param body body pushTokenInput true "The device"
 // @Success 200 {object} pushDeviceDTO
 // @Success 201 {object} pushDeviceDTO
-// @Failure 400,401,403,413,503 {object} errorBody
+// @Failure 400,401,403,409,413,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/notifications/token [post]
@@ -186,7 +186,7 @@ func (s *Server) sendNotification(w http.ResponseWriter, r *http.Request) error 
 // registerOwnDevice registers a device of the caller's client record.
 //
 // @Summary Register my device for push notifications
-// @Description As POST /api/admin/notifications/token, for the caller's own client record: client_id may be left out, and naming another client is 403. A caller without a client record gets 404. An endpoint another client registered moves to the caller only with the same keys (the same browser, whose user changed); with other keys it is 409 device registered, so that knowing an endpoint is not enough to take a device.
+// @Description As POST /api/admin/notifications/token, for the caller's own client record: client_id may be left out, and naming another client is 403. A caller without a client record gets 404. The endpoint must be https on a name or a public address (400 invalid endpoint otherwise). The caller has at most 10 devices: an 11th is 409 too many devices, until one is removed; registering one of them again is no new device. An endpoint another client registered moves to the caller only with the same keys (the same browser, whose user changed); with other keys it is 409 device registered, so that knowing an endpoint is not enough to take a device.
 // @Tags account
 // @Accept json
 // @Produce json

@@ -29,10 +29,11 @@ func token(client int64, d *pushtest.Device) map[string]any {
 // client registers another; a notification reaches both through a real
 // push service on loopback, which checks the VAPID token against the
 // published key and decrypts the messages; the client's user hears of it
-// on the relay.
+// on the relay. Private networks are open to the app, as to the push
+// service of the test on loopback.
 func TestPushNotifications(t *testing.T) {
 	t.Parallel()
-	app := apptest.New(t)
+	app := apptest.New(t, apptest.WithPrivateNetworks())
 	app.RunPush()
 	admin := app.AsAdmin()
 	ana, anaClient := withClient(t, app, "ana@test.club")
@@ -111,7 +112,7 @@ func TestPushNotifications(t *testing.T) {
 
 func TestPushNotifications_refused(t *testing.T) {
 	t.Parallel()
-	app := apptest.New(t)
+	app := apptest.New(t, apptest.WithPrivateNetworks())
 	admin := app.AsAdmin()
 	ana, anaClient := withClient(t, app, "ana@test.club")
 	eva, evaClient := withClient(t, app, "eva@test.club")
@@ -168,4 +169,75 @@ func TestPushNotifications_refused(t *testing.T) {
 	subs, err := app.Push.Subscriptions(t.Context(), clubhouse.Staff("test"), evaClient)
 	require.NoError(t, err)
 	assert.Len(t, subs, 1)
+}
+
+// TestPushNotifications_publicOnly: clubd as it runs by default takes only
+// https endpoints, and none whose host is an address outside the public
+// ranges, on either route: 400 invalid endpoint, saying why.
+func TestPushNotifications_publicOnly(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	admin := app.AsAdmin()
+	ana, anaClient := withClient(t, app, "ana@test.club")
+	d := pushtest.New(t, apptest.VAPIDKey(t).PublicKey(), apptest.VAPIDSubject).Device()
+	at := func(endpoint string) *pushtest.Device {
+		e := *d
+		e.Endpoint = endpoint
+		return &e
+	}
+	for _, tc := range []struct {
+		endpoint, message string
+	}{
+		{"http://push.example.com/1", "The endpoint must be an https URL."},
+		{d.Endpoint, "The endpoint's host 127.0.0.1 is not a public address: push services are reached at public addresses only."},
+		{"https://127.0.0.1/x", "The endpoint's host 127.0.0.1 is not a public address: push services are reached at public addresses only."},
+		{"https://10.0.0.1/x", "The endpoint's host 10.0.0.1 is not a public address: push services are reached at public addresses only."},
+		{"https://[::1]/x", "The endpoint's host ::1 is not a public address: push services are reached at public addresses only."},
+		{"https://localhost:6000/api/admin/notifications/send", "The endpoint's host localhost is not a public address: push services are reached at public addresses only."},
+		{"https://169.254.169.254/latest/meta-data", "The endpoint's host 169.254.169.254 is not a public address: push services are reached at public addresses only."},
+	} {
+		t.Run(tc.endpoint, func(t *testing.T) {
+			for _, r := range []*apptest.Response{
+				admin.Post("/api/admin/notifications/token", token(anaClient, at(tc.endpoint))),
+				ana.Post("/api/account/notifications/token", token(0, at(tc.endpoint))),
+			} {
+				var body struct{ Error, Message string }
+				r.Status(t, http.StatusBadRequest).JSON(t, &body)
+				assert.Equal(t, "invalid endpoint", body.Error)
+				assert.Equal(t, tc.message, body.Message)
+			}
+		})
+	}
+	ana.Post("/api/account/notifications/token", token(0, at("https://push.example.com/1"))).Status(t, http.StatusCreated)
+}
+
+// TestPushNotifications_deviceCap: a client registers at most
+// push.MaxDevicesPerClient devices; the next answers 409 too many devices,
+// on the client's route and on staff's, while registering one of them
+// again still answers 200.
+func TestPushNotifications_deviceCap(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	admin := app.AsAdmin()
+	ana, anaClient := withClient(t, app, "ana@test.club")
+	receiver := pushtest.New(t, apptest.VAPIDKey(t).PublicKey(), apptest.VAPIDSubject)
+	device := func(i int) *pushtest.Device {
+		d := receiver.Device()
+		d.Endpoint = "https://push.example.com/wpush/" + itoa(int64(i))
+		return d
+	}
+	for i := range push.MaxDevicesPerClient {
+		ana.Post("/api/account/notifications/token", token(0, device(i))).Status(t, http.StatusCreated)
+	}
+	var body struct{ Error, Message string }
+	ana.Post("/api/account/notifications/token", token(0, device(push.MaxDevicesPerClient))).
+		Status(t, http.StatusConflict).JSON(t, &body)
+	assert.Equal(t, "too many devices", body.Error)
+	assert.Equal(t, "The client already has 10 devices registered for notifications, the most allowed: remove one before registering another.", body.Message)
+	admin.Post("/api/admin/notifications/token", token(anaClient, device(push.MaxDevicesPerClient))).
+		Status(t, http.StatusConflict).Error(t, "too many devices")
+	ana.Post("/api/account/notifications/token", token(0, device(3))).Status(t, http.StatusOK)
+
+	ana.Delete("/api/account/notifications/token", map[string]any{"endpoint": "https://push.example.com/wpush/0"}).Status(t, http.StatusNoContent)
+	ana.Post("/api/account/notifications/token", token(0, device(push.MaxDevicesPerClient))).Status(t, http.StatusCreated)
 }

@@ -122,6 +122,26 @@ func upConcurrently(t *testing.T, versionTable bool) {
 	assert.Equal(t, 1, rows, "version 1 is recorded once")
 }
 
+// migrateBefore applies to db the main migrations numbered before version
+// and returns the whole set, to apply the rest with.
+func migrateBefore(tb testing.TB, db *sql.DB, version string) fs.FS {
+	tb.Helper()
+	before := fstest.MapFS{}
+	main := migrations.Main()
+	names, err := fs.Glob(main, "*.sql")
+	require.NoError(tb, err)
+	for _, name := range names {
+		if name < version {
+			b, err := fs.ReadFile(main, name)
+			require.NoError(tb, err)
+			before[name] = &fstest.MapFile{Data: b}
+		}
+	}
+	_, err = migrations.Up(context.Background(), db, before)
+	require.NoError(tb, err)
+	return main
+}
+
 // TestUp_clientDocuments: migration 12 makes documents unique per type on a
 // database whose clients already share some: the oldest keeps the
 // document, the later ones get it marked as a duplicate, and the original
@@ -130,20 +150,8 @@ func TestUp_clientDocuments(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := openEmpty(t)
-	before := fstest.MapFS{}
-	main := migrations.Main()
-	names, err := fs.Glob(main, "*.sql")
-	require.NoError(t, err)
-	for _, name := range names {
-		if name < "00012" {
-			b, err := fs.ReadFile(main, name)
-			require.NoError(t, err)
-			before[name] = &fstest.MapFile{Data: b}
-		}
-	}
-	_, err = migrations.Up(ctx, db, before)
-	require.NoError(t, err)
-	_, err = db.ExecContext(ctx, `INSERT INTO document_types (name) VALUES ('CC'), ('NIT');
+	main := migrateBefore(t, db, "00012")
+	_, err := db.ExecContext(ctx, `INSERT INTO document_types (name) VALUES ('CC'), ('NIT');
 		INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES
 			('Ana', 'Ruiz', '1020', 1), ('Eva', 'Ruiz', '1020', 1), ('Leo', 'Paz', 'ab-9', 1),
 			('Max', 'Paz', 'AB-9', 1), ('Ana', 'Corp', '1020', 2), ('Sol', 'Mar', '3030', 1)`)
@@ -169,4 +177,49 @@ func TestUp_clientDocuments(t *testing.T) {
 	assert.Equal(t, 2, kept, "the original documents are kept")
 	_, err = db.ExecContext(ctx, `INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES ('New', 'One', 'Ab-9', 1)`)
 	require.Error(t, err, "the index refuses a new duplicate")
+}
+
+// TestUp_pushAnswers: migration 29 drops what the records of failed push
+// deliveries kept of the answers (the first bytes of a push service's
+// body, a connection's error), leaving the status alone.
+func TestUp_pushAnswers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openEmpty(t)
+	main := migrateBefore(t, db, "00029")
+	_, err := db.ExecContext(ctx, `INSERT INTO document_types (name) VALUES ('CC');
+		INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES ('Ana', 'Ruiz', '1020', 1);
+		INSERT INTO push_subscriptions (client_id, platform, endpoint, p256dh, auth, last_error) VALUES
+			(1, 'webpush', 'https://push.example.com/1', repeat('a', 87), repeat('a', 22), E'push service answered 400: <html>\nadmin panel'),
+			(1, 'webpush', 'https://push.example.com/2', repeat('a', 87), repeat('a', 22), 'send: dial tcp 10.0.0.1:443: connection refused');
+		INSERT INTO push_notifications (client_id, title, body, created_by_label) VALUES (1, 'Hi', '', 'desk');
+		INSERT INTO push_deliveries (notification_id, subscription_id, status, last_status, last_error) VALUES
+			(1, 1, 'failed', 400, E'push service answered 400: <html>\nadmin panel'),
+			(1, 2, 'failed', NULL, 'gave up after 5 attempts: send: dial tcp 10.0.0.1:443: i/o timeout');
+		INSERT INTO push_notifications (client_id, title, body, created_by_label) VALUES (1, 'Again', '', 'desk');
+		INSERT INTO push_deliveries (notification_id, subscription_id, status, last_status, last_error) VALUES
+			(2, 1, 'failed', 503, 'gave up after 5 attempts: push service answered 503: {"secret": "x"}'),
+			(2, 2, 'gone', NULL, 'the subscription was removed')`)
+	require.NoError(t, err)
+
+	_, err = migrations.Up(ctx, db, main)
+	require.NoError(t, err)
+	texts := func(query string) []string {
+		rows, err := db.QueryContext(ctx, query)
+		require.NoError(t, err)
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var s string
+			require.NoError(t, rows.Scan(&s))
+			out = append(out, s)
+		}
+		require.NoError(t, rows.Err())
+		return out
+	}
+	assert.Equal(t, []string{"the push service answered 400", "the push service could not be reached"},
+		texts(`SELECT last_error FROM push_subscriptions ORDER BY id`))
+	assert.Equal(t, []string{"the push service answered 400", "gave up after 5 attempts: the push service could not be reached",
+		"gave up after 5 attempts: the push service answered 503", "the subscription was removed"},
+		texts(`SELECT last_error FROM push_deliveries ORDER BY id`))
 }

@@ -2,15 +2,19 @@ package push
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	webpush "github.com/SherClockHolmes/webpush-go"
+
+	"github.com/clubhouse-go/clubhouse/internal/outbound"
 )
 
 // Sending in the background: DeliverDue claims the due deliveries (FOR
@@ -31,6 +35,8 @@ const (
 	maxRetry = time.Hour
 	// maxErrorText bounds the failure text recorded.
 	maxErrorText = 500
+	// maxDrain bounds what is read of an answer's body, which is dropped.
+	maxDrain = 4 << 10
 )
 
 // DeliverDue sends every delivery that is due, up to Options.Workers at
@@ -38,9 +44,13 @@ const (
 // service accepts (2xx) is sent; one whose device it no longer knows
 // (404, 410) is gone, and its subscription is removed; one that fails for
 // a reason that may pass (a network error, 429, 5xx) is tried again
-// later, with a doubling wait, until Options.MaxAttempts; any other
-// refusal fails it. Errors: ErrNotConfigured without a VAPID key (nothing
-// is claimed), and those of the database.
+// later, with a doubling wait, until Options.MaxAttempts; one whose
+// endpoint resolves to an address that is not public (unless
+// Options.AllowPrivateNetworks) fails without a request, as does any
+// other refusal. The record keeps the push service's status and a fixed
+// text, never the body of its answer, which is whatever answered at an
+// address a client chose. Errors: ErrNotConfigured without a VAPID key
+// (nothing is claimed), and those of the database.
 func (s *Service) DeliverDue(ctx context.Context) (int, error) {
 	if s.o.VAPID.Private == nil {
 		return 0, ErrNotConfigured
@@ -49,7 +59,7 @@ func (s *Service) DeliverDue(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("VAPID key: %w", err)
 	}
-	opts := &webpush.Options{HTTPClient: s.o.HTTPClient, Subscriber: subscriber(s.o.Subject),
+	opts := &webpush.Options{HTTPClient: s.client, Subscriber: subscriber(s.o.Subject),
 		TTL: int(s.o.TTL / time.Second), Urgency: webpush.Urgency(s.o.Urgency),
 		VAPIDPublicKey: s.o.VAPID.PublicKey(), VAPIDPrivateKey: priv}
 	total := 0
@@ -88,21 +98,47 @@ func (s *Service) attempt(ctx context.Context, c claimed, opts *webpush.Options)
 	sub := &webpush.Subscription{Endpoint: c.Endpoint, Keys: webpush.Keys{P256dh: c.P256dh, Auth: c.Auth}}
 	resp, err := webpush.SendNotificationWithContext(ctx, msg.payload(), sub, opts)
 	if err != nil {
-		return s.retry(c, nil, 0, "send: "+err.Error())
+		return s.unsent(c, err)
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 256))
+	// Read, for the connection's reuse, and dropped.
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
 	code := resp.StatusCode
+	text := answered(code)
 	switch {
 	case code >= 200 && code < 300:
 		return outcome{status: DeliverySent, httpStatus: &code}
 	case code == http.StatusNotFound || code == http.StatusGone:
-		return outcome{status: DeliveryGone, httpStatus: &code, err: errorText(code, body)}
+		return outcome{status: DeliveryGone, httpStatus: &code, err: &text}
 	case code == http.StatusTooManyRequests || code >= 500:
 		wait, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
-		return s.retry(c, &code, time.Duration(wait)*time.Second, *errorText(code, body))
+		return s.retry(c, &code, time.Duration(wait)*time.Second, text)
 	}
-	return outcome{status: DeliveryFailed, httpStatus: &code, err: errorText(code, body)}
+	return outcome{status: DeliveryFailed, httpStatus: &code, err: &text}
+}
+
+// The failures of a delivery that got no answer, as recorded: they say
+// what went wrong without what the connection met (a resolver's answer, an
+// address, the state of a port).
+const (
+	errNotPublic   = "the push service's address is not a public one"
+	errUnreachable = "the push service could not be reached"
+)
+
+// unsent is the outcome of an attempt of c that got no answer (err): a
+// failure when the endpoint's address is not allowed (outbound.ErrRefused),
+// which trying again would meet again; else one that may pass, tried
+// again: the network (a url.Error of the client), or the message not made.
+func (s *Service) unsent(c claimed, err error) outcome {
+	var urlErr *url.Error
+	switch {
+	case errors.Is(err, outbound.ErrRefused):
+		text := errNotPublic
+		return outcome{status: DeliveryFailed, err: &text}
+	case errors.As(err, &urlErr):
+		return s.retry(c, nil, 0, errUnreachable)
+	}
+	return s.retry(c, nil, 0, "the push message could not be made: "+err.Error())
 }
 
 // retry is the outcome of an attempt of c that may succeed later: pending
@@ -123,9 +159,9 @@ func (s *Service) retry(c claimed, code *int, asked time.Duration, text string) 
 	return outcome{status: DeliveryPending, httpStatus: code, err: &text, next: &next}
 }
 
-func errorText(code int, body []byte) *string {
-	text := cut("push service answered " + strconv.Itoa(code) + ": " + strings.TrimSpace(strings.ToValidUTF8(string(body), "")))
-	return &text
+// answered is the record of a push service's answer: its status alone.
+func answered(code int) string {
+	return "the push service answered " + strconv.Itoa(code)
 }
 
 // cut bounds a failure text to maxErrorText bytes of valid UTF-8.

@@ -6,11 +6,21 @@
 // a client: its platform (PlatformWebPush; a mobile push provider would be
 // another, whose device is a token), the push service's endpoint and the
 // device's keys. The endpoint names the device: registering it again
-// updates it, and moves it to the client who registers it. Endpoints are
-// https, or plain http on a loopback address (a local push service, a
-// test). Staff register and remove any client's devices (Register,
-// Unregister); a client registers and removes their own (ClientRegister,
-// ClientUnregister), and names no other client.
+// updates it, and moves it to the client who registers it. A client has
+// at most MaxDevicesPerClient (10) devices, held by a trigger of migration
+// 00029 under racing registrations (ErrTooManyDevices). Staff register and
+// remove any client's devices (Register, Unregister); a client registers
+// and removes their own (ClientRegister, ClientUnregister), and names no
+// other client.
+//
+// Endpoints are chosen by the devices, so every request to one is made on
+// a client's word, through internal/outbound's address policy, the one of
+// every request clubd makes on a user's behalf: an endpoint is https, and
+// its host no IP address outside the public ranges (CheckEndpoint); a
+// delivery connects only to a public address, checked after resolution,
+// follows no redirect, and records the push service's status, never the
+// body of its answer. Options.AllowPrivateNetworks opens loopback and
+// private networks, and plain http on them (a local push service, a test).
 //
 // Send records a notification (notification.go: a title, a body and an
 // http(s) url, within MaxTitle, MaxBody and MaxURL, as one push message

@@ -9,6 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/outbound"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
@@ -24,12 +25,16 @@ type Options struct {
 	// Subject names the club to the push services: a mailto: address or
 	// an https: URL (CheckSubject); "": mailto:push@localhost.
 	Subject string
-	// HTTPClient sends to the push services; nil: a client with a
-	// 30-second timeout. A send must end well within the lease (two
-	// minutes) for a delivery never to go twice.
-	HTTPClient *http.Client
-	TTL        time.Duration // how long a push service keeps a message for an offline device; 0: 24 hours
-	Urgency    string        // very-low, low, normal or high (RFC 8030, section 5.3); "": normal
+	// AllowPrivateNetworks opens loopback and private networks to the
+	// endpoints (clubd's OUTBOUND_ALLOW_PRIVATE_NETWORKS, for tests and
+	// private installations): an endpoint may then be an IP address of
+	// them, or plain http on one (CheckEndpoint), and deliveries connect
+	// to them. Without it, an endpoint is https on a host that is not an
+	// address outside the public ranges, and a delivery connects only to
+	// a public address, checked after resolution.
+	AllowPrivateNetworks bool
+	TTL                  time.Duration // how long a push service keeps a message for an offline device; 0: 24 hours
+	Urgency              string        // very-low, low, normal or high (RFC 8030, section 5.3); "": normal
 	// MaxAttempts bounds the attempts of a delivery that fails for a
 	// reason that may pass (a network error, 429, 5xx); 0: 5.
 	MaxAttempts int
@@ -43,11 +48,16 @@ type Options struct {
 
 // Service registers devices, records notifications and delivers them.
 type Service struct {
-	db    *sqlx.DB
-	store store
-	o     Options
-	wake  chan struct{} // a notification was queued: deliver now
+	db     *sqlx.DB
+	store  store
+	o      Options
+	client *http.Client  // sends to the push services, through internal/outbound's policy
+	wake   chan struct{} // a notification was queued: deliver now
 }
+
+// sendClientTimeout bounds a request to a push service. A send must end
+// well within the lease (two minutes) for a delivery never to go twice.
+const sendClientTimeout = 30 * time.Second
 
 // New returns the push service over db, a database migrated with
 // migrations.Main().
@@ -60,13 +70,6 @@ func New(db *sqlx.DB, o Options) *Service {
 	}
 	if o.Subject == "" {
 		o.Subject = "mailto:push@localhost"
-	}
-	if o.HTTPClient == nil {
-		// A push service answers, it does not redirect: following a
-		// redirect would let an endpoint send clubd's POST anywhere, plain
-		// http to an internal address included. A 3xx is a failure.
-		o.HTTPClient = &http.Client{Timeout: 30 * time.Second,
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	}
 	if o.TTL <= 0 {
 		o.TTL = 24 * time.Hour
@@ -83,7 +86,11 @@ func New(db *sqlx.DB, o Options) *Service {
 	if o.Workers <= 0 {
 		o.Workers = 8
 	}
-	return &Service{db: db, o: o, wake: make(chan struct{}, 1)}
+	policy := outbound.Policy{AllowPrivate: o.AllowPrivateNetworks}
+	// A push service answers, it does not redirect: the outbound client
+	// follows no redirect, which would let an endpoint send clubd's POST
+	// anywhere. A 3xx is a failure.
+	return &Service{db: db, o: o, client: policy.Client(sendClientTimeout), wake: make(chan struct{}, 1)}
 }
 
 // ErrNotConfigured is returned when the service has no VAPID key.
@@ -103,10 +110,13 @@ func (s *Service) PublicKey() (string, error) {
 // a new subscription, or, for an endpoint already registered, that one
 // updated (its keys, and its client: a device registered by another
 // client moves, and its pending deliveries end gone). Subscription.Created
-// tells which. Errors: clubhouse.ErrForbidden without the panel
-// permission; clubhouse.ErrIncomplete (client_id and the fields of
+// tells which. A client has at most MaxDevicesPerClient devices: a new
+// one, or one moving to the client, beyond them is ErrTooManyDevices
+// (registering an endpoint of theirs again is not a new device). Errors:
+// clubhouse.ErrForbidden without the panel permission;
+// clubhouse.ErrIncomplete (client_id and the fields of
 // SubscriptionInput.check), ErrInvalidPlatform, ErrInvalidEndpoint,
-// ErrInvalidKeys, ErrClientNotFound.
+// ErrInvalidKeys, ErrClientNotFound, ErrTooManyDevices.
 func (s *Service) Register(ctx context.Context, by clubhouse.Actor, in SubscriptionInput) (Subscription, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Subscription{}, err
@@ -141,7 +151,7 @@ func (s *Service) ClientRegister(ctx context.Context, by clubhouse.Actor, in Sub
 // whose user changed; with other keys it is ErrDeviceTaken, so that
 // knowing an endpoint is not enough to take a device. Staff move any.
 func (s *Service) register(ctx context.Context, in SubscriptionInput, staff bool) (Subscription, error) {
-	sub, err := in.check()
+	sub, err := in.check(s.o.AllowPrivateNetworks)
 	if err != nil {
 		return Subscription{}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -91,9 +92,11 @@ func newFixture(t *testing.T) *fixture {
 }
 
 // service returns another push service on the same database: another
-// instance of clubd.
+// instance of clubd. Private networks are open to it: the push service of
+// the tests is on loopback.
 func (f *fixture) service() *push.Service {
-	return push.New(f.db, push.Options{Now: f.clock.Now, Events: f.events, VAPID: f.key, Subject: subject, Retry: time.Minute})
+	return push.New(f.db, push.Options{Now: f.clock.Now, Events: f.events, VAPID: f.key, Subject: subject, Retry: time.Minute,
+		AllowPrivateNetworks: true})
 }
 
 func (f *fixture) register(t *testing.T, client int64, d *pushtest.Device) push.Subscription {
@@ -301,7 +304,8 @@ func TestSend_retries(t *testing.T) {
 func TestSend_givesUp(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.svc = push.New(f.db, push.Options{Now: f.clock.Now, VAPID: f.key, Subject: subject, MaxAttempts: 2, Retry: time.Second})
+	f.svc = push.New(f.db, push.Options{Now: f.clock.Now, VAPID: f.key, Subject: subject, MaxAttempts: 2, Retry: time.Second,
+		AllowPrivateNetworks: true})
 	down := f.receiver.Device(500, 500, 500)
 	refused := f.receiver.Device(http.StatusBadRequest)
 	f.register(t, f.ana, down)
@@ -371,15 +375,17 @@ func TestSend_removedBeforeDelivery(t *testing.T) {
 func TestDeliverDue_instancesRace(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	devices := make([]*pushtest.Device, 20)
+	devices := make([]*pushtest.Device, 2*push.MaxDevicesPerClient)
 	for i := range devices {
 		devices[i] = f.receiver.Device()
-		f.register(t, f.ana, devices[i])
+		f.register(t, []int64{f.ana, f.eva}[i%2], devices[i])
 	}
 	const notifications = 5
 	for range notifications {
-		_, err := f.svc.Send(t.Context(), desk, push.NotificationInput{ClientID: f.ana, Title: "Hi"})
-		require.NoError(t, err)
+		for _, c := range []int64{f.ana, f.eva} {
+			_, err := f.svc.Send(t.Context(), desk, push.NotificationInput{ClientID: c, Title: "Hi"})
+			require.NoError(t, err)
+		}
 	}
 	instances := []*push.Service{f.svc, f.service(), f.service(), f.service()}
 	var wg sync.WaitGroup
@@ -500,4 +506,214 @@ func TestClientRegister_takeover(t *testing.T) {
 	moved, err := f.svc.ClientRegister(ctx, f.evaUser, input(0, anas))
 	require.NoError(t, err, "the same browser, its user changed")
 	assert.Equal(t, f.eva, moved.ClientID)
+}
+
+// TestRegister_publicOnly: without private networks, an endpoint on a
+// loopback or private address, or plain http, is refused at registration.
+func TestRegister_publicOnly(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	closed := push.New(f.db, push.Options{Now: f.clock.Now, VAPID: f.key, Subject: subject})
+	d := f.receiver.Device() // http://127.0.0.1:port/...
+	for _, endpoint := range []string{d.Endpoint, "https://127.0.0.1/x", "https://10.0.0.1/x", "https://localhost/x",
+		"https://169.254.169.254/latest", "http://push.example.com/x"} {
+		in := input(f.ana, d)
+		in.Endpoint = endpoint
+		_, err := closed.Register(t.Context(), desk, in)
+		require.ErrorIs(t, err, push.ErrInvalidEndpoint, endpoint)
+		_, err = closed.ClientRegister(t.Context(), f.anaUser, in)
+		require.ErrorIs(t, err, push.ErrInvalidEndpoint, endpoint)
+	}
+	in := input(f.ana, d)
+	in.Endpoint = "https://push.example.com/x"
+	_, err := closed.Register(t.Context(), desk, in)
+	require.NoError(t, err, "a name is checked when a delivery connects")
+}
+
+// TestDeliverDue_refusedAtConnect: without private networks, a delivery
+// whose endpoint resolves to a loopback address (localhost, a name
+// resolved only when the connection is made; registered by an instance
+// that allowed it) is refused at connect: nothing is sent, and it fails
+// at once, its record saying only that the address is not public.
+func TestDeliverDue_refusedAtConnect(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	d := *f.receiver.Device()
+	d.Endpoint = strings.Replace(d.Endpoint, "127.0.0.1", "localhost", 1)
+	f.register(t, f.ana, &d)
+	closed := push.New(f.db, push.Options{Now: f.clock.Now, VAPID: f.key, Subject: subject})
+	sent, err := closed.Send(t.Context(), desk, push.NotificationInput{ClientID: f.ana, Title: "Hi"})
+	require.NoError(t, err)
+	n, err := closed.DeliverDue(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	ds := f.deliveries(t, sent.ID)
+	require.Len(t, ds, 1)
+	assert.Equal(t, push.DeliveryFailed, ds[0].Status, "no retry: the address would be refused again")
+	assert.Nil(t, ds[0].LastStatus)
+	require.NotNil(t, ds[0].LastError)
+	assert.Equal(t, "the push service's address is not a public one", *ds[0].LastError)
+	_, requests := f.receiver.Received(&d)
+	assert.Zero(t, requests, "nothing reached the push service")
+	subs, err := f.svc.Subscriptions(t.Context(), desk, f.ana)
+	require.NoError(t, err)
+	require.Len(t, subs, 1)
+	assert.Equal(t, "the push service's address is not a public one", *subs[0].LastError)
+}
+
+// TestDeliverDue_answerNotKept: what a push service answers, beyond its
+// status, is never recorded; nor is what a failed connection met.
+func TestDeliverDue_answerNotKept(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	talker := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte("<html><title>Router admin</title>firmware 1.2.3</html>"))
+	}))
+	t.Cleanup(talker.Close)
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close() // its port now refuses connections
+	chatty, closedPort := *f.receiver.Device(), *f.receiver.Device()
+	chatty.Endpoint = talker.URL + "/push/1"
+	closedPort.Endpoint = gone.URL + "/push/2"
+	f.register(t, f.ana, &chatty)
+	f.register(t, f.ana, &closedPort)
+	sent, err := f.svc.Send(t.Context(), desk, push.NotificationInput{ClientID: f.ana, Title: "Hi"})
+	require.NoError(t, err)
+	f.deliver(t)
+	ds := f.deliveries(t, sent.ID)
+	require.Len(t, ds, 2)
+	assert.Equal(t, push.DeliveryFailed, ds[0].Status)
+	assert.Equal(t, http.StatusBadRequest, *ds[0].LastStatus)
+	assert.Equal(t, "the push service answered 400", *ds[0].LastError)
+	assert.Equal(t, push.DeliveryPending, ds[1].Status, "a connection that failed is tried again")
+	assert.Equal(t, "the push service could not be reached", *ds[1].LastError)
+	subs, err := f.svc.Subscriptions(t.Context(), desk, f.ana)
+	require.NoError(t, err)
+	for _, s := range subs {
+		require.NotNil(t, s.LastError)
+		assert.NotContains(t, *s.LastError, "Router")
+		assert.NotContains(t, *s.LastError, "refused")
+	}
+}
+
+// TestRegister_deviceCap: a client has at most MaxDevicesPerClient
+// devices, whoever registers them; registering one of them again is no
+// new device, and a device moving to a client at the cap is refused.
+func TestRegister_deviceCap(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := t.Context()
+	devices := make([]*pushtest.Device, push.MaxDevicesPerClient)
+	for i := range devices {
+		devices[i] = f.receiver.Device()
+		_, err := f.svc.ClientRegister(ctx, f.anaUser, input(0, devices[i]))
+		require.NoError(t, err)
+	}
+	eleventh := f.receiver.Device()
+	_, err := f.svc.ClientRegister(ctx, f.anaUser, input(0, eleventh))
+	require.ErrorIs(t, err, push.ErrTooManyDevices)
+	_, err = f.svc.Register(ctx, desk, input(f.ana, eleventh))
+	require.ErrorIs(t, err, push.ErrTooManyDevices, "staff too")
+
+	again, err := f.svc.ClientRegister(ctx, f.anaUser, input(0, devices[3]))
+	require.NoError(t, err, "an endpoint registered again is no new device")
+	assert.False(t, again.Created)
+	rekeyed := *f.receiver.Device()
+	rekeyed.Endpoint = devices[4].Endpoint
+	_, err = f.svc.Register(ctx, desk, input(f.ana, &rekeyed))
+	require.NoError(t, err, "nor with new keys")
+
+	evas := f.receiver.Device()
+	_, err = f.svc.ClientRegister(ctx, f.evaUser, input(0, evas))
+	require.NoError(t, err)
+	_, err = f.svc.Register(ctx, desk, input(f.ana, evas))
+	require.ErrorIs(t, err, push.ErrTooManyDevices, "a device moving to a client at the cap")
+	_, err = f.svc.ClientRegister(ctx, f.anaUser, input(0, evas))
+	require.ErrorIs(t, err, push.ErrTooManyDevices, "the same browser, its user changed")
+
+	require.NoError(t, f.svc.ClientUnregister(ctx, f.anaUser, devices[0].Endpoint))
+	_, err = f.svc.ClientRegister(ctx, f.anaUser, input(0, eleventh))
+	require.NoError(t, err, "a device removed makes room")
+	subs, err := f.svc.Subscriptions(ctx, desk, f.ana)
+	require.NoError(t, err)
+	assert.Len(t, subs, push.MaxDevicesPerClient)
+}
+
+// TestRegister_deviceCapRace: registrations of new devices racing, by the
+// client and by staff, for two clients at once, leave each client with
+// MaxDevicesPerClient devices; the others are ErrTooManyDevices.
+func TestRegister_deviceCapRace(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	const tries = 3 * push.MaxDevicesPerClient
+	type result struct {
+		client int64
+		err    error
+	}
+	results := make(chan result, 2*tries)
+	var wg sync.WaitGroup
+	for i := range 2 * tries {
+		d := f.receiver.Device()
+		wg.Go(func() {
+			client, user := f.ana, f.anaUser
+			if i%2 == 1 {
+				client, user = f.eva, f.evaUser
+			}
+			var err error
+			if i%4 < 2 {
+				_, err = f.svc.ClientRegister(context.Background(), user, input(0, d))
+			} else {
+				_, err = f.svc.Register(context.Background(), desk, input(client, d))
+			}
+			results <- result{client, err}
+		})
+	}
+	wg.Wait()
+	close(results)
+	ok := map[int64]int{}
+	for r := range results {
+		if r.err == nil {
+			ok[r.client]++
+		} else {
+			require.ErrorIs(t, r.err, push.ErrTooManyDevices)
+		}
+	}
+	assert.Equal(t, map[int64]int{f.ana: push.MaxDevicesPerClient, f.eva: push.MaxDevicesPerClient}, ok)
+	for _, c := range []int64{f.ana, f.eva} {
+		var n int
+		require.NoError(t, f.db.GetContext(t.Context(), &n, `SELECT count(*) FROM push_subscriptions WHERE client_id = $1`, c))
+		assert.Equal(t, push.MaxDevicesPerClient, n)
+	}
+}
+
+// TestRegister_overCapFromBefore: a client with more devices than
+// MaxDevicesPerClient from before the cap keeps registering them again
+// (a browser refreshing its keys), but adds none.
+func TestRegister_overCapFromBefore(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := t.Context()
+	_, err := f.db.ExecContext(ctx, `ALTER TABLE push_subscriptions DISABLE TRIGGER push_subscriptions_cap_insert`)
+	require.NoError(t, err)
+	devices := make([]*pushtest.Device, push.MaxDevicesPerClient+2)
+	for i := range devices {
+		devices[i] = f.receiver.Device()
+		f.register(t, f.ana, devices[i])
+	}
+	_, err = f.db.ExecContext(ctx, `ALTER TABLE push_subscriptions ENABLE TRIGGER push_subscriptions_cap_insert`)
+	require.NoError(t, err)
+
+	rekeyed := *f.receiver.Device()
+	rekeyed.Endpoint = devices[0].Endpoint
+	_, err = f.svc.ClientRegister(ctx, f.anaUser, input(0, &rekeyed))
+	require.NoError(t, err)
+	_, err = f.svc.Register(ctx, desk, input(f.ana, devices[1]))
+	require.NoError(t, err)
+	_, err = f.svc.ClientRegister(ctx, f.anaUser, input(0, f.receiver.Device()))
+	require.ErrorIs(t, err, push.ErrTooManyDevices)
+	subs, err := f.svc.Subscriptions(ctx, desk, f.ana)
+	require.NoError(t, err)
+	assert.Len(t, subs, push.MaxDevicesPerClient+2)
 }

@@ -16,7 +16,8 @@ import (
 type store struct{}
 
 var (
-	subscriptionMap = sqldb.Mapping{"push_subscriptions_client_id_fkey": ErrClientNotFound}
+	subscriptionMap = sqldb.Mapping{"push_subscriptions_client_id_fkey": ErrClientNotFound,
+		"push_subscriptions_max_devices": ErrTooManyDevices}
 	notificationMap = sqldb.Mapping{"push_notifications_client_id_fkey": ErrClientNotFound}
 )
 
@@ -40,7 +41,9 @@ func (store) clientOfUser(ctx context.Context, q sqlx.QueryerContext, userID int
 // upsert registers s: a new row, or the endpoint's row updated (keys,
 // user agent, and client: the triggers of 00026 take a moved device's
 // pending deliveries with it), unless, with anyClient false, the row is
-// another client's with other keys (ErrDeviceTaken).
+// another client's with other keys (ErrDeviceTaken), or the client has
+// MaxDevicesPerClient devices besides it (00029's trigger:
+// ErrTooManyDevices).
 func (store) upsert(ctx context.Context, tx *sqlx.Tx, s subscription, now time.Time, anyClient bool) (Subscription, error) {
 	var out Subscription
 	err := tx.GetContext(ctx, &out, `INSERT INTO push_subscriptions AS p
@@ -132,7 +135,7 @@ type Delivery struct {
 	NextAttemptAt  *time.Time `db:"next_attempt_at"` // while pending
 	LastAttemptAt  *time.Time `db:"last_attempt_at"`
 	LastStatus     *int       `db:"last_status"` // the push service's last HTTP status
-	LastError      *string    `db:"last_error"`
+	LastError      *string    `db:"last_error"`  // why it is not sent: a status or a fixed text, never what answered said
 	SentAt         *time.Time `db:"sent_at"`
 }
 

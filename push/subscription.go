@@ -3,13 +3,13 @@ package push
 import (
 	"crypto/ecdh"
 	"encoding/base64"
-	"net"
 	"net/url"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/outbound"
 )
 
 // PlatformWebPush is the platform of a browser's subscription under the
@@ -22,6 +22,10 @@ const PlatformWebPush = "webpush"
 const (
 	MaxEndpoint  = 2048 // characters of an endpoint URL
 	MaxUserAgent = 255  // characters of the user agent kept; a longer one is cut
+	// MaxDevicesPerClient bounds the devices of one client: each is one more
+	// request of every notification, to an address the client chose. A
+	// trigger of migration 00029 holds it under racing registrations.
+	MaxDevicesPerClient = 10
 )
 
 // Sizes of a Web Push subscription's keys, decoded (RFC 8291, section 3):
@@ -42,7 +46,7 @@ type Subscription struct {
 	UpdatedAt     time.Time  `db:"updated_at"`
 	LastSuccessAt *time.Time `db:"last_success_at"`
 	LastFailureAt *time.Time `db:"last_failure_at"`
-	LastError     *string    `db:"last_error"` // what the push service answered last, when it refused
+	LastError     *string    `db:"last_error"` // why the last delivery failed: a status, never what answered said
 	Created       bool       `db:"created"`    // Register made the row, rather than updating the endpoint's
 }
 
@@ -72,12 +76,14 @@ type SubscriptionInput struct {
 // Errors of subscriptions.
 var (
 	ErrInvalidEndpoint = clubhouse.ErrInvalidData.Sub("invalid endpoint",
-		"The subscription's endpoint must be an https URL (plain http only on a loopback address) of at most 2048 characters.")
+		"The subscription's endpoint must be an https URL of a push service, at a public address, of at most 2048 characters.")
 	ErrInvalidKeys = clubhouse.ErrInvalidData.Sub("invalid keys",
 		"The subscription's keys must be base64url: p256dh an uncompressed P-256 public key (65 bytes), auth 16 bytes.")
 	ErrInvalidPlatform      = clubhouse.ErrInvalidData.Sub("invalid platform", "The platform must be webpush.")
 	ErrSubscriptionNotFound = clubhouse.Errorf(clubhouse.NotFound, "subscription not found",
 		"No device is registered with that endpoint.")
+	ErrTooManyDevices = clubhouse.Errorf(clubhouse.Conflict, "too many devices",
+		"The client already has %d devices registered for notifications, the most allowed: remove one before registering another.", MaxDevicesPerClient)
 )
 
 // subscription is a checked registration, as the store writes it.
@@ -90,10 +96,11 @@ type subscription struct {
 	userAgent *string
 }
 
-// check validates in and returns it as the store writes it. The client
-// is checked by the caller. Errors: clubhouse.ErrIncomplete naming the
-// missing fields, ErrInvalidPlatform, ErrInvalidEndpoint, ErrInvalidKeys.
-func (in SubscriptionInput) check() (subscription, error) {
+// check validates in and returns it as the store writes it, its endpoint
+// checked by CheckEndpoint with allowPrivate. The client is checked by
+// the caller. Errors: clubhouse.ErrIncomplete naming the missing fields,
+// ErrInvalidPlatform, ErrInvalidEndpoint, ErrInvalidKeys.
+func (in SubscriptionInput) check(allowPrivate bool) (subscription, error) {
 	if in.Platform != "" && in.Platform != PlatformWebPush {
 		return subscription{}, ErrInvalidPlatform.Withf("The platform must be webpush, not %q.", in.Platform)
 	}
@@ -113,7 +120,7 @@ func (in SubscriptionInput) check() (subscription, error) {
 	if len(missing) > 0 {
 		return subscription{}, clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(missing, ", "))
 	}
-	if err := CheckEndpoint(in.Endpoint); err != nil {
+	if err := CheckEndpoint(in.Endpoint, allowPrivate); err != nil {
 		return subscription{}, err
 	}
 	p256dh, err := decodeKey(in.Keys.P256dh, p256dhSize)
@@ -154,10 +161,17 @@ func decodeKey(s string, size int) ([]byte, error) {
 // CheckEndpoint reports whether endpoint may be a subscription's: an
 // absolute https URL with a host and no user info, of at most MaxEndpoint
 // printable ASCII characters (as push services give them; the unique
-// index on endpoints holds them whole); plain http only on a loopback address (127.0.0.0/8, ::1 or
-// localhost), where a local push service or a test listens. Errors:
-// ErrInvalidEndpoint.
-func CheckEndpoint(endpoint string) error {
+// index on endpoints holds them whole), whose host is not an address
+// outside the public ranges: neither an IP literal of a loopback, private,
+// link-local or special-purpose range nor localhost. A name is resolved
+// only when a delivery connects, and its address checked then.
+//
+// With allowPrivate (Options.AllowPrivateNetworks), loopback, private and
+// shared addresses (127.0.0.0/8, ::1, localhost, 10.0.0.0/8,
+// 172.16.0.0/12, 192.168.0.0/16, fc00::/7, 100.64.0.0/10) are allowed, and
+// on them alone plain http (a local push service, a test); link-local and
+// special-purpose addresses stay refused. Errors: ErrInvalidEndpoint.
+func CheckEndpoint(endpoint string, allowPrivate bool) error {
 	if len(endpoint) > MaxEndpoint {
 		return ErrInvalidEndpoint.Withf("The endpoint is longer than %d characters.", MaxEndpoint)
 	}
@@ -173,23 +187,18 @@ func CheckEndpoint(endpoint string) error {
 	if u.User != nil {
 		return ErrInvalidEndpoint.Withf("The endpoint must not carry user information.")
 	}
-	switch u.Scheme {
-	case "https":
-		return nil
-	case "http":
-		if loopback(u.Hostname()) {
-			return nil
+	policy := outbound.Policy{AllowPrivate: allowPrivate}
+	host := u.Hostname()
+	switch {
+	case u.Scheme != "https" && u.Scheme != "http":
+		return ErrInvalidEndpoint.Withf("The endpoint must be an https URL, not %s.", u.Scheme)
+	case policy.CheckHost(host) != nil:
+		return ErrInvalidEndpoint.Withf("The endpoint's host %s is not a public address: push services are reached at public addresses only.", host)
+	case u.Scheme == "http" && !policy.PlainHTTP(host):
+		if allowPrivate {
+			return ErrInvalidEndpoint.Withf("The endpoint must be an https URL; plain http only on a loopback or private address.")
 		}
-		return ErrInvalidEndpoint.Withf("The endpoint must be https; plain http only on a loopback address.")
+		return ErrInvalidEndpoint.Withf("The endpoint must be an https URL.")
 	}
-	return ErrInvalidEndpoint.Withf("The endpoint must be an https URL, not %s.", u.Scheme)
-}
-
-// loopback reports whether host is a loopback IP address or localhost.
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return nil
 }

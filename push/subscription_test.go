@@ -12,36 +12,61 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 )
 
+// TestCheckEndpoint: an endpoint is an https URL whose host is a name or
+// a public address; with private networks allowed, loopback and private
+// addresses too, and plain http on them alone.
 func TestCheckEndpoint(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		endpoint string
-		ok       bool
+		endpoint       string
+		closed, opened bool // accepted without, with private networks allowed
 	}{
-		{"https://fcm.googleapis.com/fcm/send/abc", true},
-		{"https://updates.push.services.mozilla.com/wpush/v2/gAAA", true},
-		{"http://127.0.0.1:8080/push/1", true},
-		{"http://127.9.9.9/push", true},
-		{"http://[::1]:9000/push", true},
-		{"http://localhost:9000/push", true},
-		{"http://push.example.com/push/1", false},
-		{"http://10.0.0.1/push", false},
-		{"ftp://push.example.com/x", false},
-		{"https://user:secret@push.example.com/x", false},
-		{"https:///no-host", false},
-		{"/relative/path", false},
-		{"mailto:a@b.c", false},
-		{"https://push.example.com/😀", false},
-		{"https://push.example.com/a b", false},
-		{"https://push.example.com/" + strings.Repeat("a", MaxEndpoint), false},
+		{"https://fcm.googleapis.com/fcm/send/abc", true, true},
+		{"https://updates.push.services.mozilla.com/wpush/v2/gAAA", true, true},
+		{"https://93.184.216.34/push/1", true, true},
+		{"https://[2606:2800:220:1:248:1893:25c8:1946]/push", true, true},
+		{"https://127.0.0.1/x", false, true},
+		{"https://127.9.9.9:8443/push", false, true},
+		{"https://[::1]:9000/push", false, true},
+		{"https://[::ffff:127.0.0.1]/push", false, true},
+		{"https://localhost:9000/push", false, true},
+		{"https://10.0.0.1/x", false, true},
+		{"https://192.168.1.20/push", false, true},
+		{"https://[fd00::1]/push", false, true},
+		{"http://127.0.0.1:8080/push/1", false, true},
+		{"http://[::1]:9000/push", false, true},
+		{"http://localhost:9000/push", false, true},
+		{"http://10.0.0.1/push", false, true},
+		{"https://169.254.169.254/latest/meta-data", false, false},
+		{"https://[fe80::1%25eth0]/push", false, false},
+		{"https://0.0.0.0/push", false, false},
+		{"https://[64:ff9b::a00:1]/push", false, false},
+		{"http://push.example.com/push/1", false, false},
+		{"http://93.184.216.34/push", false, false},
+		{"ftp://push.example.com/x", false, false},
+		{"https://user:secret@push.example.com/x", false, false},
+		{"https:///no-host", false, false},
+		{"/relative/path", false, false},
+		{"mailto:a@b.c", false, false},
+		{"https://push.example.com/😀", false, false},
+		{"https://push.example.com/a b", false, false},
+		{"https://push.example.com/" + strings.Repeat("a", MaxEndpoint), false, false},
 	} {
-		err := CheckEndpoint(tc.endpoint)
-		if tc.ok {
-			require.NoError(t, err, tc.endpoint)
-		} else {
-			require.ErrorIs(t, err, ErrInvalidEndpoint, tc.endpoint)
+		for _, c := range []struct {
+			allowPrivate, ok bool
+		}{{false, tc.closed}, {true, tc.opened}} {
+			err := CheckEndpoint(tc.endpoint, c.allowPrivate)
+			if c.ok {
+				require.NoError(t, err, "%s, private networks allowed: %t", tc.endpoint, c.allowPrivate)
+			} else {
+				require.ErrorIs(t, err, ErrInvalidEndpoint, "%s, private networks allowed: %t", tc.endpoint, c.allowPrivate)
+			}
 		}
 	}
+	err := CheckEndpoint("http://push.example.com/1", false)
+	require.EqualError(t, err, "invalid endpoint: The endpoint must be an https URL.")
+	err = CheckEndpoint("https://10.0.0.1/x", false)
+	require.EqualError(t, err, "invalid endpoint: The endpoint's host 10.0.0.1 is not a public address: push services are reached at public addresses only.")
 }
 
 func TestSubscriptionInput_check(t *testing.T) {
@@ -77,7 +102,7 @@ func TestSubscriptionInput_check(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := good
 			tc.edit(&in)
-			s, err := in.check()
+			s, err := in.check(false)
 			require.ErrorIs(t, err, tc.want)
 			if err == nil {
 				require.Equal(t, p256dh, s.p256dh, "keys are stored unpadded")
@@ -94,11 +119,11 @@ func TestSubscriptionInput_userAgent(t *testing.T) {
 	in := SubscriptionInput{Platform: PlatformWebPush, Endpoint: "https://push.example.com/1",
 		Keys: Keys{P256dh: base64.RawURLEncoding.EncodeToString(priv.PublicKey().Bytes()), Auth: base64.RawURLEncoding.EncodeToString(make([]byte, 16))}}
 	in.UserAgent = strings.Repeat("é", 300)
-	s, err := in.check()
+	s, err := in.check(false)
 	require.NoError(t, err)
 	require.Equal(t, strings.Repeat("é", MaxUserAgent), *s.userAgent)
 	in.UserAgent = "bad\xff"
-	s, err = in.check()
+	s, err = in.check(false)
 	require.NoError(t, err)
 	require.Nil(t, s.userAgent)
 }

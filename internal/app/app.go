@@ -14,6 +14,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/club"
 	"github.com/clubhouse-go/clubhouse/internal/idem"
+	"github.com/clubhouse-go/clubhouse/internal/outbound"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/mcp"
 	"github.com/clubhouse-go/clubhouse/migrations"
@@ -117,7 +118,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		DB: db, BotKeys: cfg.BotAPIKeys, BcryptCost: o.BcryptCost, Limits: o.Limits, Now: o.Now,
 		Links: auth.LogLinks{Log: log}, PublicBaseURL: cfg.PublicBaseURL,
 		OAuth: auth.OAuthOptions{ClientID: cfg.OAuthClientID, Redirects: cfg.OAuthRedirects, LoginURL: cfg.PanelBaseURL + "/login",
-			LoopbackDocuments: auth.LoopbackURL(cfg.PublicBaseURL)},
+			Documents: outbound.Policy{AllowLoopback: auth.LoopbackURL(cfg.PublicBaseURL), AllowPrivate: cfg.AllowPrivateNetworks}},
 		Verifier: &auth.Verifier{Issuer: cfg.Issuer(), Audience: cfg.Audience, Resources: auth.MCPResources(cfg.PublicBaseURL), Now: o.Now},
 	}
 	var jwks auth.JWKS
@@ -151,7 +152,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		return a.Auth.NewClientUser(ctx, tx, email, displayName)
 	}
 	co := club.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: invite, Events: events, Objects: o.Objects,
-		WebhookSecrets: cfg.PaymentWebhookSecrets, Pool: db.Pool, Push: push.Options{VAPID: o.VAPID, Subject: cfg.VAPIDSubject}}
+		WebhookSecrets: cfg.PaymentWebhookSecrets, Pool: db.Pool, Push: push.Options{VAPID: o.VAPID, Subject: cfg.VAPIDSubject, AllowPrivateNetworks: cfg.AllowPrivateNetworks}}
 	if o.Accounting != nil {
 		co.Accounting = o.Accounting.DB
 	}

@@ -48,7 +48,12 @@ type Config struct {
 	OAuthClientID         string          // the pre-registered public client of the OAuth flow
 	OAuthRedirects        auth.RedirectPatterns
 	MCPAllowedOrigins     []string // browser origins the tool endpoint serves besides PUBLIC_BASE_URL's and loopback ones
-	Realtime              Realtime
+	// AllowPrivateNetworks (OUTBOUND_ALLOW_PRIVATE_NETWORKS) lets the
+	// requests clubd makes on a user's behalf (push deliveries, client
+	// metadata documents) reach loopback and private addresses, for tests
+	// and private installations (internal/outbound).
+	AllowPrivateNetworks bool
+	Realtime             Realtime
 }
 
 // Realtime configures the realtime relay at /realtime (docs/REALTIME.md).
@@ -89,6 +94,7 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "mcp-oauth-client-id", EnvVars: []string{"MCP_OAUTH_CLIENT_ID"}, Value: DefaultOAuthClientID, Usage: "client_id of the pre-registered public OAuth client"},
 		&cli.StringFlag{Name: "mcp-oauth-redirect-uris", EnvVars: []string{"MCP_OAUTH_REDIRECT_URIS"}, Usage: "comma-separated redirect URIs the OAuth flow allows: exact, or with * for any characters; loopback URIs match any port (default: http://localhost/*, http://127.0.0.1/*, http://[::1]/*)"},
 		&cli.StringFlag{Name: "mcp-allowed-origins", EnvVars: []string{"MCP_ALLOWED_ORIGINS"}, Usage: "comma-separated origins (scheme://host[:port]) of browser pages that may call /mcp, besides PUBLIC_BASE_URL's origin and loopback origins"},
+		&cli.BoolFlag{Name: "outbound-allow-private-networks", EnvVars: []string{"OUTBOUND_ALLOW_PRIVATE_NETWORKS"}, Usage: "let the requests clubd makes on a user's behalf (push deliveries to the endpoints devices register, client metadata documents) reach loopback and private addresses (10/8, 172.16/12, 192.168/16, fc00::/7, 100.64/10), and push endpoints be plain http on them; for tests and private installations only"},
 		&cli.BoolFlag{Name: "realtime-enabled", EnvVars: []string{"REALTIME_ENABLED"}, Usage: "serve the realtime relay (WebSocket) at /realtime; off: /realtime answers 404"},
 		&cli.StringFlag{Name: "redis-url", EnvVars: []string{"REDIS_URL"}, Usage: "Redis (redis://[:password@]host:port/db) through which the realtime relays of several clubd instances share messages; unset: one instance, in memory"},
 		&cli.StringFlag{Name: "realtime-redis-prefix", EnvVars: []string{"REALTIME_REDIS_PREFIX"}, Usage: "prefix of the club's Redis channel, so that clubs sharing a Redis never hear each other (default: clubhouse:<main database name>@<8 hex digits of its server>:realtime)"},
@@ -112,17 +118,18 @@ func Flags() []cli.Flag {
 // FromCLI reads the Config from the flags of c.
 func FromCLI(c *cli.Context) (Config, error) {
 	cfg := Config{
-		Port:           c.Int("port"),
-		DatabaseURL:    c.String("database-url"),
-		SigningKeyFile: c.String("auth-signing-key-file"),
-		VAPIDKeyFile:   c.String("push-vapid-key-file"),
-		Audience:       c.String("auth-audience"),
-		AccessTokenTTL: c.Duration("access-token-ttl"),
-		OIDCIssuerURL:  c.String("oidc-issuer-url"),
-		LogFormat:      c.String("log-format"),
-		MetricsToken:   c.String("metrics-token"),
-		MetricsAddress: strings.TrimSpace(c.String("metrics-address")),
-		ObjectsDir:     strings.TrimSpace(c.String("objstore-dir")),
+		Port:                 c.Int("port"),
+		DatabaseURL:          c.String("database-url"),
+		SigningKeyFile:       c.String("auth-signing-key-file"),
+		VAPIDKeyFile:         c.String("push-vapid-key-file"),
+		Audience:             c.String("auth-audience"),
+		AccessTokenTTL:       c.Duration("access-token-ttl"),
+		OIDCIssuerURL:        c.String("oidc-issuer-url"),
+		LogFormat:            c.String("log-format"),
+		MetricsToken:         c.String("metrics-token"),
+		MetricsAddress:       strings.TrimSpace(c.String("metrics-address")),
+		AllowPrivateNetworks: c.Bool("outbound-allow-private-networks"),
+		ObjectsDir:           strings.TrimSpace(c.String("objstore-dir")),
 		Objects: objstore.Config{
 			Bucket: c.String("objstore-bucket"), AccessKeyID: c.String("objstore-access-key-id"),
 			SecretAccessKey: c.String("objstore-secret-access-key"), Region: c.String("objstore-default-region"),

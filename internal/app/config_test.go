@@ -42,6 +42,7 @@ func TestFromCLI_defaults(t *testing.T) {
 	assert.Empty(t, cfg.MetricsAddress, "/metrics is on the API's port")
 	assert.Equal(t, "clubhouse-vapid-key.pem", cfg.VAPIDKeyFile)
 	assert.Equal(t, "mailto:push@localhost", cfg.VAPIDSubject, "derived from the plain-http PUBLIC_BASE_URL")
+	assert.False(t, cfg.AllowPrivateNetworks, "requests on a user's behalf reach public addresses only")
 }
 
 func TestFromCLI_environment(t *testing.T) {
@@ -49,7 +50,7 @@ func TestFromCLI_environment(t *testing.T) {
 		"PORT": "7001", "BOT_API_KEYS": " one, two ,,", "CLUB_TIMEZONE": "Europe/Madrid",
 		"PUBLIC_BASE_URL": "https://club.example.com/", "PAYMENT_WEBHOOK_SECRET": "a,b",
 		"OIDC_ISSUER_URL": "https://id.example.com", "BIND_ADDRESS": " 127.0.0.1, [::1],,0:0::0 ",
-		"METRICS_TOKEN": "s3cret", "METRICS_ADDRESS": " 127.0.0.1:9100 ",
+		"METRICS_TOKEN": "s3cret", "METRICS_ADDRESS": " 127.0.0.1:9100 ", "OUTBOUND_ALLOW_PRIVATE_NETWORKS": "true",
 	})
 	require.NoError(t, err)
 	assert.Equal(t, 7001, cfg.Port)
@@ -62,6 +63,7 @@ func TestFromCLI_environment(t *testing.T) {
 	assert.Equal(t, "s3cret", cfg.MetricsToken)
 	assert.Equal(t, "127.0.0.1:9100", cfg.MetricsAddress)
 	assert.Equal(t, "https://club.example.com", cfg.VAPIDSubject, "an https PUBLIC_BASE_URL is the subject")
+	assert.True(t, cfg.AllowPrivateNetworks)
 	cfg, err = parse(t, map[string]string{"VAPID_SUBJECT": "mailto:desk@club.example.com", "PUSH_VAPID_KEY_FILE": "/etc/clubd/vapid.pem"})
 	require.NoError(t, err)
 	assert.Equal(t, "mailto:desk@club.example.com", cfg.VAPIDSubject)
@@ -69,8 +71,10 @@ func TestFromCLI_environment(t *testing.T) {
 }
 
 func TestFromCLI_flags(t *testing.T) {
-	cfg, err := parse(t, nil, "--bind-address", "10.0.0.7", "--metrics-token", "t", "--metrics-address", ":9100")
+	cfg, err := parse(t, nil, "--bind-address", "10.0.0.7", "--metrics-token", "t", "--metrics-address", ":9100",
+		"--outbound-allow-private-networks")
 	require.NoError(t, err)
+	assert.True(t, cfg.AllowPrivateNetworks)
 	assert.Equal(t, []string{"10.0.0.7"}, cfg.BindAddresses)
 	assert.Equal(t, "t", cfg.MetricsToken)
 	assert.Equal(t, ":9100", cfg.MetricsAddress)

@@ -127,6 +127,15 @@ func WithRedis(url, prefix string) Option {
 	}
 }
 
+// WithPrivateNetworks opens loopback and private networks to the requests
+// the app makes on a user's behalf (OUTBOUND_ALLOW_PRIVATE_NETWORKS=true):
+// push deliveries to internal/pushtest, which listens on loopback, and
+// push endpoints on plain http there. Without it, the app refuses them as
+// clubd does by default.
+func WithPrivateNetworks() Option {
+	return func(c *app.Config, _ *app.Options) { c.AllowPrivateNetworks = true }
+}
+
 // WithClock makes the app read the time from c instead of the system clock.
 func WithClock(c *Clock) Option {
 	return func(_ *app.Config, o *app.Options) { o.Now = c.Now }

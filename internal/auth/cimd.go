@@ -6,15 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/clubhouse-go/clubhouse/internal/outbound"
 )
 
 // Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document):
@@ -22,7 +21,9 @@ import (
 // metadata, and clubd fetches that document instead of keeping a row for
 // the client. The fetch runs on a client's word, so it is guarded against
 // server-side request forgery: the address is checked at connect time,
-// after resolution, and the size, the time and the redirects are bounded.
+// after resolution, by internal/outbound's policy (the one every request
+// made on a user's behalf goes through), and the size, the time and the
+// redirects are bounded.
 
 // The bounds of a document fetch.
 const (
@@ -57,7 +58,8 @@ func IsClientDocumentURL(id string) bool {
 
 // LoopbackURL reports whether u, a base URL, is on a loopback host; clubd
 // fetches documents on loopback addresses only when its own
-// PUBLIC_BASE_URL is.
+// PUBLIC_BASE_URL is (outbound.Policy.AllowLoopback), or when
+// OUTBOUND_ALLOW_PRIVATE_NETWORKS opens private networks.
 func LoopbackURL(u string) bool {
 	p, err := url.Parse(u)
 	return err == nil && p.Host != "" && isLoopback(p.Hostname())
@@ -74,9 +76,9 @@ type clientDocument struct {
 // documentFetcher fetches Client ID Metadata Documents and caches them as
 // their HTTP headers allow.
 type documentFetcher struct {
-	client   *http.Client
-	loopback bool // documents on loopback addresses may be fetched
-	now      func() time.Time
+	client *http.Client
+	policy outbound.Policy // the addresses documents may be fetched from
+	now    func() time.Time
 
 	mu    sync.Mutex
 	cache map[string]cachedDocument
@@ -89,94 +91,25 @@ type cachedDocument struct {
 	expires time.Time
 }
 
-// newDocumentFetcher returns a fetcher that refuses private, link-local,
-// multicast and unspecified addresses, and loopback ones unless loopback.
-func newDocumentFetcher(loopback bool, now func() time.Time) *documentFetcher {
-	dialer := &net.Dialer{Timeout: ClientDocumentTimeout, Control: func(_, address string, _ syscall.RawConn) error {
-		return checkDocumentAddr(address, loopback)
-	}}
-	transport := &http.Transport{
-		Proxy:                 nil, // a proxy would connect on our behalf, past the address check
-		DialContext:           dialer.DialContext,
-		TLSHandshakeTimeout:   ClientDocumentTimeout,
-		ResponseHeaderTimeout: ClientDocumentTimeout,
-		MaxIdleConns:          16,
-		IdleConnTimeout:       30 * time.Second,
+// newDocumentFetcher returns a fetcher that connects only to the
+// addresses policy allows (outbound.Policy.Control), and follows at most
+// maxDocumentRedirects redirects, on the document's host.
+func newDocumentFetcher(policy outbound.Policy, now func() time.Time) *documentFetcher {
+	client := policy.Client(ClientDocumentTimeout)
+	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > maxDocumentRedirects {
+			return fmt.Errorf("%w: more than %d", errRedirect, maxDocumentRedirects)
+		}
+		if req.URL.Scheme != via[0].URL.Scheme || req.URL.Host != via[0].URL.Host {
+			return fmt.Errorf("%w: to another host (%s)", errRedirect, req.URL.Host)
+		}
+		return nil
 	}
-	client := &http.Client{Transport: transport, Timeout: ClientDocumentTimeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) > maxDocumentRedirects {
-				return fmt.Errorf("%w: more than %d", errRedirect, maxDocumentRedirects)
-			}
-			if req.URL.Scheme != via[0].URL.Scheme || req.URL.Host != via[0].URL.Host {
-				return fmt.Errorf("%w: to another host (%s)", errRedirect, req.URL.Host)
-			}
-			return nil
-		}}
-	return &documentFetcher{client: client, loopback: loopback, now: now, cache: map[string]cachedDocument{}}
+	return &documentFetcher{client: client, policy: policy, now: now, cache: map[string]cachedDocument{}}
 }
-
-// errRefusedAddr is the error of a connection to an address documents may
-// not be fetched from.
-var errRefusedAddr = errors.New("the address is not a public one")
 
 // errRedirect is the error of a redirect a fetch does not follow.
 var errRedirect = errors.New("redirect not followed")
-
-// checkDocumentAddr refuses address, a resolved IP and port, when it is
-// private, link-local, multicast, unspecified, or loopback without
-// loopback.
-func checkDocumentAddr(address string, loopback bool) error {
-	ap, err := netip.ParseAddrPort(address)
-	if err != nil {
-		return fmt.Errorf("%s: %w", address, errRefusedAddr)
-	}
-	if !publicAddr(ap.Addr(), loopback) {
-		return fmt.Errorf("%s: %w", ap.Addr(), errRefusedAddr)
-	}
-	return nil
-}
-
-// specialAddrs are ranges that are global unicast by their form but no
-// public server's: the shared space of carrier-grade NAT (RFC 6598),
-// IANA's special-purpose IPv4 ranges (this network, protocol assignments,
-// benchmarking, documentation, 6to4 relays, reserved), and those of
-// globalIPv6 (benchmarking, ORCHID, documentation, and 6to4 and Teredo,
-// which carry an IPv4 address a tunnel would reach, possibly a private
-// one). The IPv6 special ranges outside globalIPv6 (NAT64, SIIT,
-// IPv4-compatible, discard, segment routing) are refused with it.
-var specialAddrs = func() []netip.Prefix {
-	var out []netip.Prefix
-	for _, p := range []string{"100.64.0.0/10", "0.0.0.0/8", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24",
-		"198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4",
-		"2002::/16", "2001::/32", "2001:2::/48", "2001:10::/28", "2001:20::/28", "2001:db8::/32", "3fff::/20"} {
-		out = append(out, netip.MustParsePrefix(p))
-	}
-	return out
-}()
-
-// globalIPv6 is the IPv6 global unicast space IANA allocates from; the rest
-// (site-local fec0::/10 among it) is no public server's.
-var globalIPv6 = netip.MustParsePrefix("2000::/3")
-
-// publicAddr reports whether a document may be fetched from a: a global
-// unicast address (of 2000::/3 for IPv6) outside the private and
-// special-purpose ranges, or a loopback one when loopback.
-func publicAddr(a netip.Addr, loopback bool) bool {
-	a = a.Unmap()
-	switch {
-	case a.IsLoopback():
-		return loopback
-	case !a.IsGlobalUnicast(), a.IsPrivate(), a.Is6() && !globalIPv6.Contains(a):
-		return false
-	}
-	for _, p := range specialAddrs {
-		if p.Contains(a) {
-			return false
-		}
-	}
-	return true
-}
 
 // fetch returns the document at id, from the cache while its headers allow.
 // A document refused for what it is (its content, or a 4xx of its server
@@ -216,8 +149,10 @@ func (f *documentFetcher) fetch(ctx context.Context, id string) (clientDocument,
 }
 
 // checkURL refuses a client_id that cannot be a document's URL: https with
-// a path, no credentials, fragment or dot segments; http only on a
-// loopback host, when loopback documents are allowed.
+// a path, no credentials, fragment or dot segments, on a host the policy
+// allows (outbound.Policy.CheckHost); plain http only where the policy
+// allows it (outbound.Policy.PlainHTTP: a loopback host with loopback
+// open, a private address with private networks open).
 func (f *documentFetcher) checkURL(id string) error {
 	u, err := url.Parse(id)
 	if err != nil || u.Host == "" || u.User != nil || u.Fragment != "" || strings.Contains(id, "#") || u.Opaque != "" {
@@ -231,11 +166,13 @@ func (f *documentFetcher) checkURL(id string) error {
 			return ErrUnknownClient.Withf("The client_id %q must not hold dot segments.", id)
 		}
 	}
-	loopback := isLoopback(u.Hostname())
+	host := u.Hostname()
 	switch {
-	case loopback && !f.loopback:
-		return ErrUnknownClient.Withf("The client_id %q is on a loopback address: clubd fetches such documents only when its own PUBLIC_BASE_URL is a loopback address.", id)
-	case u.Scheme == "http" && !loopback:
+	case f.policy.CheckHost(host) != nil && isLoopback(host):
+		return ErrUnknownClient.Withf("The client_id %q is on a loopback address: clubd fetches such documents only when its own PUBLIC_BASE_URL is a loopback address, or with OUTBOUND_ALLOW_PRIVATE_NETWORKS=true.", id)
+	case f.policy.CheckHost(host) != nil:
+		return ErrUnknownClient.Withf("The client_id %q is on an address that is not public.", id)
+	case u.Scheme == "http" && !f.policy.PlainHTTP(host):
 		return ErrUnknownClient.Withf("The client_id %q must be an https URL.", id)
 	case u.Scheme != "http" && u.Scheme != "https":
 		return ErrUnknownClient.Withf("The client_id %q must be an https URL.", id)

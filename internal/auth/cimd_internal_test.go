@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -13,63 +12,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// TestPublicAddr: documents are fetched from global unicast addresses only,
-// and from loopback ones only when allowed.
-func TestPublicAddr(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		addr             string
-		public, loopback bool // fetched without, with loopback allowed
-	}{
-		{"93.184.216.34", true, true},
-		{"2606:2800:220:1:248:1893:25c8:1946", true, true},
-		{"127.0.0.1", false, true},
-		{"127.3.2.1", false, true},
-		{"::1", false, true},
-		{"::ffff:127.0.0.1", false, true},
-		{"10.1.2.3", false, false},
-		{"172.16.0.1", false, false},
-		{"192.168.1.1", false, false},
-		{"::ffff:192.168.1.1", false, false},
-		{"fd00::1", false, false},
-		{"100.64.0.1", false, false},
-		{"169.254.169.254", false, false},
-		{"fe80::1", false, false},
-		{"224.0.0.1", false, false},
-		{"ff02::1", false, false},
-		{"0.0.0.0", false, false},
-		{"::", false, false},
-		{"255.255.255.255", false, false},
-		{"64:ff9b::a00:1", false, false},     // NAT64 of 10.0.0.1
-		{"64:ff9b::a9fe:a9fe", false, false}, // NAT64 of 169.254.169.254
-		{"64:ff9b:1::a00:1", false, false},
-		{"2002:a00:1::1", false, false},                        // 6to4 of 10.0.0.1
-		{"2001:0:4136:e378:8000:63bf:3fff:fdd2", false, false}, // Teredo
-		{"::a00:1", false, false},                              // IPv4-compatible 10.0.0.1
-		{"2001:db8::1", false, false},
-		{"0.1.2.3", false, false},
-		{"192.0.0.8", false, false},
-		{"198.18.0.1", false, false},
-		{"203.0.113.5", false, false},
-		{"240.0.0.1", false, false},
-		{"192.88.99.1", false, false},
-		{"::ffff:0:a00:1", false, false}, // SIIT of 10.0.0.1
-		{"fec0::1", false, false},        // site-local
-		{"100::1", false, false},
-		{"2001:2::1", false, false},
-		{"2001:10::1", false, false},
-		{"2001:20::1", false, false},
-		{"3fff::1", false, false},
-		{"5f00::1", false, false},
-		{"2a00:1450:4001:81c::200e", true, true},
-	} {
-		a := netip.MustParseAddr(c.addr)
-		assert.Equal(t, c.public, publicAddr(a, false), "%s without loopback", c.addr)
-		assert.Equal(t, c.loopback, publicAddr(a, true), "%s with loopback", c.addr)
-	}
-}
+	"github.com/clubhouse-go/clubhouse/internal/outbound"
+)
 
 // TestDocumentFetcher_refusesAtConnect: the address is checked when the
 // connection is made, after resolution, so a name that resolves to a
@@ -79,24 +24,62 @@ func TestDocumentFetcher_refusesAtConnect(t *testing.T) {
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
 	defer srv.Close()
-	f := newDocumentFetcher(false, time.Now)
+	f := newDocumentFetcher(outbound.Policy{}, time.Now)
 	// localhost is a name, resolved to a loopback address only when the
 	// connection is made.
 	byName := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/client.json"
 	for _, u := range []string{byName, srv.URL + "/client.json", "https://10.0.0.1/client.json", "https://169.254.169.254/latest/meta-data"} {
 		_, _, err := f.get(context.Background(), u)
-		require.ErrorIs(t, err, errRefusedAddr, u)
+		require.ErrorIs(t, err, outbound.ErrRefused, u)
 		var refusal *docRefusal
 		require.ErrorAs(t, err, &refusal)
 		assert.Equal(t, "it could not be fetched", refusal.reason, "the address is for the log")
 	}
 	assert.Zero(t, hits.Load())
 
-	// With loopback allowed, the same server answers.
-	_, _, err := newDocumentFetcher(true, time.Now).get(context.Background(), srv.URL+"/client.json")
-	require.Error(t, err) // an empty body is no document
-	assert.NotErrorIs(t, err, errRefusedAddr)
-	assert.Equal(t, int64(1), hits.Load())
+	// With loopback allowed, or private networks
+	// (OUTBOUND_ALLOW_PRIVATE_NETWORKS), the same server answers.
+	for _, p := range []outbound.Policy{{AllowLoopback: true}, {AllowPrivate: true}} {
+		_, _, err := newDocumentFetcher(p, time.Now).get(context.Background(), byName)
+		require.Error(t, err) // an empty body is no document
+		assert.NotErrorIs(t, err, outbound.ErrRefused)
+	}
+	assert.Equal(t, int64(2), hits.Load())
+}
+
+// TestDocumentFetcher_checkURL: before any fetch, a client_id on a host
+// the policy refuses (a loopback name or an IP literal outside the public
+// ranges) is refused, and plain http is accepted only where the policy
+// allows it.
+func TestDocumentFetcher_checkURL(t *testing.T) {
+	t.Parallel()
+	closed, loopback, private := outbound.Policy{}, outbound.Policy{AllowLoopback: true}, outbound.Policy{AllowPrivate: true}
+	for _, c := range []struct {
+		id     string
+		policy outbound.Policy
+		want   string // "" when accepted
+	}{
+		{"https://client.example.com/client.json", closed, ""},
+		{"http://client.example.com/client.json", private, "must be an https URL"},
+		{"http://localhost:8080/client.json", closed, "PUBLIC_BASE_URL is a loopback address, or with OUTBOUND_ALLOW_PRIVATE_NETWORKS=true"},
+		{"https://127.0.0.1/client.json", closed, "on a loopback address"},
+		{"http://localhost:8080/client.json", loopback, ""},
+		{"http://[::1]:8080/client.json", private, ""},
+		{"https://10.0.0.1/client.json", closed, "not public"},
+		{"https://10.0.0.1/client.json", loopback, "not public"},
+		{"https://10.0.0.1/client.json", private, ""},
+		{"http://10.0.0.1/client.json", private, ""},
+		{"http://10.0.0.1/client.json", loopback, "not public"},
+		{"https://169.254.169.254/latest/meta-data", private, "not public"},
+	} {
+		err := newDocumentFetcher(c.policy, time.Now).checkURL(c.id)
+		if c.want == "" {
+			assert.NoError(t, err, "%s with %+v", c.id, c.policy)
+			continue
+		}
+		require.ErrorIs(t, err, ErrUnknownClient, "%s with %+v", c.id, c.policy)
+		assert.Contains(t, err.Error(), c.want, "%s with %+v", c.id, c.policy)
+	}
 }
 
 // TestCacheTTL: a document is cached as its headers say, at most
@@ -132,7 +115,7 @@ func TestCacheTTL(t *testing.T) {
 func TestDocumentFetcher_cacheBound(t *testing.T) {
 	t.Parallel()
 	now := time.Now()
-	f := newDocumentFetcher(false, func() time.Time { return now })
+	f := newDocumentFetcher(outbound.Policy{}, func() time.Time { return now })
 	f.store("expired", cachedDocument{expires: now.Add(-time.Second)}, now)
 	f.store("soonest", cachedDocument{expires: now.Add(time.Second)}, now)
 	for i := range maxCachedDocuments - 2 {
@@ -166,7 +149,7 @@ func TestDocumentFetcher_refusalCached(t *testing.T) {
 	}))
 	defer srv.Close()
 	now := time.Now()
-	f := newDocumentFetcher(true, func() time.Time { return now })
+	f := newDocumentFetcher(outbound.Policy{AllowLoopback: true}, func() time.Time { return now })
 	id := srv.URL + "/client.json"
 	for range 3 {
 		_, err := f.fetch(context.Background(), id)

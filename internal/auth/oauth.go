@@ -17,6 +17,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/outbound"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
@@ -27,10 +28,12 @@ type OAuthOptions struct {
 	ClientID  string           // the pre-registered public client (MCP_OAUTH_CLIENT_ID)
 	Redirects RedirectPatterns // allowed redirect URIs (MCP_OAUTH_REDIRECT_URIS)
 	LoginURL  string           // the panel's login page; the flow sends the browser there with ?oauth_state=
-	// LoopbackDocuments lets Client ID Metadata Documents be fetched from
-	// loopback addresses: true only when clubd's own PUBLIC_BASE_URL is a
-	// loopback address (local development, tests).
-	LoopbackDocuments bool
+	// Documents says which addresses Client ID Metadata Documents may be
+	// fetched from: public ones; loopback ones too (AllowLoopback) when
+	// clubd's own PUBLIC_BASE_URL is a loopback address (local
+	// development), private networks too (AllowPrivate) with
+	// OUTBOUND_ALLOW_PRIVATE_NETWORKS.
+	Documents outbound.Policy
 }
 
 // The lifetimes of the flow's records.

@@ -68,7 +68,7 @@ func NewService(o Options) *Service {
 	}
 	dummy, _ := bcrypt.GenerateFromPassword([]byte("not a password"), o.BcryptCost) // fails only for a cost out of range
 	return &Service{o: o, limits: newLimits(o.Limits), dummyHash: dummy,
-		documents: newDocumentFetcher(o.OAuth.LoopbackDocuments, o.Now)}
+		documents: newDocumentFetcher(o.OAuth.Documents, o.Now)}
 }
 
 // Tokens is the answer to a login, a refresh or a client-credentials grant.

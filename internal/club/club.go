@@ -55,7 +55,7 @@ type Options struct {
 	WebhookSecrets []string             // the payment gateway's signing secrets
 	Accounting     *sqlx.DB             // the ledger's database; nil: no Ledger and no Poster
 	Pool           *pgxpool.Pool        // the pgx pool db runs on, for the fast paths (booking.Options.Pool); nil: none
-	Push           push.Options         // the push service's VAPID key and subject; its Now and Events are the club's
+	Push           push.Options         // the push service's VAPID key, subject and private networks; its Now and Events are the club's
 }
 
 // New builds the services over the main database db.
