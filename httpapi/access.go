@@ -137,7 +137,7 @@ func (s *Server) metricsAuthorized(r *http.Request) error {
 }
 
 var (
-	errMetricsToken      = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "The metrics need Authorization: Bearer <METRICS_TOKEN>.")
-	errNoCredentials     = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "Authentication is required: send Authorization: Bearer <token> or X-Auth: <key>.")
-	errBadScheme         = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "The Authorization header must be \"Bearer <token>\"; bot keys go in X-Auth.")
+	errMetricsToken  = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "The metrics need Authorization: Bearer <METRICS_TOKEN>.")
+	errNoCredentials = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "Authentication is required: send Authorization: Bearer <token> or X-Auth: <key>.")
+	errBadScheme     = clubhouse.Errorf(clubhouse.Unauthenticated, "unauthorized", "The Authorization header must be \"Bearer <token>\"; bot keys go in X-Auth.")
 )

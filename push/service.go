@@ -9,6 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/outbound"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
@@ -132,7 +133,7 @@ func (s *Service) Register(ctx context.Context, by clubhouse.Actor, in Subscript
 // client, ErrNoClient when by has no client record, and the input errors
 // of Register.
 func (s *Service) ClientRegister(ctx context.Context, by clubhouse.Actor, in SubscriptionInput) (Subscription, error) {
-	own, err := s.clientOf(ctx, by)
+	own, err := booking.ClientOf(ctx, s.db, by)
 	if err != nil {
 		return Subscription{}, err
 	}
@@ -181,7 +182,7 @@ func (s *Service) Unregister(ctx context.Context, by clubhouse.Actor, endpoint s
 // with endpoint. Errors: clubhouse.ErrIncomplete for an empty endpoint,
 // ErrSubscriptionNotFound (for another client's device too), ErrNoClient.
 func (s *Service) ClientUnregister(ctx context.Context, by clubhouse.Actor, endpoint string) error {
-	own, err := s.clientOf(ctx, by)
+	own, err := booking.ClientOf(ctx, s.db, by)
 	if err != nil {
 		return err
 	}
@@ -259,13 +260,4 @@ func (s *Service) Deliveries(ctx context.Context, by clubhouse.Actor, id int64) 
 		return nil, err
 	}
 	return s.store.deliveries(ctx, s.db, id)
-}
-
-// clientOf returns the id of by's client record, or 0 when by has none (a
-// bot, or a user who never created one).
-func (s *Service) clientOf(ctx context.Context, by clubhouse.Actor) (int64, error) {
-	if by.UserID == 0 {
-		return 0, nil
-	}
-	return s.store.clientOfUser(ctx, s.db, by.UserID)
 }

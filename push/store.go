@@ -24,20 +24,6 @@ var (
 const subscriptionColumns = `id, client_id, platform, endpoint, user_agent, created_at, updated_at,
 	last_success_at, last_failure_at, last_error`
 
-// clientOfUser returns the id of the client record of the user with id,
-// or 0 when the user has none.
-func (store) clientOfUser(ctx context.Context, q sqlx.QueryerContext, userID int64) (int64, error) {
-	var id int64
-	err := sqlx.GetContext(ctx, q, &id, `SELECT id FROM clients WHERE user_id = $1`, userID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("client of user %d: %w", userID, err)
-	}
-	return id, nil
-}
-
 // upsert registers s: a new row, or the endpoint's row updated (keys,
 // user agent, and client: the triggers of 00026 take a moved device's
 // pending deliveries with it), unless, with anyClient false, the row is
