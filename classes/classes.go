@@ -87,8 +87,11 @@ func (s *Classes) Get(ctx context.Context, by clubhouse.Actor, id int64) (Class,
 // reservation type.
 //
 // Errors: clubhouse.ErrForbidden; Invalid (missing or bad fields, see
-// ClassInput; ErrNotTrainer; an unknown court; ErrNotClassType;
-// ErrNoTariff); booking.ErrCourtTaken listing the dates that are taken.
+// ClassInput; ErrNotTrainer; an unknown court or reservation type;
+// ErrNotClassType; ErrNoTariff); booking.ErrCourtTaken listing the dates
+// that are taken; the refusal of a club rule (see booking.Rules.Check)
+// naming the first session it refuses, unless staff set OverrideRules;
+// booking.ErrOverrideForStaff when a trainer sets it.
 func (s *Classes) Create(ctx context.Context, by clubhouse.Actor, in ClassInput) (Class, error) {
 	trainer, err := scope(by)
 	if err != nil {
@@ -131,8 +134,9 @@ func (s *Classes) Create(ctx context.Context, by clubhouse.Actor, in ClassInput)
 // Update changes the fields set in in. A schedule, court or type change
 // moves the sessions that have not started: their bookings are freed and
 // the new schedule's future dates booked, in one transaction, all or none.
-// Sessions that have started stay as they were. A change of court type or
-// reservation type takes price and capacity from the new class tariff.
+// Sessions that have started stay as they were. A trainer's UserID is
+// ignored: they do not hand their class to another. A change of court type
+// or reservation type takes price and capacity from the new class tariff.
 //
 // Errors: as Create; ErrClassNotFound; ErrClassEnded for a class that is
 // no longer scheduled.
