@@ -187,8 +187,12 @@ func TestClasses_Create(t *testing.T) {
 
 	t.Run("the refusals name what they refuse", func(t *testing.T) {
 		in := a.input(a.coach.UserID, a.courtA, 10)
-		in.StartDate, in.EndDate = clubhouse.Some(date("2026-03-03")), clubhouse.Some(date("2026-03-10"))
+		in.CourtID = clubhouse.Some[int64](9999)
 		_, err := a.Classes.Create(ctx, a.desk, in)
+		assert.Contains(t, clubhouse.AsError(err).Message, "court_id", "an unknown court is not a missing tariff")
+		in = a.input(a.coach.UserID, a.courtA, 10)
+		in.StartDate, in.EndDate = clubhouse.Some(date("2026-03-03")), clubhouse.Some(date("2026-03-10"))
+		_, err = a.Classes.Create(ctx, a.desk, in)
 		assert.Contains(t, clubhouse.AsError(err).Message, "2026-03-03 10:00", "the taken dates")
 		assert.Contains(t, clubhouse.AsError(err).Message, "2026-03-10 10:00")
 	})
