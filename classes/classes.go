@@ -110,7 +110,7 @@ func (s *Classes) Create(ctx context.Context, by clubhouse.Actor, in ClassInput)
 	var out Class
 	var booked booking.Changes
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		if err := s.checkRefs(ctx, tx, &c, true); err != nil {
+		if err := s.checkRefs(ctx, tx, &c, true, true); err != nil {
 			return err
 		}
 		id, err := s.store.save(ctx, tx, c)
@@ -135,8 +135,9 @@ func (s *Classes) Create(ctx context.Context, by clubhouse.Actor, in ClassInput)
 // moves the sessions that have not started: their bookings are freed and
 // the new schedule's future dates booked, in one transaction, all or none.
 // Sessions that have started stay as they were. A trainer's UserID is
-// ignored: they do not hand their class to another. A change of court type
-// or reservation type takes price and capacity from the new class tariff.
+// ignored: they do not hand their class to another. A change of court or
+// reservation type takes price and capacity from the class tariff of the
+// new pair (another trainer keeps them).
 //
 // Errors: as Create; ErrClassNotFound; ErrClassEnded for a class that is
 // no longer scheduled.
@@ -164,7 +165,7 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 			return err
 		}
 		moved := in.schedules() || in.CourtID.Set || in.ReservationTypeID.Set
-		if err := s.checkRefs(ctx, tx, &c, in.UserID.Set || in.CourtID.Set || in.ReservationTypeID.Set); err != nil {
+		if err := s.checkRefs(ctx, tx, &c, in.UserID.Set, in.CourtID.Set || in.ReservationTypeID.Set); err != nil {
 			return err
 		}
 		if _, err := s.store.save(ctx, tx, c); err != nil {
@@ -251,18 +252,22 @@ func (s *Classes) release(ctx context.Context, tx *sqlx.Tx, id int64, dates []ti
 	return s.bookings.Release(ctx, tx, held)
 }
 
-// checkRefs checks, when refs is set, that the trainer is one and that a
-// class tariff prices the class, whose price and capacity c takes.
-func (s *Classes) checkRefs(ctx context.Context, tx *sqlx.Tx, c *Class, refs bool) error {
-	if !refs {
+// checkRefs checks, when trainer is set, that c's trainer is one, and when
+// priced, that a class tariff prices c, whose price and capacity c takes:
+// a class keeps the price it was made with until its court or its type
+// changes, whatever became of the tariff since.
+func (s *Classes) checkRefs(ctx context.Context, tx *sqlx.Tx, c *Class, trainer, priced bool) error {
+	if trainer {
+		ok, err := s.store.isTrainer(ctx, tx, c.UserID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return ErrNotTrainer
+		}
+	}
+	if !priced {
 		return nil
-	}
-	ok, err := s.store.isTrainer(ctx, tx, c.UserID)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return ErrNotTrainer
 	}
 	if err := classType(ctx, tx, c.ReservationTypeID); err != nil {
 		return err

@@ -244,9 +244,10 @@ func TestClasses_Update(t *testing.T) {
 			}},
 		{"its trainer cannot hand it over", "", a.coach, c.ID, classes.ClassInput{UserID: clubhouse.Some(a.other.UserID)}, nil,
 			func(t *testing.T, _, after classes.Class) { assert.Equal(t, a.coach.UserID, after.UserID) }},
-		{"staff hand it to another trainer", "", a.desk, handed.ID, classes.ClassInput{UserID: clubhouse.Some(a.other.UserID)}, nil,
+		{"staff hand it to another trainer, at its price", "", a.desk, handed.ID, classes.ClassInput{UserID: clubhouse.Some(a.other.UserID)}, nil,
 			func(t *testing.T, before, after classes.Class) {
 				assert.Equal(t, a.other.UserID, after.UserID)
+				assert.Equal(t, "25000", after.SinglePrice.String(), "a new trainer does not reprice the class")
 				assert.Equal(t, before.Sessions, after.Sessions)
 			}},
 		{"to a user who is not a trainer", "", a.desk, c.ID, classes.ClassInput{UserID: clubhouse.Some(ana.by.UserID)}, classes.ErrNotTrainer, nil},
