@@ -33,6 +33,8 @@ var classErrors = sqldb.Mapping{
 	"training_classes_user_id_fkey":    ErrNotTrainer,
 	"training_classes_court_id_fkey":   errNoCourt,
 	"training_classes_class_type_fkey": ErrNotClassType,
+	"training_classes_capacity_check": ErrClassFull.Withf(
+		"The class's enrollments hold more places than the class tariff of its new court type and reservation type offers; remove some first."),
 }
 
 // classSelect reads classes with their names and the places taken.

@@ -137,10 +137,12 @@ func (s *Classes) Create(ctx context.Context, by clubhouse.Actor, in ClassInput)
 // Sessions that have started stay as they were. A trainer's UserID is
 // ignored: they do not hand their class to another. A change of court or
 // reservation type takes price and capacity from the class tariff of the
-// new pair (another trainer keeps them).
+// new pair (another trainer keeps them); the places a higher capacity adds
+// go at once to the first on the waitlist, in the same transaction.
 //
 // Errors: as Create; ErrClassNotFound; ErrClassEnded for a class that is
-// no longer scheduled.
+// no longer scheduled; ErrClassFull when the new tariff's capacity is
+// below the places the class's enrollments hold.
 func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in ClassInput) (Class, error) {
 	trainer, err := scope(by)
 	if err != nil {
@@ -151,8 +153,9 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 	}
 	var out Class
 	var changed booking.Changes
+	var promoted []Enrollment
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		changed = booking.Changes{}
+		changed, promoted = booking.Changes{}, nil
 		c, err := s.owned(ctx, tx, trainer, id)
 		if err != nil {
 			return err
@@ -176,6 +179,11 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 				return err
 			}
 		}
+		if c.MaxCapacity > old.MaxCapacity {
+			if promoted, err = s.enrollments.fill(ctx, tx, id); err != nil {
+				return err
+			}
+		}
 		out, err = s.store.get(ctx, tx, id, false)
 		return err
 	})
@@ -183,6 +191,10 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 		return Class{}, fmt.Errorf("update class: %w", err)
 	}
 	s.bookings.Announce(changed)
+	for _, e := range promoted {
+		s.events.Publish(TopicEnrollment, message(e))
+		s.events.Publish(TopicPromoted, message(e))
+	}
 	return out, nil
 }
 

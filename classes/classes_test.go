@@ -214,7 +214,21 @@ func TestClasses_Update(t *testing.T) {
 	ended := a.newClass(t, a.input(a.coach.UserID, a.courtA, 12), nil)
 	_, err := a.Classes.Cancel(ctx, a.desk, ended.ID)
 	require.NoError(t, err)
+	// crowded holds three places of four; small's two places are taken
+	// and two clients wait.
+	crowded := a.newClass(t, a.input(a.coach.UserID, a.courtA, 16), nil)
+	small := a.newClass(t, a.input(a.coach.UserID, a.courtB, 16), func(in *classes.ClassInput) { in.ReservationTypeID = clubhouse.Some(a.camp) })
 	ana := a.client(t, "Ana", "Ruiz")
+	var waiting []classes.Enrollment
+	for i, s := range []student{ana, a.client(t, "Bob", "Paz"), a.client(t, "Cara", "Gil"), a.client(t, "Dan", "Mora")} {
+		if i < 3 {
+			a.enroll(t, s, crowded.ID)
+		}
+		if e := a.enroll(t, s, small.ID); e.Status == classes.EnrollmentWaitlisted {
+			waiting = append(waiting, e)
+		}
+	}
+	require.Len(t, waiting, 2)
 	_, err = a.club.Bookings.Create(ctx, a.desk, booking.BookingInput{CourtID: clubhouse.Some(a.courtA), ReservationTypeID: clubhouse.Some(a.rental),
 		Checking: clubhouse.Some(at(t, "2026-03-05 08:00")), Checkout: clubhouse.Some(at(t, "2026-03-05 09:00"))})
 	require.NoError(t, err)
@@ -268,6 +282,24 @@ func TestClasses_Update(t *testing.T) {
 		{"a client", "", ana.by, c.ID, title("Mine"), clubhouse.ErrForbidden, nil},
 		{"no such class", "", a.desk, 9999, title("Mine"), classes.ErrClassNotFound, nil},
 		{"an ended class", "", a.desk, ended.ID, title("Again"), classes.ErrClassEnded, nil},
+		{"to a tariff with fewer places than it holds", "", a.desk, crowded.ID, classes.ClassInput{ReservationTypeID: clubhouse.Some(a.camp)},
+			classes.ErrClassFull, nil},
+		{"to a tariff with more places: those waiting take them, in order", "", a.desk, small.ID,
+			classes.ClassInput{ReservationTypeID: clubhouse.Some(a.clinic)}, nil, func(t *testing.T, _, after classes.Class) {
+				assert.Equal(t, 4, after.MaxCapacity)
+				assert.Equal(t, "30000", after.SinglePrice.String(), "a new type takes the price of its tariff")
+				assert.Equal(t, 4, after.EnrolledCount)
+				for _, w := range waiting {
+					assert.Equal(t, classes.EnrollmentPending, a.enrollment(t, w.ID).Status, "promoted")
+				}
+				var promoted []string
+				for _, m := range a.events.take() {
+					if m.Topic == classes.TopicPromoted {
+						promoted = append(promoted, m.JSON)
+					}
+				}
+				assert.Len(t, promoted, 2, "each promoted client is told")
+			}},
 		{"a schedule change once sessions have started: they stay, the others move", "2026-03-05 12:00", a.desk, c.ID,
 			func() classes.ClassInput {
 				var in classes.ClassInput
