@@ -26,10 +26,15 @@ var (
 		"A class is completed once its first session has started; cancel it instead.")
 )
 
+// errNoCourt is the refusal of a court_id that names no court.
+var errNoCourt = clubhouse.ErrInvalidReference.Withf("court_id does not name an existing court.")
+
 var classErrors = sqldb.Mapping{
 	"training_classes_user_id_fkey":    ErrNotTrainer,
-	"training_classes_court_id_fkey":   clubhouse.ErrInvalidReference.Withf("court_id does not name an existing court."),
+	"training_classes_court_id_fkey":   errNoCourt,
 	"training_classes_class_type_fkey": ErrNotClassType,
+	"training_classes_capacity_check": ErrClassFull.Withf(
+		"The class's enrollments hold more places than the class tariff of its new court type and reservation type offers; remove some first."),
 }
 
 // classSelect reads classes with their names and the places taken.
@@ -208,18 +213,25 @@ func (classStore) isTrainer(ctx context.Context, q sqldb.Queryer, id int64) (boo
 }
 
 // tariff returns the class tariff of the court's type and the reservation
-// type. Errors: an Invalid error for an unknown court, ErrNoTariff.
+// type. Errors: errNoCourt for an unknown court, ErrNoTariff.
 func (classStore) tariff(ctx context.Context, q sqldb.Queryer, courtID, typeID int64) (Tariff, error) {
 	var rows []Tariff
 	err := q.SelectContext(ctx, &rows, tariffSelect+` JOIN courts co ON co.court_type_id = t.court_type_id
 		WHERE co.id = $1 AND t.reservation_type_id = $2`, courtID, typeID)
-	switch {
-	case err != nil:
+	if err != nil {
 		return Tariff{}, fmt.Errorf("find class tariff: %w", err)
-	case len(rows) == 0:
-		return Tariff{}, ErrNoTariff
 	}
-	return rows[0], nil
+	if len(rows) > 0 {
+		return rows[0], nil
+	}
+	var court bool
+	if err := q.GetContext(ctx, &court, `SELECT EXISTS (SELECT 1 FROM courts WHERE id = $1)`, courtID); err != nil {
+		return Tariff{}, fmt.Errorf("find court: %w", err)
+	}
+	if !court {
+		return Tariff{}, errNoCourt
+	}
+	return Tariff{}, ErrNoTariff
 }
 
 func (s classStore) save(ctx context.Context, q sqldb.Queryer, c Class) (int64, error) {

@@ -87,8 +87,11 @@ func (s *Classes) Get(ctx context.Context, by clubhouse.Actor, id int64) (Class,
 // reservation type.
 //
 // Errors: clubhouse.ErrForbidden; Invalid (missing or bad fields, see
-// ClassInput; ErrNotTrainer; an unknown court; ErrNotClassType;
-// ErrNoTariff); booking.ErrCourtTaken listing the dates that are taken.
+// ClassInput; ErrNotTrainer; an unknown court or reservation type;
+// ErrNotClassType; ErrNoTariff); booking.ErrCourtTaken listing the dates
+// that are taken; the refusal of a club rule (see booking.Rules.Check)
+// naming the first session it refuses, unless staff set OverrideRules;
+// booking.ErrOverrideForStaff when a trainer sets it.
 func (s *Classes) Create(ctx context.Context, by clubhouse.Actor, in ClassInput) (Class, error) {
 	trainer, err := scope(by)
 	if err != nil {
@@ -107,7 +110,7 @@ func (s *Classes) Create(ctx context.Context, by clubhouse.Actor, in ClassInput)
 	var out Class
 	var booked booking.Changes
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		if err := s.checkRefs(ctx, tx, &c, true); err != nil {
+		if err := s.checkRefs(ctx, tx, &c, true, true); err != nil {
 			return err
 		}
 		id, err := s.store.save(ctx, tx, c)
@@ -131,11 +134,15 @@ func (s *Classes) Create(ctx context.Context, by clubhouse.Actor, in ClassInput)
 // Update changes the fields set in in. A schedule, court or type change
 // moves the sessions that have not started: their bookings are freed and
 // the new schedule's future dates booked, in one transaction, all or none.
-// Sessions that have started stay as they were. A change of court type or
-// reservation type takes price and capacity from the new class tariff.
+// Sessions that have started stay as they were. A trainer's UserID is
+// ignored: they do not hand their class to another. A change of court or
+// reservation type takes price and capacity from the class tariff of the
+// new pair (another trainer keeps them); the places a higher capacity adds
+// go at once to the first on the waitlist, in the same transaction.
 //
 // Errors: as Create; ErrClassNotFound; ErrClassEnded for a class that is
-// no longer scheduled.
+// no longer scheduled; ErrClassFull when the new tariff's capacity is
+// below the places the class's enrollments hold.
 func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in ClassInput) (Class, error) {
 	trainer, err := scope(by)
 	if err != nil {
@@ -146,8 +153,9 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 	}
 	var out Class
 	var changed booking.Changes
+	var promoted []Enrollment
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		changed = booking.Changes{}
+		changed, promoted = booking.Changes{}, nil
 		c, err := s.owned(ctx, tx, trainer, id)
 		if err != nil {
 			return err
@@ -160,7 +168,7 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 			return err
 		}
 		moved := in.schedules() || in.CourtID.Set || in.ReservationTypeID.Set
-		if err := s.checkRefs(ctx, tx, &c, in.UserID.Set || in.CourtID.Set || in.ReservationTypeID.Set); err != nil {
+		if err := s.checkRefs(ctx, tx, &c, in.UserID.Set, in.CourtID.Set || in.ReservationTypeID.Set); err != nil {
 			return err
 		}
 		if _, err := s.store.save(ctx, tx, c); err != nil {
@@ -171,6 +179,11 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 				return err
 			}
 		}
+		if c.MaxCapacity > old.MaxCapacity {
+			if promoted, err = s.enrollments.fill(ctx, tx, id); err != nil {
+				return err
+			}
+		}
 		out, err = s.store.get(ctx, tx, id, false)
 		return err
 	})
@@ -178,6 +191,10 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 		return Class{}, fmt.Errorf("update class: %w", err)
 	}
 	s.bookings.Announce(changed)
+	for _, e := range promoted {
+		s.events.Publish(TopicEnrollment, message(e))
+		s.events.Publish(TopicPromoted, message(e))
+	}
 	return out, nil
 }
 
@@ -247,18 +264,22 @@ func (s *Classes) release(ctx context.Context, tx *sqlx.Tx, id int64, dates []ti
 	return s.bookings.Release(ctx, tx, held)
 }
 
-// checkRefs checks, when refs is set, that the trainer is one and that a
-// class tariff prices the class, whose price and capacity c takes.
-func (s *Classes) checkRefs(ctx context.Context, tx *sqlx.Tx, c *Class, refs bool) error {
-	if !refs {
+// checkRefs checks, when trainer is set, that c's trainer is one, and when
+// priced, that a class tariff prices c, whose price and capacity c takes:
+// a class keeps the price it was made with until its court or its type
+// changes, whatever became of the tariff since.
+func (s *Classes) checkRefs(ctx context.Context, tx *sqlx.Tx, c *Class, trainer, priced bool) error {
+	if trainer {
+		ok, err := s.store.isTrainer(ctx, tx, c.UserID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return ErrNotTrainer
+		}
+	}
+	if !priced {
 		return nil
-	}
-	ok, err := s.store.isTrainer(ctx, tx, c.UserID)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return ErrNotTrainer
 	}
 	if err := classType(ctx, tx, c.ReservationTypeID); err != nil {
 		return err

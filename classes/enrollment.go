@@ -13,7 +13,8 @@ import (
 // when the class is full; staff or the class's trainer accept a pending
 // enrollment, and reject or remove (cancel) any active one. A place freed
 // by a reject or a removal goes at once to the first on the waitlist,
-// which becomes pending.
+// which becomes pending, as do the places a class gains when a change of
+// its court or type raises its capacity (Classes.Update).
 const (
 	EnrollmentPending    = "pending"
 	EnrollmentAccepted   = "accepted"

@@ -132,6 +132,31 @@ func (enrollmentStore) nextWaiting(ctx context.Context, q sqldb.Queryer, classID
 	return ids[0], nil
 }
 
+// fill gives the free places of the class with id to the first on its
+// waitlist, in line order, and returns the enrollments it promoted. The
+// caller holds the class's row locked, as every change of places does.
+func (st enrollmentStore) fill(ctx context.Context, q sqldb.Queryer, classID int64) ([]Enrollment, error) {
+	ids := []int64{}
+	err := q.SelectContext(ctx, &ids, `SELECT id FROM enrollments WHERE class_id = $1 AND status = 'waitlisted'
+		ORDER BY waitlisted_at, id
+		LIMIT (SELECT greatest(max_capacity - places_taken, 0) FROM training_classes WHERE id = $1) FOR UPDATE`, classID)
+	if err != nil {
+		return nil, fmt.Errorf("find waitlist: %w", err)
+	}
+	out := make([]Enrollment, 0, len(ids))
+	for _, id := range ids {
+		if err := st.setStatus(ctx, q, id, EnrollmentPending); err != nil {
+			return nil, err
+		}
+		e, err := st.get(ctx, q, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
 // places is a class as enrolling reads it.
 type places struct {
 	Trainer  int64  `db:"user_id"`

@@ -62,9 +62,10 @@ func (s *Enrollments) Enroll(ctx context.Context, by clubhouse.Actor, classID in
 // Add enrolls the client with clientID in the class with classID for
 // staff or the class's trainer, as Enroll does without claims; a trainer
 // enrolls only the clients they see (their students and the clients they
-// created). Errors: as Enroll, clubhouse.ErrForbidden, ErrClassNotOpen for
-// another trainer's class, ErrStudentNotFound for a client the trainer
-// does not see, an Invalid error for an unknown client.
+// created). Errors: clubhouse.ErrForbidden; ErrClassNotOpen as for Enroll,
+// and for another trainer's class; ErrAlreadyEnrolled; ErrStudentNotFound
+// for a client the trainer does not see (an unknown one among them); for
+// staff, an Invalid error for an unknown client.
 func (s *Enrollments) Add(ctx context.Context, by clubhouse.Actor, classID, clientID int64) (Enrollment, error) {
 	trainer, err := scope(by)
 	if err != nil {

@@ -69,7 +69,8 @@ func (s *Enrollments) Student(ctx context.Context, by clubhouse.Actor, id int64)
 }
 
 // Clients returns the clients by sees in the trainer area: their students
-// and the clients they created, in id order. Errors: clubhouse.ErrForbidden.
+// and the clients they created, in id order (staff: the students of every
+// class and the clients they created). Errors: clubhouse.ErrForbidden.
 func (s *Enrollments) Clients(ctx context.Context, by clubhouse.Actor) ([]booking.Client, error) {
 	students, err := s.Students(ctx, by)
 	if err != nil {
