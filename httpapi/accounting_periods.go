@@ -221,14 +221,9 @@ func (s *Server) closePeriod(w http.ResponseWriter, r *http.Request, l *ledger.L
 	if err != nil {
 		return err
 	}
-	a := actor(r)
 	p, err := l.Close(r.Context(), actor(r), id, ledger.CloseOptions{Early: early != nil && *early})
 	if err != nil {
 		return err
-	}
-	if p.ClosedEarly {
-		s.log.WarnContext(r.Context(), "accounting period closed early", "period_id", p.ID, "period", p.Name,
-			"end_date", p.EndDate.Format(time.DateOnly), "user", a.Label(), "email", a.Email)
 	}
 	return writeJSON(w, http.StatusOK, newPeriodDTO(p))
 }
@@ -260,12 +255,9 @@ func (s *Server) reopenPeriod(w http.ResponseWriter, r *http.Request, l *ledger.
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	a := actor(r)
-	p, err := l.Reopen(r.Context(), a, id, in.Reason)
+	p, err := l.Reopen(r.Context(), actor(r), id, in.Reason)
 	if err != nil {
 		return err
 	}
-	s.log.WarnContext(r.Context(), "accounting period reopened", "period_id", p.ID, "period", p.Name, "user", a.Label(), "email", a.Email,
-		"reason", in.Reason)
 	return writeJSON(w, http.StatusOK, newPeriodDTO(p))
 }

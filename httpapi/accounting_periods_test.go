@@ -153,6 +153,17 @@ func TestPeriods_reopen(t *testing.T) {
 	assert.Equal(t, "reopen", rev["source"])
 	assert.Equal(t, closed["closing_entry_id"], rev["reversal_of"])
 	assert.Equal(t, before, balances(t, acc, "2026-03-31"), "the trial balance is as before the close")
+	var logLine string
+	for _, l := range strings.Split(app.LogText(), "\n") {
+		if strings.Contains(l, "accounting period reopened") {
+			logLine = l
+		}
+	}
+	require.NotEmpty(t, logLine, "the reopening is logged")
+	for _, want := range []string{"level=WARN", "period_id=" + itoa(mar), "period=2026-03", "user=" + app.User("admin@test.club").LocalID,
+		"email=admin@test.club", `reason="A supplier's invoice of March arrived late"`} {
+		assert.Contains(t, logLine, want)
+	}
 
 	acc.Post("/api/accounting/journal", map[string]any{"date": "2026-03-31", "description": "Late invoice",
 		"lines": []any{line("5.1.45", 20000, 0), line("1.1.10.01", 0, 20000)}}).Status(t, http.StatusCreated)

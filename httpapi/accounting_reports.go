@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/ledger"
 )
@@ -29,44 +28,30 @@ type trialBalanceDTO struct {
 	Balanced    bool            `json:"balanced" validate:"required"`
 }
 
-// asOf reads as_of (a date) or period_id (its last day); today by default.
-func (s *Server) asOf(r *http.Request) (time.Time, error) {
-	if id, err := queryID(r, "period_id"); err != nil {
-		return time.Time{}, err
-	} else if id != 0 {
-		p, err := s.o.Ledger.Period(r.Context(), actor(r), id)
-		return p.EndDate, err
+// reportDate reads period_id, or else as_of (a date): the day of a
+// report, which the ledger chooses when neither is given (today).
+func reportDate(r *http.Request) (ledger.ReportDate, error) {
+	id, err := queryID(r, "period_id")
+	if err != nil || id != 0 {
+		return ledger.ReportDate{PeriodID: id}, err
 	}
-	if d, err := optDate(r, "as_of"); err != nil || !d.IsZero() {
-		return d, err
-	}
-	return booking.Wall(s.o.Now().In(s.zone())).Truncate(24 * time.Hour), nil
+	d, err := optDate(r, "as_of")
+	return ledger.ReportDate{Date: d}, err
 }
 
-// span reads from and to, or period_id; the current month by default.
-func (s *Server) span(r *http.Request) (time.Time, time.Time, error) {
-	if id, err := queryID(r, "period_id"); err != nil {
-		return time.Time{}, time.Time{}, err
-	} else if id != 0 {
-		p, err := s.o.Ledger.Period(r.Context(), actor(r), id)
-		return p.StartDate, p.EndDate, err
+// reportRange reads period_id, or else from and to (dates): the days of a
+// report, which the ledger chooses when they are not given (this month).
+func reportRange(r *http.Request) (ledger.ReportRange, error) {
+	id, err := queryID(r, "period_id")
+	if err != nil || id != 0 {
+		return ledger.ReportRange{PeriodID: id}, err
 	}
 	from, err := optDate(r, "from")
 	if err != nil {
-		return time.Time{}, time.Time{}, err
+		return ledger.ReportRange{}, err
 	}
 	to, err := optDate(r, "to")
-	if err != nil {
-		return time.Time{}, time.Time{}, err
-	}
-	today := booking.Wall(s.o.Now().In(s.zone())).Truncate(24 * time.Hour)
-	if from.IsZero() {
-		from = time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC)
-	}
-	if to.IsZero() {
-		to = today
-	}
-	return from, to, nil
+	return ledger.ReportRange{From: from, To: to}, err
 }
 
 // trialBalance answers the trial balance.
@@ -83,7 +68,7 @@ func (s *Server) span(r *http.Request) (time.Time, time.Time, error) {
 // @Security XAuth
 // @Router /api/accounting/trial-balance [get]
 func (s *Server) trialBalance(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
-	at, err := s.asOf(r)
+	at, err := reportDate(r)
 	if err != nil {
 		return err
 	}
@@ -91,7 +76,7 @@ func (s *Server) trialBalance(w http.ResponseWriter, r *http.Request, l *ledger.
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, trialBalanceDTO{AsOf: at.Format(time.DateOnly), TotalDebit: wire.Money(tb.TotalDebit),
+	return writeJSON(w, http.StatusOK, trialBalanceDTO{AsOf: tb.AsOf.Format(time.DateOnly), TotalDebit: wire.Money(tb.TotalDebit),
 		TotalCredit: wire.Money(tb.TotalCredit), Balanced: tb.TotalDebit.Equal(tb.TotalCredit),
 		Rows: mapSlice(tb.Rows, func(b ledger.BalanceRow) balanceRowDTO {
 			return balanceRowDTO{Code: b.Code, Name: b.Name, Class: b.Class, Debit: wire.Money(b.Debit), Credit: wire.Money(b.Credit), Balance: wire.Money(b.Balance)}
@@ -133,16 +118,16 @@ type generalLedgerDTO struct {
 // @Security XAuth
 // @Router /api/accounting/ledger/{code} [get]
 func (s *Server) generalLedger(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
-	from, to, err := s.span(r)
+	days, err := reportRange(r)
 	if err != nil {
 		return err
 	}
-	gl, err := l.GeneralLedger(r.Context(), actor(r), r.PathValue("code"), from, to)
+	gl, err := l.GeneralLedger(r.Context(), actor(r), r.PathValue("code"), days)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, generalLedgerDTO{Account: newAccountDTO(gl.Account), From: from.Format(time.DateOnly),
-		To: to.Format(time.DateOnly), Opening: wire.Money(gl.Opening), Closing: wire.Money(gl.Closing),
+	return writeJSON(w, http.StatusOK, generalLedgerDTO{Account: newAccountDTO(gl.Account), From: gl.From.Format(time.DateOnly),
+		To: gl.To.Format(time.DateOnly), Opening: wire.Money(gl.Opening), Closing: wire.Money(gl.Closing),
 		Lines: mapSlice(gl.Lines, func(ln ledger.LedgerLine) ledgerLineDTO {
 			return ledgerLineDTO{EntryID: ln.EntryID, Date: ln.Date.Format(time.DateOnly), Description: ln.Description,
 				Debit: wire.Money(ln.Debit), Credit: wire.Money(ln.Credit), Memo: ln.Memo, Balance: wire.Money(ln.Balance)}

@@ -50,7 +50,7 @@ type financialPositionDTO struct {
 // @Security XAuth
 // @Router /api/accounting/statements/financial-position [get]
 func (s *Server) financialPosition(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
-	at, err := s.asOf(r)
+	at, err := reportDate(r)
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func (s *Server) financialPosition(w http.ResponseWriter, r *http.Request, l *le
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, financialPositionDTO{AsOf: at.Format(time.DateOnly), Assets: newSectionDTO(fp.Assets),
+	return writeJSON(w, http.StatusOK, financialPositionDTO{AsOf: fp.AsOf.Format(time.DateOnly), Assets: newSectionDTO(fp.Assets),
 		Liabilities: newSectionDTO(fp.Liabilities), Equity: newSectionDTO(fp.Equity)})
 }
 
@@ -85,15 +85,15 @@ type profitOrLossDTO struct {
 // @Security XAuth
 // @Router /api/accounting/statements/profit-or-loss [get]
 func (s *Server) profitOrLoss(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
-	from, to, err := s.span(r)
+	days, err := reportRange(r)
 	if err != nil {
 		return err
 	}
-	pl, err := l.ProfitOrLoss(r.Context(), actor(r), from, to)
+	pl, err := l.ProfitOrLoss(r.Context(), actor(r), days)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, profitOrLossDTO{From: from.Format(time.DateOnly), To: to.Format(time.DateOnly),
+	return writeJSON(w, http.StatusOK, profitOrLossDTO{From: pl.From.Format(time.DateOnly), To: pl.To.Format(time.DateOnly),
 		Income: newSectionDTO(pl.Income), Expenses: newSectionDTO(pl.Expenses), Result: wire.Money(pl.Result)})
 }
 
@@ -133,14 +133,14 @@ func newEquityChangeDTO(c ledger.EquityChange) equityChangeDTO {
 // @Security XAuth
 // @Router /api/accounting/statements/changes-in-equity [get]
 func (s *Server) changesInEquity(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error {
-	from, to, err := s.span(r)
+	days, err := reportRange(r)
 	if err != nil {
 		return err
 	}
-	ce, err := l.ChangesInEquity(r.Context(), actor(r), from, to)
+	ce, err := l.ChangesInEquity(r.Context(), actor(r), days)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, changesInEquityDTO{From: from.Format(time.DateOnly), To: to.Format(time.DateOnly),
+	return writeJSON(w, http.StatusOK, changesInEquityDTO{From: ce.From.Format(time.DateOnly), To: ce.To.Format(time.DateOnly),
 		Accounts: mapSlice(ce.Accounts, newEquityChangeDTO), Total: newEquityChangeDTO(ce.Total)})
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -163,4 +164,45 @@ func TestAccounting_notConfigured(t *testing.T) {
 	t.Parallel()
 	app := apptest.New(t)
 	app.AsAccounting().Get("/api/accounting/accounts").Status(t, http.StatusServiceUnavailable).Error(t, "accounting not configured")
+}
+
+// TestAccounting_reportDays: the reports asked for without dates are made
+// by the club's calendar (March's last evening in Bogota, already April in
+// UTC): at today, or over this month up to today; period_id chooses the
+// period's days, and the dates that come with it are not read.
+func TestAccounting_reportDays(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t, apptest.WithLedger(t), apptest.WithClock(apptest.NewClockAt(time.Date(2026, 3, 31, 22, 0, 0, 0, bogota(t)))))
+	acc := app.AsAccounting()
+	feb := acc.Post("/api/accounting/periods", map[string]any{"name": "2026-02", "start_date": "2026-02-01", "end_date": "2026-02-28"}).
+		Status(t, http.StatusCreated).ID(t)
+	acc.Post("/api/accounting/journal", map[string]any{"date": "2026-02-10", "description": "Rentals",
+		"lines": []any{line("1.1.10.01", 100, 0), line("4.1.05", 0, 100)}}).Status(t, http.StatusCreated)
+
+	for _, tc := range []struct{ url, asOf string }{
+		{"/api/accounting/trial-balance", "2026-03-31"},
+		{"/api/accounting/statements/financial-position", "2026-03-31"},
+		{"/api/accounting/trial-balance?as_of=2026-02-15", "2026-02-15"},
+		{path("/api/accounting/trial-balance?period_id=%d&as_of=soon", feb), "2026-02-28"},
+		{path("/api/accounting/statements/financial-position?period_id=%d", feb), "2026-02-28"},
+	} {
+		assert.Equal(t, tc.asOf, acc.Get(tc.url).Status(t, http.StatusOK).Object(t)["as_of"], tc.url)
+	}
+	for _, tc := range []struct{ url, from, to string }{
+		{"/api/accounting/statements/profit-or-loss", "2026-03-01", "2026-03-31"},
+		{"/api/accounting/statements/changes-in-equity", "2026-03-01", "2026-03-31"},
+		{"/api/accounting/ledger/4.1.05", "2026-03-01", "2026-03-31"},
+		{"/api/accounting/statements/profit-or-loss?from=2026-02-01", "2026-02-01", "2026-03-31"},
+		{"/api/accounting/statements/profit-or-loss?to=2026-03-09", "2026-03-01", "2026-03-09"},
+		{path("/api/accounting/statements/profit-or-loss?period_id=%d&from=soon", feb), "2026-02-01", "2026-02-28"},
+		{path("/api/accounting/ledger/4.1.05?period_id=%d", feb), "2026-02-01", "2026-02-28"},
+	} {
+		got := acc.Get(tc.url).Status(t, http.StatusOK).Object(t)
+		assert.Equal(t, [2]any{tc.from, tc.to}, [2]any{got["from"], got["to"]}, tc.url)
+	}
+	assert.EqualValues(t, 100, acc.Get(path("/api/accounting/statements/profit-or-loss?period_id=%d", feb)).
+		Status(t, http.StatusOK).Object(t)["result"])
+	acc.Get("/api/accounting/statements/profit-or-loss?from=2026-04-01").Status(t, http.StatusBadRequest).Error(t, "invalid date")
+	acc.Get("/api/accounting/trial-balance?period_id=999").Status(t, http.StatusNotFound)
+	acc.Get("/api/accounting/ledger/4.1.05?period_id=0").Status(t, http.StatusBadRequest)
 }

@@ -247,6 +247,45 @@ func TestRealtime_bookingReachesPanel(t *testing.T) {
 	assert.JSONEq(t, `{"text":"yours"}`, string(m.Data))
 }
 
+// TestRealtime_ledgerReachesAccounting: the ledger's messages reach the
+// accounting room, and the staff room hears none of them: an entry posted
+// (ledger:posted), then a period closed through the API, its closing
+// entry first and then period:closed, naming the period and who closed it
+// (by label, never by email).
+func TestRealtime_ledgerReachesAccounting(t *testing.T) {
+	t.Parallel()
+	a := apptest.New(t, apptest.WithLedger(t), apptest.WithRealtime(app.RealtimeLimits{}),
+		apptest.WithClock(apptest.NewClockAt(time.Date(2026, 4, 15, 10, 0, 0, 0, bogota(t)))))
+	books := a.User("accounting@test.club", clubhouse.RoleAccounting)
+	accountant := connect(t, a, bearerHeader(a.Token(books)))
+	staff := connect(t, a, bearerHeader(a.Token(a.User("operator@test.club", clubhouse.RoleOperator))))
+	require.Equal(t, realtime.TypeSubscribed, accountant.subscribe("accounting").Type)
+	require.Equal(t, realtime.TypeSubscribed, staff.subscribe("panel").Type)
+
+	acc := a.As(books)
+	p := acc.Post("/api/accounting/periods", map[string]any{"name": "2026-03", "start_date": "2026-03-01", "end_date": "2026-03-31"}).
+		Status(t, http.StatusCreated).ID(t)
+	e := acc.Post("/api/accounting/journal", map[string]any{"date": "2026-03-02", "description": "Rentals",
+		"lines": []any{line("1.1.10.01", 120000, 0), line("4.1.05", 0, 120000)}}).Status(t, http.StatusCreated).ID(t)
+	m := accountant.next()
+	assert.Equal(t, [3]string{realtime.TypeMessage, "ledger:posted", "accounting"}, [3]string{m.Type, m.Event, m.Room})
+	assert.JSONEq(t, fmt.Sprintf(`{"ids":[%d]}`, e), string(m.Data))
+
+	closed := acc.Post(path("/api/accounting/periods/%d/close", p), nil).Status(t, http.StatusOK).Object(t)
+	closing := int64(closed["closing_entry_id"].(float64))
+	m = accountant.next()
+	assert.Equal(t, "ledger:posted", m.Event)
+	assert.JSONEq(t, fmt.Sprintf(`{"ids":[%d]}`, closing), string(m.Data), "the closing entry")
+	m = accountant.next()
+	assert.Equal(t, [3]string{realtime.TypeMessage, "period:closed", "accounting"}, [3]string{m.Type, m.Event, m.Room})
+	assert.JSONEq(t, fmt.Sprintf(`{"id":%d,"name":"2026-03","start_date":"2026-03-01","end_date":"2026-03-31","closed_by":%q,
+		"closed_early":false,"closing_entry_id":%d}`, p, books.LocalID, closing), string(m.Data))
+
+	a.Relay.Publish("note", note{Text: "staff", To: clubhouse.Audience{Rooms: []string{clubhouse.RoomPanel}}})
+	m = staff.next()
+	assert.Equal(t, "note", m.Event, "the staff room heard none of the ledger's messages")
+}
+
 // control is the control frame of f.
 func control(f frame) realtime.Control {
 	return realtime.Control{Type: f.Type, Room: f.Room, Error: f.Error, Message: f.Message}

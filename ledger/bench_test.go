@@ -37,7 +37,7 @@ const (
 func benchLedger(b *testing.B) (*ledger.Ledger, *sqldb.DB, map[string]int64) {
 	b.Helper()
 	db, _ := dbtest.NewWith(b, migrations.Accounting())
-	l := ledger.New(db.DB, time.Now)
+	l := ledger.New(db.DB, ledger.Options{})
 	require.NoError(b, l.SeedChart(context.Background(), books, ledger.DemoChart))
 	accts, err := l.Accounts(context.Background(), books)
 	require.NoError(b, err)
@@ -243,7 +243,7 @@ func BenchmarkTrialBalance_1M(b *testing.B) {
 	b.Logf("loaded 1 000 000 lines in %s", time.Since(start).Round(time.Millisecond))
 
 	ledgerTB := func() {
-		tb, err := l.TrialBalance(ctx, books, p.EndDate)
+		tb, err := l.TrialBalance(ctx, books, ledger.ReportDate{Date: p.EndDate})
 		require.NoError(b, err)
 		require.True(b, tb.TotalDebit.Equal(tb.TotalCredit))
 	}

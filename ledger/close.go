@@ -48,7 +48,8 @@ func lockPeriod(ctx context.Context, q sqldb.Queryer, id int64) (Period, error) 
 // CloseResults moves the balances of the period's income, expense and cost
 // accounts into 3.1 with one balanced closing entry dated the period's last
 // day, and returns it (nil when nothing was left to move: running it twice
-// changes nothing; postings after it are closed by a delta entry). Errors:
+// changes nothing; postings after it are closed by a delta entry); a
+// closing entry is published as Post's entries are. Errors:
 // ErrPeriodNotFound, ErrPeriodClosed, Conflict when 3.1 is missing.
 func (l *Ledger) CloseResults(ctx context.Context, by clubhouse.Actor, id int64) (*Entry, error) {
 	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
@@ -69,6 +70,7 @@ func (l *Ledger) CloseResults(ctx context.Context, by clubhouse.Actor, id int64)
 	if entryID == 0 {
 		return nil, nil
 	}
+	l.posted(entryID)
 	e, err := l.Entry(ctx, by, entryID)
 	return &e, err
 }
@@ -185,7 +187,7 @@ func (l *Ledger) Readiness(ctx context.Context, by clubhouse.Actor, id int64) (R
 	add("period_ended", p.EndDate.Before(today), fmt.Sprintf(
 		"The period ends on %s and today is %s: it closes once its last day is over, or before only when an early close is asked for explicitly (early=true).",
 		p.EndDate.Format(time.DateOnly), today.Format(time.DateOnly)))
-	tb, err := l.TrialBalance(ctx, by, p.EndDate)
+	tb, err := trialBalance(ctx, l.db, p.EndDate)
 	if err != nil {
 		return Readiness{}, err
 	}
@@ -248,15 +250,19 @@ func (l *Ledger) today() time.Time {
 // checks the trial balance, the results close and the equity equation,
 // stores the closing balances and closes the period, all in one
 // transaction that holds the period's lock, so that no posting lands in it
-// afterwards. The checks New was given run last, under the same lock. A
+// afterwards. The checks of Options.Checks run last, under the same lock. A
 // period closes once its last day is over, by the ledger's clock; before
-// that only with o.Early. Errors: ErrPeriodNotFound, ErrPeriodClosed,
+// that only with o.Early. Once it has closed, Options.Events receives
+// ledger:posted for its closing entry, if it posted one, and
+// period:closed. Errors: ErrPeriodNotFound, ErrPeriodClosed,
 // ErrCloseOrder, ErrPeriodNotEnded naming the end date, ErrCloseCheck
 // naming the failed check.
 func (l *Ledger) Close(ctx context.Context, by clubhouse.Actor, id int64, o CloseOptions) (Period, error) {
 	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
 		return Period{}, err
 	}
+	var msg Closed
+	var closing int64
 	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		p, err := lockPeriod(ctx, tx, id)
 		if err != nil {
@@ -276,8 +282,7 @@ func (l *Ledger) Close(ctx context.Context, by clubhouse.Actor, id int64, o Clos
 				"Period %s ends on %s and today is %s: it closes once its last day is over. To close it before, ask for an early close explicitly (early=true).",
 				p.Name, p.EndDate.Format(time.DateOnly), today.Format(time.DateOnly))
 		}
-		closing, err := l.closeResults(ctx, tx, p, by.Label())
-		if err != nil {
+		if closing, err = l.closeResults(ctx, tx, p, by.Label()); err != nil {
 			return err
 		}
 		tb, err := trialBalance(ctx, tx, p.EndDate)
@@ -311,10 +316,17 @@ func (l *Ledger) Close(ctx context.Context, by clubhouse.Actor, id int64, o Clos
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE periods SET status = 'closed', closed_at = now(), closed_by = NULLIF($2, ''), closed_early = $3,
 			closing_entry_id = NULLIF($4::bigint, 0) WHERE id = $1`, p.ID, by.Label(), early, closing)
+		msg = Closed{ID: p.ID, Name: p.Name, StartDate: dateText(p.StartDate), EndDate: dateText(p.EndDate), ClosedBy: by.Label(),
+			ClosedEarly: early, By: by}
+		if closing != 0 {
+			msg.ClosingEntryID = &closing
+		}
 		return err
 	})
 	if err != nil {
 		return Period{}, fmt.Errorf("close period: %w", mapErr(err, nil))
 	}
+	l.posted(closing)
+	l.events.Publish(TopicPeriodClosed, msg)
 	return l.Period(ctx, by, id)
 }

@@ -18,7 +18,7 @@ import (
 func clockedLedger(t testing.TB, now *time.Time) *ledger.Ledger {
 	t.Helper()
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
-	l := ledger.New(db.DB, func() time.Time { return *now })
+	l := ledger.New(db.DB, ledger.Options{Now: func() time.Time { return *now }})
 	require.NoError(t, l.SeedChart(context.Background(), books, ledger.DemoChart))
 	return l
 }

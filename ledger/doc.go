@@ -32,6 +32,15 @@
 // or program calls. The actor's label is recorded as who posted an entry,
 // closed a period or reopened one (Reopen, for role admin only).
 //
+// The reports are asked for by day (ReportDate) or by range of days
+// (ReportRange), by dates or by a period; without them the ledger chooses
+// today, or this month up to today, by its clock, so that every front door
+// answers the same. Once a change commits, Options.Events receives its
+// message for the accounting room (clubhouse.RoomAccounting):
+// ledger:posted for the entries written, period:closed and
+// period:reopened; the period itself records who closed it, whether
+// early, and each reopening with its reason.
+//
 // # Using it from another program
 //
 // New takes a *sqlx.DB over pgx (sqlx.Open("pgx", url) with the driver
@@ -44,12 +53,13 @@
 //
 //	db, err := sqlx.Open("pgx", os.Getenv("DATABASE_URL"))
 //	_, err = migrations.Up(ctx, db.DB, migrations.Accounting())
-//	books := ledger.New(db, time.Now)
+//	books := ledger.New(db, ledger.Options{})
 //	by := clubhouse.Staff("year-end") // a program acting for the club; admin opens the ledger
 //	err = books.SeedChart(ctx, by, ledger.DemoChart)
 //	period, err := books.CreatePeriod(ctx, by, "2025", jan1, dec31)
 //
 // Then Post entries dated in the period, close it (CloseResults, Close) and
-// read TrialBalance, ProfitOrLoss, FinancialPosition and ChangesInEquity:
-// examples/ledger does all of it. Reopen undoes a close.
+// read TrialBalance, ProfitOrLoss, FinancialPosition and ChangesInEquity
+// (ledger.ReportRange{PeriodID: period.ID}): examples/ledger does all of
+// it. Reopen undoes a close.
 package ledger

@@ -29,7 +29,7 @@ func TestGolden_clubYear(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
-	l := ledger.New(db.DB, time.Now)
+	l := ledger.New(db.DB, ledger.Options{})
 	require.NoError(t, l.SeedChart(ctx, books, ledger.DemoChart))
 	post := func(in ledger.EntryInput) ledger.Entry {
 		t.Helper()
@@ -77,7 +77,7 @@ func TestGolden_clubYear(t *testing.T) {
 	require.NotNil(t, rev.ReversalOf)
 	assert.Equal(t, wrong.ID, *rev.ReversalOf)
 
-	fp, err := l.FinancialPosition(ctx, books, day("2025-06-30"))
+	fp, err := l.FinancialPosition(ctx, books, ledger.ReportDate{Date: day("2025-06-30")})
 	require.NoError(t, err)
 	assert.Equal(t, []string{
 		"Assets",
@@ -133,7 +133,7 @@ func TestGolden_clubYear(t *testing.T) {
 		"5.1.45       2950000.00    2950000.00          0.00",
 		"total       84007345.50   84007345.50",
 	}
-	tb, err := l.TrialBalance(ctx, books, day("2025-12-31"))
+	tb, err := l.TrialBalance(ctx, books, ledger.ReportDate{Date: day("2025-12-31")})
 	require.NoError(t, err)
 	got := make([]string, 0, len(tb.Rows)+1)
 	for _, r := range tb.Rows {
@@ -148,7 +148,7 @@ func TestGolden_clubYear(t *testing.T) {
 		ORDER BY string_to_array(a.code, '.')::int[]`, y2025.ID))
 	assert.Equal(t, wantTB[:len(wantTB)-1], stored, "closing balances stored with the period")
 
-	pl, err := l.ProfitOrLoss(ctx, books, day("2025-01-01"), day("2025-12-31"))
+	pl, err := l.ProfitOrLoss(ctx, books, ledger.ReportRange{From: day("2025-01-01"), To: day("2025-12-31")})
 	require.NoError(t, err)
 	assert.Equal(t, []string{
 		"Income",
@@ -164,7 +164,7 @@ func TestGolden_clubYear(t *testing.T) {
 		"Result         5362654.50",
 	}, append(sectionTable(pl.Income, pl.Expenses), fmt.Sprintf("%-9s %15s", "Result", pl.Result.StringFixed(2))), "profit or loss of 2025")
 
-	fp, err = l.FinancialPosition(ctx, books, day("2025-12-31"))
+	fp, err = l.FinancialPosition(ctx, books, ledger.ReportDate{Date: day("2025-12-31")})
 	require.NoError(t, err)
 	assert.Equal(t, []string{
 		"Assets",
@@ -184,7 +184,7 @@ func TestGolden_clubYear(t *testing.T) {
 		"  total       29362654.50",
 	}, positionTable(fp), "financial position at 31 December")
 
-	ce, err := l.ChangesInEquity(ctx, books, day("2025-01-01"), day("2025-12-31"))
+	ce, err := l.ChangesInEquity(ctx, books, ledger.ReportRange{From: day("2025-01-01"), To: day("2025-12-31")})
 	require.NoError(t, err)
 	gotCE := make([]string, 0, len(ce.Accounts)+1)
 	for _, c := range append(ce.Accounts, ce.Total) {
@@ -203,7 +203,7 @@ func TestGolden_clubYear(t *testing.T) {
 		"total     23000000.00   5362654.50   1000000.00  29362654.50",
 	}, gotCE, "changes in equity in 2025")
 
-	gl, err := l.GeneralLedger(ctx, books, ledger.VaultCode, day("2025-01-01"), day("2025-12-31"))
+	gl, err := l.GeneralLedger(ctx, books, ledger.VaultCode, ledger.ReportRange{From: day("2025-01-01"), To: day("2025-12-31")})
 	require.NoError(t, err)
 	gotGL := []string{"opening " + gl.Opening.StringFixed(2)}
 	for _, ln := range gl.Lines {

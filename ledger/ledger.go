@@ -20,29 +20,47 @@ type Ledger struct {
 	db     *sqlx.DB
 	now    func() time.Time
 	checks []CloseCheck // what else a close requires, beyond the ledger's own checks
-	close  func()       // closes the database Open made; nil for New
+	events clubhouse.Publisher
+	close  func() // closes the database Open made; nil for New
+}
+
+// Options are the choices of New; the zero value is a ledger on the
+// system's clock, with the ledger's own close checks only, that publishes
+// nothing.
+type Options struct {
+	// Now is the ledger's clock, nil for time.Now: the date of its time,
+	// in that time's own location, is the ledger's today, and a period
+	// closes once today is past its last day (before, only when asked to:
+	// CloseOptions.Early); today also dates the reports asked for without
+	// dates (ReportDate, ReportRange). Give it a clock in the club's zone,
+	// func() time.Time { return time.Now().In(bogota) }.
+	Now func() time.Time
+	// Checks run in Close and Readiness besides the ledger's own: the
+	// conditions that other parts of the club put on a close
+	// (payments.WaitingCheck: no completed payment of the period may
+	// still wait to be posted).
+	Checks []CloseCheck
+	// Events receives the ledger's messages (TopicPosted,
+	// TopicPeriodClosed, TopicPeriodReopened) once the change each tells
+	// of has committed; nil: dropped.
+	Events clubhouse.Publisher
 }
 
 // New returns the ledger stored in db (migrated with migrations.Accounting).
-// now is the ledger's clock, nil for time.Now: the date of its time, in
-// that time's own location, is the ledger's today, and a period closes once
-// today is past its last day (before, only when asked to: CloseOptions.Early).
-// Give it a clock in the club's zone, func() time.Time { return
-// time.Now().In(bogota) }. Close and Readiness run checks besides the
-// ledger's own: the conditions that other parts of the club put on a close
-// (payments.WaitingCheck: no completed payment of the period may still wait
-// to be posted).
-func New(db *sqlx.DB, now func() time.Time, checks ...CloseCheck) *Ledger {
-	if now == nil {
-		now = time.Now
+func New(db *sqlx.DB, o Options) *Ledger {
+	if o.Now == nil {
+		o.Now = time.Now
 	}
-	return &Ledger{db: db, now: now, checks: checks}
+	if o.Events == nil {
+		o.Events = clubhouse.Discard
+	}
+	return &Ledger{db: db, now: o.Now, checks: o.Checks, events: o.Events}
 }
 
 // Open connects to the ledger's PostgreSQL database at dsn, for programs
 // that use the ledger without the rest of Clubhouse. It creates the database
 // when missing and applies the accounting migrations. CloseDB releases it.
-// Its clock is the system's, in the local zone.
+// Its clock is the system's, in the local zone, and it publishes nothing.
 func Open(ctx context.Context, dsn string) (*Ledger, error) {
 	if err := sqldb.EnsureDatabase(ctx, dsn); err != nil {
 		return nil, err
@@ -55,7 +73,7 @@ func Open(ctx context.Context, dsn string) (*Ledger, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Ledger{db: db.DB, now: time.Now, close: db.Close}, nil
+	return &Ledger{db: db.DB, now: time.Now, events: clubhouse.Discard, close: db.Close}, nil
 }
 
 // CloseDB closes the database of a ledger made by Open; it does nothing for

@@ -21,7 +21,7 @@ import (
 func newLedger(t testing.TB) *ledger.Ledger {
 	t.Helper()
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
-	l := ledger.New(db.DB, time.Now)
+	l := ledger.New(db.DB, ledger.Options{})
 	require.NoError(t, l.SeedChart(context.Background(), books, ledger.DemoChart))
 	return l
 }
@@ -73,7 +73,7 @@ func TestPost_invariants(t *testing.T) {
 		require.Error(t, err, c.in.Description)
 		assert.Equal(t, c.kind, clubhouse.KindOf(err), "%s: %v", c.in.Description, err)
 	}
-	tb, err := l.TrialBalance(ctx, books, day("2026-12-31"))
+	tb, err := l.TrialBalance(ctx, books, ledger.ReportDate{Date: day("2026-12-31")})
 	require.NoError(t, err)
 	assert.Equal(t, "60000", tb.TotalDebit.String(), "rejected operations leave the ledger unchanged")
 	assert.True(t, tb.TotalDebit.Equal(tb.TotalCredit))
@@ -126,7 +126,7 @@ func TestPost_idempotencyAndReversal(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 1, ok, "at most one reversal per entry")
-	tb, err := l.TrialBalance(ctx, books, day("2026-12-31"))
+	tb, err := l.TrialBalance(ctx, books, ledger.ReportDate{Date: day("2026-12-31")})
 	require.NoError(t, err)
 	for _, r := range tb.Rows {
 		assert.True(t, r.Balance.IsZero(), "an entry and its reversal net to zero on %s", r.Code)
@@ -178,7 +178,7 @@ func TestClose_resultsAndPeriod(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, ledger.PeriodClosed, closed.Status)
 
-	tb, err := l.TrialBalance(ctx, books, day("2026-01-31"))
+	tb, err := l.TrialBalance(ctx, books, ledger.ReportDate{Date: day("2026-01-31")})
 	require.NoError(t, err)
 	bal := map[string]string{}
 	for _, r := range tb.Rows {
@@ -193,17 +193,17 @@ func TestClose_resultsAndPeriod(t *testing.T) {
 	_, err = l.Close(ctx, books, p1.ID, ledger.CloseOptions{})
 	require.ErrorIs(t, err, ledger.ErrPeriodClosed)
 
-	pl, err := l.ProfitOrLoss(ctx, books, day("2026-01-01"), day("2026-01-31"))
+	pl, err := l.ProfitOrLoss(ctx, books, ledger.ReportRange{From: day("2026-01-01"), To: day("2026-01-31")})
 	require.NoError(t, err)
 	assert.Equal(t, "230000", pl.Result.String())
-	fp, err := l.FinancialPosition(ctx, books, day("2026-01-31"))
+	fp, err := l.FinancialPosition(ctx, books, ledger.ReportDate{Date: day("2026-01-31")})
 	require.NoError(t, err)
 	assert.Equal(t, fp.Assets.Total.String(), fp.Liabilities.Total.Add(fp.Equity.Total).String())
-	ce, err := l.ChangesInEquity(ctx, books, day("2026-01-01"), day("2026-01-31"))
+	ce, err := l.ChangesInEquity(ctx, books, ledger.ReportRange{From: day("2026-01-01"), To: day("2026-01-31")})
 	require.NoError(t, err)
 	assert.Equal(t, "230000", ce.Total.Result.String())
 	assert.Equal(t, "1230000", ce.Total.Closing.String())
-	gl, err := l.GeneralLedger(ctx, books, "1.1.10.01", day("2026-01-01"), day("2026-01-31"))
+	gl, err := l.GeneralLedger(ctx, books, "1.1.10.01", ledger.ReportRange{From: day("2026-01-01"), To: day("2026-01-31")})
 	require.NoError(t, err)
 	assert.Equal(t, "1230000", gl.Closing.String())
 }
@@ -260,7 +260,7 @@ func TestClose_racingPostings(t *testing.T) {
 		}
 	}
 	assert.Len(t, entries, int(n), "the period holds the accepted sales and no other")
-	tb, err := l.TrialBalance(ctx, books, day("2026-01-31"))
+	tb, err := l.TrialBalance(ctx, books, ledger.ReportDate{Date: day("2026-01-31")})
 	require.NoError(t, err)
 	bal := map[string]decimal.Decimal{}
 	for _, r := range tb.Rows {
@@ -320,25 +320,26 @@ func TestGeneralLedger_bounded(t *testing.T) {
 		require.NoError(t, err)
 	}
 
-	_, err = l.GeneralLedger(ctx, books, "1.1.10.01", day("2026-01-01"), day("2026-12-31"))
+	_, err = l.GeneralLedger(ctx, books, "1.1.10.01", ledger.ReportRange{From: day("2026-01-01"), To: day("2026-12-31")})
 	require.ErrorIs(t, err, ledger.ErrTooManyLines)
-	gl, err := l.GeneralLedger(ctx, books, "4.1.05", day("2026-01-01"), day("2026-12-31"))
+	gl, err := l.GeneralLedger(ctx, books, "4.1.05", ledger.ReportRange{From: day("2026-01-01"), To: day("2026-12-31")})
 	require.NoError(t, err)
 	assert.Len(t, gl.Lines, 2)
 }
 
-// TestClose_checks: the close checks given to New keep a period open, for
-// any caller of Close, and Readiness reports them with the ledger's own.
+// TestClose_checks: the close checks given to New (Options.Checks) keep a
+// period open, for any caller of Close, and Readiness reports them with
+// the ledger's own.
 func TestClose_checks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
 	waiting := 2
 	var judged []string
-	l := ledger.New(db.DB, time.Now, ledger.CloseCheck{Name: "payments_waiting", Run: func(_ context.Context, p ledger.Period) (bool, string, error) {
+	l := ledger.New(db.DB, ledger.Options{Checks: []ledger.CloseCheck{{Name: "payments_waiting", Run: func(_ context.Context, p ledger.Period) (bool, string, error) {
 		judged = append(judged, p.Name)
 		return waiting == 0, fmt.Sprintf("%d payments wait.", waiting), nil
-	}})
+	}}}})
 	require.NoError(t, l.SeedChart(ctx, books, ledger.DemoChart))
 	p, err := l.CreatePeriod(ctx, books, "2026-01", day("2026-01-01"), day("2026-01-31"))
 	require.NoError(t, err)
@@ -373,7 +374,7 @@ func TestClose_equityCheck(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
-	l := ledger.New(db.DB, time.Now)
+	l := ledger.New(db.DB, ledger.Options{})
 	require.NoError(t, l.SeedChart(ctx, books, append(ledger.DemoChart, ledger.ChartAccount{Code: "8", Name: "Cuentas de orden"},
 		ledger.ChartAccount{Code: "8.1", Name: "Bienes en custodia"})))
 	p, err := l.CreatePeriod(ctx, books, "2026-01", day("2026-01-01"), day("2026-01-31"))

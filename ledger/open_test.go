@@ -28,7 +28,7 @@ func TestOpen(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, created)
 	assert.Len(t, e.Lines, 2)
-	tb, err := l.TrialBalance(ctx, books, time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC))
+	tb, err := l.TrialBalance(ctx, books, ledger.ReportDate{Date: time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC)})
 	require.NoError(t, err)
 	assert.Equal(t, "10", tb.TotalDebit.String())
 }

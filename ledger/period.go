@@ -103,13 +103,21 @@ func (l *Ledger) Period(ctx context.Context, by clubhouse.Actor, id int64) (Peri
 	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
 		return Period{}, err
 	}
-	var p Period
-	if err := l.db.GetContext(ctx, &p, `SELECT `+periodColumns+` FROM periods WHERE id = $1`, id); err != nil {
-		return Period{}, mapErr(err, ErrPeriodNotFound)
+	p, err := l.period(ctx, id)
+	if err != nil {
+		return Period{}, err
 	}
 	ps := []Period{p}
-	err := l.reopenings(ctx, ps)
+	err = l.reopenings(ctx, ps)
 	return ps[0], err
+}
+
+// period reads the period with id, without its reopenings. Errors:
+// ErrPeriodNotFound.
+func (l *Ledger) period(ctx context.Context, id int64) (Period, error) {
+	var p Period
+	err := l.db.GetContext(ctx, &p, `SELECT `+periodColumns+` FROM periods WHERE id = $1`, id)
+	return p, mapErr(err, ErrPeriodNotFound)
 }
 
 // OpenPeriodFor returns the open period that covers date.

@@ -25,7 +25,7 @@ var books = clubhouse.Staff("books")
 func TestPermissions_ledger(t *testing.T) {
 	t.Parallel()
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
-	l := ledger.New(db.DB, func() time.Time { return time.Date(2027, 2, 1, 12, 0, 0, 0, time.UTC) })
+	l := ledger.New(db.DB, ledger.Options{Now: func() time.Time { return time.Date(2027, 2, 1, 12, 0, 0, 0, time.UTC) }})
 	ctx := t.Context()
 	require.NoError(t, l.SeedChart(ctx, books, ledger.DemoChart))
 	p, err := l.CreatePeriod(ctx, books, "2026", day("2026-01-01"), day("2026-12-31"))
@@ -102,23 +102,23 @@ func TestPermissions_ledger(t *testing.T) {
 			return err
 		}},
 		{"TrialBalance", func(ctx context.Context, by clubhouse.Actor) error {
-			_, err := l.TrialBalance(ctx, by, day("2026-12-31"))
+			_, err := l.TrialBalance(ctx, by, ledger.ReportDate{Date: day("2026-12-31")})
 			return err
 		}},
 		{"GeneralLedger", func(ctx context.Context, by clubhouse.Actor) error {
-			_, err := l.GeneralLedger(ctx, by, "4.1.05", day("2026-01-01"), day("2026-12-31"))
+			_, err := l.GeneralLedger(ctx, by, "4.1.05", ledger.ReportRange{From: day("2026-01-01"), To: day("2026-12-31")})
 			return err
 		}},
 		{"FinancialPosition", func(ctx context.Context, by clubhouse.Actor) error {
-			_, err := l.FinancialPosition(ctx, by, day("2026-12-31"))
+			_, err := l.FinancialPosition(ctx, by, ledger.ReportDate{Date: day("2026-12-31")})
 			return err
 		}},
 		{"ProfitOrLoss", func(ctx context.Context, by clubhouse.Actor) error {
-			_, err := l.ProfitOrLoss(ctx, by, day("2026-01-01"), day("2026-12-31"))
+			_, err := l.ProfitOrLoss(ctx, by, ledger.ReportRange{From: day("2026-01-01"), To: day("2026-12-31")})
 			return err
 		}},
 		{"ChangesInEquity", func(ctx context.Context, by clubhouse.Actor) error {
-			_, err := l.ChangesInEquity(ctx, by, day("2026-01-01"), day("2026-12-31"))
+			_, err := l.ChangesInEquity(ctx, by, ledger.ReportRange{From: day("2026-01-01"), To: day("2026-12-31")})
 			return err
 		}},
 		{"Readiness", func(ctx context.Context, by clubhouse.Actor) error { _, err := l.Readiness(ctx, by, p.ID); return err }},

@@ -16,8 +16,8 @@ import (
 )
 
 // Post writes an entry in one transaction and returns it, and whether it
-// was written now (false: its idempotency key returned the original entry).
-// Errors: Invalid (see EntryInput.Validate; an unknown account code is
+// was written now (false: its idempotency key returned the original entry);
+// once it is written, Options.Events receives ledger:posted. Errors: Invalid (see EntryInput.Validate; an unknown account code is
 // "invalid reference"), ErrNotPostable, ErrNoOpenPeriod, ErrWouldBeNegative,
 // ErrKeyReused.
 func (l *Ledger) Post(ctx context.Context, by clubhouse.Actor, in EntryInput) (Entry, bool, error) {
@@ -37,6 +37,9 @@ func (l *Ledger) Post(ctx context.Context, by clubhouse.Actor, in EntryInput) (E
 	})
 	if err != nil {
 		return Entry{}, false, fmt.Errorf("post entry: %w", mapErr(err, nil))
+	}
+	if created {
+		l.posted(e.ID)
 	}
 	return e, created, nil
 }
@@ -123,7 +126,8 @@ func unknownCode(codes []string, lines []Line) error {
 
 // Reverse posts the reversal of the entry with id, dated date (the
 // original's date when zero), and returns it. An entry is reversed at most
-// once; the same idempotency key returns the same reversal. Errors:
+// once; the same idempotency key returns the same reversal. A reversal
+// written now is published as Post's entries are. Errors:
 // ErrEntryNotFound, ErrAlreadyReversed, and those of Post.
 func (l *Ledger) Reverse(ctx context.Context, by clubhouse.Actor, id int64, date time.Time, key string) (Entry, bool, error) {
 	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
@@ -147,6 +151,9 @@ func (l *Ledger) Reverse(ctx context.Context, by clubhouse.Actor, id int64, date
 	})
 	if err != nil {
 		return Entry{}, false, fmt.Errorf("reverse entry: %w", mapErr(err, ErrEntryNotFound))
+	}
+	if created {
+		l.posted(rev.ID)
 	}
 	return rev, created, nil
 }

@@ -77,7 +77,7 @@ func newWorld(t *testing.T) *world {
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
 	// The clock stands past every period the checks open, so that each
 	// may close whatever today's date.
-	w := &world{l: ledger.New(db.DB, func() time.Time { return farDate }), db: db}
+	w := &world{l: ledger.New(db.DB, ledger.Options{Now: func() time.Time { return farDate }}), db: db}
 	require.NoError(t, w.l.SeedChart(ctx, books, append(slices.Clone(ledger.DemoChart), extraChart...)))
 	_, err := w.l.UpdateAccount(ctx, books, "1.1.10.09", ledger.AccountInput{Active: clubhouse.Some(false)})
 	require.NoError(t, err)
@@ -126,7 +126,7 @@ type model map[string]decimal.Decimal
 // model reads the balances the ledger holds now.
 func (w *world) model(t testingT) model {
 	t.Helper()
-	tb, err := w.l.TrialBalance(context.Background(), books, farDate)
+	tb, err := w.l.TrialBalance(context.Background(), books, ledger.ReportDate{Date: farDate})
 	require.NoError(t, err)
 	m := model{}
 	for _, r := range tb.Rows {
@@ -170,7 +170,7 @@ func (m model) closeResults() decimal.Decimal {
 func (w *world) requireModel(t testingT, m model) {
 	t.Helper()
 	ctx := context.Background()
-	tb, err := w.l.TrialBalance(ctx, books, farDate)
+	tb, err := w.l.TrialBalance(ctx, books, ledger.ReportDate{Date: farDate})
 	require.NoError(t, err)
 	require.True(t, tb.TotalDebit.Equal(tb.TotalCredit), "trial balance: debits %s, credits %s", tb.TotalDebit, tb.TotalCredit)
 	got := model{}
@@ -277,7 +277,7 @@ func TestProperty_balancedEntriesKeepTrialBalance(t *testing.T) {
 		for range rapid.IntRange(1, 8).Draw(t, "entries") {
 			_, _ = w.post(t, m, drawAnyEntry(t, p))
 		}
-		tb, err := w.l.TrialBalance(context.Background(), books, p.EndDate)
+		tb, err := w.l.TrialBalance(context.Background(), books, ledger.ReportDate{Date: p.EndDate})
 		require.NoError(t, err)
 		require.True(t, tb.TotalDebit.Equal(tb.TotalCredit), "trial balance at %s: debits %s, credits %s",
 			p.EndDate.Format(time.DateOnly), tb.TotalDebit, tb.TotalCredit)
@@ -352,7 +352,7 @@ func TestProperty_reversalNetsToZero(t *testing.T) {
 			assert.Equal(t, r.ID, *orig.ReversedBy)
 		}
 		w.requireModel(t, before)
-		pl, err := w.l.ProfitOrLoss(ctx, books, p.StartDate, p.EndDate)
+		pl, err := w.l.ProfitOrLoss(ctx, books, ledger.ReportRange{From: p.StartDate, To: p.EndDate})
 		require.NoError(t, err)
 		assert.True(t, pl.Result.IsZero(), "profit or loss of the period: %s", pl.Result)
 		for _, s := range []ledger.Section{pl.Income, pl.Expenses} {
@@ -389,7 +389,7 @@ func TestProperty_closeResults(t *testing.T) {
 		}
 		want := maps.Clone(m)
 		profit := want.closeResults()
-		pl, err := w.l.ProfitOrLoss(ctx, books, p.StartDate, p.EndDate)
+		pl, err := w.l.ProfitOrLoss(ctx, books, ledger.ReportRange{From: p.StartDate, To: p.EndDate})
 		require.NoError(t, err)
 		require.True(t, profit.Equal(pl.Result), "profit or loss %s, want %s", pl.Result, profit)
 
@@ -398,7 +398,7 @@ func TestProperty_closeResults(t *testing.T) {
 		require.Equal(t, ledger.PeriodClosed, closed.Status)
 		w.requireModel(t, want)
 
-		tb, err := w.l.TrialBalance(ctx, books, p.EndDate)
+		tb, err := w.l.TrialBalance(ctx, books, ledger.ReportDate{Date: p.EndDate})
 		require.NoError(t, err)
 		equity, memorandum := decimal.Zero, decimal.Zero
 		for _, r := range tb.Rows {
@@ -414,17 +414,17 @@ func TestProperty_closeResults(t *testing.T) {
 		require.True(t, equity.IsZero(), "assets + liabilities + equity = %s", equity)
 		require.True(t, memorandum.IsZero(), "memorandum accounts net %s", memorandum)
 
-		after, err := w.l.ProfitOrLoss(ctx, books, p.StartDate, p.EndDate)
+		after, err := w.l.ProfitOrLoss(ctx, books, ledger.ReportRange{From: p.StartDate, To: p.EndDate})
 		require.NoError(t, err)
 		require.True(t, profit.Equal(after.Result), "the closing entries leave the profit or loss alone: %s", after.Result)
-		fp, err := w.l.FinancialPosition(ctx, books, p.EndDate)
+		fp, err := w.l.FinancialPosition(ctx, books, ledger.ReportDate{Date: p.EndDate})
 		require.NoError(t, err)
 		require.True(t, fp.Assets.Total.Equal(fp.Liabilities.Total.Add(fp.Equity.Total)),
 			"assets %s, liabilities %s, equity %s", fp.Assets.Total, fp.Liabilities.Total, fp.Equity.Total)
 		for _, ln := range fp.Equity.Lines {
 			require.NotEmpty(t, ln.Code, "no result is left unclosed: %s %s", ln.Name, ln.Amount)
 		}
-		ce, err := w.l.ChangesInEquity(ctx, books, p.StartDate, p.EndDate)
+		ce, err := w.l.ChangesInEquity(ctx, books, ledger.ReportRange{From: p.StartDate, To: p.EndDate})
 		require.NoError(t, err)
 		require.True(t, profit.Equal(ce.Total.Result), "changes in equity: result %s, want %s", ce.Total.Result, profit)
 		require.True(t, fp.Equity.Total.Equal(ce.Total.Closing), "changes in equity close at %s, the position shows %s", ce.Total.Closing, fp.Equity.Total)
@@ -449,7 +449,7 @@ func (w *world) snapshot(t testingT) snapshot {
 		never_negative, balance, updated_at) FROM accounts ORDER BY id`))
 	require.NoError(t, w.db.SelectContext(ctx, &s.Periods, `SELECT concat_ws('|', id, name, start_date, end_date, status,
 		results_closed_at, closed_at) FROM periods ORDER BY id`))
-	tb, err := w.l.TrialBalance(ctx, books, farDate)
+	tb, err := w.l.TrialBalance(ctx, books, ledger.ReportDate{Date: farDate})
 	require.NoError(t, err)
 	for _, r := range tb.Rows {
 		s.Balances = append(s.Balances, fmt.Sprintf("%s %s %s", r.Code, r.Debit.StringFixed(2), r.Credit.StringFixed(2)))

@@ -18,7 +18,9 @@ import (
 // closing balances the close stored, opens the period and records the
 // reopening (who, when, why, the close it undid and the reversal:
 // Period.Reopenings): the ledger is as before the close, and the period
-// takes postings again, the payments that waited for it among them.
+// takes postings again, the payments that waited for it among them. Once
+// it has committed, Options.Events receives ledger:posted for the reversal,
+// if there was one, and period:reopened.
 // Periods close in order, so they reopen in reverse order: a later closed
 // period is reopened first. Errors: ErrReopenForAdmin for an actor without
 // role admin, Incomplete without a reason, ErrPeriodNotFound,
@@ -32,6 +34,7 @@ func (l *Ledger) Reopen(ctx context.Context, a clubhouse.Actor, id int64, reason
 	if reason = strings.TrimSpace(reason); reason == "" {
 		return Period{}, clubhouse.ErrIncomplete.Withf("Missing required fields: reason.")
 	}
+	var msg Reopened
 	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		var p Period
 		if err := tx.GetContext(ctx, &p, `SELECT `+periodColumns+` FROM periods WHERE id = $1 FOR UPDATE`, id); err != nil {
@@ -88,10 +91,16 @@ func (l *Ledger) Reopen(ctx context.Context, a clubhouse.Actor, id int64, reason
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO period_reopenings (period_id, reopened_by, reason, closed_at, closed_by, closed_early, reversal_id)
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`, p.ID, a.Label(), reason, p.ClosedAt, p.ClosedBy, p.ClosedEarly, reversal)
+		msg = Reopened{ID: p.ID, Name: p.Name, StartDate: dateText(p.StartDate), EndDate: dateText(p.EndDate), ReopenedBy: a.Label(),
+			Reason: reason, ReversalEntryID: reversal, By: a}
 		return err
 	})
 	if err != nil {
 		return Period{}, fmt.Errorf("reopen period: %w", mapErr(err, nil))
 	}
+	if msg.ReversalEntryID != nil {
+		l.posted(*msg.ReversalEntryID)
+	}
+	l.events.Publish(TopicPeriodReopened, msg)
 	return l.Period(ctx, a, id)
 }

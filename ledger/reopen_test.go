@@ -24,7 +24,7 @@ var (
 // balance.
 func balances(t testing.TB, l *ledger.Ledger, asOf time.Time) map[string]string {
 	t.Helper()
-	tb, err := l.TrialBalance(context.Background(), books, asOf)
+	tb, err := l.TrialBalance(context.Background(), books, ledger.ReportDate{Date: asOf})
 	require.NoError(t, err)
 	require.True(t, tb.TotalDebit.Equal(tb.TotalCredit), "the trial balance balances")
 	m := map[string]string{}
@@ -62,7 +62,7 @@ func TestReopen(t *testing.T) {
 	require.NoError(t, err)
 	before := balances(t, l, p.EndDate)
 	assert.Equal(t, "-50000.00", before["4.1.05"])
-	ceBefore, err := l.ChangesInEquity(ctx, books, p.StartDate, p.EndDate)
+	ceBefore, err := l.ChangesInEquity(ctx, books, ledger.ReportRange{From: p.StartDate, To: p.EndDate})
 	require.NoError(t, err)
 	rdBefore, err := l.Readiness(ctx, books, p.ID)
 	require.NoError(t, err)
@@ -105,10 +105,10 @@ func TestReopen(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, kept.ReversedBy, "the results close run before the close stays")
 
-	pl, err := l.ProfitOrLoss(ctx, books, p.StartDate, p.EndDate)
+	pl, err := l.ProfitOrLoss(ctx, books, ledger.ReportRange{From: p.StartDate, To: p.EndDate})
 	require.NoError(t, err)
 	assert.Equal(t, "230000", pl.Result.String(), "closing entries and their reversals make no result")
-	ce, err := l.ChangesInEquity(ctx, books, p.StartDate, p.EndDate)
+	ce, err := l.ChangesInEquity(ctx, books, ledger.ReportRange{From: p.StartDate, To: p.EndDate})
 	require.NoError(t, err)
 	assert.Equal(t, ceBefore, ce, "changes in equity as before the close")
 	rd, err := l.Readiness(ctx, books, p.ID)

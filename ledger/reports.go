@@ -30,11 +30,67 @@ type BalanceRow struct {
 	Balance   decimal.Decimal `db:"balance"`
 }
 
-// TrialBalance sums the postings of every account up to and including
-// asOf. The lines are grouped alone and joined to the chart afterwards, so
-// the cost is one pass over the lines.
-func (l *Ledger) TrialBalance(ctx context.Context, by clubhouse.Actor, asOf time.Time) (TrialBalance, error) {
+// ReportDate chooses the day a report is made at (TrialBalance,
+// FinancialPosition): the last day of the period PeriodID when it is set
+// (Date is then not read), else Date, else today by the ledger's clock.
+type ReportDate struct {
+	PeriodID int64
+	Date     time.Time
+}
+
+// ReportRange chooses the days a report covers, both included
+// (GeneralLedger, ProfitOrLoss, ChangesInEquity): those of the period
+// PeriodID when it is set (From and To are then not read), else From to
+// To, From by default the first day of the current month and To today, by
+// the ledger's clock.
+type ReportRange struct {
+	PeriodID int64
+	From, To time.Time
+}
+
+// reportDate is the day d chooses. Errors: ErrPeriodNotFound.
+func (l *Ledger) reportDate(ctx context.Context, d ReportDate) (time.Time, error) {
+	if d.PeriodID != 0 {
+		p, err := l.period(ctx, d.PeriodID)
+		return p.EndDate, err
+	}
+	if d.Date.IsZero() {
+		return l.today(), nil
+	}
+	return d.Date, nil
+}
+
+// reportRange is the first and last day r chooses. Errors:
+// ErrPeriodNotFound, ErrInvalidDate for a range that ends before it
+// starts.
+func (l *Ledger) reportRange(ctx context.Context, r ReportRange) (time.Time, time.Time, error) {
+	if r.PeriodID != 0 {
+		p, err := l.period(ctx, r.PeriodID)
+		return p.StartDate, p.EndDate, err
+	}
+	today := l.today()
+	if r.From.IsZero() {
+		r.From = time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC)
+	}
+	if r.To.IsZero() {
+		r.To = today
+	}
+	if r.To.Before(r.From) {
+		return time.Time{}, time.Time{}, clubhouse.ErrInvalidDate.Withf("to must not be before from.")
+	}
+	return r.From, r.To, nil
+}
+
+// TrialBalance sums the postings of every account up to and including the
+// day at chooses, which it reports as AsOf. The lines are grouped alone
+// and joined to the chart afterwards, so the cost is one pass over the
+// lines. Errors: ErrPeriodNotFound.
+func (l *Ledger) TrialBalance(ctx context.Context, by clubhouse.Actor, at ReportDate) (TrialBalance, error) {
 	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
+		return TrialBalance{}, err
+	}
+	asOf, err := l.reportDate(ctx, at)
+	if err != nil {
 		return TrialBalance{}, err
 	}
 	return trialBalance(ctx, l.db, asOf)
@@ -85,14 +141,16 @@ const MaxLedgerLines = 10_000
 var ErrTooManyLines = clubhouse.Errorf(clubhouse.Invalid, "limit exceeded",
 	"The account has more than %d postings in that range; ask for a shorter one.", MaxLedgerLines)
 
-// GeneralLedger returns the postings of the account with code from from to
-// to (inclusive) with a running balance. Errors: ErrAccountNotFound,
-// ErrTooManyLines.
-func (l *Ledger) GeneralLedger(ctx context.Context, by clubhouse.Actor, code string, from, to time.Time) (GeneralLedger, error) {
+// GeneralLedger returns the postings of the account with code on the days
+// r chooses, reported as From and To, with a running balance. Errors:
+// ErrAccountNotFound, ErrTooManyLines, and those of ReportRange
+// (ErrPeriodNotFound, ErrInvalidDate).
+func (l *Ledger) GeneralLedger(ctx context.Context, by clubhouse.Actor, code string, r ReportRange) (GeneralLedger, error) {
 	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
 		return GeneralLedger{}, err
 	}
-	if err := checkRange(from, to); err != nil {
+	from, to, err := l.reportRange(ctx, r)
+	if err != nil {
 		return GeneralLedger{}, err
 	}
 	a, err := l.Account(ctx, by, code)
@@ -150,14 +208,18 @@ type FinancialPosition struct {
 	Equity      Section // includes the result not yet closed into 3.1
 }
 
-// FinancialPosition builds the statement of financial position at asOf:
-// assets, liabilities, and equity including the profit or loss not yet
-// closed into 3.1.
-func (l *Ledger) FinancialPosition(ctx context.Context, by clubhouse.Actor, asOf time.Time) (FinancialPosition, error) {
+// FinancialPosition builds the statement of financial position at the day
+// at chooses, reported as AsOf: assets, liabilities, and equity including
+// the profit or loss not yet closed into 3.1. Errors: ErrPeriodNotFound.
+func (l *Ledger) FinancialPosition(ctx context.Context, by clubhouse.Actor, at ReportDate) (FinancialPosition, error) {
 	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
 		return FinancialPosition{}, err
 	}
-	tb, err := l.TrialBalance(ctx, by, asOf)
+	asOf, err := l.reportDate(ctx, at)
+	if err != nil {
+		return FinancialPosition{}, err
+	}
+	tb, err := trialBalance(ctx, l.db, asOf)
 	if err != nil {
 		return FinancialPosition{}, err
 	}
@@ -189,18 +251,21 @@ type ProfitOrLoss struct {
 	Result   decimal.Decimal
 }
 
-// ProfitOrLoss builds the statement of profit or loss from from to to,
-// leaving out the closing entries and their reversals when a period is
-// reopened (they move the result, they do not make it).
-func (l *Ledger) ProfitOrLoss(ctx context.Context, by clubhouse.Actor, from, to time.Time) (ProfitOrLoss, error) {
+// ProfitOrLoss builds the statement of profit or loss of the days r
+// chooses, reported as From and To, leaving out the closing entries and
+// their reversals when a period is reopened (they move the result, they do
+// not make it). Errors: those of ReportRange (ErrPeriodNotFound,
+// ErrInvalidDate).
+func (l *Ledger) ProfitOrLoss(ctx context.Context, by clubhouse.Actor, r ReportRange) (ProfitOrLoss, error) {
 	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
 		return ProfitOrLoss{}, err
 	}
-	if err := checkRange(from, to); err != nil {
+	from, to, err := l.reportRange(ctx, r)
+	if err != nil {
 		return ProfitOrLoss{}, err
 	}
 	var rows []BalanceRow
-	err := l.db.SelectContext(ctx, &rows, `SELECT t.account_id, a.code, a.name, a.class, t.debit, t.credit, t.debit - t.credit AS balance
+	err = l.db.SelectContext(ctx, &rows, `SELECT t.account_id, a.code, a.name, a.class, t.debit, t.credit, t.debit - t.credit AS balance
 		FROM (SELECT l.account_id, sum(l.debit) AS debit, sum(l.credit) AS credit FROM lines l JOIN entries e ON e.id = l.entry_id
 		      WHERE l.date BETWEEN $1 AND $2 AND e.source NOT IN ('close-results', 'reopen') GROUP BY l.account_id) t
 		JOIN accounts a ON a.id = t.account_id WHERE a.class IN (4, 5, 6, 7) ORDER BY string_to_array(a.code, '.')::int[]`, from, to)
@@ -236,14 +301,17 @@ type ChangesInEquity struct {
 	Total    EquityChange
 }
 
-// ChangesInEquity builds the statement of changes in equity from from to
-// to: each equity account's opening balance, the results closed into it,
-// its other movements and its closing balance, all positive on the credit side.
-func (l *Ledger) ChangesInEquity(ctx context.Context, by clubhouse.Actor, from, to time.Time) (ChangesInEquity, error) {
+// ChangesInEquity builds the statement of changes in equity of the days r
+// chooses, reported as From and To: each equity account's opening
+// balance, the results closed into it, its other movements and its closing
+// balance, all positive on the credit side. Errors: those of ReportRange
+// (ErrPeriodNotFound, ErrInvalidDate).
+func (l *Ledger) ChangesInEquity(ctx context.Context, by clubhouse.Actor, r ReportRange) (ChangesInEquity, error) {
 	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
 		return ChangesInEquity{}, err
 	}
-	if err := checkRange(from, to); err != nil {
+	from, to, err := l.reportRange(ctx, r)
+	if err != nil {
 		return ChangesInEquity{}, err
 	}
 	var rows []struct {
@@ -253,7 +321,7 @@ func (l *Ledger) ChangesInEquity(ctx context.Context, by clubhouse.Actor, from, 
 		Result  decimal.Decimal `db:"result"`
 		Other   decimal.Decimal `db:"other"`
 	}
-	err := l.db.SelectContext(ctx, &rows, `SELECT a.code, a.name,
+	err = l.db.SelectContext(ctx, &rows, `SELECT a.code, a.name,
 		COALESCE(sum(l.credit - l.debit) FILTER (WHERE l.date < $1), 0) AS opening,
 		COALESCE(sum(l.credit - l.debit) FILTER (WHERE l.date BETWEEN $1 AND $2 AND e.source IN ('close-results', 'reopen')), 0) AS result,
 		COALESCE(sum(l.credit - l.debit) FILTER (WHERE l.date BETWEEN $1 AND $2 AND e.source NOT IN ('close-results', 'reopen')), 0) AS other
@@ -280,12 +348,4 @@ func section(title string) Section {
 func (s *Section) add(code, name string, amount decimal.Decimal) {
 	s.Lines = append(s.Lines, StatementLine{Code: code, Name: name, Amount: amount})
 	s.Total = s.Total.Add(amount)
-}
-
-// checkRange refuses a report range that ends before it starts.
-func checkRange(from, to time.Time) error {
-	if to.Before(from) {
-		return clubhouse.ErrInvalidDate.Withf("to must not be before from.")
-	}
-	return nil
 }

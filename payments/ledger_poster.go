@@ -225,7 +225,7 @@ func deref[T any](p *T) T {
 // clients know it by) for the postings of db, payments and ticket
 // movements, whose dates are club dates in zone: a period does not close
 // while postings dated in it wait (they post while the period is open).
-// Give it to ledger.New, so that every close, whoever asks for it, is
+// Give it to ledger.New (Options.Checks), so that every close, whoever asks for it, is
 // refused while they wait.
 func WaitingCheck(db *sqlx.DB, zone *time.Location) ledger.CloseCheck {
 	return ledger.CloseCheck{Name: "payments_waiting", Run: func(ctx context.Context, p ledger.Period) (bool, string, error) {

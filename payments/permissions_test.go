@@ -73,7 +73,7 @@ func TestPermissions_staffReads(t *testing.T) {
 			return err
 		}},
 		{"Dashboard", func(ctx context.Context, by clubhouse.Actor) error {
-			_, err := c.svc.Dashboard(ctx, by, 5)
+			_, err := c.svc.Dashboard(ctx, by)
 			return err
 		}},
 		{"Inbox", func(ctx context.Context, by clubhouse.Actor) error {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -1127,27 +1128,29 @@ func TestService_views(t *testing.T) {
 	}
 }
 
+// TestService_Dashboard: the dashboard lists the DashboardRecent latest
+// payments and bookings, newest first, whoever asks for it.
 func TestService_Dashboard(t *testing.T) {
 	t.Parallel()
 	c := newPayClub(t)
-	first := c.payment(t, c.booking, false)
-	second := c.payment(t, c.other, false)
-	tests := []struct {
-		name       string
-		recent     int
-		wantRecent []payments.Payment
-	}{
-		{name: "the latest payment", recent: 1, wantRecent: []payments.Payment{second}},
-		{name: "more than there are", recent: 5, wantRecent: []payments.Payment{second, first}},
+	d, err := c.svc.Dashboard(t.Context(), desk)
+	require.NoError(t, err)
+	assert.Empty(t, d.RecentPayments)
+	assert.Len(t, d.Recent, 3, "fewer bookings than the dashboard lists")
+
+	var made []payments.Payment
+	for i := range payments.DashboardRecent + 1 {
+		made = append(made, c.payment(t, []int64{c.booking, c.other}[i%2], false))
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d, err := c.svc.Dashboard(t.Context(), desk, tt.recent)
-			require.NoError(t, err)
-			assert.Equal(t, 3, d.Reservations)
-			assert.Equal(t, 2, d.Payments.Total)
-			assert.Equal(t, paymentIDs(tt.wantRecent), paymentIDs(d.RecentPayments))
-			assert.Len(t, d.Recent, min(tt.recent, 3), "the latest bookings")
-		})
+	for range 3 {
+		newBooking(t, c.db)
 	}
+	d, err = c.svc.Dashboard(t.Context(), desk)
+	require.NoError(t, err)
+	assert.Equal(t, 6, d.Reservations)
+	assert.Equal(t, payments.DashboardRecent+1, d.Payments.Total)
+	latest := slices.Clone(made[1:])
+	slices.Reverse(latest)
+	assert.Equal(t, paymentIDs(latest), paymentIDs(d.RecentPayments), "the latest payments, newest first")
+	assert.Len(t, d.Recent, payments.DashboardRecent, "the latest bookings")
 }

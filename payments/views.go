@@ -154,16 +154,21 @@ type Dashboard struct {
 	RecentPayments []Payment
 }
 
-// Dashboard returns the club's dashboard with recent latest bookings and
-// payments.
-func (s *Service) Dashboard(ctx context.Context, by clubhouse.Actor, recent int) (Dashboard, error) {
+// DashboardRecent is how many of the latest bookings and payments the
+// dashboard lists.
+const DashboardRecent = 5
+
+// Dashboard returns the club's dashboard with its DashboardRecent latest
+// bookings and payments. Errors: clubhouse.ErrForbidden for an actor
+// without the panel permission.
+func (s *Service) Dashboard(ctx context.Context, by clubhouse.Actor) (Dashboard, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Dashboard{}, err
 	}
 	if s.bookings == nil {
 		return Dashboard{}, errNoBookings
 	}
-	d, err := s.bookings.Dashboard(ctx, by, recent)
+	d, err := s.bookings.Dashboard(ctx, by, DashboardRecent)
 	if err != nil {
 		return Dashboard{}, err
 	}
@@ -171,7 +176,7 @@ func (s *Service) Dashboard(ctx context.Context, by clubhouse.Actor, recent int)
 	if err != nil {
 		return Dashboard{}, err
 	}
-	pays, err := s.recent(ctx, recent)
+	pays, err := s.recent(ctx, DashboardRecent)
 	if err != nil {
 		return Dashboard{}, err
 	}

@@ -37,7 +37,7 @@ func newBooks(tb testing.TB) *books {
 	ctx := context.Background()
 	b := &books{eventClub: newEventClub(tb)}
 	acc, _ := dbtest.NewWith(tb, migrations.Accounting())
-	b.ledger = ledger.New(acc.DB, time.Now)
+	b.ledger = ledger.New(acc.DB, ledger.Options{})
 	require.NoError(tb, b.ledger.SeedChart(ctx, clubhouse.Staff("test"), ledger.DemoChart))
 	end := time.Date(max(2026, time.Now().Year()), 12, 31, 0, 0, 0, 0, time.UTC)
 	_, err := b.ledger.CreatePeriod(ctx, clubhouse.Staff("test"), "2026 on", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), end)
@@ -125,7 +125,7 @@ func (b *books) post(tb testing.TB) int {
 // postings, to the cent.
 func (b *books) balances(tb testing.TB) map[string]string {
 	tb.Helper()
-	trial, err := b.ledger.TrialBalance(context.Background(), clubhouse.Staff("test"), time.Date(2099, 12, 31, 0, 0, 0, 0, time.UTC))
+	trial, err := b.ledger.TrialBalance(context.Background(), clubhouse.Staff("test"), ledger.ReportDate{Date: time.Date(2099, 12, 31, 0, 0, 0, 0, time.UTC)})
 	require.NoError(tb, err)
 	require.True(tb, trial.TotalDebit.Equal(trial.TotalCredit), "the trial balance balances")
 	out := map[string]string{}

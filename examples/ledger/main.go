@@ -78,7 +78,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if _, err := migrations.Up(ctx, db.DB, migrations.Accounting()); err != nil {
 		return err
 	}
-	books := ledger.New(db, time.Now)
+	books := ledger.New(db, ledger.Options{})
 	// The ledger opens to the accountants and administrators: the example
 	// acts as the club's own program, with staff rights.
 	by := clubhouse.Staff("example")
@@ -135,7 +135,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	fmt.Fprintln(out, "posting into 2025 after the close: refused")
 
-	tb, err := books.TrialBalance(ctx, by, end)
+	tb, err := books.TrialBalance(ctx, by, ledger.ReportDate{Date: end})
 	if err != nil {
 		return err
 	}
@@ -145,7 +145,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "  %-41s %12s %12s\n", "total", tb.TotalDebit, tb.TotalCredit)
 
-	pl, err := books.ProfitOrLoss(ctx, by, start, end)
+	pl, err := books.ProfitOrLoss(ctx, by, ledger.ReportRange{From: start, To: end})
 	if err != nil {
 		return err
 	}
@@ -154,7 +154,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	printSection(out, pl.Expenses)
 	fmt.Fprintf(out, "  %-41s %12s\n", "result", pl.Result)
 
-	fp, err := books.FinancialPosition(ctx, by, end)
+	fp, err := books.FinancialPosition(ctx, by, ledger.ReportDate{Date: end})
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	printSection(out, fp.Liabilities)
 	printSection(out, fp.Equity)
 
-	ce, err := books.ChangesInEquity(ctx, by, start, end)
+	ce, err := books.ChangesInEquity(ctx, by, ledger.ReportRange{From: start, To: end})
 	if err != nil {
 		return err
 	}

@@ -135,18 +135,17 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		jwks.Keys = []auth.JWK{auth.PublicJWK(o.Key)}
 	}
 	a.Auth = auth.NewService(ao)
-	events := o.Events
+	events := publishers{ledgerAudit{log}}
+	if o.Events != nil {
+		events = append(events, o.Events)
+	}
 	if cfg.Realtime.Enabled {
 		relay, err := a.startRelay(ctx, o.Realtime, o.Now)
 		if err != nil {
 			return nil, err
 		}
 		a.Relay = relay
-		if events == nil {
-			events = relay
-		} else {
-			events = publishers{events, relay}
-		}
+		events = append(events, relay)
 	}
 	invite := func(ctx context.Context, tx *sqlx.Tx, email string, displayName *string) (int64, func(), error) {
 		return a.Auth.NewClientUser(ctx, tx, email, displayName)

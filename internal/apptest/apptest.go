@@ -96,7 +96,7 @@ type Option func(*app.Config, *app.Options)
 func WithLedger(tb testing.TB) Option {
 	tb.Helper()
 	db, _ := dbtest.NewWith(tb, migrations.Accounting())
-	if err := ledger.New(db.DB, time.Now).SeedChart(context.Background(), clubhouse.Staff("apptest"), ledger.DemoChart); err != nil {
+	if err := ledger.New(db.DB, ledger.Options{}).SeedChart(context.Background(), clubhouse.Staff("apptest"), ledger.DemoChart); err != nil {
 		tb.Fatalf("apptest: seed chart: %v", err)
 	}
 	return func(_ *app.Config, o *app.Options) { o.Accounting = db }

@@ -80,7 +80,8 @@ func New(db *sqlx.DB, o Options) *Services {
 	s.Push = push.New(db, o.Push)
 	if o.Accounting != nil {
 		// The ledger's calendar is the club's: its clock reads in the zone.
-		s.Ledger = ledger.New(o.Accounting, func() time.Time { return o.Now().In(o.Zone) }, payments.WaitingCheck(db, o.Zone))
+		s.Ledger = ledger.New(o.Accounting, ledger.Options{Now: func() time.Time { return o.Now().In(o.Zone) },
+			Checks: []ledger.CloseCheck{payments.WaitingCheck(db, o.Zone)}, Events: o.Events})
 		s.Poster = payments.NewLedgerPoster(db, s.Ledger, o.Zone)
 	}
 	return s
