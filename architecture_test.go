@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +24,15 @@ const module = "github.com/clubhouse-go/clubhouse"
 // domain packages hold business rules; they never depend on the HTTP layer
 // or on the wiring.
 var domain = []string{"pricing", "booking", "payments", "classes", "tickets", "ledger", "push"}
+
+// above lists, for each lower domain, the domains built on it, which it
+// never depends on: they extend it through its options and interfaces
+// (payments.Options.Bookings, payments.Producer), never the reverse.
+var above = map[string][]string{
+	"booking":  {"payments", "classes", "tickets", "push"},
+	"payments": {"classes", "tickets", "push"},
+	"ledger":   {"booking", "payments", "classes", "tickets", "push"},
+}
 
 // TestArchitecture enforces the dependency rules of docs/ARCHITECTURE.md
 // over the packages' full dependency sets (go list), and over their direct
@@ -65,6 +75,7 @@ func TestArchitecture(t *testing.T) {
 			for _, d := range project {
 				require.False(t, d == "httpapi" || d == "mcp" || strings.HasPrefix(d, "cmd/") || d == "internal/app" || d == "internal/apptest" || d == "internal/demo",
 					"domain package %s must not import %s", name, d)
+				require.NotContains(t, above[top], strings.Split(d, "/")[0], "%s is built on %s: %s must not depend on it", d, name, name)
 			}
 		case top == "examples":
 			for _, d := range project {
@@ -89,6 +100,50 @@ func TestArchitecture(t *testing.T) {
 			}
 		}
 		require.NotContains(t, []string{"util", "utils", "common", "models", "helpers"}, path.Base(name), "no grab-bag packages")
+	}
+}
+
+// tablesOf are the tables of the main database that a domain owns,
+// which the SQL of a lower domain (above) does not name: a posting of
+// theirs is made by their own payments.Producer. payments still names
+// enrollments, the owner of a class's payments beside the bookings: it
+// locks the one claimed (ClaimEnrollment), finds the one a gateway event
+// names, and reads its client for the payment's owner.
+var tablesOf = map[string][]string{
+	"classes": {"class_tariffs", "training_classes", "class_sessions", "enrollment_attendance"},
+	"tickets": {"ticket_programs", "ticket_packages", "ticket_quotes", "ticket_sales", "ticket_strips", "ticket_refunds", "tickets",
+		"events", "event_participants"},
+	"push": {"push_subscriptions", "push_notifications", "push_deliveries"},
+}
+
+// TestDomainTables enforces that payments reads no table of the domains
+// built on it (tablesOf): its SQL (every string literal of its non-test
+// files) names none after FROM, JOIN, INTO, UPDATE or TABLE.
+func TestDomainTables(t *testing.T) {
+	t.Parallel()
+	for _, p := range listPackages(t) {
+		name := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		if name != "payments" {
+			continue
+		}
+		var tables []string
+		for _, d := range above[name] {
+			tables = append(tables, tablesOf[d]...)
+		}
+		named := regexp.MustCompile(`(?i)\b(?:from|join|into|update|table)\s+(` + strings.Join(tables, "|") + `)\b`)
+		fset := token.NewFileSet()
+		for _, file := range p.GoFiles {
+			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, file), nil, parser.SkipObjectResolution)
+			require.NoError(t, err)
+			ast.Inspect(f, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					if m := named.FindStringSubmatch(lit.Value); m != nil {
+						t.Errorf("%s: %s reads table %s of a domain built on it", fset.Position(lit.Pos()), name, m[1])
+					}
+				}
+				return true
+			})
+		}
 	}
 }
 

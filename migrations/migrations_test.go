@@ -223,3 +223,34 @@ func TestUp_pushAnswers(t *testing.T) {
 		"gave up after 5 attempts: the push service answered 503", "the subscription was removed"},
 		texts(`SELECT last_error FROM push_deliveries ORDER BY id`))
 }
+
+// TestUp_outboxSources: migration 31 leaves the ledger outbox's source to
+// the domains that write it: the rows already written stay, a new
+// domain's word is taken (for_enrollment false unless said), and a source
+// that is not a plain lowercase word is refused.
+func TestUp_outboxSources(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openEmpty(t)
+	main := migrateBefore(t, db, "00031")
+	_, err := db.ExecContext(ctx, `INSERT INTO ledger_outbox (payment_id, kind, paid_at, amount, for_enrollment) VALUES (1, 'post', now(), 10, true);
+		INSERT INTO ledger_outbox (source, source_id, kind, paid_at, amount, for_enrollment, for_tickets) VALUES ('ticket_use', 1, 'post', now(), 10, false, true)`)
+	require.NoError(t, err)
+	_, err = db.ExecContext(ctx, `INSERT INTO ledger_outbox (source, source_id, kind, paid_at, amount, for_enrollment) VALUES ('membership', 1, 'post', now(), 10, false)`)
+	require.Error(t, err, "before, the outbox names its sources")
+
+	_, err = migrations.Up(ctx, db, main)
+	require.NoError(t, err)
+	var rows int
+	require.NoError(t, db.QueryRowContext(ctx, `SELECT count(*) FROM ledger_outbox`).Scan(&rows))
+	assert.Equal(t, 2, rows)
+	var forEnrollment bool
+	require.NoError(t, db.QueryRowContext(ctx, `INSERT INTO ledger_outbox (source, source_id, kind, paid_at, amount)
+		VALUES ('membership', 1, 'post', now(), 10) RETURNING for_enrollment`).Scan(&forEnrollment))
+	assert.False(t, forEnrollment)
+	for _, bad := range []string{"Membership", "gift card", "", "_x", "fee;"} {
+		_, err = db.ExecContext(ctx, `INSERT INTO ledger_outbox (source, source_id, kind, paid_at, amount) VALUES ($1, 2, 'post', now(), 10)`, bad)
+		require.Error(t, err, "%q", bad)
+		assert.Contains(t, err.Error(), "ledger_outbox_source_check", "%q", bad)
+	}
+}

@@ -26,6 +26,16 @@
 // and the payment's owner, the login of the client of its booking or
 // enrollment (Payment.UserID); a ticket sale's payment is the staff's only.
 //
+// # Postings
+//
+// A change that owes the ledger a posting writes a row to the outbox in
+// its own transaction (a trigger of the domain that owns the change), and
+// the LedgerPoster posts each row exactly once. The poster knows no
+// domain: the Producer of each row's source makes its entry (posting.go),
+// Postings the payments' own, tickets.Postings the ticket movements'; a
+// new domain brings its trigger, its source and its producer, and changes
+// nothing here.
+//
 // # Using it from another program
 //
 // New takes a *sqlx.DB over pgx (sqlx.Open("pgx", url) with the driver

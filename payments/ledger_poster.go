@@ -15,88 +15,69 @@ import (
 	"github.com/clubhouse-go/clubhouse/ledger"
 )
 
-// Default accounts of the payment and ticket postings (see
-// ledger.DemoChart).
+// Default accounts of the payments' postings (see ledger.DemoChart).
 const (
 	BankAccount       = "1.1.10.01" // debited when the payment type names no account
 	BookingIncome     = "4.1.05"    // credited for booking payments
 	EnrollmentsIncome = "4.1.10"    // credited for class enrollment payments
-	TicketsDeferred   = "2.8.10"    // the liability of tickets sold and not used yet (deferred revenue)
-	TicketIncome      = "4.1.15"    // credited with a ticket's price when it is used
-	TicketBreakage    = "4.1.20"    // credited with a ticket's price when it expires unused
-)
-
-// The sources of outbox items (ledger_outbox.source): a payment, or a
-// ticket's movement.
-const (
-	sourcePayment      = "payment"
-	sourceTicketUse    = "ticket_use"    // source_id: the event participant row
-	sourceTicketExpiry = "ticket_expiry" // source_id: the ticket
-	sourceTicketRefund = "ticket_refund" // source_id: the ticket_refunds row
+	TicketsDeferred   = "2.8.10"    // credited for ticket sale payments: the liability of tickets sold and not used yet (deferred revenue)
 )
 
 // poster is the actor the LedgerPoster posts as, recorded on its entries.
 var poster = clubhouse.Staff("ledger-poster")
 
-// LedgerPoster posts completed payments and ticket movements to the ledger
-// from the outbox that the payments, tickets, event participants and ticket
-// refunds tables fill in the same transaction as each change. Each outbox
-// item is posted with an idempotency key, payment:<id>:<kind> for a payment
-// and <source>:<source_id>:<kind> for a ticket movement, so a crash between
-// the ledger's commit and the outbox's is repaired by posting again, which
-// returns the entry already made: exactly once.
-//
-// The entries, each reversed by swapping its sides when the item's kind is
-// reverse:
-//   - a payment: its type's ledger account (BankAccount when it names
-//     none) against BookingIncome, EnrollmentsIncome for an enrollment, or
-//     TicketsDeferred for a ticket sale: a sold ticket is owed service,
-//     a liability until it is used;
-//   - a ticket's use (ticket_use): TicketsDeferred against TicketIncome; its
-//     return (the participant removed) is the reverse;
-//   - a ticket's expiry (ticket_expiry): TicketsDeferred against
-//     TicketBreakage, the price of a right that lapsed unused being income
-//     once it lapses (IFRS 15 B46);
-//   - a refund of tickets (ticket_refund): TicketsDeferred against the
-//     refund's payment type's account (BankAccount when it names none).
+// LedgerPoster posts to the ledger the rows of the outbox (ledger_outbox),
+// which the domains fill, each in the transaction of its own change, with
+// the postings their changes owe: the payments (SourcePayment), and the
+// sources of the other domains (the ticket movements of package tickets).
+// It knows none of them: each row's entry is made by the Producer of its
+// source (see Posting for what the poster adds), and the poster posts it
+// with the idempotency key <source>:<source_id>:<kind> (payment:<id>:<kind>
+// for a payment), so a crash between the ledger's commit and the outbox's
+// is repaired by posting again, which returns the entry already made:
+// exactly once.
 type LedgerPoster struct {
-	db     *sqlx.DB
-	ledger *ledger.Ledger
-	zone   *time.Location
+	db        *sqlx.DB
+	ledger    *ledger.Ledger
+	zone      *time.Location
+	producers map[string]Producer
 }
 
 // NewLedgerPoster returns a poster from db's outbox to l; zone dates the
-// payments.
-func NewLedgerPoster(db *sqlx.DB, l *ledger.Ledger, zone *time.Location) *LedgerPoster {
-	return &LedgerPoster{db: db, ledger: l, zone: zone}
+// postings, and producers make the entries of the rows of their sources
+// (give Postings for the payments' own). A row of a source no producer
+// names waits, its last_error saying so. When two producers name one
+// source, the last given makes its entries.
+func NewLedgerPoster(db *sqlx.DB, l *ledger.Ledger, zone *time.Location, producers ...Producer) *LedgerPoster {
+	p := &LedgerPoster{db: db, ledger: l, zone: zone, producers: map[string]Producer{}}
+	for _, pr := range producers {
+		for _, source := range pr.Sources() {
+			p.producers[source] = pr
+		}
+	}
+	return p
 }
 
-type outboxItem struct {
+// outboxRow is an outbox row as the poster reads it.
+type outboxRow struct {
 	ID            int64           `db:"id"`
 	Source        string          `db:"source"`
-	SourceID      *int64          `db:"source_id"`
-	PaymentID     *int64          `db:"payment_id"`
+	SourceID      int64           `db:"source_id"`
 	Kind          string          `db:"kind"`
-	PaidAt        time.Time       `db:"paid_at"`
+	At            time.Time       `db:"paid_at"`
 	Amount        decimal.Decimal `db:"amount"`
+	PaidWith      string          `db:"paid_with"`
+	PaymentType   string          `db:"payment_type"`
 	ForEnrollment bool            `db:"for_enrollment"`
 	ForTickets    bool            `db:"for_tickets"`
-	LedgerAccount *string         `db:"ledger_account"`
-	PaymentType   *string         `db:"payment_type"`
-	Attempts      int             `db:"attempts"`
-	// What the description of a ticket movement names: the expired
-	// ticket's code (grouped by four) and sale, and the refund's sale and
-	// ticket count. They never change, so a repeated posting has the same
-	// content; a use names only its participant row, which a return
-	// deletes.
-	TicketCode    *string `db:"ticket_code"`
-	SaleID        *int64  `db:"sale_id"`
-	RefundTickets *int    `db:"refund_tickets"`
 }
 
-// PostPending posts every outbox item it can and returns how many it
-// posted and how many wait (for an open period, mostly: an item whose date
-// no open period covers waits and is reported in close-readiness).
+// PostPending posts every outbox row it can and returns how many it
+// posted and how many wait: for an open period, mostly (a row whose date
+// no open period covers waits and is reported in close-readiness), or for
+// its producer (none named its source, or it failed). Each row is tried
+// once per call. Errors: those of the databases, which end the call; the
+// rows not tried yet wait for the next.
 func (p *LedgerPoster) PostPending(ctx context.Context) (posted, waiting int, err error) {
 	round := p.round(ctx)
 	for {
@@ -111,22 +92,19 @@ func (p *LedgerPoster) PostPending(ctx context.Context) (posted, waiting int, er
 	}
 }
 
-// postOne posts the oldest outbox item not being posted by another poster
+// postOne posts the oldest outbox row not being posted by another poster
 // and not already tried in this round (attempts below round). more is
 // false when none is left.
 func (p *LedgerPoster) postOne(ctx context.Context, round int) (posted, waiting int, more bool, err error) {
 	err = sqldb.Transact(ctx, p.db, func(tx *sqlx.Tx) error {
 		posted, waiting, more = 0, 0, false
-		var it outboxItem
-		err := tx.GetContext(ctx, &it, `SELECT o.id, o.source, o.source_id, o.payment_id, o.kind, o.paid_at, o.amount,
-			o.for_enrollment, o.for_tickets, o.attempts, pt.ledger_account, pt.name AS payment_type,
-			substr(t.code, 1, 4) || '-' || substr(t.code, 5, 4) || '-' || substr(t.code, 9) AS ticket_code,
-			COALESCE(t.sale_id, r.sale_id) AS sale_id, r.ticket_count AS refund_tickets
+		var r outboxRow
+		err := tx.GetContext(ctx, &r, `SELECT o.id, o.source, COALESCE(o.source_id, o.payment_id) AS source_id, o.kind,
+			o.paid_at, o.amount, COALESCE(pt.ledger_account, $2) AS paid_with, COALESCE(pt.name, '') AS payment_type,
+			o.for_enrollment, o.for_tickets
 			FROM ledger_outbox o LEFT JOIN payment_types pt ON pt.id = o.payment_type_id
-			LEFT JOIN tickets t ON o.source = 'ticket_expiry' AND t.id = o.source_id
-			LEFT JOIN ticket_refunds r ON o.source = 'ticket_refund' AND r.id = o.source_id
 			WHERE o.posted_at IS NULL AND (o.last_error IS NULL OR o.attempts < $1)
-			ORDER BY o.id LIMIT 1 FOR UPDATE OF o SKIP LOCKED`, round)
+			ORDER BY o.id LIMIT 1 FOR UPDATE OF o SKIP LOCKED`, round, BankAccount)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
@@ -134,27 +112,35 @@ func (p *LedgerPoster) postOne(ctx context.Context, round int) (posted, waiting 
 			return err
 		}
 		more = true
-		e, _, perr := p.ledger.Post(ctx, poster, p.entry(it))
-		if perr != nil {
-			if k := clubhouse.KindOf(perr); k == clubhouse.Conflict || k == clubhouse.Invalid {
-				// No open period, or the chart lacks the account: wait, and say why.
-				waiting = 1
-				_, err := tx.ExecContext(ctx, `UPDATE ledger_outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`,
-					it.ID, perr.Error())
-				return err
+		in, why, err := p.entry(ctx, tx, r)
+		if err != nil {
+			return err
+		}
+		var e ledger.Entry
+		if why == nil {
+			e, _, why = p.ledger.Post(ctx, poster, in)
+			if k := clubhouse.KindOf(why); why != nil && k != clubhouse.Conflict && k != clubhouse.Invalid {
+				return why
 			}
-			return perr
+		}
+		if why != nil {
+			// No producer, a producer's failure, no open period, or the
+			// chart lacks the account: wait, and say why.
+			waiting = 1
+			_, err := tx.ExecContext(ctx, `UPDATE ledger_outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`,
+				r.ID, why.Error())
+			return err
 		}
 		posted = 1
 		_, err = tx.ExecContext(ctx, `UPDATE ledger_outbox SET posted_at = now(), entry_id = $2, attempts = attempts + 1,
-			last_error = NULL WHERE id = $1`, it.ID, e.ID)
+			last_error = NULL WHERE id = $1`, r.ID, e.ID)
 		return err
 	})
 	return posted, waiting, more, err
 }
 
-// round is the attempt count below which items are tried in a call of
-// PostPending, so that each call tries every waiting item once.
+// round is the attempt count below which rows are tried in a call of
+// PostPending, so that each call tries every waiting row once.
 func (p *LedgerPoster) round(ctx context.Context) int {
 	var n int
 	if err := p.db.GetContext(ctx, &n, `SELECT COALESCE(max(attempts), 0) + 1 FROM ledger_outbox WHERE posted_at IS NULL`); err != nil {
@@ -163,62 +149,53 @@ func (p *LedgerPoster) round(ctx context.Context) int {
 	return n
 }
 
-// entry is the ledger entry of an outbox item (see LedgerPoster).
-func (p *LedgerPoster) entry(it outboxItem) ledger.EntryInput {
-	paidWith := BankAccount
-	if it.LedgerAccount != nil {
-		paidWith = *it.LedgerAccount
+// entry is the ledger entry of the outbox row r, made by its source's
+// producer in tx under a savepoint, so that the producer's failure (why)
+// leaves tx usable to record it. err is tx's own failure.
+func (p *LedgerPoster) entry(ctx context.Context, tx *sqlx.Tx, r outboxRow) (in ledger.EntryInput, why, err error) {
+	pr, ok := p.producers[r.Source]
+	if !ok {
+		return in, fmt.Errorf("no producer makes the entries of outbox source %q", r.Source), nil
 	}
-	source, key := "tickets", fmt.Sprintf("%s:%d:%s", it.Source, deref(it.SourceID), it.Kind)
-	var debit, credit, desc string
-	switch it.Source {
-	case sourceTicketUse:
-		debit, credit = TicketsDeferred, TicketIncome
-		desc = fmt.Sprintf("Ticket use, participant %d", deref(it.SourceID))
-	case sourceTicketExpiry:
-		debit, credit = TicketsDeferred, TicketBreakage
-		desc = fmt.Sprintf("Ticket %s expired (sale %d)", deref(it.TicketCode), deref(it.SaleID))
-	case sourceTicketRefund:
-		debit, credit = TicketsDeferred, paidWith
-		desc = fmt.Sprintf("Refund %d of ticket sale %d (%d tickets)", deref(it.SourceID), deref(it.SaleID), deref(it.RefundTickets))
-	default:
-		source, key = sourcePayment, fmt.Sprintf("payment:%d:%s", deref(it.PaymentID), it.Kind)
-		debit, credit = paidWith, BookingIncome
-		switch {
-		case it.ForEnrollment:
-			credit = EnrollmentsIncome
-		case it.ForTickets:
-			credit = TicketsDeferred
-		}
-		desc = fmt.Sprintf("Payment %d", deref(it.PaymentID))
-		if it.PaymentType != nil {
-			desc += " (" + *it.PaymentType + ")"
-		}
-		if it.ForTickets {
-			desc += " for tickets"
-		}
+	if _, err := tx.ExecContext(ctx, `SAVEPOINT posting`); err != nil {
+		return in, nil, err
 	}
-	if it.Kind == "reverse" {
-		debit, credit = credit, debit
-		desc = "Reversal of " + desc
+	row := OutboxRow{ID: r.ID, Source: r.Source, SourceID: r.SourceID, Kind: r.Kind, At: r.At, Amount: r.Amount,
+		PaidWith: r.PaidWith, PaymentType: r.PaymentType, forEnrollment: r.ForEnrollment, forTickets: r.ForTickets}
+	posting, why := pr.Posting(ctx, tx, row)
+	if why != nil {
+		_, err := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT posting`)
+		return in, fmt.Errorf("the entry of %s %d: %w", r.Source, r.SourceID, why), err
 	}
-	paid := it.PaidAt.In(p.zone)
+	if _, err := tx.ExecContext(ctx, `RELEASE SAVEPOINT posting`); err != nil {
+		return in, nil, err
+	}
+	lines, desc := posting.Lines, posting.Description
+	if r.Kind == KindReverse {
+		lines, desc = reversed(lines), "Reversal of "+desc
+	}
+	at := r.At.In(p.zone)
 	return ledger.EntryInput{
-		Date:           time.Date(paid.Year(), paid.Month(), paid.Day(), 0, 0, 0, 0, time.UTC),
+		Date:           time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC),
 		Description:    desc,
-		Source:         source,
-		IdempotencyKey: key,
-		Lines:          []ledger.LineInput{{AccountCode: debit, Debit: it.Amount}, {AccountCode: credit, Credit: it.Amount}},
-	}
+		Source:         posting.Label,
+		IdempotencyKey: fmt.Sprintf("%s:%d:%s", r.Source, r.SourceID, r.Kind),
+		Lines:          lines,
+	}, nil, nil
 }
 
-// deref is the value p points to, or the zero value when p is nil.
-func deref[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
+// reversed are lines with their sides swapped, the debits first.
+func reversed(lines []ledger.LineInput) []ledger.LineInput {
+	out := make([]ledger.LineInput, 0, len(lines))
+	for _, debit := range []bool{true, false} {
+		for _, l := range lines {
+			l.Debit, l.Credit = l.Credit, l.Debit
+			if l.Debit.IsPositive() == debit {
+				out = append(out, l)
+			}
+		}
 	}
-	return *p
+	return out
 }
 
 // WaitingCheck is the ledger's close check "payments_waiting" (the name

@@ -42,7 +42,7 @@ func newBooks(tb testing.TB) *books {
 	end := time.Date(max(2026, time.Now().Year()), 12, 31, 0, 0, 0, 0, time.UTC)
 	_, err := b.ledger.CreatePeriod(ctx, clubhouse.Staff("test"), "2026 on", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), end)
 	require.NoError(tb, err)
-	b.poster = payments.NewLedgerPoster(b.db.DB, b.ledger, time.UTC)
+	b.poster = payments.NewLedgerPoster(b.db.DB, b.ledger, time.UTC, payments.Postings{}, tickets.Postings{})
 	b.get(tb, &b.bank, `INSERT INTO payment_types (name) VALUES ('Transfer') RETURNING id`)
 	b.get(tb, &b.cash, `INSERT INTO payment_types (name, ledger_account) VALUES ('Cash', '1.1.05.01') RETURNING id`)
 	return b

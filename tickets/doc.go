@@ -69,15 +69,17 @@
 // Accounting: a ticket sold is service owed, so its price is deferred
 // revenue, a liability, until the service is given. The sale's payment is
 // posted as cash (its payment type's account) against the liability
-// (payments.TicketsDeferred, 2.8.10); each ticket used in an event moves
-// its price from the liability to ticket income (payments.TicketIncome,
+// (Deferred, payments.TicketsDeferred, 2.8.10); each ticket used in an
+// event moves its price from the liability to ticket income (Income,
 // 4.1.15), and its return (the participant removed) moves it back; a
 // ticket that expires unused moves its price to breakage income
-// (payments.TicketBreakage, 4.1.20), recognized when the buyer's right
-// lapses (IFRS 15 B46); a refund pays the price of its tickets back from
-// the liability to the payment type's account. Triggers write each of
-// these to the ledger outbox in the transaction of the change, and
-// payments.LedgerPoster posts each exactly once. Expirer (expiry.go)
+// (Breakage, 4.1.20), recognized when the buyer's right lapses (IFRS 15
+// B46); a refund pays the price of its tickets back from the liability to
+// the payment type's account. Triggers write each of these to the ledger
+// outbox in the transaction of the change (sources SourceUse, SourceExpiry
+// and SourceRefund), Postings (postings.go, the payments.Producer of those
+// sources) makes their entries, and payments.LedgerPoster, given
+// Postings, posts each exactly once. Expirer (expiry.go)
 // expires the tickets whose time is up; clubd runs it every minute, and a
 // ticket is refused in an event from its expiry on even before it runs.
 package tickets
