@@ -136,3 +136,10 @@ func (a Actor) Label() string {
 func Staff(uid string) Actor {
 	return Actor{UID: uid, Bot: true, Roles: map[Role]bool{RoleOperator: true, RoleAdmin: true}}
 }
+
+// Sudo returns an actor for a program that administers the club's users
+// with the super administrator's rights (role sudo): an installation
+// tool, a setup script, an example. It is named uid in logs and records.
+func Sudo(uid string) Actor {
+	return Actor{UID: uid, Bot: true, Roles: map[Role]bool{RoleSudo: true}}
+}

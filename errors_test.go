@@ -23,6 +23,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/pricing"
 	"github.com/clubhouse-go/clubhouse/push"
 	"github.com/clubhouse-go/clubhouse/tickets"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 // exported lists every exported error of the public packages and of
@@ -202,6 +203,14 @@ var exported = map[string]error{
 	"push.ErrTooLong":                   push.ErrTooLong,
 	"push.ErrInvalidURL":                push.ErrInvalidURL,
 	"push.ErrNotConfigured":             push.ErrNotConfigured,
+	"users.ErrUserNotFound":             users.ErrUserNotFound,
+	"users.ErrEmailTaken":               users.ErrEmailTaken,
+	"users.ErrInvalidEmail":             users.ErrInvalidEmail,
+	"users.ErrInvalidRole":              users.ErrInvalidRole,
+	"users.ErrPasswordTooWeak":          users.ErrPasswordTooWeak,
+	"users.ErrSelfLockout":              users.ErrSelfLockout,
+	"users.ErrBotProfile":               users.ErrBotProfile,
+	"users.ErrBadPageToken":             users.ErrBadPageToken,
 	"auth.ErrTooManyAttempts":           auth.ErrTooManyAttempts,
 	"auth.ErrBadOAuthState":             auth.ErrBadOAuthState,
 	"auth.ErrTooManyRequests":           auth.ErrTooManyRequests,
@@ -224,14 +233,8 @@ var exported = map[string]error{
 	"auth.ErrBadBotKey":                 auth.ErrBadBotKey,
 	"auth.ErrUserDisabled":              auth.ErrUserDisabled,
 	"auth.ErrLocalOnly":                 auth.ErrLocalOnly,
-	"auth.ErrPasswordTooWeak":           auth.ErrPasswordTooWeak,
-	"auth.ErrBotProfile":                auth.ErrBotProfile,
 	"auth.ErrBadPageToken":              auth.ErrBadPageToken,
-	"auth.ErrSelfLockout":               auth.ErrSelfLockout,
 	"auth.ErrInvalidToken":              auth.ErrInvalidToken,
-	"auth.ErrUserNotFound":              auth.ErrUserNotFound,
-	"auth.ErrEmailTaken":                auth.ErrEmailTaken,
-	"auth.ErrInvalidEmail":              auth.ErrInvalidEmail,
 	"auth.ErrBadPasswordToken":          auth.ErrBadPasswordToken,
 	"auth.ErrMachineNotFound":           auth.ErrMachineNotFound,
 	"auth.ErrInvalidClient":             auth.ErrInvalidClient,
@@ -308,7 +311,7 @@ func TestErrors_sub(t *testing.T) {
 func declaredErrors(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "tickets": "tickets", "push": "push", "internal/auth": "auth"} {
+	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "tickets": "tickets", "push": "push", "users": "users", "internal/auth": "auth"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		require.NoError(t, err)
 		for _, f := range files {

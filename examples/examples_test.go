@@ -38,6 +38,7 @@ var want = map[string][]string{
 	},
 	"classes": {
 		"class tariff #1 Padel clinic on Padel: 25000 per person, 100000 a class, 4 students",
+		"user laura@club.example: role trainer",
 		`class #1 "Padel for beginners" by Laura: 8 sessions, 4 places left`, // four weeks of Mondays and Wednesdays
 		"rental during the first session: taken true",
 		"enrolled Ana: pending, owes 25000",

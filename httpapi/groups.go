@@ -5,8 +5,8 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
-	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/wire"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 // Read-only catalogs of the trainer area, the public court list, and the
@@ -160,7 +160,7 @@ func (s *Server) changeUser(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	u, err := s.o.Auth.ChangeUser(r.Context(), actor(r), r.PathValue("uid"), auth.UserChange{
+	u, err := s.o.Auth.ChangeUser(r.Context(), actor(r), r.PathValue("uid"), users.Change{
 		Roles: map[clubhouse.Role]*bool{clubhouse.RoleTrainer: in.Trainer, clubhouse.RoleOperator: in.Operator,
 			clubhouse.RoleAdmin: in.Admin, clubhouse.RoleSudo: in.Sudo, clubhouse.RoleAccounting: in.Accounting},
 		Disabled: in.Disabled,

@@ -75,7 +75,7 @@ func TestSudoUsers_changeRoles(t *testing.T) {
 	got := sudo.Patch("/api/sudo/users/"+u.LocalID, map[string]any{"trainer": true}).Status(t, http.StatusOK).Object(t)
 	assert.Equal(t, true, got["trainer"])
 	assert.Equal(t, "trainer", got["role"])
-	u2, err := app.Auth.User(t.Context(), u.LocalID)
+	u2, err := app.Auth.UserByID(t.Context(), u.ID)
 	require.NoError(t, err)
 	app.As(u2).Get("/api/trainer/courts").Status(t, http.StatusOK)
 

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 // profileDTO is a user in the identity-provider profile shape.
@@ -30,7 +30,7 @@ type profileMetadata struct {
 	LastSignInTime *time.Time `json:"lastSignInTime" validate:"required" extensions:"x-nullable" format:"date-time"`
 }
 
-func newProfileDTO(u auth.User) profileDTO {
+func newProfileDTO(u users.User) profileDTO {
 	return profileDTO{UID: u.LocalID, Email: u.Email, EmailVerified: u.EmailVerified, DisplayName: u.DisplayName,
 		PhoneNumber: u.Phone, Disabled: u.Disabled, Role: u.PrimaryRole(), Trainer: u.Trainer, Operator: u.Operator, Admin: u.Admin,
 		Sudo: u.Sudo, Accounting: u.Accounting,
@@ -61,7 +61,7 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.o.Auth.Users(r.Context(), r.URL.Query().Get("pageToken"), max)
+	p, err := s.o.Users.List(r.Context(), actor(r), r.URL.Query().Get("pageToken"), max)
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/users/{uid} [get]
 func (s *Server) getUser(w http.ResponseWriter, r *http.Request) error {
-	u, err := s.o.Auth.User(r.Context(), r.PathValue("uid"))
+	u, err := s.o.Users.Get(r.Context(), actor(r), r.PathValue("uid"))
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/account/profile [get]
 func (s *Server) getProfile(w http.ResponseWriter, r *http.Request) error {
-	u, err := s.o.Auth.Profile(r.Context(), actor(r))
+	u, err := s.o.Users.Profile(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	u, err := s.o.Auth.UpdateProfile(r.Context(), actor(r), auth.ProfileChange{DisplayName: in.DisplayName, Phone: in.Phone})
+	u, err := s.o.Users.UpdateProfile(r.Context(), actor(r), users.ProfileChange{DisplayName: in.DisplayName, Phone: in.Phone})
 	if err != nil {
 		return err
 	}

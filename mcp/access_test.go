@@ -18,6 +18,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/mcp"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
@@ -37,7 +38,7 @@ func TestMCP_access(t *testing.T) {
 	t.Parallel()
 	a := apptest.New(t)
 	admin := a.User("admin@test.club", clubhouse.RoleAdmin)
-	machine, _, err := a.Issuer.Mint(auth.User{LocalID: auth.MachinePrefix + "x"}, "openid panel mcp")
+	machine, _, err := a.Issuer.Mint(auth.User{User: users.User{LocalID: auth.MachinePrefix + "x"}}, "openid panel mcp")
 	require.NoError(t, err)
 	// Signed by this server's key for another server's resource (RFC 8707).
 	foreign, _, err := (&auth.Issuer{Key: apptest.SigningKey(t), Issuer: apptest.Issuer, Audience: "https://other.example/mcp",

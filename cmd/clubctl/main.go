@@ -25,6 +25,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/migrations"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 func main() {
@@ -117,9 +118,14 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 
 // env is the database and the auth service, opened as clubd would.
 type env struct {
-	db   *sqldb.DB
-	auth *auth.Service
+	db    *sqldb.DB
+	auth  *auth.Service
+	users *users.Service
 }
+
+// installer is who the installation commands act as: the operator of the
+// installation, with the rights of a super administrator.
+var installer = clubhouse.Sudo("clubctl")
 
 // open connects to the database of the flag database-url; create makes it
 // first when missing. The auth service has the options o on that database.
@@ -140,7 +146,8 @@ func open(c *cli.Context, create bool, o auth.Options) (*env, error) {
 		return nil, fmt.Errorf("database: %w", err)
 	}
 	o.DB = db
-	return &env{db: db, auth: auth.NewService(o)}, nil
+	o.Users = users.New(db.DB, users.Options{BcryptCost: o.BcryptCost})
+	return &env{db: db, auth: auth.NewService(o), users: o.Users}, nil
 }
 
 func dbMigrate(c *cli.Context) error {
@@ -208,11 +215,8 @@ func userCreate(c *cli.Context) error {
 		return err
 	}
 	defer e.db.Close()
-	var name *string
-	if n := c.String("name"); n != "" {
-		name = &n
-	}
-	u, err := e.auth.CreateUser(c.Context, e.db, auth.CreateUserRequest{Email: c.String("email"), Password: c.String("password"), DisplayName: name, Roles: roles})
+	u, err := e.users.Create(c.Context, installer, users.Input{Email: c.String("email"), Password: c.String("password"),
+		DisplayName: c.String("name"), Roles: roles})
 	if err != nil {
 		return err
 	}
@@ -230,7 +234,7 @@ func userList(c *cli.Context) error {
 	fmt.Fprintln(w, "EMAIL\tUID\tROLES\tDISABLED\tCREATED")
 	token := ""
 	for {
-		p, err := e.auth.Users(c.Context, token, 1000)
+		p, err := e.users.List(c.Context, installer, token, users.UserPaging.Max)
 		if err != nil {
 			return err
 		}
@@ -257,7 +261,7 @@ func userRoles(c *cli.Context) error {
 		return err
 	}
 	defer e.db.Close()
-	u, err := e.auth.SetRoles(c.Context, c.String("email"), roles)
+	u, err := e.users.SetRoles(c.Context, installer, c.String("email"), roles)
 	if err != nil {
 		return err
 	}

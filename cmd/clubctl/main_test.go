@@ -18,6 +18,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 // The tests of this package are not parallel: urfave/cli keeps package-level
@@ -162,7 +163,7 @@ func TestToken(t *testing.T) {
 	assert.NoError(t, err, "the issuer is the local clubd on PORT, as clubd names itself")
 
 	_, err = c.run(t, "token", "--email", "nobody@club.test")
-	assert.ErrorIs(t, err, auth.ErrUserNotFound)
+	assert.ErrorIs(t, err, users.ErrUserNotFound)
 }
 
 func TestErrors(t *testing.T) {

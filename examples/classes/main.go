@@ -2,9 +2,10 @@
 // package, as a program in another module would: it migrates an empty
 // database, creates a padel court, a class reservation type and the class
 // tariff that prices it (25 000 per person, 100 000 a class, four
-// students), and a trainer; it schedules a class every Monday and Wednesday
-// for the four weeks after today, 18:00 to 19:30, which books the court for
-// its eight sessions, shows that a rental on one of those evenings is
+// students), and a trainer (a user with role trainer, made with package
+// users); it schedules a class every Monday and Wednesday for the four
+// weeks after today, 18:00 to 19:30, which books the court for its eight
+// sessions, shows that a rental on one of those evenings is
 // refused, enrolls two clients (each owes 25 000; two of four places
 // left), and cancels the class, which frees the court again.
 //
@@ -37,6 +38,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/pricing"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 func main() {
@@ -105,13 +107,17 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintf(out, "class tariff #%d %s on %s: %s per person, %s a class, %d students\n",
 		tariff.ID, tariff.ReservationTypeName, tariff.CourtTypeName, tariff.SinglePrice, tariff.TotalPrice, tariff.MaxCapacity)
 
-	// Users come from the identity provider (clubd's own, in the server); a
-	// trainer is a user whose trainer flag is set.
-	var trainer int64
-	if err := db.GetContext(ctx, &trainer, `INSERT INTO users (local_id, email, display_name, trainer)
-		VALUES ('trainer-1', 'laura@club.example', 'Laura', true) RETURNING id`); err != nil {
+	// A trainer is a user with role trainer. Creating users takes role
+	// sudo; the setup acts as the club's super administrator. Without a
+	// password Laura gets one nobody knows, to be replaced through a
+	// set-password link.
+	laura, err := users.New(db, users.Options{}).Create(ctx, clubhouse.Sudo("setup"), users.Input{
+		Email: "laura@club.example", DisplayName: "Laura", Roles: map[clubhouse.Role]bool{clubhouse.RoleTrainer: true}})
+	if err != nil {
 		return err
 	}
+	trainer := laura.ID
+	fmt.Fprintf(out, "user %s: role %s\n", *laura.Email, laura.PrimaryRole())
 
 	// Four weeks from tomorrow, on Mondays and Wednesdays: eight sessions.
 	first := club.Bookings.Now().AddDate(0, 0, 1)

@@ -21,6 +21,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/push"
 	"github.com/clubhouse-go/clubhouse/realtime"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 // App is a wired Clubhouse: its database, services and HTTP server.
@@ -114,8 +115,9 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		cfg.OAuthRedirects = auth.DefaultRedirectPatterns()
 	}
 	a := &App{Config: cfg, Log: log, DB: db, Key: o.Key}
+	people := users.New(db.DB, users.Options{BcryptCost: o.BcryptCost})
 	ao := auth.Options{
-		DB: db, BotKeys: cfg.BotAPIKeys, BcryptCost: o.BcryptCost, Limits: o.Limits, Now: o.Now,
+		DB: db, Users: people, BotKeys: cfg.BotAPIKeys, BcryptCost: o.BcryptCost, Limits: o.Limits, Now: o.Now,
 		Links: auth.LogLinks{Log: log}, PublicBaseURL: cfg.PublicBaseURL,
 		OAuth: auth.OAuthOptions{ClientID: cfg.OAuthClientID, Redirects: cfg.OAuthRedirects, LoginURL: cfg.PanelBaseURL + "/login",
 			Documents: outbound.Policy{AllowLoopback: auth.LoopbackURL(cfg.PublicBaseURL), AllowPrivate: cfg.AllowPrivateNetworks}},
@@ -150,7 +152,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	invite := func(ctx context.Context, tx *sqlx.Tx, email string, displayName *string) (int64, func(), error) {
 		return a.Auth.NewClientUser(ctx, tx, email, displayName)
 	}
-	co := club.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: invite, Events: events, Objects: o.Objects,
+	co := club.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: invite, Events: events, Objects: o.Objects, Users: people,
 		WebhookSecrets: cfg.PaymentWebhookSecrets, Pool: db.Pool, Push: push.Options{VAPID: o.VAPID, Subject: cfg.VAPIDSubject, AllowPrivateNetworks: cfg.AllowPrivateNetworks}}
 	if o.Accounting != nil {
 		co.Accounting = o.Accounting.DB

@@ -30,6 +30,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/push"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 // BotKey is the bot API key every test app accepts.
@@ -314,10 +315,11 @@ func (a *App) User(email string, roles ...clubhouse.Role) auth.User {
 	for _, r := range roles {
 		rs[r] = true
 	}
-	u, err := a.Auth.CreateUser(context.Background(), a.DB, auth.CreateUserRequest{Email: email, Password: "password-" + email, Roles: rs})
+	r, err := a.Users.Create(context.Background(), clubhouse.Sudo("apptest"), users.Input{Email: email, Password: "password-" + email, Roles: rs})
 	if err != nil {
 		a.tb.Fatalf("apptest: create user %s: %v", email, err)
 	}
+	u := auth.User{User: r}
 	a.users[email] = u
 	return u
 }

@@ -5,7 +5,9 @@ import (
 	"log/slog"
 	"net/url"
 
-	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 // LinkSender delivers a set-password link to a new user.
@@ -21,16 +23,17 @@ func (l LogLinks) SendPasswordLink(ctx context.Context, email, link string) {
 	l.Log.InfoContext(ctx, "set-password link (development: not mailed)", "email", email, "link", link)
 }
 
-// NewClientUser creates, on q, a user with a random password for a client
-// created by staff, and returns its id and a function that sends the
-// set-password link; call it after the transaction commits.
-// Errors: an Invalid error for a bad email, ErrEmailTaken.
-func (s *Service) NewClientUser(ctx context.Context, q sqldb.Queryer, email string, displayName *string) (int64, func(), error) {
-	u, err := s.CreateUser(ctx, q, CreateUserRequest{Email: email, DisplayName: displayName})
+// NewClientUser creates, in tx, a user without roles and with a random
+// password for a client created by staff (users.Service.Add), and returns
+// its id and a function that sends the set-password link; call it after
+// the transaction commits. Errors: users.ErrInvalidEmail,
+// users.ErrEmailTaken.
+func (s *Service) NewClientUser(ctx context.Context, tx *sqlx.Tx, email string, displayName *string) (int64, func(), error) {
+	u, err := s.users.Add(ctx, tx, users.Input{Email: email, DisplayName: deref(displayName)})
 	if err != nil {
 		return 0, nil, err
 	}
-	tok, err := s.NewPasswordToken(ctx, q, u.ID)
+	tok, err := s.NewPasswordToken(ctx, tx, u.ID)
 	if err != nil {
 		return 0, nil, err
 	}

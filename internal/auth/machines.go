@@ -122,7 +122,7 @@ type MachinePage struct {
 }
 
 // Machines lists the machine clients in creation order, max per page, as
-// Users lists users. Errors: ErrBadPageToken.
+// users.Service.List lists users. Errors: ErrBadPageToken.
 func (s *Service) Machines(ctx context.Context, pageToken string, max int) (MachinePage, error) {
 	after, err := decodePageToken('m', pageToken)
 	if err != nil {

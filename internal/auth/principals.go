@@ -122,8 +122,8 @@ func (s *Service) WatchUsers(ctx context.Context, report func(error)) {
 
 // OnUserChange makes the Service call f with the uid (local_id) of each
 // user who was disabled, deleted, or whose roles, email or subject
-// changed: at once for a change made through the Service (ChangeUser,
-// SetRoles), and for every change, wherever it was made, when WatchUsers
+// changed: at once for a change made through the Service (ChangeUser),
+// and for every change, wherever it was made (package users), when WatchUsers
 // hears its announcement; so f may hear one change twice. f runs on the
 // caller's goroutine (WatchUsers' for an announcement) and must not block.
 // Changes announced while WatchUsers' connection is lost go unheard.

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 // TestPrincipals_staleRead keeps nothing read before an announcement that
@@ -13,7 +15,7 @@ func TestPrincipals_staleRead(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 	var p principals
-	u := User{ID: 1, LocalID: "ana"}
+	u := User{User: users.User{ID: 1, LocalID: "ana"}}
 
 	p.put("ana", u, p.generation(), now)
 	_, ok := p.get("ana", now)

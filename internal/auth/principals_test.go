@@ -10,6 +10,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 // TestWatchUsers keeps the users who authenticate in memory while the
@@ -80,21 +81,22 @@ func TestWatchUsers(t *testing.T) {
 
 	// A change through the service rules the very next request.
 	enable, disable := false, true
-	_, err = s.ChangeUser(ctx, clubhouse.Actor{UserID: admin.ID}, ana.LocalID, auth.UserChange{Disabled: &enable})
+	_, err = s.ChangeUser(ctx, asSudo(admin), ana.LocalID, users.Change{Disabled: &enable})
 	require.NoError(t, err)
 	op, _, err = roles()
 	require.NoError(t, err, "enabled again through the service")
 	require.True(t, op)
-	_, err = s.SetRoles(ctx, "ana@example.com", map[clubhouse.Role]bool{clubhouse.RoleTrainer: true})
+	yes, no := true, false
+	_, err = s.ChangeUser(ctx, asSudo(admin), ana.LocalID, users.Change{Roles: map[clubhouse.Role]*bool{clubhouse.RoleOperator: &no, clubhouse.RoleTrainer: &yes}})
 	require.NoError(t, err)
 	op, tr, err = roles()
 	require.NoError(t, err)
 	assert.True(t, !op && tr, "roles set through the service")
-	_, err = s.ChangeUser(ctx, clubhouse.Actor{UserID: admin.ID}, ana.LocalID, auth.UserChange{Disabled: &disable})
+	_, err = s.ChangeUser(ctx, asSudo(admin), ana.LocalID, users.Change{Disabled: &disable})
 	require.NoError(t, err)
 	_, _, err = roles()
 	assert.ErrorIs(t, err, auth.ErrUserDisabled, "disabled through the service")
-	_, err = s.ChangeUser(ctx, clubhouse.Actor{UserID: admin.ID}, ana.LocalID, auth.UserChange{Disabled: &enable})
+	_, err = s.ChangeUser(ctx, asSudo(admin), ana.LocalID, users.Change{Disabled: &enable})
 	require.NoError(t, err)
 
 	// Without a listener nothing is kept: an unannounced change is seen at
@@ -147,16 +149,16 @@ func TestOnUserChange(t *testing.T) {
 
 	// Without a listener, the service's own changes only.
 	yes := true
-	_, err := s.ChangeUser(ctx, clubhouse.Actor{UserID: admin.ID}, ana.LocalID, auth.UserChange{Disabled: &yes})
+	_, err := s.ChangeUser(ctx, asSudo(admin), ana.LocalID, users.Change{Disabled: &yes})
 	require.NoError(t, err)
 	assert.Equal(t, ana.LocalID, already(), "heard before ChangeUser returned")
 	assert.Empty(t, already(), "once")
-	_, err = s.ChangeUser(ctx, clubhouse.Actor{UserID: admin.ID}, admin.LocalID, auth.UserChange{Disabled: &yes})
-	require.ErrorIs(t, err, auth.ErrSelfLockout)
+	_, err = s.ChangeUser(ctx, asSudo(admin), admin.LocalID, users.Change{Disabled: &yes})
+	require.ErrorIs(t, err, users.ErrSelfLockout)
 	assert.Empty(t, already(), "a refused change")
-	_, err = s.SetRoles(ctx, "bo@example.com", map[clubhouse.Role]bool{clubhouse.RoleTrainer: true})
+	_, err = s.ChangeUser(ctx, asSudo(admin), bo.LocalID, users.Change{Roles: map[clubhouse.Role]*bool{clubhouse.RoleTrainer: &yes}})
 	require.NoError(t, err)
-	assert.Equal(t, bo.LocalID, already(), "heard before SetRoles returned")
+	assert.Equal(t, bo.LocalID, already(), "heard before ChangeUser returned")
 
 	watch, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -181,7 +183,8 @@ func TestOnUserChange(t *testing.T) {
 	for _, change := range []string{"roles", "disabled", "deleted"} {
 		assert.Equal(t, ana.LocalID, next(change), change)
 	}
-	_, err = s.SetRoles(ctx, "bo@example.com", nil)
+	no := false
+	_, err = s.ChangeUser(ctx, asSudo(admin), bo.LocalID, users.Change{Roles: map[clubhouse.Role]*bool{clubhouse.RoleTrainer: &no}})
 	require.NoError(t, err)
 	assert.Equal(t, bo.LocalID, already(), "at once")
 	assert.Equal(t, bo.LocalID, next("and at the announcement"))

@@ -8,7 +8,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"net/mail"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 // Options configure a Service.
@@ -34,12 +34,16 @@ type Options struct {
 	Links         LinkSender // delivers set-password links; nil drops them
 	PublicBaseURL string     // prefix of set-password links
 	OAuth         OAuthOptions
+	// Users are the user records, which every write of a user goes
+	// through; nil: users.New on DB with BcryptCost.
+	Users *users.Service
 }
 
-// Service authenticates principals and manages users.
+// Service authenticates principals and signs in the users of package users.
 type Service struct {
 	o      Options
 	store  Store
+	users  *users.Service
 	limits limits
 	// principals keeps the rows of recent users while WatchUsers runs.
 	principals principals
@@ -66,8 +70,11 @@ func NewService(o Options) *Service {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Users == nil && o.DB != nil {
+		o.Users = users.New(o.DB.DB, users.Options{BcryptCost: o.BcryptCost})
+	}
 	dummy, _ := bcrypt.GenerateFromPassword([]byte("not a password"), o.BcryptCost) // fails only for a cost out of range
-	return &Service{o: o, limits: newLimits(o.Limits), dummyHash: dummy,
+	return &Service{o: o, users: o.Users, limits: newLimits(o.Limits), dummyHash: dummy,
 		documents: newDocumentFetcher(o.OAuth.Documents, o.Now)}
 }
 
@@ -84,12 +91,11 @@ const userScope = "openid panel"
 
 // Errors of authentication.
 var (
-	ErrBadCredentials  = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid credentials", "The email or password is wrong.")
-	ErrBadRefresh      = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid refresh token", "The refresh token is invalid, expired or already used.")
-	ErrBadBotKey       = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid api key", "The X-Auth key is not valid.")
-	ErrUserDisabled    = clubhouse.Errorf(clubhouse.Unauthenticated, "user disabled", "The user is disabled.")
-	ErrLocalOnly       = clubhouse.Errorf(clubhouse.Invalid, "external issuer", "Users sign in at the external identity provider.")
-	ErrPasswordTooWeak = clubhouse.Errorf(clubhouse.Invalid, "invalid password", "The password must be 8 to 72 bytes long.")
+	ErrBadCredentials = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid credentials", "The email or password is wrong.")
+	ErrBadRefresh     = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid refresh token", "The refresh token is invalid, expired or already used.")
+	ErrBadBotKey      = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid api key", "The X-Auth key is not valid.")
+	ErrUserDisabled   = clubhouse.Errorf(clubhouse.Unauthenticated, "user disabled", "The user is disabled.")
+	ErrLocalOnly      = clubhouse.Errorf(clubhouse.Invalid, "external issuer", "Users sign in at the external identity provider.")
 )
 
 // Login checks email and password and returns a new token pair. addr is the
@@ -107,7 +113,7 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (Toke
 		return Tokens{}, err
 	}
 	u, err := s.store.ByEmail(ctx, s.o.DB, normalizeEmail(email))
-	if errors.Is(err, ErrUserNotFound) {
+	if errors.Is(err, users.ErrUserNotFound) {
 		_ = bcrypt.CompareHashAndPassword(s.dummyHash, []byte(password))
 		return Tokens{}, ErrBadCredentials
 	}
@@ -126,7 +132,7 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (Toke
 	}
 	var t Tokens
 	err = sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
-		if err := s.store.TouchSignIn(ctx, tx, u.ID, s.o.Now()); err != nil {
+		if err := s.users.SignedIn(ctx, tx, u.ID, s.o.Now()); err != nil {
 			return err
 		}
 		if err := s.attemptSucceeded(ctx, tx, keys); err != nil {
@@ -371,10 +377,10 @@ func (s *Service) Verify(ctx context.Context, bearer string) (Principal, error) 
 // userActor returns the actor of the user c names.
 func (s *Service) userActor(ctx context.Context, c Claims) (clubhouse.Actor, error) {
 	u, err := s.principal(ctx, c.Subject)
-	if errors.Is(err, ErrUserNotFound) && s.o.External != "" {
+	if errors.Is(err, users.ErrUserNotFound) && s.o.External != "" {
 		u, err = s.firstSight(ctx, c)
 	}
-	if errors.Is(err, ErrUserNotFound) {
+	if errors.Is(err, users.ErrUserNotFound) {
 		return clubhouse.Actor{}, ErrInvalidToken.Withf("The token's subject is not a known user.")
 	}
 	if err != nil {
@@ -409,7 +415,12 @@ func (s *Service) firstSight(ctx context.Context, c Claims) (User, error) {
 			email = "" // the address belongs to another user; keep the subject without it
 		}
 	}
-	u, err := s.store.Create(ctx, s.o.DB, NewUser{Issuer: s.o.External, Subject: c.Subject, Email: email, Roles: c.Roles()})
+	var u User
+	err := sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
+		r, err := s.users.AddExternal(ctx, tx, s.o.External, c.Subject, email, c.Roles())
+		u = User{User: r}
+		return err
+	})
 	if err != nil && clubhouse.KindOf(err) == clubhouse.Conflict {
 		return s.store.ByLocalID(ctx, s.o.DB, c.Subject)
 	}
@@ -431,45 +442,6 @@ func (s *Service) AuthenticateBot(key string) (clubhouse.Actor, error) {
 	}}, nil
 }
 
-// CreateUserRequest is the data of a user created by an administrator.
-type CreateUserRequest struct {
-	Email       string
-	Password    string // empty: a random one, to be replaced through a set-password link
-	DisplayName *string
-	Roles       map[clubhouse.Role]bool
-}
-
-// CreateUser creates a local user on q (a database or a transaction).
-// Errors: an Invalid error for a bad email or password, ErrEmailTaken.
-func (s *Service) CreateUser(ctx context.Context, q sqldb.Queryer, r CreateUserRequest) (User, error) {
-	email, err := ValidEmail(r.Email)
-	if err != nil {
-		return User{}, err
-	}
-	pw := r.Password
-	if pw == "" {
-		pw = randomToken()
-	}
-	if len(pw) < 8 || len(pw) > 72 {
-		return User{}, ErrPasswordTooWeak
-	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(pw), s.o.BcryptCost)
-	if err != nil {
-		return User{}, fmt.Errorf("hash password: %w", err)
-	}
-	h := string(hash)
-	return s.store.Create(ctx, q, NewUser{Email: email, DisplayName: r.DisplayName, PasswordHash: &h, Roles: r.Roles})
-}
-
-// ValidEmail returns the bare address of s, or an Invalid error.
-func ValidEmail(s string) (string, error) {
-	a, err := mail.ParseAddress(normalizeEmail(s))
-	if err != nil || a.Address != normalizeEmail(s) {
-		return "", ErrInvalidEmail.Withf("%q is not a valid email address.", s)
-	}
-	return a.Address, nil
-}
-
 // PasswordLinkTTL is how long a set-password link stays valid.
 const PasswordLinkTTL = 72 * time.Hour
 
@@ -486,145 +458,45 @@ func (s *Service) NewPasswordToken(ctx context.Context, q sqldb.Queryer, userID 
 // the same transaction it revokes every refresh token of the user, so no
 // session started with the old password outlives it (access tokens already
 // issued live out their short TTL). Errors: ErrBadPasswordToken,
-// ErrPasswordTooWeak.
+// users.ErrPasswordTooWeak.
 func (s *Service) SetPassword(ctx context.Context, tok, password string) error {
-	if len(password) < 8 || len(password) > 72 {
-		return ErrPasswordTooWeak
-	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.o.BcryptCost)
+	hash, err := s.users.HashPassword(password)
 	if err != nil {
-		return fmt.Errorf("hash password: %w", err)
+		return err
 	}
 	return sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
 		id, err := s.store.UsePasswordToken(ctx, tx, tok, s.o.Now())
 		if err != nil {
 			return err
 		}
-		return s.setPasswordHash(ctx, tx, id, string(hash))
+		return s.setPasswordHash(ctx, tx, id, hash)
 	})
 }
 
 // setPasswordHash is the one way a password changes: it stores hash and
 // revokes every refresh token of the user, on tx.
 func (s *Service) setPasswordHash(ctx context.Context, tx *sqlx.Tx, userID int64, hash string) error {
-	if err := s.store.SetPasswordHash(ctx, tx, userID, hash); err != nil {
+	if err := s.users.SetPasswordHash(ctx, tx, userID, hash); err != nil {
 		return err
 	}
 	return s.store.RevokeUserRefresh(ctx, tx, userID, s.o.Now())
 }
 
-// User returns the user whose uid is uid. Errors: ErrUserNotFound.
-func (s *Service) User(ctx context.Context, uid string) (User, error) {
-	return s.store.ByLocalID(ctx, s.o.DB, uid)
-}
-
-// UserByID returns the user with primary key id. Errors: ErrUserNotFound.
+// UserByID returns the user with primary key id. Errors: users.ErrUserNotFound.
 func (s *Service) UserByID(ctx context.Context, id int64) (User, error) {
 	return s.store.ByID(ctx, s.o.DB, id)
 }
 
-// UserByEmail returns the user with email. Errors: ErrUserNotFound.
+// UserByEmail returns the user with email. Errors: users.ErrUserNotFound.
 func (s *Service) UserByEmail(ctx context.Context, email string) (User, error) {
 	return s.store.ByEmail(ctx, s.o.DB, email)
-}
-
-// UpdateProfile changes the display name and phone of the user by acts for,
-// in one transaction. Errors: ErrBotProfile for a bot, ErrUserNotFound.
-func (s *Service) UpdateProfile(ctx context.Context, by clubhouse.Actor, ch ProfileChange) (User, error) {
-	if by.UserID == 0 {
-		return User{}, ErrBotProfile
-	}
-	var out User
-	err := sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
-		u, err := s.store.ByIDLocked(ctx, tx, by.UserID)
-		if err != nil {
-			return err
-		}
-		dn, phone := u.DisplayName, u.Phone
-		if ch.DisplayName.Set {
-			dn = blankToNil(ch.DisplayName.Value)
-		}
-		if ch.Phone.Set {
-			phone = blankToNil(ch.Phone.Value)
-		}
-		out, err = s.store.UpdateProfile(ctx, tx, by.UserID, dn, phone)
-		return err
-	})
-	return out, err
-}
-
-// Profile returns the user by acts for. Errors: ErrBotProfile for a bot,
-// ErrUserNotFound.
-func (s *Service) Profile(ctx context.Context, by clubhouse.Actor) (User, error) {
-	if by.UserID == 0 {
-		return User{}, ErrBotProfile
-	}
-	return s.UserByID(ctx, by.UserID)
-}
-
-// ProfileChange is a user's change of their own profile; only the fields
-// set change, and a blank value clears one.
-type ProfileChange struct {
-	DisplayName clubhouse.Optional[string]
-	Phone       clubhouse.Optional[string]
-}
-
-// ErrBotProfile is returned when a bot asks for a user profile.
-var ErrBotProfile = clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "A bot key has no user profile.")
-
-func blankToNil(s *string) *string {
-	if s == nil || strings.TrimSpace(*s) == "" {
-		return nil
-	}
-	v := strings.TrimSpace(*s)
-	return &v
-}
-
-// SetRoles replaces the roles of the user with email. Errors: ErrUserNotFound.
-func (s *Service) SetRoles(ctx context.Context, email string, roles map[clubhouse.Role]bool) (User, error) {
-	u, err := s.store.ByEmail(ctx, s.o.DB, email)
-	if err != nil {
-		return User{}, err
-	}
-	u, err = s.store.SetRoles(ctx, s.o.DB, u.ID, roles)
-	s.principals.forget(u.LocalID)
-	if err == nil {
-		s.userChanged(u.LocalID)
-	}
-	return u, err
-}
-
-// Page is one page of the user list.
-type Page struct {
-	Users     []User
-	NextToken string // "" on the last page
-	Total     int
 }
 
 // ErrBadPageToken is returned for a page token this server did not make.
 var ErrBadPageToken = clubhouse.Errorf(clubhouse.Invalid, "invalid page token", "The pageToken is not valid.")
 
-// Users lists users in creation order, max per page. The page token is an
-// opaque cursor on the last id, so pages stay stable while users are added.
-func (s *Service) Users(ctx context.Context, pageToken string, max int) (Page, error) {
-	after, err := decodePageToken('u', pageToken)
-	if err != nil {
-		return Page{}, err
-	}
-	users, total, err := s.store.List(ctx, s.o.DB, after, max+1)
-	if err != nil {
-		return Page{}, err
-	}
-	p := Page{Users: users, Total: total}
-	if len(users) > max {
-		p.Users = users[:max]
-		p.NextToken = encodePageToken('u', users[max-1].ID)
-	}
-	return p, nil
-}
-
-// encodePageToken is the page token of a list of kind ('u' users, 'm'
-// machine clients) whose next page starts after id.
+// encodePageToken is the page token of a list of kind ('m' machine
+// clients; users.Service.List makes those of 'u') whose next page starts after id.
 func encodePageToken(kind byte, id int64) string {
 	return base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "%c%d", kind, id))
 }
@@ -651,7 +523,7 @@ func decodePageToken(kind byte, tok string) (int64, error) {
 }
 
 // MintFor signs an access token for the user with email, for scripts and
-// operators (clubctl token). Errors: ErrUserNotFound, ErrLocalOnly.
+// operators (clubctl token). Errors: users.ErrUserNotFound, ErrLocalOnly.
 func (s *Service) MintFor(ctx context.Context, email, scope string) (string, time.Duration, error) {
 	if s.o.Issuer == nil {
 		return "", 0, ErrLocalOnly
@@ -679,68 +551,33 @@ func newID() string {
 
 // ResetPassword sets the password of the user with email, for operators
 // (clubctl user password), and in the same transaction revokes every refresh
-// token of the user. Errors: ErrUserNotFound, ErrPasswordTooWeak.
+// token of the user. Errors: users.ErrUserNotFound,
+// users.ErrPasswordTooWeak.
 func (s *Service) ResetPassword(ctx context.Context, email, password string) error {
-	if len(password) < 8 || len(password) > 72 {
-		return ErrPasswordTooWeak
-	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.o.BcryptCost)
+	hash, err := s.users.HashPassword(password)
 	if err != nil {
-		return fmt.Errorf("hash password: %w", err)
+		return err
 	}
 	return sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
 		u, err := s.store.ByEmail(ctx, tx, email)
 		if err != nil {
 			return err
 		}
-		return s.setPasswordHash(ctx, tx, u.ID, string(hash))
+		return s.setPasswordHash(ctx, tx, u.ID, hash)
 	})
 }
 
-// UserChange is a change to a user's roles and disabled flag; nil fields stay.
-type UserChange struct {
-	Roles    map[clubhouse.Role]*bool
-	Disabled *bool
-}
-
-// ErrSelfLockout is returned when a super administrator would remove their
-// own sudo role or disable themselves.
-var ErrSelfLockout = clubhouse.Errorf(clubhouse.Conflict, "self lockout", "You cannot remove your own sudo role or disable yourself.")
-
-// ChangeUser applies ch to the user whose uid is uid, on behalf of by.
-// Errors: ErrUserNotFound, ErrSelfLockout.
-func (s *Service) ChangeUser(ctx context.Context, by clubhouse.Actor, uid string, ch UserChange) (User, error) {
-	var out User
-	err := sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
-		u, err := s.store.ByLocalID(ctx, tx, uid)
-		if err != nil {
-			return err
-		}
-		if u.ID == by.UserID {
-			if v := ch.Roles[clubhouse.RoleSudo]; (v != nil && !*v) || (ch.Disabled != nil && *ch.Disabled) {
-				return ErrSelfLockout
-			}
-		}
-		roles := u.Roles()
-		for r, v := range ch.Roles {
-			if v != nil {
-				roles[r] = *v
-			}
-		}
-		if out, err = s.store.SetRoles(ctx, tx, u.ID, roles); err != nil {
-			return err
-		}
-		if ch.Disabled != nil {
-			if err := s.store.SetDisabled(ctx, tx, u.ID, *ch.Disabled); err != nil {
-				return err
-			}
-			out.Disabled = *ch.Disabled
-		}
-		return nil
-	})
+// ChangeUser applies ch to the user whose uid is uid on behalf of by, as
+// users.Service.Change does, and forgets the user's row at once, so the
+// change applies to the user's next request even before the database's
+// announcement arrives, and tells the functions of OnUserChange (the
+// realtime relay closes the user's connections). Errors: those of
+// users.Service.Change.
+func (s *Service) ChangeUser(ctx context.Context, by clubhouse.Actor, uid string, ch users.Change) (users.User, error) {
+	u, err := s.users.Change(ctx, by, uid, ch)
 	s.principals.forget(uid)
 	if err == nil {
 		s.userChanged(uid)
 	}
-	return out, err
+	return u, err
 }

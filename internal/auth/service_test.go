@@ -17,6 +17,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 // localService is a Service of the local identity provider over a fresh
@@ -55,9 +56,15 @@ func createUser(tb testing.TB, s *auth.Service, db *sqldb.DB, email, password st
 	for _, r := range roles {
 		rs[r] = true
 	}
-	u, err := s.CreateUser(context.Background(), db, auth.CreateUserRequest{Email: email, Password: password, Roles: rs})
+	u, err := users.New(db.DB, users.Options{BcryptCost: bcrypt.MinCost}).Create(context.Background(), clubhouse.Sudo("test"),
+		users.Input{Email: email, Password: password, Roles: rs})
 	require.NoError(tb, err)
-	return u
+	return auth.User{User: u}
+}
+
+// asSudo is u acting with role sudo.
+func asSudo(u auth.User) clubhouse.Actor {
+	return clubhouse.Actor{UserID: u.ID, UID: u.LocalID, Email: *u.Email, Roles: map[clubhouse.Role]bool{clubhouse.RoleSudo: true}}
 }
 
 // TestLogin_limitPerAccountAndAddress is brute force from one address: five

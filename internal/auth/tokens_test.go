@@ -15,6 +15,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 const (
@@ -55,7 +56,7 @@ func TestVerify(t *testing.T) {
 		t.Parallel()
 		iss := &auth.Issuer{Key: key, Issuer: testIssuer, Audience: testAudience, TTL: 15 * time.Minute, Now: clk.Now}
 		email := "bo@example.com"
-		tok, ttl, err := iss.Mint(auth.User{LocalID: "user-2", Email: &email, Trainer: true}, "openid panel")
+		tok, ttl, err := iss.Mint(auth.User{User: users.User{LocalID: "user-2", Email: &email, Trainer: true}}, "openid panel")
 		require.NoError(t, err)
 		assert.Equal(t, 15*time.Minute, ttl)
 		got, err := v.Verify(context.Background(), tok)
@@ -157,7 +158,7 @@ func TestVerify_resources(t *testing.T) {
 		Resources: resources, Now: clk.Now}
 	mint := func(resource string) string {
 		iss := &auth.Issuer{Key: key, Issuer: testIssuer, Audience: testAudience, TTL: time.Minute, Now: clk.Now}
-		tok, _, err := iss.MintForClient(auth.User{LocalID: "user-1"}, "mcp", "client", resource)
+		tok, _, err := iss.MintForClient(auth.User{User: users.User{LocalID: "user-1"}}, "mcp", "client", resource)
 		require.NoError(t, err)
 		return tok
 	}

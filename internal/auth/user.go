@@ -5,112 +5,46 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
-// User is a stored user of the identity provider.
+// User is a user of the identity provider: the user's record with the
+// hash of their password, which signs them in.
 type User struct {
-	ID             int64      `db:"id"`
-	LocalID        string     `db:"local_id"`
-	Issuer         string     `db:"issuer"`
-	Email          *string    `db:"email"`
-	EmailVerified  bool       `db:"email_verified"`
-	DisplayName    *string    `db:"display_name"`
-	Phone          *string    `db:"phone"`
-	Disabled       bool       `db:"disabled"`
-	PasswordHash   *string    `db:"password_hash"`
-	Trainer        bool       `db:"trainer"`
-	Operator       bool       `db:"operator"`
-	Admin          bool       `db:"admin"`
-	Sudo           bool       `db:"sudo"`
-	Accounting     bool       `db:"accounting"`
-	CreationTime   time.Time  `db:"creation_time"`
-	LastSignInTime *time.Time `db:"last_sign_in_time"`
+	users.User
+	PasswordHash *string `db:"password_hash"`
 }
 
-// PrimaryRole is the role that names the user (clubhouse.PrimaryRole).
-func (u User) PrimaryRole() string { return clubhouse.PrimaryRole(u.Roles()) }
-
-// Roles returns the roles the user holds.
-func (u User) Roles() map[clubhouse.Role]bool {
-	return map[clubhouse.Role]bool{
-		clubhouse.RoleTrainer: u.Trainer, clubhouse.RoleOperator: u.Operator, clubhouse.RoleAdmin: u.Admin,
-		clubhouse.RoleSudo: u.Sudo, clubhouse.RoleAccounting: u.Accounting,
-	}
-}
-
-// Errors of the user store.
-var (
-	ErrUserNotFound = clubhouse.Errorf(clubhouse.NotFound, "user not found", "The user does not exist.")
-	ErrEmailTaken   = clubhouse.Errorf(clubhouse.Conflict, "email already in use", "A user with that email already exists.")
-	ErrInvalidEmail = clubhouse.Errorf(clubhouse.Invalid, "invalid email", "The email address is not valid.")
-)
-
-var userErrors = sqldb.Mapping{
-	"users_email_key":   ErrEmailTaken,
-	"users_email_check": ErrInvalidEmail,
-}
-
-// Store holds the SQL of users, refresh tokens, password tokens and machine
-// clients. Each method runs on a database or a transaction.
+// Store holds the SQL of what the identity provider reads of its users,
+// and of refresh tokens, password tokens and machine clients; every write
+// of a user goes through package users. Each method runs on a database or
+// a transaction.
 type Store struct{}
 
 const userColumns = `id, local_id, issuer, email, email_verified, display_name, phone, disabled, password_hash,
 	trainer, operator, admin, sudo, accounting, creation_time, last_sign_in_time`
 
-// NewUser is the data of a user to create.
-type NewUser struct {
-	Email         string
-	EmailVerified bool
-	DisplayName   *string
-	Phone         *string
-	PasswordHash  *string
-	Roles         map[clubhouse.Role]bool
-	Issuer        string // "" for the local provider
-	Subject       string // external subject; "" lets the database choose a uuid
-}
-
-// Create inserts a user. It returns ErrEmailTaken when the email is in use.
-func (Store) Create(ctx context.Context, q sqldb.Queryer, n NewUser) (User, error) {
-	var u User
-	var email *string
-	if n.Email != "" {
-		email = &n.Email
-	}
-	err := q.GetContext(ctx, &u, `INSERT INTO users (local_id, issuer, email, email_verified, display_name, phone,
-		password_hash, trainer, operator, admin, sudo, accounting)
-		VALUES (COALESCE(NULLIF($1, ''), gen_random_uuid()::text), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-		RETURNING `+userColumns,
-		n.Subject, n.Issuer, email, n.EmailVerified, n.DisplayName, n.Phone, n.PasswordHash,
-		n.Roles[clubhouse.RoleTrainer], n.Roles[clubhouse.RoleOperator], n.Roles[clubhouse.RoleAdmin],
-		n.Roles[clubhouse.RoleSudo], n.Roles[clubhouse.RoleAccounting])
-	if err != nil {
-		return User{}, fmt.Errorf("create user: %w", sqldb.Map(err, nil, userErrors))
-	}
-	return u, nil
-}
-
-// ByEmail returns the user with email (case-insensitive), or ErrUserNotFound.
+// ByEmail returns the user with email (case-insensitive), or users.ErrUserNotFound.
 func (Store) ByEmail(ctx context.Context, q sqldb.Queryer, email string) (User, error) {
 	var u User
 	err := q.GetContext(ctx, &u, `SELECT `+userColumns+` FROM users WHERE lower(email) = lower($1)`, email)
-	return u, sqldb.Map(err, ErrUserNotFound, nil)
+	return u, sqldb.Map(err, users.ErrUserNotFound, nil)
 }
 
-// ByLocalID returns the user whose uid is id, or ErrUserNotFound.
+// ByLocalID returns the user whose uid is id, or users.ErrUserNotFound.
 func (Store) ByLocalID(ctx context.Context, q sqldb.Queryer, id string) (User, error) {
 	var u User
 	err := q.GetContext(ctx, &u, `SELECT `+userColumns+` FROM users WHERE local_id = $1`, id)
-	return u, sqldb.Map(err, ErrUserNotFound, nil)
+	return u, sqldb.Map(err, users.ErrUserNotFound, nil)
 }
 
 // Principal returns the columns of the user with local_id id that make its
-// actor, or ErrUserNotFound: every authenticated request asks, so it reads
+// actor, or users.ErrUserNotFound: every authenticated request asks, so it reads
 // only those, through sqldb.QueryRow (on the pgx pool directly when q is a
 // *sqldb.DB with one).
 func (Store) Principal(ctx context.Context, q sqldb.Queryer, id string) (User, error) {
@@ -118,66 +52,14 @@ func (Store) Principal(ctx context.Context, q sqldb.Queryer, id string) (User, e
 	err := sqldb.QueryRow(ctx, q, `SELECT id, local_id, email, disabled, trainer, operator, admin, sudo, accounting
 		FROM users WHERE local_id = $1`, id).Scan(&u.ID, &u.LocalID, &u.Email, &u.Disabled,
 		&u.Trainer, &u.Operator, &u.Admin, &u.Sudo, &u.Accounting)
-	return u, sqldb.Map(err, ErrUserNotFound, nil)
+	return u, sqldb.Map(err, users.ErrUserNotFound, nil)
 }
 
-// ByID returns the user with primary key id, or ErrUserNotFound.
+// ByID returns the user with primary key id, or users.ErrUserNotFound.
 func (Store) ByID(ctx context.Context, q sqldb.Queryer, id int64) (User, error) {
 	var u User
 	err := q.GetContext(ctx, &u, `SELECT `+userColumns+` FROM users WHERE id = $1`, id)
-	return u, sqldb.Map(err, ErrUserNotFound, nil)
-}
-
-// ByIDLocked is ByID that locks the row until q's transaction ends.
-func (Store) ByIDLocked(ctx context.Context, q sqldb.Queryer, id int64) (User, error) {
-	var u User
-	err := q.GetContext(ctx, &u, `SELECT `+userColumns+` FROM users WHERE id = $1 FOR UPDATE`, id)
-	return u, sqldb.Map(err, ErrUserNotFound, nil)
-}
-
-// List returns up to limit users with an id above after, in id order, and
-// the total number of users.
-func (Store) List(ctx context.Context, q sqldb.Queryer, after int64, limit int) ([]User, int, error) {
-	users := []User{}
-	if err := q.SelectContext(ctx, &users, `SELECT `+userColumns+` FROM users WHERE id > $1 ORDER BY id LIMIT $2`, after, limit); err != nil {
-		return nil, 0, fmt.Errorf("list users: %w", err)
-	}
-	var total int
-	if err := q.GetContext(ctx, &total, `SELECT count(*) FROM users`); err != nil {
-		return nil, 0, fmt.Errorf("count users: %w", err)
-	}
-	return users, total, nil
-}
-
-// SetRoles replaces the roles of the user with id.
-func (Store) SetRoles(ctx context.Context, q sqldb.Queryer, id int64, roles map[clubhouse.Role]bool) (User, error) {
-	var u User
-	err := q.GetContext(ctx, &u, `UPDATE users SET trainer = $2, operator = $3, admin = $4, sudo = $5, accounting = $6
-		WHERE id = $1 RETURNING `+userColumns, id, roles[clubhouse.RoleTrainer], roles[clubhouse.RoleOperator],
-		roles[clubhouse.RoleAdmin], roles[clubhouse.RoleSudo], roles[clubhouse.RoleAccounting])
-	return u, sqldb.Map(err, ErrUserNotFound, nil)
-}
-
-// UpdateProfile sets the display name and phone of the user with id.
-func (Store) UpdateProfile(ctx context.Context, q sqldb.Queryer, id int64, displayName, phone *string) (User, error) {
-	var u User
-	err := q.GetContext(ctx, &u, `UPDATE users SET display_name = $2, phone = $3 WHERE id = $1 RETURNING `+userColumns,
-		id, displayName, phone)
-	return u, sqldb.Map(err, ErrUserNotFound, nil)
-}
-
-// SetPasswordHash replaces the password hash of the user with id. It leaves
-// the user's refresh tokens alone: Service revokes them in the same
-// transaction whenever it sets a password.
-func (Store) SetPasswordHash(ctx context.Context, q sqldb.Queryer, id int64, hash string) error {
-	_, err := q.ExecContext(ctx, `UPDATE users SET password_hash = $2 WHERE id = $1`, id, hash)
-	return err
-}
-
-// TouchSignIn records a successful sign-in at t.
-func (Store) TouchSignIn(ctx context.Context, q sqldb.Queryer, id int64, t time.Time) error {
-	_, err := q.ExecContext(ctx, `UPDATE users SET last_sign_in_time = $2 WHERE id = $1`, id, t)
-	return err
+	return u, sqldb.Map(err, users.ErrUserNotFound, nil)
 }
 
 // refreshToken is a stored refresh token; only its hash is kept.
@@ -263,9 +145,3 @@ func deref(s *string) string {
 }
 
 func normalizeEmail(s string) string { return strings.TrimSpace(s) }
-
-// SetDisabled disables or enables the user with id.
-func (Store) SetDisabled(ctx context.Context, q sqldb.Queryer, id int64, disabled bool) error {
-	_, err := q.ExecContext(ctx, `UPDATE users SET disabled = $2 WHERE id = $1`, id, disabled)
-	return err
-}

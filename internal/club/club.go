@@ -23,6 +23,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/push"
 	"github.com/clubhouse-go/clubhouse/tickets"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 // Services are the domain services of a club, with the zone of its wall
@@ -43,6 +44,7 @@ type Services struct {
 	Push      *push.Service          // clients' devices and their notifications; Run sends in the background
 	Ledger    *ledger.Ledger         // nil without an accounting database
 	Poster    *payments.LedgerPoster // posts completed payments and ticket movements to Ledger; nil without it
+	Users     *users.Service         // the club's users and their roles, which the identity provider signs in
 }
 
 // Options are what New needs besides the main database.
@@ -56,6 +58,7 @@ type Options struct {
 	Accounting     *sqlx.DB             // the ledger's database; nil: no Ledger and no Poster
 	Pool           *pgxpool.Pool        // the pgx pool db runs on, for the fast paths (booking.Options.Pool); nil: none
 	Push           push.Options         // the push service's VAPID key, subject and private networks; its Now and Events are the club's
+	Users          *users.Service       // the users, shared with the identity provider; nil: users.New(db, users.Options{})
 }
 
 // New builds the services over the main database db.
@@ -67,7 +70,10 @@ func New(db *sqlx.DB, o Options) *Services {
 		o.Now = time.Now
 	}
 	b := booking.New(db, booking.Options{Zone: o.Zone, Now: o.Now, Invite: o.Invite, Events: o.Events, Pool: o.Pool})
-	s := &Services{Zone: o.Zone, Now: o.Now,
+	if o.Users == nil {
+		o.Users = users.New(db, users.Options{})
+	}
+	s := &Services{Zone: o.Zone, Now: o.Now, Users: o.Users,
 		Catalogs: b.Catalogs, Clients: b.Clients, Tariffs: b.Tariffs, Bookings: b.Bookings, Discounts: b.Discounts, Rules: b.Rules,
 		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events, Bookings: b.Bookings,
 			WebhookSecrets: o.WebhookSecrets}),

@@ -21,11 +21,11 @@ import (
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/internal/app"
-	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/pricing"
 	"github.com/clubhouse-go/clubhouse/tickets"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 // catalogSQL inserts the demo catalogs, skipping rows that exist by name.
@@ -91,7 +91,7 @@ type user struct {
 	roles []clubhouse.Role
 }
 
-var users = []user{
+var demoUsers = []user{
 	{"sudo@demo.club", "Demo Sudo", []clubhouse.Role{clubhouse.RoleSudo, clubhouse.RoleAdmin, clubhouse.RoleOperator}},
 	{"admin@demo.club", "Demo Admin", []clubhouse.Role{clubhouse.RoleAdmin, clubhouse.RoleOperator}},
 	{"operator@demo.club", "Demo Operator", []clubhouse.Role{clubhouse.RoleOperator}},
@@ -110,10 +110,10 @@ func Seed(ctx context.Context, a *app.App, out io.Writer) error {
 		if _, err := tx.ExecContext(ctx, catalogSQL); err != nil {
 			return fmt.Errorf("catalogs: %w", err)
 		}
-		for _, u := range users {
+		for _, u := range demoUsers {
 			if _, err := a.Auth.UserByEmail(ctx, u.email); err == nil {
 				continue
-			} else if !errors.Is(err, auth.ErrUserNotFound) {
+			} else if !errors.Is(err, users.ErrUserNotFound) {
 				return err
 			}
 			pw := password()
@@ -127,15 +127,14 @@ func Seed(ctx context.Context, a *app.App, out io.Writer) error {
 					names += "," + string(r)
 				}
 			}
-			name := u.name
-			nu, err := a.Auth.CreateUser(ctx, tx, auth.CreateUserRequest{Email: u.email, Password: pw, DisplayName: &name, Roles: roles})
+			nu, err := a.Users.Add(ctx, tx, users.Input{Email: u.email, Password: pw, DisplayName: u.name, Roles: roles})
 			if err != nil {
 				return fmt.Errorf("user %s: %w", u.email, err)
 			}
 			if len(u.roles) == 0 {
 				_, err := tx.ExecContext(ctx, `INSERT INTO clients (user_id, email, display_name, first_name, last_name, phone, document, document_type_id)
 					SELECT $1, $2, $3, 'Demo', 'Client', '+573000000001', '1000000001', id FROM document_types WHERE name = 'CC'
-					ON CONFLICT DO NOTHING`, nu.ID, u.email, name)
+					ON CONFLICT DO NOTHING`, nu.ID, u.email, u.name)
 				if err != nil {
 					return fmt.Errorf("client %s: %w", u.email, err)
 				}
