@@ -150,7 +150,7 @@ func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/account/reservation-types [get]
 func (s *Server) listAccountReservationTypes(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Catalogs.ReservationTypes, newReservationTypeDTO)
+	return listCatalog(w, r, s.club(r).Catalogs.ReservationTypes, newReservationTypeDTO)
 }
 
 // listAccountPaymentTypes lists payment types for clients.
@@ -164,5 +164,5 @@ func (s *Server) listAccountReservationTypes(w http.ResponseWriter, r *http.Requ
 // @Security XAuth
 // @Router /api/account/payment-types [get]
 func (s *Server) listAccountPaymentTypes(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Catalogs.PaymentTypes, newPaymentTypeDTO)
+	return listCatalog(w, r, s.club(r).Catalogs.PaymentTypes, newPaymentTypeDTO)
 }
