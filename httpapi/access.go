@@ -65,6 +65,12 @@ func (s *Server) handleOn(mux *http.ServeMux, pattern string, level clubhouse.Ar
 	mux.Handle(pattern, route(func(w http.ResponseWriter, r *http.Request) {
 		ri := infoFrom(r.Context())
 		ri.route = pattern
+		c, err := s.o.Clubs(r)
+		if err != nil {
+			writeError(w, r, s.log, err)
+			return
+		}
+		ri.club = c
 		if err := s.authorize(r, level); err != nil {
 			writeError(w, r, s.log, err)
 			return

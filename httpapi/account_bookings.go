@@ -127,7 +127,7 @@ func (s *Server) listAccountBookings(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	views, total, err := s.o.Payments.ClientBookings(r.Context(), actor(r), booking.ClientPageQuery{Page: pg.Page, Limit: pg.Limit,
+	views, total, err := s.club(r).Payments.ClientBookings(r.Context(), actor(r), booking.ClientPageQuery{Page: pg.Page, Limit: pg.Limit,
 		WithCancelled: with})
 	if err != nil {
 		return err
@@ -179,11 +179,11 @@ func (s *Server) createAccountBooking(w http.ResponseWriter, r *http.Request) er
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	from, to, err := wallSpan(in.Checking, in.Checkout, s.zone())
+	from, to, err := wallSpan(in.Checking, in.Checkout, s.club(r).Zone)
 	if err != nil {
 		return err
 	}
-	b, err := s.o.Bookings.ClientCreate(r.Context(), actor(r), booking.BookingInput{CourtID: in.CourtID,
+	b, err := s.club(r).Bookings.ClientCreate(r.Context(), actor(r), booking.BookingInput{CourtID: in.CourtID,
 		ReservationTypeID: in.ReservationTypeID, Checking: from, Checkout: to, Notes: in.Notes})
 	if err != nil {
 		return err
@@ -209,7 +209,7 @@ func (s *Server) getAccountBooking(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	v, err := s.o.Payments.ClientBooking(r.Context(), actor(r), id)
+	v, err := s.club(r).Payments.ClientBooking(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -246,7 +246,7 @@ func (s *Server) calculateAccountPrice(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	q, err := s.o.Bookings.ClientQuote(r.Context(), actor(r), in)
+	q, err := s.club(r).Bookings.ClientQuote(r.Context(), actor(r), in)
 	if err != nil {
 		return err
 	}
@@ -283,14 +283,14 @@ func (s *Server) listAccountCourts(w http.ResponseWriter, r *http.Request) error
 	var from, to time.Time
 	if q := r.URL.Query(); q.Get("checking") != "" || q.Get("checkout") != "" {
 		var err error
-		if from, err = wire.ParseWall("checking", q.Get("checking"), s.zone()); err != nil {
+		if from, err = wire.ParseWall("checking", q.Get("checking"), s.club(r).Zone); err != nil {
 			return err
 		}
-		if to, err = wire.ParseWall("checkout", q.Get("checkout"), s.zone()); err != nil {
+		if to, err = wire.ParseWall("checkout", q.Get("checkout"), s.club(r).Zone); err != nil {
 			return err
 		}
 	}
-	rows, err := s.o.Bookings.Availability(r.Context(), actor(r), from, to)
+	rows, err := s.club(r).Bookings.Availability(r.Context(), actor(r), from, to)
 	if err != nil {
 		return err
 	}
@@ -327,7 +327,7 @@ type accountStatsDTO struct {
 // @Security XAuth
 // @Router /api/account/stats [get]
 func (s *Server) accountStats(w http.ResponseWriter, r *http.Request) error {
-	st, err := s.o.Payments.ClientSummary(r.Context(), actor(r))
+	st, err := s.club(r).Payments.ClientSummary(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}

@@ -16,10 +16,10 @@ var errNoLedger = clubhouse.Errorf(clubhouse.Unavailable, "accounting not config
 // accounting database is configured, and hands the ledger over otherwise.
 func (s *Server) withLedger(h func(w http.ResponseWriter, r *http.Request, l *ledger.Ledger) error) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if s.o.Ledger == nil {
+		if s.club(r).Ledger == nil {
 			return errNoLedger
 		}
-		return h(w, r, s.o.Ledger)
+		return h(w, r, s.club(r).Ledger)
 	}
 }
 

@@ -151,7 +151,7 @@ func (s *Server) listBookings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.o.Bookings.List(r.Context(), actor(r), f)
+	rows, err := s.club(r).Bookings.List(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func (s *Server) listBookingsFull(w http.ResponseWriter, r *http.Request) error 
 	if f.Confirmed, err = queryBool(r, "confirmed"); err != nil {
 		return err
 	}
-	rows, err := s.o.Bookings.ListPriced(r.Context(), actor(r), f)
+	rows, err := s.club(r).Bookings.ListPriced(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
@@ -258,11 +258,11 @@ func (s *Server) createBooking(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	req, err := in.domain(s.zone())
+	req, err := in.domain(s.club(r).Zone)
 	if err != nil {
 		return err
 	}
-	b, err := s.o.Bookings.Create(r.Context(), actor(r), req)
+	b, err := s.club(r).Bookings.Create(r.Context(), actor(r), req)
 	if err != nil {
 		return err
 	}
@@ -286,7 +286,7 @@ func (s *Server) getBooking(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.o.Payments.Booking(r.Context(), actor(r), id)
+	v, err := s.club(r).Payments.Booking(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -316,11 +316,11 @@ func (s *Server) updateBooking(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	req, err := in.domain(s.zone())
+	req, err := in.domain(s.club(r).Zone)
 	if err != nil {
 		return err
 	}
-	b, err := s.o.Bookings.Update(r.Context(), actor(r), id, req)
+	b, err := s.club(r).Bookings.Update(r.Context(), actor(r), id, req)
 	if err != nil {
 		return err
 	}
@@ -343,7 +343,7 @@ func (s *Server) deleteBooking(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.o.Bookings.Delete(r.Context(), actor(r), id); err != nil {
+	if err := s.club(r).Bookings.Delete(r.Context(), actor(r), id); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -395,7 +395,7 @@ func (s *Server) deleteBookings(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	deleted, err := s.o.Bookings.DeleteMany(r.Context(), actor(r), in.IDs)
+	deleted, err := s.club(r).Bookings.DeleteMany(r.Context(), actor(r), in.IDs)
 	if err != nil {
 		return err
 	}
@@ -431,11 +431,11 @@ func (s *Server) validateBooking(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	from, to, err := wallSpan(in.Checking, in.Checkout, s.zone())
+	from, to, err := wallSpan(in.Checking, in.Checkout, s.club(r).Zone)
 	if err != nil {
 		return err
 	}
-	err = s.o.Bookings.Validate(r.Context(), actor(r), booking.SpanInput{CourtID: in.CourtID.Or(0), Checking: from.Or(time.Time{}),
+	err = s.club(r).Bookings.Validate(r.Context(), actor(r), booking.SpanInput{CourtID: in.CourtID.Or(0), Checking: from.Or(time.Time{}),
 		Checkout: to.Or(time.Time{}), ExcludeID: in.ReservationID.Or(0), ReservationTypeID: in.ReservationTypeID.Or(0),
 		OverrideRules: in.OverrideRules})
 	if err != nil {
@@ -559,7 +559,7 @@ func (s *Server) calculatePrice(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q, err := s.o.Bookings.Quote(r.Context(), actor(r), in)
+	q, err := s.club(r).Bookings.Quote(r.Context(), actor(r), in)
 	if err != nil {
 		return err
 	}
@@ -600,7 +600,7 @@ func (s *Server) bookingPrice(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q, err := s.o.Bookings.Price(r.Context(), actor(r), id)
+	q, err := s.club(r).Bookings.Price(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ import "net/http"
 // @Security XAuth
 // @Router /api/admin/booking/{id}/cancel [post]
 func (s *Server) cancelBooking(w http.ResponseWriter, r *http.Request) error {
-	return actOnID(w, r, "id", s.o.Bookings.Cancel, newBookingDetailDTO)
+	return actOnID(w, r, "id", s.club(r).Bookings.Cancel, newBookingDetailDTO)
 }
 
 // markNoShow marks a booking a no-show.
@@ -34,7 +34,7 @@ func (s *Server) cancelBooking(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/booking/{id}/no-show [post]
 func (s *Server) markNoShow(w http.ResponseWriter, r *http.Request) error {
-	return actOnID(w, r, "id", s.o.Bookings.MarkNoShow, newBookingDetailDTO)
+	return actOnID(w, r, "id", s.club(r).Bookings.MarkNoShow, newBookingDetailDTO)
 }
 
 // clearNoShow clears a booking's no-show mark.
@@ -50,7 +50,7 @@ func (s *Server) markNoShow(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/booking/{id}/no-show [delete]
 func (s *Server) clearNoShow(w http.ResponseWriter, r *http.Request) error {
-	return actOnID(w, r, "id", s.o.Bookings.ClearNoShow, newBookingDetailDTO)
+	return actOnID(w, r, "id", s.club(r).Bookings.ClearNoShow, newBookingDetailDTO)
 }
 
 // cancelAccountBooking cancels one of the caller's bookings.
@@ -66,5 +66,5 @@ func (s *Server) clearNoShow(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/account/bookings/{bookingId}/cancel [post]
 func (s *Server) cancelAccountBooking(w http.ResponseWriter, r *http.Request) error {
-	return actOnID(w, r, "bookingId", s.o.Payments.ClientCancel, newAccountBookingDTO)
+	return actOnID(w, r, "bookingId", s.club(r).Payments.ClientCancel, newAccountBookingDTO)
 }

@@ -17,7 +17,7 @@ import "net/http"
 // @Security XAuth
 // @Router /api/admin/court-types [get]
 func (s *Server) listCourtTypes(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Catalogs.CourtTypes, newCourtTypeDTO)
+	return listCatalog(w, r, s.club(r).Catalogs.CourtTypes, newCourtTypeDTO)
 }
 
 // createCourtType creates a court type.
@@ -33,7 +33,7 @@ func (s *Server) listCourtTypes(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/court-types [post]
 func (s *Server) createCourtType(w http.ResponseWriter, r *http.Request) error {
-	return createCatalog[namedInput](w, r, s.o.Catalogs.CourtTypes, newCourtTypeDTO)
+	return createCatalog[namedInput](w, r, s.club(r).Catalogs.CourtTypes, newCourtTypeDTO)
 }
 
 // getCourtType reads one court type.
@@ -48,7 +48,7 @@ func (s *Server) createCourtType(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/court-types/{id} [get]
 func (s *Server) getCourtType(w http.ResponseWriter, r *http.Request) error {
-	return getCatalog(w, r, s.o.Catalogs.CourtTypes, newCourtTypeDTO)
+	return getCatalog(w, r, s.club(r).Catalogs.CourtTypes, newCourtTypeDTO)
 }
 
 // updateCourtType changes the fields sent.
@@ -66,7 +66,7 @@ func (s *Server) getCourtType(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/court-types/{id} [patch]
 func (s *Server) updateCourtType(w http.ResponseWriter, r *http.Request) error {
-	return updateCatalog[namedPatch](w, r, s.o.Catalogs.CourtTypes, newCourtTypeDTO)
+	return updateCatalog[namedPatch](w, r, s.club(r).Catalogs.CourtTypes, newCourtTypeDTO)
 }
 
 // deleteCourtType deletes a court type that nothing refers to.
@@ -81,7 +81,7 @@ func (s *Server) updateCourtType(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/court-types/{id} [delete]
 func (s *Server) deleteCourtType(w http.ResponseWriter, r *http.Request) error {
-	return deleteCatalog(w, r, s.o.Catalogs.CourtTypes)
+	return deleteCatalog(w, r, s.club(r).Catalogs.CourtTypes)
 }
 
 // listDocumentTypes lists document types.
@@ -96,7 +96,7 @@ func (s *Server) deleteCourtType(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/document-types [get]
 func (s *Server) listDocumentTypes(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Catalogs.DocumentTypes, newDocumentTypeDTO)
+	return listCatalog(w, r, s.club(r).Catalogs.DocumentTypes, newDocumentTypeDTO)
 }
 
 // createDocumentType creates a document type.
@@ -112,7 +112,7 @@ func (s *Server) listDocumentTypes(w http.ResponseWriter, r *http.Request) error
 // @Security XAuth
 // @Router /api/admin/document-types [post]
 func (s *Server) createDocumentType(w http.ResponseWriter, r *http.Request) error {
-	return createCatalog[namedInput](w, r, s.o.Catalogs.DocumentTypes, newDocumentTypeDTO)
+	return createCatalog[namedInput](w, r, s.club(r).Catalogs.DocumentTypes, newDocumentTypeDTO)
 }
 
 // getDocumentType reads one document type.
@@ -127,7 +127,7 @@ func (s *Server) createDocumentType(w http.ResponseWriter, r *http.Request) erro
 // @Security XAuth
 // @Router /api/admin/document-types/{id} [get]
 func (s *Server) getDocumentType(w http.ResponseWriter, r *http.Request) error {
-	return getCatalog(w, r, s.o.Catalogs.DocumentTypes, newDocumentTypeDTO)
+	return getCatalog(w, r, s.club(r).Catalogs.DocumentTypes, newDocumentTypeDTO)
 }
 
 // updateDocumentType changes the fields sent.
@@ -145,7 +145,7 @@ func (s *Server) getDocumentType(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/document-types/{id} [patch]
 func (s *Server) updateDocumentType(w http.ResponseWriter, r *http.Request) error {
-	return updateCatalog[namedPatch](w, r, s.o.Catalogs.DocumentTypes, newDocumentTypeDTO)
+	return updateCatalog[namedPatch](w, r, s.club(r).Catalogs.DocumentTypes, newDocumentTypeDTO)
 }
 
 // deleteDocumentType deletes a document type that nothing refers to.
@@ -160,7 +160,7 @@ func (s *Server) updateDocumentType(w http.ResponseWriter, r *http.Request) erro
 // @Security XAuth
 // @Router /api/admin/document-types/{id} [delete]
 func (s *Server) deleteDocumentType(w http.ResponseWriter, r *http.Request) error {
-	return deleteCatalog(w, r, s.o.Catalogs.DocumentTypes)
+	return deleteCatalog(w, r, s.club(r).Catalogs.DocumentTypes)
 }
 
 // listPaymentTypes lists payment types.
@@ -175,7 +175,7 @@ func (s *Server) deleteDocumentType(w http.ResponseWriter, r *http.Request) erro
 // @Security XAuth
 // @Router /api/admin/payment-types [get]
 func (s *Server) listPaymentTypes(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Catalogs.PaymentTypes, newPaymentTypeDTO)
+	return listCatalog(w, r, s.club(r).Catalogs.PaymentTypes, newPaymentTypeDTO)
 }
 
 // createPaymentType creates a payment type.
@@ -191,7 +191,7 @@ func (s *Server) listPaymentTypes(w http.ResponseWriter, r *http.Request) error 
 // @Security XAuth
 // @Router /api/admin/payment-types [post]
 func (s *Server) createPaymentType(w http.ResponseWriter, r *http.Request) error {
-	return createCatalog[paymentTypeInput](w, r, s.o.Catalogs.PaymentTypes, newPaymentTypeDTO)
+	return createCatalog[paymentTypeInput](w, r, s.club(r).Catalogs.PaymentTypes, newPaymentTypeDTO)
 }
 
 // getPaymentType reads one payment type.
@@ -206,7 +206,7 @@ func (s *Server) createPaymentType(w http.ResponseWriter, r *http.Request) error
 // @Security XAuth
 // @Router /api/admin/payment-types/{id} [get]
 func (s *Server) getPaymentType(w http.ResponseWriter, r *http.Request) error {
-	return getCatalog(w, r, s.o.Catalogs.PaymentTypes, newPaymentTypeDTO)
+	return getCatalog(w, r, s.club(r).Catalogs.PaymentTypes, newPaymentTypeDTO)
 }
 
 // updatePaymentType changes the fields sent.
@@ -224,7 +224,7 @@ func (s *Server) getPaymentType(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/payment-types/{id} [patch]
 func (s *Server) updatePaymentType(w http.ResponseWriter, r *http.Request) error {
-	return updateCatalog[paymentTypePatch](w, r, s.o.Catalogs.PaymentTypes, newPaymentTypeDTO)
+	return updateCatalog[paymentTypePatch](w, r, s.club(r).Catalogs.PaymentTypes, newPaymentTypeDTO)
 }
 
 // deletePaymentType deletes a payment type that nothing refers to.
@@ -239,7 +239,7 @@ func (s *Server) updatePaymentType(w http.ResponseWriter, r *http.Request) error
 // @Security XAuth
 // @Router /api/admin/payment-types/{id} [delete]
 func (s *Server) deletePaymentType(w http.ResponseWriter, r *http.Request) error {
-	return deleteCatalog(w, r, s.o.Catalogs.PaymentTypes)
+	return deleteCatalog(w, r, s.club(r).Catalogs.PaymentTypes)
 }
 
 // listReservationStatuses lists reservation statuses.
@@ -254,7 +254,7 @@ func (s *Server) deletePaymentType(w http.ResponseWriter, r *http.Request) error
 // @Security XAuth
 // @Router /api/admin/reservation-statuses [get]
 func (s *Server) listReservationStatuses(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Catalogs.Statuses, newStatusDTO)
+	return listCatalog(w, r, s.club(r).Catalogs.Statuses, newStatusDTO)
 }
 
 // createReservationStatus creates a reservation status.
@@ -270,7 +270,7 @@ func (s *Server) listReservationStatuses(w http.ResponseWriter, r *http.Request)
 // @Security XAuth
 // @Router /api/admin/reservation-statuses [post]
 func (s *Server) createReservationStatus(w http.ResponseWriter, r *http.Request) error {
-	return createCatalog[statusInput](w, r, s.o.Catalogs.Statuses, newStatusDTO)
+	return createCatalog[statusInput](w, r, s.club(r).Catalogs.Statuses, newStatusDTO)
 }
 
 // getReservationStatus reads one reservation status.
@@ -285,7 +285,7 @@ func (s *Server) createReservationStatus(w http.ResponseWriter, r *http.Request)
 // @Security XAuth
 // @Router /api/admin/reservation-statuses/{id} [get]
 func (s *Server) getReservationStatus(w http.ResponseWriter, r *http.Request) error {
-	return getCatalog(w, r, s.o.Catalogs.Statuses, newStatusDTO)
+	return getCatalog(w, r, s.club(r).Catalogs.Statuses, newStatusDTO)
 }
 
 // updateReservationStatus changes the fields sent.
@@ -303,7 +303,7 @@ func (s *Server) getReservationStatus(w http.ResponseWriter, r *http.Request) er
 // @Security XAuth
 // @Router /api/admin/reservation-statuses/{id} [patch]
 func (s *Server) updateReservationStatus(w http.ResponseWriter, r *http.Request) error {
-	return updateCatalog[statusPatch](w, r, s.o.Catalogs.Statuses, newStatusDTO)
+	return updateCatalog[statusPatch](w, r, s.club(r).Catalogs.Statuses, newStatusDTO)
 }
 
 // deleteReservationStatus deletes a reservation status that nothing refers to.
@@ -318,7 +318,7 @@ func (s *Server) updateReservationStatus(w http.ResponseWriter, r *http.Request)
 // @Security XAuth
 // @Router /api/admin/reservation-statuses/{id} [delete]
 func (s *Server) deleteReservationStatus(w http.ResponseWriter, r *http.Request) error {
-	return deleteCatalog(w, r, s.o.Catalogs.Statuses)
+	return deleteCatalog(w, r, s.club(r).Catalogs.Statuses)
 }
 
 // listReservationTypes lists reservation types.
@@ -333,7 +333,7 @@ func (s *Server) deleteReservationStatus(w http.ResponseWriter, r *http.Request)
 // @Security XAuth
 // @Router /api/admin/reservation-types [get]
 func (s *Server) listReservationTypes(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Catalogs.ReservationTypes, newReservationTypeDTO)
+	return listCatalog(w, r, s.club(r).Catalogs.ReservationTypes, newReservationTypeDTO)
 }
 
 // createReservationType creates a reservation type.
@@ -349,7 +349,7 @@ func (s *Server) listReservationTypes(w http.ResponseWriter, r *http.Request) er
 // @Security XAuth
 // @Router /api/admin/reservation-types [post]
 func (s *Server) createReservationType(w http.ResponseWriter, r *http.Request) error {
-	return createCatalog[reservationTypeInput](w, r, s.o.Catalogs.ReservationTypes, newReservationTypeDTO)
+	return createCatalog[reservationTypeInput](w, r, s.club(r).Catalogs.ReservationTypes, newReservationTypeDTO)
 }
 
 // getReservationType reads one reservation type.
@@ -364,7 +364,7 @@ func (s *Server) createReservationType(w http.ResponseWriter, r *http.Request) e
 // @Security XAuth
 // @Router /api/admin/reservation-types/{id} [get]
 func (s *Server) getReservationType(w http.ResponseWriter, r *http.Request) error {
-	return getCatalog(w, r, s.o.Catalogs.ReservationTypes, newReservationTypeDTO)
+	return getCatalog(w, r, s.club(r).Catalogs.ReservationTypes, newReservationTypeDTO)
 }
 
 // updateReservationType changes the fields sent.
@@ -382,7 +382,7 @@ func (s *Server) getReservationType(w http.ResponseWriter, r *http.Request) erro
 // @Security XAuth
 // @Router /api/admin/reservation-types/{id} [patch]
 func (s *Server) updateReservationType(w http.ResponseWriter, r *http.Request) error {
-	return updateCatalog[reservationTypePatch](w, r, s.o.Catalogs.ReservationTypes, newReservationTypeDTO)
+	return updateCatalog[reservationTypePatch](w, r, s.club(r).Catalogs.ReservationTypes, newReservationTypeDTO)
 }
 
 // deleteReservationType deletes a reservation type that nothing refers to.
@@ -397,7 +397,7 @@ func (s *Server) updateReservationType(w http.ResponseWriter, r *http.Request) e
 // @Security XAuth
 // @Router /api/admin/reservation-types/{id} [delete]
 func (s *Server) deleteReservationType(w http.ResponseWriter, r *http.Request) error {
-	return deleteCatalog(w, r, s.o.Catalogs.ReservationTypes)
+	return deleteCatalog(w, r, s.club(r).Catalogs.ReservationTypes)
 }
 
 // listCourts lists courts.
@@ -412,7 +412,7 @@ func (s *Server) deleteReservationType(w http.ResponseWriter, r *http.Request) e
 // @Security XAuth
 // @Router /api/admin/courts [get]
 func (s *Server) listCourts(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Catalogs.Courts, newCourtDTO)
+	return listCatalog(w, r, s.club(r).Catalogs.Courts, newCourtDTO)
 }
 
 // createCourt creates a court.
@@ -428,7 +428,7 @@ func (s *Server) listCourts(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/courts [post]
 func (s *Server) createCourt(w http.ResponseWriter, r *http.Request) error {
-	return createCatalog[courtInput](w, r, s.o.Catalogs.Courts, newCourtDTO)
+	return createCatalog[courtInput](w, r, s.club(r).Catalogs.Courts, newCourtDTO)
 }
 
 // getCourt reads one court.
@@ -443,7 +443,7 @@ func (s *Server) createCourt(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/courts/{id} [get]
 func (s *Server) getCourt(w http.ResponseWriter, r *http.Request) error {
-	return getCatalog(w, r, s.o.Catalogs.Courts, newCourtDTO)
+	return getCatalog(w, r, s.club(r).Catalogs.Courts, newCourtDTO)
 }
 
 // updateCourt changes the fields sent.
@@ -461,7 +461,7 @@ func (s *Server) getCourt(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/courts/{id} [patch]
 func (s *Server) updateCourt(w http.ResponseWriter, r *http.Request) error {
-	return updateCatalog[courtPatch](w, r, s.o.Catalogs.Courts, newCourtDTO)
+	return updateCatalog[courtPatch](w, r, s.club(r).Catalogs.Courts, newCourtDTO)
 }
 
 // deleteCourt deletes a court that nothing refers to.
@@ -476,5 +476,5 @@ func (s *Server) updateCourt(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/courts/{id} [delete]
 func (s *Server) deleteCourt(w http.ResponseWriter, r *http.Request) error {
-	return deleteCatalog(w, r, s.o.Catalogs.Courts)
+	return deleteCatalog(w, r, s.club(r).Catalogs.Courts)
 }

@@ -67,7 +67,7 @@ func (s *Server) listClassTariffs(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	rows, err := s.o.Classes.Tariffs.List(r.Context(), actor(r), classes.TariffFilter{CourtTypeID: court, ReservationTypeID: rtype})
+	rows, err := s.club(r).Classes.Tariffs.List(r.Context(), actor(r), classes.TariffFilter{CourtTypeID: court, ReservationTypeID: rtype})
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *Server) createClassTariff(w http.ResponseWriter, r *http.Request) error
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	t, err := s.o.Classes.Tariffs.Create(r.Context(), actor(r), classTariffPatch(in).domain())
+	t, err := s.club(r).Classes.Tariffs.Create(r.Context(), actor(r), classTariffPatch(in).domain())
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func (s *Server) getClassTariff(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.o.Classes.Tariffs.Get(r.Context(), actor(r), id)
+	t, err := s.club(r).Classes.Tariffs.Get(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func (s *Server) updateClassTariff(w http.ResponseWriter, r *http.Request) error
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	t, err := s.o.Classes.Tariffs.Update(r.Context(), actor(r), id, in.domain())
+	t, err := s.club(r).Classes.Tariffs.Update(r.Context(), actor(r), id, in.domain())
 	if err != nil {
 		return err
 	}
@@ -168,7 +168,7 @@ func (s *Server) deleteClassTariff(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	if err := s.o.Classes.Tariffs.Delete(r.Context(), actor(r), id); err != nil {
+	if err := s.club(r).Classes.Tariffs.Delete(r.Context(), actor(r), id); err != nil {
 		return err
 	}
 	return noContent(w)

@@ -135,7 +135,7 @@ func (s *Server) listClasses(w http.ResponseWriter, r *http.Request) error {
 	if f.To, err = optDate(r, "to"); err != nil {
 		return err
 	}
-	rows, err := s.o.Classes.Classes.List(r.Context(), actor(r), f)
+	rows, err := s.club(r).Classes.Classes.List(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
@@ -165,7 +165,7 @@ func (s *Server) createClass(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Classes.Classes.Create(r.Context(), actor(r), req)
+	c, err := s.club(r).Classes.Classes.Create(r.Context(), actor(r), req)
 	if err != nil {
 		return err
 	}
@@ -190,7 +190,7 @@ func (s *Server) getClass(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Classes.Classes.Get(r.Context(), actor(r), id)
+	c, err := s.club(r).Classes.Classes.Get(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -225,7 +225,7 @@ func (s *Server) updateClass(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Classes.Classes.Update(r.Context(), actor(r), id, req)
+	c, err := s.club(r).Classes.Classes.Update(r.Context(), actor(r), id, req)
 	if err != nil {
 		return err
 	}
@@ -249,7 +249,7 @@ func (s *Server) deleteClass(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.o.Classes.Classes.Delete(r.Context(), actor(r), id); err != nil {
+	if err := s.club(r).Classes.Classes.Delete(r.Context(), actor(r), id); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -274,7 +274,7 @@ func (s *Server) cancelClass(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Classes.Classes.Cancel(r.Context(), actor(r), id)
+	c, err := s.club(r).Classes.Classes.Cancel(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -299,7 +299,7 @@ func (s *Server) completeClass(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Classes.Classes.Complete(r.Context(), actor(r), id)
+	c, err := s.club(r).Classes.Classes.Complete(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}

@@ -93,7 +93,7 @@ func (s *Server) listClients(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.o.Clients.List(r.Context(), actor(r), r.URL.Query().Get("search"), limit, offset)
+	rows, err := s.club(r).Clients.List(r.Context(), actor(r), r.URL.Query().Get("search"), limit, offset)
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func (s *Server) createClient(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.o.Clients.Create(r.Context(), actor(r), booking.ClientInput{FirstName: in.FirstName, LastName: in.LastName,
+	c, err := s.club(r).Clients.Create(r.Context(), actor(r), booking.ClientInput{FirstName: in.FirstName, LastName: in.LastName,
 		Document: in.Document, DocumentTypeID: in.DocumentTypeID, UserID: in.UserID, Email: in.Email,
 		DisplayName: in.DisplayName, Phone: in.Phone, Address: in.Address})
 	if err != nil {
@@ -144,7 +144,7 @@ func (s *Server) getClient(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Clients.Get(r.Context(), actor(r), id)
+	c, err := s.club(r).Clients.Get(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -174,7 +174,7 @@ func (s *Server) updateClient(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.o.Clients.Update(r.Context(), actor(r), id, booking.ClientInput{FirstName: in.FirstName, LastName: in.LastName,
+	c, err := s.club(r).Clients.Update(r.Context(), actor(r), id, booking.ClientInput{FirstName: in.FirstName, LastName: in.LastName,
 		Document: in.Document, DocumentTypeID: in.DocumentTypeID, Phone: in.Phone, Address: in.Address})
 	if err != nil {
 		return err
@@ -198,7 +198,7 @@ func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.o.Clients.Delete(r.Context(), actor(r), id); err != nil {
+	if err := s.club(r).Clients.Delete(r.Context(), actor(r), id); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -215,7 +215,7 @@ func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/account/client [get]
 func (s *Server) getAccountClient(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.o.Clients.Own(r.Context(), actor(r))
+	c, err := s.club(r).Clients.Own(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}
@@ -240,7 +240,7 @@ func (s *Server) createAccountClient(w http.ResponseWriter, r *http.Request) err
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.o.Clients.CreateOwn(r.Context(), actor(r), booking.ClientInput{Email: in.Email,
+	c, err := s.club(r).Clients.CreateOwn(r.Context(), actor(r), booking.ClientInput{Email: in.Email,
 		FirstName: in.FirstName, LastName: in.LastName, Document: in.Document, DocumentTypeID: in.DocumentTypeID,
 		Phone: in.Phone, Address: in.Address})
 	if err != nil {
@@ -267,7 +267,7 @@ func (s *Server) updateAccountClient(w http.ResponseWriter, r *http.Request) err
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	c, err := s.o.Clients.UpdateOwn(r.Context(), actor(r), booking.ClientInput{FirstName: in.FirstName,
+	c, err := s.club(r).Clients.UpdateOwn(r.Context(), actor(r), booking.ClientInput{FirstName: in.FirstName,
 		LastName: in.LastName, Document: in.Document, DocumentTypeID: in.DocumentTypeID, Address: in.Address, Phone: in.Phone})
 	if err != nil {
 		return err

@@ -178,7 +178,7 @@ func (in clubRulesInput) domain(every bool) (booking.RulesChange, error) {
 // @Security XAuth
 // @Router /api/admin/club-rules [get]
 func (s *Server) getClubRules(w http.ResponseWriter, r *http.Request) error {
-	rules, err := s.o.Rules.Get(r.Context())
+	rules, err := s.club(r).Rules.Get(r.Context())
 	if err != nil {
 		return err
 	}
@@ -228,7 +228,7 @@ func (s *Server) changeClubRules(w http.ResponseWriter, r *http.Request, every b
 	if err != nil {
 		return err
 	}
-	rules, err := s.o.Rules.Change(r.Context(), actor(r), ch)
+	rules, err := s.club(r).Rules.Change(r.Context(), actor(r), ch)
 	if err != nil {
 		return err
 	}
@@ -245,7 +245,7 @@ func (s *Server) changeClubRules(w http.ResponseWriter, r *http.Request, every b
 // @Failure 503 {object} errorBody
 // @Router /api/public/club-rules [get]
 func (s *Server) getPublicClubRules(w http.ResponseWriter, r *http.Request) error {
-	rules, err := s.o.Rules.Get(r.Context())
+	rules, err := s.club(r).Rules.Get(r.Context())
 	if err != nil {
 		return err
 	}

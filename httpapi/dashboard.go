@@ -51,7 +51,7 @@ type dashPaymentsDTO struct {
 // @Security XAuth
 // @Router /api/admin/dashboard/stats [get]
 func (s *Server) dashboardStats(w http.ResponseWriter, r *http.Request) error {
-	d, err := s.o.Payments.Dashboard(r.Context(), actor(r))
+	d, err := s.club(r).Payments.Dashboard(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}

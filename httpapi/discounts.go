@@ -126,7 +126,7 @@ func (in contractPatch) domain() (booking.DiscountInput, error) {
 // @Security XAuth
 // @Router /api/admin/coupons [get]
 func (s *Server) listCoupons(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Discounts.Coupons, newCouponDTO)
+	return listCatalog(w, r, s.club(r).Discounts.Coupons, newCouponDTO)
 }
 
 // createCoupon creates a coupon.
@@ -151,7 +151,7 @@ func (s *Server) createCoupon(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Discounts.CreateCoupon(r.Context(), actor(r), req)
+	c, err := s.club(r).Discounts.CreateCoupon(r.Context(), actor(r), req)
 	if err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ func (s *Server) createCoupon(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/coupons/{id} [get]
 func (s *Server) getCoupon(w http.ResponseWriter, r *http.Request) error {
-	return getCatalog(w, r, s.o.Discounts.Coupons, newCouponDTO)
+	return getCatalog(w, r, s.club(r).Discounts.Coupons, newCouponDTO)
 }
 
 // updateCoupon changes a coupon.
@@ -200,7 +200,7 @@ func (s *Server) updateCoupon(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Discounts.UpdateCoupon(r.Context(), actor(r), id, req)
+	c, err := s.club(r).Discounts.UpdateCoupon(r.Context(), actor(r), id, req)
 	if err != nil {
 		return err
 	}
@@ -219,7 +219,7 @@ func (s *Server) updateCoupon(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/coupons/{id} [delete]
 func (s *Server) deleteCoupon(w http.ResponseWriter, r *http.Request) error {
-	return deleteCatalog(w, r, s.o.Discounts.Coupons)
+	return deleteCatalog(w, r, s.club(r).Discounts.Coupons)
 }
 
 // listContracts lists contracts.
@@ -234,7 +234,7 @@ func (s *Server) deleteCoupon(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/contracts [get]
 func (s *Server) listContracts(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Discounts.Contracts, newContractDTO)
+	return listCatalog(w, r, s.club(r).Discounts.Contracts, newContractDTO)
 }
 
 // createContract creates a contract.
@@ -259,7 +259,7 @@ func (s *Server) createContract(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Discounts.CreateContract(r.Context(), actor(r), req)
+	c, err := s.club(r).Discounts.CreateContract(r.Context(), actor(r), req)
 	if err != nil {
 		return err
 	}
@@ -278,7 +278,7 @@ func (s *Server) createContract(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/contracts/{id} [get]
 func (s *Server) getContract(w http.ResponseWriter, r *http.Request) error {
-	return getCatalog(w, r, s.o.Discounts.Contracts, newContractDTO)
+	return getCatalog(w, r, s.club(r).Discounts.Contracts, newContractDTO)
 }
 
 // updateContract changes a contract.
@@ -308,7 +308,7 @@ func (s *Server) updateContract(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Discounts.UpdateContract(r.Context(), actor(r), id, req)
+	c, err := s.club(r).Discounts.UpdateContract(r.Context(), actor(r), id, req)
 	if err != nil {
 		return err
 	}
@@ -327,7 +327,7 @@ func (s *Server) updateContract(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/contracts/{id} [delete]
 func (s *Server) deleteContract(w http.ResponseWriter, r *http.Request) error {
-	return deleteCatalog(w, r, s.o.Discounts.Contracts)
+	return deleteCatalog(w, r, s.club(r).Discounts.Contracts)
 }
 
 type appliedCouponDTO struct {
@@ -366,7 +366,7 @@ func (s *Server) listAppliedCoupons(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	rows, total, err := s.o.Discounts.AppliedCoupons(r.Context(), actor(r), page, limit)
+	rows, total, err := s.club(r).Discounts.AppliedCoupons(r.Context(), actor(r), page, limit)
 	if err != nil {
 		return err
 	}
@@ -406,7 +406,7 @@ func (s *Server) applyCoupon(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	q, err := s.o.Discounts.ApplyCoupon(r.Context(), actor(r), id, in.Code)
+	q, err := s.club(r).Discounts.ApplyCoupon(r.Context(), actor(r), id, in.Code)
 	if err != nil {
 		return err
 	}
@@ -430,7 +430,7 @@ func (s *Server) removeCoupon(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q, err := s.o.Discounts.RemoveCoupon(r.Context(), actor(r), id)
+	q, err := s.club(r).Discounts.RemoveCoupon(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -469,7 +469,7 @@ func (s *Server) setContract(w http.ResponseWriter, r *http.Request) error {
 	if !in.ContractID.Set {
 		return clubhouse.ErrIncomplete.Withf("Missing required fields: contract_id (null removes the contract).")
 	}
-	q, err := s.o.Discounts.SetContract(r.Context(), actor(r), id, in.ContractID.Value)
+	q, err := s.club(r).Discounts.SetContract(r.Context(), actor(r), id, in.ContractID.Value)
 	if err != nil {
 		return err
 	}

@@ -99,7 +99,7 @@ func (s *Server) listOpenClasses(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.o.Classes.Classes.Open(r.Context(), typeID)
+	rows, err := s.club(r).Classes.Classes.Open(r.Context(), typeID)
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func (s *Server) getAccountClass(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Classes.Classes.Lookup(r.Context(), actor(r), id)
+	c, err := s.club(r).Classes.Classes.Lookup(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func (s *Server) getAccountClass(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/account/classes/my-enrollments [get]
 func (s *Server) myEnrollments(w http.ResponseWriter, r *http.Request) error {
-	rows, err := s.o.Classes.Enrollments.Mine(r.Context(), actor(r))
+	rows, err := s.club(r).Classes.Enrollments.Mine(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}
@@ -175,7 +175,7 @@ func (s *Server) enroll(w http.ResponseWriter, r *http.Request) error {
 	for i, c := range in.Payments {
 		claims[i] = payments.Input{PaymentTypeID: c.PaymentTypeID, Amount: wire.OptionalMoney(c.Amount), TransactionID: c.TransactionID}
 	}
-	e, err := s.o.Classes.Enrollments.Enroll(r.Context(), actor(r), id, claims)
+	e, err := s.club(r).Classes.Enrollments.Enroll(r.Context(), actor(r), id, claims)
 	if err != nil {
 		return err
 	}
@@ -199,7 +199,7 @@ func (s *Server) withdraw(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	e, err := s.o.Classes.Enrollments.Withdraw(r.Context(), actor(r), id)
+	e, err := s.club(r).Classes.Enrollments.Withdraw(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -226,7 +226,7 @@ func (s *Server) listEnrollments(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f.Status = r.URL.Query().Get("status")
-	rows, err := s.o.Classes.Enrollments.List(r.Context(), actor(r), f)
+	rows, err := s.club(r).Classes.Enrollments.List(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
@@ -256,7 +256,7 @@ func (s *Server) addEnrollment(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	e, err := s.o.Classes.Enrollments.Add(r.Context(), actor(r), in.ClassID.Or(0), in.ClientID.Or(0))
+	e, err := s.club(r).Classes.Enrollments.Add(r.Context(), actor(r), in.ClassID.Or(0), in.ClientID.Or(0))
 	if err != nil {
 		return err
 	}
@@ -280,7 +280,7 @@ func (s *Server) getEnrollment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	e, err := s.o.Classes.Enrollments.Get(r.Context(), actor(r), id)
+	e, err := s.club(r).Classes.Enrollments.Get(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -300,7 +300,7 @@ func (s *Server) getEnrollment(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/trainer/events/{id}/accept [patch]
 func (s *Server) acceptEnrollment(w http.ResponseWriter, r *http.Request) error {
-	return s.moveEnrollment(w, r, s.o.Classes.Enrollments.Accept)
+	return s.moveEnrollment(w, r, s.club(r).Classes.Enrollments.Accept)
 }
 
 // rejectEnrollment rejects an enrollment.
@@ -316,7 +316,7 @@ func (s *Server) acceptEnrollment(w http.ResponseWriter, r *http.Request) error 
 // @Security XAuth
 // @Router /api/trainer/events/{id}/reject [patch]
 func (s *Server) rejectEnrollment(w http.ResponseWriter, r *http.Request) error {
-	return s.moveEnrollment(w, r, s.o.Classes.Enrollments.Reject)
+	return s.moveEnrollment(w, r, s.club(r).Classes.Enrollments.Reject)
 }
 
 // removeEnrollment removes a student from a class.
@@ -335,7 +335,7 @@ func (s *Server) removeEnrollment(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	if _, err := s.o.Classes.Enrollments.Remove(r.Context(), actor(r), id); err != nil {
+	if _, err := s.club(r).Classes.Enrollments.Remove(r.Context(), actor(r), id); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -373,7 +373,7 @@ func (s *Server) markAttendance(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	e, err := s.o.Classes.Enrollments.MarkAttendance(r.Context(), actor(r), id, date, in.AttendanceStatus.Or(""))
+	e, err := s.club(r).Classes.Enrollments.MarkAttendance(r.Context(), actor(r), id, date, in.AttendanceStatus.Or(""))
 	if err != nil {
 		return err
 	}

@@ -152,7 +152,7 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) error {
 	if f.Limit, f.Offset, err = queryPage(r, tickets.EventPaging); err != nil {
 		return err
 	}
-	rows, err := s.o.Tickets.Events.List(r.Context(), actor(r), f)
+	rows, err := s.club(r).Tickets.Events.List(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
@@ -180,11 +180,11 @@ func (s *Server) createEvent(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	req, err := in.domain(s.o.Zone)
+	req, err := in.domain(s.club(r).Zone)
 	if err != nil {
 		return err
 	}
-	e, err := s.o.Tickets.Events.Create(r.Context(), actor(r), req)
+	e, err := s.club(r).Tickets.Events.Create(r.Context(), actor(r), req)
 	if err != nil {
 		return err
 	}
@@ -203,7 +203,7 @@ func (s *Server) createEvent(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/events/{id} [get]
 func (s *Server) getEvent(w http.ResponseWriter, r *http.Request) error {
-	return actOnID(w, r, "id", s.o.Tickets.Events.Get, newEventDetailDTO)
+	return actOnID(w, r, "id", s.club(r).Tickets.Events.Get, newEventDetailDTO)
 }
 
 // deleteEvent removes an event.
@@ -222,7 +222,7 @@ func (s *Server) deleteEvent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.o.Tickets.Events.Delete(r.Context(), actor(r), id); err != nil {
+	if err := s.club(r).Tickets.Events.Delete(r.Context(), actor(r), id); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -241,7 +241,7 @@ func (s *Server) deleteEvent(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/events/{id}/cancel [patch]
 func (s *Server) cancelEvent(w http.ResponseWriter, r *http.Request) error {
-	return actOnID(w, r, "id", s.o.Tickets.Events.Cancel, newEventDetailDTO)
+	return actOnID(w, r, "id", s.club(r).Tickets.Events.Cancel, newEventDetailDTO)
 }
 
 // completeEvent completes an event.
@@ -257,7 +257,7 @@ func (s *Server) cancelEvent(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/events/{id}/complete [patch]
 func (s *Server) completeEvent(w http.ResponseWriter, r *http.Request) error {
-	return actOnID(w, r, "id", s.o.Tickets.Events.Complete, newEventDetailDTO)
+	return actOnID(w, r, "id", s.club(r).Tickets.Events.Complete, newEventDetailDTO)
 }
 
 // listEventParticipants lists the participants of an event.
@@ -277,7 +277,7 @@ func (s *Server) listEventParticipants(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	rows, err := s.o.Tickets.Events.Participants(r.Context(), actor(r), id)
+	rows, err := s.club(r).Tickets.Events.Participants(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -307,7 +307,7 @@ func (s *Server) addEventParticipant(w http.ResponseWriter, r *http.Request) err
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	p, err := s.o.Tickets.Events.AddParticipant(r.Context(), actor(r), id, in.domain())
+	p, err := s.club(r).Tickets.Events.AddParticipant(r.Context(), actor(r), id, in.domain())
 	if err != nil {
 		return err
 	}
@@ -335,7 +335,7 @@ func (s *Server) removeEventParticipant(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
-	if err := s.o.Tickets.Events.RemoveParticipant(r.Context(), actor(r), id, participant); err != nil {
+	if err := s.club(r).Tickets.Events.RemoveParticipant(r.Context(), actor(r), id, participant); err != nil {
 		return err
 	}
 	return noContent(w)

@@ -67,7 +67,7 @@ func (s *Server) courtsGrid(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.o.Bookings.DayGrid(r.Context(), actor(r), day, typeID)
+	rows, err := s.club(r).Bookings.DayGrid(r.Context(), actor(r), day, typeID)
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ import (
 // @Security XAuth
 // @Router /api/trainer/courts [get]
 func (s *Server) listTrainerCourts(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Catalogs.Courts, newCourtDTO)
+	return listCatalog(w, r, s.club(r).Catalogs.Courts, newCourtDTO)
 }
 
 // listTrainerDocumentTypes lists document types for trainers.
@@ -39,7 +39,7 @@ func (s *Server) listTrainerCourts(w http.ResponseWriter, r *http.Request) error
 // @Security XAuth
 // @Router /api/trainer/document-types [get]
 func (s *Server) listTrainerDocumentTypes(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Catalogs.DocumentTypes, newDocumentTypeDTO)
+	return listCatalog(w, r, s.club(r).Catalogs.DocumentTypes, newDocumentTypeDTO)
 }
 
 // listTrainerPaymentTypes lists payment types for trainers.
@@ -54,7 +54,7 @@ func (s *Server) listTrainerDocumentTypes(w http.ResponseWriter, r *http.Request
 // @Security XAuth
 // @Router /api/trainer/payment-types [get]
 func (s *Server) listTrainerPaymentTypes(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Catalogs.PaymentTypes, newPaymentTypeDTO)
+	return listCatalog(w, r, s.club(r).Catalogs.PaymentTypes, newPaymentTypeDTO)
 }
 
 // listTrainerReservationTypes lists reservation types for trainers.
@@ -69,7 +69,7 @@ func (s *Server) listTrainerPaymentTypes(w http.ResponseWriter, r *http.Request)
 // @Security XAuth
 // @Router /api/trainer/reservation-types [get]
 func (s *Server) listTrainerReservationTypes(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Catalogs.ReservationTypes, newReservationTypeDTO)
+	return listCatalog(w, r, s.club(r).Catalogs.ReservationTypes, newReservationTypeDTO)
 }
 
 // publicCourtDTO is a court as the public sees it: no cost to the club.
@@ -95,7 +95,7 @@ func newPublicCourtDTO(c booking.Court) publicCourtDTO {
 // @Failure 503 {object} errorBody
 // @Router /api/public/courts [get]
 func (s *Server) listPublicCourts(w http.ResponseWriter, r *http.Request) error {
-	rows, err := s.o.Catalogs.Courts.List(r.Context(), actor(r), "")
+	rows, err := s.club(r).Catalogs.Courts.List(r.Context(), actor(r), "")
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func (s *Server) listPublicCourts(w http.ResponseWriter, r *http.Request) error 
 // @Failure 503 {object} errorBody
 // @Router /api/public/court-types [get]
 func (s *Server) listPublicCourtTypes(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Catalogs.CourtTypes, newCourtTypeDTO)
+	return listCatalog(w, r, s.club(r).Catalogs.CourtTypes, newCourtTypeDTO)
 }
 
 // listSudoUsers lists users for super administrators.

@@ -127,7 +127,7 @@ func (s *Server) registerDevice(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	sub, err := s.o.Push.Register(r.Context(), actor(r), in.domain(r.UserAgent()))
+	sub, err := s.club(r).Push.Register(r.Context(), actor(r), in.domain(r.UserAgent()))
 	if err != nil {
 		return err
 	}
@@ -152,7 +152,7 @@ func (s *Server) unregisterDevice(w http.ResponseWriter, r *http.Request) error 
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	if err := s.o.Push.Unregister(r.Context(), actor(r), in.Endpoint); err != nil {
+	if err := s.club(r).Push.Unregister(r.Context(), actor(r), in.Endpoint); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -176,7 +176,7 @@ func (s *Server) sendNotification(w http.ResponseWriter, r *http.Request) error 
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	sent, err := s.o.Push.Send(r.Context(), actor(r), push.NotificationInput{ClientID: in.ClientID, Title: in.Title, Body: in.Body, URL: in.URL})
+	sent, err := s.club(r).Push.Send(r.Context(), actor(r), push.NotificationInput{ClientID: in.ClientID, Title: in.Title, Body: in.Body, URL: in.URL})
 	if err != nil {
 		return err
 	}
@@ -202,7 +202,7 @@ func (s *Server) registerOwnDevice(w http.ResponseWriter, r *http.Request) error
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	sub, err := s.o.Push.ClientRegister(r.Context(), actor(r), in.domain(r.UserAgent()))
+	sub, err := s.club(r).Push.ClientRegister(r.Context(), actor(r), in.domain(r.UserAgent()))
 	if err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func (s *Server) unregisterOwnDevice(w http.ResponseWriter, r *http.Request) err
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	if err := s.o.Push.ClientUnregister(r.Context(), actor(r), in.Endpoint); err != nil {
+	if err := s.club(r).Push.ClientUnregister(r.Context(), actor(r), in.Endpoint); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -242,8 +242,8 @@ func (s *Server) unregisterOwnDevice(w http.ResponseWriter, r *http.Request) err
 // @Success 200 {object} vapidKeyDTO
 // @Failure 503 {object} errorBody
 // @Router /api/public/push/vapid-public-key [get]
-func (s *Server) vapidPublicKey(w http.ResponseWriter, _ *http.Request) error {
-	key, err := s.o.Push.PublicKey()
+func (s *Server) vapidPublicKey(w http.ResponseWriter, r *http.Request) error {
+	key, err := s.club(r).Push.PublicKey()
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/club"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
@@ -25,6 +26,7 @@ type requestInfo struct {
 	route      string
 	principal  string
 	actor      clubhouse.Actor
+	club       *club.Services // the club of the request (Options.Clubs)
 	grant      auth.Principal // what the caller's credentials grant
 	clientGone bool           // the client went away before the answer; nothing was written
 }

@@ -90,7 +90,7 @@ func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f.Search = r.URL.Query().Get("search")
-	rows, err := s.o.Payments.List(r.Context(), actor(r), f)
+	rows, err := s.club(r).Payments.List(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ type byStatusDTO struct {
 // @Security XAuth
 // @Router /api/admin/payments/stats [get]
 func (s *Server) paymentStats(w http.ResponseWriter, r *http.Request) error {
-	st, err := s.o.Payments.Stats(r.Context(), actor(r))
+	st, err := s.club(r).Payments.Stats(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}
@@ -150,7 +150,7 @@ func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.o.Payments.Get(r.Context(), actor(r), id)
+	p, err := s.club(r).Payments.Get(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/payments/transaction/{transaction_id} [get]
 func (s *Server) getPaymentByTransaction(w http.ResponseWriter, r *http.Request) error {
-	p, err := s.o.Payments.ByTransaction(r.Context(), actor(r), r.PathValue("transaction_id"))
+	p, err := s.club(r).Payments.ByTransaction(r.Context(), actor(r), r.PathValue("transaction_id"))
 	if err != nil {
 		return err
 	}
@@ -198,7 +198,7 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	p, err := s.o.Payments.Create(r.Context(), actor(r), in.domain())
+	p, err := s.club(r).Payments.Create(r.Context(), actor(r), in.domain())
 	if err != nil {
 		return err
 	}
@@ -228,7 +228,7 @@ func (s *Server) updatePayment(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	p, err := s.o.Payments.Update(r.Context(), actor(r), id, in.domain())
+	p, err := s.club(r).Payments.Update(r.Context(), actor(r), id, in.domain())
 	if err != nil {
 		return err
 	}
@@ -255,7 +255,7 @@ func (s *Server) removePayment(w http.ResponseWriter, r *http.Request, bookingID
 	if err != nil {
 		return err
 	}
-	if err := s.o.Payments.Delete(r.Context(), actor(r), bookingID, id); err != nil {
+	if err := s.club(r).Payments.Delete(r.Context(), actor(r), bookingID, id); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -277,7 +277,7 @@ func (s *Server) listBookingPayments(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	rows, err := s.o.Payments.ForBooking(r.Context(), actor(r), id)
+	rows, err := s.club(r).Payments.ForBooking(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -329,7 +329,7 @@ func (s *Server) createBookingPayment(w http.ResponseWriter, r *http.Request) er
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	p, err := s.o.Payments.CreateForBooking(r.Context(), actor(r), id, in.domain(), nil)
+	p, err := s.club(r).Payments.CreateForBooking(r.Context(), actor(r), id, in.domain(), nil)
 	if err != nil {
 		return err
 	}
@@ -354,7 +354,7 @@ func (s *Server) getBookingPayment(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	p, err := s.o.Payments.GetForBooking(r.Context(), actor(r), booking, id)
+	p, err := s.club(r).Payments.GetForBooking(r.Context(), actor(r), booking, id)
 	if err != nil {
 		return err
 	}
@@ -399,7 +399,7 @@ func (s *Server) updateBookingPayment(w http.ResponseWriter, r *http.Request) er
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	p, err := s.o.Payments.UpdateForBooking(r.Context(), actor(r), booking, id, payments.Input{Amount: wire.OptionalMoney(in.Amount),
+	p, err := s.club(r).Payments.UpdateForBooking(r.Context(), actor(r), booking, id, payments.Input{Amount: wire.OptionalMoney(in.Amount),
 		TransactionID: in.TransactionID, PaymentTypeID: in.PaymentTypeID, Status: in.Status, Description: in.Description,
 		GatewayResponse: in.GatewayResponse}, nil)
 	if err != nil {
@@ -487,7 +487,7 @@ func (s *Server) listAccountPayments(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	out := accountPaymentsDTO{Payments: []accountPaymentDTO{}, Pagination: pg}
-	rows, total, err := s.o.Payments.ClientPage(r.Context(), actor(r), pg.Page, pg.Limit)
+	rows, total, err := s.club(r).Payments.ClientPage(r.Context(), actor(r), pg.Page, pg.Limit)
 	if err != nil {
 		return err
 	}
@@ -512,7 +512,7 @@ func (s *Server) getAccountPayment(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	p, err := s.o.Payments.ClientGet(r.Context(), actor(r), id)
+	p, err := s.club(r).Payments.ClientGet(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -549,7 +549,7 @@ func (s *Server) createAccountPayment(w http.ResponseWriter, r *http.Request) er
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	p, err := s.o.Payments.ClientCreate(r.Context(), actor(r), payments.Input{ReservationID: in.ReservationID,
+	p, err := s.club(r).Payments.ClientCreate(r.Context(), actor(r), payments.Input{ReservationID: in.ReservationID,
 		PaymentTypeID: in.PaymentTypeID, Amount: wire.OptionalMoney(in.Amount), TransactionID: in.TransactionID, Description: in.Description})
 	if err != nil {
 		return err

@@ -220,7 +220,7 @@ func (f *paymentForm) missing() []string {
 
 // createBookingPaymentForm is createBookingPayment for a multipart body.
 func (s *Server) createBookingPaymentForm(w http.ResponseWriter, r *http.Request, bookingID int64) error {
-	if err := s.o.Payments.CheckStorage(); err != nil {
+	if err := s.club(r).Payments.CheckStorage(); err != nil {
 		return err
 	}
 	f, err := readPaymentForm(w, r)
@@ -231,7 +231,7 @@ func (s *Server) createBookingPaymentForm(w http.ResponseWriter, r *http.Request
 	if m := f.missing(); len(m) > 0 {
 		return clubhouse.ErrIncomplete.Withf("Missing required fields: %s.", strings.Join(m, ", "))
 	}
-	p, err := s.o.Payments.CreateForBooking(r.Context(), actor(r), bookingID, bookingPaymentInput(f.patch).domain(), f.receipt)
+	p, err := s.club(r).Payments.CreateForBooking(r.Context(), actor(r), bookingID, bookingPaymentInput(f.patch).domain(), f.receipt)
 	if err != nil {
 		return err
 	}
@@ -241,7 +241,7 @@ func (s *Server) createBookingPaymentForm(w http.ResponseWriter, r *http.Request
 // updateBookingPaymentForm is updateBookingPayment for a multipart body;
 // with a foto it adds or replaces the receipt.
 func (s *Server) updateBookingPaymentForm(w http.ResponseWriter, r *http.Request, bookingID, id int64) error {
-	if err := s.o.Payments.CheckStorage(); err != nil {
+	if err := s.club(r).Payments.CheckStorage(); err != nil {
 		return err
 	}
 	f, err := readPaymentForm(w, r)
@@ -249,7 +249,7 @@ func (s *Server) updateBookingPaymentForm(w http.ResponseWriter, r *http.Request
 		return err
 	}
 	defer f.close()
-	p, err := s.o.Payments.UpdateForBooking(r.Context(), actor(r), bookingID, id, bookingPaymentInput(f.patch).domain(), f.receipt)
+	p, err := s.club(r).Payments.UpdateForBooking(r.Context(), actor(r), bookingID, id, bookingPaymentInput(f.patch).domain(), f.receipt)
 	if err != nil {
 		return err
 	}
@@ -283,7 +283,7 @@ func (s *Server) getReceipt(w http.ResponseWriter, r *http.Request) error {
 	if err := checkXSRF(r); err != nil {
 		return err
 	}
-	f, err := s.o.Payments.OpenReceipt(r.Context(), actor(r), booking, id)
+	f, err := s.club(r).Payments.OpenReceipt(r.Context(), actor(r), booking, id)
 	if err != nil {
 		return err
 	}
@@ -319,7 +319,7 @@ func (s *Server) deleteReceipt(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.o.Payments.DeleteReceipt(r.Context(), actor(r), booking, id); err != nil {
+	if _, err := s.club(r).Payments.DeleteReceipt(r.Context(), actor(r), booking, id); err != nil {
 		return err
 	}
 	return noContent(w)

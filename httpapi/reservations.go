@@ -62,14 +62,14 @@ func (s *Server) listReservations(w http.ResponseWriter, r *http.Request) error 
 		dst  **time.Time
 	}{{"from", &f.From}, {"to", &f.To}} {
 		if v := r.URL.Query().Get(p.name); v != "" {
-			t, err := wire.ParseWall(p.name, v, s.zone())
+			t, err := wire.ParseWall(p.name, v, s.club(r).Zone)
 			if err != nil {
 				return err
 			}
 			*p.dst = &t
 		}
 	}
-	rows, err := s.o.Bookings.ClientList(r.Context(), actor(r), f)
+	rows, err := s.club(r).Bookings.ClientList(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *Server) getReservation(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b, err := s.o.Bookings.ClientGet(r.Context(), actor(r), id)
+	b, err := s.club(r).Bookings.ClientGet(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -128,11 +128,11 @@ func (s *Server) createReservation(w http.ResponseWriter, r *http.Request) error
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	from, to, err := wallSpan(in.Checking, in.Checkout, s.zone())
+	from, to, err := wallSpan(in.Checking, in.Checkout, s.club(r).Zone)
 	if err != nil {
 		return err
 	}
-	b, err := s.o.Bookings.ClientCreate(r.Context(), actor(r), booking.BookingInput{ClientID: in.ClientID, CourtID: in.CourtID,
+	b, err := s.club(r).Bookings.ClientCreate(r.Context(), actor(r), booking.BookingInput{ClientID: in.ClientID, CourtID: in.CourtID,
 		ReservationTypeID: in.ReservationTypeID, Checking: from, Checkout: to, Notes: in.Notes})
 	if err != nil {
 		return err
@@ -170,11 +170,11 @@ func (s *Server) updateReservation(w http.ResponseWriter, r *http.Request) error
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	from, to, err := wallSpan(in.Checking, in.Checkout, s.zone())
+	from, to, err := wallSpan(in.Checking, in.Checkout, s.club(r).Zone)
 	if err != nil {
 		return err
 	}
-	b, err := s.o.Bookings.ClientUpdate(r.Context(), actor(r), id, booking.BookingInput{Checking: from, Checkout: to, Notes: in.Notes})
+	b, err := s.club(r).Bookings.ClientUpdate(r.Context(), actor(r), id, booking.BookingInput{Checking: from, Checkout: to, Notes: in.Notes})
 	if err != nil {
 		return err
 	}
@@ -197,7 +197,7 @@ func (s *Server) deleteReservation(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	if _, err := s.o.Bookings.ClientCancel(r.Context(), actor(r), id); err != nil {
+	if _, err := s.club(r).Bookings.ClientCancel(r.Context(), actor(r), id); err != nil {
 		return err
 	}
 	return noContent(w)

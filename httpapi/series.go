@@ -99,11 +99,11 @@ func (s *Server) createSeries(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	req, err := in.domain(s.zone())
+	req, err := in.domain(s.club(r).Zone)
 	if err != nil {
 		return err
 	}
-	res, err := s.o.Bookings.CreateSeries(r.Context(), actor(r), req)
+	res, err := s.club(r).Bookings.CreateSeries(r.Context(), actor(r), req)
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func (s *Server) getSeries(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sb, err := s.o.Bookings.GetSeries(r.Context(), actor(r), id)
+	sb, err := s.club(r).Bookings.GetSeries(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func (s *Server) deleteSeries(w http.ResponseWriter, r *http.Request) error {
 		}
 		from = &d
 	}
-	if _, err := s.o.Bookings.DeleteSeries(r.Context(), actor(r), id, from); err != nil {
+	if _, err := s.club(r).Bookings.DeleteSeries(r.Context(), actor(r), id, from); err != nil {
 		return err
 	}
 	return noContent(w)

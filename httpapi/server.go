@@ -31,9 +31,10 @@ type Options struct {
 	JWKS          auth.JWKS // published at /.well-known/jwks.json; empty with an external issuer
 	Issuer        string    // the token issuer named in discovery
 	PublicBaseURL string    // the address clients reach this server at, for links
-	// Services are the domain services the routes call, with the club's
-	// zone and clock; a nil Ledger makes the accounting routes answer 503.
-	*club.Services
+	// Clubs finds the club of each request, whose services the routes
+	// call with its zone and clock; a club without a Ledger makes the
+	// accounting routes answer 503.
+	Clubs        club.Finder
 	AccountingDB *sqldb.DB   // the ledger's database, for the health check
 	Idempotency  *idem.Store // the Idempotency-Key of the create routes; nil: a store on DB
 
@@ -77,9 +78,11 @@ func New(o Options) (*Server, error) {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	o.Services = o.Services.WithDefaults()
+	if o.Clubs == nil {
+		o.Clubs = club.One(nil)
+	}
 	if o.Idempotency == nil && o.DB != nil {
-		o.Idempotency = idem.New(o.DB.DB, idem.Options{Now: o.Now})
+		o.Idempotency = idem.New(o.DB.DB, idem.Options{})
 	}
 	doc, err := OpenAPI()
 	if err != nil {
@@ -154,5 +157,6 @@ type healthDTO struct {
 	Accounting string `json:"accounting" validate:"required" example:"up" enums:"up,down,off"`
 }
 
-// zone is the club's time zone.
-func (s *Server) zone() *time.Location { return s.o.Zone }
+// club is the club of r, which the route's registration found
+// (Options.Clubs) before its handler runs.
+func (s *Server) club(r *http.Request) *club.Services { return infoFrom(r.Context()).club }

@@ -108,7 +108,7 @@ func (s *Server) listTariffs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.o.Tariffs.List(r.Context(), actor(r), booking.TariffFilter{Search: r.URL.Query().Get("search"), CourtID: court, ReservationTypeID: rtype})
+	rows, err := s.club(r).Tariffs.List(r.Context(), actor(r), booking.TariffFilter{Search: r.URL.Query().Get("search"), CourtID: court, ReservationTypeID: rtype})
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (s *Server) createTariff(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.o.Tariffs.Create(r.Context(), actor(r), req)
+	t, err := s.club(r).Tariffs.Create(r.Context(), actor(r), req)
 	if err != nil {
 		return err
 	}
@@ -160,7 +160,7 @@ func (s *Server) getTariff(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.o.Tariffs.Get(r.Context(), actor(r), id)
+	t, err := s.club(r).Tariffs.Get(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -194,7 +194,7 @@ func (s *Server) updateTariff(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.o.Tariffs.Update(r.Context(), actor(r), id, req)
+	t, err := s.club(r).Tariffs.Update(r.Context(), actor(r), id, req)
 	if err != nil {
 		return err
 	}
@@ -216,7 +216,7 @@ func (s *Server) deleteTariff(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.o.Tariffs.Delete(r.Context(), actor(r), id); err != nil {
+	if err := s.club(r).Tariffs.Delete(r.Context(), actor(r), id); err != nil {
 		return err
 	}
 	return noContent(w)

@@ -166,7 +166,7 @@ func (s *Server) sellTickets(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	sale, err := s.o.Tickets.Sales.Sell(r.Context(), actor(r), in.domain())
+	sale, err := s.club(r).Tickets.Sales.Sell(r.Context(), actor(r), in.domain())
 	if err != nil {
 		return err
 	}
@@ -209,7 +209,7 @@ func (s *Server) listTicketSales(w http.ResponseWriter, r *http.Request) error {
 	if f.Limit, f.Offset, err = queryPage(r, tickets.SalePaging); err != nil {
 		return err
 	}
-	rows, total, err := s.o.Tickets.Sales.List(r.Context(), actor(r), f)
+	rows, total, err := s.club(r).Tickets.Sales.List(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
@@ -232,7 +232,7 @@ func (s *Server) listTicketSales(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/tickets/sales/{id} [get]
 func (s *Server) getTicketSale(w http.ResponseWriter, r *http.Request) error {
-	return actOnID(w, r, "id", s.o.Tickets.Sales.Get, newSaleDetailDTO)
+	return actOnID(w, r, "id", s.club(r).Tickets.Sales.Get, newSaleDetailDTO)
 }
 
 // refundTickets gives back unused tickets of a sale.
@@ -258,7 +258,7 @@ func (s *Server) refundTickets(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	sale, err := s.o.Tickets.Sales.Refund(r.Context(), actor(r), id, tickets.RefundInput{TicketIDs: in.TicketIDs, Reason: in.Reason})
+	sale, err := s.club(r).Tickets.Sales.Refund(r.Context(), actor(r), id, tickets.RefundInput{TicketIDs: in.TicketIDs, Reason: in.Reason})
 	if err != nil {
 		return err
 	}
@@ -278,7 +278,7 @@ func (s *Server) refundTickets(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/tickets/{code} [get]
 func (s *Server) findTicket(w http.ResponseWriter, r *http.Request) error {
-	t, err := s.o.Tickets.Sales.Ticket(r.Context(), actor(r), r.PathValue("code"))
+	t, err := s.club(r).Tickets.Sales.Ticket(r.Context(), actor(r), r.PathValue("code"))
 	if err != nil {
 		return err
 	}

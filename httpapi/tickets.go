@@ -121,7 +121,7 @@ type quoteDTO struct {
 // @Security XAuth
 // @Router /api/admin/tickets/programs [get]
 func (s *Server) listTicketPrograms(w http.ResponseWriter, r *http.Request) error {
-	rows, err := s.o.Tickets.Programs.List(r.Context(), actor(r))
+	rows, err := s.club(r).Tickets.Programs.List(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func (s *Server) createTicketProgram(w http.ResponseWriter, r *http.Request) err
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	p, err := s.o.Tickets.Programs.Create(r.Context(), actor(r), ticketProgramPatch(in).domain())
+	p, err := s.club(r).Tickets.Programs.Create(r.Context(), actor(r), ticketProgramPatch(in).domain())
 	if err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func (s *Server) getTicketProgram(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	p, err := s.o.Tickets.Programs.Get(r.Context(), actor(r), id)
+	p, err := s.club(r).Tickets.Programs.Get(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -199,7 +199,7 @@ func (s *Server) updateTicketProgram(w http.ResponseWriter, r *http.Request) err
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	p, err := s.o.Tickets.Programs.Update(r.Context(), actor(r), id, in.domain())
+	p, err := s.club(r).Tickets.Programs.Update(r.Context(), actor(r), id, in.domain())
 	if err != nil {
 		return err
 	}
@@ -224,7 +224,7 @@ func (s *Server) createTicketPackage(w http.ResponseWriter, r *http.Request) err
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	k, err := s.o.Tickets.Programs.CreatePackage(r.Context(), actor(r), ticketPackagePatch(in).domain())
+	k, err := s.club(r).Tickets.Programs.CreatePackage(r.Context(), actor(r), ticketPackagePatch(in).domain())
 	if err != nil {
 		return err
 	}
@@ -254,7 +254,7 @@ func (s *Server) updateTicketPackage(w http.ResponseWriter, r *http.Request) err
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	k, err := s.o.Tickets.Programs.UpdatePackage(r.Context(), actor(r), id, in.domain())
+	k, err := s.club(r).Tickets.Programs.UpdatePackage(r.Context(), actor(r), id, in.domain())
 	if err != nil {
 		return err
 	}
@@ -283,7 +283,7 @@ func (s *Server) setTicketPrices(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.o.Tickets.Programs.SetPrices(r.Context(), actor(r), changes)
+	rows, err := s.club(r).Tickets.Programs.SetPrices(r.Context(), actor(r), changes)
 	if err != nil {
 		return err
 	}
@@ -308,7 +308,7 @@ func (s *Server) quoteTickets(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	q, err := s.o.Tickets.Programs.Quote(r.Context(), actor(r), tickets.QuoteInput{PackageID: in.PackageID.Or(0), TicketCount: in.TicketCount})
+	q, err := s.club(r).Tickets.Programs.Quote(r.Context(), actor(r), tickets.QuoteInput{PackageID: in.PackageID.Or(0), TicketCount: in.TicketCount})
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func (s *Server) listTrainerBookings(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	rows, err := s.o.Bookings.TrainerList(r.Context(), actor(r), f)
+	rows, err := s.club(r).Bookings.TrainerList(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
@@ -52,11 +52,11 @@ func (s *Server) createTrainerBooking(w http.ResponseWriter, r *http.Request) er
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	req, err := in.domain(s.zone())
+	req, err := in.domain(s.club(r).Zone)
 	if err != nil {
 		return err
 	}
-	b, err := s.o.Bookings.TrainerCreate(r.Context(), actor(r), req)
+	b, err := s.club(r).Bookings.TrainerCreate(r.Context(), actor(r), req)
 	if err != nil {
 		return err
 	}

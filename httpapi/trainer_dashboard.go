@@ -37,7 +37,7 @@ type trainerStatsDTO struct {
 // @Security XAuth
 // @Router /api/trainer/dashboard/stats [get]
 func (s *Server) trainerStats(w http.ResponseWriter, r *http.Request) error {
-	d, err := s.o.Classes.Enrollments.Dashboard(r.Context(), actor(r))
+	d, err := s.club(r).Classes.Enrollments.Dashboard(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ import (
 // @Security XAuth
 // @Router /api/trainer/students [get]
 func (s *Server) listStudents(w http.ResponseWriter, r *http.Request) error {
-	rows, err := s.o.Classes.Enrollments.Students(r.Context(), actor(r))
+	rows, err := s.club(r).Classes.Enrollments.Students(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}
@@ -42,7 +42,7 @@ func (s *Server) getStudent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.o.Classes.Enrollments.Student(r.Context(), actor(r), id)
+	st, err := s.club(r).Classes.Enrollments.Student(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func (s *Server) assignStudent(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	e, err := s.o.Classes.Enrollments.Add(r.Context(), actor(r), in.ClassID.Or(0), id)
+	e, err := s.club(r).Classes.Enrollments.Add(r.Context(), actor(r), in.ClassID.Or(0), id)
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func (s *Server) assignStudent(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/trainer/clients [get]
 func (s *Server) listTrainerClients(w http.ResponseWriter, r *http.Request) error {
-	rows, err := s.o.Classes.Enrollments.Clients(r.Context(), actor(r))
+	rows, err := s.club(r).Classes.Enrollments.Clients(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func (s *Server) getTrainerClient(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	c, err := s.o.Classes.Enrollments.Client(r.Context(), actor(r), id)
+	c, err := s.club(r).Classes.Enrollments.Client(r.Context(), actor(r), id)
 	if err != nil {
 		return err
 	}

@@ -61,7 +61,7 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.o.Users.List(r.Context(), actor(r), r.URL.Query().Get("pageToken"), max)
+	p, err := s.club(r).Users.List(r.Context(), actor(r), r.URL.Query().Get("pageToken"), max)
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/admin/users/{uid} [get]
 func (s *Server) getUser(w http.ResponseWriter, r *http.Request) error {
-	u, err := s.o.Users.Get(r.Context(), actor(r), r.PathValue("uid"))
+	u, err := s.club(r).Users.Get(r.Context(), actor(r), r.PathValue("uid"))
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/account/profile [get]
 func (s *Server) getProfile(w http.ResponseWriter, r *http.Request) error {
-	u, err := s.o.Users.Profile(r.Context(), actor(r))
+	u, err := s.club(r).Users.Profile(r.Context(), actor(r))
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	u, err := s.o.Users.UpdateProfile(r.Context(), actor(r), users.ProfileChange{DisplayName: in.DisplayName, Phone: in.Phone})
+	u, err := s.club(r).Users.UpdateProfile(r.Context(), actor(r), users.ProfileChange{DisplayName: in.DisplayName, Phone: in.Phone})
 	if err != nil {
 		return err
 	}
@@ -150,7 +150,7 @@ func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request) error {
 // @Security XAuth
 // @Router /api/account/reservation-types [get]
 func (s *Server) listAccountReservationTypes(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Catalogs.ReservationTypes, newReservationTypeDTO)
+	return listCatalog(w, r, s.club(r).Catalogs.ReservationTypes, newReservationTypeDTO)
 }
 
 // listAccountPaymentTypes lists payment types for clients.
@@ -164,5 +164,5 @@ func (s *Server) listAccountReservationTypes(w http.ResponseWriter, r *http.Requ
 // @Security XAuth
 // @Router /api/account/payment-types [get]
 func (s *Server) listAccountPaymentTypes(w http.ResponseWriter, r *http.Request) error {
-	return listCatalog(w, r, s.o.Catalogs.PaymentTypes, newPaymentTypeDTO)
+	return listCatalog(w, r, s.club(r).Catalogs.PaymentTypes, newPaymentTypeDTO)
 }

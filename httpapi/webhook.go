@@ -59,7 +59,7 @@ func newWebhookResult(r payments.Result) webhookResult {
 // @Router /webhooks/payment [post]
 // @Router /api/webhooks/payment [post]
 func (s *Server) paymentWebhook(w http.ResponseWriter, r *http.Request) error {
-	res, err := s.o.Payments.Deliver(r.Context(), r.Body, r.Header.Get(payments.SignatureHeader), s.o.Now())
+	res, err := s.club(r).Payments.Deliver(r.Context(), r.Body, r.Header.Get(payments.SignatureHeader), s.club(r).Now())
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func (s *Server) listPaymentInbox(w http.ResponseWriter, r *http.Request) error 
 	if f.Limit, f.Offset, err = queryPage(r, payments.InboxPaging); err != nil {
 		return err
 	}
-	rows, err := s.o.Payments.Inbox(r.Context(), actor(r), f)
+	rows, err := s.club(r).Payments.Inbox(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
@@ -173,7 +173,7 @@ func (s *Server) resolvePaymentInbox(w http.ResponseWriter, r *http.Request) err
 	if in.Note != nil {
 		res.Note = *in.Note
 	}
-	entry, _, err := s.o.Payments.ResolveInbox(r.Context(), actor(r), id, res)
+	entry, _, err := s.club(r).Payments.ResolveInbox(r.Context(), actor(r), id, res)
 	if err != nil {
 		return err
 	}

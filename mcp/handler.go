@@ -52,9 +52,12 @@ type Options struct {
 	// find the authorization server: PublicBaseURL +
 	// "/.well-known/oauth-protected-resource" + the path (/mcp or /api/mcp).
 	PublicBaseURL string
-	// Services are the domain services the tools call, with the club's
-	// zone (nil: UTC).
-	*club.Services
+	// Clubs finds the club of each request, whose services the tools
+	// call; nil: a club of no services, in UTC.
+	Clubs club.Finder
+	// Zone is the time zone the server's instructions name: the club's
+	// (nil: UTC). The tools read times in the zone of the request's club.
+	Zone           *time.Location
 	SessionTimeout time.Duration // 0: DefaultSessionTimeout
 	// Idempotency keeps the idempotency keys of booking_create,
 	// booking_add_payment and client_create; nil: a call with a key is
@@ -99,7 +102,12 @@ func New(o Options) *Handler {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	o.Services = o.Services.WithDefaults()
+	if o.Clubs == nil {
+		o.Clubs = club.One(nil)
+	}
+	if o.Zone == nil {
+		o.Zone = time.UTC
+	}
 	if o.SessionTimeout == 0 {
 		o.SessionTimeout = DefaultSessionTimeout
 	}
@@ -264,19 +272,27 @@ func readOnlyTool(t *sdk.Tool) bool { return t.Annotations != nil && t.Annotatio
 
 type principalKey struct{}
 
-// actorKey holds the actor of the request in the Extra of its TokenInfo,
-// which the SDK passes to the tools.
-const actorKey = "clubhouse.actor"
+// actorKey and clubKey hold the actor and the club of the request in the
+// Extra of its TokenInfo, which the SDK passes to the tools.
+const (
+	actorKey = "clubhouse.actor"
+	clubKey  = "clubhouse.club"
+)
+
+// clubOfKey holds the club ServeHTTP found for the request in its context,
+// for tokenInfo.
+type clubOfKey struct{}
 
 // tokenInfo is the SDK's token verifier: it returns the TokenInfo of the
 // principal ServeHTTP stored in the request's context. Its UserID, the
 // user's uid, is whom a new session belongs to.
 func tokenInfo(ctx context.Context, _ string, _ *http.Request) (*sdkauth.TokenInfo, error) {
 	p, ok := ctx.Value(principalKey{}).(auth.Principal)
-	if !ok {
+	c, found := ctx.Value(clubOfKey{}).(*club.Services)
+	if !ok || !found {
 		return nil, sdkauth.ErrInvalidToken
 	}
-	return &sdkauth.TokenInfo{UserID: p.Actor.UID, Scopes: p.Scopes, Extra: map[string]any{actorKey: p.Actor}}, nil
+	return &sdkauth.TokenInfo{UserID: p.Actor.UID, Scopes: p.Scopes, Extra: map[string]any{actorKey: p.Actor, clubKey: c}}, nil
 }
 
 // ServeHTTP authorizes r and serves it: POST carries JSON-RPC messages
@@ -290,6 +306,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refused.write(w)
 		return
 	}
+	c, err := h.o.Clubs(r)
+	if err != nil {
+		h.clubNotFound(r, err).write(w)
+		return
+	}
 	p, refused := h.authorize(r)
 	if refused != nil {
 		refused.write(w)
@@ -298,7 +319,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.o.Authenticated != nil {
 		h.o.Authenticated(r.Context(), p.Actor)
 	}
-	ctx := context.WithValue(r.Context(), principalKey{}, p)
+	ctx := context.WithValue(context.WithValue(r.Context(), principalKey{}, p), clubOfKey{}, c)
 	serve, stateless := h.sessions, statelessRequest(r)
 	if stateless {
 		serve = h.stateless
@@ -539,6 +560,16 @@ func (h *Handler) notVerified(r *http.Request, err error) *refusal {
 	h.log.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", r.URL.Path, "err", err)
 	return &refusal{status: http.StatusInternalServerError,
 		body: errorBody{Error: "internal error", Message: "The server failed to handle the request."}}
+}
+
+// clubNotFound is the refusal of a request whose club Options.Clubs did
+// not find: 404 with the Finder's error when it says so (a club the
+// server does not host), otherwise as notVerified.
+func (h *Handler) clubNotFound(r *http.Request, err error) *refusal {
+	if e := clubhouse.AsError(err); e != nil && e.Kind == clubhouse.NotFound {
+		return &refusal{status: http.StatusNotFound, body: errorBody{Error: e.Code, Message: e.Message}}
+	}
+	return h.notVerified(r, err)
 }
 
 // jsonErrors passes a response through, except an error the SDK writes

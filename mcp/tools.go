@@ -13,6 +13,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/club"
 	"github.com/clubhouse-go/clubhouse/internal/idem"
 	"github.com/clubhouse-go/clubhouse/internal/wire"
 	"github.com/clubhouse-go/clubhouse/payments"
@@ -44,8 +45,9 @@ Results are JSON objects, in structuredContent (see each tool's outputSchema) an
 
 // call is a call of a tool: who makes it, with what decoded arguments.
 type call[In any] struct {
-	by clubhouse.Actor
-	in In
+	by   clubhouse.Actor
+	club *club.Services // the club of the request (Options.Clubs)
+	in   In
 }
 
 // addTool registers tool t, whose arguments are the struct In and result
@@ -68,12 +70,13 @@ func addTool[In, Out any](s *sdk.Server, h *Handler, t *sdk.Tool, run func(ctx c
 			}
 		}()
 		var c call[In]
-		var ok bool
+		var ok, found bool
 		if req.Extra != nil && req.Extra.TokenInfo != nil {
 			c.by, ok = req.Extra.TokenInfo.Extra[actorKey].(clubhouse.Actor)
+			c.club, found = req.Extra.TokenInfo.Extra[clubKey].(*club.Services)
 		}
-		if !ok {
-			return failure(ctx, h.log, t.Name, fmt.Errorf("tool %s called without the actor of a verified token", t.Name)), nil
+		if !ok || !found {
+			return failure(ctx, h.log, t.Name, fmt.Errorf("tool %s called without the actor and club of a verified token", t.Name)), nil
 		}
 		if err := a.decode(req.Params.Arguments, &c.in); err != nil {
 			return failure(ctx, h.log, t.Name, err), nil
@@ -267,35 +270,34 @@ type bookingListArgs struct {
 // of a domain service (the one the HTTP route of the same purpose makes)
 // and encodes the result.
 func (h *Handler) register(s *sdk.Server) {
-	o := h.o
 	addTool(s, h, &sdk.Tool{Name: "court_list", Title: "List courts", Annotations: readOnly,
 		Description: "Lists the club's courts with their type and base price per hour. Step 1 of a booking: choose court_id, with reservation_type_list."},
 		func(ctx context.Context, c call[searchArgs]) (courtsView, error) {
-			rows, err := o.Catalogs.Courts.List(ctx, c.by, c.in.Search.Or(""))
+			rows, err := c.club.Catalogs.Courts.List(ctx, c.by, c.in.Search.Or(""))
 			return courtsView{Courts: mapSlice(rows, newCourtView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "court_type_list", Title: "List court types", Annotations: readOnly,
 		Description: "Lists the kinds of court (tennis, padel, ...); court_list names each court's type."},
 		func(ctx context.Context, c call[searchArgs]) (courtTypesView, error) {
-			rows, err := o.Catalogs.CourtTypes.List(ctx, c.by, c.in.Search.Or(""))
+			rows, err := c.club.Catalogs.CourtTypes.List(ctx, c.by, c.in.Search.Or(""))
 			return courtTypesView{CourtTypes: mapSlice(rows, newCourtTypeView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "reservation_type_list", Title: "List reservation types", Annotations: readOnly,
 		Description: "Lists the reservation types (Rental, Tournament, ...). Step 1 of a booking: choose reservation_type_id, with court_list. Types with gestion 2 are for training classes."},
 		func(ctx context.Context, c call[searchArgs]) (reservationTypesView, error) {
-			rows, err := o.Catalogs.ReservationTypes.List(ctx, c.by, c.in.Search.Or(""))
+			rows, err := c.club.Catalogs.ReservationTypes.List(ctx, c.by, c.in.Search.Or(""))
 			return reservationTypesView{ReservationTypes: mapSlice(rows, newReservationTypeView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "reservation_status_list", Title: "List reservation statuses", Annotations: readOnly,
 		Description: "Lists the booking statuses (Pending, Confirmed, ...). Last step of a booking: choose the reservation_status_id for booking_update once the total paid covers the price."},
 		func(ctx context.Context, c call[searchArgs]) (statusesView, error) {
-			rows, err := o.Catalogs.Statuses.List(ctx, c.by, c.in.Search.Or(""))
+			rows, err := c.club.Catalogs.Statuses.List(ctx, c.by, c.in.Search.Or(""))
 			return statusesView{ReservationStatuses: mapSlice(rows, newStatusView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "payment_type_list", Title: "List payment types", Annotations: readOnly,
 		Description: "Lists the payment types (Cash, Card, Transfer, ...): the payment_type_id of booking_add_payment."},
 		func(ctx context.Context, c call[searchArgs]) (paymentTypesView, error) {
-			rows, err := o.Catalogs.PaymentTypes.List(ctx, c.by, c.in.Search.Or(""))
+			rows, err := c.club.Catalogs.PaymentTypes.List(ctx, c.by, c.in.Search.Or(""))
 			return paymentTypesView{PaymentTypes: mapSlice(rows, newPaymentTypeView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "client_search", Title: "Search clients", Annotations: readOnly,
@@ -305,32 +307,32 @@ func (h *Handler) register(s *sdk.Server) {
 			if err != nil {
 				return clientsView{}, err
 			}
-			rows, err := o.Clients.List(ctx, c.by, c.in.Query.Or(""), limit, offset)
+			rows, err := c.club.Clients.List(ctx, c.by, c.in.Query.Or(""), limit, offset)
 			return clientsView{Clients: mapSlice(rows, newClientView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "client_read", Title: "Read a client", Annotations: readOnly,
 		Description: "Reads one client by client_id: names, document, email, phone and address, and the user it is linked to."},
 		func(ctx context.Context, c call[clientArgs]) (clientView, error) {
-			cl, err := o.Clients.Get(ctx, c.by, *c.in.ClientID.Value)
+			cl, err := c.club.Clients.Get(ctx, c.by, *c.in.ClientID.Value)
 			return newClientView(cl), err
 		})
 	addTool(s, h, &sdk.Tool{Name: "client_create", Title: "Create a client", Annotations: additive,
 		Description: "Creates a client when client_search did not find one; then attach it to the booking with booking_update (booking_id, client_id). conflict when the email or phone is already a client's."},
 		func(ctx context.Context, c call[clientCreateArgs]) (clientView, error) {
 			in := c.in
-			cl, err := o.Clients.Create(ctx, c.by, booking.ClientInput{FirstName: in.FirstName, LastName: in.LastName, Document: in.Document,
+			cl, err := c.club.Clients.Create(ctx, c.by, booking.ClientInput{FirstName: in.FirstName, LastName: in.LastName, Document: in.Document,
 				DocumentTypeID: in.DocumentTypeID, Email: in.Email, DisplayName: in.DisplayName, Phone: in.Phone, Address: in.Address})
 			return newClientView(cl), err
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_validate", Title: "Check a slot", Annotations: readOnly,
 		Description: "Checks that a court is free from checking to checkout. Step 2 of a booking, after court_list and reservation_type_list. Answers available true; conflict (court occupied) when the slot is taken: choose another."},
 		func(ctx context.Context, c call[validateArgs]) (freeView, error) {
-			in, err := spanInput(c.in.CourtID, c.in.Checking, c.in.Checkout, o.Zone)
+			in, err := spanInput(c.in.CourtID, c.in.Checking, c.in.Checkout, c.club.Zone)
 			if err != nil {
 				return freeView{}, err
 			}
 			in.ExcludeID = c.in.ReservationID.Or(0)
-			if err := o.Bookings.Validate(ctx, c.by, in); err != nil {
+			if err := c.club.Bookings.Validate(ctx, c.by, in); err != nil {
 				return freeView{}, err
 			}
 			return freeView{Available: true, CourtID: in.CourtID, Checking: wire.FormatWall(in.Checking), Checkout: wire.FormatWall(in.Checkout)}, nil
@@ -338,12 +340,12 @@ func (h *Handler) register(s *sdk.Server) {
 	addTool(s, h, &sdk.Tool{Name: "booking_calculate_price", Title: "Calculate a price", Annotations: readOnly,
 		Description: "Prices a span on a court with the club's tariffs (per 30-minute slot) and says whether it is free. Step 3 of a booking, after booking_validate; then booking_create."},
 		func(ctx context.Context, c call[priceArgs]) (priceView, error) {
-			in, err := spanInput(c.in.CourtID, c.in.Checking, c.in.Checkout, o.Zone)
+			in, err := spanInput(c.in.CourtID, c.in.Checking, c.in.Checkout, c.club.Zone)
 			if err != nil {
 				return priceView{}, err
 			}
 			in.ReservationTypeID, in.ExcludeID = c.in.ReservationTypeID.Or(0), c.in.ReservationID.Or(0)
-			q, err := o.Bookings.Quote(ctx, c.by, in)
+			q, err := c.club.Bookings.Quote(ctx, c.by, in)
 			if err != nil {
 				return priceView{}, err
 			}
@@ -353,15 +355,15 @@ func (h *Handler) register(s *sdk.Server) {
 		Description: "Books a court from checking to checkout; the booking starts pending. Step 4, after booking_validate and booking_calculate_price. Next: client_search (client_create when absent), booking_update with client_id, then the payments. conflict (court occupied) when the slot is taken."},
 		func(ctx context.Context, c call[bookingCreateArgs]) (bookingView, error) {
 			in := c.in
-			from, err := wire.Wall("checking", in.Checking, o.Zone)
+			from, err := wire.Wall("checking", in.Checking, c.club.Zone)
 			if err != nil {
 				return bookingView{}, err
 			}
-			to, err := wire.Wall("checkout", in.Checkout, o.Zone)
+			to, err := wire.Wall("checkout", in.Checkout, c.club.Zone)
 			if err != nil {
 				return bookingView{}, err
 			}
-			b, err := o.Bookings.Create(ctx, c.by, booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
+			b, err := c.club.Bookings.Create(ctx, c.by, booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
 				ClientID: in.ClientID, ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes,
 				OverrideRules: in.OverrideRules.Or(false)})
 			return newBookingView(b), err
@@ -369,7 +371,7 @@ func (h *Handler) register(s *sdk.Server) {
 	addTool(s, h, &sdk.Tool{Name: "booking_read", Title: "Read a booking", Annotations: readOnly,
 		Description: "Reads a booking with its court, client, status, payments and balance: total_amount (after discount), total_paid (completed payments), total_debt and is_payment_complete. Near the end of a booking, with booking_get_price, to see whether the total paid covers the price."},
 		func(ctx context.Context, c call[bookingArgs]) (bookingReadView, error) {
-			v, err := o.Payments.Booking(ctx, c.by, *c.in.BookingID.Value)
+			v, err := c.club.Payments.Booking(ctx, c.by, *c.in.BookingID.Value)
 			return bookingReadView{bookingDetailView: newBookingDetailView(v.Booking), balanceView: newBalanceView(v.Amount),
 				Payments: mapSlice(v.Payments, newPaymentView)}, err
 		})
@@ -378,15 +380,15 @@ func (h *Handler) register(s *sdk.Server) {
 		Description: "Changes only the arguments sent. Use it to attach the client (client_id) after booking_create, and to set the status (reservation_status_id, such as Confirmed) once the total paid covers the price. A new court or span is checked against the court's other bookings (conflict when taken)."},
 		func(ctx context.Context, c call[bookingUpdateArgs]) (bookingDetailView, error) {
 			in := c.in
-			from, err := wire.Wall("checking", in.Checking, o.Zone)
+			from, err := wire.Wall("checking", in.Checking, c.club.Zone)
 			if err != nil {
 				return bookingDetailView{}, err
 			}
-			to, err := wire.Wall("checkout", in.Checkout, o.Zone)
+			to, err := wire.Wall("checkout", in.Checkout, c.club.Zone)
 			if err != nil {
 				return bookingDetailView{}, err
 			}
-			b, err := o.Bookings.Update(ctx, c.by, *in.BookingID.Value, booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
+			b, err := c.club.Bookings.Update(ctx, c.by, *in.BookingID.Value, booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
 				ClientID: in.ClientID, ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes,
 				OverrideRules: in.OverrideRules.Or(false)})
 			return newBookingDetailView(b), err
@@ -394,7 +396,7 @@ func (h *Handler) register(s *sdk.Server) {
 	addTool(s, h, &sdk.Tool{Name: "booking_get_price", Title: "Price of a booking", Annotations: readOnly,
 		Description: "Prices an existing booking with its coupon or contract applied: final_price is what the client owes. Compare it with total_paid of booking_read before confirming the booking."},
 		func(ctx context.Context, c call[bookingArgs]) (priceView, error) {
-			q, err := o.Bookings.Price(ctx, c.by, *c.in.BookingID.Value)
+			q, err := c.club.Bookings.Price(ctx, c.by, *c.in.BookingID.Value)
 			if err != nil {
 				return priceView{}, err
 			}
@@ -408,14 +410,14 @@ func (h *Handler) register(s *sdk.Server) {
 			if err != nil {
 				return paymentView{}, err
 			}
-			p, err := o.Payments.CreateForBooking(ctx, c.by, *in.BookingID.Value, payments.Input{Amount: amt, TransactionID: in.TransactionID,
+			p, err := c.club.Payments.CreateForBooking(ctx, c.by, *in.BookingID.Value, payments.Input{Amount: amt, TransactionID: in.TransactionID,
 				PaymentTypeID: in.PaymentTypeID, Status: in.Status, Description: in.Description}, nil)
 			return newPaymentView(p), err
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_payment_list", Title: "List a booking's payments", Annotations: readOnly,
 		Description: "Lists the payments of a booking, latest first; status true marks the completed ones, which count toward total_paid. After booking_add_payment."},
 		func(ctx context.Context, c call[bookingArgs]) (paymentsView, error) {
-			rows, err := o.Payments.ForBooking(ctx, c.by, *c.in.BookingID.Value)
+			rows, err := c.club.Payments.ForBooking(ctx, c.by, *c.in.BookingID.Value)
 			return paymentsView{Payments: mapSlice(rows, newPaymentView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_list", Title: "List bookings", Annotations: readOnly,
@@ -438,7 +440,7 @@ func (h *Handler) register(s *sdk.Server) {
 			f.From, f.To = from.Value, to.Value
 			f.ClientID, f.CourtID, f.Active, f.Confirmed = in.ClientID.Or(0), in.CourtID.Or(0), in.Active.Or(false), in.Confirmed.Value
 			f.WithCancelled = in.IncludeCancelled.Or(false)
-			rows, err := o.Bookings.ListPriced(ctx, c.by, f)
+			rows, err := c.club.Bookings.ListPriced(ctx, c.by, f)
 			return bookingsView{Bookings: mapSlice(rows, func(p booking.Priced) pricedBookingView {
 				return pricedBookingView{bookingDetailView: newBookingDetailView(p.Reservation), balanceView: newBalanceView(p.Amount)}
 			})}, err

@@ -62,16 +62,15 @@ func newCheckView(c booking.SlotCheck) checkView {
 
 // registerBookingChecks adds booking_check and booking_cancel to s.
 func (h *Handler) registerBookingChecks(s *sdk.Server) {
-	o := h.o
 	addTool(s, h, &sdk.Tool{Name: "booking_check", Title: "Check whether a slot may be booked", Annotations: readOnly,
 		Description: "Answers in one call whether a court may be booked from checking to checkout for a client: can_book, reason (null when it may; else the club rule that refuses it, such as past or opening_hours, or court occupied), price (the tariff price of the span) and cancel_before (the last wall time at which the client could cancel it). The rules judge it as the client's own booking. Replaces booking_validate and booking_calculate_price before booking_create; it writes nothing."},
 		func(ctx context.Context, c call[bookingCheckArgs]) (checkView, error) {
 			in := c.in
-			span, err := spanInput(in.CourtID, in.Checking, in.Checkout, o.Zone)
+			span, err := spanInput(in.CourtID, in.Checking, in.Checkout, c.club.Zone)
 			if err != nil {
 				return checkView{}, err
 			}
-			res, err := o.Bookings.Check(ctx, c.by, booking.CheckInput{CourtID: span.CourtID, ReservationTypeID: in.ReservationTypeID.Or(0),
+			res, err := c.club.Bookings.Check(ctx, c.by, booking.CheckInput{CourtID: span.CourtID, ReservationTypeID: in.ReservationTypeID.Or(0),
 				ClientID: in.ClientID.Or(0), Checking: span.Checking, Checkout: span.Checkout})
 			if err != nil {
 				return checkView{}, err
@@ -82,7 +81,7 @@ func (h *Handler) registerBookingChecks(s *sdk.Server) {
 		Annotations: &sdk.ToolAnnotations{DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(false)},
 		Description: "Cancels a booking (booking_id): it stays, with cancelled_at and cancelled_by, keeps its payments and frees the court. The club's cancellation window applies: conflict \"cancellation window closed\" once it has closed (see cancel_before of booking_check), and at the latest once the booking has started. Cancelling a cancelled booking changes nothing. conflict for a no-show, or a booking held by a class session or an event."},
 		func(ctx context.Context, c call[bookingCancelArgs]) (bookingDetailView, error) {
-			r, err := o.Bookings.CancelByRules(ctx, c.by, *c.in.BookingID.Value, c.in.OverrideRules.Or(false))
+			r, err := c.club.Bookings.CancelByRules(ctx, c.by, *c.in.BookingID.Value, c.in.OverrideRules.Or(false))
 			return newBookingDetailView(r), err
 		})
 }

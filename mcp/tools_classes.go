@@ -114,7 +114,6 @@ func newEnrollmentView(e classes.Enrollment) enrollmentView {
 
 // registerClasses adds the tools of training classes to s.
 func (h *Handler) registerClasses(s *sdk.Server) {
-	o := h.o
 	addTool(s, h, &sdk.Tool{Name: "class_list", Title: "List training classes", Annotations: readOnly,
 		Description: "Lists the club's training classes by start, with their schedule, trainer, court, price and places_left (0: an enrollment joins the waitlist). Filter by status, dates and trainer. Then class_read for a class's sessions, class_enroll to enroll a client."},
 		func(ctx context.Context, c call[classListArgs]) (classesView, error) {
@@ -127,20 +126,20 @@ func (h *Handler) registerClasses(s *sdk.Server) {
 			if err != nil {
 				return classesView{}, err
 			}
-			rows, err := o.Classes.Classes.List(ctx, c.by, classes.ClassFilter{TrainerID: in.TrainerID.Or(0), Status: in.Status.Or(""),
+			rows, err := c.club.Classes.Classes.List(ctx, c.by, classes.ClassFilter{TrainerID: in.TrainerID.Or(0), Status: in.Status.Or(""),
 				From: from.Or(time.Time{}), To: to.Or(time.Time{})})
 			return classesView{Classes: mapSlice(rows, newClassView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "class_read", Title: "Read a training class", Annotations: readOnly,
 		Description: "Reads one training class by class_id: its schedule, price, places_left and its sessions (each date with the booking that holds the court)."},
 		func(ctx context.Context, c call[classArgs]) (classDetailView, error) {
-			cl, err := o.Classes.Classes.Get(ctx, c.by, *c.in.ClassID.Value)
+			cl, err := c.club.Classes.Classes.Get(ctx, c.by, *c.in.ClassID.Value)
 			return newClassDetailView(cl), err
 		})
 	addTool(s, h, &sdk.Tool{Name: "class_enroll", Title: "Enroll a client in a class", Annotations: additive,
 		Description: "Enrolls a client (client_id, from client_search) in a training class (class_id, from class_list): status pending while the class has places_left, waitlisted with a waitlist_position when it is full. not_found when the class is not open (cancelled, completed or all sessions started); conflict when the client is already enrolled."},
 		func(ctx context.Context, c call[classEnrollArgs]) (enrollmentView, error) {
-			e, err := o.Classes.Enrollments.Add(ctx, c.by, *c.in.ClassID.Value, *c.in.ClientID.Value)
+			e, err := c.club.Classes.Enrollments.Add(ctx, c.by, *c.in.ClassID.Value, *c.in.ClientID.Value)
 			return newEnrollmentView(e), err
 		})
 }

@@ -105,7 +105,6 @@ func newTicketView(t tickets.Ticket) ticketView {
 
 // registerEvents adds the tools of events and tickets to s.
 func (h *Handler) registerEvents(s *sdk.Server) {
-	o := h.o
 	addTool(s, h, &sdk.Tool{Name: "event_list", Title: "List events", Annotations: readOnly,
 		Description: "Lists the club's events (tournaments, americanos, ...) by start, with their court, span, capacity and places_left; filter by dates, court and status. Then event_add_participant to seat a client or a ticket."},
 		func(ctx context.Context, c call[eventListArgs]) (eventsView, error) {
@@ -124,20 +123,20 @@ func (h *Handler) registerEvents(s *sdk.Server) {
 				return eventsView{}, err
 			}
 			f.From, f.To, f.CourtID, f.Status = from.Or(time.Time{}), to.Or(time.Time{}), in.CourtID.Or(0), in.Status.Or("")
-			rows, err := o.Tickets.Events.List(ctx, c.by, f)
+			rows, err := c.club.Tickets.Events.List(ctx, c.by, f)
 			return eventsView{Events: mapSlice(rows, newEventView)}, err
 		})
 	addTool(s, h, &sdk.Tool{Name: "event_add_participant", Title: "Add a participant to an event", Annotations: additive,
 		Description: "Seats a client (client_id) or the holder of a ticket (ticket_code, see ticket_lookup) in an event (event_id, from event_list), in the lowest free slot; a ticket is marked used. conflict when the event is full, closed or over, the client is already in it, or the ticket is used (naming its event), expired or refunded; not_found for an unknown event or ticket."},
 		func(ctx context.Context, c call[participantArgs]) (participantView, error) {
 			in := c.in
-			p, err := o.Tickets.Events.AddParticipant(ctx, c.by, *in.EventID.Value, tickets.ParticipantInput{ClientID: in.ClientID, TicketCode: in.TicketCode})
+			p, err := c.club.Tickets.Events.AddParticipant(ctx, c.by, *in.EventID.Value, tickets.ParticipantInput{ClientID: in.ClientID, TicketCode: in.TicketCode})
 			return newParticipantView(p), err
 		})
 	addTool(s, h, &sdk.Tool{Name: "ticket_lookup", Title: "Look up a ticket", Annotations: readOnly,
 		Description: "Finds a ticket by its code, as the door does: its status (available, used, expired or refunded), expiry and, for a used ticket, the event it sits in. invalid_input for a code that cannot be one; not_found when no ticket has it."},
 		func(ctx context.Context, c call[ticketArgs]) (ticketView, error) {
-			t, err := o.Tickets.Sales.Ticket(ctx, c.by, *c.in.Code.Value)
+			t, err := c.club.Tickets.Sales.Ticket(ctx, c.by, *c.in.Code.Value)
 			return newTicketView(t), err
 		})
 }

@@ -158,14 +158,15 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		co.Accounting = o.Accounting.DB
 	}
 	a.Services = club.New(db.DB, co)
+	clubs := club.One(a.Services)
 	a.Keys = idem.New(db.DB, idem.Options{Now: o.Now, Report: func(err error) { log.Warn("idempotency key", "err", err) }})
 	tools := mcp.New(mcp.Options{
-		Logger: log, Auth: a.Auth, PublicBaseURL: cfg.PublicBaseURL, Services: a.Services,
+		Logger: log, Auth: a.Auth, PublicBaseURL: cfg.PublicBaseURL, Clubs: clubs, Zone: cfg.ClubTimezone,
 		Authenticated: httpapi.NamePrincipal, Idempotency: a.Keys, AllowedOrigins: cfg.MCPAllowedOrigins, Limits: o.MCPLimits,
 	})
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
-		Services: a.Services, Idempotency: a.Keys, AccountingDB: o.Accounting, MCP: tools,
+		Clubs: clubs, Idempotency: a.Keys, AccountingDB: o.Accounting, MCP: tools,
 		MetricsToken: cfg.MetricsToken, MetricsApart: cfg.MetricsAddress != "", Realtime: a.Relay,
 	})
 	if err != nil {
