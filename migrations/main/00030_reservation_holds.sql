@@ -65,3 +65,18 @@ CREATE TRIGGER reservations_held_guard
     EXECUTE FUNCTION reservations_held_guard();
 CREATE TRIGGER reservations_held_guard_delete BEFORE DELETE ON reservations
     FOR EACH ROW WHEN (OLD.held_by IS NOT NULL) EXECUTE FUNCTION reservations_held_guard();
+
+-- A reservation type becomes one kept for held bookings (is_event) only
+-- while no booking of it is held by nothing and no series uses it:
+-- migration 00023's check, read from the hold rather than from the events.
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION reservation_types_event_bookings_check() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM reservations r WHERE r.reservation_type_id = NEW.id AND r.held_by IS NULL)
+       OR EXISTS (SELECT 1 FROM booking_series s WHERE s.reservation_type_id = NEW.id) THEN
+        RAISE EXCEPTION 'reservation type % has bookings that nothing holds', NEW.id
+            USING ERRCODE = 'check_violation', CONSTRAINT = 'reservation_types_event_bookings_check';
+    END IF;
+    RETURN NEW;
+END $$;
+-- +goose StatementEnd
