@@ -300,7 +300,7 @@ func (reservationStore) delete(ctx context.Context, q sqldb.Queryer, ids []int64
 }
 
 // errBookingInUse is returned when a deleted booking is still referenced.
-var errBookingInUse = clubhouse.ErrInUse.Withf("A booking still has payments, classes or events; delete those first.")
+var errBookingInUse = clubhouse.ErrInUse.Withf("A booking still has payments; delete those first.")
 
 // setCancelled records that who cancelled the booking with id at at.
 // Errors: ErrHeld when the booking is held and the caller does not act as

@@ -363,8 +363,8 @@ func (b *Bookings) GetSeries(ctx context.Context, by clubhouse.Actor, id int64) 
 // checking falls on or after that date go and the earlier ones stay;
 // cancelled bookings stay in history. The series itself is deleted once it
 // has no bookings left.
-// Errors: ErrSeriesNotFound; Conflict when payments or events still refer
-// to one of the bookings (then nothing is deleted).
+// Errors: ErrSeriesNotFound; Conflict when payments still refer to one of
+// the bookings (then nothing is deleted).
 func (b *Bookings) DeleteSeries(ctx context.Context, by clubhouse.Actor, id int64, from *time.Time) ([]int64, error) {
 	if err := by.RequirePanel(); err != nil {
 		return nil, err
