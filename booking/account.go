@@ -20,19 +20,20 @@ import (
 var ErrClassType = clubhouse.Errorf(clubhouse.Invalid, "invalid reference",
 	"Training classes are booked by enrolling in a class, not as court bookings.")
 
-// ErrEventType is returned when a booking that no event holds would be of
-// a reservation type of events (is_event): made by staff, a client or a
-// series, or changed to that type. An event books its own court (Reserve,
-// in the event's transaction); a trainer's booking of such a type is not
-// of a class type (ErrNotClassBooking).
-var ErrEventType = clubhouse.Errorf(clubhouse.Invalid, "invalid reference",
+// ErrHeldType is returned when a booking that nothing holds would be of a
+// reservation type kept for held bookings (is_event, the types of the
+// operator's events): made by staff, a client or a series, or changed to
+// that type. Such a type books a court only through Reserve, in its
+// holder's transaction; a trainer's booking of such a type is not of a
+// class type (ErrNotClassBooking).
+var ErrHeldType = clubhouse.Errorf(clubhouse.Invalid, "invalid reference",
 	"Reservation types of events book a court for an event only: create the event at POST /api/admin/events.")
 
-// plain refuses t for a plain booking, one that no other domain holds:
-// ErrEventType for a type of events.
+// plain refuses t for a plain booking, one that nothing holds: ErrHeldType
+// for a type kept for held bookings.
 func (t reservationType) plain() error {
-	if t.Event {
-		return ErrEventType
+	if t.Held {
+		return ErrHeldType
 	}
 	return nil
 }
@@ -127,10 +128,11 @@ func (b *Bookings) ClientGet(ctx context.Context, by clubhouse.Actor, id int64) 
 }
 
 // ClientCreate books a court for by's client: in's client and status are
-// ignored (the booking is the client's, pending), class and event types
-// are refused, and the club's rules judge it as a client's. Errors: as
+// ignored (the booking is the client's, pending), class types and those
+// kept for held bookings are refused, and the club's rules judge it as a
+// client's. Errors: as
 // Create, ErrOtherClient when in names another client, ErrNoClient when by
-// has no client record, ErrClassType, ErrEventType, ErrOverrideForStaff.
+// has no client record, ErrClassType, ErrHeldType, ErrOverrideForStaff.
 func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in BookingInput) (Reservation, error) {
 	clientID, err := ClientOf(ctx, b.db, by)
 	if err != nil {
@@ -170,7 +172,8 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in Book
 }
 
 // clientType refuses a reservation type a client may not book: one of
-// training classes (ErrClassType) or of events (ErrEventType).
+// training classes (ErrClassType) or one kept for held bookings
+// (ErrHeldType).
 func (b *Bookings) clientType(ctx context.Context, q sqldb.Queryer, typeID int64) error {
 	t, err := b.store.typeOf(ctx, q, typeID)
 	switch {

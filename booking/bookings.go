@@ -43,8 +43,8 @@ func maxSpanFor(long bool) time.Duration {
 // Create books a court. The status defaults to the club's "Pending" status.
 // The actor becomes the booking's operator. The club's rules apply unless
 // in.OverrideRules. Errors: Invalid (incomplete data, invalid date, invalid
-// reference, ErrEventType for a type of events), ErrCourtTaken, the refusal
-// of a rule (see Rules.Check).
+// reference, ErrHeldType for a type kept for held bookings), ErrCourtTaken,
+// the refusal of a rule (see Rules.Check).
 func (b *Bookings) Create(ctx context.Context, by clubhouse.Actor, in BookingInput) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
@@ -101,9 +101,9 @@ func (b *Bookings) overridden(by clubhouse.Actor, r *Reservation) {
 
 // insert checks r's span against its type and stores it on q, a plain
 // booking that no other domain holds. A span that every type allows goes
-// straight to the store, which checks the type (ErrEventType for a type of
-// events) and defaults the status in the insert itself; only a longer one
-// needs the type first.
+// straight to the store, which checks the type (ErrHeldType for a type
+// kept for held bookings) and defaults the status in the insert itself;
+// only a longer one needs the type first.
 func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Actor, r Reservation) (Reservation, error) {
 	if r.Span().Check(MaxSpan) != nil {
 		t, err := b.store.typeOf(ctx, q, r.ReservationTypeID)
@@ -120,7 +120,7 @@ func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Act
 	if by.UserID != 0 {
 		r.OperatorID = &by.UserID
 	}
-	out, err := b.store.insert(ctx, q, r, false)
+	out, err := b.store.insert(ctx, q, r)
 	if err != nil {
 		return Reservation{}, fmt.Errorf("create booking: %w", err)
 	}
@@ -229,9 +229,10 @@ func (b *Bookings) ListPriced(ctx context.Context, by clubhouse.Actor, f Booking
 // Update changes the fields set in in; the new span is checked against every
 // other booking of the court. A move (another span, court or type) is
 // judged by the club's rules unless in.OverrideRules. A booking may not
-// change to a type of events (ErrEventType); an event's own booking keeps
-// its type. Errors: as Create, ErrBookingNotFound, ErrBookingCancelled, and
-// ErrNoShowMarked for a move of a no-show.
+// change to a type kept for held bookings (ErrHeldType); a held booking
+// changes only through its holder (ErrHeld). Errors: as Create,
+// ErrBookingNotFound, ErrBookingCancelled, ErrHeld, and ErrNoShowMarked for
+// a move of a no-show.
 func (b *Bookings) Update(ctx context.Context, by clubhouse.Actor, id int64, in BookingInput) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
@@ -254,6 +255,9 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 		}
 		if owner != nil && (r.ClientID == nil || *r.ClientID != *owner) {
 			return ErrBookingNotFound
+		}
+		if err := free(r); err != nil {
+			return err
 		}
 		if r.CancelledAt != nil {
 			return ErrBookingCancelled
@@ -333,13 +337,13 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 	return out, nil
 }
 
-// Delete removes the booking with id. Errors: ErrBookingNotFound, Conflict
-// when payments or events still refer to it.
+// Delete removes the booking with id. Errors: ErrBookingNotFound, ErrHeld
+// for a held booking, clubhouse.ErrInUse when payments still refer to it.
 func (b *Bookings) Delete(ctx context.Context, by clubhouse.Actor, id int64) error {
 	if err := by.RequirePanel(); err != nil {
 		return err
 	}
-	deleted, err := b.store.delete(ctx, b.db, []int64{id})
+	deleted, err := b.store.delete(ctx, b.db, []int64{id}, nil)
 	if err != nil {
 		return fmt.Errorf("delete booking: %w", err)
 	}
@@ -355,7 +359,8 @@ const MaxDeleteMany = 1000
 
 // DeleteMany removes the bookings with ids (1 to MaxDeleteMany of them) in
 // one transaction and returns the ids it deleted; unknown ids are skipped.
-// Errors: Invalid for no ids or too many, Conflict as Delete.
+// Errors: Invalid for no ids or too many, ErrHeld and clubhouse.ErrInUse as
+// Delete.
 func (b *Bookings) DeleteMany(ctx context.Context, by clubhouse.Actor, ids []int64) ([]int64, error) {
 	if err := by.RequirePanel(); err != nil {
 		return nil, err
@@ -363,7 +368,7 @@ func (b *Bookings) DeleteMany(ctx context.Context, by clubhouse.Actor, ids []int
 	if len(ids) == 0 || len(ids) > MaxDeleteMany {
 		return nil, clubhouse.ErrInvalidData.Withf("ids must hold 1 to %d ids.", MaxDeleteMany)
 	}
-	deleted, err := b.store.delete(ctx, b.db, ids)
+	deleted, err := b.store.delete(ctx, b.db, ids, nil)
 	if err != nil {
 		return nil, fmt.Errorf("delete bookings: %w", err)
 	}

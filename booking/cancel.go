@@ -26,18 +26,12 @@ var (
 		"The booking is marked a no-show; clear the mark before cancelling or moving it.")
 	ErrNoShowEarly = clubhouse.Errorf(clubhouse.Conflict, "booking not started",
 		"A booking is marked a no-show only once it has started.")
-	ErrClassSession = clubhouse.Errorf(clubhouse.Conflict, "booking held by a class",
-		"The booking holds the court for a training class session; cancel the class or change its schedule instead.")
-	ErrEventBooking = clubhouse.Errorf(clubhouse.Conflict, "booking held by an event",
-		"The booking holds the court for an event; it keeps its type and is cancelled or deleted with its event.")
 )
-
-var cancelErrors = sqldb.Mapping{"reservations_class_session_check": ErrClassSession, "reservations_event_check": ErrEventBooking}
 
 // Cancel cancels the booking with id for staff, whatever the club's rules
 // say, and returns it. Cancelling a cancelled booking changes nothing.
-// Errors: ErrBookingNotFound, ErrNoShowMarked, ErrClassSession,
-// ErrEventBooking.
+// Errors: ErrBookingNotFound, ErrHeld for a held booking (see Hold),
+// ErrNoShowMarked.
 func (b *Bookings) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
@@ -63,7 +57,7 @@ func (b *Bookings) CancelByRules(ctx context.Context, by clubhouse.Actor, id int
 // ClientCancel cancels the booking with id of by's client: only one that
 // has not started, within the club's cancellation window. Cancelling a
 // cancelled booking changes nothing. Errors: ErrBookingNotFound (also for
-// another client's booking), ErrRulePast, ErrRuleCancelWindow,
+// another client's booking), ErrHeld, ErrRulePast, ErrRuleCancelWindow,
 // ErrNoShowMarked.
 func (b *Bookings) ClientCancel(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
 	clientID, err := ClientOf(ctx, b.db, by)
@@ -87,6 +81,9 @@ func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, own
 		}
 		if owner != nil && (r.ClientID == nil || *r.ClientID != *owner) {
 			return ErrBookingNotFound
+		}
+		if err := free(r); err != nil {
+			return err
 		}
 		out = r
 		switch {
@@ -126,14 +123,18 @@ func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, own
 }
 
 // MarkNoShow marks the booking with id, which has started, a no-show for
-// staff, and returns it; marking a marked booking changes nothing. Errors:
-// ErrBookingNotFound, ErrBookingCancelled, ErrNoShowEarly.
+// staff, and returns it; marking a marked booking changes nothing, and a
+// held booking is marked by nobody. Errors:
+// ErrBookingNotFound, ErrBookingCancelled, ErrNoShowEarly, ErrHeld for a
+// held booking.
 func (b *Bookings) MarkNoShow(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
 	return b.noShow(ctx, by, id, true)
 }
 
 // ClearNoShow clears the no-show mark of the booking with id for staff,
-// and returns it. Errors: ErrBookingNotFound.
+// and returns it; clearing no mark changes nothing. Errors:
+// ErrBookingNotFound, ErrHeld for a held booking (marked before holds
+// were kept).
 func (b *Bookings) ClearNoShow(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
 	return b.noShow(ctx, by, id, false)
 }
@@ -151,9 +152,13 @@ func (b *Bookings) noShow(ctx context.Context, by clubhouse.Actor, id int64, mar
 			return err
 		}
 		out = r
-		switch {
-		case mark == (r.NoShowAt != nil):
+		if mark == (r.NoShowAt != nil) {
 			return nil
+		}
+		if err := free(r); err != nil {
+			return err
+		}
+		switch {
 		case mark && r.CancelledAt != nil:
 			return ErrBookingCancelled
 		case mark && r.Checking.After(b.Now()):

@@ -65,7 +65,7 @@ type ReservationType struct {
 	Description  *string   `db:"description"`
 	Gestion      int       `db:"gestion"`
 	LongBookings bool      `db:"long_bookings"` // bookings may last more than 24 hours
-	IsEvent      bool      `db:"is_event"`      // the operator's events book with it (tickets.Events)
+	IsEvent      bool      `db:"is_event"`      // kept for held bookings: the operator's events book with it (tickets.Events), nothing else (ErrHeldType)
 	CreatedAt    time.Time `db:"created_at"`
 	UpdatedAt    time.Time `db:"updated_at"`
 }

@@ -120,7 +120,7 @@ func (d *Discounts) UpdateContract(ctx context.Context, by clubhouse.Actor, id i
 // (the club's date), and under its usage limits, counted over the bookings
 // that carry it and are not cancelled; the booking must have no contract or coupon. The coupon row
 // is locked, so concurrent applications cannot exceed a limit. Errors:
-// ErrBookingNotFound, ErrBookingCancelled, ErrCouponNotFound,
+// ErrBookingNotFound, ErrBookingCancelled, ErrHeld, ErrCouponNotFound,
 // ErrCouponInvalid, ErrCouponUsedUp, ErrHasContract, ErrHasCoupon.
 func (d *Discounts) ApplyCoupon(ctx context.Context, by clubhouse.Actor, id int64, code string) (BookingQuote, error) {
 	if err := by.RequirePanel(); err != nil {
@@ -185,7 +185,7 @@ func (d *Discounts) ApplyCoupon(ctx context.Context, by clubhouse.Actor, id int6
 
 // RemoveCoupon removes the booking's coupon (its audit record is stamped
 // removed) and returns the new price. Errors: ErrBookingNotFound,
-// ErrBookingCancelled, ErrNoCoupon.
+// ErrBookingCancelled, ErrHeld, ErrNoCoupon.
 func (d *Discounts) RemoveCoupon(ctx context.Context, by clubhouse.Actor, id int64) (BookingQuote, error) {
 	if err := by.RequirePanel(); err != nil {
 		return BookingQuote{}, err
@@ -217,9 +217,8 @@ func (d *Discounts) RemoveCoupon(ctx context.Context, by clubhouse.Actor, id int
 // SetContract puts the booking with id under the contract (nil removes it)
 // and returns the new price. The contract must be active, valid on the
 // booking's date, and be the booking client's or for any client.
-// Errors: ErrBookingNotFound, ErrBookingCancelled, NotFound for the
-// contract, ErrHasCoupon,
-// ErrContractInvalid, ErrContractClient.
+// Errors: ErrBookingNotFound, ErrBookingCancelled, ErrHeld, NotFound for
+// the contract, ErrHasCoupon, ErrContractInvalid, ErrContractClient.
 func (d *Discounts) SetContract(ctx context.Context, by clubhouse.Actor, id int64, contractID *int64) (BookingQuote, error) {
 	if err := by.RequirePanel(); err != nil {
 		return BookingQuote{}, err

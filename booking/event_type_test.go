@@ -13,10 +13,10 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
-// TestBookings_eventType: a reservation type of events books a court for an
-// event only. Every way of making or changing a plain booking refuses it,
-// whoever asks, and stores nothing; Reserve, the way an event books its
-// court, takes it, and the event's booking may change in other ways.
+// TestBookings_eventType: a reservation type kept for held bookings (the
+// types of events, is_event) books a court for a holder only. Every way of
+// making or changing a plain booking refuses it, whoever asks, and stores
+// nothing; Reserve, the way a holder books its court, takes it.
 func TestBookings_eventType(t *testing.T) {
 	t.Parallel()
 	c := newTestClub(t)
@@ -35,26 +35,26 @@ func TestBookings_eventType(t *testing.T) {
 	}{
 		{"staff create", func(ctx context.Context) error {
 			return errOf(c.b.Create(ctx, c.staff, event(c.input(t, c.court, "2026-03-10 10:00", "2026-03-10 11:00"))))
-		}, booking.ErrEventType},
+		}, booking.ErrHeldType},
 		{"staff create, for a client", func(ctx context.Context) error {
 			in := event(c.input(t, c.court, "2026-03-10 10:00", "2026-03-10 11:00"))
 			in.ClientID = clubhouse.Some(c.anaClient)
 			return errOf(c.b.Create(ctx, c.staff, in))
-		}, booking.ErrEventType},
+		}, booking.ErrHeldType},
 		{"staff create, beyond a day", func(ctx context.Context) error {
 			return errOf(c.b.Create(ctx, c.staff, event(c.input(t, c.court, "2026-03-10 10:00", "2026-03-12 10:00"))))
-		}, booking.ErrEventType},
+		}, booking.ErrHeldType},
 		{"staff create, overriding the rules", func(ctx context.Context) error {
 			in := event(c.input(t, c.court, "2026-03-10 10:00", "2026-03-10 11:00"))
 			in.OverrideRules = true
 			return errOf(c.b.Create(ctx, c.staff, in))
-		}, booking.ErrEventType},
+		}, booking.ErrHeldType},
 		{"staff create, on a taken slot", func(ctx context.Context) error {
 			return errOf(c.b.Create(ctx, c.staff, event(c.input(t, c.court, "2026-03-10 08:00", "2026-03-10 09:00"))))
-		}, booking.ErrEventType},
+		}, booking.ErrHeldType},
 		{"client create", func(ctx context.Context) error {
 			return errOf(c.b.ClientCreate(ctx, c.ana, event(c.input(t, c.court, "2026-03-10 10:00", "2026-03-10 11:00"))))
-		}, booking.ErrEventType},
+		}, booking.ErrHeldType},
 		{"trainer create", func(ctx context.Context) error {
 			return errOf(c.b.TrainerCreate(ctx, trainer, event(c.input(t, c.court, "2026-03-10 10:00", "2026-03-10 11:00"))))
 		}, booking.ErrNotClassBooking},
@@ -62,18 +62,18 @@ func TestBookings_eventType(t *testing.T) {
 			in := c.seriesInput(t, c.court, "FREQ=WEEKLY;COUNT=3", "2026-03-10 10:00", "2026-03-10 11:00")
 			in.BookingInput = event(in.BookingInput)
 			return errOf(c.b.CreateSeries(ctx, c.staff, in))
-		}, booking.ErrEventType},
+		}, booking.ErrHeldType},
 		{"series skipping conflicts", func(ctx context.Context) error {
 			in := c.seriesInput(t, c.court, "FREQ=WEEKLY;COUNT=3", "2026-03-10 10:00", "2026-03-10 11:00")
 			in.BookingInput, in.SkipConflicts = event(in.BookingInput), true
 			return errOf(c.b.CreateSeries(ctx, c.staff, in))
-		}, booking.ErrEventType},
+		}, booking.ErrHeldType},
 		{"staff change of a booking's type", func(ctx context.Context) error {
 			return errOf(c.b.Update(ctx, c.staff, rental.ID, booking.BookingInput{ReservationTypeID: clubhouse.Some(c.event)}))
-		}, booking.ErrEventType},
+		}, booking.ErrHeldType},
 		{"staff change of a booking's type and span", func(ctx context.Context) error {
 			return errOf(c.b.Update(ctx, c.staff, rental.ID, event(c.input(t, c.court, "2026-03-10 10:00", "2026-03-10 11:00"))))
-		}, booking.ErrEventType},
+		}, booking.ErrHeldType},
 	}
 	for _, tt := range refused {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,10 +95,10 @@ func TestBookings_eventType(t *testing.T) {
 		c.events.take()
 	})
 	var held booking.Reservation
-	t.Run("an event reserves its court", func(t *testing.T) {
+	t.Run("a holder reserves its court", func(t *testing.T) {
 		in := event(booking.BookingInput{CourtID: clubhouse.Some(c.court2)})
 		err := sqldb.Transact(t.Context(), c.db.DB, func(tx *sqlx.Tx) error {
-			rs, err := c.b.Reserve(t.Context(), tx, c.staff, in, []booking.Span{wallSpan(t, "2026-03-11 18:00", "2026-03-11 21:00")})
+			rs, err := c.b.Reserve(t.Context(), tx, c.staff, booking.Hold{Kind: "show", ID: 7}, in, []booking.Span{wallSpan(t, "2026-03-11 18:00", "2026-03-11 21:00")})
 			if err == nil {
 				held = rs[0]
 			}
@@ -107,15 +107,9 @@ func TestBookings_eventType(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, c.event, held.ReservationTypeID)
 		assert.Equal(t, &c.pending, held.ReservationStatusID)
-	})
-	t.Run("the event's booking changes but keeps its type", func(t *testing.T) {
-		require.NotZero(t, held.ID)
-		r, err := c.b.Update(t.Context(), c.staff, held.ID, booking.BookingInput{Notes: clubhouse.Some("Stage on the left"),
-			ReservationStatusID: clubhouse.Some(c.confirmed)})
-		require.NoError(t, err)
-		assert.Equal(t, c.event, r.ReservationTypeID)
-		assert.Equal(t, &c.confirmed, r.ReservationStatusID)
-		c.events.take()
+		h, ok := held.Hold()
+		assert.True(t, ok)
+		assert.Equal(t, booking.Hold{Kind: "show", ID: 7}, h)
 	})
 }
 

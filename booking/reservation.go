@@ -57,6 +57,19 @@ type Reservation struct {
 	// NoShowAt (Bookings.MarkNoShow).
 	NoShowBy *string    `db:"no_show_by"`
 	NoShowAt *time.Time `db:"no_show_at"`
+	// HeldBy and HolderID name the record of another domain that holds
+	// the booking (see Hold), when one does: the booking then changes
+	// only through it.
+	HeldBy   *string `db:"held_by"`
+	HolderID *int64  `db:"holder_id"`
+}
+
+// Hold returns the hold on the booking, and whether it has one.
+func (r Reservation) Hold() (Hold, bool) {
+	if r.HeldBy == nil || r.HolderID == nil {
+		return Hold{}, false
+	}
+	return Hold{Kind: *r.HeldBy, ID: *r.HolderID}, true
 }
 
 // Discount returns the coupon or contract the booking carries, or nil.

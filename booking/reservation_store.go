@@ -22,7 +22,6 @@ var reservationErrors = sqldb.Mapping{
 	"reservations_span_check":                 ErrCheckoutBeforeChecking,
 	"reservations_grid_check":                 ErrOffGrid,
 	"reservations_cancelled_frozen":           ErrBookingCancelled,
-	"events_reservation_fkey":                 ErrEventBooking,
 }
 
 // takenOnDeadlock turns a deadlock between racing writers, which survived
@@ -34,16 +33,20 @@ func takenOnDeadlock(err error) error {
 	return err
 }
 
-// mapReservationErr maps the errors of writes to reservations. A deadlock
+// mapReservationErr maps the errors of writes to reservations, the
+// guard's refusal of a held booking's change included (ErrHeld). A deadlock
 // stays a deadlock here, so that sqldb.Transact retries its transaction;
 // takenOnDeadlock reports it once the retries are spent.
 func mapReservationErr(err error) error {
+	if held := mapHeld(err); held != err {
+		return held
+	}
 	return sqldb.Map(err, ErrBookingNotFound, reservationErrors)
 }
 
 const reservationColumns = `r.id, r.operator_id, r.client_id, r.court_id, r.reservation_type_id, r.reservation_status_id,
 	r.checking, r.checkout, r.notes, r.series_id, r.coupon_id, r.contract_id, r.created_at, r.updated_at,
-	r.rules_overridden_by, r.rules_overridden_at, r.cancelled_by, r.cancelled_at, r.no_show_by, r.no_show_at`
+	r.rules_overridden_by, r.rules_overridden_at, r.cancelled_by, r.cancelled_at, r.no_show_by, r.no_show_at, r.held_by, r.holder_id`
 
 const reservationSelect = `SELECT ` + reservationColumns + `,
 	co.name AS court_name, co.price AS court_base_price, ct.name AS court_type_name, rt.name AS reservation_type_name,
@@ -82,7 +85,7 @@ type reservationStore struct{}
 type reservationType struct {
 	Long    bool          `db:"long_bookings"` // bookings of the type may exceed 24 hours
 	Gestion int           `db:"gestion"`       // GestionClass: a type of training classes
-	Event   bool          `db:"is_event"`      // a type of events, booked by an event only
+	Held    bool          `db:"is_event"`      // kept for held bookings (Reserve): no plain booking uses it
 	Pending sql.NullInt64 `db:"pending"`       // the club's pending status, if it has one
 }
 
@@ -102,20 +105,21 @@ func (reservationStore) typeOf(ctx context.Context, q sqldb.Queryer, typeID int6
 // insert stores r unless its slot is taken; without a status, r gets the
 // club's pending status (none when the club has none). ON CONFLICT DO NOTHING
 // makes a racing insert wait for the other and then skip, where a plain
-// INSERT into an exclusion constraint can deadlock.
+// INSERT into an exclusion constraint can deadlock. r's hold (HeldBy,
+// HolderID) is stored with it: Bookings.Reserve sets it, no other caller.
 //
 // The type is read in the same statement, to spare a round trip per
-// booking: an unknown type inserts nothing and reads no row, and a type of
-// events inserts nothing unless held, the booking of another domain's
-// record (Bookings.Reserve): a plain booking of an event type would be an
-// event's booking without its event. The type is judged before PostgreSQL
-// looks for a conflicting booking, as by typeOf. At most one status is
-// named pending, in any case (the unique index on lower(name)), so the
-// lookup needs no order and no limit, which would cost a sort per insert.
-// The type's row is read with the key-share lock the foreign key takes
-// anyway, so a concurrent change of the type into one of events (which
-// migration 00023 refuses while plain bookings use it) is waited for and
-// its new is_event read.
+// booking: an unknown type inserts nothing and reads no row, and a type
+// kept for held bookings (is_event) inserts nothing unless r is held: a
+// plain booking of such a type would be a holder's booking without its
+// holder. The type is judged before PostgreSQL looks for a conflicting
+// booking, as by typeOf. At most one status is named pending, in any case
+// (the unique index on lower(name)), so the lookup needs no order and no
+// limit, which would cost a sort per insert. The type's row is read with
+// the key-share lock the foreign key takes anyway, so a concurrent change
+// of the type into one kept for held bookings (which migration 00023
+// refuses while plain bookings use it) is waited for and its new flag
+// read.
 //
 // The insert returns only what the database decides: the id, the status
 // and the creation time, which is also updated_at (both default to now(),
@@ -124,35 +128,35 @@ func (reservationStore) typeOf(ctx context.Context, q sqldb.Queryer, typeID int6
 // the callers have checked to be on the grid (Span.Check), is stored
 // exactly as the Wall of each end. It runs through sqldb.QueryRow, on the
 // pgx pool directly when q is one.
-// Errors: ErrCourtTaken, ErrEventType, invalid references.
-func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservation, held bool) (Reservation, error) {
+// Errors: ErrCourtTaken, ErrHeldType, invalid references.
+func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservation) (Reservation, error) {
 	out := Reservation{OperatorID: r.OperatorID, ClientID: r.ClientID, CourtID: r.CourtID, ReservationTypeID: r.ReservationTypeID,
 		Checking: Wall(r.Checking), Checkout: Wall(r.Checkout), Notes: r.Notes, SeriesID: r.SeriesID,
-		RulesOverriddenBy: r.RulesOverriddenBy, RulesOverriddenAt: r.RulesOverriddenAt}
-	var event bool
+		RulesOverriddenBy: r.RulesOverriddenBy, RulesOverriddenAt: r.RulesOverriddenAt, HeldBy: r.HeldBy, HolderID: r.HolderID}
+	var heldType bool
 	var id, status *int64
 	var created *time.Time
 	err := sqldb.QueryRow(ctx, q, `WITH t AS (SELECT id, is_event FROM reservation_types WHERE id = $4 FOR KEY SHARE),
 		ins AS (INSERT INTO reservations (operator_id, client_id, court_id, reservation_type_id,
-			reservation_status_id, checking, checkout, notes, series_id, rules_overridden_by, rules_overridden_at)
+			reservation_status_id, checking, checkout, notes, series_id, rules_overridden_by, rules_overridden_at, held_by, holder_id)
 			SELECT $1::bigint, $2::bigint, $3::bigint, t.id,
 				COALESCE($5::bigint, (SELECT id FROM reservation_statuses WHERE lower(name) = 'pending')),
-				$6::timestamp, $7::timestamp, $8::text, $9::bigint, $10::text, $11::timestamptz
-			FROM t WHERE $12::boolean OR NOT t.is_event
+				$6::timestamp, $7::timestamp, $8::text, $9::bigint, $10::text, $11::timestamptz, $12::text, $13::bigint
+			FROM t WHERE $12::text IS NOT NULL OR NOT t.is_event
 			ON CONFLICT DO NOTHING
 			RETURNING id, reservation_status_id, created_at)
 		SELECT t.is_event, ins.id, ins.reservation_status_id, ins.created_at,
 			(SELECT user_id FROM clients WHERE id = $2::bigint) FROM t LEFT JOIN ins ON true`,
 		r.OperatorID, r.ClientID, r.CourtID, r.ReservationTypeID, r.ReservationStatusID, r.Checking, r.Checkout, r.Notes, r.SeriesID,
-		r.RulesOverriddenBy, r.RulesOverriddenAt, held,
-	).Scan(&event, &id, &status, &created, &out.ClientUserID)
+		r.RulesOverriddenBy, r.RulesOverriddenAt, r.HeldBy, r.HolderID,
+	).Scan(&heldType, &id, &status, &created, &out.ClientUserID)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return Reservation{}, reservationErrors["reservations_reservation_type_id_fkey"]
 	case err != nil:
 		return Reservation{}, mapReservationErr(err)
-	case event && !held:
-		return Reservation{}, ErrEventType
+	case heldType && r.HeldBy == nil:
+		return Reservation{}, ErrHeldType
 	case id == nil:
 		return Reservation{}, ErrCourtTaken
 	}
@@ -277,26 +281,45 @@ const deletedColumns = `RETURNING r.id, r.client_id, r.court_id, r.checking, r.c
 	(SELECT user_id FROM clients WHERE id = r.client_id) AS client_user_id`
 
 // delete deletes the bookings with ids and returns them, with only the
-// columns of deletedColumns.
-func (reservationStore) delete(ctx context.Context, q sqldb.Queryer, ids []int64) ([]Reservation, error) {
+// columns of deletedColumns; with a hold h, only those h holds (the caller
+// acts as h, see asHolder). Errors: ErrHeld when a booking is held by
+// another than h, errBookingInUse.
+func (reservationStore) delete(ctx context.Context, q sqldb.Queryer, ids []int64, h *Hold) ([]Reservation, error) {
 	deleted := []Reservation{}
-	err := q.SelectContext(ctx, &deleted, `DELETE FROM reservations r WHERE r.id = ANY($1) `+deletedColumns, ids)
+	var kind *string
+	var holder *int64
+	if h != nil {
+		kind, holder = &h.Kind, &h.ID
+	}
+	err := q.SelectContext(ctx, &deleted, `DELETE FROM reservations r WHERE r.id = ANY($1)
+		AND ($2::text IS NULL OR (r.held_by = $2 AND r.holder_id = $3)) `+deletedColumns, ids, kind, holder)
 	if sqldb.Code(err) == "23503" {
 		return nil, errBookingInUse
 	}
-	return deleted, err
+	return deleted, mapHeld(err)
 }
 
 // errBookingInUse is returned when a deleted booking is still referenced.
-var errBookingInUse = clubhouse.ErrInUse.Withf("A booking still has payments, classes or events; delete those first.")
+var errBookingInUse = clubhouse.ErrInUse.Withf("A booking still has payments; delete those first.")
 
 // setCancelled records that who cancelled the booking with id at at.
-// Errors: ErrClassSession when a class session holds the booking,
-// ErrEventBooking when a scheduled event does.
+// Errors: ErrHeld when the booking is held and the caller does not act as
+// its holder.
 func (reservationStore) setCancelled(ctx context.Context, q sqldb.Queryer, id int64, who string, at time.Time) error {
 	_, err := q.ExecContext(ctx, `UPDATE reservations SET cancelled_by = $2, cancelled_at = $3, updated_at = now() WHERE id = $1`,
 		id, who, at)
-	return sqldb.Map(err, ErrBookingNotFound, cancelErrors)
+	if held := mapHeld(err); held != err {
+		return held
+	}
+	return sqldb.Map(err, ErrBookingNotFound, nil)
+}
+
+// unhold clears the hold of the bookings with ids that h holds (the
+// caller acts as h, see asHolder).
+func (reservationStore) unhold(ctx context.Context, q sqldb.Queryer, h Hold, ids []int64) error {
+	_, err := q.ExecContext(ctx, `UPDATE reservations SET held_by = NULL, holder_id = NULL
+		WHERE id = ANY($1) AND held_by = $2 AND holder_id = $3`, ids, h.Kind, h.ID)
+	return sqldb.Map(err, nil, nil)
 }
 
 // setNoShow records that who marked the booking with id a no-show at at,
@@ -308,14 +331,17 @@ func (reservationStore) setNoShow(ctx context.Context, q sqldb.Queryer, id int64
 }
 
 // getLive is get of the booking with id locked for a change, which a
-// cancelled booking refuses. Errors: ErrBookingNotFound,
-// ErrBookingCancelled.
+// cancelled booking refuses, and a held one. Errors: ErrBookingNotFound,
+// ErrBookingCancelled, ErrHeld.
 func (s reservationStore) getLive(ctx context.Context, q sqldb.Queryer, id int64) (Reservation, error) {
 	r, err := s.get(ctx, q, id, true)
-	if err == nil && r.CancelledAt != nil {
+	switch {
+	case err != nil:
+		return Reservation{}, err
+	case r.CancelledAt != nil:
 		return Reservation{}, ErrBookingCancelled
 	}
-	return r, err
+	return r, free(r)
 }
 
 func (reservationStore) courtExists(ctx context.Context, q sqldb.Queryer, id int64) (Court, error) {

@@ -216,8 +216,9 @@ func dateOnlyUntil(s string) bool {
 // whose dates can be booked is refused either way.
 //
 // Errors: Invalid (incomplete data, invalid date, invalid reference,
-// ErrEventType for a type of events, invalid rrule, ErrSeriesTooLong, a
-// span too long for the reservation type); ErrCourtTaken, its message listing the taken dates; the refusal
+// ErrHeldType for a type kept for held bookings, invalid rrule,
+// ErrSeriesTooLong, a span too long for the reservation type);
+// ErrCourtTaken, its message listing the taken dates; the refusal
 // of a rule, naming the first date it refuses.
 func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in SeriesInput) (SeriesResult, error) {
 	if err := by.RequirePanel(); err != nil {
@@ -297,7 +298,7 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 			}
 			occ.Checking, occ.Checkout = s.Start, s.End
 			// ON CONFLICT DO NOTHING: a taken slot does not abort the transaction.
-			got, err := b.store.insert(ctx, tx, occ, false)
+			got, err := b.store.insert(ctx, tx, occ)
 			if errors.Is(err, ErrCourtTaken) {
 				out.Skipped = append(out.Skipped, Skipped{Span: s, Reason: ErrCourtTaken.Code})
 				continue
@@ -362,8 +363,8 @@ func (b *Bookings) GetSeries(ctx context.Context, by clubhouse.Actor, id int64) 
 // checking falls on or after that date go and the earlier ones stay;
 // cancelled bookings stay in history. The series itself is deleted once it
 // has no bookings left.
-// Errors: ErrSeriesNotFound; Conflict when payments or events still refer
-// to one of the bookings (then nothing is deleted).
+// Errors: ErrSeriesNotFound; Conflict when payments still refer to one of
+// the bookings (then nothing is deleted).
 func (b *Bookings) DeleteSeries(ctx context.Context, by clubhouse.Actor, id int64, from *time.Time) ([]int64, error) {
 	if err := by.RequirePanel(); err != nil {
 		return nil, err

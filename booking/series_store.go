@@ -90,14 +90,14 @@ func (seriesStore) bookings(ctx context.Context, q sqldb.Queryer, id int64) ([]R
 // deleteBookings deletes the bookings of the series with id whose checking
 // is on or after from (all when from is nil), except the cancelled ones,
 // which stay in history, and returns them (with the columns of
-// deletedColumns). Errors: Conflict when payments or events still refer to
-// one of them.
+// deletedColumns). Errors: Conflict when payments still refer to one of
+// them (a series' bookings are never held).
 func (seriesStore) deleteBookings(ctx context.Context, q sqldb.Queryer, id int64, from *time.Time) ([]Reservation, error) {
 	deleted := []Reservation{}
 	err := q.SelectContext(ctx, &deleted, `DELETE FROM reservations r
 		WHERE r.series_id = $1 AND ($2::timestamp IS NULL OR r.checking >= $2) AND r.cancelled_at IS NULL `+deletedColumns, id, from)
 	if sqldb.Code(err) == "23503" {
-		return nil, clubhouse.ErrInUse.Withf("A booking of the series still has payments, classes or events; delete those first.")
+		return nil, clubhouse.ErrInUse.Withf("A booking of the series still has payments; delete those first.")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("delete series bookings: %w", err)

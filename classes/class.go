@@ -51,6 +51,14 @@ type Class struct {
 	Attendance          []Attendance      `db:"-"`              // the marks per session, in date order
 }
 
+// HoldKind is the kind of holder (booking.Hold) of the bookings of a
+// class's sessions: each is held by its class, booking.Hold{Kind:
+// HoldKind, ID: the class's id}, and changes only through the class.
+const HoldKind = "class"
+
+// hold is the hold of the class with id on its sessions' bookings.
+func hold(id int64) booking.Hold { return booking.Hold{Kind: HoldKind, ID: id} }
+
 // Session is one date of a class's schedule and the booking that holds
 // the court for it; ReservationID is nil once the court is freed.
 type Session struct {

@@ -242,7 +242,7 @@ func (s *Classes) book(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, c C
 		spans[i] = c.span(d)
 	}
 	notes := "Class: " + c.Title
-	rs, err := s.bookings.Reserve(ctx, tx, by, booking.BookingInput{CourtID: clubhouse.Some(c.CourtID),
+	rs, err := s.bookings.Reserve(ctx, tx, by, hold(c.ID), booking.BookingInput{CourtID: clubhouse.Some(c.CourtID),
 		ReservationTypeID: clubhouse.Some(c.ReservationTypeID), Notes: clubhouse.Some(notes), OverrideRules: override}, spans)
 	if err != nil {
 		return booking.Changes{}, err
@@ -261,7 +261,7 @@ func (s *Classes) release(ctx context.Context, tx *sqlx.Tx, id int64, dates []ti
 	if err != nil {
 		return booking.Changes{}, err
 	}
-	return s.bookings.Release(ctx, tx, held)
+	return s.bookings.Release(ctx, tx, hold(id), held)
 }
 
 // checkRefs checks, when trainer is set, that c's trainer is one, and when
@@ -366,7 +366,9 @@ func (s *Classes) end(ctx context.Context, by clubhouse.Actor, id int64, status 
 }
 
 // Delete removes a class and frees the court for its sessions that have
-// not started; the bookings of sessions that have started stay as history.
+// not started; the bookings of sessions that have started stay as history,
+// let go of by the class (booking.Bookings.Unhold), so that staff change
+// or delete them as any booking.
 // A class with enrollments stays: cancel it instead. Errors:
 // clubhouse.ErrForbidden, ErrClassNotFound, clubhouse.ErrInUse naming the
 // enrollments.
@@ -388,10 +390,14 @@ func (s *Classes) Delete(ctx context.Context, by clubhouse.Actor, id int64) erro
 		if len(enrolled) > 0 {
 			return clubhouse.ErrInUse.Withf("The class has enrollments (%s); cancel it instead, which keeps them.", idList(enrolled))
 		}
-		if freed, err = s.release(ctx, tx, id, c.future(s.wallNow())); err != nil {
+		now := s.wallNow()
+		if freed, err = s.release(ctx, tx, id, c.future(now)); err != nil {
 			return err
 		}
-		return s.store.delete(ctx, tx, id)
+		if err := s.store.delete(ctx, tx, id); err != nil {
+			return err
+		}
+		return s.bookings.Unhold(ctx, tx, hold(id), c.past(now))
 	})
 	if err != nil {
 		return fmt.Errorf("delete class: %w", err)
@@ -410,6 +416,18 @@ func (c Class) future(now time.Time) []time.Time {
 		}
 	}
 	return slices.Clip(out)
+}
+
+// past returns the bookings of the sessions of c that have started at wall
+// time now and still hold the court.
+func (c Class) past(now time.Time) []int64 {
+	var out []int64
+	for _, ss := range c.Sessions {
+		if ss.ReservationID != nil && c.started(ss.Date, now) {
+			out = append(out, *ss.ReservationID)
+		}
+	}
+	return out
 }
 
 // idList names up to ten ids, and says when there are more.

@@ -2,6 +2,7 @@ package classes_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -519,6 +520,9 @@ func TestClasses_Delete(t *testing.T) {
 		{"begun: the started sessions' bookings stay as history", a.desk, started.ID, nil, func(t *testing.T, before classes.Class) {
 			assert.Equal(t, 2, exist(t, held(before)[:2]))
 			assert.Zero(t, exist(t, held(before)[2:]))
+			var holds int
+			a.get(t, &holds, `SELECT count(*) FROM reservations WHERE id = ANY($1) AND held_by IS NOT NULL`, held(before)[:2])
+			assert.Zero(t, holds, "let go of by the class: plain bookings now")
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -608,4 +612,45 @@ func TestClasses_Lookup(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestClasses_sessionsHeld: a session's booking is held by its class, so
+// staff change, cancel or delete it only through the class.
+func TestClasses_sessionsHeld(t *testing.T) {
+	t.Parallel()
+	a := newAcademy(t)
+	ctx := t.Context()
+	c := a.newClass(t, a.input(a.coach.UserID, a.courtA, 10), nil)
+	id := *c.Sessions[1].ReservationID
+	r, err := a.club.Bookings.Get(ctx, a.desk, id)
+	require.NoError(t, err)
+	h, ok := r.Hold()
+	require.True(t, ok)
+	assert.Equal(t, booking.Hold{Kind: classes.HoldKind, ID: c.ID}, h)
+
+	for _, tc := range []struct {
+		name string
+		run  func() error
+	}{
+		{"moved", func() error {
+			_, err := a.club.Bookings.Update(ctx, a.desk, id, booking.BookingInput{CourtID: clubhouse.Some(a.courtB)})
+			return err
+		}},
+		{"cancelled", func() error { _, err := a.club.Bookings.Cancel(ctx, a.desk, id); return err }},
+		{"deleted", func() error { return a.club.Bookings.Delete(ctx, a.desk, id) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.run()
+			require.ErrorIs(t, err, booking.ErrHeld)
+			assert.Contains(t, clubhouse.AsError(err).Message, fmt.Sprintf("held by class %d", c.ID))
+		})
+	}
+	after, err := a.club.Bookings.Get(ctx, a.desk, id)
+	require.NoError(t, err)
+	assert.Equal(t, r, after, "a refusal changes nothing")
+
+	_, err = a.Classes.Cancel(ctx, a.desk, c.ID)
+	require.NoError(t, err, "the class frees its sessions' courts")
+	_, err = a.club.Bookings.Get(ctx, a.desk, id)
+	require.ErrorIs(t, err, booking.ErrBookingNotFound)
 }

@@ -296,7 +296,7 @@ func (s *Server) getBooking(w http.ResponseWriter, r *http.Request) error {
 // updateBooking changes a booking.
 //
 // @Summary Update a booking
-// @Description Changes only the fields sent. A new span or court is checked against every other booking of the court. A cancelled booking no longer changes, and a booking marked a no-show does not move (409). Emits booking:changed.
+// @Description Changes only the fields sent. A new span or court is checked against every other booking of the court. A cancelled booking no longer changes, and a booking marked a no-show does not move (409). A booking held by a class session or an event changes only through its class or event: 409 "booking held", the message naming the holder. Emits booking:changed.
 // @Tags bookings
 // @Accept json
 // @Produce json
@@ -330,7 +330,7 @@ func (s *Server) updateBooking(w http.ResponseWriter, r *http.Request) error {
 // deleteBooking deletes a booking.
 //
 // @Summary Delete a booking
-// @Description Emits booking:changed.
+// @Description 409 "booking held" for a booking held by a class session or an event (the message names the holder; it goes with its class or event), 409 when payments still refer to it. Emits booking:changed.
 // @Tags bookings
 // @Param id path int true "booking id"
 // @Success 204
@@ -380,7 +380,7 @@ type bulkDeleteDTO struct {
 // deleteBookings deletes several bookings at once.
 //
 // @Summary Delete bookings
-// @Description Deletes the bookings with the given ids in one transaction and answers the ids it deleted; unknown ids are skipped. At most 1000 ids. Emits booking:changed.
+// @Description Deletes the bookings with the given ids in one transaction and answers the ids it deleted; unknown ids are skipped. At most 1000 ids. None goes when one is held by a class session or an event (409 "booking held") or has payments (409). Emits booking:changed.
 // @Tags bookings
 // @Accept json
 // @Produce json

@@ -8,7 +8,7 @@ import "net/http"
 // cancelBooking cancels a booking for staff.
 //
 // @Summary Cancel a booking
-// @Description Cancels without deleting: the booking stays (listed with include_cancelled=true) with cancelled_at and cancelled_by, keeps its payments (a refund is a staff decision: see the payment routes), owes nothing more, frees the court and no longer counts toward its client's limit or its coupon's uses; it can no longer be changed (409). Staff cancel whatever the club's rules say, past bookings included, except a booking marked a no-show (clear the mark first) or one that holds a training class session (cancel the class instead): 409. Cancelling a cancelled booking changes nothing (200). DELETE /api/admin/booking/{id} still deletes a booking outright. Emits booking:changed.
+// @Description Cancels without deleting: the booking stays (listed with include_cancelled=true) with cancelled_at and cancelled_by, keeps its payments (a refund is a staff decision: see the payment routes), owes nothing more, frees the court and no longer counts toward its client's limit or its coupon's uses; it can no longer be changed (409). Staff cancel whatever the club's rules say, past bookings included, except a booking marked a no-show (clear the mark first) or one held by a class session or an event (cancel the class or the event instead): 409, "booking held" naming the holder. Cancelling a cancelled booking changes nothing (200). DELETE /api/admin/booking/{id} still deletes a booking outright. Emits booking:changed.
 // @Tags bookings
 // @Produce json
 // @Param id path int true "booking id"
@@ -24,7 +24,7 @@ func (s *Server) cancelBooking(w http.ResponseWriter, r *http.Request) error {
 // markNoShow marks a booking a no-show.
 //
 // @Summary Mark a no-show
-// @Description Records that the booking's players did not come (no_show_at, no_show_by), once the booking has started (409 before); the client's statistics count it (GET /api/account/stats no_shows). Marking a marked booking changes nothing; a cancelled booking is never a no-show (409). Emits booking:changed.
+// @Description Records that the booking's players did not come (no_show_at, no_show_by), once the booking has started (409 before); the client's statistics count it (GET /api/account/stats no_shows). Marking a marked booking changes nothing; a cancelled booking is never a no-show, nor one held by a class session or an event (409). Emits booking:changed.
 // @Tags bookings
 // @Produce json
 // @Param id path int true "booking id"
@@ -40,12 +40,12 @@ func (s *Server) markNoShow(w http.ResponseWriter, r *http.Request) error {
 // clearNoShow clears a booking's no-show mark.
 //
 // @Summary Clear a no-show
-// @Description Removes the no-show mark (a mistake at the front desk). Emits booking:changed when there was one.
+// @Description Removes the no-show mark (a mistake at the front desk); 409 "booking held" for a booking held by a class session or an event, marked before holds were kept. Emits booking:changed when there was one.
 // @Tags bookings
 // @Produce json
 // @Param id path int true "booking id"
 // @Success 200 {object} bookingDetailDTO
-// @Failure 400,401,403,404,503 {object} errorBody
+// @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/booking/{id}/no-show [delete]

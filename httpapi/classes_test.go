@@ -97,7 +97,7 @@ func TestClasses_sessionsBookTheCourt(t *testing.T) {
 	assert.Len(t, app.Events.Topic("booking:changed"), 1, "one message for the whole class")
 	admin.Delete(path("/api/admin/booking/%d", *c.Sessions[3].ReservationID), nil).Status(t, http.StatusConflict)
 	admin.Post(path("/api/admin/booking/%d/cancel", *c.Sessions[3].ReservationID), nil).Status(t, http.StatusConflict).
-		Error(t, "booking held by a class")
+		Error(t, "booking held")
 
 	// A class that hits a booked court books nothing and names the dates.
 	var before []map[string]any

@@ -386,7 +386,7 @@ type applyCouponInput struct {
 // applyCoupon applies a coupon to a booking.
 //
 // @Summary Apply a coupon
-// @Description Answers the booking's new price. 404 for an unknown booking or code; 409 when the coupon is inactive, outside its dates or used up, or the booking already carries a coupon or a contract, or was cancelled. Emits booking:changed.
+// @Description Answers the booking's new price. 404 for an unknown booking or code; 409 when the coupon is inactive, outside its dates or used up, or the booking already carries a coupon or a contract, was cancelled, or is held by a class session or an event. Emits booking:changed.
 // @Tags bookings
 // @Accept json
 // @Produce json
@@ -416,7 +416,7 @@ func (s *Server) applyCoupon(w http.ResponseWriter, r *http.Request) error {
 // removeCoupon removes a booking's coupon.
 //
 // @Summary Remove the coupon
-// @Description Answers the booking's new price; 409 for a cancelled booking. Emits booking:changed.
+// @Description Answers the booking's new price; 409 for a cancelled booking, or one held by a class session or an event. Emits booking:changed.
 // @Tags bookings
 // @Produce json
 // @Param id path int true "booking id"
@@ -446,7 +446,7 @@ type contractAssignInput struct {
 // setContract assigns or removes a booking's contract.
 //
 // @Summary Assign or remove the contract
-// @Description contract_id assigns that contract, null removes it. The contract must be active, valid on the booking's date, and the booking client's (or for any client); a booking with a coupon, or a cancelled one, cannot take a contract (409). Answers the new price. Emits booking:changed.
+// @Description contract_id assigns that contract, null removes it. The contract must be active, valid on the booking's date, and the booking client's (or for any client); a booking with a coupon, a cancelled one, or one held by a class session or an event, cannot take a contract (409). Answers the new price. Emits booking:changed.
 // @Tags bookings
 // @Accept json
 // @Produce json

@@ -189,8 +189,8 @@ func TestEvents_refusals(t *testing.T) {
 	// The event's booking is the event's.
 	ev := admin.Get(path("/api/admin/events/%d", e)).Status(t, http.StatusOK).Object(t)
 	booking := path("/api/admin/booking/%v", ev["reservation_id"])
-	admin.Post(booking+"/cancel", nil).Status(t, http.StatusConflict).Error(t, "booking held by an event")
-	admin.Patch(booking, map[string]any{"reservation_type_id": c.rental}).Status(t, http.StatusConflict).Error(t, "booking held by an event")
+	admin.Post(booking+"/cancel", nil).Status(t, http.StatusConflict).Error(t, "booking held")
+	admin.Patch(booking, map[string]any{"reservation_type_id": c.rental}).Status(t, http.StatusConflict).Error(t, "booking held")
 	admin.Delete(booking, nil).Status(t, http.StatusConflict)
 	admin.Patch(path("/api/admin/reservation-types/%d", c.event), map[string]any{"is_event": false}).Status(t, http.StatusConflict)
 	admin.Patch(path("/api/admin/reservation-types/%d", c.event), map[string]any{"gestion": 2}).Status(t, http.StatusBadRequest)

@@ -254,3 +254,68 @@ func TestUp_outboxSources(t *testing.T) {
 		assert.Contains(t, err.Error(), "ledger_outbox_source_check", "%q", bad)
 	}
 }
+
+// TestUp_reservationHolds: migration 30 gives the bookings of class
+// sessions and events to their class or event as holds, leaves the others
+// plain, and from then on refuses a change of a held booking that does not
+// come through its holder.
+func TestUp_reservationHolds(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openEmpty(t)
+	main := migrateBefore(t, db, "00030")
+	_, err := db.ExecContext(ctx, `INSERT INTO court_types (name) VALUES ('Padel');
+		INSERT INTO courts (court_type_id, name) VALUES (1, 'Court 1');
+		INSERT INTO reservation_types (name) VALUES ('Rental');
+		INSERT INTO reservation_types (name, gestion) VALUES ('Clinic', 2);
+		INSERT INTO reservation_types (name, is_event) VALUES ('Event', true);
+		INSERT INTO users (email, trainer) VALUES ('coach@test.club', true);
+		INSERT INTO reservations (court_id, reservation_type_id, checking, checkout) VALUES
+			(1, 1, '2026-03-02 08:00', '2026-03-02 09:00'),
+			(1, 2, '2026-03-03 10:00', '2026-03-03 11:00'),
+			(1, 2, '2026-03-05 10:00', '2026-03-05 11:00'),
+			(1, 3, '2026-03-06 18:00', '2026-03-06 20:00');
+		INSERT INTO training_classes (user_id, court_id, reservation_type_id, title, start_date, end_date, recurrence_days,
+			start_time, end_time, single_price, total_price, max_capacity)
+			VALUES (1, 1, 2, 'Basics', '2026-03-03', '2026-03-12', '{2,4}', '10:00', '11:00', 10, 40, 4);
+		INSERT INTO class_sessions (class_id, date, reservation_id) VALUES
+			(1, '2026-03-03', 2), (1, '2026-03-05', 3), (1, '2026-03-10', NULL);
+		INSERT INTO events (reservation_id, event_type_id, title, capacity) VALUES (4, 3, 'Night', 10)`)
+	require.NoError(t, err)
+
+	_, err = migrations.Up(ctx, db, main)
+	require.NoError(t, err)
+	rows, err := db.QueryContext(ctx, `SELECT id, coalesce(held_by || ' ' || holder_id, 'plain') FROM reservations ORDER BY id`)
+	require.NoError(t, err)
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var id int64
+		var hold string
+		require.NoError(t, rows.Scan(&id, &hold))
+		got = append(got, fmt.Sprintf("%d %s", id, hold))
+	}
+	require.NoError(t, rows.Err())
+	assert.Equal(t, []string{"1 plain", "2 class 1", "3 class 1", "4 event 1"}, got)
+
+	for _, q := range []string{
+		`UPDATE reservations SET notes = 'moved' WHERE id = 2`,
+		`UPDATE reservations SET cancelled_at = now(), cancelled_by = 'desk' WHERE id = 3`,
+		`DELETE FROM reservations WHERE id = 4`,
+	} {
+		_, err := db.ExecContext(ctx, q)
+		require.Error(t, err, q)
+		assert.Contains(t, err.Error(), "is held by", q)
+	}
+	_, err = db.ExecContext(ctx, `UPDATE reservations SET notes = 'plain' WHERE id = 1`)
+	require.NoError(t, err, "a plain booking changes as before")
+	tx, err := db.BeginTx(ctx, nil)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback() }()
+	_, err = tx.ExecContext(ctx, `SELECT set_config('clubhouse.holder', 'event:1', true)`)
+	require.NoError(t, err)
+	_, err = tx.ExecContext(ctx, `UPDATE reservations SET cancelled_at = now(), cancelled_by = 'desk' WHERE id = 4`)
+	require.NoError(t, err, "its holder cancels it")
+	_, err = tx.ExecContext(ctx, `UPDATE reservations SET notes = 'x' WHERE id = 2`)
+	require.Error(t, err, "but changes no other holder's booking")
+}

@@ -62,7 +62,9 @@
 // ticket sits in one participant row at most and only an available ticket
 // that has not expired is used, and every participant row carries the
 // event's capacity through its foreign key, so no slot lies beyond it; an
-// event's booking is neither deleted, retyped nor cancelled from under it.
+// event's booking is held by the event (booking.Hold, of kind HoldKind),
+// so it is neither changed, deleted, retyped nor cancelled but through
+// the event (booking.ErrHeld).
 // Deleting an event that has not started deletes its booking too; one that
 // has started is not deleted, it stays as history.
 //

@@ -205,11 +205,19 @@ func (eventStore) isEventType(ctx context.Context, q sqldb.Queryer, id int64) (e
 	return true, flags[0], nil
 }
 
-func (eventStore) insert(ctx context.Context, q sqldb.Queryer, e Event) (int64, error) {
+// nextID takes the id of an event to be made: its booking is held by it
+// (booking.Hold) before the event's row exists.
+func (eventStore) nextID(ctx context.Context, q sqldb.Queryer) (int64, error) {
 	var id int64
-	err := q.GetContext(ctx, &id, `INSERT INTO events (reservation_id, event_type_id, title, capacity, created_by)
-		VALUES ($1, $2, $3, $4, $5) RETURNING id`, e.ReservationID, e.EventTypeID, e.Title, e.Capacity, e.CreatedBy)
-	return id, sqldb.Map(err, nil, eventErrors)
+	err := q.GetContext(ctx, &id, `SELECT nextval(pg_get_serial_sequence('events', 'id'))`)
+	return id, err
+}
+
+// insert stores e under its id, taken by nextID.
+func (eventStore) insert(ctx context.Context, q sqldb.Queryer, e Event) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO events (id, reservation_id, event_type_id, title, capacity, created_by)
+		OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6)`, e.ID, e.ReservationID, e.EventTypeID, e.Title, e.Capacity, e.CreatedBy)
+	return sqldb.Map(err, nil, eventErrors)
 }
 
 // setStatus moves the event with id to status at at, the services' time.

@@ -39,6 +39,14 @@ type Events struct {
 	store    eventStore
 }
 
+// HoldKind is the kind of holder (booking.Hold) of an event's booking: it
+// is held by its event, booking.Hold{Kind: HoldKind, ID: the event's id},
+// and changes only through the event.
+const HoldKind = "event"
+
+// hold is the hold of the event with id on its booking.
+func hold(id int64) booking.Hold { return booking.Hold{Kind: HoldKind, ID: id} }
+
 // wallNow is the club's wall clock.
 func (s *Events) wallNow() time.Time { return booking.Wall(s.now().In(s.zone)) }
 
@@ -112,7 +120,10 @@ func (s *Events) Create(ctx context.Context, by clubhouse.Actor, in EventInput) 
 		case !isEvent:
 			return ErrNotEventType
 		}
-		rs, err := s.bookings.Reserve(ctx, tx, by, booking.BookingInput{CourtID: clubhouse.Some(e.CourtID),
+		if e.ID, err = s.store.nextID(ctx, tx); err != nil {
+			return err
+		}
+		rs, err := s.bookings.Reserve(ctx, tx, by, hold(e.ID), booking.BookingInput{CourtID: clubhouse.Some(e.CourtID),
 			ReservationTypeID: clubhouse.Some(e.EventTypeID), Notes: clubhouse.Some("Event: " + e.Title),
 			OverrideRules: in.OverrideRules}, []booking.Span{e.Span()})
 		if err != nil {
@@ -120,11 +131,10 @@ func (s *Events) Create(ctx context.Context, by clubhouse.Actor, in EventInput) 
 		}
 		booked = booking.Reserved(rs...)
 		e.ReservationID = rs[0].ID
-		id, err := s.store.insert(ctx, tx, e)
-		if err != nil {
+		if err := s.store.insert(ctx, tx, e); err != nil {
 			return err
 		}
-		out, err = s.read(ctx, tx, id)
+		out, err = s.read(ctx, tx, e.ID)
 		return err
 	})
 	if err != nil {
@@ -157,7 +167,7 @@ func (s *Events) Delete(ctx context.Context, by clubhouse.Actor, id int64) error
 		if err := s.store.delete(ctx, tx, id); err != nil {
 			return err
 		}
-		freed, err = s.bookings.Release(ctx, tx, []int64{e.ReservationID})
+		freed, err = s.bookings.Release(ctx, tx, hold(id), []int64{e.ReservationID})
 		return err
 	})
 	if err != nil {
@@ -187,15 +197,13 @@ func (s *Events) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Even
 		if e.ended(s.wallNow()) {
 			return ErrEventEnded.Withf("The event ended at %s; complete it instead.", e.Checkout.Format(time.DateTime))
 		}
-		// The event lets go of its booking first: the database refuses to
-		// cancel the booking of a scheduled event.
 		if err := s.store.setStatus(ctx, tx, id, StatusCancelled, s.now()); err != nil {
 			return err
 		}
 		if err := s.store.unseatTickets(ctx, tx, id); err != nil {
 			return err
 		}
-		if freed, err = s.bookings.CancelHeld(ctx, tx, by, e.ReservationID); err != nil {
+		if freed, err = s.bookings.CancelHeld(ctx, tx, by, hold(id), e.ReservationID); err != nil {
 			return err
 		}
 		out, err = s.read(ctx, tx, id)

@@ -296,13 +296,18 @@ func TestEvents_lifecycle(t *testing.T) {
 	require.NoError(t, err)
 	c.changed.take()
 
-	// The booking is the event's: not cancelled, moved to another type or
-	// deleted on its own.
+	// The booking is held by the event: not cancelled, moved to another
+	// type or deleted on its own.
+	r, err := c.bookings.Get(ctx, c.staff, e.ReservationID)
+	require.NoError(t, err)
+	h, ok := r.Hold()
+	require.True(t, ok)
+	assert.Equal(t, booking.Hold{Kind: tickets.HoldKind, ID: e.ID}, h)
 	_, err = c.bookings.Cancel(ctx, c.staff, e.ReservationID)
-	require.ErrorIs(t, err, booking.ErrEventBooking)
+	require.ErrorIs(t, err, booking.ErrHeld)
 	_, err = c.bookings.Update(ctx, c.staff, e.ReservationID, booking.BookingInput{ReservationTypeID: clubhouse.Some(c.rental)})
-	require.ErrorIs(t, err, booking.ErrEventBooking)
-	require.ErrorIs(t, c.bookings.Delete(ctx, c.staff, e.ReservationID), clubhouse.ErrInUse)
+	require.ErrorIs(t, err, booking.ErrHeld)
+	require.ErrorIs(t, c.bookings.Delete(ctx, c.staff, e.ReservationID), booking.ErrHeld)
 	// No slot lies beyond the capacity, even when it shrinks.
 	_, err = c.db.ExecContext(ctx, `UPDATE events SET capacity = 2 WHERE id = $1`, e.ID)
 	require.Error(t, err)
@@ -318,7 +323,7 @@ func TestEvents_lifecycle(t *testing.T) {
 	assert.NotNil(t, cancelled.CancelledAt)
 	assert.Len(t, cancelled.Participants, 1, "a cancelled event keeps its participants")
 	assert.Equal(t, []int64{e.ReservationID}, c.changed.take())
-	r, err := c.bookings.Get(ctx, clubhouse.Staff("test"), e.ReservationID)
+	r, err = c.bookings.Get(ctx, clubhouse.Staff("test"), e.ReservationID)
 	require.NoError(t, err)
 	assert.NotNil(t, r.CancelledAt, "the booking is cancelled with its event")
 	_, err = c.svc.Create(ctx, c.staff, c.event(c.court, 18, 4))
@@ -498,9 +503,13 @@ func TestEvents_databaseGuards(t *testing.T) {
 		{"the capacity lowered below a seated slot", `UPDATE events SET capacity = 2 WHERE id = $1`, []any{e.ID},
 			"event_participants_capacity_check", nil, nil},
 		{"the booking of a scheduled event cancelled", `UPDATE reservations SET cancelled_at = now(), cancelled_by = 'raw' WHERE id = $1`,
-			[]any{e.ReservationID}, "reservations_event_check", nil, nil},
+			[]any{e.ReservationID}, "reservations_held_guard", nil, nil},
 		{"the event's booking changed to another type", `UPDATE reservations SET reservation_type_id = $2 WHERE id = $1`,
-			[]any{e.ReservationID, c.rental}, "events_reservation_fkey", nil, nil},
+			[]any{e.ReservationID, c.rental}, "reservations_held_guard", nil, nil},
+		{"the event's booking deleted", `DELETE FROM reservations WHERE id = $1`,
+			[]any{e.ReservationID}, "reservations_held_guard", nil, nil},
+		{"the event's booking let go of but by the event", `UPDATE reservations SET held_by = NULL, holder_id = NULL WHERE id = $1`,
+			[]any{e.ReservationID}, "reservations_held_guard", nil, nil},
 		{"an event whose type is not of events", event, []any{rental.ID, c.rental},
 			"events_event_type_fkey", tickets.EventErrors, tickets.ErrNotEventType},
 		{"an event on a booking of another type", event, []any{rental.ID, c.eventType},
