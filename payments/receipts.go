@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -259,10 +260,13 @@ func (s *Service) removeObject(ctx context.Context, key string) {
 	_ = s.objects.Delete(ctx, key)
 }
 
-// storageErr classifies an error of the object store: its own domain
-// errors (ErrObjectNotFound) pass through; anything else is
-// ErrStorageFailed, with the cause kept for the log.
+// storageErr classifies an error of the object store: a missing object
+// (fs.ErrNotExist) is ErrObjectNotFound, a domain error passes through,
+// and anything else is ErrStorageFailed, with the cause kept for the log.
 func storageErr(op string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: %w: %w", op, ErrObjectNotFound, err)
+	}
 	if clubhouse.AsError(err) != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}

@@ -11,8 +11,6 @@ import (
 	"slices"
 	"strings"
 	"syscall"
-
-	"github.com/clubhouse-go/clubhouse/payments"
 )
 
 // Dir keeps receipt images in a local directory (OBJSTORE_DIR): the store
@@ -23,8 +21,6 @@ import (
 type Dir struct {
 	root string
 }
-
-var _ payments.ObjectStore = (*Dir)(nil)
 
 // NewDir returns the store rooted at dir, which it creates (mode 0700) when
 // missing. Errors: the directory cannot be made, or dir is not a directory.
@@ -124,7 +120,7 @@ func syncDir(dir string) error {
 
 // Get opens the object under key; the caller closes it. A key that names
 // no file, such as a directory of other keys, is not found, as in a bucket.
-// Errors: payments.ErrObjectNotFound, an invalid key, or the file system's
+// Errors: fs.ErrNotExist, an invalid key, or the file system's
 // error.
 func (d *Dir) Get(_ context.Context, key string) (io.ReadCloser, error) {
 	name, err := d.file(key)
@@ -133,14 +129,14 @@ func (d *Dir) Get(_ context.Context, key string) (io.ReadCloser, error) {
 	}
 	f, err := os.Open(name)
 	if missing(err) {
-		return nil, fmt.Errorf("get %s: %w", key, payments.ErrObjectNotFound)
+		return nil, fmt.Errorf("get %s: %w", key, fs.ErrNotExist)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("get %s: %w", key, err)
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
-		err = payments.ErrObjectNotFound
+		err = fs.ErrNotExist
 	}
 	if err != nil {
 		f.Close()

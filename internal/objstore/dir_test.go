@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,9 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/objstore"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
+
+// A Dir is the receipts' store of package payments.
+var _ payments.ObjectStore = (*objstore.Dir)(nil)
 
 func TestDir_putGetDelete(t *testing.T) {
 	t.Parallel()
@@ -49,8 +53,8 @@ func TestDir_putGetDelete(t *testing.T) {
 	require.NoError(t, st.Delete(ctx, "receipts/1/a.png"))
 	require.NoError(t, st.Delete(ctx, "receipts/1/a.png"), "a missing object is not an error")
 	_, err = st.Get(ctx, "receipts/1/a.png")
-	require.ErrorIs(t, err, payments.ErrObjectNotFound)
-	assert.Equal(t, clubhouse.NotFound, clubhouse.KindOf(err))
+	require.ErrorIs(t, err, fs.ErrNotExist)
+	assert.Equal(t, clubhouse.Internal, clubhouse.KindOf(err), "a store names no domain error; payments answers ErrObjectNotFound")
 	keys, err = st.Keys(ctx, "")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"receipts/1/b.png"}, keys)
@@ -82,7 +86,7 @@ func TestDir_keysStayInside(t *testing.T) {
 		assert.Error(t, st.Put(ctx, key, "image/png", strings.NewReader("x"), 1), "put %q", key)
 		_, err := st.Get(ctx, key)
 		assert.Error(t, err, "get %q", key)
-		assert.NotErrorIs(t, err, payments.ErrObjectNotFound, "get %q", key)
+		assert.NotErrorIs(t, err, fs.ErrNotExist, "get %q", key)
 		assert.Error(t, st.Delete(ctx, key), "delete %q", key)
 	}
 	_, err = os.Stat(filepath.Join(parent, "x.png"))
@@ -100,7 +104,7 @@ func TestDir_onlyFilesAreObjects(t *testing.T) {
 	require.NoError(t, st.Put(ctx, "receipts/1/a.png", "image/png", strings.NewReader("png"), 3))
 	for _, key := range []string{"receipts", "receipts/1", "receipts/1/a.png/b.png", "receipts/2/a.png"} {
 		_, err := st.Get(ctx, key)
-		require.ErrorIs(t, err, payments.ErrObjectNotFound, "get %q", key)
+		require.ErrorIs(t, err, fs.ErrNotExist, "get %q", key)
 		require.NoError(t, st.Delete(ctx, key), "delete %q", key)
 	}
 	keys, err := st.Keys(ctx, "")

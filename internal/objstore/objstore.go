@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"strings"
 
@@ -22,8 +23,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
-
-	"github.com/clubhouse-go/clubhouse/payments"
 )
 
 // DefaultRegion is the region when Config.Region is empty.
@@ -67,8 +66,6 @@ type Store struct {
 	client *s3.Client
 	bucket string
 }
-
-var _ payments.ObjectStore = (*Store)(nil)
 
 // New returns the Store of cfg. It does not contact the store (see Check).
 // Errors: an invalid Config, or the SDK's failure to load its configuration.
@@ -142,11 +139,11 @@ func (s *Store) Put(ctx context.Context, key, contentType string, body io.Reader
 }
 
 // Get opens the object under key; the caller closes it.
-// Errors: payments.ErrObjectNotFound, or the store's answer.
+// Errors: fs.ErrNotExist, or the store's answer.
 func (s *Store) Get(ctx context.Context, key string) (io.ReadCloser, error) {
 	out, err := s.client.GetObject(ctx, &s3.GetObjectInput{Bucket: &s.bucket, Key: &key})
 	if isNotFound(err) {
-		return nil, fmt.Errorf("get %s: %w", key, payments.ErrObjectNotFound)
+		return nil, fmt.Errorf("get %s: %w", key, fs.ErrNotExist)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("get %s: %w", key, err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"io/fs"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,9 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/objtest"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
+
+// A Store is the receipts' store of package payments.
+var _ payments.ObjectStore = (*objstore.Store)(nil)
 
 func TestStore_putGetDelete(t *testing.T) {
 	t.Parallel()
@@ -42,8 +46,8 @@ func TestStore_putGetDelete(t *testing.T) {
 	require.NoError(t, st.Delete(ctx, "receipts/1/a.png"))
 	require.NoError(t, st.Delete(ctx, "receipts/1/a.png"), "a missing object is not an error")
 	_, err := st.Get(ctx, "receipts/1/a.png")
-	require.ErrorIs(t, err, payments.ErrObjectNotFound)
-	assert.Equal(t, clubhouse.NotFound, clubhouse.KindOf(err))
+	require.ErrorIs(t, err, fs.ErrNotExist)
+	assert.Equal(t, clubhouse.Internal, clubhouse.KindOf(err), "a store names no domain error; payments answers ErrObjectNotFound")
 	assert.Equal(t, []string{"receipts/1/b.png"}, objtest.Keys(t, cfg))
 }
 
