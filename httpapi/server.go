@@ -3,6 +3,13 @@
 // holds the handlers and the wire types (DTOs), and errors.go maps error
 // kinds to statuses in one table. Handlers decode, make one service call and
 // encode; they hold no SQL and no business rule.
+//
+// The package is the reference server's front door, not a library to build
+// on: it stays at the top of the module beside mcp, but its Options take
+// internal types (the identity provider, the database handle, the
+// idempotency keys, the club finder), so clubd's composition
+// (internal/app) alone builds it. A program outside this module calls the
+// domain packages directly, as the examples do.
 package httpapi
 
 import (

@@ -13,9 +13,15 @@
 // /mcp through its logging and metrics when httpapi.Options.MCP is set
 // (internal/app does this):
 //
-//	svc := club.New(db, club.Options{Zone: bogota}) // internal/club: the services both doors take
-//	h := mcp.New(mcp.Options{Auth: authService, PublicBaseURL: base, Services: svc})
-//	srv, err := httpapi.New(httpapi.Options{Services: svc /* ... */, MCP: h})
+//	clubs := club.One(club.New(db, club.Options{Zone: bogota})) // internal/club: how both doors find the club of a request
+//	h := mcp.New(mcp.Options{Auth: authService, PublicBaseURL: base, Clubs: clubs, Zone: bogota})
+//	srv, err := httpapi.New(httpapi.Options{Clubs: clubs /* ... */, MCP: h})
+//
+// Like httpapi, the package is the reference server's front door, not a
+// library to build on: its Options take internal types (the identity
+// provider, the idempotency keys, the club finder), so clubd's
+// composition alone builds it. A program outside this module calls the
+// domain packages directly, as the examples do.
 //
 // # Access
 //
