@@ -27,9 +27,7 @@ type Expirer struct {
 // NewExpirer returns an expirer of db's tickets on the clock now (nil:
 // time.Now).
 func NewExpirer(db *sqlx.DB, now func() time.Time) *Expirer {
-	if now == nil {
-		now = time.Now
-	}
+	clubhouse.SetDefaults(nil, &now, nil)
 	return &Expirer{db: db, now: now}
 }
 

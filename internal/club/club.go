@@ -64,12 +64,7 @@ type Options struct {
 
 // New builds the services over the main database db.
 func New(db *sqlx.DB, o Options) *Services {
-	if o.Zone == nil {
-		o.Zone = time.UTC
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	clubhouse.SetDefaults(&o.Zone, &o.Now, &o.Events)
 	b := booking.New(db, booking.Options{Zone: o.Zone, Now: o.Now, Invite: o.Invite, Events: o.Events, Pool: o.Pool})
 	if o.Users == nil {
 		o.Users = users.New(db, users.Options{})
@@ -102,12 +97,7 @@ func (s *Services) WithDefaults() *Services {
 	if s != nil {
 		c = *s
 	}
-	if c.Zone == nil {
-		c.Zone = time.UTC
-	}
-	if c.Now == nil {
-		c.Now = time.Now
-	}
+	clubhouse.SetDefaults(&c.Zone, &c.Now, nil)
 	return &c
 }
 
