@@ -138,7 +138,7 @@ func (s *Server) MetricsHandler() http.Handler {
 // health answers the status of the databases and of the background jobs.
 //
 // @Summary Health check
-// @Description 200 when the main database answers within two seconds and every background job runs, 503 otherwise; recovers without a restart. accounting reports the ledger's database (off when not configured); it does not change the status, since bookings work without it. jobs reports each background job of the server by name (absent when it runs none): up while it runs, restarting while it waits to run again after a failure (its restarts counted), stopped once it no longer runs; a job that is not up makes the status unavailable.
+// @Description 200 when the main database answers within two seconds and no background job has stopped, 503 otherwise; recovers without a restart. accounting reports the ledger's database (off when not configured); it does not change the status, since bookings work without it. jobs reports each background job of the server by name (absent when it runs none): up while it runs, restarting while it waits to run again after a failure (its restarts counted), stopped once it no longer runs. A stopped job makes the status unavailable; a restarting one does not, since the server runs it again and what it failed on (a database) is reported on its own.
 // @Tags system
 // @Produce json
 // @Success 200 {object} healthDTO
@@ -162,7 +162,7 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 				out.Jobs = map[string]jobHealthDTO{}
 			}
 			out.Jobs[st.Job] = jobHealthDTO{Status: string(st.State), Restarts: st.Restarts}
-			if st.State != supervise.Up {
+			if st.State == supervise.Stopped {
 				out.Status, code = "unavailable", http.StatusServiceUnavailable
 			}
 		}
