@@ -302,12 +302,16 @@ func TestRun_createsMigratesSeedsOnce(t *testing.T) {
 	s := start(t, dsn, key, "--demo")
 	assert.True(t, databaseExists(t, dsn), "the missing database was created")
 
-	var health map[string]string
+	var health struct {
+		Status, Database, Accounting string
+		Jobs                         map[string]struct{ Status string }
+	}
 	res, err := http.Get(s.url("/health"))
 	require.NoError(t, err)
 	require.NoError(t, json.NewDecoder(res.Body).Decode(&health))
 	res.Body.Close()
-	assert.Equal(t, map[string]string{"status": "ok", "database": "up", "accounting": "up"}, health)
+	assert.Equal(t, []string{"ok", "up", "up"}, []string{health.Status, health.Database, health.Accounting})
+	assert.Len(t, health.Jobs, 7, "clubd runs its jobs: %v", health.Jobs)
 
 	fi, err := os.Stat(key)
 	require.NoError(t, err, "the signing key file was created")
