@@ -22,18 +22,17 @@ import (
 // listed.
 var servesAnyone = map[string]string{
 	"booking.ClubRules.Get":             "the club's rules are public (GET /api/public/club-rules)",
-	"booking.ClubRules.Watch":           "a background job: it keeps the rules in memory",
 	"classes.Classes.Open":              "the open classes are public: anyone may look before enrolling",
 	"payments.Service.Deliver":          "the gateway's webhook: its signature is its credential",
 	"payments.Service.Reconcile":        "a verified gateway event (Deliver), or a program acting for the gateway",
 	"payments.Service.EnrollmentsPaid":  "sums for the enrollments' domain, which has judged whose enrollments they are",
 	"payments.LedgerPoster.PostPending": "a background job: it posts the outbox",
 	"payments.LedgerPoster.Waiting":     "the close's check, asked by the ledger within a close the accountant runs",
-	"payments.LedgerPoster.Run":         "a background job",
+	"payments.LedgerPoster.Backlog":     "a background job's backlog, for the metrics",
 	"push.Service.DeliverDue":           "a background job: it sends the due deliveries",
-	"push.Service.Run":                  "a background job",
+	"push.Service.Backlog":              "a background job's backlog, for the metrics",
 	"tickets.Expirer.ExpireDue":         "a background job: it expires the tickets past their date",
-	"tickets.Expirer.Run":               "a background job",
+	"tickets.Expirer.Due":               "a background job's backlog, for the metrics",
 }
 
 // TestServicesTakeTheActor enforces that the domain services decide who

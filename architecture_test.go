@@ -97,7 +97,8 @@ func TestArchitecture(t *testing.T) {
 				require.False(t, d == "httpapi" || d == "mcp" || d == "internal/app", "%s must not import %s", name, d)
 			}
 		case strings.HasPrefix(name, "internal/sqldb"), strings.HasPrefix(name, "internal/auth"), strings.HasPrefix(name, "internal/idem"),
-			strings.HasPrefix(name, "internal/wiretext"), strings.HasPrefix(name, "internal/outbound"), strings.HasPrefix(name, "internal/objstore"):
+			strings.HasPrefix(name, "internal/wiretext"), strings.HasPrefix(name, "internal/outbound"), strings.HasPrefix(name, "internal/objstore"),
+			strings.HasPrefix(name, "internal/supervise"):
 			for _, d := range project {
 				// The identity provider signs in the users of package
 				// users, and writes a user only through it.

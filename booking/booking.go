@@ -39,15 +39,7 @@ type Club struct {
 
 // New returns the booking services over db.
 func New(db *sqlx.DB, o Options) *Club {
-	if o.Zone == nil {
-		o.Zone = time.UTC
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Events == nil {
-		o.Events = clubhouse.Discard
-	}
+	clubhouse.SetDefaults(&o.Zone, &o.Now, &o.Events)
 	if o.Invite == nil {
 		o.Invite = func(context.Context, *sqlx.Tx, string, *string) (int64, func(), error) {
 			return 0, nil, errNoInvite

@@ -73,7 +73,7 @@ func TestCreateBooking_oneRoundTrip(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		club.Rules.Watch(watch, func(err error) { t.Errorf("watch rules: %v", err) })
+		assert.NoError(t, club.Rules.WatchJob().Run(watch), "watch rules")
 	}()
 	t.Cleanup(func() { stop(); <-done })
 	require.Eventually(t, club.Rules.Watching, 10*time.Second, 5*time.Millisecond)

@@ -17,8 +17,8 @@ import (
 
 // ClubRules reads and changes the club's booking rules (see Rules), and
 // gives the booking services the rules in force, which it keeps in memory.
-// Without Watch running, each use reads the rules' version (one small
-// query) and reads the rules again when it moved; while Watch runs, the
+// Without WatchJob running, each use reads the rules' version (one small
+// query) and reads the rules again when it moved; while it runs, the
 // database announces every change at its commit and the rules are read
 // again only then, so that a booking costs no query for them. Either way a
 // change made through any server rules the bookings of every server: at
@@ -34,7 +34,7 @@ type ClubRules struct {
 	rules   Rules
 	version int64  // of rules
 	read    bool   // rules holds a version read while gen was what it is
-	live    bool   // Watch listens
+	live    bool   // WatchJob listens
 	want    int64  // the highest version announced
 	gen     uint64 // counts the starts and ends of listening
 }
@@ -43,21 +43,22 @@ type ClubRules struct {
 // of the rules at the commit of each change (migration 00018).
 const rulesChanged = "club_rules_changed"
 
-// Watch listens for the changes of the rules until ctx ends, on a
-// connection of its own opened with the configuration of Options.Pool
-// (sqldb.Listen): while it listens, the rules in memory serve every
-// booking until a change is announced. A lost connection falls back to
-// reading the version, and is opened again after a second; its errors go
-// to report. Without Options.Pool it reports so and returns.
-func (c *ClubRules) Watch(ctx context.Context, report func(error)) {
-	if c.pool == nil {
-		report(errors.New("watch club rules: no pgx pool (booking.Options.Pool)"))
-		return
-	}
-	sqldb.Listen(ctx, c.pool, rulesChanged, c.listening, c.announced, report)
+// WatchJob is the job "club_rules_watch": it listens for the changes of
+// the rules until its context ends, on a connection of its own opened with
+// the configuration of Options.Pool (sqldb.Listen): while it listens, the
+// rules in memory serve every booking until a change is announced. A lost
+// connection falls back to reading the version and fails the job, which
+// its supervisor runs again. Without Options.Pool the job fails at once.
+func (c *ClubRules) WatchJob() clubhouse.Job {
+	return clubhouse.NewJob("club_rules_watch", func(ctx context.Context) error {
+		if c.pool == nil {
+			return errors.New("watch club rules: no pgx pool (booking.Options.Pool)")
+		}
+		return sqldb.Listen(ctx, c.pool, rulesChanged, c.listening, c.announced)
+	})
 }
 
-// Watching reports whether Watch listens.
+// Watching reports whether WatchJob listens.
 func (c *ClubRules) Watching() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -161,7 +162,7 @@ func (c *ClubRules) Change(ctx context.Context, by clubhouse.Actor, ch RulesChan
 	return out, nil
 }
 
-// current returns the rules in force: from memory while Watch listens and
+// current returns the rules in force: from memory while WatchJob listens and
 // no newer version was announced; otherwise read on q when their version
 // moved since they were last read.
 func (c *ClubRules) current(ctx context.Context, q sqldb.Queryer) (Rules, error) {

@@ -25,7 +25,7 @@
 // notice, the longest booking, bookings per client, staff-only types, the
 // cancellation window) judge every booking, move and client cancellation
 // through one check, Rules.Check; ClubRules reads and changes them, and
-// its Watch keeps them in memory while PostgreSQL announces changes.
+// its WatchJob keeps them in memory while PostgreSQL announces changes.
 //
 // Clients cancel (ClientCancel), never delete: a cancelled booking stays,
 // with who cancelled it and when and its payments, frees its court and can

@@ -35,15 +35,7 @@ type Services struct {
 
 // New returns the class services over db.
 func New(db *sqlx.DB, o Options) *Services {
-	if o.Zone == nil {
-		o.Zone = time.UTC
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Events == nil {
-		o.Events = clubhouse.Discard
-	}
+	clubhouse.SetDefaults(&o.Zone, &o.Now, &o.Events)
 	enrollments := &enrollmentStore{}
 	return &Services{
 		Tariffs:     &Tariffs{db: db},

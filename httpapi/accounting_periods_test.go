@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/app"
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
+	composition "github.com/clubhouse-go/clubhouse/internal/club"
 )
 
 func bogota(t testing.TB) *time.Location {
@@ -175,7 +175,7 @@ func TestPeriods_reopen(t *testing.T) {
 // admin reopens the period it is posted, exactly once, without a restart.
 func TestPeriods_waitingPaymentsPostAfterReopen(t *testing.T) {
 	t.Parallel()
-	within := 3 * app.PosterInterval // a few rounds of the poster, as clubd runs it
+	within := 3 * composition.PosterInterval // a few rounds of the poster, as clubd runs it
 	app := apptest.New(t, apptest.WithLedger(t))
 	app.RunPoster()
 	ctx := t.Context()

@@ -11,13 +11,11 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/club"
-	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
 // requestInfo is filled in by the route handler and read by observe once
@@ -193,9 +191,11 @@ func (m *metrics) observe(method, route string, status int, d time.Duration) {
 	sr.latency.Observe(d.Seconds())
 }
 
-func newMetrics(db *sqldb.DB) *metrics {
+// newMetrics registers the request metrics in reg, the composition's
+// registry, whose every collector /metrics serves.
+func newMetrics(reg *prometheus.Registry) *metrics {
 	m := &metrics{
-		reg:    prometheus.NewRegistry(),
+		reg:    reg,
 		series: map[seriesKey]series{},
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "clubhouse_http_requests_total", Help: "HTTP requests by method (other for a non-standard one), route (unmatched when none) and status.",
@@ -209,37 +209,6 @@ func newMetrics(db *sqldb.DB) *metrics {
 		}, []string{"status"}),
 	}
 	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
-	m.reg.MustRegister(m.requests, m.latency, m.refused,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	if db != nil {
-		m.reg.MustRegister(collectors.NewDBStatsCollector(db.DB.DB, "main"), poolCollector{db: db})
-	}
+	m.reg.MustRegister(m.requests, m.latency, m.refused)
 	return m
-}
-
-// poolCollector exports the statistics of the pgx pool.
-type poolCollector struct{ db *sqldb.DB }
-
-var (
-	poolTotal    = prometheus.NewDesc("clubhouse_db_pool_connections", "Connections in the pgx pool by state.", []string{"state"}, nil)
-	poolMax      = prometheus.NewDesc("clubhouse_db_pool_max_connections", "Maximum size of the pgx pool.", nil, nil)
-	poolAcquires = prometheus.NewDesc("clubhouse_db_pool_acquires_total", "Connections acquired from the pgx pool.", nil, nil)
-	poolWait     = prometheus.NewDesc("clubhouse_db_pool_acquire_wait_seconds_total", "Time spent waiting for a pool connection.", nil, nil)
-)
-
-func (poolCollector) Describe(ch chan<- *prometheus.Desc) {
-	ch <- poolTotal
-	ch <- poolMax
-	ch <- poolAcquires
-	ch <- poolWait
-}
-
-func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
-	st := p.db.Pool.Stat()
-	ch <- prometheus.MustNewConstMetric(poolTotal, prometheus.GaugeValue, float64(st.AcquiredConns()), "acquired")
-	ch <- prometheus.MustNewConstMetric(poolTotal, prometheus.GaugeValue, float64(st.IdleConns()), "idle")
-	ch <- prometheus.MustNewConstMetric(poolTotal, prometheus.GaugeValue, float64(st.ConstructingConns()), "constructing")
-	ch <- prometheus.MustNewConstMetric(poolMax, prometheus.GaugeValue, float64(st.MaxConns()))
-	ch <- prometheus.MustNewConstMetric(poolAcquires, prometheus.CounterValue, float64(st.AcquireCount()))
-	ch <- prometheus.MustNewConstMetric(poolWait, prometheus.CounterValue, st.AcquireDuration().Seconds())
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/club"
 	"github.com/clubhouse-go/clubhouse/internal/idem"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/supervise"
 	"github.com/clubhouse-go/clubhouse/realtime"
 )
 
@@ -60,6 +61,13 @@ type Options struct {
 	// MetricsApart takes /metrics off the API: the Server answers 404 for
 	// it, and MetricsHandler serves it on a listener of its own.
 	MetricsApart bool
+	// Metrics is the composition's registry, which /metrics serves and the
+	// Server records its requests in; nil: a registry of the Server's
+	// requests alone.
+	Metrics *prometheus.Registry
+	// Jobs is the supervisor of the background jobs, whose states /health
+	// reports; nil: none.
+	Jobs *supervise.Supervisor
 }
 
 // Server is the Clubhouse HTTP API.
@@ -88,6 +96,9 @@ func New(o Options) (*Server, error) {
 	if o.Clubs == nil {
 		o.Clubs = club.One(nil)
 	}
+	if o.Metrics == nil {
+		o.Metrics = prometheus.NewRegistry()
+	}
 	if o.Idempotency == nil && o.DB != nil {
 		o.Idempotency = idem.New(o.DB.DB, idem.Options{})
 	}
@@ -101,7 +112,7 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{o: o, log: o.Logger, mux: http.NewServeMux(), apiDocs: docs, params: textParams(doc),
 		assets: http.StripPrefix("/api-docs/", http.FileServerFS(swaggerfiles.FS))}
-	s.metrics = newMetrics(o.DB)
+	s.metrics = newMetrics(o.Metrics)
 	if o.MetricsApart {
 		s.apart = http.NewServeMux()
 	}
@@ -124,13 +135,10 @@ func (s *Server) MetricsHandler() http.Handler {
 	return s.observe(s.dispatcher(s.apart))
 }
 
-// Registry returns the Prometheus registry of the server's metrics.
-func (s *Server) Registry() *prometheus.Registry { return s.metrics.reg }
-
-// health answers the status of the databases.
+// health answers the status of the databases and of the background jobs.
 //
 // @Summary Health check
-// @Description 200 when the main database answers within two seconds, 503 otherwise; recovers without a restart. accounting reports the ledger's database (off when not configured); it does not change the status, since bookings work without it.
+// @Description 200 when the main database answers within two seconds and no background job has stopped, 503 otherwise; recovers without a restart. accounting reports the ledger's database (off when not configured); it does not change the status, since bookings work without it. jobs reports each background job of the server by name (absent when it runs none): up while it runs, restarting while it waits to run again after a failure (its restarts counted), stopped once it no longer runs. A stopped job makes the status unavailable; a restarting one does not, since the server runs it again and what it failed on (a database) is reported on its own.
 // @Tags system
 // @Produce json
 // @Success 200 {object} healthDTO
@@ -147,21 +155,40 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 			out.Accounting = "down"
 		}
 	}
+	code := http.StatusOK
+	if s.o.Jobs != nil {
+		for _, st := range s.o.Jobs.Status() {
+			if out.Jobs == nil {
+				out.Jobs = map[string]jobHealthDTO{}
+			}
+			out.Jobs[st.Job] = jobHealthDTO{Status: string(st.State), Restarts: st.Restarts}
+			if st.State == supervise.Stopped {
+				out.Status, code = "unavailable", http.StatusServiceUnavailable
+			}
+		}
+	}
 	if err := s.o.DB.PingContext(ctx); err != nil {
 		if clientGone(r) {
 			return err // not the database's fault: writeError counts a 499
 		}
 		s.log.WarnContext(r.Context(), "health: database unreachable", "err", err)
 		out.Status, out.Database = "unavailable", "down"
-		return writeJSON(w, http.StatusServiceUnavailable, out)
+		code = http.StatusServiceUnavailable
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return writeJSON(w, code, out)
 }
 
 type healthDTO struct {
-	Status     string `json:"status" validate:"required" example:"ok" enums:"ok,unavailable"`
-	Database   string `json:"database" validate:"required" example:"up" enums:"up,down"`
-	Accounting string `json:"accounting" validate:"required" example:"up" enums:"up,down,off"`
+	Status     string                  `json:"status" validate:"required" example:"ok" enums:"ok,unavailable"`
+	Database   string                  `json:"database" validate:"required" example:"up" enums:"up,down"`
+	Accounting string                  `json:"accounting" validate:"required" example:"up" enums:"up,down,off"`
+	Jobs       map[string]jobHealthDTO `json:"jobs,omitempty"` // by job name: ledger_poster, ticket_expiry, push_delivery, club_rules_watch, auth_users_watch, auth_purge, idempotency_purge
+}
+
+// jobHealthDTO is the state of one background job.
+type jobHealthDTO struct {
+	Status   string `json:"status" validate:"required" example:"up" enums:"up,restarting,stopped"`
+	Restarts int    `json:"restarts" validate:"required" example:"0"` // times it was run again after a failure since the server started
 }
 
 // club is the club of r, which the route's registration found

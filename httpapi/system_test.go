@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -20,6 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/app"
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
@@ -228,6 +230,95 @@ func TestDatabaseDown_503(t *testing.T) {
 		return admin.Get("/api/admin/court-types").Code == http.StatusOK
 	})
 	admin.Post("/api/admin/court-types", `{"name": "Padel"}`).Status(t, http.StatusCreated)
+}
+
+// health is the body of /health with its jobs.
+type health struct {
+	Status   string
+	Database string
+	Jobs     map[string]struct {
+		Status   string
+		Restarts int
+	}
+}
+
+// TestHealth_jobs: /health names every background job the server runs,
+// with its state; a job that has stopped makes it 503, one that failed and
+// waits to run again is reported without taking the server out of
+// rotation, and /metrics says the same, beside the backlogs of the jobs.
+func TestHealth_jobs(t *testing.T) {
+	t.Parallel()
+	club := apptest.New(t, apptest.WithLedger(t))
+	anon := club.Anonymous()
+	get := func() (int, health) {
+		r := anon.Get("/health")
+		var h health
+		r.JSON(t, &h)
+		return r.Code, h
+	}
+	club.RunJobs(club.Jobs()...)
+	var code int
+	var h health
+	waitFor(t, 20*time.Second, "every job is up", func() bool {
+		code, h = get()
+		return code == http.StatusOK && len(h.Jobs) == 7
+	})
+	assert.Equal(t, "ok", h.Status)
+	for _, name := range []string{"club_rules_watch", "ticket_expiry", "push_delivery", "ledger_poster", "auth_users_watch", "auth_purge", "idempotency_purge"} {
+		assert.Equal(t, "up", h.Jobs[name].Status, name)
+	}
+	assert.Len(t, h.Jobs, 7)
+	metrics := string(anon.Get("/metrics").Status(t, http.StatusOK).Body)
+	for _, want := range []string{`clubhouse_job_up{job="ledger_poster"} 1`, `clubhouse_job_restarts_total{job="ledger_poster"} 0`,
+		`clubhouse_ledger_outbox_waiting 0`, `clubhouse_push_deliveries{status="pending"} 0`, `clubhouse_push_deliveries{status="failed"} 0`,
+		`clubhouse_tickets_due_to_expire 0`, `clubhouse_backlog_scrape_errors 0`} {
+		assert.Contains(t, metrics, want)
+	}
+
+	// A job whose context ended while the server serves has stopped.
+	ctx, stop := context.WithCancel(t.Context())
+	started, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		club.Supervisor.Run(ctx, clubhouse.NewJob("report_export", func(ctx context.Context) error {
+			close(started)
+			<-ctx.Done()
+			return nil
+		}))
+	}()
+	<-started
+	stop()
+	<-done
+	code, h = get()
+	assert.Equal(t, http.StatusServiceUnavailable, code)
+	assert.Equal(t, "unavailable", h.Status)
+	assert.Equal(t, "up", h.Database, "the database is fine: the job is not")
+	assert.Equal(t, "stopped", h.Jobs["report_export"].Status)
+	assert.Equal(t, "up", h.Jobs["ledger_poster"].Status)
+	assert.Contains(t, string(anon.Get("/metrics").Status(t, http.StatusOK).Body), `clubhouse_job_up{job="report_export"} 0`)
+
+	// A job that fails is reported and run again.
+	club.RunJobs(clubhouse.NewJob("broken", func(context.Context) error { return errors.New("no luck") }))
+	waitFor(t, 20*time.Second, "the failed job restarted", func() bool {
+		code, h = get()
+		return h.Jobs["broken"].Restarts >= 1 && h.Jobs["broken"].Status == "restarting"
+	})
+	assert.Equal(t, http.StatusServiceUnavailable, code, "still: report_export has stopped")
+	assert.Contains(t, string(anon.Get("/metrics").Status(t, http.StatusOK).Body), `clubhouse_job_up{job="broken"} 0`)
+	assert.Regexp(t, `level=WARN msg="job failed" job=broken err="no luck"`, club.LogText())
+
+	// On a server where no job has stopped, a restarting one leaves it in
+	// rotation.
+	other := apptest.New(t)
+	other.RunJobs(clubhouse.NewJob("broken", func(context.Context) error { return errors.New("no luck") }))
+	waitFor(t, 20*time.Second, "the failed job waits to run again", func() bool {
+		r := other.Anonymous().Get("/health")
+		r.JSON(t, &h)
+		code = r.Code
+		return h.Jobs["broken"].Status == "restarting"
+	})
+	assert.Equal(t, http.StatusOK, code)
+	assert.Equal(t, "ok", h.Status)
 }
 
 func TestMetrics(t *testing.T) {

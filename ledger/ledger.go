@@ -48,12 +48,7 @@ type Options struct {
 
 // New returns the ledger stored in db (migrated with migrations.Accounting).
 func New(db *sqlx.DB, o Options) *Ledger {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Events == nil {
-		o.Events = clubhouse.Discard
-	}
+	clubhouse.SetDefaults(nil, &o.Now, &o.Events)
 	return &Ledger{db: db, now: o.Now, checks: o.Checks, events: o.Events}
 }
 

@@ -227,19 +227,20 @@ func waiting(ctx context.Context, db *sqlx.DB, zone *time.Location, from, to tim
 	return n, err
 }
 
-// Run posts pending items every interval until ctx ends, reporting each
-// round's error to report.
-func (p *LedgerPoster) Run(ctx context.Context, interval time.Duration, report func(error)) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		if _, _, err := p.PostPending(ctx); err != nil && ctx.Err() == nil {
-			report(err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+// Job is the job "ledger_poster": it posts the pending items at once and
+// then every interval (PostPending), and fails with the first error of a
+// round.
+func (p *LedgerPoster) Job(interval time.Duration) clubhouse.Job {
+	return clubhouse.Every("ledger_poster", interval, func(ctx context.Context) error {
+		_, _, err := p.PostPending(ctx)
+		return err
+	})
+}
+
+// Backlog counts the outbox items not posted yet, whatever their date:
+// those a round has still to post, and those that wait for an open period.
+func (p *LedgerPoster) Backlog(ctx context.Context) (int, error) {
+	var n int
+	err := p.db.GetContext(ctx, &n, `SELECT count(*) FROM ledger_outbox WHERE posted_at IS NULL`)
+	return n, err
 }

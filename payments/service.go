@@ -45,12 +45,7 @@ type Options struct {
 // New returns the payments stored in db, a database migrated with
 // migrations.Main.
 func New(db *sqlx.DB, o Options) *Service {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Events == nil {
-		o.Events = clubhouse.Discard
-	}
+	clubhouse.SetDefaults(nil, &o.Now, &o.Events)
 	var secrets []string
 	for _, k := range o.WebhookSecrets {
 		if k != "" {

@@ -14,13 +14,14 @@ import (
 
 	webpush "github.com/SherClockHolmes/webpush-go"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/outbound"
 )
 
 // Sending in the background: DeliverDue claims the due deliveries (FOR
 // UPDATE SKIP LOCKED, moving their next attempt past the lease), sends
-// them, and records each outcome; Run calls it on a ticker and whenever
-// Send queued deliveries on this instance.
+// them, and records each outcome; DeliveryJob calls it on a ticker and
+// whenever Send queued deliveries on this instance.
 
 const (
 	// lease is how long a claimed delivery stays out of other senders'
@@ -179,21 +180,23 @@ func subscriber(subject string) string {
 	return strings.TrimPrefix(subject, "mailto:")
 }
 
-// Run delivers the due deliveries every interval, and as soon as Send
-// queues some on this service, until ctx ends, reporting each round's
-// error to report.
-func (s *Service) Run(ctx context.Context, interval time.Duration, report func(error)) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		if _, err := s.DeliverDue(ctx); err != nil && ctx.Err() == nil {
-			report(err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		case <-s.wake:
-		}
-	}
+// DeliveryJob is the job "push_delivery": it delivers the due deliveries
+// (DeliverDue) at once, every interval, and as soon as Send queues some on
+// this service, and fails with the first error of a round (ErrNotConfigured
+// without a VAPID key: the deliveries wait).
+func (s *Service) DeliveryJob(interval time.Duration) clubhouse.Job {
+	return clubhouse.NewJob("push_delivery", func(ctx context.Context) error {
+		return clubhouse.Repeat(ctx, interval, s.wake, func(ctx context.Context) error {
+			_, err := s.DeliverDue(ctx)
+			return err
+		})
+	})
+}
+
+// Backlog counts the deliveries that wait to be sent (pending, retries
+// among them) and those that failed for good.
+func (s *Service) Backlog(ctx context.Context) (pending, failed int, err error) {
+	err = s.db.QueryRowxContext(ctx, `SELECT count(*) FILTER (WHERE status = 'pending'), count(*) FILTER (WHERE status = 'failed')
+		FROM push_deliveries`).Scan(&pending, &failed)
+	return pending, failed, err
 }

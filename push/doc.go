@@ -36,7 +36,8 @@
 // Options.MaxAttempts; failed otherwise. A subscription removed or moved
 // to another client takes its pending deliveries with it (a trigger of
 // migration 00026), so a notification never reaches another client's
-// device. clubd runs Run beside the server.
+// device. clubd runs DeliveryJob beside the server, under the supervisor
+// of its jobs.
 //
 // The application server's VAPID key (vapid.go) is kept like clubd's
 // signing key, in a PEM file made on first start (LoadOrCreateVAPIDKey);
@@ -47,5 +48,5 @@
 //	svc := push.New(db, push.Options{VAPID: key, Subject: "mailto:desk@club.example"})
 //	sent, err := svc.Send(ctx, clubhouse.Staff("front-desk"), push.NotificationInput{
 //		ClientID: 42, Title: "Court 3 is free", Body: "Book it now", URL: "https://club.example/book"})
-//	go svc.Run(ctx, time.Minute, func(err error) { log.Print(err) })
+//	go func() { log.Print(svc.DeliveryJob(time.Minute).Run(ctx)) }()
 package push

@@ -63,12 +63,7 @@ const sendClientTimeout = 30 * time.Second
 // New returns the push service over db, a database migrated with
 // migrations.Main().
 func New(db *sqlx.DB, o Options) *Service {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Events == nil {
-		o.Events = clubhouse.Discard
-	}
+	clubhouse.SetDefaults(nil, &o.Now, &o.Events)
 	if o.Subject == "" {
 		o.Subject = "mailto:push@localhost"
 	}

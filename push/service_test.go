@@ -412,7 +412,7 @@ func TestDeliverDue_instancesRace(t *testing.T) {
 	}
 }
 
-func TestRun_deliversAtOnce(t *testing.T) {
+func TestDeliveryJob_deliversAtOnce(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	d := f.receiver.Device()
@@ -421,7 +421,7 @@ func TestRun_deliversAtOnce(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		f.svc.Run(ctx, time.Hour, func(err error) { t.Errorf("push: %v", err) })
+		assert.NoError(t, f.svc.DeliveryJob(time.Hour).Run(ctx), "push")
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 	_, err := f.svc.Send(t.Context(), desk, push.NotificationInput{ClientID: f.ana, Title: "Now"})

@@ -356,8 +356,8 @@ func TestExpirer_ExpireDue(t *testing.T) {
 	assert.Equal(t, "tickets_available_check", sqldb.Constraint(err), "a ticket is not used at or after its expiry, even before the expirer runs")
 }
 
-// TestExpirer_Run expires on its first round and stops with its context.
-func TestExpirer_Run(t *testing.T) {
+// TestExpirer_Job expires on its first round and stops with its context.
+func TestExpirer_Job(t *testing.T) {
 	t.Parallel()
 	b := newBooks(t).codes(t)
 	s := b.sell(t, 3, "18000", b.bank, time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC))
@@ -365,8 +365,9 @@ func TestExpirer_Run(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tickets.NewExpirer(b.db.DB, func() time.Time { return clubNow.AddDate(0, 1, 0) }).
-			Run(ctx, time.Hour, func(err error) { t.Errorf("expirer: %v", err) })
+		err := tickets.NewExpirer(b.db.DB, func() time.Time { return clubNow.AddDate(0, 1, 0) }).
+			Job(time.Hour).Run(ctx)
+		assert.NoError(t, err, "expirer")
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for {

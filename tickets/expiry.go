@@ -7,6 +7,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
@@ -26,9 +27,7 @@ type Expirer struct {
 // NewExpirer returns an expirer of db's tickets on the clock now (nil:
 // time.Now).
 func NewExpirer(db *sqlx.DB, now func() time.Time) *Expirer {
-	if now == nil {
-		now = time.Now
-	}
+	clubhouse.SetDefaults(nil, &now, nil)
 	return &Expirer{db: db, now: now}
 }
 
@@ -62,19 +61,20 @@ func (x *Expirer) ExpireDue(ctx context.Context) (int, error) {
 	}
 }
 
-// Run expires the due tickets every interval until ctx ends, reporting
-// each round's error to report.
-func (x *Expirer) Run(ctx context.Context, interval time.Duration, report func(error)) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		if _, err := x.ExpireDue(ctx); err != nil && ctx.Err() == nil {
-			report(err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+// Job is the job "ticket_expiry": it expires the due tickets at once and
+// then every interval (ExpireDue), and fails with the first error of a
+// round.
+func (x *Expirer) Job(interval time.Duration) clubhouse.Job {
+	return clubhouse.Every("ticket_expiry", interval, func(ctx context.Context) error {
+		_, err := x.ExpireDue(ctx)
+		return err
+	})
+}
+
+// Due counts the available tickets whose time is up, which the next
+// ExpireDue expires.
+func (x *Expirer) Due(ctx context.Context) (int, error) {
+	var n int
+	err := x.db.GetContext(ctx, &n, `SELECT count(*) FROM tickets WHERE status = 'available' AND expires_at <= $1`, x.now())
+	return n, err
 }

@@ -32,15 +32,7 @@ type Services struct {
 
 // New returns the ticket and event services over db.
 func New(db *sqlx.DB, o Options) *Services {
-	if o.Zone == nil {
-		o.Zone = time.UTC
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Events == nil {
-		o.Events = clubhouse.Discard
-	}
+	clubhouse.SetDefaults(&o.Zone, &o.Now, &o.Events)
 	return &Services{
 		Programs: &Programs{db: db, zone: o.Zone, now: o.Now},
 		Events:   &Events{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings},

@@ -399,7 +399,7 @@ func TestUsers_announced(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		idp.WatchUsers(watch, func(err error) { t.Errorf("watch users: %v", err) })
+		assert.NoError(t, idp.WatchUsersJob().Run(watch), "watch users")
 	}()
 	t.Cleanup(func() { stop(); <-done })
 	require.Eventually(t, idp.WatchingUsers, 10*time.Second, 5*time.Millisecond)

@@ -1,6 +1,7 @@
 // Command clubd is the Clubhouse server: it creates and migrates its
-// database, optionally seeds a demo club, and serves the HTTP API until
-// SIGTERM or SIGINT, finishing the requests in flight before it exits.
+// database, optionally seeds a demo club, runs the club's background jobs
+// and serves the HTTP API until SIGTERM or SIGINT, finishing the requests
+// in flight and waiting for the jobs before it exits.
 package main
 
 import (
@@ -18,6 +19,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/app"
 	"github.com/clubhouse-go/clubhouse/internal/auth"
 	"github.com/clubhouse-go/clubhouse/internal/demo"
@@ -35,8 +37,9 @@ func main() {
 }
 
 // run runs clubd with args until SIGTERM, SIGINT or the end of ctx, writing
-// the demo users' passwords to stdout and the log to stderr.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// the demo users' passwords to stdout and the log to stderr; the extra jobs
+// (a test's) run beside the app's, under the same supervisor.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, extra ...clubhouse.Job) error {
 	cli := &cli.App{
 		Name:  "clubd",
 		Usage: "run the Clubhouse server",
@@ -53,13 +56,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 			ctx, stop := signal.NotifyContext(c.Context, syscall.SIGTERM, syscall.SIGINT)
 			defer stop()
-			return serve(ctx, cfg, c.Bool("migrate"), c.Bool("demo"), c.Duration("shutdown-timeout"), stdout, stderr)
+			return serve(ctx, cfg, c.Bool("migrate"), c.Bool("demo"), c.Duration("shutdown-timeout"), stdout, stderr, extra)
 		},
 	}
 	return cli.RunContext(ctx, args)
 }
 
-func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.Duration, stdout, stderr io.Writer) error {
+func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.Duration, stdout, stderr io.Writer, extra []clubhouse.Job) error {
 	log := app.NewLogger(stderr, cfg.LogFormat)
 	db, err := app.OpenDB(ctx, cfg, migrate, log)
 	if err != nil {
@@ -102,15 +105,20 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 			return fmt.Errorf("demo: %w", err)
 		}
 	}
-	go a.Auth.RunPurge(ctx, time.Minute, func(err error) { log.Warn("auth purge", "err", err) })
-	go a.Auth.WatchUsers(ctx, func(err error) { log.Warn("auth users watch", "err", err) })
-	go a.Rules.Watch(ctx, func(err error) { log.Warn("club rules watch", "err", err) })
-	go a.Keys.RunPurge(ctx, time.Minute, func(err error) { log.Warn("idempotency keys purge", "err", err) })
-	go a.Expirer.Run(ctx, app.ExpiryInterval, func(err error) { log.Warn("ticket expiry", "err", err) })
-	go a.Push.Run(ctx, app.PushInterval, func(err error) { log.Warn("push delivery", "err", err) })
-	if a.Poster != nil {
-		go a.Poster.Run(ctx, app.PosterInterval, func(err error) { log.Warn("ledger poster", "err", err) })
+	// The jobs run under the app's supervisor until ctx ends; serve
+	// returns only once every one of them has returned, before the
+	// databases close.
+	jctx, stopJobs := context.WithCancel(ctx)
+	jobsDone := make(chan struct{})
+	go func() {
+		defer close(jobsDone)
+		a.Supervisor.Run(jctx, append(a.Jobs(), extra...)...)
+	}()
+	waitJobs := func() {
+		stopJobs()
+		<-jobsDone
 	}
+	defer waitJobs()
 	lns, scope, err := app.Listen(cfg, seed)
 	if err != nil {
 		return err
@@ -165,6 +173,8 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 			failed = err
 		}
 	}
+	log.Info("shutting down: waiting for the jobs")
+	waitJobs()
 	if failed != nil {
 		return failed
 	}

@@ -128,13 +128,19 @@ func startOn(tb testing.TB, port int, dsn, key string, extra ...string) *server 
 // extra flags make clubd listen on.
 func startAt(tb testing.TB, host string, port int, dsn, key string, extra ...string) *server {
 	tb.Helper()
+	return startWith(tb, host, port, nil, dsn, key, extra...)
+}
+
+// startWith is startAt with jobs run beside clubd's own.
+func startWith(tb testing.TB, host string, port int, jobs []clubhouse.Job, dsn, key string, extra ...string) *server {
+	tb.Helper()
 	args := append([]string{"clubd", "--port", strconv.Itoa(port), "--database-url", dsn, "--auth-signing-key-file", key,
 		"--push-vapid-key-file", vapidKeyFile(key), "--accounting-database-url", accountingFor(tb, dsn)}, extra...)
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &server{addr: net.JoinHostPort(host, strconv.Itoa(port)), stdout: &syncBuffer{}, log: &syncBuffer{}, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
-		s.err = run(ctx, args, s.stdout, io.MultiWriter(os.Stderr, s.log))
+		s.err = run(ctx, args, s.stdout, io.MultiWriter(os.Stderr, s.log), jobs...)
 	}()
 	tb.Cleanup(func() { _ = s.stop(tb) })
 
@@ -296,12 +302,16 @@ func TestRun_createsMigratesSeedsOnce(t *testing.T) {
 	s := start(t, dsn, key, "--demo")
 	assert.True(t, databaseExists(t, dsn), "the missing database was created")
 
-	var health map[string]string
+	var health struct {
+		Status, Database, Accounting string
+		Jobs                         map[string]struct{ Status string }
+	}
 	res, err := http.Get(s.url("/health"))
 	require.NoError(t, err)
 	require.NoError(t, json.NewDecoder(res.Body).Decode(&health))
 	res.Body.Close()
-	assert.Equal(t, map[string]string{"status": "ok", "database": "up", "accounting": "up"}, health)
+	assert.Equal(t, []string{"ok", "up", "up"}, []string{health.Status, health.Database, health.Accounting})
+	assert.Len(t, health.Jobs, 7, "clubd runs its jobs: %v", health.Jobs)
 
 	fi, err := os.Stat(key)
 	require.NoError(t, err, "the signing key file was created")
@@ -412,6 +422,82 @@ func TestRun_sigtermFinishesRequestsInFlight(t *testing.T) {
 	assert.Contains(t, string(b), "access_token")
 
 	assert.NoError(t, s.wait(t), "run returns nil after a graceful shutdown")
+}
+
+// TestRun_shutdownWaitsForJobs sends SIGTERM while clients keep calling
+// clubd and a job is in the middle of its work that it finishes after its
+// context ends: clubd stops serving, then waits for the job, and run
+// returns nil only once the job has returned. It must stay sequential: the
+// signal reaches every server running in the process.
+func TestRun_shutdownWaitsForJobs(t *testing.T) {
+	busy, release, finished := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	job := clubhouse.NewJob("report_export", func(ctx context.Context) error {
+		close(busy)
+		<-ctx.Done()
+		<-release // the work in hand goes on after SIGTERM
+		close(finished)
+		return nil
+	})
+	s := startWith(t, "127.0.0.1", freePort(t), []clubhouse.Job{job}, dbtest.Missing(t), filepath.Join(t.TempDir(), "k.pem"))
+	<-busy
+	var health struct {
+		Jobs map[string]struct{ Status string }
+	}
+	poll(t, 30*time.Second, "/health names every job up", func() bool {
+		res, err := http.Get(s.url("/health"))
+		require.NoError(t, err)
+		defer res.Body.Close()
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&health))
+		return res.StatusCode == http.StatusOK
+	})
+	for _, name := range []string{"report_export", "ledger_poster", "ticket_expiry", "push_delivery", "club_rules_watch", "auth_users_watch", "auth_purge", "idempotency_purge"} {
+		assert.Equal(t, "up", health.Jobs[name].Status, name)
+	}
+
+	// Clients call until clubd no longer accepts them.
+	var load sync.WaitGroup
+	for range 4 {
+		load.Go(func() {
+			c := &http.Client{Timeout: 10 * time.Second}
+			for {
+				res, err := c.Get(s.url("/api/public/club-rules"))
+				if err != nil {
+					return
+				}
+				_, _ = io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+			}
+		})
+	}
+	poll(t, 30*time.Second, "the clients are answered", func() bool {
+		res, err := http.Get(s.url("/metrics"))
+		require.NoError(t, err)
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return regexp.MustCompile(`clubhouse_http_requests_total\{method="GET",route="GET /api/public/club-rules",status="200"\} [1-9]\d`).Match(b)
+	})
+
+	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
+	load.Wait()
+	poll(t, 30*time.Second, "clubd stops serving, then waits for the jobs", func() bool {
+		return strings.Contains(s.log.String(), "shutting down: waiting for the jobs")
+	})
+	select {
+	case <-s.done:
+		t.Fatalf("clubd returned (%v) while a job was still running", s.err)
+	default:
+	}
+	assert.NotContains(t, s.log.String(), "msg=stopped")
+
+	close(release)
+	assert.NoError(t, s.wait(t), "run returns nil once the jobs have returned")
+	select {
+	case <-finished:
+	default:
+		t.Fatal("run returned before the job finished")
+	}
+	assert.Contains(t, s.log.String(), "msg=stopped")
+	assert.NotContains(t, s.log.String(), "job failed", "a job that returns at shutdown has not failed")
 }
 
 // TestRun_refusalsAnswerJSON sends clubd requests that net/http refuses

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"path/filepath"
 	"testing"
@@ -32,6 +33,14 @@ func TestRun_realtime(t *testing.T) {
 	_, b, err := ws.ReadMessage()
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"type":"subscribed","room":"panel"}`, string(b))
+	res, err := http.Get(s.url("/metrics"))
+	require.NoError(t, err)
+	metrics, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	require.NoError(t, err)
+	for _, want := range []string{"clubhouse_realtime_connections 1", "clubhouse_realtime_slow_closed_total 0", "clubhouse_realtime_dropped_total 0"} {
+		assert.Contains(t, string(metrics), want, "the relay's counters are in the server's metrics")
+	}
 
 	require.NoError(t, s.stop(t))
 	_, _, err = ws.ReadMessage()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/httpapi"
@@ -16,6 +17,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/idem"
 	"github.com/clubhouse-go/clubhouse/internal/outbound"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/supervise"
 	"github.com/clubhouse-go/clubhouse/mcp"
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/payments"
@@ -36,6 +38,13 @@ type App struct {
 	Keys           *idem.Store // the idempotency keys of retried writes
 	Server         *httpapi.Server
 	Relay          *realtime.Relay // the realtime relay at /realtime; nil unless REALTIME_ENABLED
+	// Supervisor runs the jobs (Jobs) and keeps their states, which
+	// /health and /metrics report.
+	Supervisor *supervise.Supervisor
+	// Metrics is the registry of the server's metrics, served at
+	// /metrics: the API's requests, the database pools, the jobs' states
+	// and backlogs, the realtime relay.
+	Metrics *prometheus.Registry
 }
 
 // OpenDB creates the main database when missing, connects to it and, when
@@ -114,7 +123,8 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	if cfg.OAuthRedirects == nil {
 		cfg.OAuthRedirects = auth.DefaultRedirectPatterns()
 	}
-	a := &App{Config: cfg, Log: log, DB: db, Key: o.Key}
+	a := &App{Config: cfg, Log: log, DB: db, Key: o.Key,
+		Supervisor: supervise.New(supervise.Options{Report: func(job string, err error) { log.Warn("job failed", "job", job, "err", err) }})}
 	people := users.New(db.DB, users.Options{BcryptCost: o.BcryptCost})
 	ao := auth.Options{
 		DB: db, Users: people, BotKeys: cfg.BotAPIKeys, BcryptCost: o.BcryptCost, Limits: o.Limits, Now: o.Now,
@@ -160,6 +170,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	a.Services = club.New(db.DB, co)
 	clubs := club.One(a.Services)
 	a.Keys = idem.New(db.DB, idem.Options{Now: o.Now, Report: func(err error) { log.Warn("idempotency key", "err", err) }})
+	a.Metrics = a.registry()
 	tools := mcp.New(mcp.Options{
 		Logger: log, Auth: a.Auth, PublicBaseURL: cfg.PublicBaseURL, Clubs: clubs, Zone: cfg.ClubTimezone,
 		Authenticated: httpapi.NamePrincipal, Idempotency: a.Keys, AllowedOrigins: cfg.MCPAllowedOrigins, Limits: o.MCPLimits,
@@ -168,6 +179,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
 		Clubs: clubs, Idempotency: a.Keys, AccountingDB: o.Accounting, MCP: tools,
 		MetricsToken: cfg.MetricsToken, MetricsApart: cfg.MetricsAddress != "", Realtime: a.Relay,
+		Metrics: a.Metrics, Jobs: a.Supervisor,
 	})
 	if err != nil {
 		a.Close()
@@ -185,21 +197,19 @@ func (a *App) Close() {
 	}
 }
 
-// PosterInterval is how often clubd's ledger poster tries the completed
-// payments and ticket movements still owed to the ledger
-// (payments.LedgerPoster.Run): those of a closed period wait, and post
-// within this interval once an admin reopens it.
-const PosterInterval = 2 * time.Second
+// PurgeInterval is how often clubd purges what has expired: the login
+// limits and the OAuth flows' rows (auth.Service.PurgeJob), and the
+// idempotency keys (idem.Store.PurgeJob).
+const PurgeInterval = time.Minute
 
-// ExpiryInterval is how often clubd expires the tickets whose time is up
-// (tickets.Expirer.Run): a ticket expires within this interval of its
-// expires_at, and seating it is refused from that instant on anyway.
-const ExpiryInterval = time.Minute
-
-// PushInterval is how often clubd's push sender looks for due deliveries
-// (push.Service.Run): retries, and notifications another instance
-// recorded; a notification sent through this instance goes at once.
-const PushInterval = 5 * time.Second
+// Jobs are the background jobs of a, which clubd runs beside the server
+// under a.Supervisor (and the test harness too): the club's
+// (club.Services.Jobs: the watch of the club's rules, the ticket expiry,
+// the push sender, the ledger poster) and those of the sign-in and the
+// idempotency keys (the watch of the users and the purges).
+func (a *App) Jobs() []clubhouse.Job {
+	return append(a.Services.Jobs(), a.Auth.WatchUsersJob(), a.Auth.PurgeJob(PurgeInterval), a.Keys.PurgeJob(PurgeInterval))
+}
 
 // maxHeaderBytes bounds a request's line and header; net/http refuses a
 // larger one with 431. Tokens, cookies and the API's headers fit in a few

@@ -239,23 +239,39 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 	return b.Buffer.Write(p)
 }
 
-// Watch runs what clubd runs beside the server until the test ends: the
-// watches of the users (auth.Service.WatchUsers) and of the club's rules
-// (booking.ClubRules.Watch); it returns once both listen. The users who
-// authenticate from then on, and the rules, are kept in memory until the
-// database announces a change.
-func (a *App) Watch() {
+// RunJobs runs jobs under the app's supervisor, as clubd runs the app's
+// (app.App.Jobs), until the test ends; /health and /metrics report them.
+func (a *App) RunJobs(jobs ...clubhouse.Job) {
 	a.tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for _, watch := range []func(context.Context, func(error)){a.Auth.WatchUsers, a.Rules.Watch} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			watch(ctx, func(err error) { a.tb.Logf("apptest: watch: %v", err) })
-		}()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.Supervisor.Run(ctx, jobs...)
+	}()
+	a.tb.Cleanup(func() { cancel(); <-done })
+}
+
+// Job returns the app's job (app.App.Jobs) named name.
+func (a *App) Job(name string) clubhouse.Job {
+	a.tb.Helper()
+	for _, j := range a.Jobs() {
+		if j.Name == name {
+			return j
+		}
 	}
-	a.tb.Cleanup(func() { cancel(); wg.Wait() })
+	a.tb.Fatalf("apptest: the app has no job %q", name)
+	return clubhouse.Job{}
+}
+
+// Watch runs the watches of the users and of the club's rules
+// (auth_users_watch, club_rules_watch) as clubd runs them until the test
+// ends; it returns once both listen. The users who authenticate from then
+// on, and the rules, are kept in memory until the database announces a
+// change.
+func (a *App) Watch() {
+	a.tb.Helper()
+	a.RunJobs(a.Job("auth_users_watch"), a.Job("club_rules_watch"))
 	deadline := time.Now().Add(10 * time.Second)
 	for !a.Auth.WatchingUsers() || !a.Rules.Watching() {
 		if time.Now().After(deadline) {
@@ -265,33 +281,23 @@ func (a *App) Watch() {
 	}
 }
 
-// RunPoster runs the ledger poster as clubd runs it (every
-// app.PosterInterval) until the test ends. The app needs WithLedger.
+// RunPoster runs the ledger poster (ledger_poster, every
+// club.PosterInterval) as clubd runs it until the test ends. The app needs
+// WithLedger.
 func (a *App) RunPoster() {
 	a.tb.Helper()
 	if a.Poster == nil {
 		a.tb.Fatalf("apptest: RunPoster needs WithLedger")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		a.Poster.Run(ctx, app.PosterInterval, func(err error) { a.tb.Logf("apptest: ledger poster: %v", err) })
-	}()
-	a.tb.Cleanup(func() { cancel(); <-done })
+	a.RunJobs(a.Job("ledger_poster"))
 }
 
-// RunPush runs the push sender as clubd runs it (every app.PushInterval,
-// and at once after a notification is sent) until the test ends.
+// RunPush runs the push sender (push_delivery, every club.PushInterval,
+// and at once after a notification is sent) as clubd runs it until the
+// test ends.
 func (a *App) RunPush() {
 	a.tb.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		a.Push.Run(ctx, app.PushInterval, func(err error) { a.tb.Logf("apptest: push: %v", err) })
-	}()
-	a.tb.Cleanup(func() { cancel(); <-done })
+	a.RunJobs(a.Job("push_delivery"))
 }
 
 // LogText returns everything the server logged so far. Unlike Logs, it

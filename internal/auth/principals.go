@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
@@ -97,27 +98,29 @@ func (p *principals) listening(live bool) {
 	clear(p.users)
 }
 
-// WatchUsers keeps the users who authenticated recently in memory while it
-// runs, and forgets each one as soon as the database announces a change of
-// their row, so that a request of a user with a live token reads nothing
-// more than the token while roles, disabled flag, email and subject stay
-// what the database holds: a change made anywhere (another server, clubctl,
-// SQL) rules every request that reaches a server after the announcement,
-// milliseconds after the commit; one made through this Service rules the
-// very next request, since it forgets the user itself. It listens on a
-// connection of its own, opened with the configuration of the Service's
-// pool (sqldb.Listen); a lost connection drops every kept user and is
-// opened again after a second, and its errors go to report. It returns when ctx ends. Without
-// it running, or without a pool, every request reads the user's row.
-func (s *Service) WatchUsers(ctx context.Context, report func(error)) {
-	if s.o.DB == nil || s.o.DB.Pool == nil {
-		report(errors.New("watch users: the service has no pgx pool"))
-		return
-	}
-	sqldb.Listen(ctx, s.o.DB.Pool, usersChanged, s.principals.listening, func(uid string) {
-		s.principals.forget(uid)
-		s.userChanged(uid)
-	}, report)
+// WatchUsersJob is the job "auth_users_watch": while it runs, the Service
+// keeps the users who authenticated recently in memory, and forgets each
+// one as soon as the database announces a change of their row, so that a
+// request of a user with a live token reads nothing more than the token
+// while roles, disabled flag, email and subject stay what the database
+// holds: a change made anywhere (another server, clubctl, SQL) rules every
+// request that reaches a server after the announcement, milliseconds after
+// the commit; one made through this Service rules the very next request,
+// since it forgets the user itself. It listens on a connection of its own,
+// opened with the configuration of the Service's pool (sqldb.Listen); a
+// lost connection drops every kept user and fails the job, which its
+// supervisor runs again. Without it running, or without a pool (the job
+// then fails at once), every request reads the user's row.
+func (s *Service) WatchUsersJob() clubhouse.Job {
+	return clubhouse.NewJob("auth_users_watch", func(ctx context.Context) error {
+		if s.o.DB == nil || s.o.DB.Pool == nil {
+			return errors.New("watch users: the service has no pgx pool")
+		}
+		return sqldb.Listen(ctx, s.o.DB.Pool, usersChanged, s.principals.listening, func(uid string) {
+			s.principals.forget(uid)
+			s.userChanged(uid)
+		})
+	})
 }
 
 // OnUserChange makes the Service call f with the uid (local_id) of each

@@ -41,7 +41,7 @@ func TestWatchUsers(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		s.WatchUsers(watch, func(err error) { t.Errorf("watch users: %v", err) })
+		assert.NoError(t, s.WatchUsersJob().Run(watch), "watch users")
 	}()
 	require.Eventually(t, s.WatchingUsers, 10*time.Second, 5*time.Millisecond)
 
@@ -164,7 +164,7 @@ func TestOnUserChange(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		s.WatchUsers(watch, func(err error) { t.Errorf("watch users: %v", err) })
+		assert.NoError(t, s.WatchUsersJob().Run(watch), "watch users")
 	}()
 	t.Cleanup(func() { stop(); <-done })
 	require.Eventually(t, s.WatchingUsers, 10*time.Second, 5*time.Millisecond)

@@ -200,7 +200,7 @@ const purgeBatch = 10_000
 // PurgeLoginLimits deletes the counters of the login limits that are back at
 // rest; deleting them changes no decision, and a counter that limits anyone
 // is never deleted. It returns how many it deleted. Several instances may
-// purge at once. RunPurge calls it periodically.
+// purge at once. PurgeJob calls it periodically.
 func (s *Service) PurgeLoginLimits(ctx context.Context) (int64, error) {
 	var total int64
 	for {
@@ -212,24 +212,19 @@ func (s *Service) PurgeLoginLimits(ctx context.Context) (int64, error) {
 	}
 }
 
-// RunPurge calls PurgeLoginLimits and PurgeOAuth every interval until ctx
-// ends, passing their errors to report.
-func (s *Service) RunPurge(ctx context.Context, interval time.Duration, report func(error)) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		if _, err := s.PurgeLoginLimits(ctx); err != nil && ctx.Err() == nil {
-			report(fmt.Errorf("login limits: %w", err))
+// PurgeJob is the job "auth_purge": it calls PurgeLoginLimits and
+// PurgeOAuth at once and then every interval, and fails with the first
+// error of either.
+func (s *Service) PurgeJob(interval time.Duration) clubhouse.Job {
+	return clubhouse.Every("auth_purge", interval, func(ctx context.Context) error {
+		if _, err := s.PurgeLoginLimits(ctx); err != nil {
+			return fmt.Errorf("login limits: %w", err)
 		}
-		if _, err := s.PurgeOAuth(ctx); err != nil && ctx.Err() == nil {
-			report(fmt.Errorf("oauth: %w", err))
+		if _, err := s.PurgeOAuth(ctx); err != nil {
+			return fmt.Errorf("oauth: %w", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+		return nil
+	})
 }
 
 // Refresh spends refresh token tok and returns a new pair in the same family.

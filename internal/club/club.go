@@ -7,7 +7,8 @@
 //	tools := mcp.New(mcp.Options{Services: svc /* ... */})
 //
 // A new domain is one more field of Services and one more line of New:
-// the front doors' options do not change.
+// the front doors' options do not change. The club's background work is
+// Services.Jobs, and the backlogs of that work are Services.Metrics.
 package club
 
 import (
@@ -40,10 +41,10 @@ type Services struct {
 	Payments  *payments.Service
 	Classes   *classes.Services
 	Tickets   *tickets.Services
-	Expirer   *tickets.Expirer       // expires the tickets whose time is up
-	Push      *push.Service          // clients' devices and their notifications; Run sends in the background
+	Expirer   *tickets.Expirer       // expires the tickets whose time is up (a job)
+	Push      *push.Service          // clients' devices and their notifications, sent by a job
 	Ledger    *ledger.Ledger         // nil without an accounting database
-	Poster    *payments.LedgerPoster // posts completed payments and ticket movements to Ledger; nil without it
+	Poster    *payments.LedgerPoster // posts completed payments and ticket movements to Ledger (a job); nil without it
 	Users     *users.Service         // the club's users and their roles, which the identity provider signs in
 }
 
@@ -63,12 +64,7 @@ type Options struct {
 
 // New builds the services over the main database db.
 func New(db *sqlx.DB, o Options) *Services {
-	if o.Zone == nil {
-		o.Zone = time.UTC
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	clubhouse.SetDefaults(&o.Zone, &o.Now, &o.Events)
 	b := booking.New(db, booking.Options{Zone: o.Zone, Now: o.Now, Invite: o.Invite, Events: o.Events, Pool: o.Pool})
 	if o.Users == nil {
 		o.Users = users.New(db, users.Options{})
@@ -101,11 +97,35 @@ func (s *Services) WithDefaults() *Services {
 	if s != nil {
 		c = *s
 	}
-	if c.Zone == nil {
-		c.Zone = time.UTC
-	}
-	if c.Now == nil {
-		c.Now = time.Now
-	}
+	clubhouse.SetDefaults(&c.Zone, &c.Now, nil)
 	return &c
+}
+
+// The intervals of the club's periodic jobs.
+const (
+	// PosterInterval is how often the ledger poster tries the completed
+	// payments and ticket movements still owed to the ledger
+	// (payments.LedgerPoster.Job): those of a closed period wait, and
+	// post within this interval once an admin reopens it.
+	PosterInterval = 2 * time.Second
+	// ExpiryInterval is how often the tickets whose time is up expire
+	// (tickets.Expirer.Job): a ticket expires within this interval of its
+	// expires_at, and seating it is refused from that instant on anyway.
+	ExpiryInterval = time.Minute
+	// PushInterval is how often the push sender looks for due deliveries
+	// (push.Service.DeliveryJob): retries, and notifications another
+	// instance recorded; a notification sent through this instance goes
+	// at once.
+	PushInterval = 5 * time.Second
+)
+
+// Jobs are the background jobs of the club's domains, for a supervisor to
+// run beside the front doors: the watch of the club's rules, the ticket
+// expiry, the push sender and, with a ledger, the ledger poster.
+func (s *Services) Jobs() []clubhouse.Job {
+	jobs := []clubhouse.Job{s.Rules.WatchJob(), s.Expirer.Job(ExpiryInterval), s.Push.DeliveryJob(PushInterval)}
+	if s.Poster != nil {
+		jobs = append(jobs, s.Poster.Job(PosterInterval))
+	}
+	return jobs
 }

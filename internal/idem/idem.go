@@ -38,7 +38,7 @@
 //     database with the context Do gives run.
 //   - A recorded outcome replays for Options.TTL (24 hours by default) from
 //     when it was recorded; then the key is free again. Purge deletes the
-//     expired keys (RunPurge, every minute in clubd).
+//     expired keys (PurgeJob, every minute in clubd).
 //
 // Claiming a key, recording its outcome and releasing it are each one
 // transaction; the write itself is run's own, and marks the key as written

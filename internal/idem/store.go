@@ -11,6 +11,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 )
 
@@ -306,7 +307,7 @@ func (s *Store) release(ctx context.Context, k Key, attempt string) error {
 
 // Purge deletes the keys that have expired, skipping those a claim holds,
 // and returns how many it deleted. Several instances may purge at once.
-// RunPurge calls it periodically.
+// PurgeJob calls it periodically.
 func (s *Store) Purge(ctx context.Context) (int64, error) {
 	var total int64
 	for {
@@ -324,19 +325,11 @@ func (s *Store) Purge(ctx context.Context) (int64, error) {
 	}
 }
 
-// RunPurge calls Purge every interval until ctx ends, passing its errors to
-// report.
-func (s *Store) RunPurge(ctx context.Context, interval time.Duration, report func(error)) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		if _, err := s.Purge(ctx); err != nil && ctx.Err() == nil {
-			report(err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+// PurgeJob is the job "idempotency_purge": it calls Purge at once and then
+// every interval, and fails with its first error.
+func (s *Store) PurgeJob(interval time.Duration) clubhouse.Job {
+	return clubhouse.Every("idempotency_purge", interval, func(ctx context.Context) error {
+		_, err := s.Purge(ctx)
+		return err
+	})
 }

@@ -360,9 +360,9 @@ func TestIdempotentPurge(t *testing.T) {
 	assert.True(t, replayed, "the younger key is kept")
 }
 
-// TestIdempotentRunPurge: the loop purges at once and then every interval, until
+// TestIdempotentPurgeJob: the job purges at once and then every interval, until
 // its context ends.
-func TestIdempotentRunPurge(t *testing.T) {
+func TestIdempotentPurgeJob(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	var c counter
@@ -373,7 +373,7 @@ func TestIdempotentRunPurge(t *testing.T) {
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
-		f.keys.RunPurge(ctx, time.Hour, func(err error) { t.Errorf("purge: %v", err) })
+		assert.NoError(t, f.keys.PurgeJob(time.Hour).Run(ctx), "purge")
 	}()
 	require.Eventually(t, func() bool {
 		var n int

@@ -3,36 +3,25 @@ package sqldb
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// ListenRetry is how long Listen waits before it connects again.
-const ListenRetry = time.Second
-
-// Listen keeps a connection of its own, opened with pool's configuration,
-// listening on channel until ctx ends: it calls up(true) once it listens,
-// notify with the payload of each notification, and up(false) when the
-// connection is lost (notifications may then go unheard until up(true)
-// again), passing the error to report and connecting again after
-// ListenRetry. It returns when ctx ends, after up(false). The callbacks run
-// on Listen's goroutine, one at a time.
-func Listen(ctx context.Context, pool *pgxpool.Pool, channel string, up func(bool), notify func(string), report func(error)) {
-	for {
-		err := listen(ctx, pool, channel, up, notify)
-		up(false)
-		if ctx.Err() != nil {
-			return
-		}
-		report(fmt.Errorf("listen %s: %w", channel, err))
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(ListenRetry):
-		}
+// Listen listens on channel, on a connection of its own opened with pool's
+// configuration, until ctx ends (nil) or the connection is lost (its
+// error): it calls up(true) once it listens, notify with the payload of
+// each notification, and up(false) before it returns (notifications may
+// then go unheard until a next Listen calls up(true)). The callbacks run
+// on Listen's goroutine, one at a time. A watch runs it as a
+// clubhouse.Job, which its supervisor runs again after a failure.
+func Listen(ctx context.Context, pool *pgxpool.Pool, channel string, up func(bool), notify func(string)) error {
+	err := listen(ctx, pool, channel, up, notify)
+	up(false)
+	if ctx.Err() != nil {
+		return nil
 	}
+	return fmt.Errorf("listen %s: %w", channel, err)
 }
 
 func listen(ctx context.Context, pool *pgxpool.Pool, channel string, up func(bool), notify func(string)) error {
