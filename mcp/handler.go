@@ -105,9 +105,7 @@ func New(o Options) *Handler {
 	if o.Clubs == nil {
 		o.Clubs = club.One(nil)
 	}
-	if o.Zone == nil {
-		o.Zone = time.UTC
-	}
+	clubhouse.SetDefaults(&o.Zone, nil, nil)
 	if o.SessionTimeout == 0 {
 		o.SessionTimeout = DefaultSessionTimeout
 	}
