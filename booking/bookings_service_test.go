@@ -418,6 +418,7 @@ func TestBookings_List(t *testing.T) {
 		{name: "nothing matches", f: booking.BookingFilter{ClientID: unknown}, want: []booking.Reservation{}},
 		{name: "limit above the maximum", f: booking.BookingFilter{Limit: booking.BookingPaging.Max + 1}, wantErr: clubhouse.ErrInvalidQuery},
 		{name: "negative limit", f: booking.BookingFilter{Limit: -1}, wantErr: clubhouse.ErrInvalidQuery},
+		{name: "negative offset", f: booking.BookingFilter{Offset: -1}, wantErr: clubhouse.ErrInvalidQuery},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -1200,6 +1201,8 @@ func TestBookings_ClientPage(t *testing.T) {
 		{name: "past the end", by: c.ana, page: 3, limit: 2, want: []booking.Reservation{}, total: 3},
 		{name: "limit 0 is the default page", by: c.ana, page: 1, want: []booking.Reservation{a.hers, a.confirmed, a.early}, total: 3},
 		{name: "limit above the maximum", by: c.ana, page: 1, limit: booking.AccountPaging.Max + 1, wantErr: clubhouse.ErrInvalidQuery},
+		{name: "page 0", by: c.ana, page: 0, wantErr: clubhouse.ErrInvalidQuery},
+		{name: "page above the maximum", by: c.ana, page: clubhouse.MaxPage + 1, wantErr: clubhouse.ErrInvalidQuery},
 		{name: "a user without a client", by: c.eve, page: 1, want: []booking.Reservation{}},
 		{name: "a bot", by: clubhouse.Staff("kiosk"), page: 1, want: []booking.Reservation{}},
 	}

@@ -141,7 +141,7 @@ func (s *Server) listEntries(w http.ResponseWriter, r *http.Request, l *ledger.L
 	if f.PeriodID, err = queryID(r, "period_id"); err != nil {
 		return err
 	}
-	if f.Limit, f.Offset, err = queryPage(r, ledger.EntryPaging); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r); err != nil {
 		return err
 	}
 	f.AccountCode, f.Source = r.URL.Query().Get("account"), r.URL.Query().Get("source")

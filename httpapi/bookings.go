@@ -147,7 +147,7 @@ func (in bookingPatch) domain(zone *time.Location) (booking.BookingInput, error)
 // @Security XAuth
 // @Router /api/admin/booking [get]
 func (s *Server) listBookings(w http.ResponseWriter, r *http.Request) error {
-	f, err := bookingFilter(r, booking.BookingPaging)
+	f, err := bookingFilter(r)
 	if err != nil {
 		return err
 	}
@@ -158,7 +158,7 @@ func (s *Server) listBookings(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, mapSlice(rows, newBookingDTO))
 }
 
-func bookingFilter(r *http.Request, paging clubhouse.Paging) (booking.BookingFilter, error) {
+func bookingFilter(r *http.Request) (booking.BookingFilter, error) {
 	var f booking.BookingFilter
 	var err error
 	if f.ClientID, err = queryID(r, "client_id"); err != nil {
@@ -167,7 +167,7 @@ func bookingFilter(r *http.Request, paging clubhouse.Paging) (booking.BookingFil
 	if f.CourtID, err = queryID(r, "court_id"); err != nil {
 		return f, err
 	}
-	if f.Limit, f.Offset, err = queryPage(r, paging); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r); err != nil {
 		return f, err
 	}
 	f.WithCancelled, err = withCancelled(r)
@@ -202,7 +202,7 @@ func withCancelled(r *http.Request) (bool, error) {
 // @Security XAuth
 // @Router /api/admin/booking/full [get]
 func (s *Server) listBookingsFull(w http.ResponseWriter, r *http.Request) error {
-	f, err := bookingFilter(r, booking.BookingFullPaging)
+	f, err := bookingFilter(r)
 	if err != nil {
 		return err
 	}

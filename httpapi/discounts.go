@@ -358,11 +358,7 @@ type appliedCouponDTO struct {
 // @Security XAuth
 // @Router /api/admin/booking/coupons [get]
 func (s *Server) listAppliedCoupons(w http.ResponseWriter, r *http.Request) error {
-	page, err := queryInt(r, "page", 1, 1, 1_000_000)
-	if err != nil {
-		return err
-	}
-	limit, err := queryLimit(r, booking.CouponPaging)
+	page, limit, err := queryNumbered(r)
 	if err != nil {
 		return err
 	}
@@ -372,7 +368,7 @@ func (s *Server) listAppliedCoupons(w http.ResponseWriter, r *http.Request) erro
 	}
 	w.Header().Set("X-Total-Count", strconv.Itoa(total))
 	w.Header().Set("X-Page", strconv.Itoa(page-1))
-	w.Header().Set("X-Per-Page", strconv.Itoa(limit))
+	w.Header().Set("X-Per-Page", strconv.Itoa(booking.CouponPaging.Size(limit)))
 	return writeJSON(w, http.StatusOK, mapSlice(rows, func(a booking.AppliedCoupon) appliedCouponDTO {
 		return appliedCouponDTO{ID: a.ID, ReservationID: a.ReservationID, CouponID: a.CouponID, CouponCode: a.CouponCode,
 			CouponType: a.CouponType, Applied: wire.Money(a.Applied), CreatedAt: a.CreatedAt, RemovedAt: a.RemovedAt}

@@ -149,7 +149,7 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f.Status = r.URL.Query().Get("status")
-	if f.Limit, f.Offset, err = queryPage(r, tickets.EventPaging); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r); err != nil {
 		return err
 	}
 	rows, err := s.club(r).Tickets.Events.List(r.Context(), actor(r), f)

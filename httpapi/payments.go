@@ -86,7 +86,7 @@ func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) error {
 	if f.ReservationID, err = queryID(r, "reservation_id"); err != nil {
 		return err
 	}
-	if f.Limit, f.Offset, err = queryPage(r, payments.PaymentPaging); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r); err != nil {
 		return err
 	}
 	f.Search = r.URL.Query().Get("search")

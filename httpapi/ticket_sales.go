@@ -206,7 +206,7 @@ func (s *Server) listTicketSales(w http.ResponseWriter, r *http.Request) error {
 	if f.ProgramID, err = queryID(r, "program_id"); err != nil {
 		return err
 	}
-	if f.Limit, f.Offset, err = queryPage(r, tickets.SalePaging); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r); err != nil {
 		return err
 	}
 	rows, total, err := s.club(r).Tickets.Sales.List(r.Context(), actor(r), f)
@@ -214,7 +214,7 @@ func (s *Server) listTicketSales(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("X-Total-Count", strconv.Itoa(total))
-	w.Header().Set("X-Limit", strconv.Itoa(f.Limit))
+	w.Header().Set("X-Limit", strconv.Itoa(tickets.SalePaging.Size(f.Limit)))
 	w.Header().Set("X-Offset", strconv.Itoa(f.Offset))
 	return writeJSON(w, http.StatusOK, mapSlice(rows, newSaleDTO))
 }

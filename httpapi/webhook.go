@@ -122,7 +122,7 @@ func (s *Server) listPaymentInbox(w http.ResponseWriter, r *http.Request) error 
 	if open != nil {
 		f.Open = *open
 	}
-	if f.Limit, f.Offset, err = queryPage(r, payments.InboxPaging); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r); err != nil {
 		return err
 	}
 	rows, err := s.club(r).Payments.Inbox(r.Context(), actor(r), f)

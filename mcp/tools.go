@@ -303,10 +303,7 @@ func (h *Handler) register(s *sdk.Server) {
 	addTool(s, h, &sdk.Tool{Name: "client_search", Title: "Search clients", Annotations: readOnly,
 		Description: "Finds clients by email, name, document or phone. After booking_create: search the client who books; when absent, client_create; then booking_update with booking_id and client_id."},
 		func(ctx context.Context, c call[clientSearchArgs]) (clientsView, error) {
-			limit, offset, err := wire.Page(c.in.Limit, c.in.Offset, booking.ClientPaging)
-			if err != nil {
-				return clientsView{}, err
-			}
+			limit, offset := wire.Page(c.in.Limit, c.in.Offset)
 			rows, err := c.club.Clients.List(ctx, c.by, c.in.Query.Or(""), limit, offset)
 			return clientsView{Clients: mapSlice(rows, newClientView)}, err
 		})
@@ -426,9 +423,7 @@ func (h *Handler) register(s *sdk.Server) {
 			in := c.in
 			var f booking.BookingFilter
 			var err error
-			if f.Limit, f.Offset, err = wire.Page(in.Limit, in.Offset, booking.BookingPaging); err != nil {
-				return bookingsView{}, err
-			}
+			f.Limit, f.Offset = wire.Page(in.Limit, in.Offset)
 			from, err := wire.Date("start_date", in.StartDate)
 			if err != nil {
 				return bookingsView{}, err

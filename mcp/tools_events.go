@@ -111,9 +111,7 @@ func (h *Handler) registerEvents(s *sdk.Server) {
 			in := c.in
 			var f tickets.EventFilter
 			var err error
-			if f.Limit, f.Offset, err = wire.Page(in.Limit, in.Offset, tickets.EventPaging); err != nil {
-				return eventsView{}, err
-			}
+			f.Limit, f.Offset = wire.Page(in.Limit, in.Offset)
 			from, err := wire.Date("from", in.From)
 			if err != nil {
 				return eventsView{}, err

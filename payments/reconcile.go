@@ -300,13 +300,14 @@ type InboxFilter struct {
 	Limit, Offset int
 }
 
-// Inbox lists the entries of the inbox that f selects.
+// Inbox lists the page of the entries of the inbox that f selects. Errors:
+// clubhouse.ErrForbidden, ErrInvalidQuery for a page out of InboxPaging.
 func (s *Service) Inbox(ctx context.Context, by clubhouse.Actor, f InboxFilter) ([]InboxEntry, error) {
 	if err := by.RequirePanel(); err != nil {
 		return nil, err
 	}
 	var err error
-	if f.Limit, err = InboxPaging.Limit("limit", f.Limit); err != nil {
+	if f.Limit, f.Offset, err = InboxPaging.Page(f.Limit, f.Offset); err != nil {
 		return nil, err
 	}
 	return s.store.listInbox(ctx, s.db, f)

@@ -903,6 +903,7 @@ func TestService_ClientPage(t *testing.T) {
 		{name: "last page", by: c.ana, page: 2, limit: 2, want: []payments.Payment{first}, total: 3},
 		{name: "limit 0 is the default page", by: c.ana, page: 1, want: []payments.Payment{third, second, first}, total: 3},
 		{name: "limit above the maximum", by: c.ana, page: 1, limit: booking.AccountPaging.Max + 1, wantErr: clubhouse.ErrInvalidQuery},
+		{name: "page 0", by: c.ana, page: 0, wantErr: clubhouse.ErrInvalidQuery},
 		{name: "a user without a client", by: c.eve, page: 1, want: []payments.Payment{}},
 		{name: "a bot", by: clubhouse.Staff("kiosk"), page: 1, want: []payments.Payment{}},
 	}

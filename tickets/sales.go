@@ -149,11 +149,8 @@ func (s *Sales) List(ctx context.Context, by clubhouse.Actor, f SaleFilter) ([]S
 		return nil, 0, err
 	}
 	var err error
-	if f.Limit, err = SalePaging.Limit("limit", f.Limit); err != nil {
+	if f.Limit, f.Offset, err = SalePaging.Page(f.Limit, f.Offset); err != nil {
 		return nil, 0, err
-	}
-	if f.Offset < 0 {
-		return nil, 0, clubhouse.ErrInvalidQuery.Withf("offset must not be negative.")
 	}
 	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
 		return nil, 0, clubhouse.ErrInvalidQuery.Withf("to must not be before from.")
