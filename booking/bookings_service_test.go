@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -264,6 +265,9 @@ func TestBookings_Create(t *testing.T) {
 		{name: "blank notes are none", by: c.staff, in: with(in("2026-03-10 16:00", "2026-03-10 17:00"), func(in *booking.BookingInput) {
 			in.Notes = clubhouse.Some("   ")
 		}), check: func(t *testing.T, r booking.Reservation) { assert.Nil(t, r.Notes) }},
+		{name: "notes over MaxNotes", by: c.staff, in: with(in("2026-03-10 18:00", "2026-03-10 19:00"), func(in *booking.BookingInput) {
+			in.Notes = clubhouse.Some(strings.Repeat("ñ", booking.MaxNotes+1))
+		}), wantErr: clubhouse.ErrInvalidData},
 		{name: "the same span on another court", by: c.staff, in: c.input(t, c.court2, "2026-03-10 10:00", "2026-03-10 11:00"),
 			check: func(t *testing.T, r booking.Reservation) { assert.Equal(t, c.court2, r.CourtID) }},
 		{name: "a long type beyond a day", by: c.staff, in: with(in("2026-03-12 10:00", "2026-03-14 10:00"), func(in *booking.BookingInput) {

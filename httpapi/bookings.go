@@ -117,7 +117,7 @@ type bookingInput struct {
 	Checkout            clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02 11:30:00" maxLength:"255"`
 	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable" example:"7"`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
-	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxNotes"`
 	// staff only: book or move against the club rules; recorded on the booking
 	OverrideRules bool `json:"override_rules" default:"false"`
 }
@@ -370,7 +370,7 @@ func (l *idList) UnmarshalJSON(b []byte) error {
 }
 
 type bulkDeleteInput struct {
-	IDs idList `json:"ids" validate:"required" swaggertype:"array,string" example:"12,13" maxLength:"20"`
+	IDs idList `json:"ids" validate:"required" swaggertype:"array,string" example:"12,13" maxItems:"1000" maxLength:"20" limit:"booking.MaxDeleteMany"`
 }
 
 type bulkDeleteDTO struct {

@@ -236,6 +236,11 @@ func TestService_Create(t *testing.T) {
 				assert.Nil(t, p.TransactionID)
 				assert.Nil(t, p.PaymentTypeID)
 			}},
+		{name: "a transaction id over MaxTransactionID", in: c.input(c.booking, "1000", strings.Repeat("T", payments.MaxTransactionID+1)),
+			wantErr: clubhouse.ErrInvalidData},
+		{name: "a description over MaxDescription", in: with(c.input(c.booking, "1000", "GW-LONG"), func(in *payments.Input) {
+			in.Description = clubhouse.Some(strings.Repeat("d", payments.MaxDescription+1))
+		}), wantErr: clubhouse.ErrInvalidData},
 		{name: "a trimmed description and gateway response", in: with(c.input(c.booking, "0.01", ""), func(in *payments.Input) {
 			in.Description, in.GatewayResponse = clubhouse.Some("  cash at the desk "), clubhouse.Some(`{"code":0}`)
 		}), check: func(t *testing.T, p payments.Payment) {
