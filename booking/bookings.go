@@ -168,7 +168,7 @@ func (b *Bookings) Get(ctx context.Context, by clubhouse.Actor, id int64) (Reser
 
 // The page sizes of the lists of bookings: BookingPaging for List and
 // TrainerList (a filter's Limit of 0 means its Default), BookingFullPaging
-// for the staff's full view (ListPriced), ClientPaging for clients,
+// for the staff's full view (ListFull), ClientPaging for clients,
 // AccountPaging for a client's own bookings and payments, CouponPaging for
 // the applied coupons.
 var (
@@ -210,13 +210,24 @@ type Priced struct {
 
 // ListPriced returns the page of the bookings that match f, latest first,
 // each with its amount and balance (see Amounts). Errors:
-// clubhouse.ErrForbidden, ErrInvalidQuery for a page out of
-// BookingFullPaging.
+// clubhouse.ErrForbidden, ErrInvalidQuery for a page out of BookingPaging.
 func (b *Bookings) ListPriced(ctx context.Context, by clubhouse.Actor, f BookingFilter) ([]Priced, error) {
+	return b.listPriced(ctx, by, f, BookingPaging)
+}
+
+// ListFull is ListPriced for the staff's full view of the bookings, whose
+// pages are BookingFullPaging's. Errors: clubhouse.ErrForbidden,
+// ErrInvalidQuery for a page out of BookingFullPaging.
+func (b *Bookings) ListFull(ctx context.Context, by clubhouse.Actor, f BookingFilter) ([]Priced, error) {
+	return b.listPriced(ctx, by, f, BookingFullPaging)
+}
+
+// listPriced is ListPriced paged by paging.
+func (b *Bookings) listPriced(ctx context.Context, by clubhouse.Actor, f BookingFilter, paging clubhouse.Paging) ([]Priced, error) {
 	if err := by.RequirePanel(); err != nil {
 		return nil, err
 	}
-	rows, err := b.list(ctx, f, BookingFullPaging)
+	rows, err := b.list(ctx, f, paging)
 	if err != nil {
 		return nil, err
 	}

@@ -441,7 +441,8 @@ func TestBookings_List(t *testing.T) {
 }
 
 // TestBookings_ListPriced: each booking with its price and what its
-// completed payments cover; pending payments count for nothing.
+// completed payments cover; pending payments count for nothing. ListFull
+// answers the same.
 func TestBookings_ListPriced(t *testing.T) {
 	t.Parallel()
 	c := newTestClub(t)
@@ -481,6 +482,12 @@ func TestBookings_ListPriced(t *testing.T) {
 		})
 	}
 	_, err = c.b.ListPriced(t.Context(), desk, booking.BookingFilter{Limit: -1})
+	require.ErrorIs(t, err, clubhouse.ErrInvalidQuery)
+
+	full, err := c.b.ListFull(t.Context(), desk, booking.BookingFilter{})
+	require.NoError(t, err)
+	assert.Equal(t, got, full, "the full view is ListPriced with a larger default page")
+	_, err = c.b.ListFull(t.Context(), desk, booking.BookingFilter{Limit: booking.BookingFullPaging.Max + 1})
 	require.ErrorIs(t, err, clubhouse.ErrInvalidQuery)
 }
 

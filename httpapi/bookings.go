@@ -227,7 +227,7 @@ func (s *Server) listBookingsFull(w http.ResponseWriter, r *http.Request) error 
 	if f.Confirmed, err = queryBool(r, "confirmed"); err != nil {
 		return err
 	}
-	rows, err := s.club(r).Bookings.ListPriced(r.Context(), actor(r), f)
+	rows, err := s.club(r).Bookings.ListFull(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
