@@ -38,17 +38,18 @@ func (t reservationType) plain() error {
 	return nil
 }
 
-// ClientPageQuery is a page of a client's bookings: Page from 1, Limit up
-// to AccountPaging's maximum (0: its default).
+// ClientPageQuery is a page of a client's bookings: Page from 1 to
+// clubhouse.MaxPage, Limit up to AccountPaging's maximum (0: its default).
 type ClientPageQuery struct {
 	Page, Limit   int
 	WithCancelled bool // cancelled bookings too; without it, only the others
 }
 
 // ClientPage returns one page of the bookings of by's client, latest first,
-// and their total count; none when by has no client record.
+// and their total count; none when by has no client record. Errors:
+// ErrInvalidQuery for a page out of AccountPaging.
 func (b *Bookings) ClientPage(ctx context.Context, by clubhouse.Actor, p ClientPageQuery) ([]Reservation, int, error) {
-	limit, err := AccountPaging.Limit("limit", p.Limit)
+	limit, offset, err := AccountPaging.Numbered(p.Page, p.Limit)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -56,7 +57,7 @@ func (b *Bookings) ClientPage(ctx context.Context, by clubhouse.Actor, p ClientP
 	if err != nil || clientID == 0 {
 		return []Reservation{}, 0, err
 	}
-	rows, err := b.store.list(ctx, b.db, BookingFilter{ClientID: clientID, WithCancelled: p.WithCancelled, Limit: limit, Offset: (p.Page - 1) * limit})
+	rows, err := b.store.list(ctx, b.db, BookingFilter{ClientID: clientID, WithCancelled: p.WithCancelled, Limit: limit, Offset: offset})
 	if err != nil {
 		return nil, 0, err
 	}

@@ -166,10 +166,11 @@ func (b *Bookings) Get(ctx context.Context, by clubhouse.Actor, id int64) (Reser
 	return b.store.get(ctx, b.db, id, false)
 }
 
-// The page sizes of the lists of bookings: BookingPaging for List (a
-// filter's Limit of 0 means its Default), BookingFullPaging for the staff's
-// full view, ClientPaging for clients, AccountPaging for a client's own
-// bookings and payments, CouponPaging for the applied coupons.
+// The page sizes of the lists of bookings: BookingPaging for List and
+// TrainerList (a filter's Limit of 0 means its Default), BookingFullPaging
+// for the staff's full view (ListFull), ClientPaging for clients,
+// AccountPaging for a client's own bookings and payments, CouponPaging for
+// the applied coupons.
 var (
 	BookingPaging     = clubhouse.Paging{Default: 100, Max: 5000}
 	BookingFullPaging = clubhouse.Paging{Default: 1000, Max: 5000}
@@ -178,18 +179,20 @@ var (
 	CouponPaging      = clubhouse.Paging{Default: 50, Max: 200}
 )
 
-// List returns the bookings that match f, latest first.
+// List returns the page of the bookings that match f, latest first.
+// Errors: clubhouse.ErrForbidden, ErrInvalidQuery for a page out of
+// BookingPaging.
 func (b *Bookings) List(ctx context.Context, by clubhouse.Actor, f BookingFilter) ([]Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return nil, err
 	}
-	return b.list(ctx, f)
+	return b.list(ctx, f, BookingPaging)
 }
 
-// list is List for an actor already judged.
-func (b *Bookings) list(ctx context.Context, f BookingFilter) ([]Reservation, error) {
+// list is List, paged by paging, for an actor already judged.
+func (b *Bookings) list(ctx context.Context, f BookingFilter, paging clubhouse.Paging) ([]Reservation, error) {
 	var err error
-	if f.Limit, err = BookingPaging.Limit("limit", f.Limit); err != nil {
+	if f.Limit, f.Offset, err = paging.Page(f.Limit, f.Offset); err != nil {
 		return nil, err
 	}
 	if f.Active && f.ActiveAt == nil {
@@ -205,13 +208,26 @@ type Priced struct {
 	Amount Amount
 }
 
-// ListPriced returns the bookings that match f, latest first, each with
-// its amount and balance (see Amounts).
+// ListPriced returns the page of the bookings that match f, latest first,
+// each with its amount and balance (see Amounts). Errors:
+// clubhouse.ErrForbidden, ErrInvalidQuery for a page out of BookingPaging.
 func (b *Bookings) ListPriced(ctx context.Context, by clubhouse.Actor, f BookingFilter) ([]Priced, error) {
+	return b.listPriced(ctx, by, f, BookingPaging)
+}
+
+// ListFull is ListPriced for the staff's full view of the bookings, whose
+// pages are BookingFullPaging's. Errors: clubhouse.ErrForbidden,
+// ErrInvalidQuery for a page out of BookingFullPaging.
+func (b *Bookings) ListFull(ctx context.Context, by clubhouse.Actor, f BookingFilter) ([]Priced, error) {
+	return b.listPriced(ctx, by, f, BookingFullPaging)
+}
+
+// listPriced is ListPriced paged by paging.
+func (b *Bookings) listPriced(ctx context.Context, by clubhouse.Actor, f BookingFilter, paging clubhouse.Paging) ([]Priced, error) {
 	if err := by.RequirePanel(); err != nil {
 		return nil, err
 	}
-	rows, err := b.list(ctx, f)
+	rows, err := b.list(ctx, f, paging)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -264,6 +265,9 @@ func TestBookings_Create(t *testing.T) {
 		{name: "blank notes are none", by: c.staff, in: with(in("2026-03-10 16:00", "2026-03-10 17:00"), func(in *booking.BookingInput) {
 			in.Notes = clubhouse.Some("   ")
 		}), check: func(t *testing.T, r booking.Reservation) { assert.Nil(t, r.Notes) }},
+		{name: "notes over MaxNotes", by: c.staff, in: with(in("2026-03-10 18:00", "2026-03-10 19:00"), func(in *booking.BookingInput) {
+			in.Notes = clubhouse.Some(strings.Repeat("ñ", booking.MaxNotes+1))
+		}), wantErr: clubhouse.ErrInvalidData},
 		{name: "the same span on another court", by: c.staff, in: c.input(t, c.court2, "2026-03-10 10:00", "2026-03-10 11:00"),
 			check: func(t *testing.T, r booking.Reservation) { assert.Equal(t, c.court2, r.CourtID) }},
 		{name: "a long type beyond a day", by: c.staff, in: with(in("2026-03-12 10:00", "2026-03-14 10:00"), func(in *booking.BookingInput) {
@@ -418,6 +422,7 @@ func TestBookings_List(t *testing.T) {
 		{name: "nothing matches", f: booking.BookingFilter{ClientID: unknown}, want: []booking.Reservation{}},
 		{name: "limit above the maximum", f: booking.BookingFilter{Limit: booking.BookingPaging.Max + 1}, wantErr: clubhouse.ErrInvalidQuery},
 		{name: "negative limit", f: booking.BookingFilter{Limit: -1}, wantErr: clubhouse.ErrInvalidQuery},
+		{name: "negative offset", f: booking.BookingFilter{Offset: -1}, wantErr: clubhouse.ErrInvalidQuery},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -436,7 +441,8 @@ func TestBookings_List(t *testing.T) {
 }
 
 // TestBookings_ListPriced: each booking with its price and what its
-// completed payments cover; pending payments count for nothing.
+// completed payments cover; pending payments count for nothing. ListFull
+// answers the same.
 func TestBookings_ListPriced(t *testing.T) {
 	t.Parallel()
 	c := newTestClub(t)
@@ -476,6 +482,12 @@ func TestBookings_ListPriced(t *testing.T) {
 		})
 	}
 	_, err = c.b.ListPriced(t.Context(), desk, booking.BookingFilter{Limit: -1})
+	require.ErrorIs(t, err, clubhouse.ErrInvalidQuery)
+
+	full, err := c.b.ListFull(t.Context(), desk, booking.BookingFilter{})
+	require.NoError(t, err)
+	assert.Equal(t, got, full, "the full view is ListPriced with a larger default page")
+	_, err = c.b.ListFull(t.Context(), desk, booking.BookingFilter{Limit: booking.BookingFullPaging.Max + 1})
 	require.ErrorIs(t, err, clubhouse.ErrInvalidQuery)
 }
 
@@ -1200,6 +1212,8 @@ func TestBookings_ClientPage(t *testing.T) {
 		{name: "past the end", by: c.ana, page: 3, limit: 2, want: []booking.Reservation{}, total: 3},
 		{name: "limit 0 is the default page", by: c.ana, page: 1, want: []booking.Reservation{a.hers, a.confirmed, a.early}, total: 3},
 		{name: "limit above the maximum", by: c.ana, page: 1, limit: booking.AccountPaging.Max + 1, wantErr: clubhouse.ErrInvalidQuery},
+		{name: "page 0", by: c.ana, page: 0, wantErr: clubhouse.ErrInvalidQuery},
+		{name: "page above the maximum", by: c.ana, page: clubhouse.MaxPage + 1, wantErr: clubhouse.ErrInvalidQuery},
 		{name: "a user without a client", by: c.eve, page: 1, want: []booking.Reservation{}},
 		{name: "a bot", by: clubhouse.Staff("kiosk"), page: 1, want: []booking.Reservation{}},
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
@@ -110,6 +111,10 @@ var (
 	ledgerCode = regexp.MustCompile(`^[1-9](\.[0-9]{1,6})*$`)
 )
 
+// MaxDescription is the most characters of the description of a catalog
+// record, a tariff, a coupon or a contract.
+const MaxDescription = 2000
+
 // maxMoney is the largest amount a numeric(14,2) column holds.
 var maxMoney = decimal.New(1, 12)
 
@@ -134,6 +139,9 @@ func (in CatalogInput) columns(c *catalog, create bool) (map[string]any, error) 
 		return nil
 	}
 	if err := text("name", in.Name, true); err != nil {
+		return nil, err
+	}
+	if err := wiretext.CheckSet("description", in.Description, MaxDescription); err != nil {
 		return nil, err
 	}
 	if err := text("description", in.Description, false); err != nil {

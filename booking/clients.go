@@ -34,12 +34,13 @@ func errClientInUse(id int64) error {
 }
 
 // List returns up to limit clients from offset whose email, display name,
-// name, document or phone contains term.
+// name, document or phone contains term. Errors: clubhouse.ErrForbidden,
+// ErrInvalidQuery for a page out of ClientPaging.
 func (c *Clients) List(ctx context.Context, by clubhouse.Actor, term string, limit, offset int) ([]Client, error) {
 	if err := by.RequirePanel(); err != nil {
 		return nil, err
 	}
-	limit, err := ClientPaging.Limit("limit", limit)
+	limit, offset, err := ClientPaging.Page(limit, offset)
 	if err != nil {
 		return nil, err
 	}

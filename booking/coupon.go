@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
 
 // Coupon is a discount code an operator applies to one booking.
@@ -64,6 +65,9 @@ var couponCode = regexp.MustCompile(`^[A-Za-z0-9_-]{3,40}$`)
 // columns validates in for a coupon (coupon true) or a contract, and returns
 // the columns to write. cur is the stored record's kind and value on update.
 func (in DiscountInput) columns(coupon, create bool, curKind string, curValue decimal.Decimal) (map[string]any, error) {
+	if err := wiretext.CheckSet("description", in.Description, MaxDescription); err != nil {
+		return nil, err
+	}
 	cols := map[string]any{}
 	var missing []string
 	label, other := "name", "code"

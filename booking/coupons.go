@@ -268,19 +268,20 @@ type AppliedCoupon struct {
 	RemovedAt     *time.Time      `db:"removed_at"`
 }
 
-// AppliedCoupons returns one page of the audit trail, latest first, and the
-// total number of entries. page counts from 1.
+// AppliedCoupons returns page number page (from 1) of the audit trail,
+// latest first, and the total number of entries. Errors:
+// clubhouse.ErrForbidden, ErrInvalidQuery for a page out of CouponPaging.
 func (d *Discounts) AppliedCoupons(ctx context.Context, by clubhouse.Actor, page, limit int) ([]AppliedCoupon, int, error) {
 	if err := by.RequirePanel(); err != nil {
 		return nil, 0, err
 	}
-	limit, err := CouponPaging.Limit("limit", limit)
+	limit, offset, err := CouponPaging.Numbered(page, limit)
 	if err != nil {
 		return nil, 0, err
 	}
 	rows := []AppliedCoupon{}
 	err = d.db.SelectContext(ctx, &rows, `SELECT id, reservation_id, coupon_id, coupon_code, coupon_type, applied, created_at, removed_at
-		FROM applied_coupons ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`, limit, (page-1)*limit)
+		FROM applied_coupons ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`, limit, offset)
 	if err != nil {
 		return nil, 0, fmt.Errorf("applied coupons: %w", err)
 	}

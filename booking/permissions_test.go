@@ -232,6 +232,10 @@ func TestPermissions_moved(t *testing.T) {
 			_, err := club.Bookings.ListPriced(ctx, by, booking.BookingFilter{})
 			return err
 		}},
+		op{"Bookings.ListFull", theStaff, func(ctx context.Context, by clubhouse.Actor) error {
+			_, err := club.Bookings.ListFull(ctx, by, booking.BookingFilter{})
+			return err
+		}},
 		op{"Bookings.Validate", theStaff, func(ctx context.Context, by clubhouse.Actor) error { return club.Bookings.Validate(ctx, by, span) }},
 		op{"Bookings.Quote", quoters, func(ctx context.Context, by clubhouse.Actor) error {
 			_, err := club.Bookings.Quote(ctx, by, span)

@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
 
 // Reservation is a booking of a court for a span of wall time, with the
@@ -109,6 +110,9 @@ type BookingInput struct {
 	OverrideRules bool
 }
 
+// MaxNotes is the most characters of a booking's notes.
+const MaxNotes = 2000
+
 // Errors of bookings.
 var (
 	ErrCourtTaken      = clubhouse.Errorf(clubhouse.Conflict, "court occupied", "The court is already booked in that slot.")
@@ -118,7 +122,7 @@ var (
 )
 
 // apply writes the fields set in in onto r; create demands the required
-// fields. Errors: Invalid naming the field.
+// fields. Errors: Invalid naming the field (notes over MaxNotes among them).
 func (in BookingInput) apply(r *Reservation, create bool) error {
 	var missing []string
 	need := func(name string, set bool, null bool) bool {
@@ -164,6 +168,9 @@ func (in BookingInput) apply(r *Reservation, create bool) error {
 			return clubhouse.ErrInvalidReference.Withf("%s %d does not exist.", opt.name, *opt.f.Value)
 		}
 		*opt.dst = opt.f.Value
+	}
+	if err := wiretext.CheckSet("notes", in.Notes, MaxNotes); err != nil {
+		return err
 	}
 	if in.Notes.Set {
 		r.Notes = nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
@@ -40,11 +41,18 @@ func (iv Interval) String() string {
 }
 
 // WeekHours are the opening hours of one weekday, ISO numbered (1 = Monday
-// .. 7 = Sunday).
+// .. MaxWeekday = Sunday).
 type WeekHours struct {
 	Weekday int
 	Interval
 }
+
+// MaxWeekday is Sunday, the last ISO weekday, and MaxRuleNote the most
+// characters of the note of a date's hours.
+const (
+	MaxWeekday  = 7
+	MaxRuleNote = 2000
+)
 
 // DateHours are the hours of one date that differs from its weekday (a
 // holiday, a tournament): no Hours means closed all day.
@@ -397,8 +405,8 @@ func (r Rules) Validate() error {
 	days := map[int][]Interval{}
 	for _, h := range r.Hours {
 		field := fmt.Sprintf("opening_hours (weekday %d)", h.Weekday)
-		if h.Weekday < 1 || h.Weekday > 7 {
-			return bad("opening_hours: weekday must be 1 (Monday) to 7 (Sunday), not %d.", h.Weekday)
+		if h.Weekday < 1 || h.Weekday > MaxWeekday {
+			return bad("opening_hours: weekday must be 1 (Monday) to %d (Sunday), not %d.", MaxWeekday, h.Weekday)
 		}
 		if err := checkInterval(field, h.Interval, days[h.Weekday]); err != nil {
 			return err
@@ -409,7 +417,12 @@ func (r Rules) Validate() error {
 		return bad("exceptions holds at most %d dates, not %d.", MaxRuleDates, len(r.Exceptions))
 	}
 	seen := map[time.Time]bool{}
-	for _, x := range r.Exceptions {
+	for i, x := range r.Exceptions {
+		if x.Note != nil {
+			if err := wiretext.Check(fmt.Sprintf("exceptions[%d].note", i), *x.Note, MaxRuleNote); err != nil {
+				return err
+			}
+		}
 		d := time.Date(x.Date.Year(), x.Date.Month(), x.Date.Day(), 0, 0, 0, 0, time.UTC)
 		if err := pricing.CheckDate("exceptions.date", d, false); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package booking_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -106,6 +107,9 @@ func TestRules_Validate(t *testing.T) {
 		{"too many days", booking.Rules{AdvanceDays: booking.MaxAdvanceDays + 1}, "advance_days"},
 		{"a duration off the grid", booking.Rules{MaxDurationMinutes: 45}, "max_duration_minutes"},
 		{"a weekday 0", booking.Rules{Hours: []booking.WeekHours{{Weekday: 0, Interval: hours(7, 22)}}}, "weekday"},
+		{"a weekday after Sunday", booking.Rules{Hours: []booking.WeekHours{{Weekday: booking.MaxWeekday + 1, Interval: hours(7, 22)}}}, "weekday"},
+		{"a date's note over MaxRuleNote", booking.Rules{Exceptions: []booking.DateHours{{Date: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC),
+			Note: ptr(strings.Repeat("n", booking.MaxRuleNote+1))}}}, "exceptions[0].note must be at most 2000 characters long."},
 		{"closing before opening", booking.Rules{Hours: []booking.WeekHours{{Weekday: 1, Interval: hours(22, 7)}}}, "opening_hours"},
 		{"overlapping hours", booking.Rules{Hours: []booking.WeekHours{{Weekday: 1, Interval: hours(7, 14)}, {Weekday: 1, Interval: hours(12, 22)}}}, "overlaps"},
 		{"off the grid", booking.Rules{Hours: []booking.WeekHours{{Weekday: 1, Interval: booking.Interval{Opens: 7*60 + 15, Closes: 22 * 60}}}}, "30-minute"},

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
@@ -47,6 +48,9 @@ type TariffInput struct {
 // apply writes the fields set in in onto t, validating each, and then checks
 // the whole tariff as the engine will read it. Errors: Invalid naming the field.
 func (in TariffInput) apply(t *Tariff) error {
+	if err := wiretext.CheckSet("description", in.Description, MaxDescription); err != nil {
+		return err
+	}
 	var missing []string
 	ref := func(name string, f clubhouse.Optional[int64], dst **int64) error {
 		if !f.Set {

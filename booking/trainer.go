@@ -60,7 +60,7 @@ func (b *Bookings) TrainerList(ctx context.Context, by clubhouse.Actor, f Bookin
 		return nil, clubhouse.ErrForbidden
 	}
 	f.OperatorID = by.UserID
-	return b.list(ctx, f)
+	return b.list(ctx, f, BookingPaging)
 }
 
 // classType refuses a reservation type that is not one of training

@@ -9,6 +9,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
@@ -109,6 +110,9 @@ type ClassInput struct {
 	OverrideRules bool
 }
 
+// MaxDescription is the most characters of a class's description.
+const MaxDescription = 2000
+
 // MaxScheduleDays is the longest schedule, from start_date to end_date
 // inclusive: a year.
 const MaxScheduleDays = 366
@@ -121,8 +125,12 @@ func (in ClassInput) schedules() bool {
 // apply writes the fields set in in onto c, validating each, and then the
 // schedule as a whole. Errors: ErrIncomplete naming the missing fields,
 // ErrInvalidReference for an id below 1, ErrInvalidData for a blank title
-// or bad weekdays, ErrInvalidDate and ErrInvalidTime for a bad schedule.
+// or bad weekdays or a description over MaxDescription, ErrInvalidDate and
+// ErrInvalidTime for a bad schedule.
 func (in ClassInput) apply(c *Class, create bool) error {
+	if err := wiretext.CheckSet("description", in.Description, MaxDescription); err != nil {
+		return err
+	}
 	var missing []string
 	for _, f := range []struct {
 		name string

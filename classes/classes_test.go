@@ -3,6 +3,7 @@ package classes_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -138,6 +139,9 @@ func TestClasses_Create(t *testing.T) {
 		{"a missing field", a.desk, func(in *classes.ClassInput) { in.Title = clubhouse.Optional[string]{} }, clubhouse.ErrIncomplete, 0},
 		{"a null field", a.desk, func(in *classes.ClassInput) { in.Days = clubhouse.Optional[[]int]{Set: true} }, clubhouse.ErrIncomplete, 0},
 		{"a blank title", a.desk, func(in *classes.ClassInput) { in.Title = clubhouse.Some("  ") }, clubhouse.ErrInvalidData, 0},
+		{"a description over MaxDescription", a.desk, func(in *classes.ClassInput) {
+			in.Description = clubhouse.Some(strings.Repeat("d", classes.MaxDescription+1))
+		}, clubhouse.ErrInvalidData, 0},
 		{"weekday 8", a.desk, func(in *classes.ClassInput) { in.Days = clubhouse.Some([]int{1, 8}) }, clubhouse.ErrInvalidData, 0},
 		{"a weekday twice", a.desk, func(in *classes.ClassInput) { in.Days = clubhouse.Some([]int{2, 2}) }, clubhouse.ErrInvalidData, 0},
 		{"no weekdays", a.desk, func(in *classes.ClassInput) { in.Days = clubhouse.Some([]int{}) }, clubhouse.ErrInvalidData, 0},

@@ -81,21 +81,18 @@ type paginationDTO struct {
 	TotalPages int `json:"totalPages" validate:"required" example:"3"`
 }
 
-// pageQuery reads page (from 1, default 1) and limit (1 to 100, default
-// 10) into the pagination of an answer; setTotal fills in the rest.
+// pageQuery reads page (1 when absent) and limit (0 when absent) into
+// the pagination of an answer; the service checks them, and setTotal
+// fills in the rest once it has answered.
 func pageQuery(r *http.Request) (paginationDTO, error) {
-	page, err := queryInt(r, "page", 1, 1, 1_000_000)
-	if err != nil {
-		return paginationDTO{}, err
-	}
-	limit, err := queryLimit(r, booking.AccountPaging)
-	if err != nil {
-		return paginationDTO{}, err
-	}
-	return paginationDTO{Page: page, Limit: limit}, nil
+	page, limit, err := queryNumbered(r)
+	return paginationDTO{Page: page, Limit: limit}, err
 }
 
+// setTotal states the page size the service used (booking.AccountPaging's
+// default for a limit of 0) and the total of items and pages.
 func (p *paginationDTO) setTotal(total int) {
+	p.Limit = booking.AccountPaging.Size(p.Limit)
 	p.Total, p.TotalPages = total, (total+p.Limit-1)/p.Limit
 }
 
@@ -142,7 +139,7 @@ type accountBookingInput struct {
 	ReservationTypeID clubhouse.Optional[int64]  `json:"reservation_type_id" validate:"required" swaggertype:"integer" example:"1"`
 	Checking          clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-02T10:00:00" maxLength:"255"`
 	Checkout          clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02T11:30:00" maxLength:"255"`
-	Notes             clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Notes             clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxNotes"`
 }
 
 // createdBookingDTO is the answer to a client's booking.

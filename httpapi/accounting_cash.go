@@ -14,7 +14,7 @@ type cashCloseInput struct {
 	Amount         *wire.Money `json:"amount" validate:"required" swaggertype:"number" example:"250000"`
 	FromAccount    string      `json:"from_account" example:"1.1.05.02" maxLength:"255"`
 	ToAccount      string      `json:"to_account" example:"1.1.05.01" maxLength:"255"`
-	Description    string      `json:"description" maxLength:"2000"`
+	Description    string      `json:"description" maxLength:"2000" limit:"ledger.MaxDescription"`
 	IdempotencyKey string      `json:"idempotency_key" maxLength:"255"`
 }
 

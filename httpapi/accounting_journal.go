@@ -46,13 +46,13 @@ type lineInput struct {
 	AccountCode string      `json:"account_code" validate:"required" example:"1.1.10.01" maxLength:"255"`
 	Debit       *wire.Money `json:"debit" swaggertype:"number" example:"60000"`
 	Credit      *wire.Money `json:"credit" swaggertype:"number"`
-	Memo        string      `json:"memo" maxLength:"2000"`
+	Memo        string      `json:"memo" maxLength:"2000" limit:"ledger.MaxDescription"`
 }
 
 // entryInput is a journal entry to post.
 type entryInput struct {
 	Date           string      `json:"date" validate:"required" example:"2026-03-02" maxLength:"255"`
-	Description    string      `json:"description" validate:"required" example:"Court rentals of the day" maxLength:"2000"`
+	Description    string      `json:"description" validate:"required" example:"Court rentals of the day" maxLength:"2000" limit:"ledger.MaxDescription"`
 	Lines          []lineInput `json:"lines" validate:"required"`
 	Source         string      `json:"source" example:"manual" maxLength:"255"`
 	IdempotencyKey string      `json:"idempotency_key" example:"pos-2026-03-02-17" maxLength:"255"`
@@ -141,7 +141,7 @@ func (s *Server) listEntries(w http.ResponseWriter, r *http.Request, l *ledger.L
 	if f.PeriodID, err = queryID(r, "period_id"); err != nil {
 		return err
 	}
-	if f.Limit, f.Offset, err = queryPage(r, ledger.EntryPaging); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r); err != nil {
 		return err
 	}
 	f.AccountCode, f.Source = r.URL.Query().Get("account"), r.URL.Query().Get("source")

@@ -229,7 +229,7 @@ func (s *Server) closePeriod(w http.ResponseWriter, r *http.Request, l *ledger.L
 }
 
 type reopenInput struct {
-	Reason string `json:"reason" validate:"required" example:"A supplier's invoice of March arrived late" maxLength:"2000"`
+	Reason string `json:"reason" validate:"required" example:"A supplier's invoice of March arrived late" maxLength:"2000" limit:"ledger.MaxReason"`
 }
 
 // reopenPeriod reopens a closed period.

@@ -11,7 +11,7 @@ import (
 
 type loginInput struct {
 	Email    string `json:"email" validate:"required" example:"admin@demo.club" maxLength:"255"`
-	Password string `json:"password" validate:"required" example:"secret-password" maxLength:"72"`
+	Password string `json:"password" validate:"required" example:"secret-password" maxLength:"72" limit:"users.MaxPassword"`
 }
 
 type refreshInput struct {
@@ -20,7 +20,7 @@ type refreshInput struct {
 
 type setPasswordInput struct {
 	Token    string `json:"token" validate:"required" maxLength:"255"`
-	Password string `json:"password" validate:"required" minLength:"8" maxLength:"72"`
+	Password string `json:"password" validate:"required" minLength:"8" maxLength:"72" limit:"users.MaxPassword users.MinPassword"`
 }
 
 type tokenDTO struct {

@@ -117,7 +117,7 @@ type bookingInput struct {
 	Checkout            clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02 11:30:00" maxLength:"255"`
 	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable" example:"7"`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
-	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxNotes"`
 	// staff only: book or move against the club rules; recorded on the booking
 	OverrideRules bool `json:"override_rules" default:"false"`
 }
@@ -147,7 +147,7 @@ func (in bookingPatch) domain(zone *time.Location) (booking.BookingInput, error)
 // @Security XAuth
 // @Router /api/admin/booking [get]
 func (s *Server) listBookings(w http.ResponseWriter, r *http.Request) error {
-	f, err := bookingFilter(r, booking.BookingPaging)
+	f, err := bookingFilter(r)
 	if err != nil {
 		return err
 	}
@@ -158,7 +158,7 @@ func (s *Server) listBookings(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, mapSlice(rows, newBookingDTO))
 }
 
-func bookingFilter(r *http.Request, paging clubhouse.Paging) (booking.BookingFilter, error) {
+func bookingFilter(r *http.Request) (booking.BookingFilter, error) {
 	var f booking.BookingFilter
 	var err error
 	if f.ClientID, err = queryID(r, "client_id"); err != nil {
@@ -167,7 +167,7 @@ func bookingFilter(r *http.Request, paging clubhouse.Paging) (booking.BookingFil
 	if f.CourtID, err = queryID(r, "court_id"); err != nil {
 		return f, err
 	}
-	if f.Limit, f.Offset, err = queryPage(r, paging); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r); err != nil {
 		return f, err
 	}
 	f.WithCancelled, err = withCancelled(r)
@@ -202,7 +202,7 @@ func withCancelled(r *http.Request) (bool, error) {
 // @Security XAuth
 // @Router /api/admin/booking/full [get]
 func (s *Server) listBookingsFull(w http.ResponseWriter, r *http.Request) error {
-	f, err := bookingFilter(r, booking.BookingFullPaging)
+	f, err := bookingFilter(r)
 	if err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func (s *Server) listBookingsFull(w http.ResponseWriter, r *http.Request) error 
 	if f.Confirmed, err = queryBool(r, "confirmed"); err != nil {
 		return err
 	}
-	rows, err := s.club(r).Bookings.ListPriced(r.Context(), actor(r), f)
+	rows, err := s.club(r).Bookings.ListFull(r.Context(), actor(r), f)
 	if err != nil {
 		return err
 	}
@@ -370,7 +370,7 @@ func (l *idList) UnmarshalJSON(b []byte) error {
 }
 
 type bulkDeleteInput struct {
-	IDs idList `json:"ids" validate:"required" swaggertype:"array,string" example:"12,13" maxLength:"20"`
+	IDs idList `json:"ids" validate:"required" swaggertype:"array,string" example:"12,13" maxItems:"1000" maxLength:"20" limit:"booking.MaxDeleteMany"`
 }
 
 type bulkDeleteDTO struct {

@@ -96,7 +96,7 @@ func newCourtDTO(c booking.Court) courtDTO {
 //patchgen:patch namedPatch
 type namedInput struct {
 	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Padel" maxLength:"255"`
-	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxDescription"`
 }
 
 // paymentTypeInput creates a payment type; paymentTypePatch changes one.
@@ -104,7 +104,7 @@ type namedInput struct {
 //patchgen:patch paymentTypePatch
 type paymentTypeInput struct {
 	Name          clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Cash" maxLength:"255"`
-	Description   clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description   clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxDescription"`
 	LedgerAccount clubhouse.Optional[string] `json:"ledger_account" swaggertype:"string" extensions:"x-nullable" example:"1.1.05.01" maxLength:"255"`
 }
 
@@ -117,13 +117,13 @@ func (in paymentTypePatch) domain() booking.CatalogInput {
 type statusInput struct {
 	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Confirmed" maxLength:"255"`
 	Color       clubhouse.Optional[string] `json:"color" validate:"required" swaggertype:"string" example:"#2E7D32" maxLength:"255"`
-	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxDescription"`
 }
 
 //patchgen:patch reservationTypePatch
 type reservationTypeInput struct {
 	Name         clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Tennis class" maxLength:"255"`
-	Description  clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description  clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxDescription"`
 	Gestion      clubhouse.Optional[int]    `json:"gestion" swaggertype:"integer" enums:"1,2" example:"2"`
 	LongBookings clubhouse.Optional[bool]   `json:"long_bookings" swaggertype:"boolean" example:"false"`
 	// the operator's events book with it (POST /api/admin/events); not with gestion 2

@@ -36,7 +36,7 @@ type classTariffInput struct {
 	ReservationTypeID clubhouse.Optional[int64]      `json:"reservation_type_id" validate:"required" swaggertype:"integer" example:"4"`
 	SinglePrice       clubhouse.Optional[wire.Money] `json:"single_price" validate:"required" swaggertype:"number" example:"25000"`
 	TotalPrice        clubhouse.Optional[wire.Money] `json:"total_price" validate:"required" swaggertype:"number" example:"100000"`
-	MaxCapacity       clubhouse.Optional[int]        `json:"max_capacity" validate:"required" swaggertype:"integer" minimum:"1" maximum:"10000" example:"4"`
+	MaxCapacity       clubhouse.Optional[int]        `json:"max_capacity" validate:"required" swaggertype:"integer" minimum:"1" maximum:"10000" example:"4" limit:"classes.MaxCapacity"`
 }
 
 func (in classTariffPatch) domain() classes.TariffInput {

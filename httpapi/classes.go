@@ -76,7 +76,7 @@ func newClassDTO(c classes.Class) classDTO {
 //patchgen:patch classPatch
 type classInput struct {
 	Title             clubhouse.Optional[string] `json:"title" validate:"required" swaggertype:"string" example:"Padel for beginners" maxLength:"255"`
-	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"classes.MaxDescription"`
 	CourtID           clubhouse.Optional[int64]  `json:"court_id" validate:"required" swaggertype:"integer" example:"2"`
 	ReservationTypeID clubhouse.Optional[int64]  `json:"reservation_type_id" validate:"required" swaggertype:"integer" example:"4"`
 	UserID            clubhouse.Optional[int64]  `json:"user_id" swaggertype:"integer" example:"7"`

@@ -89,7 +89,7 @@ type accountClientPatch struct {
 // @Security XAuth
 // @Router /api/admin/clients [get]
 func (s *Server) listClients(w http.ResponseWriter, r *http.Request) error {
-	limit, offset, err := queryPage(r, booking.ClientPaging)
+	limit, offset, err := queryPage(r)
 	if err != nil {
 		return err
 	}

@@ -341,7 +341,7 @@ func TestClients_list(t *testing.T) {
 	assert.Empty(t, listClients(t, admin, "offset=3"))
 	assert.Equal(t, []int64{luis.ID}, ids(listClients(t, admin, "search=e&limit=1&offset=1")), "search and paging combine")
 
-	for _, q := range []string{"limit=0", "limit=abc", "limit=-1", "limit=1001", "offset=-1", "offset=abc"} {
+	for _, q := range []string{"limit=abc", "limit=-1", "limit=1001", "offset=-1", "offset=2147483648", "offset=abc"} {
 		admin.Get("/api/admin/clients?"+q).Status(t, http.StatusBadRequest).Error(t, "invalid query")
 	}
 }
@@ -356,6 +356,7 @@ func TestClients_listDefaultLimit(t *testing.T) {
 	}
 	page := listClients(t, bot, "")
 	require.Len(t, page, 100, "limit defaults to 100")
+	assert.Len(t, listClients(t, bot, "limit=0"), 100, "a limit of 0 is the default, as for the service")
 	rest := listClients(t, bot, "offset=100")
 	require.Len(t, rest, 3)
 	assert.Less(t, page[99].ID, rest[0].ID, "pages follow one order")

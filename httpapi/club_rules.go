@@ -24,7 +24,7 @@ type hoursDTO struct {
 // weekHoursDTO is an interval of a weekday's opening hours.
 type weekHoursDTO struct {
 	// ISO weekday: 1 = Monday .. 7 = Sunday
-	Weekday int    `json:"weekday" validate:"required" minimum:"1" maximum:"7" example:"1"`
+	Weekday int    `json:"weekday" validate:"required" minimum:"1" maximum:"7" example:"1" limit:"booking.MaxWeekday"`
 	Opens   string `json:"opens" validate:"required" example:"07:00" maxLength:"255"`
 	Closes  string `json:"closes" validate:"required" example:"22:00" maxLength:"255"`
 }
@@ -33,7 +33,7 @@ type weekHoursDTO struct {
 type dateHoursDTO struct {
 	Date  string     `json:"date" validate:"required" example:"2026-12-25" maxLength:"255"`
 	Hours []hoursDTO `json:"hours" validate:"required"`
-	Note  *string    `json:"note" extensions:"x-nullable" example:"Christmas" maxLength:"2000"`
+	Note  *string    `json:"note" extensions:"x-nullable" example:"Christmas" maxLength:"2000" limit:"booking.MaxRuleNote"`
 }
 
 // typeRulesDTO are the rules of one reservation type; a null limit is the
@@ -42,10 +42,10 @@ type typeRulesDTO struct {
 	ReservationTypeID   int64  `json:"reservation_type_id" validate:"required" example:"3"`
 	ReservationTypeName string `json:"reservation_type_name,omitempty" example:"Maintenance"`
 	StaffOnly           bool   `json:"staff_only" example:"true"`
-	AdvanceDays         *int   `json:"advance_days" extensions:"x-nullable" minimum:"0" maximum:"3660"`
-	MinNoticeMinutes    *int   `json:"min_notice_minutes" extensions:"x-nullable" minimum:"0" maximum:"527040"`
-	MaxDurationMinutes  *int   `json:"max_duration_minutes" extensions:"x-nullable" minimum:"0" maximum:"527040"`
-	CancelWindowMinutes *int   `json:"cancel_window_minutes" extensions:"x-nullable" minimum:"0" maximum:"527040"`
+	AdvanceDays         *int   `json:"advance_days" extensions:"x-nullable" minimum:"0" maximum:"3660" limit:"booking.MaxAdvanceDays"`
+	MinNoticeMinutes    *int   `json:"min_notice_minutes" extensions:"x-nullable" minimum:"0" maximum:"527040" limit:"booking.MaxRuleMinutes"`
+	MaxDurationMinutes  *int   `json:"max_duration_minutes" extensions:"x-nullable" minimum:"0" maximum:"527040" limit:"booking.MaxRuleMinutes"`
+	CancelWindowMinutes *int   `json:"cancel_window_minutes" extensions:"x-nullable" minimum:"0" maximum:"527040" limit:"booking.MaxRuleMinutes"`
 }
 
 // clubRulesDTO are the club's booking rules. A limit of 0 is no limit; no
@@ -100,11 +100,11 @@ func newClubRulesDTO(r booking.Rules) clubRulesDTO {
 type clubRulesInput struct {
 	OpeningHours        clubhouse.Optional[[]weekHoursDTO] `json:"opening_hours" swaggertype:"array,object"`
 	Exceptions          clubhouse.Optional[[]dateHoursDTO] `json:"exceptions" swaggertype:"array,object"`
-	AdvanceDays         clubhouse.Optional[int]            `json:"advance_days" swaggertype:"integer" minimum:"0" maximum:"3660" example:"14"`
-	MinNoticeMinutes    clubhouse.Optional[int]            `json:"min_notice_minutes" swaggertype:"integer" minimum:"0" maximum:"527040" example:"60"`
-	MaxDurationMinutes  clubhouse.Optional[int]            `json:"max_duration_minutes" swaggertype:"integer" minimum:"0" maximum:"527040" example:"180"`
-	MaxFutureBookings   clubhouse.Optional[int]            `json:"max_future_bookings" swaggertype:"integer" minimum:"0" maximum:"100000" example:"4"`
-	CancelWindowMinutes clubhouse.Optional[int]            `json:"cancel_window_minutes" swaggertype:"integer" minimum:"0" maximum:"527040" example:"720"`
+	AdvanceDays         clubhouse.Optional[int]            `json:"advance_days" swaggertype:"integer" minimum:"0" maximum:"3660" example:"14" limit:"booking.MaxAdvanceDays"`
+	MinNoticeMinutes    clubhouse.Optional[int]            `json:"min_notice_minutes" swaggertype:"integer" minimum:"0" maximum:"527040" example:"60" limit:"booking.MaxRuleMinutes"`
+	MaxDurationMinutes  clubhouse.Optional[int]            `json:"max_duration_minutes" swaggertype:"integer" minimum:"0" maximum:"527040" example:"180" limit:"booking.MaxRuleMinutes"`
+	MaxFutureBookings   clubhouse.Optional[int]            `json:"max_future_bookings" swaggertype:"integer" minimum:"0" maximum:"100000" example:"4" limit:"booking.MaxFutureBookings"`
+	CancelWindowMinutes clubhouse.Optional[int]            `json:"cancel_window_minutes" swaggertype:"integer" minimum:"0" maximum:"527040" example:"720" limit:"booking.MaxRuleMinutes"`
 	Types               clubhouse.Optional[[]typeRulesDTO] `json:"types" swaggertype:"array,object"`
 }
 

@@ -69,7 +69,7 @@ type couponInput struct {
 	Code             clubhouse.Optional[string]     `json:"code" validate:"required" swaggertype:"string" example:"SUMMER10" maxLength:"255"`
 	Kind             clubhouse.Optional[string]     `json:"kind" validate:"required" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
 	Value            clubhouse.Optional[wire.Money] `json:"value" validate:"required" swaggertype:"number" example:"10"`
-	Description      clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description      clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxDescription"`
 	ValidFrom        clubhouse.Optional[string]     `json:"valid_from" swaggertype:"string" extensions:"x-nullable" example:"2026-06-01" maxLength:"255"`
 	ValidUntil       clubhouse.Optional[string]     `json:"valid_until" swaggertype:"string" extensions:"x-nullable" example:"2026-08-31" maxLength:"255"`
 	MaxUses          clubhouse.Optional[int]        `json:"max_uses" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
@@ -101,7 +101,7 @@ type contractInput struct {
 	Kind        clubhouse.Optional[string]     `json:"kind" validate:"required" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
 	Value       clubhouse.Optional[wire.Money] `json:"value" validate:"required" swaggertype:"number" example:"15"`
 	ClientID    clubhouse.Optional[int64]      `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
-	Description clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxDescription"`
 	ValidFrom   clubhouse.Optional[string]     `json:"valid_from" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
 	ValidUntil  clubhouse.Optional[string]     `json:"valid_until" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
 	IsActive    clubhouse.Optional[bool]       `json:"is_active" swaggertype:"boolean"`
@@ -358,11 +358,7 @@ type appliedCouponDTO struct {
 // @Security XAuth
 // @Router /api/admin/booking/coupons [get]
 func (s *Server) listAppliedCoupons(w http.ResponseWriter, r *http.Request) error {
-	page, err := queryInt(r, "page", 1, 1, 1_000_000)
-	if err != nil {
-		return err
-	}
-	limit, err := queryLimit(r, booking.CouponPaging)
+	page, limit, err := queryNumbered(r)
 	if err != nil {
 		return err
 	}
@@ -372,7 +368,7 @@ func (s *Server) listAppliedCoupons(w http.ResponseWriter, r *http.Request) erro
 	}
 	w.Header().Set("X-Total-Count", strconv.Itoa(total))
 	w.Header().Set("X-Page", strconv.Itoa(page-1))
-	w.Header().Set("X-Per-Page", strconv.Itoa(limit))
+	w.Header().Set("X-Per-Page", strconv.Itoa(booking.CouponPaging.Size(limit)))
 	return writeJSON(w, http.StatusOK, mapSlice(rows, func(a booking.AppliedCoupon) appliedCouponDTO {
 		return appliedCouponDTO{ID: a.ID, ReservationID: a.ReservationID, CouponID: a.CouponID, CouponCode: a.CouponCode,
 			CouponType: a.CouponType, Applied: wire.Money(a.Applied), CreatedAt: a.CreatedAt, RemovedAt: a.RemovedAt}

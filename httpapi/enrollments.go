@@ -75,11 +75,11 @@ func newEnrollmentDTO(e classes.Enrollment) enrollmentDTO {
 type enrollClaim struct {
 	PaymentTypeID clubhouse.Optional[int64]      `json:"paymentTypeId" validate:"required" swaggertype:"integer" example:"2"`
 	Amount        clubhouse.Optional[wire.Money] `json:"amount" validate:"required" swaggertype:"number" example:"25000"`
-	TransactionID clubhouse.Optional[string]     `json:"transaction_id" validate:"required" swaggertype:"string" example:"TX-2026-0001" maxLength:"200"`
+	TransactionID clubhouse.Optional[string]     `json:"transaction_id" validate:"required" swaggertype:"string" example:"TX-2026-0001" maxLength:"200" limit:"payments.MaxTransactionID"`
 }
 
 type enrollInput struct {
-	Payments []enrollClaim `json:"payments" validate:"required" maxItems:"10"`
+	Payments []enrollClaim `json:"payments" validate:"required" maxItems:"10" limit:"payments.MaxClaims"`
 }
 
 // listOpenClasses lists the classes a client may enroll in.
@@ -343,7 +343,7 @@ func (s *Server) removeEnrollment(w http.ResponseWriter, r *http.Request) error 
 
 type attendanceInput struct {
 	Date             clubhouse.Optional[string] `json:"date" validate:"required" swaggertype:"string" example:"2026-03-02" maxLength:"255"`
-	AttendanceStatus clubhouse.Optional[string] `json:"attendance_status" validate:"required" swaggertype:"string" enums:"present,absent,late,excused" maxLength:"20"`
+	AttendanceStatus clubhouse.Optional[string] `json:"attendance_status" validate:"required" swaggertype:"string" enums:"present,absent,late,excused" maxLength:"255"`
 }
 
 // markAttendance marks a student's attendance at a session.

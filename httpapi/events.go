@@ -90,7 +90,7 @@ type eventInput struct {
 	Checking    clubhouse.Optional[string] `json:"checking" validate:"required" swaggertype:"string" example:"2026-03-06 18:00:00" maxLength:"255"`
 	Checkout    clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-06 21:00:00" maxLength:"255"`
 	Title       clubhouse.Optional[string] `json:"title" validate:"required" swaggertype:"string" example:"Americano night" maxLength:"255"`
-	Capacity    clubhouse.Optional[int]    `json:"capacity" validate:"required" swaggertype:"integer" example:"16" minimum:"1" maximum:"1000"`
+	Capacity    clubhouse.Optional[int]    `json:"capacity" validate:"required" swaggertype:"integer" example:"16" minimum:"1" maximum:"1000" limit:"tickets.MaxCapacity"`
 	EventTypeID clubhouse.Optional[int64]  `json:"event_type_id" validate:"required" swaggertype:"integer" example:"3"`
 	// staff only: book the court against the club rules; recorded on the booking
 	OverrideRules bool `json:"override_rules" default:"false"`
@@ -110,9 +110,9 @@ type participantInput struct {
 	// the ticket to use, by id
 	TicketID clubhouse.Optional[int64] `json:"ticket_id" swaggertype:"integer" example:"31"`
 	// the ticket to use, by its code as printed or typed: case, dashes and spaces do not count
-	TicketCode clubhouse.Optional[string] `json:"ticket_code" swaggertype:"string" example:"7kq4-m9tx-hc2p" maxLength:"64"`
+	TicketCode clubhouse.Optional[string] `json:"ticket_code" swaggertype:"string" example:"7kq4-m9tx-hc2p" maxLength:"64" limit:"tickets.MaxCodeLength"`
 	// the slot to take; without it, the lowest free one
-	Slot clubhouse.Optional[int] `json:"slot" swaggertype:"integer" example:"1" minimum:"1" maximum:"1000"`
+	Slot clubhouse.Optional[int] `json:"slot" swaggertype:"integer" example:"1" minimum:"1" maximum:"1000" limit:"tickets.MaxCapacity"`
 }
 
 func (in participantInput) domain() tickets.ParticipantInput {
@@ -149,7 +149,7 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f.Status = r.URL.Query().Get("status")
-	if f.Limit, f.Offset, err = queryPage(r, tickets.EventPaging); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r); err != nil {
 		return err
 	}
 	rows, err := s.club(r).Tickets.Events.List(r.Context(), actor(r), f)

@@ -232,30 +232,10 @@ func pathID(r *http.Request, name string) (int64, error) {
 	return id, nil
 }
 
-// queryInt parses query parameter name as an integer in [min, max], def when absent.
-func queryInt(r *http.Request, name string, def, min, max int) (int, error) {
-	s := r.URL.Query().Get(name)
-	if s == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < min || n > max {
-		return 0, clubhouse.ErrInvalidQuery.Withf("%s must be an integer from %d to %d, not %q.", name, min, max, s)
-	}
-	return n, nil
-}
-
-// queryLimit reads the page size of a list from query parameter limit:
-// the list's Default when absent, else an integer from 1 to its Max
-// (wire.Page). Errors: ErrInvalidQuery.
-func queryLimit(r *http.Request, p clubhouse.Paging) (int, error) {
-	limit, _, err := queryPage(r, p)
-	return limit, err
-}
-
 // queryPage reads the page of a list from query parameters limit and
-// offset, by the rules of wire.Page. Errors: ErrInvalidQuery.
-func queryPage(r *http.Request, p clubhouse.Paging) (limit, offset int, err error) {
+// offset (wire.Page: 0 when absent); the list's service checks their
+// bounds. Errors: ErrInvalidQuery for a parameter that is not an integer.
+func queryPage(r *http.Request) (limit, offset int, err error) {
 	l, err := queryInt64(r, "limit")
 	if err != nil {
 		return 0, 0, err
@@ -264,7 +244,32 @@ func queryPage(r *http.Request, p clubhouse.Paging) (limit, offset int, err erro
 	if err != nil {
 		return 0, 0, err
 	}
-	return wire.Page(l, o, p)
+	limit, offset = wire.Page(l, o)
+	return limit, offset, nil
+}
+
+// queryMaxResults reads the page size of a list paged by cursor from
+// query parameter maxResults, 0 when absent; the list's service checks it.
+// Errors: ErrInvalidQuery for a value that is not an integer.
+func queryMaxResults(r *http.Request) (int, error) {
+	n, err := queryInt64(r, "maxResults")
+	return int(n.Or(0)), err
+}
+
+// queryNumbered reads the page of a list paged by number from query
+// parameters page (1 when absent) and limit (0 when absent); the list's
+// service checks their bounds. Errors: ErrInvalidQuery for a parameter
+// that is not an integer.
+func queryNumbered(r *http.Request) (page, limit int, err error) {
+	p, err := queryInt64(r, "page")
+	if err != nil {
+		return 0, 0, err
+	}
+	l, err := queryInt64(r, "limit")
+	if err != nil {
+		return 0, 0, err
+	}
+	return int(p.Or(1)), int(l.Or(0)), nil
 }
 
 // queryInt64 reads the optional integer of query parameter name.

@@ -113,7 +113,7 @@ func (s *Server) createMachine(w http.ResponseWriter, r *http.Request) error {
 // @Router /sudo/machines [get]
 // @Router /api/sudo/machines [get]
 func (s *Server) listMachines(w http.ResponseWriter, r *http.Request) error {
-	max, err := queryInt(r, "maxResults", 50, 1, 1000)
+	max, err := queryMaxResults(r)
 	if err != nil {
 		return err
 	}

@@ -221,7 +221,7 @@ func TestMachines_badInput(t *testing.T) {
 	sudo.Post("/api/sudo/machines/0/rotate", nil).Status(t, http.StatusBadRequest).Error(t, "invalid id")
 	sudo.Patch("/api/sudo/machines/9999", map[string]any{"disabled": true}).Status(t, http.StatusNotFound).Error(t, "machine not found")
 	sudo.Post("/api/sudo/machines/9999/rotate", nil).Status(t, http.StatusNotFound).Error(t, "machine not found")
-	for _, q := range []string{"maxResults=0", "maxResults=1001", "pageToken=bogus"} {
+	for _, q := range []string{"maxResults=-1", "maxResults=1001", "pageToken=bogus"} {
 		sudo.Get("/api/sudo/machines?"+q).Status(t, http.StatusBadRequest)
 	}
 

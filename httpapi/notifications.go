@@ -21,7 +21,7 @@ type pushTokenInput struct {
 	// The client whose device it is: required from staff; on
 	// /api/account/notifications/token none or the caller's own.
 	ClientID     clubhouse.Optional[int64] `json:"client_id" swaggertype:"integer" minimum:"1" example:"42"`
-	Platform     string                    `json:"platform" validate:"required" enums:"webpush" maxLength:"32" example:"webpush"`
+	Platform     string                    `json:"platform" validate:"required" enums:"webpush" maxLength:"32" example:"webpush" limit:"push.MaxPlatform"`
 	Subscription *pushSubscriptionInput    `json:"subscription" validate:"required"`
 }
 
@@ -29,16 +29,16 @@ type pushTokenInput struct {
 type pushSubscriptionInput struct {
 	// The push service's URL of the device: https, on a host that is not
 	// an address outside the public ranges; printable ASCII.
-	Endpoint string         `json:"endpoint" maxLength:"2048" example:"https://updates.push.services.mozilla.com/wpush/v2/gAAAAABm"`
+	Endpoint string         `json:"endpoint" maxLength:"2048" example:"https://updates.push.services.mozilla.com/wpush/v2/gAAAAABm" limit:"push.MaxEndpoint"`
 	Keys     *pushKeysInput `json:"keys"`
 }
 
 // pushKeysInput are the device's keys, base64url (padding optional).
 type pushKeysInput struct {
 	// The device's public key: an uncompressed P-256 point, 65 bytes.
-	P256dh string `json:"p256dh" maxLength:"88" example:"BKLy5HmB3JrsNXQHl5CNVh3DVVsV-5GgWOCA641bAaOSA6UPlhNV3uuReOgOWu_3goi2VTwh4agIIKbr9WKwDQ0"`
+	P256dh string `json:"p256dh" maxLength:"88" example:"BKLy5HmB3JrsNXQHl5CNVh3DVVsV-5GgWOCA641bAaOSA6UPlhNV3uuReOgOWu_3goi2VTwh4agIIKbr9WKwDQ0" limit:"push.MaxP256dh"`
 	// The device's authentication secret, 16 bytes.
-	Auth string `json:"auth" maxLength:"24" example:"h1UDI_Tg81Hz8xorUit5AQ"`
+	Auth string `json:"auth" maxLength:"24" example:"h1UDI_Tg81Hz8xorUit5AQ" limit:"push.MaxAuth"`
 }
 
 // domain reads in, sent by a device whose user agent is userAgent.
@@ -58,7 +58,7 @@ func (in pushTokenInput) domain(userAgent string) push.SubscriptionInput {
 
 // pushEndpointInput names the device to remove.
 type pushEndpointInput struct {
-	Endpoint string `json:"endpoint" validate:"required" maxLength:"2048" example:"https://updates.push.services.mozilla.com/wpush/v2/gAAAAABm"`
+	Endpoint string `json:"endpoint" validate:"required" maxLength:"2048" example:"https://updates.push.services.mozilla.com/wpush/v2/gAAAAABm" limit:"push.MaxEndpoint"`
 }
 
 // pushDeviceDTO is a registered device; its keys are not shown.
@@ -92,9 +92,9 @@ func writeDevice(w http.ResponseWriter, s push.Subscription) error {
 // notificationInput is a notification for every device of a client.
 type notificationInput struct {
 	ClientID int64  `json:"clientId" validate:"required" minimum:"1" example:"42"`
-	Title    string `json:"title" validate:"required" maxLength:"120" example:"Court 3 is free at 18:00"`
-	Body     string `json:"body" maxLength:"1000" example:"Book it before someone else does."`
-	URL      string `json:"url" maxLength:"1000" example:"https://club.example/book?court=3"`
+	Title    string `json:"title" validate:"required" maxLength:"120" example:"Court 3 is free at 18:00" limit:"push.MaxTitle"`
+	Body     string `json:"body" maxLength:"1000" example:"Book it before someone else does." limit:"push.MaxBody"`
+	URL      string `json:"url" maxLength:"1000" example:"https://club.example/book?court=3" limit:"push.MaxURL"`
 }
 
 // sentDTO is a notification queued for delivery.

@@ -107,7 +107,7 @@ func (s *Server) pendingAuthorization(w http.ResponseWriter, r *http.Request) er
 }
 
 type oauthStateInput struct {
-	OAuthState string `json:"oauth_state" validate:"required" maxLength:"36" example:"5b0c3f6e-8d1a-4c37-9a51-0f3b8c2d7e41"`
+	OAuthState string `json:"oauth_state" validate:"required" format:"uuid" maxLength:"36" example:"5b0c3f6e-8d1a-4c37-9a51-0f3b8c2d7e41"`
 }
 
 type redirectDTO struct {
@@ -360,9 +360,9 @@ func (s *Server) writeOAuthError(w http.ResponseWriter, r *http.Request, err err
 
 type clientRegistrationInput struct {
 	ClientName              string   `json:"client_name" maxLength:"255" example:"Claude"`
-	RedirectURIs            []string `json:"redirect_uris" validate:"required" maxItems:"10" maxLength:"2000" example:"http://127.0.0.1:33418/callback"`
-	GrantTypes              []string `json:"grant_types" maxItems:"10" maxLength:"255" example:"authorization_code,refresh_token"`
-	ResponseTypes           []string `json:"response_types" maxItems:"10" maxLength:"255" example:"code"`
+	RedirectURIs            []string `json:"redirect_uris" validate:"required" maxItems:"10" maxLength:"2000" example:"http://127.0.0.1:33418/callback" limit:"auth.MaxRedirectURIs auth.MaxRedirectURI"`
+	GrantTypes              []string `json:"grant_types" maxItems:"10" maxLength:"255" example:"authorization_code,refresh_token" limit:"auth.MaxClientTypes"`
+	ResponseTypes           []string `json:"response_types" maxItems:"10" maxLength:"255" example:"code" limit:"auth.MaxClientTypes"`
 	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method" maxLength:"255" example:"none"`
 }
 

@@ -15,7 +15,7 @@ type bookingPatch struct {
 	Checkout            clubhouse.Optional[string] `json:"checkout" swaggertype:"string" example:"2026-03-02 11:30:00" maxLength:"255"`
 	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable" example:"7"`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
-	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxNotes"`
 	// staff only: book or move against the club rules; recorded on the booking
 	OverrideRules bool `json:"override_rules" default:"false"`
 }
@@ -23,7 +23,7 @@ type bookingPatch struct {
 // classPatch is classInput with every field optional: the body of a change.
 type classPatch struct {
 	Title             clubhouse.Optional[string] `json:"title" swaggertype:"string" example:"Padel for beginners" maxLength:"255"`
-	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"classes.MaxDescription"`
 	CourtID           clubhouse.Optional[int64]  `json:"court_id" swaggertype:"integer" example:"2"`
 	ReservationTypeID clubhouse.Optional[int64]  `json:"reservation_type_id" swaggertype:"integer" example:"4"`
 	UserID            clubhouse.Optional[int64]  `json:"user_id" swaggertype:"integer" example:"7"`
@@ -42,7 +42,7 @@ type classTariffPatch struct {
 	ReservationTypeID clubhouse.Optional[int64]      `json:"reservation_type_id" swaggertype:"integer" example:"4"`
 	SinglePrice       clubhouse.Optional[wire.Money] `json:"single_price" swaggertype:"number" example:"25000"`
 	TotalPrice        clubhouse.Optional[wire.Money] `json:"total_price" swaggertype:"number" example:"100000"`
-	MaxCapacity       clubhouse.Optional[int]        `json:"max_capacity" swaggertype:"integer" minimum:"1" maximum:"10000" example:"4"`
+	MaxCapacity       clubhouse.Optional[int]        `json:"max_capacity" swaggertype:"integer" minimum:"1" maximum:"10000" example:"4" limit:"classes.MaxCapacity"`
 }
 
 // contractPatch is contractInput with every field optional: the body of a change.
@@ -51,7 +51,7 @@ type contractPatch struct {
 	Kind        clubhouse.Optional[string]     `json:"kind" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
 	Value       clubhouse.Optional[wire.Money] `json:"value" swaggertype:"number" example:"15"`
 	ClientID    clubhouse.Optional[int64]      `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
-	Description clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxDescription"`
 	ValidFrom   clubhouse.Optional[string]     `json:"valid_from" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
 	ValidUntil  clubhouse.Optional[string]     `json:"valid_until" swaggertype:"string" extensions:"x-nullable" maxLength:"255"`
 	IsActive    clubhouse.Optional[bool]       `json:"is_active" swaggertype:"boolean"`
@@ -62,7 +62,7 @@ type couponPatch struct {
 	Code             clubhouse.Optional[string]     `json:"code" swaggertype:"string" example:"SUMMER10" maxLength:"255"`
 	Kind             clubhouse.Optional[string]     `json:"kind" swaggertype:"string" enums:"percent,fixed" maxLength:"255"`
 	Value            clubhouse.Optional[wire.Money] `json:"value" swaggertype:"number" example:"10"`
-	Description      clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description      clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxDescription"`
 	ValidFrom        clubhouse.Optional[string]     `json:"valid_from" swaggertype:"string" extensions:"x-nullable" example:"2026-06-01" maxLength:"255"`
 	ValidUntil       clubhouse.Optional[string]     `json:"valid_until" swaggertype:"string" extensions:"x-nullable" example:"2026-08-31" maxLength:"255"`
 	MaxUses          clubhouse.Optional[int]        `json:"max_uses" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"2147483647"`
@@ -81,31 +81,31 @@ type courtPatch struct {
 // namedPatch is namedInput with every field optional: the body of a change.
 type namedPatch struct {
 	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Padel" maxLength:"255"`
-	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxDescription"`
 }
 
 // paymentPatch is paymentInput with every field optional: the body of a change.
 type paymentPatch struct {
 	ReservationID   clubhouse.Optional[int64]      `json:"reservation_id" swaggertype:"integer" example:"41"`
 	Amount          clubhouse.Optional[wire.Money] `json:"amount" swaggertype:"number" example:"60000"`
-	TransactionID   clubhouse.Optional[string]     `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" example:"TX-2026-0001" maxLength:"200"`
+	TransactionID   clubhouse.Optional[string]     `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" example:"TX-2026-0001" maxLength:"200" limit:"payments.MaxTransactionID"`
 	PaymentTypeID   clubhouse.Optional[int64]      `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
 	Status          clubhouse.Optional[bool]       `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	GatewayResponse clubhouse.Optional[string]     `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
+	Description     clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"payments.MaxDescription"`
+	GatewayResponse clubhouse.Optional[string]     `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536" limit:"payments.MaxGatewayResponse"`
 }
 
 // paymentTypePatch is paymentTypeInput with every field optional: the body of a change.
 type paymentTypePatch struct {
 	Name          clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Cash" maxLength:"255"`
-	Description   clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description   clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxDescription"`
 	LedgerAccount clubhouse.Optional[string] `json:"ledger_account" swaggertype:"string" extensions:"x-nullable" example:"1.1.05.01" maxLength:"255"`
 }
 
 // reservationTypePatch is reservationTypeInput with every field optional: the body of a change.
 type reservationTypePatch struct {
 	Name         clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Tennis class" maxLength:"255"`
-	Description  clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description  clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxDescription"`
 	Gestion      clubhouse.Optional[int]    `json:"gestion" swaggertype:"integer" enums:"1,2" example:"2"`
 	LongBookings clubhouse.Optional[bool]   `json:"long_bookings" swaggertype:"boolean" example:"false"`
 	// the operator's events book with it (POST /api/admin/events); not with gestion 2
@@ -116,7 +116,7 @@ type reservationTypePatch struct {
 type statusPatch struct {
 	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Confirmed" maxLength:"255"`
 	Color       clubhouse.Optional[string] `json:"color" swaggertype:"string" example:"#2E7D32" maxLength:"255"`
-	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxDescription"`
 }
 
 // tariffPatch is tariffInput with every field optional: the body of a change.
@@ -130,22 +130,22 @@ type tariffPatch struct {
 	EndDate           clubhouse.Optional[string] `json:"end_date" swaggertype:"string" extensions:"x-nullable" example:"2026-12-31" maxLength:"255"`
 	StartTime         clubhouse.Optional[string] `json:"start_time" swaggertype:"string" extensions:"x-nullable" example:"18:00:00" maxLength:"255"`
 	EndTime           clubhouse.Optional[string] `json:"end_time" swaggertype:"string" extensions:"x-nullable" example:"22:00:00" maxLength:"255"`
-	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxDescription"`
 }
 
 // ticketPackagePatch is ticketPackageInput with every field optional: the body of a change.
 type ticketPackagePatch struct {
 	ProgramID   clubhouse.Optional[int64]      `json:"program_id" swaggertype:"integer" example:"1"`
 	Name        clubhouse.Optional[string]     `json:"name" swaggertype:"string" example:"Ten tickets" maxLength:"255"`
-	TicketCount clubhouse.Optional[int]        `json:"ticket_count" swaggertype:"integer" minimum:"1" maximum:"1000" example:"10"`
+	TicketCount clubhouse.Optional[int]        `json:"ticket_count" swaggertype:"integer" minimum:"1" maximum:"1000" example:"10" limit:"tickets.MaxTicketCount"`
 	UnitPrice   clubhouse.Optional[wire.Money] `json:"unit_price" swaggertype:"number" example:"18000"`
-	ValidDays   clubhouse.Optional[int]        `json:"valid_days" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"3650" example:"90"`
+	ValidDays   clubhouse.Optional[int]        `json:"valid_days" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"3650" example:"90" limit:"tickets.MaxValidDays"`
 	IsActive    clubhouse.Optional[bool]       `json:"is_active" swaggertype:"boolean" example:"true"`
 }
 
 // ticketProgramPatch is ticketProgramInput with every field optional: the body of a change.
 type ticketProgramPatch struct {
 	Name        clubhouse.Optional[string] `json:"name" swaggertype:"string" example:"Open play" maxLength:"255"`
-	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" example:"Drop-in games, one ticket a session" maxLength:"2000"`
+	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" example:"Drop-in games, one ticket a session" maxLength:"2000" limit:"tickets.MaxDescription"`
 	IsActive    clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean" example:"true"`
 }

@@ -48,11 +48,11 @@ func newPaymentDTO(p payments.Payment) paymentDTO {
 type paymentInput struct {
 	ReservationID   clubhouse.Optional[int64]      `json:"reservation_id" validate:"required" swaggertype:"integer" example:"41"`
 	Amount          clubhouse.Optional[wire.Money] `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
-	TransactionID   clubhouse.Optional[string]     `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" example:"TX-2026-0001" maxLength:"200"`
+	TransactionID   clubhouse.Optional[string]     `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" example:"TX-2026-0001" maxLength:"200" limit:"payments.MaxTransactionID"`
 	PaymentTypeID   clubhouse.Optional[int64]      `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
 	Status          clubhouse.Optional[bool]       `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	GatewayResponse clubhouse.Optional[string]     `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
+	Description     clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"payments.MaxDescription"`
+	GatewayResponse clubhouse.Optional[string]     `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536" limit:"payments.MaxGatewayResponse"`
 }
 
 func (in paymentInput) domain() payments.Input { return paymentPatch(in).domain() }
@@ -86,7 +86,7 @@ func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) error {
 	if f.ReservationID, err = queryID(r, "reservation_id"); err != nil {
 		return err
 	}
-	if f.Limit, f.Offset, err = queryPage(r, payments.PaymentPaging); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r); err != nil {
 		return err
 	}
 	f.Search = r.URL.Query().Get("search")
@@ -287,11 +287,11 @@ func (s *Server) listBookingPayments(w http.ResponseWriter, r *http.Request) err
 // bookingPaymentInput is a payment of the booking in the path.
 type bookingPaymentInput struct {
 	Amount          clubhouse.Optional[wire.Money] `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
-	TransactionID   clubhouse.Optional[string]     `json:"transaction_id" validate:"required" swaggertype:"string" example:"TX-2026-0001" maxLength:"200"`
+	TransactionID   clubhouse.Optional[string]     `json:"transaction_id" validate:"required" swaggertype:"string" example:"TX-2026-0001" maxLength:"200" limit:"payments.MaxTransactionID"`
 	PaymentTypeID   clubhouse.Optional[int64]      `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
 	Status          clubhouse.Optional[bool]       `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	GatewayResponse clubhouse.Optional[string]     `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
+	Description     clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"payments.MaxDescription"`
+	GatewayResponse clubhouse.Optional[string]     `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536" limit:"payments.MaxGatewayResponse"`
 }
 
 func (in bookingPaymentInput) domain() payments.Input {
@@ -364,11 +364,11 @@ func (s *Server) getBookingPayment(w http.ResponseWriter, r *http.Request) error
 // bookingPaymentPatch changes a payment of the booking in the path.
 type bookingPaymentPatch struct {
 	Amount          clubhouse.Optional[wire.Money] `json:"amount" swaggertype:"number"`
-	TransactionID   clubhouse.Optional[string]     `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" maxLength:"200"`
+	TransactionID   clubhouse.Optional[string]     `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" maxLength:"200" limit:"payments.MaxTransactionID"`
 	PaymentTypeID   clubhouse.Optional[int64]      `json:"payment_type_id" swaggertype:"integer" extensions:"x-nullable"`
 	Status          clubhouse.Optional[bool]       `json:"status" swaggertype:"boolean"`
-	Description     clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
-	GatewayResponse clubhouse.Optional[string]     `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536"`
+	Description     clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"payments.MaxDescription"`
+	GatewayResponse clubhouse.Optional[string]     `json:"gateway_response" swaggertype:"string" extensions:"x-nullable" maxLength:"65536" limit:"payments.MaxGatewayResponse"`
 }
 
 // updateBookingPayment changes a payment of the booking in the path.
@@ -524,8 +524,8 @@ type accountPaymentInput struct {
 	ReservationID clubhouse.Optional[int64]      `json:"reservation_id" validate:"required" swaggertype:"integer" example:"41"`
 	PaymentTypeID clubhouse.Optional[int64]      `json:"payment_type_id" validate:"required" swaggertype:"integer" example:"3"`
 	Amount        clubhouse.Optional[wire.Money] `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
-	TransactionID clubhouse.Optional[string]     `json:"transaction_id" validate:"required" swaggertype:"string" example:"BANK-778812" maxLength:"200"`
-	Description   clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	TransactionID clubhouse.Optional[string]     `json:"transaction_id" validate:"required" swaggertype:"string" example:"BANK-778812" maxLength:"200" limit:"payments.MaxTransactionID"`
+	Description   clubhouse.Optional[string]     `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"payments.MaxDescription"`
 }
 
 // createAccountPayment records a payment the caller made for a booking.

@@ -107,7 +107,7 @@ type reservationInput struct {
 	Checkout          clubhouse.Optional[string] `json:"checkout" validate:"required" swaggertype:"string" example:"2026-03-02T11:30:00" maxLength:"255"`
 	ClientID          clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable"`
 	OperatorID        clubhouse.Optional[int64]  `json:"operator_id" swaggertype:"integer" extensions:"x-nullable"`
-	Notes             clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Notes             clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxNotes"`
 }
 
 // createReservation books a court for the caller.
@@ -144,7 +144,7 @@ func (s *Server) createReservation(w http.ResponseWriter, r *http.Request) error
 type reservationPatch struct {
 	Checking clubhouse.Optional[string] `json:"checking" swaggertype:"string" example:"2026-03-02T10:00:00" maxLength:"255"`
 	Checkout clubhouse.Optional[string] `json:"checkout" swaggertype:"string" example:"2026-03-02T11:30:00" maxLength:"255"`
-	Notes    clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Notes    clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxNotes"`
 }
 
 // updateReservation changes one of the caller's reservations.

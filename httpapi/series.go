@@ -19,7 +19,7 @@ type seriesInput struct {
 	RRule               string                     `json:"rrule" validate:"required" example:"FREQ=WEEKLY;BYDAY=TU,TH;COUNT=10" maxLength:"255"`
 	ClientID            clubhouse.Optional[int64]  `json:"client_id" swaggertype:"integer" extensions:"x-nullable" example:"7"`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id" swaggertype:"integer" extensions:"x-nullable"`
-	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxNotes"`
 	SkipConflicts       bool                       `json:"skip_conflicts" default:"false"`
 	// book against the club rules; recorded on every booking of the series
 	OverrideRules bool `json:"override_rules" default:"false"`

@@ -62,7 +62,7 @@ type tariffInput struct {
 	EndDate           clubhouse.Optional[string] `json:"end_date" swaggertype:"string" extensions:"x-nullable" example:"2026-12-31" maxLength:"255"`
 	StartTime         clubhouse.Optional[string] `json:"start_time" swaggertype:"string" extensions:"x-nullable" example:"18:00:00" maxLength:"255"`
 	EndTime           clubhouse.Optional[string] `json:"end_time" swaggertype:"string" extensions:"x-nullable" example:"22:00:00" maxLength:"255"`
-	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000"`
+	Description       clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxDescription"`
 }
 
 func (in tariffInput) domain() (booking.TariffInput, error) { return tariffPatch(in).domain() }

@@ -14,24 +14,24 @@ import (
 type saleInput struct {
 	PackageID   clubhouse.Optional[int64]  `json:"package_id" swaggertype:"integer" minimum:"1" example:"3"`
 	QuoteID     clubhouse.Optional[string] `json:"quote_id" swaggertype:"string" format:"uuid" maxLength:"36" example:"7f1c2f8e-2a4b-4c1e-9d7a-0a3e5b6c7d8e"`
-	TicketCount clubhouse.Optional[int]    `json:"ticket_count" swaggertype:"integer" minimum:"1" maximum:"1000" example:"10"`
+	TicketCount clubhouse.Optional[int]    `json:"ticket_count" swaggertype:"integer" minimum:"1" maximum:"1000" example:"10" limit:"tickets.MaxTicketCount"`
 	Buyer       *buyerInput                `json:"buyer" validate:"required"`
-	Phones      []string                   `json:"phones" maxItems:"10" maxLength:"32" example:"+57 300 123 4567"`
+	Phones      []string                   `json:"phones" maxItems:"10" maxLength:"32" example:"+57 300 123 4567" limit:"tickets.MaxPhones tickets.MaxPhoneLength"`
 	Payment     *salePaymentInput          `json:"payment"`
 }
 
 // buyerInput is who buys: not necessarily a client.
 type buyerInput struct {
 	Name     clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" maxLength:"255" example:"Marta Gómez"`
-	Document clubhouse.Optional[string] `json:"document" validate:"required" swaggertype:"string" maxLength:"64" example:"CC 52123456"`
-	Email    clubhouse.Optional[string] `json:"email" swaggertype:"string" extensions:"x-nullable" maxLength:"254" example:"marta@example.com"`
+	Document clubhouse.Optional[string] `json:"document" validate:"required" swaggertype:"string" maxLength:"64" example:"CC 52123456" limit:"tickets.MaxDocumentLength"`
+	Email    clubhouse.Optional[string] `json:"email" swaggertype:"string" extensions:"x-nullable" maxLength:"254" example:"marta@example.com" limit:"tickets.MaxEmailLength"`
 }
 
 // salePaymentInput is how the sale is paid.
 type salePaymentInput struct {
 	PaymentTypeID clubhouse.Optional[int64]      `json:"payment_type_id" validate:"required" swaggertype:"integer" minimum:"1" example:"1"`
 	Amount        clubhouse.Optional[wire.Money] `json:"amount" validate:"required" swaggertype:"number" example:"180000"`
-	TransactionID clubhouse.Optional[string]     `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" maxLength:"255" example:"VOUCHER-881"`
+	TransactionID clubhouse.Optional[string]     `json:"transaction_id" swaggertype:"string" extensions:"x-nullable" maxLength:"200" example:"VOUCHER-881" limit:"payments.MaxTransactionID"`
 }
 
 func (in saleInput) domain() tickets.SaleInput {
@@ -48,8 +48,8 @@ func (in saleInput) domain() tickets.SaleInput {
 
 // refundInput gives back unused tickets of a sale.
 type refundInput struct {
-	TicketIDs []int64                    `json:"ticket_ids" maxItems:"1000" example:"41"`
-	Reason    clubhouse.Optional[string] `json:"reason" validate:"required" swaggertype:"string" maxLength:"500" example:"The buyer moved away"`
+	TicketIDs []int64                    `json:"ticket_ids" maxItems:"1000" example:"41" limit:"tickets.MaxRefundTickets"`
+	Reason    clubhouse.Optional[string] `json:"reason" validate:"required" swaggertype:"string" maxLength:"500" example:"The buyer moved away" limit:"tickets.MaxReason"`
 }
 
 type buyerDTO struct {
@@ -206,7 +206,7 @@ func (s *Server) listTicketSales(w http.ResponseWriter, r *http.Request) error {
 	if f.ProgramID, err = queryID(r, "program_id"); err != nil {
 		return err
 	}
-	if f.Limit, f.Offset, err = queryPage(r, tickets.SalePaging); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r); err != nil {
 		return err
 	}
 	rows, total, err := s.club(r).Tickets.Sales.List(r.Context(), actor(r), f)
@@ -214,7 +214,7 @@ func (s *Server) listTicketSales(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("X-Total-Count", strconv.Itoa(total))
-	w.Header().Set("X-Limit", strconv.Itoa(f.Limit))
+	w.Header().Set("X-Limit", strconv.Itoa(tickets.SalePaging.Size(f.Limit)))
 	w.Header().Set("X-Offset", strconv.Itoa(f.Offset))
 	return writeJSON(w, http.StatusOK, mapSlice(rows, newSaleDTO))
 }

@@ -46,7 +46,7 @@ func newTicketPackageDTO(k tickets.Package) ticketPackageDTO {
 //patchgen:patch ticketProgramPatch
 type ticketProgramInput struct {
 	Name        clubhouse.Optional[string] `json:"name" validate:"required" swaggertype:"string" example:"Open play" maxLength:"255"`
-	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" example:"Drop-in games, one ticket a session" maxLength:"2000"`
+	Description clubhouse.Optional[string] `json:"description" swaggertype:"string" extensions:"x-nullable" example:"Drop-in games, one ticket a session" maxLength:"2000" limit:"tickets.MaxDescription"`
 	IsActive    clubhouse.Optional[bool]   `json:"is_active" swaggertype:"boolean" example:"true"`
 }
 
@@ -60,9 +60,9 @@ func (in ticketProgramPatch) domain() tickets.ProgramInput {
 type ticketPackageInput struct {
 	ProgramID   clubhouse.Optional[int64]      `json:"program_id" validate:"required" swaggertype:"integer" example:"1"`
 	Name        clubhouse.Optional[string]     `json:"name" validate:"required" swaggertype:"string" example:"Ten tickets" maxLength:"255"`
-	TicketCount clubhouse.Optional[int]        `json:"ticket_count" validate:"required" swaggertype:"integer" minimum:"1" maximum:"1000" example:"10"`
+	TicketCount clubhouse.Optional[int]        `json:"ticket_count" validate:"required" swaggertype:"integer" minimum:"1" maximum:"1000" example:"10" limit:"tickets.MaxTicketCount"`
 	UnitPrice   clubhouse.Optional[wire.Money] `json:"unit_price" validate:"required" swaggertype:"number" example:"18000"`
-	ValidDays   clubhouse.Optional[int]        `json:"valid_days" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"3650" example:"90"`
+	ValidDays   clubhouse.Optional[int]        `json:"valid_days" swaggertype:"integer" extensions:"x-nullable" minimum:"1" maximum:"3650" example:"90" limit:"tickets.MaxValidDays"`
 	IsActive    clubhouse.Optional[bool]       `json:"is_active" swaggertype:"boolean" example:"true"`
 }
 
@@ -97,7 +97,7 @@ func (in pricesInput) domain() ([]tickets.PriceChange, error) {
 
 type quoteInput struct {
 	PackageID   clubhouse.Optional[int64] `json:"package_id" validate:"required" swaggertype:"integer" minimum:"1" example:"3"`
-	TicketCount clubhouse.Optional[int]   `json:"ticket_count" swaggertype:"integer" minimum:"1" maximum:"1000" example:"10"`
+	TicketCount clubhouse.Optional[int]   `json:"ticket_count" swaggertype:"integer" minimum:"1" maximum:"1000" example:"10" limit:"tickets.MaxTicketCount"`
 }
 
 type quoteDTO struct {

@@ -2,8 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-
-	"github.com/clubhouse-go/clubhouse/booking"
 )
 
 // listTrainerBookings lists the bookings the trainer made.
@@ -23,7 +21,7 @@ import (
 // @Security XAuth
 // @Router /api/trainer/bookings [get]
 func (s *Server) listTrainerBookings(w http.ResponseWriter, r *http.Request) error {
-	f, err := bookingFilter(r, booking.BookingPaging)
+	f, err := bookingFilter(r)
 	if err != nil {
 		return err
 	}

@@ -57,7 +57,7 @@ type userListDTO struct {
 // @Security XAuth
 // @Router /api/admin/users [get]
 func (s *Server) listUsers(w http.ResponseWriter, r *http.Request) error {
-	max, err := queryInt(r, "maxResults", 50, 1, 1000)
+	max, err := queryMaxResults(r)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 // userJSON is a user in the identity-provider profile shape.
@@ -142,9 +143,10 @@ func TestUsers_list(t *testing.T) {
 	assert.Len(t, one.Users, 51)
 	assert.Nil(t, one.PageToken, "a page that ends exactly at the last user has no next token")
 
-	for _, q := range []string{"maxResults=1001", "maxResults=0", "maxResults=-1", "maxResults=abc"} {
+	for _, q := range []string{"maxResults=1001", "maxResults=-1", "maxResults=abc"} {
 		bot.Get("/api/admin/users?"+q).Status(t, http.StatusBadRequest).Error(t, "invalid query")
 	}
+	assert.Len(t, listUsers(t, bot, "maxResults=0").Users, users.UserPaging.Default, "0 is the default page, as for the service")
 }
 
 func TestUsers_paging(t *testing.T) {

@@ -13,10 +13,10 @@ import (
 // API description gives it. payments.ParseEvent reads it (the handler
 // passes the raw body on), with the members, types and limits below.
 type webhookEvent struct {
-	TransactionID   string     `json:"transaction_id" validate:"required" example:"TX-2026-0001" maxLength:"200"`
+	TransactionID   string     `json:"transaction_id" validate:"required" example:"TX-2026-0001" maxLength:"200" limit:"payments.MaxTransactionID"`
 	Amount          wire.Money `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
 	Status          string     `json:"status" validate:"required" example:"completed" maxLength:"255"`
-	GatewayResponse *string    `json:"gateway_response" extensions:"x-nullable" example:"{\"id\":\"TX-2026-0001\",\"state\":\"APPROVED\"}" maxLength:"65536"`
+	GatewayResponse *string    `json:"gateway_response" extensions:"x-nullable" example:"{\"id\":\"TX-2026-0001\",\"state\":\"APPROVED\"}" maxLength:"65536" limit:"payments.MaxGatewayResponse"`
 	Date            *string    `json:"date" format:"date-time" extensions:"x-nullable" example:"2026-03-02T10:05:00-05:00" maxLength:"255"`
 	ReservationID   *int64     `json:"reservation_id" extensions:"x-nullable" example:"41"`
 	EnrollmentID    *int64     `json:"enrollment_id" extensions:"x-nullable"`
@@ -122,7 +122,7 @@ func (s *Server) listPaymentInbox(w http.ResponseWriter, r *http.Request) error 
 	if open != nil {
 		f.Open = *open
 	}
-	if f.Limit, f.Offset, err = queryPage(r, payments.InboxPaging); err != nil {
+	if f.Limit, f.Offset, err = queryPage(r); err != nil {
 		return err
 	}
 	rows, err := s.club(r).Payments.Inbox(r.Context(), actor(r), f)
@@ -137,7 +137,7 @@ type inboxResolution struct {
 	Action        string  `json:"action" validate:"required" enums:"attach,dismiss" example:"attach" maxLength:"255"`
 	ReservationID *int64  `json:"reservation_id" extensions:"x-nullable" example:"41"`
 	EnrollmentID  *int64  `json:"enrollment_id" extensions:"x-nullable" example:"8"`
-	Note          *string `json:"note" extensions:"x-nullable" example:"Paid at the front desk; gateway test event." maxLength:"2000"`
+	Note          *string `json:"note" extensions:"x-nullable" example:"Paid at the front desk; gateway test event." maxLength:"2000" limit:"payments.MaxInboxNote"`
 }
 
 // resolvePaymentInbox resolves an inbox entry.

@@ -291,7 +291,7 @@ func TestWebhook_inbox(t *testing.T) {
 	require.Len(t, closed, 2)
 	assert.Equal(t, "GW-CLASS", closed[0]["transaction_id"], "latest resolved first")
 	admin.Get("/api/admin/payments/inbox?open=maybe").Status(t, http.StatusBadRequest)
-	admin.Get("/api/admin/payments/inbox?limit=0").Status(t, http.StatusBadRequest)
+	admin.Get("/api/admin/payments/inbox?limit=1001").Status(t, http.StatusBadRequest)
 	a.AsClient().Get("/api/admin/payments/inbox").Status(t, http.StatusForbidden)
 	a.Anonymous().Post(path("/api/admin/payments/inbox/%d/resolve", *gone.InboxID), map[string]any{"action": "dismiss", "note": "x"}).
 		Status(t, http.StatusUnauthorized)

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
 
 // Entry is a posted journal entry.
@@ -75,8 +76,16 @@ var (
 // by the ledger itself.
 const maxLines = 10_000
 
-// Validate checks in as the database will: a date, a description, two or
-// more lines, each with one positive side and at most two decimals, debits
+// MaxDescription is the most characters of the description of an entry
+// posted with Post (and of a cash register's close) and of a line's memo;
+// MaxReason those of the reason a period is reopened for.
+const (
+	MaxDescription = 2000
+	MaxReason      = 2000
+)
+
+// Validate checks in as the database will: a date, a description (and
+// memos) of at most MaxDescription characters, two or more lines, each with one positive side and at most two decimals, debits
 // equal to credits, and memorandum accounts (classes 8 and 9) never mixed
 // with the others. Errors: Invalid naming the problem.
 func (in EntryInput) Validate() error {
@@ -85,6 +94,14 @@ func (in EntryInput) Validate() error {
 	}
 	if strings.TrimSpace(in.Description) == "" {
 		return clubhouse.ErrIncomplete.Withf("Missing required fields: description.")
+	}
+	if err := wiretext.Check("description", in.Description, MaxDescription); err != nil {
+		return err
+	}
+	for i, l := range in.Lines {
+		if err := wiretext.Check(fmt.Sprintf("lines[%d].memo", i), l.Memo, MaxDescription); err != nil {
+			return err
+		}
 	}
 	if len(in.Lines) < 2 {
 		return ErrTooFewLines

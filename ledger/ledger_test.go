@@ -3,6 +3,7 @@ package ledger_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -67,6 +68,7 @@ func TestPost_invariants(t *testing.T) {
 		{entry("2026-01-05", "Vault below zero", dr("1.1.10.01", "10"), cr("1.1.05.02", "10")), clubhouse.Conflict},
 		{entry("2026-01-05", "Three decimals", dr("1.1.10.01", "10.001"), cr("4.1.05", "10.001")), clubhouse.Invalid},
 		{entry("2026-01-05", "Memorandum mixed in", dr("8", "10"), cr("4.1.05", "10")), clubhouse.Invalid},
+		{entry("2026-01-05", strings.Repeat("d", ledger.MaxDescription+1), dr("1.1.10.01", "10"), cr("4.1.05", "10")), clubhouse.Invalid},
 	}
 	for _, c := range cases {
 		_, _, err := l.Post(ctx, books, c.in)

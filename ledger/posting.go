@@ -207,13 +207,15 @@ type EntryFilter struct {
 // its Default.
 var EntryPaging = clubhouse.Paging{Default: 100, Max: 1000}
 
-// Entries returns the entries that match f, latest first, with their lines.
+// Entries returns the page of the entries that match f, latest first, with
+// their lines. Errors: clubhouse.ErrForbidden, ErrInvalidQuery for a page
+// out of EntryPaging.
 func (l *Ledger) Entries(ctx context.Context, by clubhouse.Actor, f EntryFilter) ([]Entry, error) {
 	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
 		return nil, err
 	}
 	var err error
-	if f.Limit, err = EntryPaging.Limit("limit", f.Limit); err != nil {
+	if f.Limit, f.Offset, err = EntryPaging.Page(f.Limit, f.Offset); err != nil {
 		return nil, err
 	}
 	var conds []string

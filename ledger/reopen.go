@@ -9,6 +9,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
 
 // Reopen opens the closed period with id again, for a, an admin, who gives
@@ -23,13 +24,17 @@ import (
 // if there was one, and period:reopened.
 // Periods close in order, so they reopen in reverse order: a later closed
 // period is reopened first. Errors: ErrReopenForAdmin for an actor without
-// role admin, Incomplete without a reason, ErrPeriodNotFound,
+// role admin, Incomplete without a reason, Invalid for one over MaxReason,
+// ErrPeriodNotFound,
 // ErrPeriodOpen, ErrReopenOrder naming the later closed periods, and those
 // of Post when the chart no longer takes the reversal (an account
 // deactivated since the close).
 func (l *Ledger) Reopen(ctx context.Context, a clubhouse.Actor, id int64, reason string) (Period, error) {
 	if !a.Has(clubhouse.RoleAdmin) {
 		return Period{}, ErrReopenForAdmin
+	}
+	if err := wiretext.Check("reason", reason, MaxReason); err != nil {
+		return Period{}, err
 	}
 	if reason = strings.TrimSpace(reason); reason == "" {
 		return Period{}, clubhouse.ErrIncomplete.Withf("Missing required fields: reason.")

@@ -65,7 +65,7 @@ func TestMCP_businessErrors(t *testing.T) {
 		{"payment without its reference", "booking_add_payment", map[string]any{"booking_id": booking, "amount": 500}, "invalid_input", "incomplete data", "transaction_id"},
 		{"text too long", "booking_update", map[string]any{"booking_id": booking, "notes": strings.Repeat("x", 2001)}, "invalid_input", "invalid data", "notes must be at most 2000 characters"},
 		{"NUL in text", "client_search", map[string]any{"query": "a\x00b"}, "invalid_input", "invalid data", "NUL"},
-		{"limit out of range", "booking_list", map[string]any{"limit": 0}, "invalid_input", "invalid query", "limit"},
+		{"limit out of range", "booking_list", map[string]any{"limit": 5001}, "invalid_input", "invalid query", "limit must be an integer from 1 to 5000, not 5001."},
 		{"bad filter date", "booking_list", map[string]any{"start_date": "05/03/2030"}, "invalid_input", "invalid date", "start_date"},
 		{"client without names", "client_create", map[string]any{"first_name": " ", "last_name": "X", "document": "1", "document_type_id": 1}, "invalid_input", "invalid data", "first_name"},
 		{"another client's document", "client_create", map[string]any{"first_name": "Eva", "last_name": "Paz", "document": "doc-71", "document_type_id": 1}, "conflict", "document already in use", "document"},

@@ -223,7 +223,7 @@ type bookingCreateArgs struct {
 	Checkout            clubhouse.Optional[string] `json:"checkout" jsonschema:"End: wall time of the club, after checking, such as 2026-12-01T19:30:00; at most 24 hours later unless the type allows long bookings."`
 	ClientID            clubhouse.Optional[int64]  `json:"client_id,omitzero" jsonschema:"Id of the client (from client_search or client_create); may be set later with booking_update."`
 	ReservationStatusID clubhouse.Optional[int64]  `json:"reservation_status_id,omitzero" jsonschema:"Id of the status (from reservation_status_list); omit it to start pending."`
-	Notes               clubhouse.Optional[string] `json:"notes,omitzero" maxLength:"2000" jsonschema:"Free notes for the staff."`
+	Notes               clubhouse.Optional[string] `json:"notes,omitzero" maxLength:"2000" jsonschema:"Free notes for the staff." limit:"booking.MaxNotes"`
 	OverrideRules       clubhouse.Optional[bool]   `json:"override_rules,omitzero" jsonschema:"true books against the club rules (opening hours, notice, advance, duration, a client's booking limit), recorded on the booking with who did it. Only when a person at the club asked for it; a refusal names the rule."`
 	IdempotencyKey      clubhouse.Optional[string] `json:"idempotency_key,omitzero" maxLength:"255" jsonschema:"Optional key of this request, 1 to 255 printable ASCII characters without spaces, such as a UUID. A retry with the same key and arguments returns the first result and writes nothing again; the same key with other arguments is refused (conflict). Keys are kept 24 hours."`
 }
@@ -240,17 +240,17 @@ type bookingUpdateArgs struct {
 	ReservationTypeID   clubhouse.Optional[int64]  `json:"reservation_type_id,omitzero" jsonschema:"Id of another reservation type."`
 	Checking            clubhouse.Optional[string] `json:"checking,omitzero" jsonschema:"New start: wall time of the club, ISO 8601 without offset; on :00 or :30."`
 	Checkout            clubhouse.Optional[string] `json:"checkout,omitzero" jsonschema:"New end: wall time of the club, after checking; on :00 or :30."`
-	Notes               clubhouse.Optional[string] `json:"notes,omitzero" maxLength:"2000" jsonschema:"New notes; null or an empty string clears them."`
+	Notes               clubhouse.Optional[string] `json:"notes,omitzero" maxLength:"2000" jsonschema:"New notes; null or an empty string clears them." limit:"booking.MaxNotes"`
 	OverrideRules       clubhouse.Optional[bool]   `json:"override_rules,omitzero" jsonschema:"true moves the booking against the club rules (opening hours, notice, advance, duration, a client's booking limit), recorded on the booking with who did it. Only when a person at the club asked for it; a refusal names the rule."`
 }
 
 type paymentArgs struct {
 	BookingID      clubhouse.Optional[int64]       `json:"booking_id" jsonschema:"Id of the booking paid."`
 	Amount         clubhouse.Optional[json.Number] `json:"amount" jsonschema:"Amount paid, above 0 with at most two decimals, such as 60000 or 45000.50."`
-	TransactionID  clubhouse.Optional[string]      `json:"transaction_id" maxLength:"200" jsonschema:"Reference of the payment: the gateway's transaction id, the transfer's reference or a receipt number; unique among payments."`
+	TransactionID  clubhouse.Optional[string]      `json:"transaction_id" maxLength:"200" jsonschema:"Reference of the payment: the gateway's transaction id, the transfer's reference or a receipt number; unique among payments." limit:"payments.MaxTransactionID"`
 	PaymentTypeID  clubhouse.Optional[int64]       `json:"payment_type_id,omitzero" jsonschema:"Id of the payment type (from payment_type_list), such as Cash or Transfer."`
 	Status         clubhouse.Optional[bool]        `json:"status,omitzero" jsonschema:"true when the money has been received (cash at the desk, a confirmed transfer): the payment counts toward total_paid at once. false or omitted: pending until staff validate it."`
-	Description    clubhouse.Optional[string]      `json:"description,omitzero" maxLength:"2000" jsonschema:"Free description."`
+	Description    clubhouse.Optional[string]      `json:"description,omitzero" maxLength:"2000" jsonschema:"Free description." limit:"payments.MaxDescription"`
 	IdempotencyKey clubhouse.Optional[string]      `json:"idempotency_key,omitzero" maxLength:"255" jsonschema:"Optional key of this request, 1 to 255 printable ASCII characters without spaces, such as a UUID. A retry with the same key and arguments returns the first result and writes nothing again; the same key with other arguments is refused (conflict). Keys are kept 24 hours."`
 }
 
@@ -303,10 +303,7 @@ func (h *Handler) register(s *sdk.Server) {
 	addTool(s, h, &sdk.Tool{Name: "client_search", Title: "Search clients", Annotations: readOnly,
 		Description: "Finds clients by email, name, document or phone. After booking_create: search the client who books; when absent, client_create; then booking_update with booking_id and client_id."},
 		func(ctx context.Context, c call[clientSearchArgs]) (clientsView, error) {
-			limit, offset, err := wire.Page(c.in.Limit, c.in.Offset, booking.ClientPaging)
-			if err != nil {
-				return clientsView{}, err
-			}
+			limit, offset := wire.Page(c.in.Limit, c.in.Offset)
 			rows, err := c.club.Clients.List(ctx, c.by, c.in.Query.Or(""), limit, offset)
 			return clientsView{Clients: mapSlice(rows, newClientView)}, err
 		})
@@ -426,9 +423,7 @@ func (h *Handler) register(s *sdk.Server) {
 			in := c.in
 			var f booking.BookingFilter
 			var err error
-			if f.Limit, f.Offset, err = wire.Page(in.Limit, in.Offset, booking.BookingPaging); err != nil {
-				return bookingsView{}, err
-			}
+			f.Limit, f.Offset = wire.Page(in.Limit, in.Offset)
 			from, err := wire.Date("start_date", in.StartDate)
 			if err != nil {
 				return bookingsView{}, err

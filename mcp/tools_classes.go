@@ -17,7 +17,7 @@ import (
 // /api/trainer/events.
 
 type classListArgs struct {
-	Status    clubhouse.Optional[string] `json:"status,omitzero" maxLength:"20" jsonschema:"Only classes with this status: scheduled, cancelled or completed."`
+	Status    clubhouse.Optional[string] `json:"status,omitzero" jsonschema:"Only classes with this status: scheduled, cancelled or completed."`
 	From      clubhouse.Optional[string] `json:"from,omitzero" jsonschema:"Only classes that end on or after this date, YYYY-MM-DD."`
 	To        clubhouse.Optional[string] `json:"to,omitzero" jsonschema:"Only classes that start on or before this date, YYYY-MM-DD."`
 	TrainerID clubhouse.Optional[int64]  `json:"trainer_id,omitzero" jsonschema:"Only the classes of this trainer (their user id, the user_id of a class)."`

@@ -20,7 +20,7 @@ type eventListArgs struct {
 	From    clubhouse.Optional[string] `json:"from,omitzero" jsonschema:"Only events that start on or after this date, YYYY-MM-DD."`
 	To      clubhouse.Optional[string] `json:"to,omitzero" jsonschema:"Only events that start on or before this date, YYYY-MM-DD."`
 	CourtID clubhouse.Optional[int64]  `json:"court_id,omitzero" jsonschema:"Only the events on this court (from court_list)."`
-	Status  clubhouse.Optional[string] `json:"status,omitzero" maxLength:"20" jsonschema:"Only events with this status: scheduled, cancelled or completed."`
+	Status  clubhouse.Optional[string] `json:"status,omitzero" jsonschema:"Only events with this status: scheduled, cancelled or completed."`
 	Limit   clubhouse.Optional[int64]  `json:"limit,omitzero" jsonschema:"Most events to return, 1 to 1000; default 100."`
 	Offset  clubhouse.Optional[int64]  `json:"offset,omitzero" jsonschema:"Events to skip, for the next page; default 0."`
 }
@@ -28,12 +28,12 @@ type eventListArgs struct {
 type participantArgs struct {
 	EventID        clubhouse.Optional[int64]  `json:"event_id" jsonschema:"Id of the event (from event_list)."`
 	ClientID       clubhouse.Optional[int64]  `json:"client_id,omitzero" jsonschema:"The client to seat (from client_search); send client_id or ticket_code, not both."`
-	TicketCode     clubhouse.Optional[string] `json:"ticket_code,omitzero" maxLength:"64" jsonschema:"The code of the ticket to use, as printed or typed (letter case, spaces and dashes do not count); send ticket_code or client_id, not both."`
+	TicketCode     clubhouse.Optional[string] `json:"ticket_code,omitzero" maxLength:"64" jsonschema:"The code of the ticket to use, as printed or typed (letter case, spaces and dashes do not count); send ticket_code or client_id, not both." limit:"tickets.MaxCodeLength"`
 	IdempotencyKey clubhouse.Optional[string] `json:"idempotency_key,omitzero" maxLength:"255" jsonschema:"Optional key of this request, 1 to 255 printable ASCII characters without spaces, such as a UUID. A retry with the same key and arguments returns the first result and writes nothing again; the same key with other arguments is refused (conflict). Keys are kept 24 hours."`
 }
 
 type ticketArgs struct {
-	Code clubhouse.Optional[string] `json:"code" maxLength:"64" jsonschema:"The ticket's code, as printed, typed or scanned: letter case, spaces and dashes do not count (k7qm-4xpa-9rte finds K7QM4XPA9RTE)."`
+	Code clubhouse.Optional[string] `json:"code" maxLength:"64" jsonschema:"The ticket's code, as printed, typed or scanned: letter case, spaces and dashes do not count (k7qm-4xpa-9rte finds K7QM4XPA9RTE)." limit:"tickets.MaxCodeLength"`
 }
 
 // eventView is an event of event_list; checking and checkout are the wall
@@ -111,9 +111,7 @@ func (h *Handler) registerEvents(s *sdk.Server) {
 			in := c.in
 			var f tickets.EventFilter
 			var err error
-			if f.Limit, f.Offset, err = wire.Page(in.Limit, in.Offset, tickets.EventPaging); err != nil {
-				return eventsView{}, err
-			}
+			f.Limit, f.Offset = wire.Page(in.Limit, in.Offset)
 			from, err := wire.Date("from", in.From)
 			if err != nil {
 				return eventsView{}, err

@@ -23,7 +23,7 @@ func TestMCP_events(t *testing.T) {
 	event := id(t, events[0])
 	assert.Equal(t, "Five-a-side night", events[0]["title"])
 	assert.Equal(t, "8", fmt.Sprint(events[0]["places_left"]), "ten places, two taken")
-	assert.Equal(t, "invalid_input", callErr(t, cs, "event_list", map[string]any{"limit": 0}).Code)
+	assert.Equal(t, "invalid_input", callErr(t, cs, "event_list", map[string]any{"limit": -1}).Code)
 
 	var code string
 	require.NoError(t, a.DB.GetContext(t.Context(), &code, `SELECT code FROM tickets WHERE status = 'available' ORDER BY id LIMIT 1`))

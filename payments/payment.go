@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
 
 // Payment is a payment of a booking, an enrollment or a ticket sale.
@@ -101,6 +102,16 @@ func ValidAmount(a decimal.Decimal) error {
 	return nil
 }
 
+// The limits of a payment's text, in characters: the transaction id (a
+// gateway's, a client's claim, a ticket sale's voucher) is at most
+// MaxTransactionID long, wherever it comes from, the gateway's answer
+// MaxGatewayResponse and the description MaxDescription.
+const (
+	MaxTransactionID   = 200
+	MaxGatewayResponse = 65536
+	MaxDescription     = 2000
+)
+
 // Input is the data of a payment to create or change. On create, Amount is
 // required; a client's claim (Service.ClientCreate) also needs
 // PaymentTypeID and TransactionID, while staff may record a payment
@@ -129,8 +140,19 @@ func (in Input) change(p *Payment) error {
 }
 
 // apply writes the fields set in in onto p, validating each; required lists
-// the fields that must be present. Errors: Invalid naming the field.
+// the fields that must be present. Errors: Invalid naming the field (text
+// over its limit among them).
 func (in Input) apply(p *Payment, required ...string) error {
+	for _, t := range []struct {
+		name string
+		f    clubhouse.Optional[string]
+		max  int
+	}{{"transaction_id", in.TransactionID, MaxTransactionID}, {"gateway_response", in.GatewayResponse, MaxGatewayResponse},
+		{"description", in.Description, MaxDescription}} {
+		if err := wiretext.CheckSet(t.name, t.f, t.max); err != nil {
+			return err
+		}
+	}
 	var missing []string
 	need := func(name string, set, null bool) bool {
 		req := false

@@ -15,6 +15,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
 
 // The statuses of a reconciled event.
@@ -300,13 +301,14 @@ type InboxFilter struct {
 	Limit, Offset int
 }
 
-// Inbox lists the entries of the inbox that f selects.
+// Inbox lists the page of the entries of the inbox that f selects. Errors:
+// clubhouse.ErrForbidden, ErrInvalidQuery for a page out of InboxPaging.
 func (s *Service) Inbox(ctx context.Context, by clubhouse.Actor, f InboxFilter) ([]InboxEntry, error) {
 	if err := by.RequirePanel(); err != nil {
 		return nil, err
 	}
 	var err error
-	if f.Limit, err = InboxPaging.Limit("limit", f.Limit); err != nil {
+	if f.Limit, f.Offset, err = InboxPaging.Page(f.Limit, f.Offset); err != nil {
 		return nil, err
 	}
 	return s.store.listInbox(ctx, s.db, f)
@@ -338,18 +340,25 @@ var (
 	ErrInboxResolved = clubhouse.Errorf(clubhouse.Conflict, "already resolved", "The inbox entry was already resolved.")
 )
 
+// MaxInboxNote is the most characters of the note that resolves an inbox
+// entry.
+const MaxInboxNote = 2000
+
 // ResolveInbox closes the inbox entry with id, in one transaction. Attach
 // creates the entry's payment on the booking r.ReservationID or the class
 // enrollment r.EnrollmentID from the stored event (its amount, status,
 // gateway response and date), or confirms the client's claim of it there,
 // and records it on the entry; dismiss records r.Note. It returns the entry
 // and, for attach, the payment. Errors: ErrInboxNotFound, ErrInboxResolved,
-// Invalid ("invalid data" for an unknown action or both ids,
-// "incomplete data" without the id or note the action needs, "invalid
-// reference" for a booking or enrollment that does not exist),
+// Invalid ("invalid data" for an unknown action, both ids or a note over
+// MaxInboxNote, "incomplete data" without the id or note the action needs,
+// "invalid reference" for a booking or enrollment that does not exist),
 // ErrTransactionUsed when a payment with the entry's transaction_id exists.
 func (s *Service) ResolveInbox(ctx context.Context, by clubhouse.Actor, id int64, r Resolution) (InboxEntry, Payment, error) {
 	if err := by.RequirePanel(); err != nil {
+		return InboxEntry{}, Payment{}, err
+	}
+	if err := wiretext.Check("note", r.Note, MaxInboxNote); err != nil {
 		return InboxEntry{}, Payment{}, err
 	}
 	r.Note = strings.TrimSpace(r.Note)

@@ -55,13 +55,15 @@ func New(db *sqlx.DB, o Options) *Service {
 	return &Service{db: db, objects: o.Objects, now: o.Now, events: o.Events, bookings: o.Bookings, secrets: secrets}
 }
 
-// List returns the payments that match f: pending first, then latest first.
+// List returns the page of the payments that match f: pending first, then
+// latest first. Errors: clubhouse.ErrForbidden, ErrInvalidQuery for a page
+// out of PaymentPaging.
 func (s *Service) List(ctx context.Context, by clubhouse.Actor, f Filter) ([]Payment, error) {
 	if err := by.RequirePanel(); err != nil {
 		return nil, err
 	}
 	var err error
-	if f.Limit, err = PaymentPaging.Limit("limit", f.Limit); err != nil {
+	if f.Limit, f.Offset, err = PaymentPaging.Page(f.Limit, f.Offset); err != nil {
 		return nil, err
 	}
 	return s.store.list(ctx, s.db, f)
@@ -258,10 +260,11 @@ func (s *Service) ofBookings(ctx context.Context, ids []int64) (map[int64][]Paym
 	return out, nil
 }
 
-// ClientPage returns one page of the payments of by's client, latest
-// first, and their total count; none when by has no client record.
+// ClientPage returns page number page (from 1) of the payments of by's
+// client, latest first, and their total count; none when by has no client
+// record. Errors: ErrInvalidQuery for a page out of booking.AccountPaging.
 func (s *Service) ClientPage(ctx context.Context, by clubhouse.Actor, page, limit int) ([]Payment, int, error) {
-	limit, err := booking.AccountPaging.Limit("limit", limit)
+	limit, offset, err := booking.AccountPaging.Numbered(page, limit)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -269,7 +272,7 @@ func (s *Service) ClientPage(ctx context.Context, by clubhouse.Actor, page, limi
 	if err != nil || clientID == 0 {
 		return []Payment{}, 0, err
 	}
-	rows, err := s.store.list(ctx, s.db, Filter{ClientID: clientID, LatestFirst: true, Limit: limit, Offset: (page - 1) * limit})
+	rows, err := s.store.list(ctx, s.db, Filter{ClientID: clientID, LatestFirst: true, Limit: limit, Offset: offset})
 	if err != nil {
 		return nil, 0, err
 	}

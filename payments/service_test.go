@@ -236,6 +236,11 @@ func TestService_Create(t *testing.T) {
 				assert.Nil(t, p.TransactionID)
 				assert.Nil(t, p.PaymentTypeID)
 			}},
+		{name: "a transaction id over MaxTransactionID", in: c.input(c.booking, "1000", strings.Repeat("T", payments.MaxTransactionID+1)),
+			wantErr: clubhouse.ErrInvalidData},
+		{name: "a description over MaxDescription", in: with(c.input(c.booking, "1000", "GW-LONG"), func(in *payments.Input) {
+			in.Description = clubhouse.Some(strings.Repeat("d", payments.MaxDescription+1))
+		}), wantErr: clubhouse.ErrInvalidData},
 		{name: "a trimmed description and gateway response", in: with(c.input(c.booking, "0.01", ""), func(in *payments.Input) {
 			in.Description, in.GatewayResponse = clubhouse.Some("  cash at the desk "), clubhouse.Some(`{"code":0}`)
 		}), check: func(t *testing.T, p payments.Payment) {
@@ -903,6 +908,7 @@ func TestService_ClientPage(t *testing.T) {
 		{name: "last page", by: c.ana, page: 2, limit: 2, want: []payments.Payment{first}, total: 3},
 		{name: "limit 0 is the default page", by: c.ana, page: 1, want: []payments.Payment{third, second, first}, total: 3},
 		{name: "limit above the maximum", by: c.ana, page: 1, limit: booking.AccountPaging.Max + 1, wantErr: clubhouse.ErrInvalidQuery},
+		{name: "page 0", by: c.ana, page: 0, wantErr: clubhouse.ErrInvalidQuery},
 		{name: "a user without a client", by: c.eve, page: 1, want: []payments.Payment{}},
 		{name: "a bot", by: clubhouse.Staff("kiosk"), page: 1, want: []payments.Payment{}},
 	}

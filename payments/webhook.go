@@ -37,9 +37,6 @@ type Event struct {
 	Payload         []byte     // the raw JSON delivered, kept in the inbox
 }
 
-// maxTransactionID bounds the length of a gateway transaction id.
-const maxTransactionID = 200
-
 // Validate checks the event's data and trims its transaction id. It returns
 // the payment status and detail the event's status word stands for.
 // Errors: Invalid "incomplete data" without a transaction id, "invalid data"
@@ -52,8 +49,8 @@ func (e *Event) Validate() (status bool, detail string, err error) {
 	switch {
 	case e.TransactionID == "":
 		return false, "", clubhouse.ErrIncomplete.Withf("Missing required fields: transaction_id.")
-	case len(e.TransactionID) > maxTransactionID:
-		return false, "", clubhouse.ErrInvalidData.Withf("transaction_id is longer than %d bytes.", maxTransactionID)
+	case len(e.TransactionID) > MaxTransactionID:
+		return false, "", clubhouse.ErrInvalidData.Withf("transaction_id is longer than %d bytes.", MaxTransactionID)
 	}
 	for _, f := range []struct {
 		name string
@@ -94,10 +91,9 @@ func (e *Event) Validate() (status bool, detail string, err error) {
 // (strings or null), reservation_id and enrollment_id (integers or null).
 // The other text members are at most so many characters long.
 const (
-	MaxDelivery             = 64 << 10 // bytes of a delivery's body, read whole before its signature is checked
-	maxEventStatus          = 255
-	maxEventGatewayResponse = 65536
-	maxEventDate            = 255
+	MaxDelivery    = 64 << 10 // bytes of a delivery's body, read whole before its signature is checked
+	maxEventStatus = 255
+	maxEventDate   = 255
 )
 
 // ErrDeliveryTooLarge is returned for a delivery whose body exceeds
@@ -141,7 +137,7 @@ func ParseEvent(body []byte) (Event, error) {
 		switch name {
 		case "transaction_id":
 			var v *string
-			if v, err = eventText(name, raw, maxTransactionID); v != nil {
+			if v, err = eventText(name, raw, MaxTransactionID); v != nil {
 				e.TransactionID, txid = *v, true
 			}
 		case "amount":
@@ -149,7 +145,7 @@ func ParseEvent(body []byte) (Event, error) {
 		case "status":
 			status, err = eventText(name, raw, maxEventStatus)
 		case "gateway_response":
-			e.GatewayResponse, err = eventText(name, raw, maxEventGatewayResponse)
+			e.GatewayResponse, err = eventText(name, raw, MaxGatewayResponse)
 		case "date":
 			date, err = eventText(name, raw, maxEventDate)
 		case "reservation_id":

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/outbound"
+	"github.com/clubhouse-go/clubhouse/internal/wiretext"
 )
 
 // PlatformWebPush is the platform of a browser's subscription under the
@@ -33,6 +34,14 @@ const (
 const (
 	p256dhSize = 65
 	authSize   = 16
+)
+
+// The longest text of a subscription's platform and keys, in characters:
+// a key is base64 of its size, padded or not.
+const (
+	MaxPlatform = 32
+	MaxP256dh   = (p256dhSize + 2) / 3 * 4
+	MaxAuth     = (authSize + 2) / 3 * 4
 )
 
 // Subscription is one device of a client that receives its notifications.
@@ -99,8 +108,17 @@ type subscription struct {
 // check validates in and returns it as the store writes it, its endpoint
 // checked by CheckEndpoint with allowPrivate. The client is checked by
 // the caller. Errors: clubhouse.ErrIncomplete naming the missing fields,
-// ErrInvalidPlatform, ErrInvalidEndpoint, ErrInvalidKeys.
+// clubhouse.ErrInvalidData for text over its limit, ErrInvalidPlatform,
+// ErrInvalidEndpoint, ErrInvalidKeys.
 func (in SubscriptionInput) check(allowPrivate bool) (subscription, error) {
+	for _, t := range []struct {
+		name, v string
+		max     int
+	}{{"platform", in.Platform, MaxPlatform}, {"subscription.keys.p256dh", in.Keys.P256dh, MaxP256dh}, {"subscription.keys.auth", in.Keys.Auth, MaxAuth}} {
+		if err := wiretext.Check(t.name, t.v, t.max); err != nil {
+			return subscription{}, err
+		}
+	}
 	if in.Platform != "" && in.Platform != PlatformWebPush {
 		return subscription{}, ErrInvalidPlatform.Withf("The platform must be webpush, not %q.", in.Platform)
 	}

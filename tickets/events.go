@@ -63,7 +63,7 @@ func (s *Events) List(ctx context.Context, by clubhouse.Actor, f EventFilter) ([
 		return nil, clubhouse.ErrInvalidQuery.Withf("status must be scheduled, cancelled or completed, not %q.", f.Status)
 	}
 	var err error
-	if f.Limit, err = EventPaging.Limit("limit", f.Limit); err != nil {
+	if f.Limit, f.Offset, err = EventPaging.Page(f.Limit, f.Offset); err != nil {
 		return nil, err
 	}
 	return s.store.list(ctx, s.db, f)

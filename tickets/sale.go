@@ -109,14 +109,15 @@ type RefundInput struct {
 	Reason    clubhouse.Optional[string]
 }
 
-// The bounds of sales.
+// The bounds of sales. A sale's payment is a payment like any other: its
+// transaction id is at most payments.MaxTransactionID characters.
 const (
-	MaxPhones         = 10  // phones of a sale's buyer
-	MaxPhoneLength    = 32  // characters of a phone
-	MaxDocumentLength = 64  // characters of a buyer's document
-	MaxEmailLength    = 254 // characters of a buyer's email
-	MaxTransactionID  = 255 // characters of a payment's transaction id
-	MaxReason         = 500 // characters of a refund's reason
+	MaxPhones         = 10   // phones of a sale's buyer
+	MaxPhoneLength    = 32   // characters of a phone
+	MaxDocumentLength = 64   // characters of a buyer's document
+	MaxEmailLength    = 254  // characters of a buyer's email
+	MaxReason         = 500  // characters of a refund's reason
+	MaxRefundTickets  = 1000 // tickets one refund names
 )
 
 // SalePaging is the page size of the sales list: a filter's Limit of 0 is
@@ -235,7 +236,7 @@ func (in SaleInput) check() (checked, error) {
 			if t == "" {
 				return c, clubhouse.ErrInvalidData.Withf("payment.transaction_id must not be blank; leave it out when there is none.")
 			}
-			if err := wiretext.Check("payment.transaction_id", t, MaxTransactionID); err != nil {
+			if err := wiretext.Check("payment.transaction_id", t, payments.MaxTransactionID); err != nil {
 				return c, err
 			}
 			c.transaction = &t

@@ -149,11 +149,8 @@ func (s *Sales) List(ctx context.Context, by clubhouse.Actor, f SaleFilter) ([]S
 		return nil, 0, err
 	}
 	var err error
-	if f.Limit, err = SalePaging.Limit("limit", f.Limit); err != nil {
+	if f.Limit, f.Offset, err = SalePaging.Page(f.Limit, f.Offset); err != nil {
 		return nil, 0, err
-	}
-	if f.Offset < 0 {
-		return nil, 0, clubhouse.ErrInvalidQuery.Withf("offset must not be negative.")
 	}
 	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
 		return nil, 0, clubhouse.ErrInvalidQuery.Withf("to must not be before from.")
@@ -211,14 +208,18 @@ func (s *Sales) Ticket(ctx context.Context, by clubhouse.Actor, code string) (Ti
 // stay as they are. It returns the sale.
 //
 // Errors: clubhouse.ErrForbidden, ErrSaleNotFound; ErrIncomplete without
-// a reason, ErrInvalidData for a long reason, ErrInvalidReference for a
-// ticket id not of the sale; ErrNothingToRefund when none is available.
+// a reason, ErrInvalidData for a long reason or more than MaxRefundTickets
+// ticket ids, ErrInvalidReference for a ticket id not of the sale;
+// ErrNothingToRefund when none is available.
 func (s *Sales) Refund(ctx context.Context, by clubhouse.Actor, id int64, in RefundInput) (Sale, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Sale{}, err
 	}
 	if !in.Reason.Present() {
 		return Sale{}, clubhouse.ErrIncomplete.Withf("Missing required fields: reason.")
+	}
+	if len(in.TicketIDs) > MaxRefundTickets {
+		return Sale{}, clubhouse.ErrInvalidData.Withf("ticket_ids holds at most %d tickets, not %d.", MaxRefundTickets, len(in.TicketIDs))
 	}
 	reason, err := requiredText("reason", *in.Reason.Value, MaxReason)
 	if err != nil {

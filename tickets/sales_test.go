@@ -195,6 +195,9 @@ func TestSales_badInput(t *testing.T) {
 		{"amount short of the total", func(in *tickets.SaleInput) { in.Payment.Amount = money("17999.99") }, desk, tickets.ErrPaymentAmount},
 		{"amount with three decimals", func(in *tickets.SaleInput) { in.Payment.Amount = money("18000.001") }, desk, clubhouse.ErrInvalidAmount},
 		{"blank transaction", func(in *tickets.SaleInput) { in.Payment.TransactionID = clubhouse.Some(" ") }, desk, clubhouse.ErrInvalidData},
+		{"transaction id over a payment's", func(in *tickets.SaleInput) {
+			in.Payment.TransactionID = clubhouse.Some(strings.Repeat("T", payments.MaxTransactionID+1))
+		}, desk, clubhouse.ErrInvalidData},
 		{"transaction used", func(in *tickets.SaleInput) { in.Payment.TransactionID = clubhouse.Some("T-1") }, desk, payments.ErrTransactionUsed},
 		{"malformed quote", func(in *tickets.SaleInput) { in.QuoteID = clubhouse.Some("my-quote") }, desk, clubhouse.ErrInvalidData},
 		{"unknown quote", func(in *tickets.SaleInput) { in.QuoteID = clubhouse.Some("7f1c2f8e-2a4b-4c1e-9d7a-0a3e5b6c7d8e") }, desk, tickets.ErrQuoteNotFound},
@@ -403,6 +406,9 @@ func TestSales_refund(t *testing.T) {
 	require.ErrorIs(t, err, clubhouse.ErrInvalidReference)
 	_, err = s.svc.Sales.Refund(ctx, desk, 999, tickets.RefundInput{Reason: clubhouse.Some("x")})
 	require.ErrorIs(t, err, tickets.ErrSaleNotFound)
+	_, err = s.svc.Sales.Refund(ctx, desk, sale.ID, tickets.RefundInput{TicketIDs: make([]int64, tickets.MaxRefundTickets+1),
+		Reason: clubhouse.Some("too many")})
+	require.ErrorIs(t, err, clubhouse.ErrInvalidData, "at most MaxRefundTickets ids")
 
 	got, err := s.svc.Sales.Refund(ctx, desk, sale.ID, tickets.RefundInput{TicketIDs: []int64{ts[0].ID, ts[1].ID},
 		Reason: clubhouse.Some("Moved away")})

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -56,11 +57,19 @@ var (
 	ErrTicketRefunded = clubhouse.Errorf(clubhouse.Conflict, "ticket refunded", "The ticket was refunded.")
 )
 
+// MaxCodeLength is the most characters of a ticket code as typed, with
+// its spaces and dashes.
+const MaxCodeLength = 64
+
 // ParseCode reads a ticket code as people type or scan it: letter case,
 // spaces and dashes do not count ("abcd-efgh-jkmn" is "ABCDEFGHJKMN").
 // Errors: clubhouse.ErrInvalidData for anything but CodeLength characters
-// of the codes' alphabet.
+// of the codes' alphabet, or more than MaxCodeLength characters as typed.
 func ParseCode(s string) (string, error) {
+	if utf8.RuneCountInString(s) > MaxCodeLength {
+		return "", clubhouse.ErrInvalidData.Withf(
+			"A ticket code is %d letters and digits (no 0, O, 1 or I), dashes and spaces aside, at most %d characters as typed.", CodeLength, MaxCodeLength)
+	}
 	code := strings.Map(func(r rune) rune {
 		switch {
 		case r == '-' || r == ' ':

@@ -90,10 +90,17 @@ func ValidEmail(s string) (string, error) {
 	return a.Address, nil
 }
 
-// CheckPassword returns ErrPasswordTooWeak unless password is 8 to 72
-// bytes long (bcrypt reads no more than 72).
+// The length of a password, in bytes: bcrypt reads no more than
+// MaxPassword.
+const (
+	MinPassword = 8
+	MaxPassword = 72
+)
+
+// CheckPassword returns ErrPasswordTooWeak unless password is MinPassword
+// to MaxPassword bytes long.
 func CheckPassword(password string) error {
-	if len(password) < 8 || len(password) > 72 {
+	if len(password) < MinPassword || len(password) > MaxPassword {
 		return ErrPasswordTooWeak
 	}
 	return nil

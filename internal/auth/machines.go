@@ -121,9 +121,18 @@ type MachinePage struct {
 	Total     int
 }
 
-// Machines lists the machine clients in creation order, max per page, as
-// users.Service.List lists users. Errors: ErrBadPageToken.
+// MachinePaging is the page size of Machines: 50 unless asked, at most
+// 1000.
+var MachinePaging = clubhouse.Paging{Default: 50, Max: 1000}
+
+// Machines lists the machine clients in creation order, max per page
+// (MachinePaging), as users.Service.List lists users. Errors:
+// clubhouse.ErrInvalidQuery for max, ErrBadPageToken.
 func (s *Service) Machines(ctx context.Context, pageToken string, max int) (MachinePage, error) {
+	max, err := MachinePaging.Limit("maxResults", max)
+	if err != nil {
+		return MachinePage{}, err
+	}
 	after, err := decodePageToken('m', pageToken)
 	if err != nil {
 		return MachinePage{}, err

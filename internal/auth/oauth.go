@@ -127,8 +127,8 @@ func (s *Service) Authorize(ctx context.Context, r AuthorizeRequest) (Authorizat
 	if slices.Contains(r.Repeated, "client_id") || !validText(r.ClientID, 255) {
 		return Authorization{}, ErrUnknownClient.Withf("client_id must be sent once, as text of at most 255 characters.")
 	}
-	if slices.Contains(r.Repeated, "redirect_uri") || !validText(r.RedirectURI, 2000) {
-		return Authorization{}, ErrRedirectURI.Withf("redirect_uri must be sent once, as a URI of at most 2000 characters.")
+	if slices.Contains(r.Repeated, "redirect_uri") || !validText(r.RedirectURI, MaxRedirectURI) {
+		return Authorization{}, ErrRedirectURI.Withf("redirect_uri must be sent once, as a URI of at most %d characters.", MaxRedirectURI)
 	}
 	// A document is fetched on the caller's word: the fetch is charged to
 	// its address before it runs, as the row of a request is otherwise.
@@ -516,13 +516,16 @@ type RegisteredClient struct {
 // ErrInvalidMetadata, *TooManyRequests (ErrTooManyRequests) beyond
 // FlowBurst requests from the address.
 func (s *Service) RegisterClient(ctx context.Context, r ClientRegistration) (RegisteredClient, error) {
-	if len(r.RedirectURIs) == 0 || len(r.RedirectURIs) > 10 {
-		return RegisteredClient{}, ErrInvalidRedirectURIs.Withf("redirect_uris must hold 1 to 10 URIs.")
+	if len(r.RedirectURIs) == 0 || len(r.RedirectURIs) > MaxRedirectURIs {
+		return RegisteredClient{}, ErrInvalidRedirectURIs.Withf("redirect_uris must hold 1 to %d URIs.", MaxRedirectURIs)
 	}
 	for _, u := range r.RedirectURIs {
-		if utf8.RuneCountInString(u) > 2000 || !s.o.OAuth.Redirects.Allows(u) {
+		if utf8.RuneCountInString(u) > MaxRedirectURI || !s.o.OAuth.Redirects.Allows(u) {
 			return RegisteredClient{}, ErrInvalidRedirectURIs.Withf("The redirect URI %q is not allowed by this server.", u)
 		}
+	}
+	if len(r.GrantTypes) > MaxClientTypes || len(r.ResponseTypes) > MaxClientTypes {
+		return RegisteredClient{}, ErrInvalidMetadata.Withf("grant_types and response_types hold at most %d entries each.", MaxClientTypes)
 	}
 	for _, g := range r.GrantTypes {
 		if g != "authorization_code" && g != "refresh_token" {

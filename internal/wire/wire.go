@@ -185,20 +185,11 @@ func OptionalMoney(o clubhouse.Optional[Money]) clubhouse.Optional[decimal.Decim
 // FormatAmount writes an amount as a JSON number, exactly.
 func FormatAmount(d decimal.Decimal) json.Number { return json.Number(d.String()) }
 
-// MaxOffset is the largest offset of a page.
-const MaxOffset = 1<<31 - 1
-
-// Page reads the limit and offset of a page of a list with paging p: an
-// absent limit is p.Default, a given one lies from 1 to p.Max; an absent
-// offset is 0, a given one lies from 0 to MaxOffset. Errors: an Invalid
-// "invalid query" naming the parameter.
-func Page(limit, offset clubhouse.Optional[int64], p clubhouse.Paging) (int, int, error) {
-	l, o := limit.Or(int64(p.Default)), offset.Or(0)
-	if l < 1 || l > int64(p.Max) {
-		return 0, 0, clubhouse.ErrInvalidQuery.Withf("limit must be an integer from 1 to %d, not %d.", p.Max, l)
-	}
-	if o < 0 || o > MaxOffset {
-		return 0, 0, clubhouse.ErrInvalidQuery.Withf("offset must be an integer from 0 to %d, not %d.", MaxOffset, o)
-	}
-	return int(l), int(o), nil
+// Page reads the limit and offset a caller sent for a page of a list as
+// the list's service takes them, 0 for one not sent (the default page
+// size, the first item). It checks no bound: the service alone does, with
+// clubhouse.Paging.Page, so that a page is judged once, with one message,
+// whichever door it came through.
+func Page(limit, offset clubhouse.Optional[int64]) (int, int) {
+	return int(limit.Or(0)), int(offset.Or(0))
 }

@@ -100,3 +100,13 @@ func hex4(b []byte) (rune, bool) {
 	}
 	return v, true
 }
+
+// CheckSet is Check of the text o holds, when o holds text: a domain
+// service checks with it the optional fields of its input against its own
+// limits, with the message a front door gives.
+func CheckSet(field string, o clubhouse.Optional[string], max int) error {
+	if !o.Present() {
+		return nil
+	}
+	return Check(field, *o.Value, max)
+}
