@@ -108,7 +108,7 @@ type accountBookingsDTO struct {
 // @Tags account
 // @Produce json
 // @Param page query int false "Page, from 1" default(1)
-// @Param limit query int false "Page size, 1 to 100" default(10)
+// @Param limit query int false "Page size, 1 to 100; 0 gives the default page, 10" default(10)
 // @Param include_cancelled query bool false "Cancelled bookings too"
 // @Success 200 {object} accountBookingsDTO
 // @Failure 400,401,503 {object} errorBody

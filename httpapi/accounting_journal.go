@@ -122,7 +122,7 @@ func (s *Server) postEntry(w http.ResponseWriter, r *http.Request, l *ledger.Led
 // @Param account query string false "Only entries with a line on this account code" maxlength(255)
 // @Param source query string false "Only entries of this source (manual, payment, reversal, close-results, reopen, cash-close)" maxlength(255)
 // @Param period_id query int false "Only entries of this period"
-// @Param limit query int false "Page size, 1 to 1000" default(100)
+// @Param limit query int false "Page size, 1 to 1000; 0 gives the default page, 100" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} entryDTO
 // @Failure 400,401,403,503 {object} errorBody

@@ -139,7 +139,7 @@ func (in bookingPatch) domain(zone *time.Location) (booking.BookingInput, error)
 // @Param client_id query int false "Only this client's bookings"
 // @Param court_id query int false "Only this court's bookings"
 // @Param include_cancelled query bool false "Cancelled bookings too (default: only those that hold their court)"
-// @Param limit query int false "Page size, 1 to 5000" default(100)
+// @Param limit query int false "Page size, 1 to 5000; 0 gives the default page, 100" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} bookingDTO
 // @Failure 400,401,403,503 {object} errorBody
@@ -194,7 +194,7 @@ func withCancelled(r *http.Request) (bool, error) {
 // @Param active query bool false "Only bookings whose checkout is in the future"
 // @Param confirmed query bool false "true: confirmed; false: pending"
 // @Param include_cancelled query bool false "Cancelled bookings too (default: only those that hold their court)"
-// @Param limit query int false "Page size, 1 to 5000" default(1000)
+// @Param limit query int false "Page size, 1 to 5000; 0 gives the default page, 1000" default(1000)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} bookingFullDTO
 // @Failure 400,401,403,503 {object} errorBody

@@ -81,7 +81,7 @@ type accountClientPatch struct {
 // @Tags clients
 // @Produce json
 // @Param search query string false "Case-insensitive match on email, display name, name, document or phone" maxlength(255)
-// @Param limit query int false "Page size, 1 to 1000" default(100)
+// @Param limit query int false "Page size, 1 to 1000; 0 gives the default page, 100" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} clientDTO
 // @Failure 400,401,403,503 {object} errorBody

@@ -348,7 +348,7 @@ type appliedCouponDTO struct {
 // @Tags coupons
 // @Produce json
 // @Param page query int false "Page, base 1" default(1)
-// @Param limit query int false "Page size, 1 to 200" default(50)
+// @Param limit query int false "Page size, 1 to 200; 0 gives the default page, 50" default(50)
 // @Success 200 {array} appliedCouponDTO
 // @Header 200 {integer} X-Total-Count "Entries in all pages"
 // @Header 200 {integer} X-Page "Page index, base 0"

@@ -129,7 +129,7 @@ func (in participantInput) domain() tickets.ParticipantInput {
 // @Param to query string false "Only events that start on or before this date (YYYY-MM-DD)" maxlength(255)
 // @Param court_id query int false "Only the events on this court"
 // @Param status query string false "Only events with this status" Enums(scheduled, cancelled, completed) maxlength(20)
-// @Param limit query int false "Page size, 1 to 1000" default(100)
+// @Param limit query int false "Page size, 1 to 1000; 0 gives the default page, 100" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} eventDTO
 // @Failure 400,401,403,503 {object} errorBody

@@ -104,7 +104,7 @@ func (s *Server) createMachine(w http.ResponseWriter, r *http.Request) error {
 // @Description Pages in creation order, as GET /api/sudo/users; pageToken is null on the last page. Secrets are never shown.
 // @Tags sudo
 // @Produce json
-// @Param maxResults query int false "Page size, 1 to 1000" default(50)
+// @Param maxResults query int false "Page size, 1 to 1000; 0 gives the default page, 50" default(50)
 // @Param pageToken query string false "Token of the next page, from the previous answer" maxlength(255)
 // @Success 200 {object} machineListDTO
 // @Failure 400,401,403,503 {object} errorBody

@@ -70,7 +70,7 @@ func (in paymentPatch) domain() payments.Input {
 // @Param search query string false "Case-insensitive match on transaction_id or description" maxlength(255)
 // @Param status query bool false "false: pending; true: completed"
 // @Param reservation_id query int false "Only this booking's payments"
-// @Param limit query int false "Page size, 1 to 1000" default(100)
+// @Param limit query int false "Page size, 1 to 1000; 0 gives the default page, 100" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} paymentDTO
 // @Failure 400,401,403,503 {object} errorBody
@@ -475,7 +475,7 @@ type accountPaymentsDTO struct {
 // @Tags account
 // @Produce json
 // @Param page query int false "Page, from 1" default(1)
-// @Param limit query int false "Page size, 1 to 100" default(10)
+// @Param limit query int false "Page size, 1 to 100; 0 gives the default page, 10" default(10)
 // @Success 200 {object} accountPaymentsDTO
 // @Failure 400,401,503 {object} errorBody
 // @Security Bearer

@@ -184,7 +184,7 @@ func (s *Server) sellTickets(w http.ResponseWriter, r *http.Request) error {
 // @Param from query string false "Only sales made on or after this date of the club's calendar (YYYY-MM-DD)" maxlength(255)
 // @Param to query string false "Only sales made on or before this date of the club's calendar (YYYY-MM-DD)" maxlength(255)
 // @Param program_id query int false "Only sales of this program's packages"
-// @Param limit query int false "Page size, 1 to 500" default(50)
+// @Param limit query int false "Page size, 1 to 500; 0 gives the default page, 50" default(50)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} saleDTO
 // @Header 200 {integer} X-Total-Count "Sales that match, in all pages"

@@ -13,7 +13,7 @@ import (
 // @Param client_id query int false "Only this client's bookings"
 // @Param court_id query int false "Only this court's bookings"
 // @Param include_cancelled query bool false "Cancelled bookings too (default: only those that hold their court)"
-// @Param limit query int false "Page size, 1 to 5000" default(100)
+// @Param limit query int false "Page size, 1 to 5000; 0 gives the default page, 100" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} bookingDTO
 // @Failure 400,401,403,503 {object} errorBody

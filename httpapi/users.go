@@ -49,7 +49,7 @@ type userListDTO struct {
 // @Description Pages in creation order. pageToken is opaque and stays valid while users are added; it is null on the last page.
 // @Tags users
 // @Produce json
-// @Param maxResults query int false "Page size, 1 to 1000" default(50)
+// @Param maxResults query int false "Page size, 1 to 1000; 0 gives the default page, 50" default(50)
 // @Param pageToken query string false "Token of the next page, from the previous answer" maxlength(255)
 // @Success 200 {object} userListDTO
 // @Failure 400,401,403,503 {object} errorBody

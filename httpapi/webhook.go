@@ -106,7 +106,7 @@ func newInboxEntryDTO(e payments.InboxEntry) inboxEntryDTO {
 // @Tags payments
 // @Produce json
 // @Param open query bool false "true: open entries; false: resolved ones" default(true)
-// @Param limit query int false "Page size, 1 to 1000" default(100)
+// @Param limit query int false "Page size, 1 to 1000; 0 gives the default page, 100" default(100)
 // @Param offset query int false "Rows to skip" default(0)
 // @Success 200 {array} inboxEntryDTO
 // @Failure 400,401,403,503 {object} errorBody
