@@ -181,7 +181,7 @@ type searchArgs struct {
 
 type clientSearchArgs struct {
 	Query  clubhouse.Optional[string] `json:"query" jsonschema:"Text found in the client's email, display name, first or last name, document or phone (case-insensitive); an empty string lists every client."`
-	Limit  clubhouse.Optional[int64]  `json:"limit,omitzero" jsonschema:"Most clients to return, 1 to 1000; default 100."`
+	Limit  clubhouse.Optional[int64]  `json:"limit,omitzero" jsonschema:"Most clients to return, 1 to 1000; default 100, also for 0."`
 	Offset clubhouse.Optional[int64]  `json:"offset,omitzero" jsonschema:"Clients to skip, for the next page; default 0."`
 }
 
@@ -262,7 +262,7 @@ type bookingListArgs struct {
 	Active           clubhouse.Optional[bool]   `json:"active,omitzero" jsonschema:"true: only bookings not over yet."`
 	Confirmed        clubhouse.Optional[bool]   `json:"confirmed,omitzero" jsonschema:"true: only bookings whose status is not Pending; false: only pending ones."`
 	IncludeCancelled clubhouse.Optional[bool]   `json:"include_cancelled,omitzero" jsonschema:"true: cancelled bookings too (they have cancelled_at); default: only bookings that hold their court."`
-	Limit            clubhouse.Optional[int64]  `json:"limit,omitzero" jsonschema:"Most bookings to return, 1 to 5000; default 100. Latest first."`
+	Limit            clubhouse.Optional[int64]  `json:"limit,omitzero" jsonschema:"Most bookings to return, 1 to 5000; default 100, also for 0. Latest first."`
 	Offset           clubhouse.Optional[int64]  `json:"offset,omitzero" jsonschema:"Bookings to skip, for the next page; default 0."`
 }
 

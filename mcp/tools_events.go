@@ -21,7 +21,7 @@ type eventListArgs struct {
 	To      clubhouse.Optional[string] `json:"to,omitzero" jsonschema:"Only events that start on or before this date, YYYY-MM-DD."`
 	CourtID clubhouse.Optional[int64]  `json:"court_id,omitzero" jsonschema:"Only the events on this court (from court_list)."`
 	Status  clubhouse.Optional[string] `json:"status,omitzero" jsonschema:"Only events with this status: scheduled, cancelled or completed."`
-	Limit   clubhouse.Optional[int64]  `json:"limit,omitzero" jsonschema:"Most events to return, 1 to 1000; default 100."`
+	Limit   clubhouse.Optional[int64]  `json:"limit,omitzero" jsonschema:"Most events to return, 1 to 1000; default 100, also for 0."`
 	Offset  clubhouse.Optional[int64]  `json:"offset,omitzero" jsonschema:"Events to skip, for the next page; default 0."`
 }
 
