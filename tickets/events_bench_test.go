@@ -58,7 +58,7 @@ func BenchmarkParticipantAssign(b *testing.B) {
 			}
 		}
 		day = day.AddDate(0, 0, 1)
-		return events, tickets.SeedTickets(b, c.db, benchEvents*benchSeats, "10000")
+		return events, c.fix.SoldTickets(benchEvents*benchSeats, "10000")
 	}
 	// arm seats every ticket of a fresh round, through the service or raw,
 	// and returns the seatings per second.
