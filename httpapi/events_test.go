@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
@@ -12,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
+	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
 // eventClub is a club ready for events, its clock at rulesNow (Monday
@@ -301,38 +302,11 @@ func TestEvents_race(t *testing.T) {
 	assert.Equal(t, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, slots)
 }
 
-// seededTicket is a ticket sold by seedTickets.
-type seededTicket struct {
-	ID   int64  `db:"id"`
-	Code string `db:"code"`
-}
-
-// seedTickets sells n tickets of 15000 each to Luis Pardo by SQL, as the
-// sales service stores a sale (a program, a package, the sale, its strip
-// and the tickets), and returns them.
-func seedTickets(t *testing.T, app *apptest.App, n int) []seededTicket {
+// seedTickets sells n tickets of 15000 each to fixture.Buyer through the
+// sales service (internal/testkit/fixture) and returns them.
+func seedTickets(t *testing.T, app *apptest.App, n int) []tickets.Ticket {
 	t.Helper()
-	const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ" // a ticket code's
-	codes := make([]string, n)
-	for i := range codes {
-		var b strings.Builder
-		for range 12 {
-			b.WriteByte(alphabet[rand.IntN(len(alphabet))])
-		}
-		codes[i] = b.String()
-	}
-	var out []seededTicket
-	require.NoError(t, app.DB.SelectContext(t.Context(), &out, `WITH
-		program AS (INSERT INTO ticket_programs (name) VALUES ('Open play ' || $1) RETURNING id),
-		package AS (INSERT INTO ticket_packages (program_id, name, ticket_count, unit_price)
-			SELECT id, 'Pack', $2, 15000 FROM program RETURNING id),
-		sale AS (INSERT INTO ticket_sales (package_id, ticket_count, unit_price, total, buyer_name, buyer_document, sold_by_label)
-			SELECT id, $2, 15000, 15000 * $2, 'Luis Pardo', 'CC 1020', 'test' FROM package RETURNING id),
-		strip AS (INSERT INTO ticket_strips (sale_id, position) SELECT id, 1 FROM sale RETURNING id, sale_id)
-		INSERT INTO tickets (strip_id, sale_id, code, unit_price)
-		SELECT strip.id, strip.sale_id, code, 15000 FROM strip, unnest($3::text[]) WITH ORDINALITY AS c (code, i) ORDER BY i
-		RETURNING id, code`, codes[0], n, codes))
-	return out
+	return fixture.New(t, app.DB.DB, fixture.Options{}).SoldTickets(n, "15000")
 }
 
 // TestEvents_ticketParticipants: tickets seated by code and by id through
