@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/tickets"
@@ -302,13 +303,6 @@ func TestEvents_race(t *testing.T) {
 	assert.Equal(t, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, slots)
 }
 
-// seedTickets sells n tickets of 15000 each to fixture.Buyer through the
-// sales service (internal/testkit/fixture) and returns them.
-func seedTickets(t *testing.T, app *apptest.App, n int) []tickets.Ticket {
-	t.Helper()
-	return fixture.New(t, app.DB.DB, fixture.Options{}).SoldTickets(n, "15000")
-}
-
 // TestEvents_ticketParticipants: tickets seated by code and by id through
 // the server, their refusals, and their return when the participant is
 // removed or the event cancelled.
@@ -318,7 +312,8 @@ func TestEvents_ticketParticipants(t *testing.T) {
 	c := newEventClub(t, app, newClub(t, app))
 	admin := app.AsOperator()
 	ana := c.client(t, app, "Ana")
-	tk := seedTickets(t, app, 5)
+	club := fixture.New(t, app.DB.DB, fixture.Options{}) // the tickets are sold at the desk
+	tk := club.SoldTickets(5, "15000")
 	status := func(id int64) string {
 		var s string
 		require.NoError(t, app.DB.GetContext(t.Context(), &s, `SELECT status FROM tickets WHERE id = $1`, id))
@@ -361,9 +356,8 @@ func TestEvents_ticketParticipants(t *testing.T) {
 	_, err := app.DB.ExecContext(t.Context(), `UPDATE tickets SET expires_at = '2026-01-01 00:00:00+00' WHERE id = $1`, tk[3].ID)
 	require.NoError(t, err)
 	admin.Post(participants, map[string]any{"ticket_id": tk[3].ID}).Status(t, http.StatusConflict).Error(t, "ticket expired")
-	_, err = app.DB.ExecContext(t.Context(), `WITH r AS (INSERT INTO ticket_refunds (sale_id, ticket_count, amount, reason, refunded_by_label)
-		SELECT sale_id, 1, unit_price, 'Moved away', 'test' FROM tickets WHERE id = $1 RETURNING id)
-		UPDATE tickets SET status = 'refunded', refund_id = (SELECT id FROM r) WHERE id = $1`, tk[4].ID)
+	_, err = club.Tickets.Sales.Refund(t.Context(), club.Staff, tk[4].SaleID,
+		tickets.RefundInput{TicketIDs: []int64{tk[4].ID}, Reason: clubhouse.Some("Moved away")})
 	require.NoError(t, err)
 	admin.Post(participants, map[string]any{"ticket_id": tk[4].ID}).Status(t, http.StatusConflict).Error(t, "ticket refunded")
 	admin.Post(participants, map[string]any{"ticket_id": tk[2].ID, "slot": 3}).Status(t, http.StatusConflict).Error(t, "slot taken")

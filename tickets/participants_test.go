@@ -98,10 +98,7 @@ func TestEvents_ticketParticipants(t *testing.T) {
 	// The refusals: each leaves its ticket as it was.
 	_, err = c.db.ExecContext(ctx, `UPDATE tickets SET expires_at = '2026-03-01 00:00:00+00' WHERE id = $1`, tk[3].ID)
 	require.NoError(t, err)
-	var refund int64
-	c.get(t, &refund, `INSERT INTO ticket_refunds (sale_id, ticket_count, amount, reason, refunded_by_label)
-		VALUES ($1, 1, 15000, 'Moved away', 'test') RETURNING id`, tk[4].SaleID)
-	_, err = c.db.ExecContext(ctx, `UPDATE tickets SET status = 'refunded', refund_id = $2 WHERE id = $1`, tk[4].ID, refund)
+	_, err = c.fix.Tickets.Sales.Refund(ctx, c.staff, tk[4].SaleID, tickets.RefundInput{TicketIDs: []int64{tk[4].ID}, Reason: clubhouse.Some("Moved away")})
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		name string
