@@ -25,24 +25,6 @@ const subject = "mailto:desk@club.example"
 
 var desk = clubhouse.Staff("front-desk")
 
-// clock is a settable clock.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // events records the messages published.
 type events struct {
 	mu   sync.Mutex
@@ -63,7 +45,7 @@ type pushClub struct {
 	db       *sqlx.DB
 	svc      *push.Service
 	key      push.VAPIDKey
-	clock    *clock
+	clock    *fixture.Clock
 	events   *events
 	receiver *pushtest.Receiver
 	ana, eva int64           // client ids
@@ -76,10 +58,10 @@ func newFixture(t *testing.T) *pushClub {
 	db := dbtest.New(t).DB
 	key, err := push.GenerateVAPIDKey()
 	require.NoError(t, err)
-	f := &pushClub{db: db, key: key, clock: &clock{t: time.Now().Truncate(time.Microsecond)}, events: &events{}}
+	club := fixture.New(t, db, fixture.Options{})
+	f := &pushClub{db: db, key: key, clock: club.Clock, events: &events{}}
 	f.svc = f.service()
 	f.receiver = pushtest.New(t, key.PublicKey(), subject)
-	club := fixture.New(t, db, fixture.Options{})
 	ana, eva := club.Member("Ana", "Ruiz"), club.Member("Eva", "Ruiz")
 	f.ana, f.eva = ana.Client.ID, eva.Client.ID
 	f.anaUser, f.evaUser = ana.Actor, eva.Actor
