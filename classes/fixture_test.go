@@ -69,7 +69,6 @@ func newAcademy(tb testing.TB) *academy {
 	a.other = a.fix.Trainer("other")
 	a.head = a.fix.User("head", clubhouse.RoleTrainer, clubhouse.RoleOperator).In(clubhouse.AreaTrainer)
 	a.nobody = a.fix.User("nobody")
-	a.events.take() // the fixture's own messages
 	return a
 }
 

@@ -80,7 +80,6 @@ func TestClasses_messages(t *testing.T) {
 	club.ClassTariff(padel, clinic, 1)
 	academy := club.Classes
 	desk := clubhouse.Staff("desk")
-	events.take() // the fixture's own messages; the test is about the class's
 
 	ten, eleven := pricing.TimeOfDay(10*60), pricing.TimeOfDay(11*60)
 	in := classes.ClassInput{UserID: clubhouse.Some(trainer), CourtID: clubhouse.Some(court), ReservationTypeID: clubhouse.Some(clinic),
