@@ -76,8 +76,8 @@ func TestArchitecture(t *testing.T) {
 			}
 		case slices.Contains(domain, top):
 			for _, d := range project {
-				require.False(t, d == "httpapi" || d == "mcp" || strings.HasPrefix(d, "cmd/") || d == "internal/app" || d == "internal/apptest" || d == "internal/demo",
-					"domain package %s must not import %s", name, d)
+				require.False(t, d == "httpapi" || d == "mcp" || strings.HasPrefix(d, "cmd/") || d == "internal/app" || d == "internal/apptest" || d == "internal/demo" ||
+					strings.HasPrefix(d, "internal/testkit/"), "domain package %s must not import %s", name, d)
 				require.NotContains(t, above[top], strings.Split(d, "/")[0], "%s is built on %s: %s must not depend on it", d, name, name)
 			}
 		case top == "examples":
@@ -89,6 +89,14 @@ func TestArchitecture(t *testing.T) {
 			// as another module, where the go tool refuses them too).
 			for _, d := range p.Imports {
 				require.False(t, isInternal(d), "example %s imports %s", name, d)
+			}
+		case strings.HasPrefix(name, "internal/testkit/"):
+			// Test kits build the club through the public services, as a
+			// program using the library would; the domains' tests import
+			// them, so they import no front door and no composition.
+			for _, d := range project {
+				require.False(t, d == "httpapi" || d == "mcp" || strings.HasPrefix(d, "cmd/") || d == "internal/app" || d == "internal/club",
+					"test kit %s must not import %s", name, d)
 			}
 		case name == "internal/wire" || name == "internal/club":
 			// Shared by both front doors: the wire forms and the one

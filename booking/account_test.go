@@ -10,6 +10,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 )
 
 // TestBookings_ClientStats: the statistics are a user's; a principal that
@@ -23,9 +24,7 @@ func TestBookings_ClientStats(t *testing.T) {
 	require.ErrorIs(t, err, booking.ErrNotAUser)
 	assert.Equal(t, clubhouse.Forbidden, clubhouse.KindOf(err))
 
-	var uid int64
-	require.NoError(t, db.GetContext(t.Context(), &uid, `INSERT INTO users (local_id, email) VALUES ('u-1', 'ana@test.club') RETURNING id`))
-	st, err := b.ClientStats(t.Context(), clubhouse.Actor{UserID: uid, UID: "u-1"})
+	st, err := b.ClientStats(t.Context(), fixture.New(t, db.DB, fixture.Options{}).User("Ana"))
 	require.NoError(t, err)
 	assert.Zero(t, st.Total)
 	assert.True(t, st.Hours.IsZero())
@@ -37,9 +36,9 @@ func TestClients_List_defaultPage(t *testing.T) {
 	t.Parallel()
 	db := dbtest.New(t)
 	c := booking.New(db.DB, booking.Options{Zone: time.UTC}).Clients
-	_, err := db.ExecContext(t.Context(), `INSERT INTO document_types (name) VALUES ('CC');
-		INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES ('Ana', 'Ruiz', '1', 1), ('Eva', 'Paz', '2', 1)`)
-	require.NoError(t, err)
+	club := fixture.New(t, db.DB, fixture.Options{})
+	club.Client("Ana", "Ruiz")
+	club.Client("Eva", "Paz")
 	rows, err := c.List(t.Context(), desk, "", 0, 0)
 	require.NoError(t, err)
 	assert.Len(t, rows, 2)

@@ -18,6 +18,8 @@ import (
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
+	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
@@ -40,6 +42,7 @@ const unknown = 987654
 // at clubNow; events records its booking:changed messages.
 type testClub struct {
 	db                   *sqldb.DB
+	fix                  *fixture.Club
 	b                    *booking.Bookings
 	events               *recorder
 	court, court2        int64
@@ -57,28 +60,23 @@ func newTestClub(tb testing.TB) *testClub {
 	db := dbtest.New(tb)
 	c := &testClub{db: db, events: &recorder{}, courts: 2}
 	c.b = booking.New(db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow }, Events: c.events}).Bookings
-	var ctype, doc int64
-	c.get(tb, &ctype, `INSERT INTO court_types (name) VALUES ('Padel') RETURNING id`)
-	c.get(tb, &c.court, `INSERT INTO courts (court_type_id, name, price) VALUES ($1, 'Court 1', 60000) RETURNING id`, ctype)
-	c.get(tb, &c.court2, `INSERT INTO courts (court_type_id, name, price) VALUES ($1, 'Court 2', 40000) RETURNING id`, ctype)
-	c.get(tb, &c.rental, `INSERT INTO reservation_types (name) VALUES ('Rental') RETURNING id`)
-	c.get(tb, &c.long, `INSERT INTO reservation_types (name, long_bookings) VALUES ('Tournament', true) RETURNING id`)
-	c.get(tb, &c.class, `INSERT INTO reservation_types (name, gestion) VALUES ('Class', $1) RETURNING id`, booking.GestionClass)
-	c.get(tb, &c.event, `INSERT INTO reservation_types (name, long_bookings, is_event) VALUES ('Event', true, true) RETURNING id`)
-	c.get(tb, &c.pending, `INSERT INTO reservation_statuses (name, color) VALUES ('Pending', '#FFC107') RETURNING id`)
-	c.get(tb, &c.confirmed, `INSERT INTO reservation_statuses (name, color) VALUES ('Confirmed', '#4CAF50') RETURNING id`)
-	c.get(tb, &c.payType, `INSERT INTO payment_types (name) VALUES ('Card') RETURNING id`)
-	c.get(tb, &doc, `INSERT INTO document_types (name) VALUES ('CC') RETURNING id`)
-	user := func(uid string) clubhouse.Actor {
-		a := clubhouse.Actor{UID: uid, Email: uid + "@test.club"}
-		c.get(tb, &a.UserID, `INSERT INTO users (local_id, email) VALUES ($1, $2) RETURNING id`, a.UID, a.Email)
-		return a
+	c.fix = fixture.New(tb, db.DB, fixture.Options{Zone: time.UTC, Start: clubNow.Format("2006-01-02 15:04")})
+	ctype := c.fix.CourtType("Padel").ID
+	c.court = c.fix.Court(ctype, "Court 1").ID
+	c.court2 = c.fix.Court(ctype, "Court 2", func(in *booking.CatalogInput) { in.Price = clubhouse.Some(decimal.NewFromInt(40000)) }).ID
+	longBookings := func(in *booking.CatalogInput) { in.LongBookings = clubhouse.Some(true) }
+	c.rental, c.long = c.fix.ReservationType("Rental").ID, c.fix.ReservationType("Tournament", longBookings).ID
+	c.class = c.fix.ClassType("Class").ID
+	c.event = c.fix.ReservationType("Event", longBookings, func(in *booking.CatalogInput) { in.IsEvent = clubhouse.Some(true) }).ID
+	c.pending, c.confirmed = c.fix.Status("Pending", "#FFC107").ID, c.fix.Status("Confirmed", "#4CAF50").ID
+	c.payType = c.fix.PaymentType("Card").ID
+	c.staff = c.fix.Operator("staff")
+	document := func(d string) func(*booking.ClientInput) {
+		return func(in *booking.ClientInput) { in.Document = clubhouse.Some(d) }
 	}
-	c.staff, c.ana, c.bob, c.eve = user("staff"), user("ana"), user("bob"), user("eve")
-	c.staff.Roles = map[clubhouse.Role]bool{clubhouse.RoleOperator: true}
-	client := `INSERT INTO clients (user_id, first_name, last_name, document, document_type_id) VALUES ($1, $2, $3, $4, $5) RETURNING id`
-	c.get(tb, &c.anaClient, client, c.ana.UserID, "Ana", "Ruiz", "100", doc)
-	c.get(tb, &c.bobClient, client, c.bob.UserID, "Bob", "Paz", "200", doc)
+	ana, bob := c.fix.Member("Ana", "Ruiz", document("100")), c.fix.Member("Bob", "Paz", document("200"))
+	c.ana, c.anaClient, c.bob, c.bobClient = ana.Actor, ana.Client.ID, bob.Actor, bob.Client.ID
+	c.eve = c.fix.User("eve")
 	return c
 }
 
@@ -124,27 +122,23 @@ func (c *testClub) book(tb testing.TB, court, client int64, from, to string) boo
 	return r
 }
 
-// pay stores a payment of amount on the booking with id, completed or
-// pending.
+// pay stores, as staff, a payment of amount on the booking with id,
+// completed or pending.
 func (c *testClub) pay(tb testing.TB, id int64, amount string, completed bool) {
 	tb.Helper()
-	detail := "pending"
-	if completed {
-		detail = "completed"
-	}
-	_, err := c.db.ExecContext(context.Background(), `INSERT INTO payments (reservation_id, payment_type_id, amount, status, status_detail)
-		VALUES ($1, $2, $3, $4, $5)`, id, c.payType, amount, completed, detail)
+	_, err := c.fix.Payments.Create(context.Background(), desk, payments.Input{ReservationID: clubhouse.Some(id),
+		PaymentTypeID: clubhouse.Some(c.payType), Amount: clubhouse.Some(decimal.RequireFromString(amount)), Status: clubhouse.Some(completed)})
 	require.NoError(tb, err)
 }
 
-// newCourt stores another court of 60,000 an hour and returns its id.
+// newCourt stores another court of 60,000 an hour, of Court 1's type, and
+// returns its id.
 func (c *testClub) newCourt(tb testing.TB) int64 {
 	tb.Helper()
 	c.courts++
-	var id int64
-	c.get(tb, &id, `INSERT INTO courts (court_type_id, name, price) SELECT court_type_id, $1, 60000 FROM courts WHERE id = $2 RETURNING id`,
-		fmt.Sprint("Court ", c.courts), c.court)
-	return id
+	court, err := c.fix.Booking.Catalogs.Courts.Get(context.Background(), desk, c.court)
+	require.NoError(tb, err)
+	return c.fix.Court(court.CourtTypeID, fmt.Sprint("Court ", c.courts)).ID
 }
 
 // recorder is a clubhouse.Publisher that keeps every message.
@@ -787,9 +781,8 @@ func TestBookings_Price(t *testing.T) {
 	plain := c.book(t, c.court, 0, "2026-03-10 10:00", "2026-03-10 11:00")
 	couponed := c.book(t, c.court, c.anaClient, "2026-03-10 11:00", "2026-03-10 12:00")
 	contracted := c.book(t, c.court, c.anaClient, "2026-03-10 12:00", "2026-03-10 13:00")
-	var coupon, contract int64
-	c.get(t, &coupon, `INSERT INTO coupons (code, kind, value) VALUES ('SPRING10', 'percent', 10) RETURNING id`)
-	c.get(t, &contract, `INSERT INTO contracts (name, client_id, kind, value) VALUES ('Ana yearly', $1, 'fixed', 70000) RETURNING id`, c.anaClient)
+	coupon := c.fix.Coupon("SPRING10", "percent", "10").ID
+	contract := c.fix.Contract("Ana yearly", c.anaClient, "fixed", "70000").ID
 	_, err := c.db.ExecContext(t.Context(), `UPDATE reservations SET coupon_id = $1 WHERE id = $2`, coupon, couponed.ID)
 	require.NoError(t, err)
 	_, err = c.db.ExecContext(t.Context(), `UPDATE reservations SET contract_id = $1 WHERE id = $2`, contract, contracted.ID)

@@ -18,6 +18,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 )
 
 // queryLog is a pgx tracer that records the SQL of every query of its pool.
@@ -52,11 +53,10 @@ func TestCreateBooking_oneRoundTrip(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	db := dbtest.New(t)
-	_, err := db.ExecContext(ctx, `INSERT INTO court_types (name) VALUES ('Padel');
-		INSERT INTO courts (name, court_type_id, price) VALUES ('Court 1', 1, 60000);
-		INSERT INTO reservation_types (name) VALUES ('Rental');
-		INSERT INTO reservation_statuses (name, color) VALUES ('Pending', '#F9A825')`)
-	require.NoError(t, err)
+	fix := fixture.New(t, db.DB, fixture.Options{})
+	court := fix.Court(fix.CourtType("Padel").ID, "Court 1").ID
+	rental := fix.ReservationType("Rental").ID
+	fix.Status("Pending", "#F9A825")
 	cfg := db.Pool.Config()
 	log := &queryLog{}
 	cfg.ConnConfig.Tracer = log
@@ -84,7 +84,7 @@ func TestCreateBooking_oneRoundTrip(t *testing.T) {
 	// A wall time may come in any location: its clock is the wall clock.
 	at := time.Date(2030, 1, 7, 18, 0, 0, 0, time.FixedZone("UTC-5", -5*3600))
 	in := func(hour int) booking.BookingInput {
-		return booking.BookingInput{CourtID: clubhouse.Some[int64](1), ReservationTypeID: clubhouse.Some[int64](1),
+		return booking.BookingInput{CourtID: clubhouse.Some(court), ReservationTypeID: clubhouse.Some(rental),
 			Checking: clubhouse.Some(at.Add(time.Duration(hour) * time.Hour)), Checkout: clubhouse.Some(at.Add(time.Duration(hour+1) * time.Hour)),
 			Notes: clubhouse.Some(" by phone ")}
 	}

@@ -181,7 +181,7 @@ func TestBookings_cancelledEverywhere(t *testing.T) {
 	t.Parallel()
 	c := newTestClub(t)
 	discounts := booking.New(c.db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow }}).Discounts
-	c.exec(t, `INSERT INTO coupons (code, kind, value, max_uses) VALUES ('ONCE', 'percent', 10, 1)`)
+	c.fix.Coupon("ONCE", "percent", "10", func(in *booking.DiscountInput) { in.MaxUses = clubhouse.Some(1) })
 	r := c.book(t, c.court, c.anaClient, "2026-03-10 10:00", "2026-03-10 11:00")
 	_, err := discounts.ApplyCoupon(t.Context(), desk, r.ID, "ONCE")
 	require.NoError(t, err)

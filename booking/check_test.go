@@ -16,10 +16,13 @@ func TestBookings_Check(t *testing.T) {
 	t.Parallel()
 	c := newTestClub(t)
 	c.book(t, c.court, c.anaClient, "2026-03-10 12:00", "2026-03-10 13:00")
+	var hours []booking.WeekHours
 	for day := 1; day <= 7; day++ { // open 08:00 to 22:00
-		c.exec(t, `INSERT INTO opening_hours (weekday, opens, closes) VALUES ($1, 480, 1320)`, day)
+		hours = append(hours, booking.WeekHours{Weekday: day, Interval: booking.Interval{Opens: 8 * 60, Closes: 22 * 60}})
 	}
-	c.exec(t, `UPDATE club_rules SET cancel_window_minutes = 120, max_future_bookings = 1, version = version + 1`)
+	_, err := c.fix.Booking.Rules.Change(t.Context(), desk, booking.RulesChange{Hours: clubhouse.Some(hours),
+		CancelWindowMinutes: clubhouse.Some(120), MaxFutureBookings: clubhouse.Some(1)})
+	require.NoError(t, err)
 	bookings := c.count(t, `SELECT count(*) FROM reservations`)
 	in := func(court int64, from, to string) booking.CheckInput {
 		return booking.CheckInput{CourtID: court, ReservationTypeID: c.rental, Checking: wall(t, from), Checkout: wall(t, to)}
@@ -65,7 +68,7 @@ func TestBookings_Check(t *testing.T) {
 			assert.Equal(t, tt.in.Checking.Add(-120*60e9), got.CancelBefore, "the start less the cancellation window")
 		})
 	}
-	_, err := c.b.Check(t.Context(), c.staff, in(unknown, "2026-03-10 10:00", "2026-03-10 11:00"))
+	_, err = c.b.Check(t.Context(), c.staff, in(unknown, "2026-03-10 10:00", "2026-03-10 11:00"))
 	assert.Equal(t, clubhouse.NotFound, clubhouse.KindOf(err), "an unknown court: %v", err)
 	got, err := c.b.Check(t.Context(), c.staff, in(c.court, "2026-03-10 10:00", "2026-03-10 11:30"))
 	require.NoError(t, err)

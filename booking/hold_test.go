@@ -55,7 +55,7 @@ func TestBookings_held(t *testing.T) {
 	t.Parallel()
 	c := newTestClub(t)
 	discounts := booking.New(c.db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow }}).Discounts
-	c.exec(t, `INSERT INTO coupons (code, kind, value) VALUES ('TEN', 'percent', 10)`)
+	c.fix.Coupon("TEN", "percent", "10")
 	held := c.reserve(t, show, c.court, "2026-03-11 18:00", "2026-03-11 20:00")
 	plain, err := c.b.Get(t.Context(), desk, c.book(t, c.court2, 0, "2026-03-11 18:00", "2026-03-11 20:00").ID)
 	require.NoError(t, err)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/shopspring/decimal"
@@ -12,12 +11,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/payments"
-	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
 // TestEnrollments_claimsBounded: an enrollment's claims, those of the
@@ -29,39 +27,27 @@ func TestEnrollments_claimsBounded(t *testing.T) {
 	t.Parallel()
 	db := dbtest.New(t)
 	ctx := t.Context()
+	club := fixture.New(t, db.DB, fixture.Options{Start: "2026-03-02 15:00"})
+	padel := club.CourtType("Padel").ID
+	court := club.Court(padel, "Court 1").ID
+	clinic := club.ClassType("Clinic").ID
+	card := club.PaymentType("Card").ID
+	trainer := club.Trainer("Coach").UserID
+	ana := club.Member("Ana", "Test")
+	club.ClassTariff(padel, clinic, 4)
+	class := club.Class(trainer, court, clinic, func(in *classes.ClassInput) {
+		in.StartDate, in.EndDate, in.Days = clubhouse.Some(date("2026-03-03")), clubhouse.Some(date("2026-03-12")), clubhouse.Some([]int{2, 4})
+	})
+	academy, pay := club.Classes, club.Payments
 	get := func(dest any, query string, args ...any) {
 		t.Helper()
 		require.NoError(t, db.GetContext(ctx, dest, query, args...))
 	}
-	var padel, court, clinic, doc, card, trainer, ana int64
-	get(&padel, `INSERT INTO court_types (name) VALUES ('Padel') RETURNING id`)
-	get(&court, `INSERT INTO courts (court_type_id, name, price) VALUES ($1, 'Court 1', 60000) RETURNING id`, padel)
-	get(&clinic, `INSERT INTO reservation_types (name, gestion) VALUES ('Clinic', $1) RETURNING id`, booking.GestionClass)
-	get(&doc, `INSERT INTO document_types (name) VALUES ('CC') RETURNING id`)
-	get(&card, `INSERT INTO payment_types (name) VALUES ('Card') RETURNING id`)
-	get(&trainer, `INSERT INTO users (local_id, email, trainer) VALUES ('u-coach', 'coach@test.club', true) RETURNING id`)
-	get(&ana, `INSERT INTO users (local_id, email) VALUES ('u-ana', 'ana@test.club') RETURNING id`)
-	var anaClient int64
-	get(&anaClient, `INSERT INTO clients (user_id, first_name, last_name, document, document_type_id) VALUES ($1, 'Ana', 'Test', '100', $2) RETURNING id`,
-		ana, doc)
-	now := func() time.Time { return at(t, "2026-03-02 15:00") }
-	club := booking.New(db.DB, booking.Options{Zone: time.UTC, Now: now})
-	pay := payments.New(db.DB, payments.Options{Now: now, Bookings: club.Bookings})
-	academy := classes.New(db.DB, classes.Options{Zone: time.UTC, Now: now, Bookings: club.Bookings, Clients: club.Clients, Payments: pay})
-	desk := clubhouse.Staff("desk")
-	_, err := academy.Tariffs.Create(ctx, desk, classes.TariffInput{CourtTypeID: clubhouse.Some(padel), ReservationTypeID: clubhouse.Some(clinic),
-		SinglePrice: money("25000"), TotalPrice: money("100000"), MaxCapacity: clubhouse.Some(4)})
-	require.NoError(t, err)
-	class, err := academy.Classes.Create(ctx, desk, classes.ClassInput{UserID: clubhouse.Some(trainer), CourtID: clubhouse.Some(court),
-		ReservationTypeID: clubhouse.Some(clinic), Title: clubhouse.Some("Basics"), StartDate: clubhouse.Some(at(t, "2026-03-03 00:00")),
-		EndDate: clubhouse.Some(at(t, "2026-03-12 00:00")), Days: clubhouse.Some([]int{2, 4}),
-		StartTime: clubhouse.Some(pricing.TimeOfDay(10 * 60)), EndTime: clubhouse.Some(pricing.TimeOfDay(11 * 60))})
-	require.NoError(t, err)
 
 	claim := func(amount, txid string) payments.Input {
 		return payments.Input{PaymentTypeID: clubhouse.Some(card), Amount: money(amount), TransactionID: clubhouse.Some(txid)}
 	}
-	e, err := academy.Enrollments.Enroll(ctx, clubhouse.Actor{UID: "u-ana", UserID: ana}, class.ID, []payments.Input{claim("5000", "E-0")})
+	e, err := academy.Enrollments.Enroll(ctx, ana.Actor, class.ID, []payments.Input{claim("5000", "E-0")})
 	require.NoError(t, err)
 	price := decimal.NewFromInt(25000)
 	// later claims on the enrollment, in a transaction of their own, as

@@ -323,7 +323,7 @@ func TestClasses_Update(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.at != "" {
-				a.clock.set(t, tc.at)
+				a.clock.Set(t, tc.at)
 			}
 			before := a.classOrZero(t, tc.id)
 			got, err := a.Classes.Update(ctx, tc.by, tc.id, tc.in)
@@ -454,7 +454,7 @@ func TestClasses_Complete(t *testing.T) {
 		{"staff in the trainer area, their own", "2026-03-03 10:30", a.head, heads.ID, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a.clock.set(t, tc.at)
+			a.clock.Set(t, tc.at)
 			before := a.classOrZero(t, tc.id)
 			done, err := a.Classes.Complete(ctx, tc.by, tc.id)
 			require.ErrorIs(t, err, tc.want)
@@ -476,7 +476,7 @@ func TestClasses_Complete(t *testing.T) {
 		})
 	}
 
-	a.clock.set(t, "2026-03-03 11:00")
+	a.clock.Set(t, "2026-03-03 11:00")
 	_, err = a.Classes.Complete(ctx, a.desk, spare.ID)
 	assert.Contains(t, clubhouse.AsError(err).Message, "starts at 2026-03-03 12:00", "the refusal says when the class starts")
 	assert.Equal(t, clubhouse.Conflict, clubhouse.KindOf(err))
@@ -576,7 +576,7 @@ func TestClasses_Open(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.at != "" {
-				a.clock.set(t, tc.at)
+				a.clock.Set(t, tc.at)
 			}
 			got, err := a.Classes.Open(ctx, tc.typeID)
 			require.NoError(t, err)

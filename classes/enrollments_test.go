@@ -150,7 +150,7 @@ func TestEnrollments_Add(t *testing.T) {
 	ana, bob, cara, dan := a.client(t, "Ana", "Ruiz"), a.client(t, "Bob", "Paz"), a.client(t, "Cara", "Gil"), a.client(t, "Dan", "Mora")
 	a.enroll(t, ana, c.ID)
 	a.enroll(t, cara, others.ID)
-	nico := a.clientBy(t, "Nico", a.coach.UserID)
+	nico := a.clientBy(t, "Nico", a.coach)
 
 	for _, tc := range []struct {
 		name   string
@@ -590,8 +590,8 @@ func TestEnrollments_studentsAndClients(t *testing.T) {
 	require.NoError(t, err)
 	a.enroll(t, dan, c.ID)
 	a.enroll(t, cara, others.ID)
-	nico := a.clientBy(t, "Nico", a.coach.UserID)
-	zoe := a.clientBy(t, "Zoe", a.head.UserID)
+	nico := a.clientBy(t, "Nico", a.coach)
+	zoe := a.clientBy(t, "Zoe", a.head)
 
 	t.Run("Students", func(t *testing.T) {
 		for _, tc := range []struct {

@@ -2,8 +2,6 @@ package classes_test
 
 import (
 	"context"
-	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,32 +12,10 @@ import (
 	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
-
-// clock is the services' injected clock, which the tests set.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-// Now returns the time the clock was last set to.
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// set sets the clock to the wall time "YYYY-MM-DD HH:MM" (UTC, the club's
-// zone in these tests).
-func (c *clock) set(tb testing.TB, s string) {
-	tb.Helper()
-	t := at(tb, s)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}
 
 // academy is a club ready for classes, the fixture of the services' tests,
 // on a database of its own: padel courts A and B, a tennis court whose type
@@ -51,7 +27,8 @@ func (c *clock) set(tb testing.TB, s string) {
 // made by client. Its clock starts on Monday 2026-03-02 at 15:00.
 type academy struct {
 	db     *sqldb.DB
-	clock  *clock
+	fix    *fixture.Club
+	clock  *fixture.Clock
 	events *recorder
 	club   *booking.Club
 	pay    *payments.Service
@@ -60,7 +37,6 @@ type academy struct {
 	padel, courtA, courtB, tennis int64
 	clinic, camp, rental, card    int64
 	clinicTariff                  int64
-	doc                           int64
 
 	coach, other clubhouse.Actor
 	head         clubhouse.Actor // an operator who trains, in clubhouse.AreaTrainer
@@ -77,78 +53,37 @@ type student struct {
 
 func newAcademy(tb testing.TB) *academy {
 	tb.Helper()
-	a := &academy{db: dbtest.New(tb), clock: &clock{}, events: &recorder{}, desk: clubhouse.Staff("desk")}
-	a.clock.set(tb, "2026-03-02 15:00")
-	a.club = booking.New(a.db.DB, booking.Options{Zone: time.UTC, Now: a.clock.Now, Events: a.events})
-	a.pay = payments.New(a.db.DB, payments.Options{Now: a.clock.Now, Events: a.events, Bookings: a.club.Bookings})
-	a.Services = classes.New(a.db.DB, classes.Options{Zone: time.UTC, Now: a.clock.Now, Bookings: a.club.Bookings,
-		Clients: a.club.Clients, Payments: a.pay, Events: a.events})
-	var tennisType int64
-	a.get(tb, &a.padel, `INSERT INTO court_types (name) VALUES ('Padel') RETURNING id`)
-	a.get(tb, &tennisType, `INSERT INTO court_types (name) VALUES ('Tennis') RETURNING id`)
-	court := `INSERT INTO courts (court_type_id, name, price) VALUES ($1, $2, 60000) RETURNING id`
-	a.get(tb, &a.courtA, court, a.padel, "A")
-	a.get(tb, &a.courtB, court, a.padel, "B")
-	a.get(tb, &a.tennis, court, tennisType, "T")
-	a.get(tb, &a.clinic, `INSERT INTO reservation_types (name, gestion) VALUES ('Clinic', $1) RETURNING id`, booking.GestionClass)
-	a.get(tb, &a.camp, `INSERT INTO reservation_types (name, gestion) VALUES ('Camp', $1) RETURNING id`, booking.GestionClass)
-	a.get(tb, &a.rental, `INSERT INTO reservation_types (name) VALUES ('Rental') RETURNING id`)
-	a.get(tb, &a.card, `INSERT INTO payment_types (name) VALUES ('Card') RETURNING id`)
-	a.get(tb, &a.doc, `INSERT INTO document_types (name) VALUES ('CC') RETURNING id`)
-	for _, p := range []struct {
-		typeID   int64
-		capacity int
-		id       *int64
-	}{{a.clinic, 4, &a.clinicTariff}, {a.camp, 2, nil}} {
-		t, err := a.Tariffs.Create(context.Background(), a.desk, classes.TariffInput{CourtTypeID: clubhouse.Some(a.padel),
-			ReservationTypeID: clubhouse.Some(p.typeID), SinglePrice: money("25000"), TotalPrice: money("100000"),
-			MaxCapacity: clubhouse.Some(p.capacity)})
-		require.NoError(tb, err)
-		if p.id != nil {
-			*p.id = t.ID
-		}
-	}
-	a.coach = a.user(tb, "coach", clubhouse.RoleTrainer)
-	a.other = a.user(tb, "other", clubhouse.RoleTrainer)
-	a.head = a.user(tb, "head", clubhouse.RoleTrainer, clubhouse.RoleOperator).In(clubhouse.AreaTrainer)
-	a.nobody = a.user(tb, "nobody")
+	a := &academy{db: dbtest.New(tb), events: &recorder{}, desk: clubhouse.Staff("desk")}
+	a.fix = fixture.New(tb, a.db.DB, fixture.Options{Zone: time.UTC, Start: "2026-03-02 15:00", Events: a.events})
+	a.clock, a.club, a.pay, a.Services = a.fix.Clock, a.fix.Booking, a.fix.Payments, a.fix.Classes
+	a.padel = a.fix.CourtType("Padel").ID
+	tennisType := a.fix.CourtType("Tennis").ID
+	a.courtA, a.courtB = a.fix.Court(a.padel, "A").ID, a.fix.Court(a.padel, "B").ID
+	a.tennis = a.fix.Court(tennisType, "T").ID
+	a.clinic, a.camp = a.fix.ClassType("Clinic").ID, a.fix.ClassType("Camp").ID
+	a.rental = a.fix.ReservationType("Rental").ID
+	a.card = a.fix.PaymentType("Card").ID
+	a.clinicTariff = a.fix.ClassTariff(a.padel, a.clinic, 4).ID
+	a.fix.ClassTariff(a.padel, a.camp, 2)
+	a.coach = a.fix.Trainer("coach")
+	a.other = a.fix.Trainer("other")
+	a.head = a.fix.User("head", clubhouse.RoleTrainer, clubhouse.RoleOperator).In(clubhouse.AreaTrainer)
+	a.nobody = a.fix.User("nobody")
 	return a
-}
-
-// user stores a user with roles (the users table's columns of the same
-// names) and returns the actor who signs in as them.
-func (a *academy) user(tb testing.TB, uid string, roles ...clubhouse.Role) clubhouse.Actor {
-	tb.Helper()
-	by := clubhouse.Actor{UID: uid, Email: uid + "@test.club"}
-	cols, vals := "local_id, email", "$1, $2"
-	if len(roles) > 0 {
-		by.Roles = map[clubhouse.Role]bool{}
-	}
-	for _, r := range roles {
-		by.Roles[r] = true
-		cols, vals = cols+", "+string(r), vals+", true"
-	}
-	a.get(tb, &by.UserID, fmt.Sprintf(`INSERT INTO users (%s) VALUES (%s) RETURNING id`, cols, vals), by.UID, by.Email)
-	return by
 }
 
 // client stores a client named first last with a login of their own.
 func (a *academy) client(tb testing.TB, first, last string) student {
 	tb.Helper()
-	s := student{by: a.user(tb, first)}
-	a.get(tb, &s.id, `INSERT INTO clients (user_id, first_name, last_name, document, document_type_id) VALUES ($1, $2, $3, $2, $4) RETURNING id`,
-		s.by.UserID, first, last, a.doc)
-	return s
+	m := a.fix.Member(first, last)
+	return student{by: m.Actor, id: m.Client.ID}
 }
 
-// clientBy stores a client without a login, created by the user with id
-// creator, and returns its id.
-func (a *academy) clientBy(tb testing.TB, first string, creator int64) int64 {
+// clientBy stores a client without a login, created by creator (a trainer,
+// recorded as its creator), and returns its id.
+func (a *academy) clientBy(tb testing.TB, first string, creator clubhouse.Actor) int64 {
 	tb.Helper()
-	var id int64
-	a.get(tb, &id, `INSERT INTO clients (first_name, last_name, document, document_type_id, created_by) VALUES ($1, 'Test', $1, $2, $3) RETURNING id`,
-		first, a.doc, creator)
-	return id
+	return a.fix.ClientBy(creator, first, "Test").ID
 }
 
 func (a *academy) get(tb testing.TB, dest any, query string, args ...any) {

@@ -14,6 +14,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
@@ -68,33 +69,17 @@ func TestClasses_messages(t *testing.T) {
 	t.Parallel()
 	db := dbtest.New(t)
 	ctx := t.Context()
-	get := func(dest any, query string, args ...any) {
-		t.Helper()
-		require.NoError(t, db.GetContext(ctx, dest, query, args...))
-	}
-	var padel, court, clinic, doc, card, trainer, ana, bob, anaClient, bobClient int64
-	get(&padel, `INSERT INTO court_types (name) VALUES ('Padel') RETURNING id`)
-	get(&court, `INSERT INTO courts (court_type_id, name, price) VALUES ($1, 'Court 1', 60000) RETURNING id`, padel)
-	get(&clinic, `INSERT INTO reservation_types (name, gestion) VALUES ('Clinic', $1) RETURNING id`, booking.GestionClass)
-	get(&doc, `INSERT INTO document_types (name) VALUES ('CC') RETURNING id`)
-	get(&card, `INSERT INTO payment_types (name) VALUES ('Card') RETURNING id`)
-	get(&trainer, `INSERT INTO users (local_id, email, trainer) VALUES ('u-coach', 'coach@test.club', true) RETURNING id`)
-	get(&ana, `INSERT INTO users (local_id, email) VALUES ('u-ana', 'ana@test.club') RETURNING id`)
-	get(&bob, `INSERT INTO users (local_id, email) VALUES ('u-bob', 'bob@test.club') RETURNING id`)
-	client := `INSERT INTO clients (user_id, first_name, last_name, document, document_type_id) VALUES ($1, $2, 'Test', $3, $4) RETURNING id`
-	get(&anaClient, client, ana, "Ana", "100", doc)
-	get(&bobClient, client, bob, "Bob", "200", doc)
-
-	now := func() time.Time { return at(t, "2026-03-02 15:00") }
 	events := &recorder{}
-	club := booking.New(db.DB, booking.Options{Zone: time.UTC, Now: now, Events: events})
-	pay := payments.New(db.DB, payments.Options{Now: now, Events: events, Bookings: club.Bookings})
-	academy := classes.New(db.DB, classes.Options{Zone: time.UTC, Now: now, Bookings: club.Bookings, Clients: club.Clients,
-		Payments: pay, Events: events})
+	club := fixture.New(t, db.DB, fixture.Options{Start: "2026-03-02 15:00", Events: events})
+	padel := club.CourtType("Padel").ID
+	court := club.Court(padel, "Court 1").ID
+	clinic := club.ClassType("Clinic").ID
+	card := club.PaymentType("Card").ID
+	trainer := club.Trainer("Coach").UserID
+	ana, bob := club.Member("Ana", "Test"), club.Member("Bob", "Test")
+	club.ClassTariff(padel, clinic, 1)
+	academy := club.Classes
 	desk := clubhouse.Staff("desk")
-	_, err := academy.Tariffs.Create(ctx, desk, classes.TariffInput{CourtTypeID: clubhouse.Some(padel), ReservationTypeID: clubhouse.Some(clinic),
-		SinglePrice: money("25000"), TotalPrice: money("100000"), MaxCapacity: clubhouse.Some(1)})
-	require.NoError(t, err)
 
 	ten, eleven := pricing.TimeOfDay(10*60), pricing.TimeOfDay(11*60)
 	in := classes.ClassInput{UserID: clubhouse.Some(trainer), CourtID: clubhouse.Some(court), ReservationTypeID: clubhouse.Some(clinic),
@@ -142,19 +127,19 @@ func TestClasses_messages(t *testing.T) {
 			Audience: clubhouse.Audience{Users: []int64{user}, Rooms: []string{clubhouse.RoomPanel, trainerRoom}}}
 	}
 	claim := payments.Input{PaymentTypeID: clubhouse.Some(card), Amount: money("25000"), TransactionID: clubhouse.Some("tx-ana")}
-	first, err := academy.Enrollments.Enroll(ctx, clubhouse.Actor{UID: "u-ana", UserID: ana}, class.ID, []payments.Input{claim})
+	first, err := academy.Enrollments.Enroll(ctx, ana.Actor, class.ID, []payments.Input{claim})
 	require.NoError(t, err)
 	var paid int64
-	get(&paid, `SELECT id FROM payments WHERE enrollment_id = $1`, first.ID)
+	require.NoError(t, db.GetContext(ctx, &paid, `SELECT id FROM payments WHERE enrollment_id = $1`, first.ID))
 	assert.Equal(t, []published{
 		{Topic: payments.TopicUpdated, JSON: fmt.Sprintf(`{"id":%d,"reservation_id":null,"enrollment_id":%d,"status":false,"status_detail":"pending"}`, paid, first.ID),
-			Audience: clubhouse.Audience{Users: []int64{ana}, Rooms: []string{clubhouse.RoomPanel}}},
-		enrollment(classes.TopicEnrollment, first.ID, ana, "pending"),
+			Audience: clubhouse.Audience{Users: []int64{ana.UserID}, Rooms: []string{clubhouse.RoomPanel}}},
+		enrollment(classes.TopicEnrollment, first.ID, ana.UserID, "pending"),
 	}, events.take(), "the claim is the client's payment")
-	waiting, err := academy.Enrollments.Add(ctx, desk, class.ID, bobClient)
+	waiting, err := academy.Enrollments.Add(ctx, desk, class.ID, bob.Client.ID)
 	require.NoError(t, err)
-	assert.Equal(t, []published{enrollment(classes.TopicEnrollment, waiting.ID, bob, "waitlisted")}, events.take())
-	_, err = academy.Enrollments.Add(ctx, desk, class.ID, bobClient)
+	assert.Equal(t, []published{enrollment(classes.TopicEnrollment, waiting.ID, bob.UserID, "waitlisted")}, events.take())
+	_, err = academy.Enrollments.Add(ctx, desk, class.ID, bob.Client.ID)
 	require.ErrorIs(t, err, classes.ErrAlreadyEnrolled)
 	assert.Empty(t, events.take(), "an enrollment refused publishes nothing")
 
@@ -163,15 +148,15 @@ func TestClasses_messages(t *testing.T) {
 	assert.Empty(t, events.take())
 	_, err = academy.Enrollments.Remove(ctx, desk, first.ID)
 	require.NoError(t, err)
-	assert.Equal(t, []published{enrollment(classes.TopicEnrollment, first.ID, ana, "cancelled"),
-		enrollment(classes.TopicEnrollment, waiting.ID, bob, "pending"), enrollment(classes.TopicPromoted, waiting.ID, bob, "pending")},
+	assert.Equal(t, []published{enrollment(classes.TopicEnrollment, first.ID, ana.UserID, "cancelled"),
+		enrollment(classes.TopicEnrollment, waiting.ID, bob.UserID, "pending"), enrollment(classes.TopicPromoted, waiting.ID, bob.UserID, "pending")},
 		events.take(), "the freed place goes to the first in line, who is told")
 	_, err = academy.Enrollments.Accept(ctx, desk, waiting.ID)
 	require.NoError(t, err)
-	assert.Equal(t, []published{enrollment(classes.TopicEnrollment, waiting.ID, bob, "accepted")}, events.take())
+	assert.Equal(t, []published{enrollment(classes.TopicEnrollment, waiting.ID, bob.UserID, "accepted")}, events.take())
 	_, err = academy.Enrollments.MarkAttendance(ctx, desk, waiting.ID, at(t, "2026-03-03 00:00"), "present")
 	require.NoError(t, err)
-	assert.Equal(t, []published{enrollment(classes.TopicEnrollment, waiting.ID, bob, "accepted")}, events.take())
+	assert.Equal(t, []published{enrollment(classes.TopicEnrollment, waiting.ID, bob.UserID, "accepted")}, events.take())
 
 	// A later start moves every session within its date: each date once.
 	noon, one := pricing.TimeOfDay(12*60), pricing.TimeOfDay(13*60)
@@ -184,10 +169,10 @@ func TestClasses_messages(t *testing.T) {
 	_, err = academy.Classes.Cancel(ctx, desk, class.ID)
 	require.NoError(t, err)
 	want = append(sessions(moved),
-		published{Topic: classes.TopicClassCancelled, JSON: fmt.Sprintf(`{"class_id":%d,"title":"Basics","user_ids":[%d]}`, class.ID, bob),
+		published{Topic: classes.TopicClassCancelled, JSON: fmt.Sprintf(`{"class_id":%d,"title":"Basics","user_ids":[%d]}`, class.ID, bob.UserID),
 			Audience: clubhouse.Audience{Rooms: []string{clubhouse.RoomPanel, trainerRoom}}},
-		published{Topic: classes.TopicClassCancelled, JSON: fmt.Sprintf(`{"class_id":%d,"title":"Basics","user_ids":[%d]}`, class.ID, bob),
-			Audience: clubhouse.Audience{Users: []int64{bob}}})
+		published{Topic: classes.TopicClassCancelled, JSON: fmt.Sprintf(`{"class_id":%d,"title":"Basics","user_ids":[%d]}`, class.ID, bob.UserID),
+			Audience: clubhouse.Audience{Users: []int64{bob.UserID}}})
 	assert.Equal(t, want, events.take(), "the court is free, and each student is told on their own")
 	_, err = academy.Classes.Cancel(ctx, desk, class.ID)
 	require.ErrorIs(t, err, classes.ErrClassEnded)

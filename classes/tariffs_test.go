@@ -10,6 +10,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 )
 
 func money(s string) clubhouse.Optional[decimal.Decimal] {
@@ -21,11 +22,9 @@ func TestTariffs(t *testing.T) {
 	t.Parallel()
 	db := dbtest.New(t)
 	ctx := t.Context()
-	var padel, tennis, clinic, rental int64
-	require.NoError(t, db.GetContext(ctx, &padel, `INSERT INTO court_types (name) VALUES ('Padel') RETURNING id`))
-	require.NoError(t, db.GetContext(ctx, &tennis, `INSERT INTO court_types (name) VALUES ('Tennis') RETURNING id`))
-	require.NoError(t, db.GetContext(ctx, &clinic, `INSERT INTO reservation_types (name, gestion) VALUES ('Clinic', 2) RETURNING id`))
-	require.NoError(t, db.GetContext(ctx, &rental, `INSERT INTO reservation_types (name) VALUES ('Rental') RETURNING id`))
+	club := fixture.New(t, db.DB, fixture.Options{})
+	padel, tennis := club.CourtType("Padel").ID, club.CourtType("Tennis").ID
+	clinic, rental := club.ClassType("Clinic").ID, club.ReservationType("Rental").ID
 	svc := classes.New(db.DB, classes.Options{}).Tariffs
 	desk := clubhouse.Staff("desk")
 	valid := func(ct int64) classes.TariffInput {

@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
@@ -11,7 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
+	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
 // eventClub is a club ready for events, its clock at rulesNow (Monday
@@ -301,40 +303,6 @@ func TestEvents_race(t *testing.T) {
 	assert.Equal(t, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, slots)
 }
 
-// seededTicket is a ticket sold by seedTickets.
-type seededTicket struct {
-	ID   int64  `db:"id"`
-	Code string `db:"code"`
-}
-
-// seedTickets sells n tickets of 15000 each to Luis Pardo by SQL, as the
-// sales service stores a sale (a program, a package, the sale, its strip
-// and the tickets), and returns them.
-func seedTickets(t *testing.T, app *apptest.App, n int) []seededTicket {
-	t.Helper()
-	const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ" // a ticket code's
-	codes := make([]string, n)
-	for i := range codes {
-		var b strings.Builder
-		for range 12 {
-			b.WriteByte(alphabet[rand.IntN(len(alphabet))])
-		}
-		codes[i] = b.String()
-	}
-	var out []seededTicket
-	require.NoError(t, app.DB.SelectContext(t.Context(), &out, `WITH
-		program AS (INSERT INTO ticket_programs (name) VALUES ('Open play ' || $1) RETURNING id),
-		package AS (INSERT INTO ticket_packages (program_id, name, ticket_count, unit_price)
-			SELECT id, 'Pack', $2, 15000 FROM program RETURNING id),
-		sale AS (INSERT INTO ticket_sales (package_id, ticket_count, unit_price, total, buyer_name, buyer_document, sold_by_label)
-			SELECT id, $2, 15000, 15000 * $2, 'Luis Pardo', 'CC 1020', 'test' FROM package RETURNING id),
-		strip AS (INSERT INTO ticket_strips (sale_id, position) SELECT id, 1 FROM sale RETURNING id, sale_id)
-		INSERT INTO tickets (strip_id, sale_id, code, unit_price)
-		SELECT strip.id, strip.sale_id, code, 15000 FROM strip, unnest($3::text[]) WITH ORDINALITY AS c (code, i) ORDER BY i
-		RETURNING id, code`, codes[0], n, codes))
-	return out
-}
-
 // TestEvents_ticketParticipants: tickets seated by code and by id through
 // the server, their refusals, and their return when the participant is
 // removed or the event cancelled.
@@ -344,7 +312,8 @@ func TestEvents_ticketParticipants(t *testing.T) {
 	c := newEventClub(t, app, newClub(t, app))
 	admin := app.AsOperator()
 	ana := c.client(t, app, "Ana")
-	tk := seedTickets(t, app, 5)
+	club := fixture.New(t, app.DB.DB, fixture.Options{}) // the tickets are sold at the desk
+	tk := club.SoldTickets(5, "15000")
 	status := func(id int64) string {
 		var s string
 		require.NoError(t, app.DB.GetContext(t.Context(), &s, `SELECT status FROM tickets WHERE id = $1`, id))
@@ -387,9 +356,8 @@ func TestEvents_ticketParticipants(t *testing.T) {
 	_, err := app.DB.ExecContext(t.Context(), `UPDATE tickets SET expires_at = '2026-01-01 00:00:00+00' WHERE id = $1`, tk[3].ID)
 	require.NoError(t, err)
 	admin.Post(participants, map[string]any{"ticket_id": tk[3].ID}).Status(t, http.StatusConflict).Error(t, "ticket expired")
-	_, err = app.DB.ExecContext(t.Context(), `WITH r AS (INSERT INTO ticket_refunds (sale_id, ticket_count, amount, reason, refunded_by_label)
-		SELECT sale_id, 1, unit_price, 'Moved away', 'test' FROM tickets WHERE id = $1 RETURNING id)
-		UPDATE tickets SET status = 'refunded', refund_id = (SELECT id FROM r) WHERE id = $1`, tk[4].ID)
+	_, err = club.Tickets.Sales.Refund(t.Context(), club.Staff, tk[4].SaleID,
+		tickets.RefundInput{TicketIDs: []int64{tk[4].ID}, Reason: clubhouse.Some("Moved away")})
 	require.NoError(t, err)
 	admin.Post(participants, map[string]any{"ticket_id": tk[4].ID}).Status(t, http.StatusConflict).Error(t, "ticket refunded")
 	admin.Post(participants, map[string]any{"ticket_id": tk[2].ID, "slot": 3}).Status(t, http.StatusConflict).Error(t, "slot taken")

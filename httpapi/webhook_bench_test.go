@@ -17,6 +17,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse/internal/app"
 	"github.com/clubhouse-go/clubhouse/internal/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -71,18 +72,19 @@ func newWebhookBench(b *testing.B) *webhookBench {
 	a.Watch() // as clubd does
 	ctx := b.Context()
 	wb := &webhookBench{app: a, url: a.URL + "/webhooks/payment"}
-	var typeID, courtID, rtID int64
 	must := func(err error) {
 		if err != nil {
 			b.Fatal(err)
 		}
 	}
-	must(a.DB.GetContext(ctx, &typeID, `INSERT INTO court_types (name) VALUES ('Padel') RETURNING id`))
-	must(a.DB.GetContext(ctx, &courtID, `INSERT INTO courts (court_type_id, name, price) VALUES ($1, 'A', 60000) RETURNING id`, typeID))
-	must(a.DB.GetContext(ctx, &rtID, `INSERT INTO reservation_types (name) VALUES ('Rental') RETURNING id`))
-	must(a.DB.SelectContext(ctx, &wb.reservations, `INSERT INTO reservations (court_id, reservation_type_id, checking, checkout)
-		SELECT $1, $2, d, d + interval '30 minutes' FROM generate_series(timestamp '2030-01-01', timestamp '2030-01-01' + ($3 - 1) * interval '1 hour', interval '1 hour') d
-		RETURNING id`, courtID, rtID, whReservations))
+	club := fixture.New(b, a.DB.DB, fixture.Options{})
+	court, rental := club.Court(club.CourtType("Padel").ID, "A").ID, club.ReservationType("Rental").ID
+	first := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range whReservations {
+		start := first.Add(time.Duration(i) * time.Hour)
+		wb.reservations = append(wb.reservations, club.Reservation(court, rental, 0, start.Format("2006-01-02 15:04"),
+			start.Add(30*time.Minute).Format("2006-01-02 15:04")).ID)
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, a.DB.Pool.Config())
 	must(err)
 	b.Cleanup(pool.Close)

@@ -9,6 +9,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 )
 
 // TestMCP_classes: class_list and class_read show a class with its
@@ -83,9 +85,11 @@ func TestMCP_classEnrollRace(t *testing.T) {
 	require.NoError(t, a.DB.GetContext(t.Context(), &class, `UPDATE training_classes SET max_capacity = 2
 		WHERE id = (SELECT min(id) FROM training_classes) RETURNING id`))
 	const n = 8
-	var clients []int64
-	require.NoError(t, a.DB.SelectContext(t.Context(), &clients, `INSERT INTO clients (first_name, last_name, document, document_type_id)
-		SELECT 'Racer', 'No. ' || i, 'R' || i, (SELECT min(id) FROM document_types) FROM generate_series(1, $1) AS i RETURNING id`, n))
+	club := fixture.New(t, a.DB.DB, fixture.Options{})
+	clients := make([]int64, n)
+	for i := range clients {
+		clients[i] = club.Client("Racer", fmt.Sprint("No. ", i+1)).ID
+	}
 	var wg sync.WaitGroup
 	results := make([]*sdk.CallToolResult, n)
 	errs := make([]error, n)

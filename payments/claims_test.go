@@ -5,22 +5,22 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
 // claimFixture is a client (ana) with a booking of one hour on a court of
 // 60,000 an hour, another client's booking, and a payment type.
 type claimFixture struct {
+	club                *fixture.Club
 	svc                 *payments.Service
 	ana                 clubhouse.Actor
 	booking, other, typ int64
@@ -28,25 +28,14 @@ type claimFixture struct {
 
 func newClaimFixture(tb testing.TB, db *sqldb.DB) claimFixture {
 	tb.Helper()
-	ctx := context.Background()
-	club := booking.New(db.DB, booking.Options{Zone: time.UTC})
-	f := claimFixture{svc: payments.New(db.DB, payments.Options{Now: clock, Bookings: club.Bookings})}
-	var uid, doc, ctype, court, rtype, anaClient, bob int64
-	require.NoError(tb, db.GetContext(ctx, &uid, `INSERT INTO users (local_id, email) VALUES ('u-ana', 'ana@test.club') RETURNING id`))
-	require.NoError(tb, db.GetContext(ctx, &doc, `INSERT INTO document_types (name) VALUES ('CC') RETURNING id`))
-	require.NoError(tb, db.GetContext(ctx, &anaClient, `INSERT INTO clients (user_id, first_name, last_name, document, document_type_id)
-		VALUES ($1, 'Ana', 'Ruiz', '100', $2) RETURNING id`, uid, doc))
-	require.NoError(tb, db.GetContext(ctx, &bob, `INSERT INTO clients (first_name, last_name, document, document_type_id)
-		VALUES ('Bob', 'Paz', '200', $1) RETURNING id`, doc))
-	require.NoError(tb, db.GetContext(ctx, &ctype, `INSERT INTO court_types (name) VALUES ('Padel') RETURNING id`))
-	require.NoError(tb, db.GetContext(ctx, &court, `INSERT INTO courts (court_type_id, name, price) VALUES ($1, 'Padel 1', 60000) RETURNING id`, ctype))
-	require.NoError(tb, db.GetContext(ctx, &rtype, `INSERT INTO reservation_types (name) VALUES ('Rental') RETURNING id`))
-	insert := `INSERT INTO reservations (court_id, reservation_type_id, client_id, checking, checkout) VALUES ($1, $2, $3, $4, $5) RETURNING id`
-	require.NoError(tb, db.GetContext(ctx, &f.booking, insert, court, rtype, anaClient, "2026-03-02 10:00", "2026-03-02 11:00"))
-	require.NoError(tb, db.GetContext(ctx, &f.other, insert, court, rtype, bob, "2026-03-02 12:00", "2026-03-02 13:00"))
-	require.NoError(tb, db.GetContext(ctx, &f.typ, `INSERT INTO payment_types (name) VALUES ('Card') RETURNING id`))
-	f.ana = clubhouse.Actor{UserID: uid, UID: "u-ana"}
-	return f
+	club := fixture.New(tb, db.DB, fixture.Options{Start: "2026-03-02 15:00"})
+	ana, bob := club.Member("Ana", "Ruiz"), club.Client("Bob", "Paz")
+	court := club.Court(club.CourtType("Padel").ID, "Padel 1").ID
+	rental := club.ReservationType("Rental").ID
+	return claimFixture{club: club, svc: club.Payments, ana: ana.Actor,
+		booking: club.Reservation(court, rental, ana.Client.ID, "2026-03-02 10:00", "2026-03-02 11:00").ID,
+		other:   club.Reservation(court, rental, bob.ID, "2026-03-02 12:00", "2026-03-02 13:00").ID,
+		typ:     club.PaymentType("Card").ID}
 }
 
 func (f claimFixture) claim(ctx context.Context, bookingID int64, amount, txid string) (payments.Payment, error) {

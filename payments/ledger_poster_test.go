@@ -14,8 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/payments"
@@ -313,9 +315,9 @@ func TestPostings_asBefore(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	b := newBooks(t)
-	var cash, transfer int64
-	require.NoError(t, b.db.GetContext(ctx, &cash, `INSERT INTO payment_types (name, ledger_account) VALUES ('Cash', '1.1.05.01') RETURNING id`))
-	require.NoError(t, b.db.GetContext(ctx, &transfer, `INSERT INTO payment_types (name) VALUES ('Transfer') RETURNING id`))
+	club := fixture.New(t, b.db.DB, fixture.Options{})
+	cash := club.PaymentType("Cash", func(in *booking.CatalogInput) { in.LedgerAccount = clubhouse.Some("1.1.05.01") }).ID
+	transfer := club.PaymentType("Transfer").ID
 	at := time.Date(2026, 4, 2, 3, 0, 0, 0, time.UTC) // 1 April in the club
 	day := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {

@@ -12,8 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -22,15 +24,12 @@ func clock() time.Time { return time.Date(2026, 3, 2, 15, 0, 0, 0, time.UTC) }
 // newBooking stores a booking on a fresh court and returns its id.
 func newBooking(tb testing.TB, db *sqldb.DB) int64 {
 	tb.Helper()
-	ctx := context.Background()
-	var typeID, courtID, rtID, id int64
+	club := fixture.New(tb, db.DB, fixture.Options{Start: "2026-03-02 15:00"})
 	n := time.Now().UnixNano()
-	require.NoError(tb, db.GetContext(ctx, &typeID, `INSERT INTO court_types (name) VALUES ($1) RETURNING id`, fmt.Sprint("type ", n)))
-	require.NoError(tb, db.GetContext(ctx, &courtID, `INSERT INTO courts (court_type_id, name) VALUES ($1, $2) RETURNING id`, typeID, fmt.Sprint("court ", n)))
-	require.NoError(tb, db.GetContext(ctx, &rtID, `INSERT INTO reservation_types (name) VALUES ($1) RETURNING id`, fmt.Sprint("rental ", n)))
-	require.NoError(tb, db.GetContext(ctx, &id, `INSERT INTO reservations (court_id, reservation_type_id, checking, checkout)
-		VALUES ($1, $2, '2026-03-02 10:00', '2026-03-02 11:00') RETURNING id`, courtID, rtID))
-	return id
+	court := club.Court(club.CourtType(fmt.Sprint("type ", n)).ID, fmt.Sprint("court ", n), func(in *booking.CatalogInput) {
+		in.Price = clubhouse.Optional[decimal.Decimal]{}
+	})
+	return club.Reservation(court.ID, club.ReservationType(fmt.Sprint("rental ", n)).ID, 0, "2026-03-02 10:00", "2026-03-02 11:00").ID
 }
 
 func event(txid, amount, status string, reservation *int64) payments.Event {

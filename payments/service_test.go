@@ -63,9 +63,7 @@ func newPayClub(tb testing.TB) *payClub {
 		return payments.New(db.DB, payments.Options{Objects: objects, Now: clock, Events: c.events, Bookings: c.bookings})
 	}
 	c.svc, c.off, c.broken = service(dir), service(nil), service(brokenStore{})
-	c.eve = clubhouse.Actor{UID: "u-eve"}
-	require.NoError(tb, db.GetContext(context.Background(), &c.eve.UserID,
-		`INSERT INTO users (local_id, email) VALUES ('u-eve', 'eve@test.club') RETURNING id`))
+	c.eve = f.club.User("Eve")
 	return c
 }
 

@@ -17,30 +17,13 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/pushtest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/push"
 )
 
 const subject = "mailto:desk@club.example"
 
 var desk = clubhouse.Staff("front-desk")
-
-// clock is a settable clock.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 // events records the messages published.
 type events struct {
@@ -56,13 +39,13 @@ func (e *events) Publish(topic string, payload any) {
 	}
 }
 
-// fixture is a database with two clients, each with a login, a push
+// pushClub is a database with two clients, each with a login, a push
 // service on loopback and the push service of the club.
-type fixture struct {
+type pushClub struct {
 	db       *sqlx.DB
 	svc      *push.Service
 	key      push.VAPIDKey
-	clock    *clock
+	clock    *fixture.Clock
 	events   *events
 	receiver *pushtest.Receiver
 	ana, eva int64           // client ids
@@ -70,36 +53,30 @@ type fixture struct {
 	evaUser  clubhouse.Actor
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t *testing.T) *pushClub {
 	t.Helper()
 	db := dbtest.New(t).DB
 	key, err := push.GenerateVAPIDKey()
 	require.NoError(t, err)
-	f := &fixture{db: db, key: key, clock: &clock{t: time.Now().Truncate(time.Microsecond)}, events: &events{}}
+	club := fixture.New(t, db, fixture.Options{})
+	f := &pushClub{db: db, key: key, clock: club.Clock, events: &events{}}
 	f.svc = f.service()
 	f.receiver = pushtest.New(t, key.PublicKey(), subject)
-	ctx := t.Context()
-	var users []int64
-	require.NoError(t, db.SelectContext(ctx, &users, `INSERT INTO users (email) VALUES ('ana@test.club'), ('eva@test.club') RETURNING id`))
-	var clients []int64
-	require.NoError(t, db.SelectContext(ctx, &clients, `WITH d AS (INSERT INTO document_types (name) VALUES ('CC') RETURNING id)
-		INSERT INTO clients (user_id, first_name, last_name, document, document_type_id)
-		SELECT u, n, 'Ruiz', n, d.id FROM d, unnest($1::bigint[], ARRAY['Ana', 'Eva']) AS x (u, n) RETURNING id`, users))
-	f.ana, f.eva = clients[0], clients[1]
-	f.anaUser = clubhouse.Actor{UserID: users[0], UID: "ana"}
-	f.evaUser = clubhouse.Actor{UserID: users[1], UID: "eva"}
+	ana, eva := club.Member("Ana", "Ruiz"), club.Member("Eva", "Ruiz")
+	f.ana, f.eva = ana.Client.ID, eva.Client.ID
+	f.anaUser, f.evaUser = ana.Actor, eva.Actor
 	return f
 }
 
 // service returns another push service on the same database: another
 // instance of clubd. Private networks are open to it: the push service of
 // the tests is on loopback.
-func (f *fixture) service() *push.Service {
+func (f *pushClub) service() *push.Service {
 	return push.New(f.db, push.Options{Now: f.clock.Now, Events: f.events, VAPID: f.key, Subject: subject, Retry: time.Minute,
 		AllowPrivateNetworks: true})
 }
 
-func (f *fixture) register(t *testing.T, client int64, d *pushtest.Device) push.Subscription {
+func (f *pushClub) register(t *testing.T, client int64, d *pushtest.Device) push.Subscription {
 	t.Helper()
 	s, err := f.svc.Register(t.Context(), desk, input(client, d))
 	require.NoError(t, err)
@@ -111,14 +88,14 @@ func input(client int64, d *pushtest.Device) push.SubscriptionInput {
 		Keys: push.Keys{P256dh: d.P256dh, Auth: d.Auth}, UserAgent: "Firefox"}
 }
 
-func (f *fixture) deliver(t *testing.T) int {
+func (f *pushClub) deliver(t *testing.T) int {
 	t.Helper()
 	n, err := f.svc.DeliverDue(t.Context())
 	require.NoError(t, err)
 	return n
 }
 
-func (f *fixture) deliveries(t *testing.T, id int64) []push.Delivery {
+func (f *pushClub) deliveries(t *testing.T, id int64) []push.Delivery {
 	t.Helper()
 	ds, err := f.svc.Deliveries(t.Context(), desk, id)
 	require.NoError(t, err)

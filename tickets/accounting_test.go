@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
 	"github.com/clubhouse-go/clubhouse/ledger"
@@ -43,8 +44,8 @@ func newBooks(tb testing.TB) *books {
 	_, err := b.ledger.CreatePeriod(ctx, clubhouse.Staff("test"), "2026 on", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), end)
 	require.NoError(tb, err)
 	b.poster = payments.NewLedgerPoster(b.db.DB, b.ledger, time.UTC, payments.Postings{}, tickets.Postings{})
-	b.get(tb, &b.bank, `INSERT INTO payment_types (name) VALUES ('Transfer') RETURNING id`)
-	b.get(tb, &b.cash, `INSERT INTO payment_types (name, ledger_account) VALUES ('Cash', '1.1.05.01') RETURNING id`)
+	b.bank = b.fix.PaymentType("Transfer").ID
+	b.cash = b.fix.PaymentType("Cash", func(in *booking.CatalogInput) { in.LedgerAccount = clubhouse.Some("1.1.05.01") }).ID
 	return b
 }
 
@@ -57,7 +58,10 @@ type soldTickets struct {
 
 // sell inserts a sale of n tickets at price, paid in full on 2026-03-02
 // 09:00 by a completed payment of paymentType (none when the tickets are
-// free); every ticket expires at expires.
+// free); every ticket expires at expires. It writes SQL, as use and refund
+// do, rather than call the services: these tests are about the postings of
+// rows dated at chosen instants (a sale, a use, a refund, an expiry in
+// another period), which the services date by their clock.
 func (b *books) sell(tb testing.TB, n int, price string, paymentType int64, expires time.Time) soldTickets {
 	tb.Helper()
 	var s soldTickets

@@ -41,7 +41,7 @@ func BenchmarkParticipantAssign(b *testing.B) {
 	c.get(b, &ctype, `SELECT court_type_id FROM courts WHERE id = $1`, c.court)
 	courts := make([]int64, benchEvents)
 	for i := range courts {
-		c.get(b, &courts[i], `INSERT INTO courts (court_type_id, name, price) VALUES ($1, $2, 60000) RETURNING id`, ctype, fmt.Sprint("Bench ", i))
+		courts[i] = c.fix.Court(ctype, fmt.Sprint("Bench ", i)).ID
 	}
 	day := time.Date(2026, 3, 3, 18, 0, 0, 0, time.UTC)
 	// fresh returns benchEvents new events, on a day of their own, and
@@ -58,7 +58,7 @@ func BenchmarkParticipantAssign(b *testing.B) {
 			}
 		}
 		day = day.AddDate(0, 0, 1)
-		return events, tickets.SeedTickets(b, c.db, benchEvents*benchSeats, "10000")
+		return events, c.fix.SoldTickets(benchEvents*benchSeats, "10000")
 	}
 	// arm seats every ticket of a fresh round, through the service or raw,
 	// and returns the seatings per second.

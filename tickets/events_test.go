@@ -14,6 +14,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
@@ -26,6 +27,7 @@ var clubNow = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 // moves, and the booking:changed messages they publish.
 type eventClub struct {
 	db                *sqldb.DB
+	fix               *fixture.Club
 	svc               *tickets.Events
 	bookings          *booking.Bookings
 	rules             *booking.ClubRules
@@ -34,33 +36,21 @@ type eventClub struct {
 	eventType, rental int64
 	ana, bob, eve     int64
 	staff             clubhouse.Actor
-	mu                sync.Mutex
-	now               time.Time
 }
 
 func newEventClub(tb testing.TB) *eventClub {
 	tb.Helper()
 	db := dbtest.New(tb)
-	c := &eventClub{db: db, changed: &recorder{}, now: clubNow, staff: clubhouse.Staff("desk")}
-	clock := func() time.Time {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return c.now
-	}
+	c := &eventClub{db: db, changed: &recorder{}, staff: clubhouse.Staff("desk")}
+	c.fix = fixture.New(tb, db.DB, fixture.Options{Zone: time.UTC, Start: clubNow.Format("2006-01-02 15:04")})
+	clock := c.fix.Clock.Now
 	b := booking.New(db.DB, booking.Options{Zone: time.UTC, Now: clock, Events: c.changed})
 	c.bookings, c.rules = b.Bookings, b.Rules
 	c.svc = tickets.New(db.DB, tickets.Options{Zone: time.UTC, Now: clock, Bookings: b.Bookings, Events: c.changed, Pool: db.Pool}).Events
-	var ctype, doc int64
-	c.get(tb, &ctype, `INSERT INTO court_types (name) VALUES ('Padel') RETURNING id`)
-	c.get(tb, &c.court, `INSERT INTO courts (court_type_id, name, price) VALUES ($1, 'Court 1', 60000) RETURNING id`, ctype)
-	c.get(tb, &c.court2, `INSERT INTO courts (court_type_id, name, price) VALUES ($1, 'Court 2', 60000) RETURNING id`, ctype)
-	c.get(tb, &c.eventType, `INSERT INTO reservation_types (name, is_event) VALUES ('Event', true) RETURNING id`)
-	c.get(tb, &c.rental, `INSERT INTO reservation_types (name) VALUES ('Rental') RETURNING id`)
-	c.get(tb, &doc, `INSERT INTO document_types (name) VALUES ('CC') RETURNING id`)
-	client := `INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES ($1, 'Ruiz', $2, $3) RETURNING id`
-	c.get(tb, &c.ana, client, "Ana", "100", doc)
-	c.get(tb, &c.bob, client, "Bob", "200", doc)
-	c.get(tb, &c.eve, client, "Eve", "300", doc)
+	ctype := c.fix.CourtType("Padel").ID
+	c.court, c.court2 = c.fix.Court(ctype, "Court 1").ID, c.fix.Court(ctype, "Court 2").ID
+	c.eventType, c.rental = c.fix.EventType("Event").ID, c.fix.ReservationType("Rental").ID
+	c.ana, c.bob, c.eve = c.fix.Client("Ana", "Ruiz").ID, c.fix.Client("Bob", "Ruiz").ID, c.fix.Client("Eve", "Ruiz").ID
 	return c
 }
 
@@ -71,9 +61,7 @@ func (c *eventClub) get(tb testing.TB, dest any, query string, args ...any) {
 
 // at sets the clock to wall time hh:mm on 2026-03-02 plus days.
 func (c *eventClub) at(days, hh, mm int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = time.Date(2026, 3, 2+days, hh, mm, 0, 0, time.UTC)
+	c.fix.Clock.SetTime(time.Date(2026, 3, 2+days, hh, mm, 0, 0, time.UTC))
 }
 
 // event is the input of an event on court from hh:00 to hh+2:00 on
@@ -412,20 +400,15 @@ func TestEvents_concurrentSeats(t *testing.T) {
 	ctx := t.Context()
 	e, err := c.svc.Create(ctx, c.staff, c.event(c.court, 18, 10))
 	require.NoError(t, err)
-	var doc int64
-	c.get(t, &doc, `SELECT id FROM document_types LIMIT 1`)
 	const n = 50
-	tk := tickets.SeedTickets(t, c.db, n/2, "8000")
+	tk := c.fix.SoldTickets(n/2, "8000")
 	ins := make([]tickets.ParticipantInput, n)
 	for i := range ins {
 		if i%2 == 0 {
 			ins[i] = tickets.ParticipantInput{TicketID: clubhouse.Some(tk[i/2].ID)}
 			continue
 		}
-		var client int64
-		c.get(t, &client, `INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES ('Racer', 'R', $1, $2) RETURNING id`,
-			fmt.Sprint("R-", i), doc)
-		ins[i] = tickets.ParticipantInput{ClientID: clubhouse.Some(client)}
+		ins[i] = tickets.ParticipantInput{ClientID: clubhouse.Some(c.fix.Client("Racer", fmt.Sprint("R", i)).ID)}
 	}
 	errs := make([]error, n)
 	var wg sync.WaitGroup
@@ -558,7 +541,7 @@ func TestEvents_seatRacesCancel(t *testing.T) {
 	ctx := t.Context()
 	e, err := c.svc.Create(ctx, c.staff, c.event(c.court, 18, 4))
 	require.NoError(t, err)
-	tk := tickets.SeedTickets(t, c.db, 1, "10000")[0]
+	tk := c.fix.SoldTickets(1, "10000")[0]
 
 	closing, err := c.db.BeginTxx(ctx, nil)
 	require.NoError(t, err)
@@ -601,13 +584,10 @@ func TestEvents_sameTicketsRace(t *testing.T) {
 	e, err := c.svc.Create(ctx, c.staff, c.event(c.court, 18, 200))
 	require.NoError(t, err)
 	const n = 15
-	tks := tickets.SeedTickets(t, c.db, n, "10000")
-	var doc int64
-	c.get(t, &doc, `SELECT id FROM document_types LIMIT 1`)
+	tks := c.fix.SoldTickets(n, "10000")
 	clients := make([]int64, n)
 	for i := range clients {
-		c.get(t, &clients[i], `INSERT INTO clients (first_name, last_name, document, document_type_id) VALUES ('Racer', $1, $2, $3) RETURNING id`,
-			fmt.Sprint(i), fmt.Sprint("R-", i), doc)
+		clients[i] = c.fix.Client("Racer", fmt.Sprint(i)).ID
 	}
 	var inputs []tickets.ParticipantInput
 	for i := range n {
@@ -644,7 +624,7 @@ func TestTickets_databaseGuards(t *testing.T) {
 	ctx := t.Context()
 	e, err := c.svc.Create(ctx, c.staff, c.event(c.court, 18, 4))
 	require.NoError(t, err)
-	tks := tickets.SeedTickets(t, c.db, 2, "10000")
+	tks := c.fix.SoldTickets(2, "10000")
 	p, err := c.svc.AddParticipant(ctx, c.staff, e.ID, tickets.ParticipantInput{TicketID: clubhouse.Some(tks[0].ID)})
 	require.NoError(t, err)
 	for _, tt := range []struct {

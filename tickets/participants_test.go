@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
@@ -63,7 +64,7 @@ func TestEvents_ticketParticipants(t *testing.T) {
 	require.NoError(t, err)
 	other, err := c.svc.Create(ctx, c.staff, c.event(c.court2, 18, 8))
 	require.NoError(t, err)
-	tk := tickets.SeedTickets(t, c.db, 6, "15000.00")
+	tk := c.fix.SoldTickets(6, "15000.00")
 	add := func(in tickets.ParticipantInput, slot ...int) (tickets.Participant, error) {
 		if len(slot) > 0 {
 			in.Slot = clubhouse.Some(slot[0])
@@ -83,7 +84,7 @@ func TestEvents_ticketParticipants(t *testing.T) {
 	require.NotNil(t, first.TicketCode)
 	assert.Equal(t, tk[0].Code, *first.TicketCode)
 	require.NotNil(t, first.BuyerName)
-	assert.Equal(t, tickets.FixtureBuyer, *first.BuyerName)
+	assert.Equal(t, fixture.Buyer, *first.BuyerName)
 	used := c.ticket(t, tk[0].ID)
 	assert.Equal(t, tickets.TicketUsed, used.Status)
 	assert.NotNil(t, used.UsedAt)
@@ -97,10 +98,7 @@ func TestEvents_ticketParticipants(t *testing.T) {
 	// The refusals: each leaves its ticket as it was.
 	_, err = c.db.ExecContext(ctx, `UPDATE tickets SET expires_at = '2026-03-01 00:00:00+00' WHERE id = $1`, tk[3].ID)
 	require.NoError(t, err)
-	var refund int64
-	c.get(t, &refund, `INSERT INTO ticket_refunds (sale_id, ticket_count, amount, reason, refunded_by_label)
-		VALUES ($1, 1, 15000, 'Moved away', 'test') RETURNING id`, tk[4].SaleID)
-	_, err = c.db.ExecContext(ctx, `UPDATE tickets SET status = 'refunded', refund_id = $2 WHERE id = $1`, tk[4].ID, refund)
+	_, err = c.fix.Tickets.Sales.Refund(ctx, c.staff, tk[4].SaleID, tickets.RefundInput{TicketIDs: []int64{tk[4].ID}, Reason: clubhouse.Some("Moved away")})
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		name string
@@ -190,7 +188,7 @@ func TestEvents_ticketsReturned(t *testing.T) {
 	t.Parallel()
 	c := newEventClub(t)
 	ctx := t.Context()
-	tk := tickets.SeedTickets(t, c.db, 4, "12000.50")
+	tk := c.fix.SoldTickets(4, "12000.50")
 	seat := func(e tickets.Event, ins ...tickets.ParticipantInput) []tickets.Participant {
 		var out []tickets.Participant
 		for _, in := range ins {
@@ -243,7 +241,7 @@ func TestEvents_ticketRace(t *testing.T) {
 		events[i], err = c.svc.Create(ctx, c.staff, c.event(court, 18, 30))
 		require.NoError(t, err)
 	}
-	tk := tickets.SeedTickets(t, c.db, 1, "9000")[0]
+	tk := c.fix.SoldTickets(1, "9000")[0]
 	const n = 20
 	errs := make([]error, n)
 	var wg sync.WaitGroup

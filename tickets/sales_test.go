@@ -15,6 +15,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/tickets"
 )
@@ -57,7 +58,7 @@ func newShop(tb testing.TB) *shop {
 	s.free, err = s.svc.Programs.CreatePackage(ctx, desk, tickets.PackageInput{ProgramID: clubhouse.Some(s.open.ID),
 		Name: clubhouse.Some("Trial"), TicketCount: clubhouse.Some(2), UnitPrice: money("0")})
 	require.NoError(tb, err)
-	require.NoError(tb, s.db.GetContext(ctx, &s.cash, `INSERT INTO payment_types (name) VALUES ('Cash') RETURNING id`))
+	s.cash = fixture.New(tb, s.db.DB, fixture.Options{}).PaymentType("Cash").ID
 	return s
 }
 
