@@ -16,7 +16,7 @@ demo: services-demo
 ## line per test as it finishes, a line when each package ends with its time,
 ## and a line naming the packages still running after 30s of silence
 test: services-test apidocs-check lint
-	go run ./internal/testrun/cmd/testrun ./... -- -race -count=1 -timeout 25m
+	go run ./internal/devtools/testrun/cmd/testrun ./... -- -race -count=1 -timeout 25m
 
 ## services-demo: install and start PostgreSQL; idempotent
 services-demo:
@@ -28,7 +28,7 @@ services-test:
 
 ## apidocs: regenerate the PATCH body types (patchgen) and the Swagger source of /api-docs.json from the handlers' annotations
 apidocs:
-	go run ./internal/patchgen/cmd/patchgen httpapi
+	go run ./internal/devtools/patchgen/cmd/patchgen httpapi
 	$(SWAG)
 
 ## apidocs-check: fail when the committed API description is out of date

@@ -76,7 +76,7 @@ func TestArchitecture(t *testing.T) {
 			}
 		case slices.Contains(domain, top):
 			for _, d := range project {
-				require.False(t, d == "httpapi" || d == "mcp" || strings.HasPrefix(d, "cmd/") || d == "internal/app" || d == "internal/apptest" || d == "internal/demo" ||
+				require.False(t, d == "httpapi" || d == "mcp" || strings.HasPrefix(d, "cmd/") || d == "internal/compose/app" || d == "internal/testkit/apptest" || d == "internal/compose/demo" ||
 					strings.HasPrefix(d, "internal/testkit/"), "domain package %s must not import %s", name, d)
 				require.NotContains(t, above[top], strings.Split(d, "/")[0], "%s is built on %s: %s must not depend on it", d, name, name)
 			}
@@ -90,34 +90,84 @@ func TestArchitecture(t *testing.T) {
 			for _, d := range p.Imports {
 				require.False(t, isInternal(d), "example %s imports %s", name, d)
 			}
-		case strings.HasPrefix(name, "internal/testkit/"):
+		case strings.HasPrefix(name, "internal/testkit/") && name != "internal/testkit/apptest":
 			// Test kits build the club through the public services, as a
 			// program using the library would; the domains' tests import
-			// them, so they import no front door and no composition.
+			// them, so they import no front door and no composition. The
+			// in-process clubd of the front doors' tests (apptest) is the
+			// composition's own kit.
 			for _, d := range project {
-				require.False(t, d == "httpapi" || d == "mcp" || strings.HasPrefix(d, "cmd/") || d == "internal/app" || d == "internal/club",
+				require.False(t, d == "httpapi" || d == "mcp" || strings.HasPrefix(d, "cmd/") || strings.HasPrefix(d, "internal/compose/"),
 					"test kit %s must not import %s", name, d)
 			}
-		case name == "internal/wire" || name == "internal/club":
+		case name == "internal/frontdoor/wire" || name == "internal/compose/club":
 			// Shared by both front doors: the wire forms and the one
 			// Services value; they know the domain, never a door.
 			for _, d := range project {
-				require.False(t, d == "httpapi" || d == "mcp" || d == "internal/app", "%s must not import %s", name, d)
+				require.False(t, d == "httpapi" || d == "mcp" || d == "internal/compose/app", "%s must not import %s", name, d)
 			}
-		case strings.HasPrefix(name, "internal/sqldb"), strings.HasPrefix(name, "internal/auth"), strings.HasPrefix(name, "internal/idem"),
-			strings.HasPrefix(name, "internal/wiretext"), strings.HasPrefix(name, "internal/outbound"), strings.HasPrefix(name, "internal/objstore"),
-			strings.HasPrefix(name, "internal/supervise"):
+		case strings.HasPrefix(name, "internal/plumbing/"):
 			for _, d := range project {
-				// The identity provider signs in the users of package
-				// users, and writes a user only through it.
-				if strings.HasPrefix(name, "internal/auth") && d == "users" {
-					continue
-				}
-				require.NotContains(t, append(domain, "httpapi", "mcp"), strings.Split(d, "/")[0], "plumbing package %s must not import %s", name, d)
+				require.True(t, d == "" || strings.HasPrefix(d, "internal/plumbing/"), "plumbing package %s must not import %s", name, d)
 			}
+		case strings.HasPrefix(name, "internal/identity/"):
+			// The identity provider signs in the users of package users,
+			// and writes a user only through it; it knows no other domain.
+			for _, d := range project {
+				require.True(t, d == "" || d == "users" || strings.HasPrefix(d, "internal/plumbing/") || strings.HasPrefix(d, "internal/identity/"),
+					"the identity provider %s must not import %s", name, d)
+			}
+		case strings.HasPrefix(name, "internal/devtools/"):
+			// The tools of the build and the test run know no club.
+			for _, d := range project {
+				require.True(t, strings.HasPrefix(d, "internal/devtools/"), "development tool %s must not import %s", name, d)
+			}
+		}
+		for _, d := range project {
+			require.LessOrEqual(t, layer(t, d), layer(t, name), "%s must not import %s: imports never run back up the layers", name, d)
+			require.False(t, strings.HasPrefix(d, "internal/testkit/") && !strings.HasPrefix(name, "internal/testkit/"),
+				"%s must not import the test kit %s outside its tests", name, d)
 		}
 		require.NotContains(t, []string{"util", "utils", "common", "models", "helpers"}, path.Base(name), "no grab-bag packages")
 	}
+}
+
+// layer places a package of the module in its layer, from the bottom up:
+// the vocabulary (the root package); plumbing (internal/plumbing) and the
+// migrations; the domains and the realtime relay; the identity provider
+// (internal/identity), which signs in the domain's users; what both front
+// doors share (internal/frontdoor, and the club's services,
+// internal/compose/club); the front doors; the composition of the server
+// (internal/compose/app, demo); the commands, examples and test kits
+// (internal/testkit); and the development tools (internal/devtools). A
+// package imports only packages of its own layer or below
+// (TestArchitecture), so that the folders of internal/ show the layers and
+// no import runs back up. A package in no layer fails the test.
+func layer(t *testing.T, name string) int {
+	t.Helper()
+	top := strings.Split(name, "/")[0]
+	switch {
+	case name == "":
+		return 0
+	case strings.HasPrefix(name, "internal/plumbing/"), top == "migrations":
+		return 1
+	case slices.Contains(domain, top), top == "realtime":
+		return 2
+	case strings.HasPrefix(name, "internal/identity/"):
+		return 3
+	case strings.HasPrefix(name, "internal/frontdoor/"), name == "internal/compose/club":
+		return 4
+	case top == "httpapi", top == "mcp":
+		return 5
+	case strings.HasPrefix(name, "internal/compose/"):
+		return 6
+	case top == "cmd", top == "examples", strings.HasPrefix(name, "internal/testkit/"):
+		return 7
+	case strings.HasPrefix(name, "internal/devtools/"):
+		return 8
+	}
+	t.Fatalf("package %s is in no layer of TestArchitecture", name)
+	return 0
 }
 
 // tablesOf are the tables of the main database that a domain owns,

@@ -8,7 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/wiretext"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/wiretext"
 )
 
 // Coupon is a discount code an operator applies to one booking.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/wiretext"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/wiretext"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/teambition/rrule-go"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 )
 
 // Bounds of a series: a series never holds more bookings, nor reaches

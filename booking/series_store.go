@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 )
 
 var seriesErrors = sqldb.Mapping{

@@ -9,7 +9,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
-	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 )
 
 // TestStaffOperations_refuseOthers: every staff operation of Bookings and

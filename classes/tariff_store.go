@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 )
 
 // Errors of class tariffs.

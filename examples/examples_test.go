@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/mod/modfile"
 
-	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 )
 
 const module = "github.com/clubhouse-go/clubhouse"
@@ -119,13 +119,13 @@ func TestInternalRefused(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.go"), []byte(`package main
 
-import "github.com/clubhouse-go/clubhouse/internal/sqldb"
+import "github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 
 func main() { println(sqldb.DefaultMaxConns()) }
 `), 0o644))
 	_, out, err := build(t, root, dir, "sneaky")
 	require.Error(t, err)
-	assert.Contains(t, out, "use of internal package "+module+"/internal/sqldb not allowed")
+	assert.Contains(t, out, "use of internal package "+module+"/internal/plumbing/sqldb not allowed")
 }
 
 // build makes dir, holding the files of a main package, a module

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 )
 
 // The areas of the routes, as routes.go names them: a route's path says

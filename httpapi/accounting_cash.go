@@ -5,7 +5,7 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/clubhouse-go/clubhouse/internal/wire"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
 	"github.com/clubhouse-go/clubhouse/ledger"
 )
 

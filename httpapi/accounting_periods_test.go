@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/apptest"
-	composition "github.com/clubhouse-go/clubhouse/internal/club"
+	composition "github.com/clubhouse-go/clubhouse/internal/compose/club"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 )
 
 func bogota(t testing.TB) *time.Location {

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/clubhouse-go/clubhouse/internal/wire"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
 	"github.com/clubhouse-go/clubhouse/ledger"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 )
 
 type loginInput struct {

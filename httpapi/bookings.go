@@ -10,7 +10,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
-	"github.com/clubhouse-go/clubhouse/internal/wire"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 

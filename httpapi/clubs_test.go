@@ -13,8 +13,8 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/httpapi"
-	clubs "github.com/clubhouse-go/clubhouse/internal/club"
-	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	clubs "github.com/clubhouse-go/clubhouse/internal/compose/club"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/mcp"
 )
 

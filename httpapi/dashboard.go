@@ -3,7 +3,7 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/clubhouse-go/clubhouse/internal/wire"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
 )
 
 type dashboardDTO struct {

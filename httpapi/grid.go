@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse/booking"
-	"github.com/clubhouse-go/clubhouse/internal/wire"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
 )
 
 // The day grid: every court's 30-minute slots of one date, free or not,

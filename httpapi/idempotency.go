@@ -12,7 +12,7 @@ import (
 	"slices"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/idem"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/idem"
 )
 
 // The headers of idempotent requests (README, "Retrying writes").

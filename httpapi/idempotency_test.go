@@ -15,9 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/apptest"
-	"github.com/clubhouse-go/clubhouse/internal/idem"
-	"github.com/clubhouse-go/clubhouse/internal/objtest"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/idem"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/objtest"
 )
 
 // rowCount counts the rows of table in the app's database.

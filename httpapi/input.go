@@ -14,7 +14,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/wiretext"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/wiretext"
 )
 
 // The limits of what a request may carry, checked where it is decoded so

@@ -16,8 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/wire"
-	"github.com/clubhouse-go/clubhouse/internal/wiretext"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/wiretext"
 )
 
 // maxJSONBody bounds every JSON request body.

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 )
 
 // machineDTO is a machine client, without its secret.

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/auth"
-	"github.com/clubhouse-go/clubhouse/internal/wiretext"
+	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/wiretext"
 )
 
 // The OAuth 2.0 authorization server: the authorization-code flow with PKCE

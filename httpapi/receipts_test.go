@@ -25,9 +25,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/apptest"
-	"github.com/clubhouse-go/clubhouse/internal/objstore"
-	"github.com/clubhouse-go/clubhouse/internal/objtest"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/objstore"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/objtest"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 

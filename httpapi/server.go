@@ -8,7 +8,7 @@
 // on: it stays at the top of the module beside mcp, but its Options take
 // internal types (the identity provider, the database handle, the
 // idempotency keys, the club finder), so clubd's composition
-// (internal/app) alone builds it. A program outside this module calls the
+// (internal/compose/app) alone builds it. A program outside this module calls the
 // domain packages directly, as the examples do.
 package httpapi
 
@@ -23,11 +23,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	swaggerfiles "github.com/swaggo/files/v2"
 
-	"github.com/clubhouse-go/clubhouse/internal/auth"
-	"github.com/clubhouse-go/clubhouse/internal/club"
-	"github.com/clubhouse-go/clubhouse/internal/idem"
-	"github.com/clubhouse-go/clubhouse/internal/sqldb"
-	"github.com/clubhouse-go/clubhouse/internal/supervise"
+	"github.com/clubhouse-go/clubhouse/internal/compose/club"
+	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/idem"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/supervise"
 	"github.com/clubhouse-go/clubhouse/realtime"
 )
 

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/clubhouse-go/clubhouse/internal/apptest"
-	"github.com/clubhouse-go/clubhouse/internal/auth"
+	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 )
 
 // loggedLink is the set-password link logged for email: the whole URL,

@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/wire"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
 )
 
-// The spans of bookings in requests, read through internal/wire, whose
+// The spans of bookings in requests, read through internal/frontdoor/wire, whose
 // forms (ISO 8601, "YYYY-MM-DD HH:mm:ss", dates, HH:MM) both front doors
 // share. Whether checkout comes after checking is the domain's rule
 // (booking.Span.Check), not the reader's.

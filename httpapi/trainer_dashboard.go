@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/clubhouse-go/clubhouse/classes"
-	"github.com/clubhouse-go/clubhouse/internal/wire"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
 )
 
 type classIncomeDTO struct {

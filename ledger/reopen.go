@@ -8,8 +8,8 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/sqldb"
-	"github.com/clubhouse-go/clubhouse/internal/wiretext"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/wiretext"
 )
 
 // Reopen opens the closed period with id again, for a, an admin, who gives

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clubhouse-go/clubhouse/internal/app"
+	"github.com/clubhouse-go/clubhouse/internal/compose/app"
 	"github.com/clubhouse-go/clubhouse/mcp"
 )
 

@@ -11,9 +11,9 @@
 //
 // New returns an http.Handler; httpapi serves it at POST, GET and DELETE
 // /mcp through its logging and metrics when httpapi.Options.MCP is set
-// (internal/app does this):
+// (internal/compose/app does this):
 //
-//	clubs := club.One(club.New(db, club.Options{Zone: bogota})) // internal/club: how both doors find the club of a request
+//	clubs := club.One(club.New(db, club.Options{Zone: bogota})) // internal/compose/club: how both doors find the club of a request
 //	h := mcp.New(mcp.Options{Auth: authService, PublicBaseURL: base, Clubs: clubs, Zone: bogota})
 //	srv, err := httpapi.New(httpapi.Options{Clubs: clubs /* ... */, MCP: h})
 //
@@ -199,5 +199,5 @@
 // 24 hours; with other arguments it is refused (conflict, "idempotency key
 // reused"); while the first call runs, a retry answers conflict "request in
 // progress". The keys live in PostgreSQL beside the HTTP routes'
-// Idempotency-Key (internal/idem), so a retry on another instance counts.
+// Idempotency-Key (internal/plumbing/idem), so a retry on another instance counts.
 package mcp

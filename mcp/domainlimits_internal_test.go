@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/clubhouse-go/clubhouse/internal/limittest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/limittest"
 )
 
 // TestLimits_areTheDomains: every limit an argument type states in a tag,

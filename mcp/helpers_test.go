@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/apptest"
-	"github.com/clubhouse-go/clubhouse/internal/demo"
+	"github.com/clubhouse-go/clubhouse/internal/compose/demo"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 )
 
 // newClub starts a test server over the demo club (its courts, types,

@@ -13,9 +13,9 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
-	"github.com/clubhouse-go/clubhouse/internal/club"
-	"github.com/clubhouse-go/clubhouse/internal/idem"
-	"github.com/clubhouse-go/clubhouse/internal/wire"
+	"github.com/clubhouse-go/clubhouse/internal/compose/club"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/idem"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 

@@ -8,7 +8,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/wire"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
 	"github.com/clubhouse-go/clubhouse/tickets"
 )
 

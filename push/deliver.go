@@ -15,7 +15,7 @@ import (
 	webpush "github.com/SherClockHolmes/webpush-go"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/outbound"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/outbound"
 )
 
 // Sending in the background: DeliverDue claims the due deliveries (FOR

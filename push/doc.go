@@ -14,7 +14,7 @@
 // other client.
 //
 // Endpoints are chosen by the devices, so every request to one is made on
-// a client's word, through internal/outbound's address policy, the one of
+// a client's word, through internal/plumbing/outbound's address policy, the one of
 // every request clubd makes on a user's behalf: an endpoint is https, and
 // its host no IP address outside the public ranges (CheckEndpoint); a
 // delivery connects only to a public address, checked after resolution,

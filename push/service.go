@@ -10,8 +10,8 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
-	"github.com/clubhouse-go/clubhouse/internal/outbound"
-	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/outbound"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 )
 
 // Options are what New needs besides the database.
@@ -52,7 +52,7 @@ type Service struct {
 	db     *sqlx.DB
 	store  store
 	o      Options
-	client *http.Client  // sends to the push services, through internal/outbound's policy
+	client *http.Client  // sends to the push services, through internal/plumbing/outbound's policy
 	wake   chan struct{} // a notification was queued: deliver now
 }
 

@@ -9,8 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/outbound"
-	"github.com/clubhouse-go/clubhouse/internal/wiretext"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/outbound"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/wiretext"
 )
 
 // PlatformWebPush is the platform of a browser's subscription under the

@@ -15,7 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/clubhouse-go/clubhouse/internal/keyfile"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/keyfile"
 )
 
 // VAPIDKey is the application server's key pair of Voluntary Application

@@ -16,7 +16,7 @@
 // Passwords are 8 to 72 bytes, hashed with bcrypt at Options.BcryptCost;
 // a user created without one gets a random password nobody knows, to be
 // replaced through a set-password link. clubd's identity provider
-// (internal/auth) signs the users in with these hashes and builds on this
+// (internal/identity/auth) signs the users in with these hashes and builds on this
 // package for every write of a user (Add, AddExternal, SetPasswordHash,
 // SignedIn run in its transactions). The database announces each change
 // of a user's subject, email, roles or disabled flag on the channel

@@ -13,9 +13,9 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/auth"
-	"github.com/clubhouse-go/clubhouse/internal/dbtest"
-	"github.com/clubhouse-go/clubhouse/internal/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/users"
 )
 
@@ -119,7 +119,7 @@ func TestUsers_Create(t *testing.T) {
 }
 
 // TestUsers_Create_login: a user created with a password signs in at the
-// identity provider (internal/auth) with it, at the cost of
+// identity provider (internal/identity/auth) with it, at the cost of
 // Options.BcryptCost; one created without a password cannot sign in.
 func TestUsers_Create_login(t *testing.T) {
 	t.Parallel()

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/clubhouse-go/clubhouse/internal/app"
-	"github.com/clubhouse-go/clubhouse/internal/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/compose/app"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 )
 
 // TestRun_blockedPortWarning starts clubd on a port that browsers refuse

@@ -1,0 +1,98 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/httpapi"
+	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
+	"github.com/clubhouse-go/clubhouse/realtime"
+)
+
+// RealtimeLimits are the limits of the realtime relay; a zero field takes
+// realtime's default.
+type RealtimeLimits struct {
+	QueueSize          int           // messages queued per connection before it is closed as too slow
+	WriteTimeout       time.Duration // bound of each write to a connection and publish to the broker
+	PingInterval       time.Duration // pings; a connection silent for two intervals is closed
+	MaxMessageSize     int64         // bound of a client's frame, in bytes
+	MaxUserConnections int           // open connections of one user (all bot keys count as one)
+	MaxConnections     int           // open connections of the instance
+}
+
+// startRelay builds the realtime relay of a's configuration, on Redis
+// when REDIS_URL is set, and starts it: once it returns, the relay is
+// subscribed and no message published from then on is lost. The relay
+// authenticates its handshakes with a's auth service, as the API does,
+// and names the caller in the request's log line; it closes the
+// connections of a user who is disabled, deleted or whose roles change as
+// soon as the auth service hears of it (auth.Service.OnUserChange), as the
+// API refuses the user's next request.
+func (a *App) startRelay(ctx context.Context, limits RealtimeLimits, now func() time.Time) (*realtime.Relay, error) {
+	rt := a.Config.Realtime
+	var broker realtime.Broker = realtime.NewMemory()
+	where := []any{"broker", "memory"}
+	if rt.RedisURL != "" {
+		b, err := realtime.OpenRedis(rt.RedisURL, rt.RedisPrefix, a.Log)
+		if err != nil {
+			return nil, err
+		}
+		broker = b
+		where = []any{"broker", "redis", "channel", realtime.Channel(rt.RedisPrefix)}
+	}
+	// The public address's origin and loopback ones, and those the
+	// operator adds, as for the tool endpoint (MCP_ALLOWED_ORIGINS).
+	origins, loopback := slices.Clone(rt.AllowedOrigins), true
+	if u, err := url.Parse(a.Config.PublicBaseURL); err == nil && u.Host != "" {
+		origins = append(origins, u.Scheme+"://"+u.Host)
+	}
+	relay := realtime.New(realtime.Options{
+		Broker: broker, Authenticate: a.authenticateRealtime, AllowedOrigins: origins, LoopbackOrigins: loopback,
+		QueueSize: limits.QueueSize, WriteTimeout: limits.WriteTimeout, PingInterval: limits.PingInterval,
+		MaxMessageSize: limits.MaxMessageSize, MaxUserConnections: limits.MaxUserConnections, MaxConnections: limits.MaxConnections,
+		Now: now, Logger: a.Log,
+	})
+	if err := relay.Start(ctx); err != nil {
+		_ = broker.Close()
+		return nil, fmt.Errorf("realtime: %w", err)
+	}
+	a.Auth.OnUserChange(func(uid string) { relay.Revoke(uid) })
+	a.Log.Info("realtime relay ready at /realtime", append(where, "origins", strings.Join(origins, ","), "loopback_origins", loopback)...)
+	return relay, nil
+}
+
+// authenticateRealtime verifies the credentials of a realtime handshake
+// as the API's routes do: a bot key, or a token that opens the API. It
+// returns the actor and when its token expires (never for a bot key).
+func (a *App) authenticateRealtime(ctx context.Context, c realtime.Credentials) (clubhouse.Actor, time.Time, error) {
+	if c.BotKey != "" {
+		actor, err := a.Auth.AuthenticateBot(c.BotKey)
+		if err == nil {
+			httpapi.NamePrincipal(ctx, actor)
+		}
+		return actor, time.Time{}, err
+	}
+	p, err := a.Auth.Verify(ctx, c.Token)
+	if err != nil {
+		return clubhouse.Actor{}, time.Time{}, err
+	}
+	httpapi.NamePrincipal(ctx, p.Actor)
+	if err := p.Admit(auth.DoorRelay, clubhouse.AreaNone); err != nil {
+		return clubhouse.Actor{}, time.Time{}, err
+	}
+	return p.Actor, p.Expires, nil
+}
+
+// publishers hands each message to every one of its Publishers.
+type publishers []clubhouse.Publisher
+
+func (ps publishers) Publish(topic string, payload any) {
+	for _, p := range ps {
+		p.Publish(topic, payload)
+	}
+}

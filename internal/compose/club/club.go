@@ -1,0 +1,131 @@
+// Package club composes the domain services of one club into the one value
+// that clubd's wiring (internal/compose/app) builds and both front doors (httpapi
+// and mcp) take:
+//
+//	svc := club.New(db, club.Options{Zone: bogota, Accounting: ledgerDB})
+//	api, err := httpapi.New(httpapi.Options{Services: svc /* ... */})
+//	tools := mcp.New(mcp.Options{Services: svc /* ... */})
+//
+// A new domain is one more field of Services and one more line of New:
+// the front doors' options do not change. The club's background work is
+// Services.Jobs, and the backlogs of that work are Services.Metrics.
+package club
+
+import (
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/classes"
+	"github.com/clubhouse-go/clubhouse/ledger"
+	"github.com/clubhouse-go/clubhouse/payments"
+	"github.com/clubhouse-go/clubhouse/push"
+	"github.com/clubhouse-go/clubhouse/tickets"
+	"github.com/clubhouse-go/clubhouse/users"
+)
+
+// Services are the domain services of a club, with the zone of its wall
+// clock and the clock they read.
+type Services struct {
+	Zone      *time.Location   // the club's time zone
+	Now       func() time.Time // the services' clock
+	Catalogs  *booking.Catalogs
+	Clients   *booking.Clients
+	Tariffs   *booking.Tariffs
+	Bookings  *booking.Bookings
+	Discounts *booking.Discounts
+	Rules     *booking.ClubRules
+	Payments  *payments.Service
+	Classes   *classes.Services
+	Tickets   *tickets.Services
+	Expirer   *tickets.Expirer       // expires the tickets whose time is up (a job)
+	Push      *push.Service          // clients' devices and their notifications, sent by a job
+	Ledger    *ledger.Ledger         // nil without an accounting database
+	Poster    *payments.LedgerPoster // posts completed payments and ticket movements to Ledger (a job); nil without it
+	Users     *users.Service         // the club's users and their roles, which the identity provider signs in
+}
+
+// Options are what New needs besides the main database.
+type Options struct {
+	Zone           *time.Location     // nil: UTC
+	Now            func() time.Time   // nil: time.Now
+	Invite         booking.InviteFunc // creates the login of a client created with an email; nil: refused
+	Events         clubhouse.Publisher
+	Objects        payments.ObjectStore // receipt storage; nil: receipts answer unavailable
+	WebhookSecrets []string             // the payment gateway's signing secrets
+	Accounting     *sqlx.DB             // the ledger's database; nil: no Ledger and no Poster
+	Pool           *pgxpool.Pool        // the pgx pool db runs on, for the fast paths (booking.Options.Pool); nil: none
+	Push           push.Options         // the push service's VAPID key, subject and private networks; its Now and Events are the club's
+	Users          *users.Service       // the users, shared with the identity provider; nil: users.New(db, users.Options{})
+}
+
+// New builds the services over the main database db.
+func New(db *sqlx.DB, o Options) *Services {
+	clubhouse.SetDefaults(&o.Zone, &o.Now, &o.Events)
+	b := booking.New(db, booking.Options{Zone: o.Zone, Now: o.Now, Invite: o.Invite, Events: o.Events, Pool: o.Pool})
+	if o.Users == nil {
+		o.Users = users.New(db, users.Options{})
+	}
+	s := &Services{Zone: o.Zone, Now: o.Now, Users: o.Users,
+		Catalogs: b.Catalogs, Clients: b.Clients, Tariffs: b.Tariffs, Bookings: b.Bookings, Discounts: b.Discounts, Rules: b.Rules,
+		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events, Bookings: b.Bookings,
+			WebhookSecrets: o.WebhookSecrets}),
+	}
+	s.Classes = classes.New(db, classes.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Clients: b.Clients,
+		Payments: s.Payments, Events: o.Events, Pool: o.Pool})
+	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Events: o.Events, Pool: o.Pool})
+	s.Expirer = tickets.NewExpirer(db, o.Now)
+	o.Push.Now, o.Push.Events = o.Now, o.Events
+	s.Push = push.New(db, o.Push)
+	if o.Accounting != nil {
+		// The ledger's calendar is the club's: its clock reads in the zone.
+		s.Ledger = ledger.New(o.Accounting, ledger.Options{Now: func() time.Time { return o.Now().In(o.Zone) },
+			Checks: []ledger.CloseCheck{payments.WaitingCheck(db, o.Zone)}, Events: o.Events})
+		s.Poster = payments.NewLedgerPoster(db, s.Ledger, o.Zone, payments.Postings{}, tickets.Postings{})
+	}
+	return s
+}
+
+// WithDefaults returns a copy of s (of no services when nil) whose Zone
+// and Now are set: UTC and time.Now when missing. The front doors call it
+// on the Services they are given.
+func (s *Services) WithDefaults() *Services {
+	var c Services
+	if s != nil {
+		c = *s
+	}
+	clubhouse.SetDefaults(&c.Zone, &c.Now, nil)
+	return &c
+}
+
+// The intervals of the club's periodic jobs.
+const (
+	// PosterInterval is how often the ledger poster tries the completed
+	// payments and ticket movements still owed to the ledger
+	// (payments.LedgerPoster.Job): those of a closed period wait, and
+	// post within this interval once an admin reopens it.
+	PosterInterval = 2 * time.Second
+	// ExpiryInterval is how often the tickets whose time is up expire
+	// (tickets.Expirer.Job): a ticket expires within this interval of its
+	// expires_at, and seating it is refused from that instant on anyway.
+	ExpiryInterval = time.Minute
+	// PushInterval is how often the push sender looks for due deliveries
+	// (push.Service.DeliveryJob): retries, and notifications another
+	// instance recorded; a notification sent through this instance goes
+	// at once.
+	PushInterval = 5 * time.Second
+)
+
+// Jobs are the background jobs of the club's domains, for a supervisor to
+// run beside the front doors: the watch of the club's rules, the ticket
+// expiry, the push sender and, with a ledger, the ledger poster.
+func (s *Services) Jobs() []clubhouse.Job {
+	jobs := []clubhouse.Job{s.Rules.WatchJob(), s.Expirer.Job(ExpiryInterval), s.Push.DeliveryJob(PushInterval)}
+	if s.Poster != nil {
+		jobs = append(jobs, s.Poster.Job(PosterInterval))
+	}
+	return jobs
+}
