@@ -9,8 +9,10 @@ import (
 	"html/template"
 	"io/fs"
 	"log/slog"
+	"math"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -225,6 +227,20 @@ var statusOf = map[clubhouse.Kind]int{
 	clubhouse.Unprocessable:    http.StatusUnprocessableEntity,
 }
 
+// retryAfter is the Retry-After of err, as the JSON API gives it: the
+// wait the error carries (a RetryAfter method) in whole seconds rounded
+// up; 60 for a RateLimited error that carries none; "" otherwise.
+func retryAfter(err error) string {
+	var r interface{ RetryAfter() time.Duration }
+	switch {
+	case errors.As(err, &r) && r.RetryAfter() > 0:
+		return strconv.FormatInt(int64(math.Ceil(r.RetryAfter().Seconds())), 10)
+	case clubhouse.KindOf(err) == clubhouse.RateLimited:
+		return "60"
+	}
+	return ""
+}
+
 // errorView is the data of the error page.
 type errorView struct {
 	TitleKey string
@@ -247,7 +263,7 @@ func wordsOf(p *Printer, e *clubhouse.Error) string {
 }
 
 // Error answers err with the page of its kind's status (400, 401, 403,
-// 404, 409, 413, 415, 422, 429, 503), titled for the status (or for the
+// 404, 409, 413, 415, 422, 429 with its Retry-After, 503), titled for the status (or for the
 // error's code when the catalog has a title for it) and showing the
 // error's message. An error without a kind is a 500 page saying
 // "internal error" only, its details going to the log, unless it says
@@ -283,6 +299,9 @@ func (rd *Renderer) Error(w http.ResponseWriter, r *http.Request, err error) {
 		if cause := clubhouse.Cause(err); cause != nil {
 			rd.log.InfoContext(r.Context(), "refused", "method", r.Method, "path", r.URL.Path, "error", e.Code, "cause", cause)
 		}
+	}
+	if wait := retryAfter(err); wait != "" {
+		w.Header().Set("Retry-After", wait)
 	}
 	if rerr := rd.Render(w, r, status, errorPage, View{Data: v}); rerr != nil {
 		rd.log.ErrorContext(r.Context(), "error page", "method", r.Method, "path", r.URL.Path, "err", rerr)

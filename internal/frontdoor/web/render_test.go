@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -233,6 +234,19 @@ func TestRenderer_Error(t *testing.T) {
 		})
 	}
 
+	t.Run("retry after", func(t *testing.T) {
+		k := newKit(t)
+		for err, want := range map[error]string{
+			clubhouse.Errorf(clubhouse.RateLimited, "rate limited", "Too many."): "60",
+			waitErr{1500 * time.Millisecond}:                                     "2",
+			clubhouse.ErrInvalidData:                                             "",
+		} {
+			rec := httptest.NewRecorder()
+			k.rd.Error(rec, httptest.NewRequest("GET", "/panel/x", nil), err)
+			assert.Equal(t, want, rec.Header().Get("Retry-After"), "%v", err)
+		}
+	})
+
 	t.Run("english", func(t *testing.T) {
 		k := newKit(t)
 		rec := httptest.NewRecorder()
@@ -251,6 +265,41 @@ func TestRenderer_Error(t *testing.T) {
 		assert.Empty(t, rec.Body.String())
 		assert.Contains(t, k.log.String(), "client closed request")
 	})
+}
+
+// waitErr is a refusal that carries its wait, as auth.TooManyAttempts.
+type waitErr struct{ wait time.Duration }
+
+func (e waitErr) Error() string             { return "too many attempts" }
+func (e waitErr) RetryAfter() time.Duration { return e.wait }
+func (e waitErr) Unwrap() error {
+	return clubhouse.Errorf(clubhouse.RateLimited, "rate limited", "Wait.")
+}
+
+// TestStatusOf proves every kind has its status and every status its
+// page title in the catalog.
+func TestStatusOf(t *testing.T) {
+	p := testCatalog(t).Printer(Spanish, nil)
+	for k := clubhouse.Internal; k <= clubhouse.Unprocessable; k++ {
+		status, ok := statusOf[k]
+		if assert.True(t, ok, "kind %s", k) {
+			assert.True(t, p.Has(fmt.Sprintf("error.%d.title", status)), "title of %d", status)
+		}
+	}
+}
+
+// TestTemplates_noInline proves the kit's templates hold nothing the
+// Content-Security-Policy would block: no inline style or script, no
+// event handler attribute.
+func TestTemplates_noInline(t *testing.T) {
+	files, err := fs.Glob(kitTemplates, "templates/*.html")
+	require.NoError(t, err)
+	inline := regexp.MustCompile(`(?i)style=|<style|<script(?:[^>]*)>[^<]|\son[a-z]+=|javascript:`)
+	for _, f := range files {
+		b, err := fs.ReadFile(kitTemplates, f)
+		require.NoError(t, err)
+		assert.Empty(t, inline.FindAllString(string(b), -1), f)
+	}
 }
 
 func TestRenderer_Form(t *testing.T) {
