@@ -28,7 +28,8 @@ var kitTemplates embed.FS
 type Options struct {
 	// Templates holds the front door's pages: each *.html at its root
 	// is a page defining "title" and "main"; each _*.html a partial
-	// parsed with every page (the front door's "nav").
+	// parsed with every page, such as the front door's "nav" (its <nav>
+	// element and links; a page without one has no empty landmark).
 	Templates fs.FS
 	Assets    *Assets  // the files the pages link (NewAssets)
 	Catalog   *Catalog // the messages (LoadCatalog)

@@ -27,7 +27,7 @@ import (
 // pages are a front door's templates for the tests: a page showing
 // what a person typed, an amount and a day, a form, and a shared nav.
 var pages = fstest.MapFS{
-	"_nav.html": {Data: []byte(`{{define "nav"}}<a href="/panel/">{{.T "sign_out"}}</a>{{end}}`)},
+	"_nav.html": {Data: []byte(`{{define "nav"}}<nav aria-label="{{.T "nav.label"}}"><a href="/panel/">{{.T "sign_out"}}</a></nav>{{end}}`)},
 	"note.html": {Data: []byte(`{{define "title"}}{{.T "sign_in"}}{{end}}
 {{define "main"}}<h1>{{.Data.Name}}</h1><p data-name="{{.Data.Name}}">{{.Money .Data.Owed}} · {{.Date .Data.Day}} {{.Time .Data.Day}}</p>{{end}}`)},
 	"form.html": {Data: []byte(`{{define "title"}}{{.T "sign_in"}}{{end}}
@@ -107,7 +107,7 @@ func TestRender_roundTrip(t *testing.T) {
 			assert.Regexp(t, `<link rel="stylesheet" href="/panel/static/base\.[0-9a-f]{8}\.css">`, page)
 			assert.Contains(t, page, `<a class="skip" href="#main">`)
 			assert.Contains(t, page, `<main id="main"`)
-			assert.Contains(t, page, `<a href="/panel/">`, "the front door's nav")
+			assert.Regexp(t, `<nav aria-label="[^"]+"><a href="/panel/">`, page, "the front door's nav")
 			assert.Contains(t, page, `<form class="lang" method="get" action="/panel/lang">`)
 			assert.Contains(t, page, tc.want)
 
