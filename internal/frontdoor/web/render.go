@@ -46,7 +46,6 @@ type Options struct {
 // its errors with pages, one funnel for all.
 type Renderer struct {
 	pages   map[string]*template.Template
-	assets  *Assets
 	catalog *Catalog
 	zone    *time.Location
 	log     *slog.Logger
@@ -57,17 +56,19 @@ type Renderer struct {
 	scripts []string
 }
 
-// errorPage is the kit's page of every error.
-const errorPage = "error.html"
+// errorPage is the name of the kit's page of every error, which no file
+// of a front door can take (a name with a colon).
+const errorPage = "web:error"
 
 // New parses the kit's layout and error page with the front door's pages
-// and partials. It returns an error when a template does not parse or
-// Assets or Catalog is missing.
+// and partials. It returns an error when a template does not parse,
+// Assets or Catalog is missing, or a stylesheet or module of every page
+// is not among the Assets.
 func New(o Options) (*Renderer, error) {
 	if o.Assets == nil || o.Catalog == nil {
 		return nil, errors.New("web: a renderer needs Assets and a Catalog")
 	}
-	rd := &Renderer{pages: map[string]*template.Template{}, assets: o.Assets, catalog: o.Catalog, zone: o.Zone, log: o.Log,
+	rd := &Renderer{pages: map[string]*template.Template{}, catalog: o.Catalog, zone: o.Zone, log: o.Log,
 		home: o.Home, lang: o.LangPath, secure: o.Secure,
 		styles: append([]string{"base.css"}, o.Styles...), scripts: append([]string{"enhance.js"}, o.Scripts...)}
 	if rd.log == nil {
@@ -78,6 +79,11 @@ func New(o Options) (*Renderer, error) {
 	}
 	if rd.home == "" {
 		rd.home = "/"
+	}
+	for _, name := range append(append([]string(nil), rd.styles...), rd.scripts...) {
+		if _, err := o.Assets.URL(name); err != nil {
+			return nil, fmt.Errorf("web: %w", err)
+		}
 	}
 	base, err := template.New("layout").Funcs(template.FuncMap{"asset": o.Assets.URL}).ParseFS(kitTemplates, "templates/layout.html")
 	if err != nil {
@@ -104,7 +110,7 @@ func New(o Options) (*Renderer, error) {
 			return nil, err
 		}
 	}
-	if rd.pages[errorPage], err = parsePage(base, kitTemplates, "templates/"+errorPage); err != nil {
+	if rd.pages[errorPage], err = parsePage(base, kitTemplates, "templates/error.html"); err != nil {
 		return nil, err
 	}
 	return rd, nil
@@ -137,7 +143,7 @@ type Page struct {
 	View
 	Lang       string
 	Nonce      string
-	Path       string // the request's path and query, where the language switch returns
+	Path       string // where the language switch returns: the request's path and query for a GET, else Home
 	LangAction string
 	Styles     []string
 	Scripts    []string
@@ -184,8 +190,13 @@ func (rd *Renderer) Render(w http.ResponseWriter, r *http.Request, status int, n
 		return fmt.Errorf("web: no page %q", name)
 	}
 	p := rd.Printer(r)
-	pg := &Page{View: v, Lang: p.Lang(), Nonce: Nonce(r.Context()), Path: r.URL.RequestURI(), LangAction: rd.lang,
+	pg := &Page{View: v, Lang: p.Lang(), Nonce: Nonce(r.Context()), Path: rd.home, LangAction: rd.lang,
 		Styles: rd.styles, Scripts: rd.scripts, p: p}
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		// A form that came back was a POST: its page is not a GET to
+		// return to.
+		pg.Path = r.URL.RequestURI()
+	}
 	for _, tag := range rd.catalog.tags {
 		s := tag.String()
 		pg.Languages = append(pg.Languages, LanguageOption{Tag: s, Name: p.T("lang." + s), Current: s == pg.Lang})

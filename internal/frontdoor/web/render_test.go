@@ -326,6 +326,7 @@ func TestRenderer_Form(t *testing.T) {
 			assert.Contains(t, page, `<p class="form-errors" role="alert">Hay 1 campo por corregir.</p>`)
 			assert.Contains(t, page, `value="10:10&#34;&gt;&lt;b&gt;"`, "the typed value comes back escaped")
 			assert.Contains(t, page, `name="csrf_token" value="tok"`)
+			assert.Contains(t, page, `<input type="hidden" name="back" value="/panel/">`, "the language switch returns home, not to a POST")
 		})
 	}
 	for _, err := range []error{
@@ -347,6 +348,8 @@ func TestRenderer_templates(t *testing.T) {
 
 	assets, err := NewAssets("/s/")
 	require.NoError(t, err)
+	_, err = New(Options{Assets: assets, Catalog: testCatalog(t), Scripts: []string{"panel.js"}})
+	assert.ErrorContains(t, err, "panel.js", "every page's module is an asset")
 	_, err = New(Options{Templates: fstest.MapFS{"bad.html": {Data: []byte(`{{define "main"}}{{.T}`)}}, Assets: assets, Catalog: testCatalog(t)})
 	assert.ErrorContains(t, err, "bad.html")
 
