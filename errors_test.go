@@ -239,6 +239,11 @@ var exported = map[string]error{
 	"auth.ErrInvalidClient":             auth.ErrInvalidClient,
 	"auth.ErrInvalidScope":              auth.ErrInvalidScope,
 	"auth.ErrInvalidTarget":             auth.ErrInvalidTarget,
+	"auth.ErrNotWebSession":             auth.ErrNotWebSession,
+	"auth.ErrWebOnly":                   auth.ErrWebOnly,
+	"auth.ErrNoSession":                 auth.ErrNoSession,
+	"auth.ErrSessionExpired":            auth.ErrSessionExpired,
+	"auth.ErrCSRF":                      auth.ErrCSRF,
 }
 
 // TestErrors_distinct: errors.Is holds between two exported errors only

@@ -7,10 +7,11 @@ import (
 )
 
 // Door is a way into clubd: the HTTP API, the tool endpoint, the realtime
-// relay. Each front door authenticates its requests in its own way (a
-// bearer token, a bot key, a socket's first frame), then asks Admit
-// whether the principal may come in by it, so that who may use which door
-// is decided here once, with one wording of each refusal.
+// relay, the web pages. Each front door authenticates its requests in its
+// own way (a bearer token, a bot key, a socket's first frame, a session's
+// cookie), then asks Admit whether the principal may come in by it, so
+// that who may use which door is decided here once, with one wording of
+// each refusal.
 type Door int
 
 // The doors.
@@ -18,9 +19,11 @@ const (
 	DoorAPI   Door = iota // the HTTP API (/api/...)
 	DoorTools             // the tool endpoint (/mcp)
 	DoorRelay             // the realtime relay (/realtime)
+	DoorWeb               // the web pages: the staff panel (/panel/), the members' app
 )
 
-// name is how a refusal names the door.
+// name is how a refusal names the door (never DoorWeb, whose refusals
+// name no door).
 func (d Door) name() string {
 	switch d {
 	case DoorTools:
@@ -32,7 +35,8 @@ func (d Door) name() string {
 }
 
 // The refusals of Admit. ErrToolsAudience and ErrMachineTools are 401
-// (RFC 6750's invalid_token), the others 403.
+// (RFC 6750's invalid_token), as are ErrWebOnly and ErrNotWebSession (the
+// caller must sign in the other way), the others 403.
 var (
 	// ErrToolsAudience refuses a token issued for the tool endpoint's
 	// resource (RFC 8707) at another door.
@@ -56,6 +60,15 @@ var (
 	// endpoint.
 	ErrToolsPanel = clubhouse.Errorf(clubhouse.Forbidden, "forbidden",
 		"The tool endpoint needs the panel permission: role operator, admin or sudo.")
+	// ErrNotWebSession refuses at the web pages a principal that did not
+	// sign in at them: a bearer token, a bot key, a machine client. It is
+	// an ErrNoSession, so the pages send the caller to sign in.
+	ErrNotWebSession = ErrNoSession.Sub("no session",
+		"The web pages open with a session started by signing in at them; a token or key does not open them.")
+	// ErrWebOnly refuses a web session's principal at another door: the
+	// cookie opens only the web pages.
+	ErrWebOnly = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid token",
+		"A web session opens only the web pages; the other doors take a bearer token.")
 )
 
 // Admit returns nil when p may use door to act in area, else the refusal:
@@ -64,9 +77,21 @@ var (
 // refusal (clubhouse.Area.Admit), and at the API ErrClientToken for an
 // OAuth client's token in clubhouse.AreaUsers, whatever its user may do;
 // at the tool endpoint, which is the staff's, ErrMachineTools for a machine
-// client, ErrNoToolsScope and ErrToolsPanel. What the actor may do in the
-// area is the services' decision.
+// client, ErrNoToolsScope and ErrToolsPanel; at the web pages,
+// ErrNotWebSession for a principal that is not a web session's, then the
+// area's own refusal (the panel's areas need their roles, a client's own
+// account any signed-in user). A web session's principal is refused at
+// every other door with ErrWebOnly. What the actor may do in the area is
+// the services' decision.
 func (p Principal) Admit(door Door, area clubhouse.Area) error {
+	switch {
+	case door == DoorWeb && !p.Session:
+		return ErrNotWebSession
+	case door == DoorWeb:
+		return area.Admit(p.Actor)
+	case p.Session:
+		return ErrWebOnly.Withf("A web session opens only the web pages; %s takes a bearer token.", door.name())
+	}
 	switch door {
 	case DoorTools:
 		switch {

@@ -3,6 +3,7 @@ package auth_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
@@ -33,6 +34,7 @@ func TestPrincipal_Admit(t *testing.T) {
 	mcpOnly := auth.Principal{Actor: staff, Scopes: []string{"mcp"}}
 	machine := auth.Principal{Actor: clubhouse.Actor{UID: auth.MachinePrefix + "kiosk", Bot: true, Roles: roles(clubhouse.RoleOperator)},
 		Scopes: []string{"api", "mcp"}, Machine: true, API: true}
+	web := func(a clubhouse.Actor) auth.Principal { return auth.Principal{Actor: a, Session: true} }
 	for _, tc := range []struct {
 		name string
 		p    auth.Principal
@@ -58,6 +60,19 @@ func TestPrincipal_Admit(t *testing.T) {
 		{"a token without mcp at the tool endpoint", signIn(staff, "panel"), auth.DoorTools, clubhouse.AreaStaff, auth.ErrNoToolsScope},
 		{"a trainer at the tool endpoint", signIn(user(clubhouse.RoleTrainer), "mcp"), auth.DoorTools, clubhouse.AreaStaff, auth.ErrToolsPanel},
 		{"the relay takes any API token", signIn(user(), "panel"), auth.DoorRelay, clubhouse.AreaNone, nil},
+		{"a staff session at the panel's desk", web(staff), auth.DoorWeb, clubhouse.AreaStaff, nil},
+		{"a trainer's session at the panel's trainer area", web(user(clubhouse.RoleTrainer)), auth.DoorWeb, clubhouse.AreaTrainer, nil},
+		{"an accountant's session at the accounting pages", web(user(clubhouse.RoleAccounting)), auth.DoorWeb, clubhouse.AreaAccounting, nil},
+		{"a client's session at the panel's desk", web(user()), auth.DoorWeb, clubhouse.AreaStaff, clubhouse.ErrForbidden},
+		{"a client's session at the members' pages", web(user()), auth.DoorWeb, clubhouse.AreaAccount, nil},
+		{"a staff session at the members' pages, as a client of their own", web(staff), auth.DoorWeb, clubhouse.AreaAccount, nil},
+		{"a sign-in's token at the web pages", signIn(user(clubhouse.RoleSudo), "panel"), auth.DoorWeb, clubhouse.AreaStaff, auth.ErrNotWebSession},
+		{"an OAuth client's token at the web pages", oauthClient, auth.DoorWeb, clubhouse.AreaAccount, auth.ErrNotWebSession},
+		{"a machine client at the web pages", machine, auth.DoorWeb, clubhouse.AreaStaff, auth.ErrNotWebSession},
+		{"a bot key at the web pages", auth.Principal{Actor: clubhouse.Sudo("bot")}, auth.DoorWeb, clubhouse.AreaStaff, auth.ErrNotWebSession},
+		{"a session at the API", web(staff), auth.DoorAPI, clubhouse.AreaStaff, auth.ErrWebOnly},
+		{"a session at the tool endpoint", web(staff), auth.DoorTools, clubhouse.AreaStaff, auth.ErrWebOnly},
+		{"a session at the relay", web(staff), auth.DoorRelay, clubhouse.AreaNone, auth.ErrWebOnly},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.p.Admit(tc.door, tc.area)
@@ -69,4 +84,6 @@ func TestPrincipal_Admit(t *testing.T) {
 		})
 	}
 	require.ErrorIs(t, toolsOnly.Admit(auth.DoorAPI, clubhouse.AreaStaff), auth.ErrInvalidToken, "a token of another audience is an invalid token (401)")
+	require.ErrorIs(t, machine.Admit(auth.DoorWeb, clubhouse.AreaStaff), auth.ErrNoSession, "a token at the web pages is no session: sign in there")
+	assert.Equal(t, clubhouse.Unauthenticated, clubhouse.KindOf(web(staff).Admit(auth.DoorAPI, clubhouse.AreaStaff)), "a cookie at the API is no credential (401)")
 }

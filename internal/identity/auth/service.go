@@ -37,6 +37,8 @@ type Options struct {
 	// Users are the user records, which every write of a user goes
 	// through; nil: users.New on DB with BcryptCost.
 	Users *users.Service
+	// WebSessions bound the sessions of the web pages (StartSession).
+	WebSessions WebSessionOptions
 }
 
 // Service authenticates principals and signs in the users of package users.
@@ -70,6 +72,7 @@ func NewService(o Options) *Service {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	o.WebSessions = o.WebSessions.withDefaults()
 	if o.Users == nil && o.DB != nil {
 		o.Users = users.New(o.DB.DB, users.Options{BcryptCost: o.BcryptCost})
 	}
@@ -105,32 +108,51 @@ var (
 // ErrBadCredentials, ErrUserDisabled, *TooManyAttempts (ErrTooManyAttempts),
 // ErrLocalOnly.
 func (s *Service) Login(ctx context.Context, email, password, addr string) (Tokens, error) {
+	var t Tokens
+	err := s.signIn(ctx, email, password, addr, func(tx *sqlx.Tx, u User) error {
+		var err error
+		t, err = s.issue(ctx, tx, u, newID())
+		return err
+	})
+	if err != nil {
+		return Tokens{}, err
+	}
+	return t, nil
+}
+
+// signIn is the one credential check of every sign-in (Login,
+// StartSession): it charges the attempt to the login limits, checks email
+// and password, refuses a disabled user, and then, in one transaction,
+// records the sign-in, takes the charge back and calls start with the
+// transaction and the user, which makes what the sign-in gives. Errors:
+// ErrBadCredentials, ErrUserDisabled, *TooManyAttempts (ErrTooManyAttempts),
+// ErrLocalOnly, and those of start.
+func (s *Service) signIn(ctx context.Context, email, password, addr string, start func(tx *sqlx.Tx, u User) error) error {
 	if s.o.Issuer == nil {
-		return Tokens{}, ErrLocalOnly
+		return ErrLocalOnly
 	}
 	keys := keysFor(email, addr)
 	if err := s.chargeAttempt(ctx, keys); err != nil {
-		return Tokens{}, err
+		return err
 	}
 	u, err := s.store.ByEmail(ctx, s.o.DB, normalizeEmail(email))
 	if errors.Is(err, users.ErrUserNotFound) {
 		_ = bcrypt.CompareHashAndPassword(s.dummyHash, []byte(password))
-		return Tokens{}, ErrBadCredentials
+		return ErrBadCredentials
 	}
 	if err != nil {
-		return Tokens{}, fmt.Errorf("login: %w", err)
+		return fmt.Errorf("login: %w", err)
 	}
 	hash := s.dummyHash
 	if u.PasswordHash != nil {
 		hash = []byte(*u.PasswordHash)
 	}
 	if bcrypt.CompareHashAndPassword(hash, []byte(password)) != nil || u.PasswordHash == nil {
-		return Tokens{}, ErrBadCredentials
+		return ErrBadCredentials
 	}
 	if u.Disabled {
-		return Tokens{}, ErrUserDisabled
+		return ErrUserDisabled
 	}
-	var t Tokens
 	err = sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
 		if err := s.users.SignedIn(ctx, tx, u.ID, s.o.Now()); err != nil {
 			return err
@@ -138,13 +160,12 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (Toke
 		if err := s.attemptSucceeded(ctx, tx, keys); err != nil {
 			return err
 		}
-		t, err = s.issue(ctx, tx, u, newID())
-		return err
+		return start(tx, u)
 	})
 	if err != nil {
-		return Tokens{}, fmt.Errorf("login: %w", err)
+		return fmt.Errorf("login: %w", err)
 	}
-	return t, nil
+	return nil
 }
 
 // chargeAttempt charges a login attempt to the counters of keys, or returns
@@ -212,9 +233,9 @@ func (s *Service) PurgeLoginLimits(ctx context.Context) (int64, error) {
 	}
 }
 
-// PurgeJob is the job "auth_purge": it calls PurgeLoginLimits and
-// PurgeOAuth at once and then every interval, and fails with the first
-// error of either.
+// PurgeJob is the job "auth_purge": it calls PurgeLoginLimits, PurgeOAuth
+// and PurgeWebSessions at once and then every interval, and fails with the
+// first error of any.
 func (s *Service) PurgeJob(interval time.Duration) clubhouse.Job {
 	return clubhouse.Every("auth_purge", interval, func(ctx context.Context) error {
 		if _, err := s.PurgeLoginLimits(ctx); err != nil {
@@ -222,6 +243,9 @@ func (s *Service) PurgeJob(interval time.Duration) clubhouse.Job {
 		}
 		if _, err := s.PurgeOAuth(ctx); err != nil {
 			return fmt.Errorf("oauth: %w", err)
+		}
+		if _, err := s.PurgeWebSessions(ctx); err != nil {
+			return fmt.Errorf("web sessions: %w", err)
 		}
 		return nil
 	})
@@ -287,8 +311,8 @@ func (s *Service) issue(ctx context.Context, q sqldb.Queryer, u User, family str
 	return Tokens{AccessToken: access, ExpiresIn: ttl, RefreshToken: refresh, Scope: userScope}, nil
 }
 
-// Principal is the caller a bearer token names: its actor, and what the
-// token was granted.
+// Principal is the caller a bearer token or a web session names: its
+// actor, and what the token was granted.
 type Principal struct {
 	Actor    clubhouse.Actor
 	Scopes   []string // the token's scope claim, split on spaces
@@ -307,8 +331,13 @@ type Principal struct {
 	// API is false.
 	ToolsOnly bool
 	// Expires is when the token expires: a connection that outlives its
-	// request, such as the realtime relay's, ends then.
+	// request, such as the realtime relay's, ends then. A web session's is
+	// the end of its absolute lifetime.
 	Expires time.Time
+	// Session reports that the principal comes from a web session
+	// (Service.Session), a browser's cookie: it opens DoorWeb, and DoorWeb
+	// opens to nothing else (see Admit).
+	Session bool
 }
 
 // HasScope reports whether the token was granted scope.
@@ -381,6 +410,12 @@ func (s *Service) userActor(ctx context.Context, c Claims) (clubhouse.Actor, err
 	if err != nil {
 		return clubhouse.Actor{}, fmt.Errorf("authenticate: %w", err)
 	}
+	return actorOf(u)
+}
+
+// actorOf returns the actor of the user whose row is u, as Principal reads
+// it. Errors: ErrUserDisabled.
+func actorOf(u User) (clubhouse.Actor, error) {
 	if u.Disabled {
 		return clubhouse.Actor{}, ErrUserDisabled
 	}
@@ -450,7 +485,8 @@ func (s *Service) NewPasswordToken(ctx context.Context, q sqldb.Queryer, userID 
 }
 
 // SetPassword spends a set-password token and sets the user's password. In
-// the same transaction it revokes every refresh token of the user, so no
+// the same transaction it revokes every refresh token of the user and the
+// database ends every web session of the user (migration 00032), so no
 // session started with the old password outlives it (access tokens already
 // issued live out their short TTL). Errors: ErrBadPasswordToken,
 // users.ErrPasswordTooWeak.
@@ -469,7 +505,8 @@ func (s *Service) SetPassword(ctx context.Context, tok, password string) error {
 }
 
 // setPasswordHash is the one way a password changes: it stores hash and
-// revokes every refresh token of the user, on tx.
+// revokes every refresh token of the user, on tx; the database ends the
+// user's web sessions in the same transaction.
 func (s *Service) setPasswordHash(ctx context.Context, tx *sqlx.Tx, userID int64, hash string) error {
 	if err := s.users.SetPasswordHash(ctx, tx, userID, hash); err != nil {
 		return err
@@ -546,7 +583,7 @@ func newID() string {
 
 // ResetPassword sets the password of the user with email, for operators
 // (clubctl user password), and in the same transaction revokes every refresh
-// token of the user. Errors: users.ErrUserNotFound,
+// token and ends every web session of the user. Errors: users.ErrUserNotFound,
 // users.ErrPasswordTooWeak.
 func (s *Service) ResetPassword(ctx context.Context, email, password string) error {
 	hash, err := s.users.HashPassword(password)
