@@ -243,7 +243,6 @@ var exported = map[string]error{
 	"auth.ErrWebOnly":                   auth.ErrWebOnly,
 	"auth.ErrNoSession":                 auth.ErrNoSession,
 	"auth.ErrSessionExpired":            auth.ErrSessionExpired,
-	"auth.ErrCSRF":                      auth.ErrCSRF,
 }
 
 // TestErrors_distinct: errors.Is holds between two exported errors only

@@ -154,6 +154,15 @@ func (s *Service) signIn(ctx context.Context, email, password, addr string, star
 		return ErrUserDisabled
 	}
 	err = sqldb.Transact(ctx, s.o.DB.DB, func(tx *sqlx.Tx) error {
+		// The password was checked outside the transaction (bcrypt takes
+		// its time): a change of it, or a disabling, committed since then
+		// refuses the sign-in, as if it had come after the change.
+		switch ok, err := s.store.Unchanged(ctx, tx, u.ID, *u.PasswordHash); {
+		case err != nil:
+			return err
+		case !ok:
+			return ErrBadCredentials
+		}
 		if err := s.users.SignedIn(ctx, tx, u.ID, s.o.Now()); err != nil {
 			return err
 		}
@@ -162,6 +171,9 @@ func (s *Service) signIn(ctx context.Context, email, password, addr string, star
 		}
 		return start(tx, u)
 	})
+	if errors.Is(err, ErrBadCredentials) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("login: %w", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/users"
@@ -53,6 +55,17 @@ func (Store) Principal(ctx context.Context, q sqldb.Queryer, id string) (User, e
 		FROM users WHERE local_id = $1`, id).Scan(&u.ID, &u.LocalID, &u.Email, &u.Disabled,
 		&u.Trainer, &u.Operator, &u.Admin, &u.Sudo, &u.Accounting)
 	return u, sqldb.Map(err, users.ErrUserNotFound, nil)
+}
+
+// Unchanged reports whether the user with primary key id still has the
+// password hash hash and is enabled, and locks the row (FOR NO KEY UPDATE: the sign-in writes it next) until
+// tx ends, so that a change of the password or a disabling made after
+// the sign-in checked the password waits for what the sign-in makes, and
+// then ends it (the trigger of migration 00032).
+func (Store) Unchanged(ctx context.Context, tx *sqlx.Tx, id int64, hash string) (bool, error) {
+	var ok bool
+	err := tx.GetContext(ctx, &ok, `SELECT EXISTS (SELECT FROM users WHERE id = $1 AND password_hash = $2 AND NOT disabled FOR NO KEY UPDATE)`, id, hash)
+	return ok, err
 }
 
 // ByID returns the user with primary key id, or users.ErrUserNotFound.

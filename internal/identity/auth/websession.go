@@ -2,8 +2,6 @@ package auth
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"strings"
@@ -64,8 +62,9 @@ type WebSession struct {
 	ID     int64 `db:"id"`
 	UserID int64 `db:"user_id"`
 	// CSRF is the token every state-changing request of the session
-	// carries (a form's hidden field, a header); CheckCSRF checks it.
-	// Service.Sessions leaves it empty.
+	// carries (a form's hidden field, a header), which the web pages
+	// check (internal/frontdoor/web.CheckCSRF). Service.Sessions leaves it
+	// empty.
 	CSRF    string    `db:"csrf_token"`
 	Created time.Time `db:"created_at"`
 	// LastSeen is the last recorded request (at most one a TouchEvery).
@@ -81,8 +80,8 @@ type WebSession struct {
 	UserAgent string `db:"user_agent"`
 }
 
-// The errors of web sessions. ErrNoSession and ErrSessionExpired are 401:
-// the web pages send the browser to sign in; ErrCSRF is 403.
+// The errors of web sessions, both 401: the web pages send the browser to
+// sign in.
 var (
 	// ErrNoSession refuses a session token that names no live session:
 	// none sent, unknown, or signed out.
@@ -92,10 +91,6 @@ var (
 	// absolute lifetime; it is an ErrNoSession.
 	ErrSessionExpired = ErrNoSession.Sub("session expired",
 		"Your session expired; sign in again.")
-	// ErrCSRF refuses a state-changing request of a session without the
-	// session's CSRF token.
-	ErrCSRF = clubhouse.Errorf(clubhouse.Forbidden, "invalid csrf token",
-		"The form is stale or was not sent by this site; reload the page and try again.")
 )
 
 // StartSession signs in with email and password, exactly as Login does
@@ -236,16 +231,6 @@ func (s *Service) PurgeWebSessions(ctx context.Context) (int64, error) {
 			return total, err
 		}
 	}
-}
-
-// CheckCSRF returns nil when sent is the session's CSRF token, compared in
-// constant time, and ErrCSRF otherwise (an empty one too).
-func (ws WebSession) CheckCSRF(sent string) error {
-	want, got := sha256.Sum256([]byte(ws.CSRF)), sha256.Sum256([]byte(sent))
-	if subtle.ConstantTimeCompare(want[:], got[:]) != 1 || sent == "" || ws.CSRF == "" {
-		return ErrCSRF
-	}
-	return nil
 }
 
 // earliest is the earlier of a and b.

@@ -464,17 +464,38 @@ func TestPurgeWebSessions(t *testing.T) {
 	require.NoError(t, err, "the live one stays")
 }
 
-// TestWebSession_CheckCSRF accepts the session's CSRF token alone, and
-// compares in constant time: a token that differs in its first byte and
-// one that differs in its last are refused alike.
-func TestWebSession_CheckCSRF(t *testing.T) {
+// TestStartSession_passwordChangedMeanwhile: a password change that
+// commits after a sign-in checked the old password, but before the
+// sign-in's transaction, refuses the sign-in (ErrBadCredentials): no
+// session started with the old password outlives the change. The change
+// holds the user's row while the sign-in reaches it, and commits once the
+// sign-in waits for it.
+func TestStartSession_passwordChangedMeanwhile(t *testing.T) {
 	t.Parallel()
-	ws := auth.WebSession{CSRF: "Q2xbBzGkT0tVh8HnYwq1nA3r5s6t7u8v9w0x1y2z3AB"}
-	require.NoError(t, ws.CheckCSRF(ws.CSRF))
-	for _, sent := range []string{"", "x", "R" + ws.CSRF[1:], ws.CSRF[:42] + "C", ws.CSRF + "x", strings.ToLower(ws.CSRF)} {
-		err := ws.CheckCSRF(sent)
-		require.ErrorIs(t, err, auth.ErrCSRF, "sent %q", sent)
-		assert.Equal(t, clubhouse.Forbidden, clubhouse.KindOf(err))
-	}
-	require.ErrorIs(t, auth.WebSession{}.CheckCSRF(""), auth.ErrCSRF, "a session without a CSRF token takes none")
+	ctx := context.Background()
+	s, db := localService(t, newClock(), nil)
+	ana := createUser(t, s, db, "ana@example.com", "old-password", clubhouse.RoleOperator)
+	us := users.New(db.DB, users.Options{BcryptCost: bcrypt.MinCost})
+	hash, err := us.HashPassword("new-password")
+	require.NoError(t, err)
+
+	change, err := db.BeginTxx(ctx, nil)
+	require.NoError(t, err)
+	defer func() { _ = change.Rollback() }()
+	require.NoError(t, us.SetPasswordHash(ctx, change, ana.ID, hash))
+
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := s.StartSession(ctx, "ana@example.com", "old-password", "192.0.2.1", "test")
+		done <- err
+	}()
+	require.Eventually(t, func() bool {
+		var waiting bool
+		require.NoError(t, db.GetContext(ctx, &waiting, `SELECT EXISTS (SELECT FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FOR NO KEY UPDATE%')`))
+		return waiting
+	}, 10*time.Second, 10*time.Millisecond, "the sign-in waits for the change's row")
+	require.NoError(t, change.Commit())
+	require.ErrorIs(t, <-done, auth.ErrBadCredentials)
+	assert.Zero(t, sessionCount(t, db, ana.ID))
 }
