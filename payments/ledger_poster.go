@@ -44,14 +44,17 @@ type LedgerPoster struct {
 }
 
 // NewLedgerPoster returns a poster from db's outbox to l; zone dates the
-// postings, and producers make the entries of the rows of their sources
-// (give Postings for the payments' own). A row of a source no producer
-// names waits, its last_error saying so. When two producers name one
-// source, the last given makes its entries.
+// postings. The payments' own rows are made by Postings, and producers
+// make the entries of the rows of the other domains' sources. A row of a
+// source no producer names waits, its last_error saying so. It panics when
+// two producers name one source: the entries of a row have one maker.
 func NewLedgerPoster(db *sqlx.DB, l *ledger.Ledger, zone *time.Location, producers ...Producer) *LedgerPoster {
 	p := &LedgerPoster{db: db, ledger: l, zone: zone, producers: map[string]Producer{}}
-	for _, pr := range producers {
+	for _, pr := range append([]Producer{Postings{}}, producers...) {
 		for _, source := range pr.Sources() {
+			if _, taken := p.producers[source]; taken {
+				panic(fmt.Sprintf("payments.NewLedgerPoster: two producers of outbox source %q", source))
+			}
 			p.producers[source] = pr
 		}
 	}

@@ -339,7 +339,7 @@ func TestPostings_asBefore(t *testing.T) {
 			var row int64
 			require.NoError(t, b.db.GetContext(ctx, &row, `INSERT INTO ledger_outbox (payment_id, kind, paid_at, amount, payment_type_id, for_enrollment, for_tickets)
 				VALUES ($1, $2, $3, 250000, $4, $5, $6) RETURNING id`, tc.payment, tc.kind, at, tc.typ, tc.enroll, tc.tickets))
-			posted, waiting, err := b.poster(payments.Postings{}).PostPending(ctx)
+			posted, waiting, err := b.poster().PostPending(ctx)
 			require.NoError(t, err)
 			require.Zero(t, waiting, "the same key with other content would wait (idempotency key reused)")
 			assert.Equal(t, 1, posted)
@@ -359,19 +359,19 @@ func twoLines(key string, date time.Time, desc, debit, credit string) ledger.Ent
 		Lines: []ledger.LineInput{{AccountCode: debit, Debit: amount}, {AccountCode: credit, Credit: amount}}}
 }
 
-// TestLedgerPoster_payments: a payment's row needs its producer, Postings,
-// like any other source's.
+// TestLedgerPoster_payments: a payment's row is made by the payments' own
+// producer, Postings, whatever producers the poster is given, and a second
+// producer of a source is refused when the poster is made.
 func TestLedgerPoster_payments(t *testing.T) {
 	t.Parallel()
 	b := newBooks(t)
 	var row int64
 	require.NoError(t, b.db.GetContext(t.Context(), &row, `INSERT INTO ledger_outbox (payment_id, kind, paid_at, amount)
 		VALUES (7, 'post', '2026-02-02 15:00Z', 10) RETURNING id`))
-	_, waiting, err := b.poster(&fakeDomain{}).PostPending(t.Context())
-	require.NoError(t, err)
-	assert.Equal(t, 1, waiting)
-	assert.Contains(t, *b.row(t, row).LastError, `outbox source "payment"`)
-	posted, _, err := b.poster(payments.Postings{}).PostPending(t.Context())
+	posted, waiting, err := b.poster(&fakeDomain{}).PostPending(t.Context())
 	require.NoError(t, err)
 	assert.Equal(t, 1, posted)
+	assert.Zero(t, waiting)
+	assert.Nil(t, b.row(t, row).LastError)
+	assert.PanicsWithValue(t, `payments.NewLedgerPoster: two producers of outbox source "payment"`, func() { b.poster(payments.Postings{}) })
 }

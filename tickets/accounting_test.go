@@ -43,7 +43,7 @@ func newBooks(tb testing.TB) *books {
 	end := time.Date(max(2026, time.Now().Year()), 12, 31, 0, 0, 0, 0, time.UTC)
 	_, err := b.ledger.CreatePeriod(ctx, clubhouse.Staff("test"), "2026 on", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), end)
 	require.NoError(tb, err)
-	b.poster = payments.NewLedgerPoster(b.db.DB, b.ledger, time.UTC, payments.Postings{}, tickets.Postings{})
+	b.poster = payments.NewLedgerPoster(b.db.DB, b.ledger, time.UTC, tickets.Postings{})
 	b.bank = b.fix.PaymentType("Transfer").ID
 	b.cash = b.fix.PaymentType("Cash", func(in *booking.CatalogInput) { in.LedgerAccount = clubhouse.Some("1.1.05.01") }).ID
 	return b

@@ -84,7 +84,7 @@ func New(db *sqlx.DB, o Options) *Services {
 		// The ledger's calendar is the club's: its clock reads in the zone.
 		s.Ledger = ledger.New(o.Accounting, ledger.Options{Now: func() time.Time { return o.Now().In(o.Zone) },
 			Checks: []ledger.CloseCheck{payments.WaitingCheck(db, o.Zone)}, Events: o.Events})
-		s.Poster = payments.NewLedgerPoster(db, s.Ledger, o.Zone, payments.Postings{}, tickets.Postings{})
+		s.Poster = payments.NewLedgerPoster(db, s.Ledger, o.Zone, tickets.Postings{})
 	}
 	return s
 }
