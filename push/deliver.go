@@ -194,9 +194,10 @@ func (s *Service) DeliveryJob(interval time.Duration) clubhouse.Job {
 }
 
 // Backlog counts the deliveries that wait to be sent (pending, retries
-// among them) and those that failed for good.
+// among them) and those that failed for good, each through its partial
+// index (migrations 00026 and 00033), so that it reads those rows alone.
 func (s *Service) Backlog(ctx context.Context) (pending, failed int, err error) {
-	err = s.db.QueryRowxContext(ctx, `SELECT count(*) FILTER (WHERE status = 'pending'), count(*) FILTER (WHERE status = 'failed')
-		FROM push_deliveries`).Scan(&pending, &failed)
+	err = s.db.QueryRowxContext(ctx, `SELECT (SELECT count(*) FROM push_deliveries WHERE status = 'pending'),
+		(SELECT count(*) FROM push_deliveries WHERE status = 'failed')`).Scan(&pending, &failed)
 	return pending, failed, err
 }
