@@ -24,6 +24,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/compose/demo"
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/objstore"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/supervise"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/push"
 )
@@ -114,9 +115,22 @@ func serve(ctx context.Context, cfg app.Config, migrate, seed bool, grace time.D
 		defer close(jobsDone)
 		a.Supervisor.Run(jctx, append(a.Jobs(), extra...)...)
 	}()
+	// A job that ignores the end of its context would hold the shutdown
+	// for ever: after the grace period, clubd names the jobs still running
+	// and goes on closing.
 	waitJobs := func() {
 		stopJobs()
-		<-jobsDone
+		select {
+		case <-jobsDone:
+		case <-time.After(grace):
+			var running []string
+			for _, st := range a.Supervisor.Status() {
+				if st.State != supervise.Stopped {
+					running = append(running, st.Job)
+				}
+			}
+			log.Error("shutting down: jobs still running after the grace period", "jobs", running, "grace", grace.String())
+		}
 	}
 	defer waitJobs()
 	lns, scope, err := app.Listen(cfg, seed)

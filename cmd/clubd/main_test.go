@@ -500,6 +500,23 @@ func TestRun_shutdownWaitsForJobs(t *testing.T) {
 	assert.NotContains(t, s.log.String(), "job failed", "a job that returns at shutdown has not failed")
 }
 
+// TestRun_shutdownBoundsTheJobs: a job that ignores the end of its
+// context does not hold clubd's shutdown for ever: after the grace period
+// (--shutdown-timeout) clubd names it in its log and returns.
+func TestRun_shutdownBoundsTheJobs(t *testing.T) {
+	stuck := make(chan struct{})
+	t.Cleanup(func() { close(stuck) })
+	job := clubhouse.NewJob("stuck_export", func(context.Context) error {
+		<-stuck
+		return nil
+	})
+	s := startWith(t, "127.0.0.1", freePort(t), []clubhouse.Job{job}, dbtest.Missing(t), filepath.Join(t.TempDir(), "k.pem"),
+		"--shutdown-timeout", "1s")
+	require.NoError(t, s.stop(t))
+	assert.Contains(t, s.log.String(), `msg="shutting down: jobs still running after the grace period" jobs=[stuck_export]`)
+	assert.Contains(t, s.log.String(), "msg=stopped")
+}
+
 // TestRun_refusalsAnswerJSON sends clubd requests that net/http refuses
 // before any handler runs: a missing Host, and a header over clubd's
 // 64 KiB limit (net/http's default is 1 MiB). Both answer a JSON error body.

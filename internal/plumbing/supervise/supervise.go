@@ -66,9 +66,10 @@ type Options struct {
 type Supervisor struct {
 	o Options
 
-	mu    sync.Mutex
-	jobs  map[string]*Status
-	order []string // the jobs' names in the order they were given
+	mu      sync.Mutex
+	jobs    map[string]*Status
+	order   []string        // the jobs' names in the order they were given
+	running map[string]bool // the jobs being run, by name
 }
 
 // New returns a Supervisor with options o.
@@ -88,14 +89,15 @@ func New(o Options) *Supervisor {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Supervisor{o: o, jobs: map[string]*Status{}}
+	return &Supervisor{o: o, jobs: map[string]*Status{}, running: map[string]bool{}}
 }
 
 // Run runs jobs, each on a goroutine of its own and again after each
 // failure, until ctx ends; then it waits for every job to return, and
 // returns. A job is known to Status from the call on, under its name,
-// which must differ from that of every other job of the Supervisor. Run
-// may be called more than once, with other jobs.
+// which must differ from that of every other job it runs. Run
+// may be called more than once, with other jobs, or with a job again once
+// it stopped; it panics when a job of the same name is running.
 func (s *Supervisor) Run(ctx context.Context, jobs ...clubhouse.Job) {
 	var wg sync.WaitGroup
 	for _, j := range jobs {
@@ -109,7 +111,10 @@ func (s *Supervisor) Run(ctx context.Context, jobs ...clubhouse.Job) {
 	wg.Wait()
 }
 
-// add records a job named name as stopped, and returns its status.
+// add records a job named name as about to run, and returns its status.
+// It panics when a job of that name runs already: two copies of one job
+// would share one status, and the first to stop would report the other
+// stopped too.
 func (s *Supervisor) add(name string) *Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -119,18 +124,26 @@ func (s *Supervisor) add(name string) *Status {
 		s.jobs[name] = st
 		s.order = append(s.order, name)
 	}
+	if s.running[name] {
+		panic(fmt.Sprintf("supervise: job %q is running already", name))
+	}
+	s.running[name] = true
 	return st
 }
 
 // supervise runs j until ctx ends, again after each failure.
 func (s *Supervisor) supervise(ctx context.Context, j clubhouse.Job, st *Status) {
-	defer s.set(st, Stopped, false)
+	defer s.stopped(st)
 	wait := s.o.MinBackoff
 	for ctx.Err() == nil {
 		s.set(st, Up, false)
 		start := s.o.Now()
 		err := run(ctx, j)
 		if ctx.Err() != nil {
+			// A failure that lands as the shutdown begins is still one.
+			if err != nil && !errors.Is(err, context.Canceled) {
+				s.o.Report(j.Name, err)
+			}
 			return
 		}
 		if err == nil {
@@ -159,6 +172,14 @@ func run(ctx context.Context, j clubhouse.Job) (err error) {
 		}
 	}()
 	return j.Run(ctx)
+}
+
+// stopped records that the job of st stopped, and may be run again.
+func (s *Supervisor) stopped(st *Status) {
+	s.set(st, Stopped, false)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.running, st.Job)
 }
 
 // set records the state of st, and one more restart when restart is set.

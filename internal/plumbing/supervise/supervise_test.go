@@ -205,3 +205,61 @@ clubhouse_job_up{job="down"} 0
 clubhouse_job_up{job="ok"} 1
 `)))
 }
+
+// TestSupervisor_oneCopy: a job runs once at a time under its name: a
+// second Run of a job of the same name while it runs panics, and once it
+// stopped it may run again, under the same status.
+func TestSupervisor_oneCopy(t *testing.T) {
+	t.Parallel()
+	s := supervise.New(supervise.Options{})
+	started := make(chan struct{})
+	job := clubhouse.NewJob("watch", func(ctx context.Context) error {
+		started <- struct{}{}
+		<-ctx.Done()
+		return nil
+	})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { defer close(done); s.Run(ctx, job) }()
+	<-started
+	assert.PanicsWithValue(t, `supervise: job "watch" is running already`, func() { s.Run(t.Context(), job) })
+	cancel()
+	<-done
+	ctx, cancel = context.WithCancel(t.Context())
+	done = make(chan struct{})
+	go func() { defer close(done); s.Run(ctx, job) }()
+	<-started
+	cancel()
+	<-done
+	assert.Equal(t, []supervise.Status{{Job: "watch", State: supervise.Stopped}}, s.Status())
+}
+
+// TestSupervisor_failureAtShutdown: a job that fails as the shutdown
+// begins is reported, as any failure; one that returns the context's end
+// is not.
+func TestSupervisor_failureAtShutdown(t *testing.T) {
+	t.Parallel()
+	var f failures
+	s := supervise.New(supervise.Options{Report: f.report})
+	busy := make(chan struct{}, 2)
+	failing := clubhouse.NewJob("failing", func(ctx context.Context) error {
+		busy <- struct{}{}
+		<-ctx.Done()
+		return errors.New("flush lost")
+	})
+	quiet := clubhouse.NewJob("quiet", func(ctx context.Context) error {
+		busy <- struct{}{}
+		<-ctx.Done()
+		return ctx.Err()
+	})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { defer close(done); s.Run(ctx, failing, quiet) }()
+	<-busy
+	<-busy
+	cancel()
+	<-done
+	errs := f.list()
+	require.Len(t, errs, 1)
+	assert.EqualError(t, errs[0], "flush lost")
+}
