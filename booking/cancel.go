@@ -82,14 +82,14 @@ func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, own
 		if owner != nil && (r.ClientID == nil || *r.ClientID != *owner) {
 			return ErrBookingNotFound
 		}
+		out = r
+		if r.CancelledAt != nil {
+			return nil // cancelling again changes nothing, held or not
+		}
 		if err := free(r); err != nil {
 			return err
 		}
-		out = r
-		switch {
-		case r.CancelledAt != nil:
-			return nil
-		case r.NoShowAt != nil:
+		if r.NoShowAt != nil {
 			return ErrNoShowMarked
 		}
 		if owner != nil || judged {

@@ -91,7 +91,8 @@ func mapHeld(err error) error {
 }
 
 // asHolder runs write in tx as the holder h: the guard lets it change the
-// bookings h holds, and only for write.
+// bookings h holds, and only for write, whether it succeeds or not (a
+// failure of the database has aborted tx anyway).
 func asHolder(ctx context.Context, tx *sqlx.Tx, h Hold, write func() error) error {
 	if err := h.check(); err != nil {
 		return err
@@ -99,11 +100,9 @@ func asHolder(ctx context.Context, tx *sqlx.Tx, h Hold, write func() error) erro
 	if _, err := tx.ExecContext(ctx, `SELECT set_config('clubhouse.holder', $1, true)`, h.Kind+":"+fmt.Sprint(h.ID)); err != nil {
 		return fmt.Errorf("act as holder: %w", err)
 	}
-	if err := write(); err != nil {
-		return err
+	err := write()
+	if _, cerr := tx.ExecContext(ctx, `SELECT set_config('clubhouse.holder', '', true)`); err == nil && cerr != nil {
+		err = fmt.Errorf("act as holder: %w", cerr)
 	}
-	if _, err := tx.ExecContext(ctx, `SELECT set_config('clubhouse.holder', '', true)`); err != nil {
-		return fmt.Errorf("act as holder: %w", err)
-	}
-	return nil
+	return err
 }
