@@ -58,19 +58,36 @@ func (s *Server) handleWith(pattern string, level clubhouse.Area, h handlerFunc,
 	s.handleOn(s.mux, pattern, level, h, params)
 }
 
+// handleDoor registers at pattern a front door mounted in the API (the
+// tool endpoint), which authenticates its requests and finds their club
+// itself (Options.Clubs, once per request): the API adds only the check of
+// the route's parameters, its log and its metrics.
+func (s *Server) handleDoor(pattern string, h handlerFunc) {
+	s.register(s.mux, pattern, public, h, s.params[pattern], false)
+}
+
 // handleOn registers h at pattern on mux, the API's or another listener's,
 // behind the access check of level and the check of params.
 func (s *Server) handleOn(mux *http.ServeMux, pattern string, level clubhouse.Area, h handlerFunc, params []textParam) {
+	s.register(mux, pattern, level, h, params, true)
+}
+
+// register registers h at pattern on mux; when findClub is set, the
+// route's handler runs on the club Options.Clubs finds for the request
+// (Server.club), which is found first.
+func (s *Server) register(mux *http.ServeMux, pattern string, level clubhouse.Area, h handlerFunc, params []textParam, findClub bool) {
 	s.patterns = append(s.patterns, pattern)
 	mux.Handle(pattern, route(func(w http.ResponseWriter, r *http.Request) {
 		ri := infoFrom(r.Context())
 		ri.route = pattern
-		c, err := s.o.Clubs(r)
-		if err != nil {
-			writeError(w, r, s.log, err)
-			return
+		if findClub {
+			c, err := s.o.Clubs(r)
+			if err != nil {
+				writeError(w, r, s.log, err)
+				return
+			}
+			ri.club = c
 		}
-		ri.club = c
 		if err := s.authorize(r, level); err != nil {
 			writeError(w, r, s.log, err)
 			return

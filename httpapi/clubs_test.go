@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -48,7 +49,12 @@ func TestClubs_oneFinder(t *testing.T) {
 		require.NoError(t, err)
 		served[host] = c
 	}
-	finder := byHost(served)
+	var calls atomic.Int32
+	byHostOf := byHost(served)
+	finder := func(r *http.Request) (*clubs.Services, error) {
+		calls.Add(1)
+		return byHostOf(r)
+	}
 	srv, err := httpapi.New(httpapi.Options{Clubs: finder, MCP: mcp.New(mcp.Options{Clubs: finder})})
 	require.NoError(t, err)
 
@@ -70,14 +76,18 @@ func TestClubs_oneFinder(t *testing.T) {
 		assert.Equal(t, want, types[0].Name, host)
 	}
 
+	calls.Store(0)
 	w := get("east.example", "/api/public/court-types")
+	assert.Equal(t, int32(1), calls.Load(), "found once per request")
 	assert.Equal(t, http.StatusNotFound, w.Code)
 	assert.JSONEq(t, `{"error":"not found","message":"No club is served at this address."}`, w.Body.String())
 
 	r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
 	r.Host = "localhost"
 	w = httptest.NewRecorder()
+	calls.Store(0)
 	srv.ServeHTTP(w, r)
+	assert.Equal(t, int32(1), calls.Load(), "the tool endpoint finds the club once, the API mounting it not again")
 	assert.Equal(t, http.StatusNotFound, w.Code, "the tool endpoint asks the same Finder")
 	assert.JSONEq(t, `{"error":"not found","message":"No club is served at this address."}`, w.Body.String())
 }

@@ -331,11 +331,12 @@ func (s *Server) routes() {
 		s.handle("POST "+p+"/sudo/machines/{id}/rotate", sudo, s.rotateMachineSecret)
 	}
 
-	// The tool endpoint checks its own credentials (see mcp.go).
+	// The tool endpoint checks its own credentials and finds its club
+	// itself (see mcp.go).
 	for _, p := range []string{"", "/api"} {
-		s.handle("POST "+p+"/mcp", public, s.mcpPost)
-		s.handle("GET "+p+"/mcp", public, s.mcpGet)
-		s.handle("DELETE "+p+"/mcp", public, s.mcpDelete)
+		s.handleDoor("POST "+p+"/mcp", s.mcpPost)
+		s.handleDoor("GET "+p+"/mcp", s.mcpGet)
+		s.handleDoor("DELETE "+p+"/mcp", s.mcpDelete)
 	}
 
 	// The realtime relay checks its own credentials (see realtime.go).
