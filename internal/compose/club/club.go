@@ -1,10 +1,11 @@
 // Package club composes the domain services of one club into the one value
-// that clubd's wiring (internal/compose/app) builds and both front doors (httpapi
-// and mcp) take:
+// that clubd's wiring (internal/compose/app) builds, and gives the front
+// doors (httpapi, mcp) the one function through which they find the club
+// of a request (Finder; One for a server of one club):
 //
-//	svc := club.New(db, club.Options{Zone: bogota, Accounting: ledgerDB})
-//	api, err := httpapi.New(httpapi.Options{Services: svc /* ... */})
-//	tools := mcp.New(mcp.Options{Services: svc /* ... */})
+//	clubs := club.One(club.New(db, club.Options{Zone: bogota, Accounting: ledgerDB}))
+//	api, err := httpapi.New(httpapi.Options{Clubs: clubs /* ... */})
+//	tools := mcp.New(mcp.Options{Clubs: clubs /* ... */})
 //
 // A new domain is one more field of Services and one more line of New:
 // the front doors' options do not change. The club's background work is
@@ -90,8 +91,8 @@ func New(db *sqlx.DB, o Options) *Services {
 }
 
 // WithDefaults returns a copy of s (of no services when nil) whose Zone
-// and Now are set: UTC and time.Now when missing. The front doors call it
-// on the Services they are given.
+// and Now are set: UTC and time.Now when missing. One calls it on the
+// club it serves.
 func (s *Services) WithDefaults() *Services {
 	var c Services
 	if s != nil {

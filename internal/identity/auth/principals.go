@@ -24,7 +24,7 @@ const (
 )
 
 // principals keeps the rows of the users that authenticated recently, by
-// token subject, while WatchUsers listens for their changes, so that a
+// token subject, while WatchUsersJob listens for their changes, so that a
 // user's next requests skip reading the row. Every change of a row that
 // decides who the user is and may do (roles, disabled, email, subject) is
 // announced by the database at its commit, and the listener forgets that
@@ -126,10 +126,10 @@ func (s *Service) WatchUsersJob() clubhouse.Job {
 // OnUserChange makes the Service call f with the uid (local_id) of each
 // user who was disabled, deleted, or whose roles, email or subject
 // changed: at once for a change made through the Service (ChangeUser),
-// and for every change, wherever it was made (package users), when WatchUsers
+// and for every change, wherever it was made (package users), when WatchUsersJob
 // hears its announcement; so f may hear one change twice. f runs on the
-// caller's goroutine (WatchUsers' for an announcement) and must not block.
-// Changes announced while WatchUsers' connection is lost go unheard.
+// caller's goroutine (the users watch's, for an announcement) and must not block.
+// Changes announced while the users watch's connection is lost go unheard.
 func (s *Service) OnUserChange(f func(uid string)) {
 	s.watchers.Lock()
 	defer s.watchers.Unlock()
@@ -146,7 +146,7 @@ func (s *Service) userChanged(uid string) {
 	}
 }
 
-// WatchingUsers reports whether WatchUsers listens, so that users who
+// WatchingUsers reports whether WatchUsersJob listens, so that users who
 // authenticate are kept in memory.
 func (s *Service) WatchingUsers() bool {
 	s.principals.mu.Lock()

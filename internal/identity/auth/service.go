@@ -47,7 +47,7 @@ type Service struct {
 	store  Store
 	users  *users.Service
 	limits limits
-	// principals keeps the rows of recent users while WatchUsers runs.
+	// principals keeps the rows of recent users while WatchUsersJob runs.
 	principals principals
 	// watchers are the functions of OnUserChange.
 	watchers struct {
@@ -435,7 +435,7 @@ func actorOf(u User) (clubhouse.Actor, error) {
 }
 
 // principal returns the row of the user with local_id sub as Store.Principal
-// reads it, from memory while WatchUsers keeps it there.
+// reads it, from memory while WatchUsersJob keeps it there.
 func (s *Service) principal(ctx context.Context, sub string) (User, error) {
 	if u, ok := s.principals.get(sub, s.o.Now()); ok {
 		return u, nil
