@@ -4,45 +4,12 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"math"
 	"net/http"
-	"strconv"
-	"time"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 )
-
-// statusOf maps each error kind to its one HTTP status.
-var statusOf = map[clubhouse.Kind]int{
-	clubhouse.Internal:         http.StatusInternalServerError,
-	clubhouse.Invalid:          http.StatusBadRequest,
-	clubhouse.Unauthenticated:  http.StatusUnauthorized,
-	clubhouse.Forbidden:        http.StatusForbidden,
-	clubhouse.NotFound:         http.StatusNotFound,
-	clubhouse.Conflict:         http.StatusConflict,
-	clubhouse.TooLarge:         http.StatusRequestEntityTooLarge,
-	clubhouse.UnsupportedMedia: http.StatusUnsupportedMediaType,
-	clubhouse.RateLimited:      http.StatusTooManyRequests,
-	clubhouse.Unavailable:      http.StatusServiceUnavailable,
-	clubhouse.Unprocessable:    http.StatusUnprocessableEntity,
-}
-
-// retryAfter is the Retry-After of err: the wait the error carries (a
-// RetryAfter method, as auth.TooManyAttempts and the realtime relay's
-// refusals by a cap have) in whole seconds rounded up; 60 for a
-// RateLimited error that carries none; "" for another error that carries
-// none.
-func retryAfter(err error) string {
-	var r interface{ RetryAfter() time.Duration }
-	switch {
-	case errors.As(err, &r) && r.RetryAfter() > 0:
-		return strconv.FormatInt(int64(math.Ceil(r.RetryAfter().Seconds())), 10)
-	case clubhouse.KindOf(err) == clubhouse.RateLimited:
-		return "60"
-	}
-	return ""
-}
 
 // clientGone reports whether the client of r went away: net/http cancels
 // a request's context when its connection closes.
@@ -90,11 +57,11 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		// A dependency failed or is not configured: the cause is for operators.
 		log.WarnContext(r.Context(), "unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
-	if wait := retryAfter(err); wait != "" {
+	if wait := wire.RetryAfter(err); wait != "" {
 		w.Header().Set("Retry-After", wait)
 	}
 	if e.Kind == clubhouse.Unauthenticated {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="clubhouse"`)
 	}
-	writeJSONBody(w, statusOf[e.Kind], errorBody{Error: e.Code, Message: e.Message})
+	writeJSONBody(w, wire.Status(e.Kind), errorBody{Error: e.Code, Message: e.Message})
 }

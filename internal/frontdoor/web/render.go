@@ -9,14 +9,13 @@ import (
 	"html/template"
 	"io/fs"
 	"log/slog"
-	"math"
 	"net/http"
 	"path"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/shopspring/decimal"
 )
@@ -223,36 +222,6 @@ func (rd *Renderer) Handle(h func(http.ResponseWriter, *http.Request) error) htt
 	})
 }
 
-// statusOf maps each error kind to its one status, as the JSON API's
-// table does.
-var statusOf = map[clubhouse.Kind]int{
-	clubhouse.Internal:         http.StatusInternalServerError,
-	clubhouse.Invalid:          http.StatusBadRequest,
-	clubhouse.Unauthenticated:  http.StatusUnauthorized,
-	clubhouse.Forbidden:        http.StatusForbidden,
-	clubhouse.NotFound:         http.StatusNotFound,
-	clubhouse.Conflict:         http.StatusConflict,
-	clubhouse.TooLarge:         http.StatusRequestEntityTooLarge,
-	clubhouse.UnsupportedMedia: http.StatusUnsupportedMediaType,
-	clubhouse.RateLimited:      http.StatusTooManyRequests,
-	clubhouse.Unavailable:      http.StatusServiceUnavailable,
-	clubhouse.Unprocessable:    http.StatusUnprocessableEntity,
-}
-
-// retryAfter is the Retry-After of err, as the JSON API gives it: the
-// wait the error carries (a RetryAfter method) in whole seconds rounded
-// up; 60 for a RateLimited error that carries none; "" otherwise.
-func retryAfter(err error) string {
-	var r interface{ RetryAfter() time.Duration }
-	switch {
-	case errors.As(err, &r) && r.RetryAfter() > 0:
-		return strconv.FormatInt(int64(math.Ceil(r.RetryAfter().Seconds())), 10)
-	case clubhouse.KindOf(err) == clubhouse.RateLimited:
-		return "60"
-	}
-	return ""
-}
-
 // errorView is the data of the error page.
 type errorView struct {
 	TitleKey string
@@ -303,7 +272,7 @@ func (rd *Renderer) Error(w http.ResponseWriter, r *http.Request, err error) {
 		rd.log.WarnContext(r.Context(), "unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
 		status, v.TitleKey, v.Message = http.StatusServiceUnavailable, "error.503.title", p.T("error.503.message")
 	default:
-		status = statusOf[e.Kind]
+		status = wire.Status(e.Kind)
 		v.TitleKey, v.Message = fmt.Sprintf("error.%d.title", status), wordsOf(p, e)
 		if k := "error." + codeKey(e.Code) + ".title"; p.Has(k) {
 			v.TitleKey = k
@@ -312,7 +281,7 @@ func (rd *Renderer) Error(w http.ResponseWriter, r *http.Request, err error) {
 			rd.log.InfoContext(r.Context(), "refused", "method", r.Method, "path", r.URL.Path, "error", e.Code, "cause", cause)
 		}
 	}
-	if wait := retryAfter(err); wait != "" {
+	if wait := wire.RetryAfter(err); wait != "" {
 		w.Header().Set("Retry-After", wait)
 	}
 	if rerr := rd.Render(w, r, status, errorPage, View{Data: v}); rerr != nil {
@@ -348,5 +317,5 @@ func (rd *Renderer) Form(w http.ResponseWriter, r *http.Request, page string, v 
 	}
 	errs[field] = wordsOf(rd.Printer(r), e)
 	v.Errors = errs
-	return rd.Render(w, r, statusOf[e.Kind], page, v)
+	return rd.Render(w, r, wire.Status(e.Kind), page, v)
 }

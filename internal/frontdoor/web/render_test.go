@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -281,10 +282,8 @@ func (e waitErr) Unwrap() error {
 func TestStatusOf(t *testing.T) {
 	p := testCatalog(t).Printer(Spanish, nil)
 	for k := clubhouse.Internal; k <= clubhouse.Unprocessable; k++ {
-		status, ok := statusOf[k]
-		if assert.True(t, ok, "kind %s", k) {
-			assert.True(t, p.Has(fmt.Sprintf("error.%d.title", status)), "title of %d", status)
-		}
+		status := wire.Status(k)
+		assert.True(t, p.Has(fmt.Sprintf("error.%d.title", status)), "title of %d, the status of kind %s", status, k)
 	}
 }
 
