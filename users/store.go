@@ -50,38 +50,36 @@ func (store) insert(ctx context.Context, q sqldb.Queryer, r row) (User, error) {
 	return u, nil
 }
 
-func (store) byLocalID(ctx context.Context, q sqldb.Queryer, uid string) (User, error) {
+// one reads the user that where matches (a condition on $1, with its lock
+// when it takes one). Errors: ErrUserNotFound.
+func (store) one(ctx context.Context, q sqldb.Queryer, where string, arg any) (User, error) {
 	var u User
-	err := q.GetContext(ctx, &u, `SELECT `+columns+` FROM users WHERE local_id = $1`, uid)
+	err := q.GetContext(ctx, &u, `SELECT `+columns+` FROM users WHERE `+where, arg)
 	return u, sqldb.Map(err, ErrUserNotFound, nil)
 }
 
-// lockEmail is lock by email, case-insensitively.
-func (store) lockEmail(ctx context.Context, q sqldb.Queryer, email string) (User, error) {
-	var u User
-	err := q.GetContext(ctx, &u, `SELECT `+columns+` FROM users WHERE lower(email) = lower($1) FOR UPDATE`, email)
-	return u, sqldb.Map(err, ErrUserNotFound, nil)
+func (s store) byLocalID(ctx context.Context, q sqldb.Queryer, uid string) (User, error) {
+	return s.one(ctx, q, `local_id = $1`, uid)
 }
 
-func (store) byID(ctx context.Context, q sqldb.Queryer, id int64) (User, error) {
-	var u User
-	err := q.GetContext(ctx, &u, `SELECT `+columns+` FROM users WHERE id = $1`, id)
-	return u, sqldb.Map(err, ErrUserNotFound, nil)
+func (s store) byID(ctx context.Context, q sqldb.Queryer, id int64) (User, error) {
+	return s.one(ctx, q, `id = $1`, id)
 }
 
 // lock reads the user with local_id uid and locks its row until q's
 // transaction ends.
-func (store) lock(ctx context.Context, q sqldb.Queryer, uid string) (User, error) {
-	var u User
-	err := q.GetContext(ctx, &u, `SELECT `+columns+` FROM users WHERE local_id = $1 FOR UPDATE`, uid)
-	return u, sqldb.Map(err, ErrUserNotFound, nil)
+func (s store) lock(ctx context.Context, q sqldb.Queryer, uid string) (User, error) {
+	return s.one(ctx, q, `local_id = $1 FOR UPDATE`, uid)
 }
 
 // lockID is lock by primary key.
-func (store) lockID(ctx context.Context, q sqldb.Queryer, id int64) (User, error) {
-	var u User
-	err := q.GetContext(ctx, &u, `SELECT `+columns+` FROM users WHERE id = $1 FOR UPDATE`, id)
-	return u, sqldb.Map(err, ErrUserNotFound, nil)
+func (s store) lockID(ctx context.Context, q sqldb.Queryer, id int64) (User, error) {
+	return s.one(ctx, q, `id = $1 FOR UPDATE`, id)
+}
+
+// lockEmail is lock by email, case-insensitively.
+func (s store) lockEmail(ctx context.Context, q sqldb.Queryer, email string) (User, error) {
+	return s.one(ctx, q, `lower(email) = lower($1) FOR UPDATE`, email)
 }
 
 // list returns up to limit users with an id above after, in id order, and

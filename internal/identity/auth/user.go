@@ -32,17 +32,13 @@ const userColumns = `id, local_id, issuer, email, email_verified, display_name, 
 	trainer, operator, admin, sudo, accounting, creation_time, last_sign_in_time`
 
 // ByEmail returns the user with email (case-insensitive), or users.ErrUserNotFound.
-func (Store) ByEmail(ctx context.Context, q sqldb.Queryer, email string) (User, error) {
-	var u User
-	err := q.GetContext(ctx, &u, `SELECT `+userColumns+` FROM users WHERE lower(email) = lower($1)`, email)
-	return u, sqldb.Map(err, users.ErrUserNotFound, nil)
+func (st Store) ByEmail(ctx context.Context, q sqldb.Queryer, email string) (User, error) {
+	return st.one(ctx, q, `lower(email) = lower($1)`, email)
 }
 
 // ByLocalID returns the user whose uid is id, or users.ErrUserNotFound.
-func (Store) ByLocalID(ctx context.Context, q sqldb.Queryer, id string) (User, error) {
-	var u User
-	err := q.GetContext(ctx, &u, `SELECT `+userColumns+` FROM users WHERE local_id = $1`, id)
-	return u, sqldb.Map(err, users.ErrUserNotFound, nil)
+func (st Store) ByLocalID(ctx context.Context, q sqldb.Queryer, id string) (User, error) {
+	return st.one(ctx, q, `local_id = $1`, id)
 }
 
 // Principal returns the columns of the user with local_id id that make its
@@ -69,9 +65,15 @@ func (Store) Unchanged(ctx context.Context, tx *sqlx.Tx, id int64, hash string) 
 }
 
 // ByID returns the user with primary key id, or users.ErrUserNotFound.
-func (Store) ByID(ctx context.Context, q sqldb.Queryer, id int64) (User, error) {
+func (st Store) ByID(ctx context.Context, q sqldb.Queryer, id int64) (User, error) {
+	return st.one(ctx, q, `id = $1`, id)
+}
+
+// one reads the user, with its password hash, that where matches (a
+// condition on $1). Errors: users.ErrUserNotFound.
+func (Store) one(ctx context.Context, q sqldb.Queryer, where string, arg any) (User, error) {
 	var u User
-	err := q.GetContext(ctx, &u, `SELECT `+userColumns+` FROM users WHERE id = $1`, id)
+	err := q.GetContext(ctx, &u, `SELECT `+userColumns+` FROM users WHERE `+where, arg)
 	return u, sqldb.Map(err, users.ErrUserNotFound, nil)
 }
 
