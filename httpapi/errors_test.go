@@ -17,25 +17,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
 )
 
-// TestWriteError_everyKind checks the one table that maps kinds to statuses.
+// TestWriteError_everyKind: each kind is answered with its status from the
+// one table of the HTTP front doors (wire.Status, whose own test pins each
+// kind's number), with its code and message, but internal errors.
 func TestWriteError_everyKind(t *testing.T) {
 	t.Parallel()
-	want := map[clubhouse.Kind]int{
-		clubhouse.Internal:         500,
-		clubhouse.Invalid:          400,
-		clubhouse.Unauthenticated:  401,
-		clubhouse.Forbidden:        403,
-		clubhouse.NotFound:         404,
-		clubhouse.Conflict:         409,
-		clubhouse.TooLarge:         413,
-		clubhouse.UnsupportedMedia: 415,
-		clubhouse.RateLimited:      429,
-		clubhouse.Unavailable:      503,
-		clubhouse.Unprocessable:    422,
-	}
-	for k, status := range want {
+	for k := clubhouse.Internal; k <= clubhouse.Unprocessable; k++ {
+		status := wire.Status(k)
 		t.Run(k.String(), func(t *testing.T) {
 			t.Parallel()
 			w := httptest.NewRecorder()
