@@ -25,6 +25,13 @@ const module = "github.com/clubhouse-go/clubhouse"
 // or on the wiring.
 var domain = []string{"pricing", "booking", "payments", "classes", "tickets", "ledger", "push", "users"}
 
+// frontDoors are the siblings that serve people and programs the same
+// services: the JSON API, the tool endpoint, the staff panel.
+var frontDoors = []string{"httpapi", "mcp", "panel"}
+
+// isDoor reports whether the package named name is a front door's.
+func isDoor(name string) bool { return slices.Contains(frontDoors, strings.Split(name, "/")[0]) }
+
 // above lists, for each lower domain, the domains built on it, which it
 // never depends on: they extend it through its options and interfaces
 // (payments.Options.Bookings, payments.Producer), never the reverse.
@@ -68,21 +75,21 @@ func TestArchitecture(t *testing.T) {
 			for _, d := range project {
 				require.Equal(t, "", d, "realtime knows topics and JSON, not domains: it imports only the root package, not %s", d)
 			}
-		case top == "httpapi" || top == "mcp":
-			// Two front doors onto the same services: neither imports the other.
+		case slices.Contains(frontDoors, top):
+			// Front doors onto the same services: none imports another.
 			for _, d := range project {
 				other := strings.Split(d, "/")[0]
-				require.False(t, other != top && (other == "httpapi" || other == "mcp"), "%s must not import %s", name, d)
+				require.False(t, other != top && slices.Contains(frontDoors, other), "%s must not import %s", name, d)
 			}
 		case slices.Contains(domain, top):
 			for _, d := range project {
-				require.False(t, d == "httpapi" || d == "mcp" || strings.HasPrefix(d, "cmd/") || d == "internal/compose/app" || d == "internal/testkit/apptest" || d == "internal/compose/demo" ||
+				require.False(t, isDoor(d) || strings.HasPrefix(d, "cmd/") || d == "internal/compose/app" || d == "internal/testkit/apptest" || d == "internal/compose/demo" ||
 					strings.HasPrefix(d, "internal/testkit/"), "domain package %s must not import %s", name, d)
 				require.NotContains(t, above[top], strings.Split(d, "/")[0], "%s is built on %s: %s must not depend on it", d, name, name)
 			}
 		case top == "examples":
 			for _, d := range project {
-				require.False(t, d == "httpapi" || d == "mcp" || strings.HasPrefix(d, "cmd/"), "example %s uses only the public library, not %s", name, d)
+				require.False(t, isDoor(d) || strings.HasPrefix(d, "cmd/"), "example %s uses only the public library, not %s", name, d)
 			}
 			// The library it uses runs on internal/ packages; the example
 			// itself must not name one (examples/examples_test.go builds it
@@ -97,14 +104,14 @@ func TestArchitecture(t *testing.T) {
 			// in-process clubd of the front doors' tests (apptest) is the
 			// composition's own kit.
 			for _, d := range project {
-				require.False(t, d == "httpapi" || d == "mcp" || strings.HasPrefix(d, "cmd/") || strings.HasPrefix(d, "internal/compose/"),
+				require.False(t, isDoor(d) || strings.HasPrefix(d, "cmd/") || strings.HasPrefix(d, "internal/compose/"),
 					"test kit %s must not import %s", name, d)
 			}
 		case name == "internal/frontdoor/wire" || name == "internal/compose/club":
 			// Shared by both front doors: the wire forms and the one
 			// Services value; they know the domain, never a door.
 			for _, d := range project {
-				require.False(t, d == "httpapi" || d == "mcp" || d == "internal/compose/app", "%s must not import %s", name, d)
+				require.False(t, isDoor(d) || d == "internal/compose/app", "%s must not import %s", name, d)
 			}
 		case strings.HasPrefix(name, "internal/plumbing/"):
 			for _, d := range project {
@@ -157,7 +164,7 @@ func layer(t *testing.T, name string) int {
 		return 3
 	case strings.HasPrefix(name, "internal/frontdoor/"), name == "internal/compose/club":
 		return 4
-	case top == "httpapi", top == "mcp":
+	case slices.Contains(frontDoors, top):
 		return 5
 	case strings.HasPrefix(name, "internal/compose/"):
 		return 6

@@ -66,6 +66,16 @@ func (s *Server) handleDoor(pattern string, h handlerFunc) {
 	s.register(s.mux, pattern, public, h, s.params[pattern], false)
 }
 
+// mount serves the subtree prefix with h, a front door of pages that
+// answers every request under it itself (the staff panel): the API adds
+// only its log and its metrics, under the route prefix.
+func (s *Server) mount(prefix string, h http.Handler) {
+	s.mux.Handle(prefix, route(func(w http.ResponseWriter, r *http.Request) {
+		infoFrom(r.Context()).route = prefix
+		h.ServeHTTP(w, r)
+	}))
+}
+
 // handleOn registers h at pattern on mux, the API's or another listener's,
 // behind the access check of level and the check of params.
 func (s *Server) handleOn(mux *http.ServeMux, pattern string, level clubhouse.Area, h handlerFunc, params []textParam) {

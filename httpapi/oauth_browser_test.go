@@ -85,7 +85,7 @@ func (cb *callback) wait(t *testing.T) url.Values {
 
 // TestOAuth_browserFlow: golang.org/x/oauth2 runs the authorization-code
 // flow with PKCE against the real server, and a headless Chromium signs in
-// at the embedded login page and allows the client.
+// at the staff panel's login page and allows the client.
 func TestOAuth_browserFlow(t *testing.T) {
 	t.Parallel()
 	app := apptest.New(t)
@@ -126,8 +126,9 @@ func TestOAuth_browserFlow(t *testing.T) {
 	_, err = conf.Exchange(tctx, q.Get("code"), oauth2.VerifierOption(verifier))
 	require.Error(t, err, "a code is single use")
 
-	// A second run in the same browser, which signs in again, asking for
-	// the panel too: that token opens the staff API.
+	// A second run in the same browser, still signed in to the panel, so
+	// the consent form shows at once, asking for the panel too: that token
+	// opens the staff API.
 	conf.Scopes = []string{"mcp", "panel"}
 	tok = browserCode(t, ctx, conf, cb, "state-43", verifier)
 	assert.Equal(t, "mcp panel", tok.Extra("scope"))
@@ -137,11 +138,11 @@ func TestOAuth_browserFlow(t *testing.T) {
 	assert.NotEqual(t, tok.RefreshToken, refreshed.RefreshToken)
 }
 
-// browserCode runs the flow again in the signed-out browser of ctx and
-// exchanges the code.
+// browserCode runs the flow again in the browser of ctx, signed in to the
+// panel, and exchanges the code.
 func browserCode(t *testing.T, ctx context.Context, conf *oauth2.Config, cb *callback, state, verifier string) *oauth2.Token {
 	t.Helper()
-	signIn(t, ctx, conf.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier)), "desk@test.club", "password-desk@test.club")
+	navigate(t, ctx, conf.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier)))
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("allow")), chromedp.Click(chromedp.ID("allow"))))
 	q := cb.wait(t)
 	require.Equal(t, state, q.Get("state"))
@@ -151,8 +152,9 @@ func browserCode(t *testing.T, ctx context.Context, conf *oauth2.Config, cb *cal
 }
 
 // TestOAuth_browserRefusals: the login page shows why it cannot go on: a
-// client user has no panel permission, and a denied request goes back to
-// the client with access_denied.
+// client user has no panel permission, and is refused at sign-in with the
+// way back to the client, where a denied request arrives with
+// access_denied; a wrong password comes back on the form.
 func TestOAuth_browserRefusals(t *testing.T) {
 	t.Parallel()
 	app := apptest.New(t)
@@ -164,12 +166,9 @@ func TestOAuth_browserRefusals(t *testing.T) {
 
 	ctx := browser(t)
 	signIn(t, ctx, conf.AuthCodeURL("s1", oauth2.S256ChallengeOption(verifier)), "member@test.club", "password-member@test.club")
-	require.NoError(t, chromedp.Do(ctx,
-		chromedp.WaitVisible(chromedp.ID("allow")),
-		chromedp.Click(chromedp.ID("allow")),
-		chromedp.WaitVisible(chromedp.ID("message")),
-	))
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("message"))))
 	assert.Contains(t, text(t, ctx, "message"), "panel permission")
+	assert.False(t, shown(t, ctx, "allow"), "a client cannot allow")
 
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("deny"))))
 	q := cb.wait(t)
@@ -186,13 +185,7 @@ func TestOAuth_browserRefusals(t *testing.T) {
 // the login page, and signs in there.
 func signIn(t *testing.T, ctx context.Context, authURL, email, password string) {
 	t.Helper()
-	// A load still in flight (the client's page, after a redirect back to
-	// it) aborts a navigation started meanwhile; the next one finds it done.
-	err := chromedp.Do(ctx, chromedp.Navigate(authURL))
-	for try := 0; err != nil && strings.Contains(err.Error(), "ERR_ABORTED") && try < 5; try++ {
-		err = chromedp.Do(ctx, chromedp.Navigate(authURL))
-	}
-	require.NoError(t, err)
+	navigate(t, ctx, authURL)
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.WaitVisible(chromedp.ID("email")),
 		chromedp.SendKeys(chromedp.ID("email"), email),
@@ -201,13 +194,26 @@ func signIn(t *testing.T, ctx context.Context, authURL, email, password string) 
 	))
 }
 
-// shown reports whether the element with id in the page of ctx is not
-// hidden.
+// navigate opens u in the browser of ctx.
+func navigate(t *testing.T, ctx context.Context, u string) {
+	t.Helper()
+	// A load still in flight (the client's page, after a redirect back to
+	// it) aborts a navigation started meanwhile; the next one finds it done.
+	err := chromedp.Do(ctx, chromedp.Navigate(u))
+	for try := 0; err != nil && strings.Contains(err.Error(), "ERR_ABORTED") && try < 5; try++ {
+		err = chromedp.Do(ctx, chromedp.Navigate(u))
+	}
+	require.NoError(t, err)
+}
+
+// shown reports whether the page of ctx has an element with id that is
+// not hidden.
 func shown(t *testing.T, ctx context.Context, id string) bool {
 	t.Helper()
-	hidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf("document.getElementById(%q).hidden", id)))
+	js := fmt.Sprintf("(e => !!e && !e.hidden)(document.getElementById(%q))", id)
+	visible, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js))
 	require.NoError(t, err)
-	return !hidden
+	return visible
 }
 
 // text returns the text of the element with id in the page of ctx.

@@ -57,13 +57,12 @@ func (s *Server) routes() {
 		s.handle("POST "+p+"/oauth/register", public, s.registerClient)
 	}
 	s.handle("GET /.well-known/oauth-protected-resource/api/mcp", public, s.protectedResource)
-	s.handle("GET /panel/login", public, s.panelLogin)
-	s.handle("GET /panel/{file}", public, s.panelAsset)
 	s.handle("GET /.well-known/jwks.json", public, s.jwks)
 	s.handle("POST /api/auth/login", public, s.login)
 	s.handle("POST /api/auth/refresh", public, s.refresh)
 	s.handle("POST /api/auth/set-password", public, s.setPassword)
 	s.handle("GET /set-password", public, s.setPasswordPage)
+	s.handle("GET /set-password/{file}", public, s.setPasswordAsset)
 
 	// The gateway's callback: public, but every delivery must be signed.
 	s.handle("POST /webhooks/payment", public, s.paymentWebhook)
@@ -337,6 +336,11 @@ func (s *Server) routes() {
 		s.handleDoor("POST "+p+"/mcp", s.mcpPost)
 		s.handleDoor("GET "+p+"/mcp", s.mcpGet)
 		s.handleDoor("DELETE "+p+"/mcp", s.mcpDelete)
+	}
+
+	// The staff panel answers its pages and checks its sessions itself.
+	if s.o.Panel != nil {
+		s.mount("/panel/", s.o.Panel)
 	}
 
 	// The realtime relay checks its own credentials (see realtime.go).

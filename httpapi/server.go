@@ -50,6 +50,11 @@ type Options struct {
 	// authorizes its requests itself; nil: /mcp answers 404.
 	MCP http.Handler
 
+	// Panel is the staff panel, served at /panel/ (every path under it,
+	// every method), which answers its own pages and checks its own
+	// sessions; nil: /panel/ answers 404.
+	Panel http.Handler
+
 	// Realtime is the relay of the domain messages served at /realtime
 	// (WebSocket), which authenticates its handshakes itself; nil:
 	// /realtime answers 404.

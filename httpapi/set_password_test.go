@@ -49,8 +49,8 @@ func TestSetPasswordPage_served(t *testing.T) {
 	app := apptest.New(t)
 	for path, typ := range map[string]string{
 		"/set-password?token=abc":   "text/html; charset=utf-8",
-		"/panel/set-password.js":    "text/javascript; charset=utf-8",
-		"/panel/login.css":          "text/css; charset=utf-8",
+		"/set-password/page.js":     "text/javascript; charset=utf-8",
+		"/set-password/page.css":    "text/css; charset=utf-8",
 		"/set-password?token=a%20b": "text/html; charset=utf-8",
 	} {
 		res := app.Anonymous().Get(path).Status(t, http.StatusOK)
@@ -60,9 +60,9 @@ func TestSetPasswordPage_served(t *testing.T) {
 		assert.Equal(t, "no-referrer", res.Header.Get("Referrer-Policy"), path)
 	}
 	page := app.Anonymous().Get("/set-password").Status(t, http.StatusOK).Body
-	assert.Contains(t, string(page), `<script src="panel/set-password.js" defer></script>`)
+	assert.Contains(t, string(page), `<script src="set-password/page.js" defer></script>`)
 	assert.NotRegexp(t, `<script>`, string(page), "no inline script")
-	app.Anonymous().Get("/panel/set-password.html").Status(t, http.StatusNotFound).Error(t, "not found")
+	app.Anonymous().Get("/set-password/page.html").Status(t, http.StatusNotFound).Error(t, "not found")
 	app.Anonymous().Get("/set-password?token="+strings.Repeat("x", 256)).Status(t, http.StatusBadRequest)
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/supervise"
 	"github.com/clubhouse-go/clubhouse/mcp"
 	"github.com/clubhouse-go/clubhouse/migrations"
+	"github.com/clubhouse-go/clubhouse/panel"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/push"
 	"github.com/clubhouse-go/clubhouse/realtime"
@@ -109,7 +110,7 @@ type Options struct {
 }
 
 // Build wires the services and the HTTP server on db, with the tool
-// endpoint (MCP) at /mcp.
+// endpoint (MCP) at /mcp and the staff panel at /panel/.
 func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Options) (*App, error) {
 	if o.Now == nil {
 		o.Now = time.Now
@@ -175,9 +176,14 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		Logger: log, Auth: a.Auth, PublicBaseURL: cfg.PublicBaseURL, Clubs: clubs, Zone: cfg.ClubTimezone,
 		Authenticated: httpapi.NamePrincipal, Idempotency: a.Keys, AllowedOrigins: cfg.MCPAllowedOrigins, Limits: o.MCPLimits,
 	})
+	desk, err := panel.New(panel.Options{Logger: log, Auth: a.Auth, Clubs: clubs, Zone: cfg.ClubTimezone, PublicBaseURL: cfg.PublicBaseURL})
+	if err != nil {
+		a.Close()
+		return nil, fmt.Errorf("build staff panel: %w", err)
+	}
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
-		Clubs: clubs, Idempotency: a.Keys, AccountingDB: o.Accounting, MCP: tools,
+		Clubs: clubs, Idempotency: a.Keys, AccountingDB: o.Accounting, MCP: tools, Panel: desk,
 		MetricsToken: cfg.MetricsToken, MetricsApart: cfg.MetricsAddress != "", Realtime: a.Relay,
 		Metrics: a.Metrics, Jobs: a.Supervisor,
 	})

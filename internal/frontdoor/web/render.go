@@ -133,6 +133,10 @@ type View struct {
 	CSRF   string
 	Data   any
 	Errors FormErrors
+	// Nav is what the front door's nav partial shows: the signed-in
+	// person and the links they may follow; nil on a page of no one (the
+	// sign-in page, an error page).
+	Nav any
 }
 
 // Page is what a template sees: the View, the request's language, nonce

@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"net/http"
+	"net/url"
+	"strings"
 )
 
 type nonceKey struct{}
@@ -18,9 +20,10 @@ type nonceKey struct{}
 // websocket too: CSP3 matches 'self' against ws: and wss: of the page's
 // host and port (a browser before CSP3, Safari before 15.4, refuses it
 // and the page stays correct without its live updates).
-func policyWith(nonce string) string {
+func policyWith(nonce string, formTargets ...string) string {
 	return "default-src 'none'; script-src 'nonce-" + nonce + "' 'strict-dynamic'; style-src 'self'; img-src 'self'; " +
-		"connect-src 'self'; manifest-src 'self'; worker-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+		"connect-src 'self'; manifest-src 'self'; worker-src 'self'; form-action " + strings.Join(append([]string{"'self'"}, formTargets...), " ") +
+		"; base-uri 'none'; frame-ancestors 'none'"
 }
 
 // Secure gives each request a fresh nonce (16 bytes of crypto/rand,
@@ -52,4 +55,23 @@ func newNonce() string {
 func Nonce(ctx context.Context) string {
 	n, _ := ctx.Value(nonceKey{}).(string)
 	return n
+}
+
+// AllowFormTarget widens the policy of the page r answers so that its
+// forms may end at target's origin too: a browser applies form-action to
+// the redirects that follow a form's submission, so the page whose form
+// sends the browser back to an OAuth client's redirect URI names that
+// URI's origin (its scheme alone for an app's own scheme). A target that
+// is not an absolute URL changes nothing. Call it before the page is
+// written, on a request that went through Secure.
+func AllowFormTarget(w http.ResponseWriter, r *http.Request, target string) {
+	u, err := url.Parse(target)
+	if err != nil || u.Scheme == "" || strings.ContainsAny(target, " ;,'\"") {
+		return
+	}
+	source := u.Scheme + ":"
+	if u.Host != "" {
+		source = u.Scheme + "://" + u.Host
+	}
+	w.Header().Set("Content-Security-Policy", policyWith(Nonce(r.Context()), source))
 }

@@ -33,3 +33,30 @@ func TestSecure(t *testing.T) {
 	}
 	assert.Empty(t, Nonce(t.Context()), "no nonce outside Secure")
 }
+
+// TestAllowFormTarget: the page whose form ends at another origin (an
+// OAuth client's redirect URI) names that origin, or that scheme, in
+// form-action and keeps the request's nonce; anything else keeps the policy.
+func TestAllowFormTarget(t *testing.T) {
+	for target, want := range map[string]string{
+		"http://127.0.0.1:53682/callback?x=1": "form-action 'self' http://127.0.0.1:53682;",
+		"https://claude.ai/api/mcp/cb":        "form-action 'self' https://claude.ai;",
+		"cursor://anysphere.cursor-mcp/oauth": "form-action 'self' cursor://anysphere.cursor-mcp;",
+		"com.example.app:/oauth":              "form-action 'self' com.example.app:;",
+		"/relative/path":                      "form-action 'self';",
+		"https://x.example/a b":               "form-action 'self';",
+		"https://x.example/';script-src *":    "form-action 'self';",
+	} {
+		var nonce string
+		h := Secure(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			nonce = Nonce(r.Context())
+			AllowFormTarget(w, r, target)
+		}))
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/panel/login", nil))
+		p := rec.Header().Get("Content-Security-Policy")
+		assert.Contains(t, p, want, target)
+		assert.Contains(t, p, "script-src 'nonce-"+nonce+"'", target)
+		assert.Contains(t, p, "frame-ancestors 'none'", target)
+	}
+}

@@ -1,0 +1,61 @@
+package panel
+
+import (
+	"io/fs"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
+
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
+	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
+	"github.com/clubhouse-go/clubhouse/payments"
+)
+
+// literalKey finds the catalog keys the templates name literally: {{.T
+// "key"}}, {{$.T "key" ...}}.
+var literalKey = regexp.MustCompile(`\.T "([^"]+)"`)
+
+// TestCatalog_panelKeys: every message the panel's pages and nav name,
+// literally or by a pattern over known values (the scopes a client may
+// ask for, the payments' states), is in both catalogs, so no page shows a
+// bare key.
+func TestCatalog_panelKeys(t *testing.T) {
+	cat, err := web.LoadCatalog()
+	require.NoError(t, err)
+	keys := map[string]bool{}
+	require.NoError(t, fs.WalkDir(templateFiles, "templates", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(templateFiles, path)
+		if err != nil {
+			return err
+		}
+		for _, m := range literalKey.FindAllStringSubmatch(string(b), -1) {
+			keys[m[1]] = true
+		}
+		return nil
+	}))
+	require.NotEmpty(t, keys)
+	for _, pg := range navPages {
+		keys[pg.key] = true
+	}
+	for _, s := range auth.SupportedScopes() {
+		keys["scope."+s] = true
+	}
+	for _, s := range []string{payments.DetailPending, payments.DetailCompleted, payments.DetailFailed, payments.DetailRefunded} {
+		keys["payment."+s] = true
+	}
+	keys["err."+strings.ReplaceAll(errNotStaff.Code, " ", "_")] = true
+	for _, tag := range []string{"es-CO", "en"} {
+		p := cat.Printer(language.MustParse(tag), time.UTC)
+		for k := range keys {
+			assert.True(t, p.Has(k), "%s: no message %q", tag, k)
+		}
+	}
+}
