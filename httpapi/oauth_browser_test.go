@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -18,31 +17,8 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/browsertest"
 )
-
-// browser starts a headless Chromium (Debian's chromium, which make
-// services installs) and returns a context that drives it.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	path, err := exec.LookPath("chromium")
-	require.NoError(t, err, "Chromium is needed: run make services-test (it installs Debian's chromium)")
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	ctx, cancelCtx := chromedp.NewContext(actx)
-	t.Cleanup(cancelCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(cancelTimeout)
-	return ctx
-}
 
 // callback is the loopback redirect URI of a native client: it receives
 // the query the authorization server sends the browser back with.
@@ -100,7 +76,7 @@ func TestOAuth_browserFlow(t *testing.T) {
 	verifier := oauth2.GenerateVerifier()
 	authURL := conf.AuthCodeURL("state-42", oauth2.S256ChallengeOption(verifier))
 
-	ctx := browser(t)
+	ctx := browsertest.New(t)
 	signIn(t, ctx, authURL, "desk@test.club", "password-desk@test.club")
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("allow"))))
 	assert.Equal(t, oauthClient, text(t, ctx, "client-name"))
@@ -164,7 +140,7 @@ func TestOAuth_browserRefusals(t *testing.T) {
 		Endpoint: oauth2.Endpoint{AuthURL: app.URL + "/authorize", TokenURL: app.URL + "/oauth/token"}}
 	verifier := oauth2.GenerateVerifier()
 
-	ctx := browser(t)
+	ctx := browsertest.New(t)
 	signIn(t, ctx, conf.AuthCodeURL("s1", oauth2.S256ChallengeOption(verifier)), "member@test.club", "password-member@test.club")
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("message"))))
 	assert.Contains(t, text(t, ctx, "message"), "panel permission")
@@ -246,7 +222,7 @@ func TestOAuth_browserCIMD(t *testing.T) {
 	}
 	verifier := oauth2.GenerateVerifier()
 
-	ctx := browser(t)
+	ctx := browsertest.New(t)
 	signIn(t, ctx, conf.AuthCodeURL("state-7", oauth2.S256ChallengeOption(verifier)), "desk@test.club", "password-desk@test.club")
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("allow"))))
 	assert.Equal(t, "Claude Test", text(t, ctx, "client-name"))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/browsertest"
 )
 
 // loggedLink is the set-password link logged for email: the whole URL,
@@ -83,7 +84,7 @@ func TestSetPasswordPage_browser(t *testing.T) {
 		return app.Anonymous().Post("/api/auth/login", map[string]any{"email": email, "password": password})
 	}
 
-	ctx := browser(t)
+	ctx := browsertest.New(t)
 	open(t, ctx, ana)
 	submit(t, ctx, "a new secret", "a new secreT")
 	assert.Contains(t, text(t, ctx, "message"), "differ")
