@@ -40,6 +40,7 @@ const (
 type config struct {
 	noScript bool
 	phone    bool
+	lang     string
 }
 
 // Option changes the browser New starts.
@@ -56,6 +57,11 @@ func WithoutJavaScript() Option { return func(c *config) { c.noScript = true } }
 // pixels at device scale 3 (an iPhone 12 to 14), portrait, with mobile
 // emulation (the page's meta viewport applies) and touch events.
 func WithPhone() Option { return func(c *config) { c.phone = true } }
+
+// WithLanguage makes the browser ask for the languages of accept, an
+// Accept-Language list such as "en" or "es-CO,es" (the browser's own,
+// en-US, otherwise), as a person's browser set to them would.
+func WithLanguage(accept string) Option { return func(c *config) { c.lang = accept } }
 
 // New starts a headless Chromium of its own for the test and returns the
 // context that drives its one tab, with chromedp's actions. The window is
@@ -93,6 +99,9 @@ func New(tb testing.TB, opts ...Option) context.Context {
 		chromedp.UserDataDir(tb.TempDir()),
 		chromedp.WindowSize(DesktopWidth, DesktopHeight),
 	)
+	if c.lang != "" {
+		flags = append(flags, chromedp.Flag("accept-lang", c.lang))
+	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), flags...)
 	tb.Cleanup(cancelAlloc)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
