@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -158,6 +159,9 @@ func TestRealtime_handshake(t *testing.T) {
 	token := a.Token(staff)
 	toolsOnly, _, err := a.Issuer.MintForClient(staff, "openid panel mcp", "clubhouse-mcp", apptest.Issuer+"/mcp")
 	require.NoError(t, err)
+	_, session, err := a.Auth.StartSession(context.Background(), "admin@test.club", "password-admin@test.club", "192.0.2.1", "test")
+	require.NoError(t, err)
+	cookie := func(v string) string { return "theme=dark; clubhouse_session=" + v }
 	for _, tc := range []struct {
 		name   string
 		query  string
@@ -178,6 +182,10 @@ func TestRealtime_handshake(t *testing.T) {
 		{"bot key", "", http.Header{"X-Auth": {apptest.BotKey}}, 0, ""},
 		{"public origin", "", http.Header{"Authorization": {"Bearer " + token}, "Origin": {apptest.Issuer}}, 0, ""},
 		{"loopback origin", "", http.Header{"Authorization": {"Bearer " + token}, "Origin": {"http://localhost:5173"}}, 0, ""},
+		{"a panel page's session cookie", "", http.Header{"Cookie": {cookie(session)}, "Origin": {apptest.Issuer}}, 0, ""},
+		{"a session cookie sent by another site's page", "", http.Header{"Cookie": {cookie(session)}, "Origin": {"https://evil.example"}}, http.StatusForbidden, "forbidden origin"},
+		{"an unknown session cookie", "", http.Header{"Cookie": {cookie("not-a-session")}}, http.StatusUnauthorized, "no session"},
+		{"cookies without a session", "", http.Header{"Cookie": {"theme=dark"}}, http.StatusUnauthorized, "no session"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, res, body := dialRelay(t, a, tc.query, tc.header)

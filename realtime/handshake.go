@@ -89,7 +89,8 @@ func (r *Relay) Serve(w http.ResponseWriter, req *http.Request) error {
 }
 
 // credentials reads the credentials of a handshake: X-Auth, else the
-// Authorization header, else the access_token query parameter. Errors:
+// Authorization header, else the access_token query parameter, else its
+// cookies. Errors:
 // errNoCredentials, errBadScheme.
 func credentials(req *http.Request) (Credentials, error) {
 	if key := req.Header.Get("X-Auth"); key != "" {
@@ -104,6 +105,9 @@ func credentials(req *http.Request) (Credentials, error) {
 	}
 	if token := strings.TrimSpace(req.URL.Query().Get("access_token")); token != "" {
 		return Credentials{Token: token}, nil
+	}
+	if cookies := req.Cookies(); len(cookies) > 0 {
+		return Credentials{Cookies: cookies}, nil
 	}
 	return Credentials{}, errNoCredentials
 }

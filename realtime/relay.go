@@ -59,10 +59,14 @@ const (
 
 // Credentials are what a client authenticates with at the handshake: a
 // bearer token (the Authorization header, or the access_token query
-// parameter that browsers can send) or a bot key (X-Auth).
+// parameter that browsers can send), a bot key (X-Auth), or, when it sends
+// neither, the cookies of the handshake, where a page of the server's own
+// keeps its session (the relay admits a browser only from its allowed
+// origins, so another site's page cannot send them).
 type Credentials struct {
-	Token  string
-	BotKey string
+	Token   string
+	BotKey  string
+	Cookies []*http.Cookie
 }
 
 // Options configure a Relay.

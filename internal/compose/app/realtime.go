@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/httpapi"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 	"github.com/clubhouse-go/clubhouse/realtime"
 )
@@ -77,6 +79,9 @@ func (a *App) authenticateRealtime(ctx context.Context, c realtime.Credentials) 
 		}
 		return actor, time.Time{}, err
 	}
+	if c.Token == "" {
+		return a.authenticateSession(ctx, c.Cookies)
+	}
 	p, err := a.Auth.Verify(ctx, c.Token)
 	if err != nil {
 		return clubhouse.Actor{}, time.Time{}, err
@@ -86,6 +91,30 @@ func (a *App) authenticateRealtime(ctx context.Context, c realtime.Credentials) 
 		return clubhouse.Actor{}, time.Time{}, err
 	}
 	return p.Actor, p.Expires, nil
+}
+
+// authenticateSession verifies the web session whose cookie a page of
+// this server (the staff panel) sends with its handshake, for its live
+// updates. The connection lasts until the session's idle time runs out
+// (the socket does not keep the session alive: a desk left alone signs
+// in again), and ends at once when its user is disabled or changed, as a
+// token's does. Errors: auth.ErrNoSession without the cookie, and the
+// refusals of auth.Service.Session.
+func (a *App) authenticateSession(ctx context.Context, cookies []*http.Cookie) (clubhouse.Actor, time.Time, error) {
+	name := web.NewSessionCookie(a.Config.PublicBaseURL).Name
+	i := slices.IndexFunc(cookies, func(c *http.Cookie) bool { return c.Name == name && c.Value != "" })
+	if i < 0 {
+		return clubhouse.Actor{}, time.Time{}, auth.ErrNoSession
+	}
+	p, ws, err := a.Auth.Session(ctx, cookies[i].Value)
+	if err != nil {
+		return clubhouse.Actor{}, time.Time{}, err
+	}
+	httpapi.NamePrincipal(ctx, p.Actor)
+	if err := p.Admit(auth.DoorRelay, clubhouse.AreaNone); err != nil {
+		return clubhouse.Actor{}, time.Time{}, err
+	}
+	return p.Actor, ws.IdleUntil, nil
 }
 
 // publishers hands each message to every one of its Publishers.

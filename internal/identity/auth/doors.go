@@ -80,14 +80,17 @@ var (
 // client, ErrNoToolsScope and ErrToolsPanel; at the web pages,
 // ErrNotWebSession for a principal that is not a web session's, then the
 // area's own refusal (the panel's areas need their roles, a client's own
-// account any signed-in user). A web session's principal is refused at
-// every other door with ErrWebOnly. What the actor may do in the area is
+// account any signed-in user). A web session's principal opens the relay
+// too, with the area's refusal alone: the live updates of the web pages
+// (the relay admits a browser's handshake only from the server's own
+// origins, so another site's page cannot use the cookie); it is refused
+// at the API and the tool endpoint with ErrWebOnly. What the actor may do in the area is
 // the services' decision.
 func (p Principal) Admit(door Door, area clubhouse.Area) error {
 	switch {
 	case door == DoorWeb && !p.Session:
 		return ErrNotWebSession
-	case door == DoorWeb:
+	case door == DoorWeb, door == DoorRelay && p.Session:
 		return area.Admit(p.Actor)
 	case p.Session:
 		return ErrWebOnly.Withf("A web session opens only the web pages; %s takes a bearer token.", door.name())

@@ -72,7 +72,8 @@ func TestPrincipal_Admit(t *testing.T) {
 		{"a bot key at the web pages", auth.Principal{Actor: clubhouse.Sudo("bot")}, auth.DoorWeb, clubhouse.AreaStaff, auth.ErrNotWebSession},
 		{"a session at the API", web(staff), auth.DoorAPI, clubhouse.AreaStaff, auth.ErrWebOnly},
 		{"a session at the tool endpoint", web(staff), auth.DoorTools, clubhouse.AreaStaff, auth.ErrWebOnly},
-		{"a session at the relay", web(staff), auth.DoorRelay, clubhouse.AreaNone, auth.ErrWebOnly},
+		{"a session at the relay, for the pages' live updates", web(staff), auth.DoorRelay, clubhouse.AreaNone, nil},
+		{"a client's session at the relay", web(user()), auth.DoorRelay, clubhouse.AreaNone, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.p.Admit(tc.door, tc.area)
