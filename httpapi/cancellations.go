@@ -1,6 +1,12 @@
 package httpapi
 
-import "net/http"
+import (
+	"context"
+	"net/http"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+)
 
 // Cancellations and no-shows: a cancelled booking stays, with who
 // cancelled it and when, and frees its court; staff mark a no-show.
@@ -18,7 +24,10 @@ import "net/http"
 // @Security XAuth
 // @Router /api/admin/booking/{id}/cancel [post]
 func (s *Server) cancelBooking(w http.ResponseWriter, r *http.Request) error {
-	return actOnID(w, r, "id", s.club(r).Bookings.Cancel, newBookingDetailDTO)
+	cancel := func(ctx context.Context, by clubhouse.Actor, id int64) (booking.Reservation, error) {
+		return s.club(r).Bookings.Cancel(ctx, by, id, "")
+	}
+	return actOnID(w, r, "id", cancel, newBookingDetailDTO)
 }
 
 // markNoShow marks a booking a no-show.
