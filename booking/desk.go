@@ -135,11 +135,8 @@ func (r Rules) desk(day time.Time) DeskDay {
 		span = r.week()
 	}
 	opens, closes := pricing.TimeOfDay(24*60), pricing.TimeOfDay(0)
-	for _, iv := range span {
+	for _, iv := range span { // never empty: a closed date falls back on the week's, round the clock without hours
 		opens, closes = min(opens, iv.Opens), max(closes, iv.Closes)
-	}
-	if opens >= closes { // closed every day of the week as well
-		opens, closes = 0, 24*60
 	}
 	out.From = day.Add(time.Duration(opens) * time.Minute)
 	out.Until = day.Add(time.Duration(closes) * time.Minute)
