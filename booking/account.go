@@ -162,7 +162,7 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in Book
 		if err := b.admit(ctx, tx, rules, b.attempt(by, true, in.OverrideRules, r, nil), by, &r, 0); err != nil {
 			return err
 		}
-		out, err = b.insert(ctx, tx, by, r)
+		out, err = b.insert(ctx, tx, by, r, nil)
 		return err
 	})
 	if err != nil {

@@ -42,9 +42,11 @@ func maxSpanFor(long bool) time.Duration {
 
 // Create books a court. The status defaults to the club's "Pending" status.
 // The actor becomes the booking's operator. The club's rules apply unless
-// in.OverrideRules. Errors: Invalid (incomplete data, invalid date, invalid
-// reference, ErrHeldType for a type kept for held bookings), ErrCourtTaken,
-// the refusal of a rule (see Rules.Check).
+// in.OverrideRules. The booking's history begins with its creation, by the
+// actor, with in.Reason. Errors: Invalid (incomplete data, invalid date,
+// invalid reference, a reason over MaxReason, ErrHeldType for a type kept
+// for held bookings), ErrCourtTaken, the refusal of a rule (see
+// Rules.Check).
 func (b *Bookings) Create(ctx context.Context, by clubhouse.Actor, in BookingInput) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
@@ -53,7 +55,11 @@ func (b *Bookings) Create(ctx context.Context, by clubhouse.Actor, in BookingInp
 	if err := in.apply(&r, true); err != nil {
 		return Reservation{}, err
 	}
-	return b.create(ctx, by, r, in.OverrideRules)
+	reason, err := checkReason(in.Reason)
+	if err != nil {
+		return Reservation{}, err
+	}
+	return b.create(ctx, by, r, in.OverrideRules, reason)
 }
 
 // attempt is the attempt of by to book r, moved from from (nil: a new
@@ -100,11 +106,12 @@ func (b *Bookings) overridden(by clubhouse.Actor, r *Reservation) {
 }
 
 // insert checks r's span against its type and stores it on q, a plain
-// booking that no other domain holds. A span that every type allows goes
+// booking that no other domain holds, with its history's first entry: made
+// by by, for reason. A span that every type allows goes
 // straight to the store, which checks the type (ErrHeldType for a type
 // kept for held bookings) and defaults the status in the insert itself;
 // only a longer one needs the type first.
-func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Actor, r Reservation) (Reservation, error) {
+func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Actor, r Reservation, reason *string) (Reservation, error) {
 	if r.Span().Check(MaxSpan) != nil {
 		t, err := b.store.typeOf(ctx, q, r.ReservationTypeID)
 		if err != nil {
@@ -120,18 +127,20 @@ func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Act
 	if by.UserID != 0 {
 		r.OperatorID = &by.UserID
 	}
-	out, err := b.store.insert(ctx, q, r)
+	e := b.change(by, ActionCreated)
+	e.reason = reason
+	out, err := b.store.insert(ctx, q, r, e)
 	if err != nil {
 		return Reservation{}, fmt.Errorf("create booking: %w", err)
 	}
 	return out, nil
 }
 
-// create is insert of r, admitted by the club's rules, on the pool,
+// create is insert of r for reason, admitted by the club's rules, on the pool,
 // outside any transaction unless the caller's context asks for one
 // (sqldb.Atomic) or the rules count the client's bookings; outside one it
 // runs on the pgx pool directly when there is one (Options.Pool).
-func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation, override bool) (Reservation, error) {
+func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation, override bool, reason *string) (Reservation, error) {
 	rules, err := b.rules.current(ctx, b.db)
 	if err != nil {
 		return Reservation{}, err
@@ -143,7 +152,7 @@ func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation
 			return err
 		}
 		var err error
-		out, err = b.insert(ctx, q, by, r)
+		out, err = b.insert(ctx, q, by, r, reason)
 		return err
 	}
 	if r.ClientID != nil && rules.CountsFuture(a) {
@@ -246,9 +255,10 @@ func (b *Bookings) listPriced(ctx context.Context, by clubhouse.Actor, f Booking
 // other booking of the court. A move (another span, court or type) is
 // judged by the club's rules unless in.OverrideRules. A booking may not
 // change to a type kept for held bookings (ErrHeldType); a held booking
-// changes only through its holder (ErrHeld). Errors: as Create,
-// ErrBookingNotFound, ErrBookingCancelled, ErrHeld, and ErrNoShowMarked for
-// a move of a no-show.
+// changes only through its holder (ErrHeld). The booking's history gains
+// the change (moved, resized or changed) with in.Reason, unless nothing
+// changed. Errors: as Create, ErrBookingNotFound, ErrBookingCancelled,
+// ErrHeld, and ErrNoShowMarked for a move of a no-show.
 func (b *Bookings) Update(ctx context.Context, by clubhouse.Actor, id int64, in BookingInput) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
@@ -262,9 +272,13 @@ func (b *Bookings) Update(ctx context.Context, by clubhouse.Actor, id int64, in 
 // client's, and puts the booking back to the club's pending status: staff
 // confirm the new span.
 func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in BookingInput, owner *int64) (Reservation, error) {
+	reason, err := checkReason(in.Reason)
+	if err != nil {
+		return Reservation{}, err
+	}
 	var out Reservation
 	var changes Changes
-	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
+	err = sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
 		r, err := b.store.get(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -310,6 +324,11 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 		if err != nil {
 			return err
 		}
+		e := b.change(by, moveAction(before, r))
+		e.reason, e.overridden = reason, in.OverrideRules && (moved || joins)
+		if e.action != ActionChanged {
+			e.from, e.to = placed(before), placed(r)
+		}
 		switch {
 		case moved:
 			from := before.Span()
@@ -335,6 +354,11 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 		if err := b.store.update(ctx, tx, r); err != nil {
 			return err
 		}
+		if e.action != ActionChanged || e.reason != nil || !sameFields(before, r) {
+			if err := (historyStore{}).add(ctx, tx, id, e); err != nil {
+				return err
+			}
+		}
 		if out, err = b.store.get(ctx, tx, id, false); err != nil {
 			return err
 		}
@@ -351,6 +375,16 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 	}
 	b.Announce(changes)
 	return out, nil
+}
+
+// sameFields reports whether r keeps the fields of before that a change
+// in place sets (its type, client, status and notes): an update that
+// changes none of them, nor the court and span, leaves no history.
+func sameFields(before, r Reservation) bool {
+	eq := func(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+	return before.ReservationTypeID == r.ReservationTypeID && eq(before.ClientID, r.ClientID) &&
+		eq(before.ReservationStatusID, r.ReservationStatusID) &&
+		(before.Notes == nil) == (r.Notes == nil) && (r.Notes == nil || *before.Notes == *r.Notes)
 }
 
 // Delete removes the booking with id. Errors: ErrBookingNotFound, ErrHeld
@@ -668,14 +702,9 @@ func (b *Bookings) amounts(ctx context.Context, q sqldb.Queryer, rs []Reservatio
 	}
 	out := make(map[int64]Amount, len(rs))
 	for _, r := range rs {
-		q, err := set.Quote(pricing.Request{CourtID: r.CourtID, PricePerHour: r.CourtBasePrice, ReservationTypeID: r.ReservationTypeID,
-			Start: r.Checking, End: r.Checkout})
-		if err != nil {
-			return nil, fmt.Errorf("price booking %d: %w", r.ID, err)
+		if out[r.ID], err = priced(set, r); err != nil {
+			return nil, err
 		}
-		a := amountOf(q, r.Discount())
-		a.Cancelled = r.CancelledAt != nil
-		out[r.ID] = a
 	}
 	paid, err := b.store.paid(ctx, q, bookingIDs(rs))
 	if err != nil {

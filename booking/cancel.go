@@ -26,17 +26,26 @@ var (
 		"The booking is marked a no-show; clear the mark before cancelling or moving it.")
 	ErrNoShowEarly = clubhouse.Errorf(clubhouse.Conflict, "booking not started",
 		"A booking is marked a no-show only once it has started.")
+	ErrCheckedIn = clubhouse.Errorf(clubhouse.Conflict, "booking checked in",
+		"The booking's players were checked in; undo the check-in before marking it a no-show.")
 )
 
 // Cancel cancels the booking with id for staff, whatever the club's rules
-// say, and returns it. Cancelling a cancelled booking changes nothing.
-// Errors: ErrBookingNotFound, ErrHeld for a held booking (see Hold),
-// ErrNoShowMarked.
-func (b *Bookings) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
+// say, and returns it; its history keeps the staff's reason (optional, up
+// to MaxReason characters). Cancelling a cancelled booking changes
+// nothing. Errors: Invalid for a reason too long, ErrBookingNotFound,
+// ErrHeld for a held booking (see Hold), ErrNoShowMarked.
+func (b *Bookings) Cancel(ctx context.Context, by clubhouse.Actor, id int64, reason string) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
 	}
-	return b.cancel(ctx, by, id, nil, false)
+	why, err := checkReason(reason)
+	if err != nil {
+		return Reservation{}, err
+	}
+	e := b.change(by, ActionCancelled)
+	e.reason = why
+	return b.cancel(ctx, by, id, nil, false, e)
 }
 
 // CancelByRules cancels the booking with id for staff as Cancel does, but
@@ -46,12 +55,15 @@ func (b *Bookings) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Re
 // rules. It is the cancellation of a front door that acts for staff on an
 // agent's word (the MCP tools). The window closes at the start at the
 // latest: a booking that has started is cancelled only with override.
+// Its history records an override as made against the rules.
 // Errors: as Cancel, clubhouse.ErrForbidden, ErrRuleCancelWindow.
 func (b *Bookings) CancelByRules(ctx context.Context, by clubhouse.Actor, id int64, override bool) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
 	}
-	return b.cancel(ctx, by, id, nil, !override)
+	e := b.change(by, ActionCancelled)
+	e.overridden = override
+	return b.cancel(ctx, by, id, nil, !override, e)
 }
 
 // ClientCancel cancels the booking with id of by's client: only one that
@@ -64,13 +76,13 @@ func (b *Bookings) ClientCancel(ctx context.Context, by clubhouse.Actor, id int6
 	if err != nil {
 		return Reservation{}, err
 	}
-	return b.cancel(ctx, by, id, &clientID, false)
+	return b.cancel(ctx, by, id, &clientID, false, b.change(by, ActionCancelled))
 }
 
 // cancel is Cancel of a booking that must belong to the client owner when
 // owner is not nil, judged then by the club's rules as the client's; judged
-// by them as staff's when judged.
-func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, owner *int64, judged bool) (Reservation, error) {
+// by them as staff's when judged. e is the cancellation's history entry.
+func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, owner *int64, judged bool, e entry) (Reservation, error) {
 	var out Reservation
 	var changes Changes
 	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
@@ -108,7 +120,10 @@ func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, own
 				return ErrRuleCancelWindow.Withf("Club rule cancel_window_minutes: a booking is cancelled before its start; this one started at %s.", stamp(from.Start))
 			}
 		}
-		if err := b.store.setCancelled(ctx, tx, id, recordedBy(by), b.now()); err != nil {
+		if err := b.store.setCancelled(ctx, tx, id, e.by, e.at); err != nil {
+			return err
+		}
+		if err := (historyStore{}).add(ctx, tx, id, e); err != nil {
 			return err
 		}
 		changes.freed(r, false)
@@ -125,8 +140,8 @@ func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, own
 // MarkNoShow marks the booking with id, which has started, a no-show for
 // staff, and returns it; marking a marked booking changes nothing, and a
 // held booking is marked by nobody. Errors:
-// ErrBookingNotFound, ErrBookingCancelled, ErrNoShowEarly, ErrHeld for a
-// held booking.
+// ErrBookingNotFound, ErrBookingCancelled, ErrNoShowEarly, ErrCheckedIn
+// for a booking whose players were checked in, ErrHeld for a held booking.
 func (b *Bookings) MarkNoShow(ctx context.Context, by clubhouse.Actor, id int64) (Reservation, error) {
 	return b.noShow(ctx, by, id, true)
 }
@@ -163,15 +178,20 @@ func (b *Bookings) noShow(ctx context.Context, by clubhouse.Actor, id int64, mar
 			return ErrBookingCancelled
 		case mark && r.Checking.After(b.Now()):
 			return ErrNoShowEarly.Withf("A booking is marked a no-show only once it has started; this one starts at %s.", stamp(r.Checking))
+		case mark && r.CheckedInAt != nil:
+			return ErrCheckedIn
 		}
-		who := recordedBy(by)
-		at := b.now()
+		e := b.change(by, ActionNoShowCleared)
 		if !mark {
 			err = b.store.setNoShow(ctx, tx, id, nil, nil)
 		} else {
-			err = b.store.setNoShow(ctx, tx, id, &who, &at)
+			e.action = ActionNoShow
+			err = b.store.setNoShow(ctx, tx, id, &e.by, &e.at)
 		}
 		if err != nil {
+			return err
+		}
+		if err := (historyStore{}).add(ctx, tx, id, e); err != nil {
 			return err
 		}
 		changes.changed(r)

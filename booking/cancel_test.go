@@ -75,15 +75,15 @@ func TestBookings_Cancel(t *testing.T) {
 	soon := c.book(t, c.court2, c.anaClient, "2026-03-02 16:00", "2026-03-02 17:00")
 	c.exec(t, `UPDATE club_rules SET cancel_window_minutes = 1440, version = version + 1`)
 
-	_, err := c.b.Cancel(t.Context(), c.ana, soon.ID)
+	_, err := c.b.Cancel(t.Context(), c.ana, soon.ID, "")
 	require.ErrorIs(t, err, clubhouse.ErrForbidden, "a client is not staff")
 	for _, id := range []int64{past.ID, soon.ID} {
-		r, err := c.b.Cancel(t.Context(), c.staff, id)
+		r, err := c.b.Cancel(t.Context(), c.staff, id, "")
 		require.NoError(t, err, "staff cancel whatever the rules say")
 		assert.Equal(t, ptr(c.staff.Email), r.CancelledBy)
 		assert.Equal(t, []int64{id}, c.events.take())
 	}
-	_, err = c.b.Cancel(t.Context(), c.staff, unknown)
+	_, err = c.b.Cancel(t.Context(), c.staff, unknown, "")
 	require.ErrorIs(t, err, booking.ErrBookingNotFound)
 }
 
@@ -97,7 +97,7 @@ func TestBookings_cancelled(t *testing.T) {
 	c.exec(t, `UPDATE club_rules SET max_future_bookings = 2, version = version + 1`)
 	_, err := c.b.ClientCreate(t.Context(), c.ana, c.input(t, c.court, "2026-03-12 10:00", "2026-03-12 11:00"))
 	require.ErrorIs(t, err, booking.ErrRuleBookingLimit)
-	_, err = c.b.Cancel(t.Context(), c.staff, r.ID)
+	_, err = c.b.Cancel(t.Context(), c.staff, r.ID, "")
 	require.NoError(t, err)
 
 	again, err := c.b.ClientCreate(t.Context(), c.ana, c.input(t, c.court, "2026-03-10 10:00", "2026-03-10 11:00"))
@@ -155,7 +155,7 @@ func TestBookings_noShow(t *testing.T) {
 	_, err = c.b.MarkNoShow(t.Context(), c.staff, past.ID)
 	require.NoError(t, err)
 	assert.Empty(t, c.events.take(), "marking a marked booking changes nothing")
-	_, err = c.b.Cancel(t.Context(), c.staff, past.ID)
+	_, err = c.b.Cancel(t.Context(), c.staff, past.ID, "")
 	require.ErrorIs(t, err, booking.ErrNoShowMarked)
 
 	st, err := c.b.ClientStats(t.Context(), c.ana)
@@ -169,7 +169,7 @@ func TestBookings_noShow(t *testing.T) {
 	assert.Nil(t, r.NoShowAt)
 	assert.Nil(t, r.NoShowBy)
 	assert.Equal(t, []int64{past.ID}, c.events.take())
-	_, err = c.b.Cancel(t.Context(), c.staff, past.ID)
+	_, err = c.b.Cancel(t.Context(), c.staff, past.ID, "")
 	require.NoError(t, err, "a booking without the mark is cancelled")
 }
 
@@ -188,7 +188,7 @@ func TestBookings_cancelledEverywhere(t *testing.T) {
 	c.pay(t, r.ID, "20000", true)
 	before, err := c.b.Dashboard(t.Context(), desk, 10)
 	require.NoError(t, err)
-	_, err = c.b.Cancel(t.Context(), c.staff, r.ID)
+	_, err = c.b.Cancel(t.Context(), c.staff, r.ID, "")
 	require.NoError(t, err)
 
 	span := booking.SpanInput{CourtID: c.court, Checking: wall(t, "2026-03-10 10:00"), Checkout: wall(t, "2026-03-10 11:00")}
@@ -237,7 +237,7 @@ func TestBookings_cancelledInSeries(t *testing.T) {
 	require.NoError(t, err)
 	first := res.Created[0]
 	c.pay(t, first.ID, "10000", true)
-	_, err = c.b.Cancel(t.Context(), desk, first.ID)
+	_, err = c.b.Cancel(t.Context(), desk, first.ID, "")
 	require.NoError(t, err)
 
 	deleted, err := c.b.DeleteSeries(t.Context(), desk, res.Series.ID, nil)

@@ -174,7 +174,10 @@ func (d *Discounts) ApplyCoupon(ctx context.Context, by clubhouse.Actor, id int6
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO applied_coupons (reservation_id, coupon_id, coupon_code, coupon_type, applied, client_id)
 			VALUES ($1, $2, $3, $4, $5, $6)`, id, c.ID, c.Code, c.Kind, applied, r.ClientID)
-		return err
+		if err != nil {
+			return err
+		}
+		return (historyStore{}).add(ctx, tx, id, d.bookings.change(by, ActionCoupon))
 	})
 	if err != nil {
 		return BookingQuote{}, fmt.Errorf("apply coupon: %w", err)
@@ -205,7 +208,10 @@ func (d *Discounts) RemoveCoupon(ctx context.Context, by clubhouse.Actor, id int
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE applied_coupons SET removed_at = now() WHERE reservation_id = $1 AND removed_at IS NULL`, id)
-		return err
+		if err != nil {
+			return err
+		}
+		return (historyStore{}).add(ctx, tx, id, d.bookings.change(by, ActionCoupon))
 	})
 	if err != nil {
 		return BookingQuote{}, fmt.Errorf("remove coupon: %w", err)
@@ -247,7 +253,10 @@ func (d *Discounts) SetContract(ctx context.Context, by clubhouse.Actor, id int6
 			}
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE reservations SET contract_id = $2, updated_at = now() WHERE id = $1`, id, contractID)
-		return err
+		if err != nil {
+			return err
+		}
+		return (historyStore{}).add(ctx, tx, id, d.bookings.change(by, ActionContract))
 	})
 	if err != nil {
 		return BookingQuote{}, fmt.Errorf("set contract: %w", err)

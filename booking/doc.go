@@ -10,8 +10,8 @@
 // methods of Clients serve the actor's own client record (ClientOf is the
 // one place it is found, for every domain); the staff operations (every
 // change of Bookings, Tariffs, Discounts and the catalogs, and the staff's
-// reads: Bookings.Get, List, ListPriced, Validate, Price, GetSeries,
-// Dashboard, the tariffs, coupons, contracts and reservation statuses,
+// reads: Bookings.Get, List, ListPriced, Desk, History, Validate, Price,
+// GetSeries, Dashboard, the tariffs, coupons, contracts and reservation statuses,
 // every Clients method that names a client by id or lists them) refuse an
 // actor without the panel permission with clubhouse.ErrForbidden
 // (clubhouse.Actor.RequirePanel). Trainers quote (Bookings.Quote) and book
@@ -30,7 +30,16 @@
 // Clients cancel (ClientCancel), never delete: a cancelled booking stays,
 // with who cancelled it and when and its payments, frees its court and can
 // no longer change; staff cancel any booking (Cancel) and mark a started
-// one a no-show (MarkNoShow), which the client's Stats count.
+// one a no-show (MarkNoShow), which the client's Stats count, or check its
+// players in when they arrive (CheckIn), which no no-show is.
+//
+// The front desk reads a date in one call (Desk: the courts, the hours to
+// draw and every booking that holds a court that date, with its amount and
+// payment state). Every change of a booking through Bookings, and its
+// coupon or contract, writes an entry of its history in the change's own
+// transaction, with who made it, the court and span before and after, the
+// staff's reason (BookingInput.Reason, Cancel's reason) and whether the
+// rules were overridden; History reads it.
 //
 // # Messages
 //

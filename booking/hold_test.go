@@ -86,7 +86,7 @@ func TestBookings_held(t *testing.T) {
 			return errOf(c.b.Update(ctx, c.staff, held.ID, booking.BookingInput{ReservationTypeID: clubhouse.Some(c.long)}))
 		}},
 		{"its client's move", func(ctx context.Context) error { return errOf(c.b.ClientUpdate(ctx, c.ana, held.ID, moved)) }},
-		{"staff cancel", func(ctx context.Context) error { return errOf(c.b.Cancel(ctx, c.staff, held.ID)) }},
+		{"staff cancel", func(ctx context.Context) error { return errOf(c.b.Cancel(ctx, c.staff, held.ID, "")) }},
 		{"staff cancel by the rules", func(ctx context.Context) error {
 			return errOf(c.b.CancelByRules(ctx, c.staff, held.ID, true))
 		}},
@@ -179,7 +179,7 @@ func TestBookings_held(t *testing.T) {
 		h, ok := r.Hold()
 		assert.True(t, ok && h == show, "and still held: staff do not delete it")
 		require.ErrorIs(t, c.b.Delete(t.Context(), c.staff, held.ID), booking.ErrHeld)
-		again, err := c.b.Cancel(t.Context(), c.staff, held.ID)
+		again, err := c.b.Cancel(t.Context(), c.staff, held.ID, "")
 		require.NoError(t, err, "cancelling it again changes nothing, as for any cancelled booking")
 		assert.Equal(t, r.CancelledAt, again.CancelledAt)
 	})

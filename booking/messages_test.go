@@ -203,10 +203,10 @@ func TestBookings_messages(t *testing.T) {
 		}},
 		{name: "cancelling a cancelled booking publishes nothing", run: func(t *testing.T) []published {
 			r := c.book(t, c.court, c.anaClient, "2026-03-18 10:00", "2026-03-18 11:00")
-			_, err := c.b.Cancel(ctx, c.staff, r.ID)
+			_, err := c.b.Cancel(ctx, c.staff, r.ID, "")
 			require.NoError(t, err)
 			c.events.take()
-			_, err = c.b.Cancel(ctx, c.staff, r.ID)
+			_, err = c.b.Cancel(ctx, c.staff, r.ID, "")
 			require.NoError(t, err)
 			return nil
 		}},
@@ -254,7 +254,7 @@ func TestBookings_messages(t *testing.T) {
 			b := c.book(t, c.court, c.bobClient, "2026-03-25 11:00", "2026-03-25 12:00")
 			n := c.book(t, c.court2, 0, "2026-03-26 11:00", "2026-03-26 12:00")
 			cancelled := c.book(t, c.court2, c.anaClient, "2026-03-27 11:00", "2026-03-27 12:00")
-			_, err := c.b.Cancel(ctx, c.staff, cancelled.ID)
+			_, err := c.b.Cancel(ctx, c.staff, cancelled.ID, "")
 			require.NoError(t, err)
 			c.events.take()
 			_, err = c.b.DeleteMany(ctx, c.staff, []int64{a.ID, b.ID, n.ID, cancelled.ID, unknown})

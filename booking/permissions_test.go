@@ -253,6 +253,22 @@ func TestPermissions_moved(t *testing.T) {
 			_, err := club.Bookings.Dashboard(ctx, by, 5)
 			return err
 		}},
+		op{"Bookings.Desk", theStaff, func(ctx context.Context, by clubhouse.Actor) error {
+			_, err := club.Bookings.Desk(ctx, by, wall(t, "2026-03-20 00:00"))
+			return err
+		}},
+		op{"Bookings.History", theStaff, func(ctx context.Context, by clubhouse.Actor) error {
+			_, err := club.Bookings.History(ctx, by, r.ID)
+			return err
+		}},
+		op{"Bookings.CheckIn", theStaff, func(ctx context.Context, by clubhouse.Actor) error {
+			_, err := club.Bookings.CheckIn(ctx, by, r.ID)
+			return err
+		}},
+		op{"Bookings.UndoCheckIn", theStaff, func(ctx context.Context, by clubhouse.Actor) error {
+			_, err := club.Bookings.UndoCheckIn(ctx, by, r.ID)
+			return err
+		}},
 		op{"Bookings.Availability", signedIn, func(ctx context.Context, by clubhouse.Actor) error {
 			_, err := club.Bookings.Availability(ctx, by, time.Time{}, time.Time{})
 			return err

@@ -58,6 +58,11 @@ type Reservation struct {
 	// NoShowAt (Bookings.MarkNoShow).
 	NoShowBy *string    `db:"no_show_by"`
 	NoShowAt *time.Time `db:"no_show_at"`
+	// CheckedInBy names the staff member who checked the booking's
+	// players in when they arrived, at CheckedInAt (Bookings.CheckIn); a
+	// booking checked in is never a no-show.
+	CheckedInBy *string    `db:"checked_in_by"`
+	CheckedInAt *time.Time `db:"checked_in_at"`
 	// HeldBy and HolderID name the record of another domain that holds
 	// the booking (see Hold), when one does: the booking then changes
 	// only through it.
@@ -108,6 +113,12 @@ type BookingInput struct {
 	// OverrideRules, for staff only, books or moves against the club's
 	// rules (see Rules); the booking records who did and when.
 	OverrideRules bool
+	// Reason is why staff make the booking or the change, which its
+	// history keeps (see History): up to MaxReason characters, optional
+	// here even with OverrideRules (the JSON API and the MCP tools send
+	// none); a front door that asks for one when staff override the rules
+	// requires it itself.
+	Reason string
 }
 
 // MaxNotes is the most characters of a booking's notes.

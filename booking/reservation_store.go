@@ -46,15 +46,22 @@ func mapReservationErr(err error) error {
 
 const reservationColumns = `r.id, r.operator_id, r.client_id, r.court_id, r.reservation_type_id, r.reservation_status_id,
 	r.checking, r.checkout, r.notes, r.series_id, r.coupon_id, r.contract_id, r.created_at, r.updated_at,
-	r.rules_overridden_by, r.rules_overridden_at, r.cancelled_by, r.cancelled_at, r.no_show_by, r.no_show_at, r.held_by, r.holder_id`
+	r.rules_overridden_by, r.rules_overridden_at, r.cancelled_by, r.cancelled_at, r.no_show_by, r.no_show_at,
+	r.checked_in_by, r.checked_in_at, r.held_by, r.holder_id`
 
-const reservationSelect = `SELECT ` + reservationColumns + `,
-	co.name AS court_name, co.price AS court_base_price, ct.name AS court_type_name, rt.name AS reservation_type_name,
+// reservationSelect reads bookings with their names (reservationNames)
+// from reservationFrom.
+const reservationSelect = `SELECT ` + reservationColumns + `, ` + reservationNames + ` ` + reservationFrom
+
+// reservationNames are the names of what a booking refers to.
+const reservationNames = `co.name AS court_name, co.price AS court_base_price, ct.name AS court_type_name, rt.name AS reservation_type_name,
 	st.name AS status_name, cl.first_name AS client_first_name, cl.last_name AS client_last_name, cl.email AS client_email,
 	cl.phone AS client_phone, cl.document AS client_document, cl.address AS client_address, cl.user_id AS client_user_id,
 	cp.code AS coupon_code, cn.name AS contract_name,
-	COALESCE(cp.kind, cn.kind) AS discount_kind, COALESCE(cp.value, cn.value) AS discount_value
-	FROM reservations r
+	COALESCE(cp.kind, cn.kind) AS discount_kind, COALESCE(cp.value, cn.value) AS discount_value`
+
+// reservationFrom joins what reservationNames read to the bookings r.
+const reservationFrom = `FROM reservations r
 	JOIN courts co ON co.id = r.court_id
 	JOIN court_types ct ON ct.id = co.court_type_id
 	JOIN reservation_types rt ON rt.id = r.reservation_type_id
@@ -126,16 +133,22 @@ func (reservationStore) typeOf(ctx context.Context, q sqldb.Queryer, typeID int6
 // the transaction's time), and the login of r's client, the booking's
 // owner for its messages. The other columns are r's own; its span, which
 // the callers have checked to be on the grid (Span.Check), is stored
-// exactly as the Wall of each end. It runs through sqldb.QueryRow, on the
-// pgx pool directly when q is one.
+// exactly as the Wall of each end. The same statement writes e, the
+// booking's entry "created" in its history (see History), so that the
+// booking and its entry commit together even outside a transaction. It
+// runs through sqldb.QueryRow, on the pgx pool directly when q is one.
 // Errors: ErrCourtTaken, ErrHeldType, invalid references.
-func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservation) (Reservation, error) {
+func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservation, e entry) (Reservation, error) {
 	out := Reservation{OperatorID: r.OperatorID, ClientID: r.ClientID, CourtID: r.CourtID, ReservationTypeID: r.ReservationTypeID,
 		Checking: Wall(r.Checking), Checkout: Wall(r.Checkout), Notes: r.Notes, SeriesID: r.SeriesID,
 		RulesOverriddenBy: r.RulesOverriddenBy, RulesOverriddenAt: r.RulesOverriddenAt, HeldBy: r.HeldBy, HolderID: r.HolderID}
 	var heldType bool
 	var id, status *int64
 	var created *time.Time
+	e.action, e.to, e.overridden = ActionCreated, placed(out), r.RulesOverriddenBy != nil
+	ph, hist := e.values(14)
+	args := append([]any{r.OperatorID, r.ClientID, r.CourtID, r.ReservationTypeID, r.ReservationStatusID, r.Checking, r.Checkout,
+		r.Notes, r.SeriesID, r.RulesOverriddenBy, r.RulesOverriddenAt, r.HeldBy, r.HolderID}, hist...)
 	err := sqldb.QueryRow(ctx, q, `WITH t AS (SELECT id, is_event FROM reservation_types WHERE id = $4 FOR KEY SHARE),
 		ins AS (INSERT INTO reservations (operator_id, client_id, court_id, reservation_type_id,
 			reservation_status_id, checking, checkout, notes, series_id, rules_overridden_by, rules_overridden_at, held_by, holder_id)
@@ -144,11 +157,10 @@ func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservati
 				$6::timestamp, $7::timestamp, $8::text, $9::bigint, $10::text, $11::timestamptz, $12::text, $13::bigint
 			FROM t WHERE $12::text IS NOT NULL OR NOT t.is_event
 			ON CONFLICT DO NOTHING
-			RETURNING id, reservation_status_id, created_at)
+			RETURNING id, reservation_status_id, created_at),
+		hist AS (INSERT INTO reservation_history (reservation_id, `+historyColumns+`) SELECT ins.id, `+ph+` FROM ins)
 		SELECT t.is_event, ins.id, ins.reservation_status_id, ins.created_at,
-			(SELECT user_id FROM clients WHERE id = $2::bigint) FROM t LEFT JOIN ins ON true`,
-		r.OperatorID, r.ClientID, r.CourtID, r.ReservationTypeID, r.ReservationStatusID, r.Checking, r.Checkout, r.Notes, r.SeriesID,
-		r.RulesOverriddenBy, r.RulesOverriddenAt, r.HeldBy, r.HolderID,
+			(SELECT user_id FROM clients WHERE id = $2::bigint) FROM t LEFT JOIN ins ON true`, args...,
 	).Scan(&heldType, &id, &status, &created, &out.ClientUserID)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
@@ -323,11 +335,32 @@ func (reservationStore) unhold(ctx context.Context, q sqldb.Queryer, h Hold, ids
 }
 
 // setNoShow records that who marked the booking with id a no-show at at,
-// or clears the mark when who is nil.
+// or clears the mark when who is nil. Errors: ErrCheckedIn for a booking
+// checked in, ErrHeld.
 func (reservationStore) setNoShow(ctx context.Context, q sqldb.Queryer, id int64, who *string, at *time.Time) error {
 	_, err := q.ExecContext(ctx, `UPDATE reservations SET no_show_by = $2, no_show_at = $3, updated_at = now() WHERE id = $1`,
 		id, who, at)
-	return err
+	return mapMark(err, ErrCheckedIn)
+}
+
+// setCheckedIn records that who checked the booking with id in at at, or
+// clears the check-in when who is nil. Errors: ErrNoShowMarked for a
+// booking marked a no-show, ErrBookingCancelled, ErrHeld.
+func (reservationStore) setCheckedIn(ctx context.Context, q sqldb.Queryer, id int64, who *string, at *time.Time) error {
+	_, err := q.ExecContext(ctx, `UPDATE reservations SET checked_in_by = $2, checked_in_at = $3, updated_at = now() WHERE id = $1`,
+		id, who, at)
+	return mapMark(err, ErrNoShowMarked)
+}
+
+// mapMark maps the errors of a no-show mark or a check-in, which the
+// database refuses together with other (the refusal of the one, given the
+// other: reservations_checked_in_no_show).
+func mapMark(err error, other *clubhouse.Error) error {
+	if held := mapHeld(err); held != err {
+		return held
+	}
+	return sqldb.Map(err, ErrBookingNotFound, sqldb.Mapping{"reservations_checked_in_no_show": other,
+		"reservations_cancelled_frozen": ErrBookingCancelled})
 }
 
 // getLive is get of the booking with id locked for a change, which a
@@ -365,4 +398,22 @@ func (reservationStore) paid(ctx context.Context, q sqldb.Queryer, ids []int64) 
 		out[r.ID] = r.Paid
 	}
 	return out, nil
+}
+
+// desk returns the bookings not cancelled that overlap s, by court and
+// start, each with the sum of its completed payments, in one query.
+func (reservationStore) desk(ctx context.Context, q sqldb.Queryer, s Span) ([]paidReservation, error) {
+	rows := []paidReservation{}
+	err := q.SelectContext(ctx, &rows, `SELECT `+reservationColumns+`, `+reservationNames+`, pay.paid `+reservationFrom+`
+		CROSS JOIN LATERAL (SELECT COALESCE(sum(p.amount), 0) AS paid FROM payments p
+			WHERE p.reservation_id = r.id AND p.status) pay
+		WHERE tsrange(r.checking, r.checkout, '[)') && tsrange($1, $2, '[)') AND r.cancelled_at IS NULL
+		ORDER BY r.court_id, r.checking, r.id`, s.Start, s.End)
+	return rows, err
+}
+
+// paidReservation is a booking with the sum of its completed payments.
+type paidReservation struct {
+	Reservation
+	Paid decimal.Decimal `db:"paid"`
 }

@@ -91,11 +91,12 @@ func (b *Bookings) Reserve(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor,
 	r.HeldBy, r.HolderID = &h.Kind, &h.ID
 	out := make([]Reservation, 0, len(spans))
 	var taken []Skipped
+	e := b.change(by, ActionCreated)
 	for _, s := range spans {
 		r.Checking, r.Checkout = s.Start, s.End
 		// ON CONFLICT DO NOTHING: a taken span does not abort tx, so that
 		// every taken date can be named.
-		got, err := b.store.insert(ctx, tx, r)
+		got, err := b.store.insert(ctx, tx, r, e)
 		if errors.Is(err, ErrCourtTaken) {
 			taken = append(taken, Skipped{Span: s, Reason: ErrCourtTaken.Code})
 			continue
@@ -160,8 +161,12 @@ func (b *Bookings) CancelHeld(ctx context.Context, tx *sqlx.Tx, by clubhouse.Act
 	case r.NoShowAt != nil:
 		return Changes{}, ErrNoShowMarked
 	}
-	err = asHolder(ctx, tx, h, func() error { return b.store.setCancelled(ctx, tx, id, recordedBy(by), b.now()) })
+	e := b.change(by, ActionCancelled)
+	err = asHolder(ctx, tx, h, func() error { return b.store.setCancelled(ctx, tx, id, e.by, e.at) })
 	if err != nil {
+		return Changes{}, err
+	}
+	if err := (historyStore{}).add(ctx, tx, id, e); err != nil {
 		return Changes{}, err
 	}
 	var c Changes

@@ -231,6 +231,10 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 	if strings.TrimSpace(in.RRule) == "" {
 		return SeriesResult{}, clubhouse.ErrIncomplete.Withf("Missing required fields: rrule.")
 	}
+	reason, err := checkReason(in.Reason)
+	if err != nil {
+		return SeriesResult{}, err
+	}
 	spans, err := ExpandSeries(in.RRule, r.Span())
 	if err != nil {
 		return SeriesResult{}, err
@@ -281,6 +285,8 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 				return err
 			}
 		}
+		created := b.change(by, ActionCreated)
+		created.reason = reason
 		var refused error // the first refusal of a rule, when dates are skipped
 		// In time order, as every series does, so that two series racing for
 		// the same slots wait on each other rather than deadlock.
@@ -298,7 +304,7 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 			}
 			occ.Checking, occ.Checkout = s.Start, s.End
 			// ON CONFLICT DO NOTHING: a taken slot does not abort the transaction.
-			got, err := b.store.insert(ctx, tx, occ)
+			got, err := b.store.insert(ctx, tx, occ, created)
 			if errors.Is(err, ErrCourtTaken) {
 				out.Skipped = append(out.Skipped, Skipped{Span: s, Reason: ErrCourtTaken.Code})
 				continue

@@ -42,7 +42,7 @@ func (b *Bookings) TrainerCreate(ctx context.Context, by clubhouse.Actor, in Boo
 		if err := b.admit(ctx, tx, rules, b.attempt(by, false, in.OverrideRules, r, nil), by, &r, 0); err != nil {
 			return err
 		}
-		out, err = b.insert(ctx, tx, by, r)
+		out, err = b.insert(ctx, tx, by, r, nil)
 		return err
 	})
 	if err != nil {

@@ -640,7 +640,7 @@ func TestClasses_sessionsHeld(t *testing.T) {
 			_, err := a.club.Bookings.Update(ctx, a.desk, id, booking.BookingInput{CourtID: clubhouse.Some(a.courtB)})
 			return err
 		}},
-		{"cancelled", func() error { _, err := a.club.Bookings.Cancel(ctx, a.desk, id); return err }},
+		{"cancelled", func() error { _, err := a.club.Bookings.Cancel(ctx, a.desk, id, ""); return err }},
 		{"deleted", func() error { return a.club.Bookings.Delete(ctx, a.desk, id) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

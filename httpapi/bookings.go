@@ -36,17 +36,20 @@ type bookingDTO struct {
 	cancellationDTO
 }
 
-// cancellationDTO says whether and by whom a booking was cancelled or
-// marked a no-show.
+// cancellationDTO says whether and by whom a booking was cancelled,
+// marked a no-show or checked in.
 type cancellationDTO struct {
 	CancelledAt *time.Time `json:"cancelled_at" validate:"required" extensions:"x-nullable" format:"date-time"`
 	CancelledBy *string    `json:"cancelled_by" validate:"required" extensions:"x-nullable" example:"operator@demo.club"`
 	NoShowAt    *time.Time `json:"no_show_at" validate:"required" extensions:"x-nullable" format:"date-time"`
 	NoShowBy    *string    `json:"no_show_by" validate:"required" extensions:"x-nullable"`
+	CheckedInAt *time.Time `json:"checked_in_at" validate:"required" extensions:"x-nullable" format:"date-time"`
+	CheckedInBy *string    `json:"checked_in_by" validate:"required" extensions:"x-nullable" example:"operator@demo.club"`
 }
 
 func newCancellationDTO(r booking.Reservation) cancellationDTO {
-	return cancellationDTO{CancelledAt: r.CancelledAt, CancelledBy: r.CancelledBy, NoShowAt: r.NoShowAt, NoShowBy: r.NoShowBy}
+	return cancellationDTO{CancelledAt: r.CancelledAt, CancelledBy: r.CancelledBy, NoShowAt: r.NoShowAt, NoShowBy: r.NoShowBy,
+		CheckedInAt: r.CheckedInAt, CheckedInBy: r.CheckedInBy}
 }
 
 func newBookingDTO(r booking.Reservation) bookingDTO {
@@ -120,6 +123,8 @@ type bookingInput struct {
 	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxNotes"`
 	// staff only: book or move against the club rules; recorded on the booking
 	OverrideRules bool `json:"override_rules" default:"false"`
+	// why staff make the booking or the change, kept in its history (optional, also with override_rules)
+	Reason string `json:"reason" maxLength:"500" limit:"booking.MaxReason"`
 }
 
 func (in bookingInput) domain(zone *time.Location) (booking.BookingInput, error) {
@@ -128,7 +133,8 @@ func (in bookingInput) domain(zone *time.Location) (booking.BookingInput, error)
 func (in bookingPatch) domain(zone *time.Location) (booking.BookingInput, error) {
 	from, to, err := wallSpan(in.Checking, in.Checkout, zone)
 	return booking.BookingInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID, ClientID: in.ClientID,
-		ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes, OverrideRules: in.OverrideRules}, err
+		ReservationStatusID: in.ReservationStatusID, Checking: from, Checkout: to, Notes: in.Notes, OverrideRules: in.OverrideRules,
+		Reason: in.Reason}, err
 }
 
 // listBookings lists bookings.

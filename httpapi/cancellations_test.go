@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -169,4 +170,56 @@ func TestCancellations_freedSlotRace(t *testing.T) {
 	assert.Equal(t, 1, won, "codes: %v", codes)
 	assert.Len(t, admin.Get(path("/api/admin/booking?court_id=%d", c.courtA)).Status(t, http.StatusOK).Array(t), 1)
 	assert.Len(t, admin.Get(path("/api/admin/booking?court_id=%d&include_cancelled=true", c.courtA)).Status(t, http.StatusOK).Array(t), 2)
+}
+
+// TestCheckIn_andHistory: staff check a booking in (once; a checked-in
+// booking is never a no-show), give reasons to a booking, a move and a
+// cancellation, and read them all in the booking's history.
+func TestCheckIn_andHistory(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t, apptest.WithClock(apptest.NewClockAt(rulesNow)))
+	c := newRulesClub(t, app)
+	admin := app.AsAdmin()
+	ana, anaClient := withClient(t, app, "ana@test.club")
+	// The club's wall time is 10:00 (rulesNow in Bogotá).
+	started := admin.Post("/api/admin/booking", map[string]any{"court_id": c.courtA, "reservation_type_id": c.rental,
+		"client_id": anaClient, "checking": "2030-01-07 09:00:00", "checkout": "2030-01-07 11:00:00", "override_rules": true,
+		"reason": "walk-in"}).Status(t, http.StatusCreated).ID(t)
+
+	ana.Post(path("/api/admin/booking/%d/check-in", started), nil).Status(t, http.StatusForbidden)
+	admin.Post("/api/admin/booking/987654/check-in", nil).Status(t, http.StatusNotFound)
+	in := admin.Post(path("/api/admin/booking/%d/check-in", started), nil).Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, "admin@test.club", in["checked_in_by"])
+	assert.NotNil(t, in["checked_in_at"])
+	assert.Equal(t, "A", in["court_name"])
+	again := admin.Post(path("/api/admin/booking/%d/check-in", started), nil).Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, in["checked_in_at"], again["checked_in_at"], "checking in twice changes nothing")
+	admin.Post(path("/api/admin/booking/%d/no-show", started), nil).Status(t, http.StatusConflict).Error(t, "booking checked in")
+
+	admin.Patch(path("/api/admin/booking/%d", started), map[string]any{"checkout": "2030-01-07 12:00:00", "override_rules": true,
+		"reason": "they play on"}).Status(t, http.StatusOK)
+	admin.Post(path("/api/admin/booking/%d/cancel", started), map[string]any{"reason": strings.Repeat("a", 501)}).
+		Status(t, http.StatusBadRequest)
+	cancelled := admin.Post(path("/api/admin/booking/%d/cancel", started), map[string]any{"reason": "injury"}).
+		Status(t, http.StatusOK).Object(t)
+	assert.NotNil(t, cancelled["cancelled_at"])
+	admin.Post(path("/api/admin/booking/%d/check-in", started), nil).Status(t, http.StatusOK) // checked in already: no change
+
+	ana.Get(path("/api/admin/booking/%d/history", started)).Status(t, http.StatusForbidden)
+	admin.Get("/api/admin/booking/987654/history").Status(t, http.StatusNotFound)
+	history := admin.Get(path("/api/admin/booking/%d/history", started)).Status(t, http.StatusOK).Array(t)
+	require.Len(t, history, 4)
+	var actions, reasons []any
+	for _, e := range history {
+		actions, reasons = append(actions, e.(map[string]any)["action"]), append(reasons, e.(map[string]any)["reason"])
+	}
+	assert.Equal(t, []any{"created", "checked_in", "resized", "cancelled"}, actions)
+	assert.Equal(t, []any{"walk-in", nil, "they play on", "injury"}, reasons)
+	resized := history[2].(map[string]any)
+	assert.Equal(t, "admin@test.club", resized["actor"])
+	assert.Equal(t, true, resized["rules_overridden"])
+	assert.Equal(t, "2030-01-07 11:00:00", resized["from_checkout"])
+	assert.Equal(t, "2030-01-07 12:00:00", resized["to_checkout"])
+	assert.EqualValues(t, c.courtA, resized["to_court_id"])
+	assert.Nil(t, history[1].(map[string]any)["to_court_id"])
 }

@@ -50,6 +50,15 @@ func sizeText(n int) string {
 // an integer outside its field's minimum and maximum (see checkFields).
 func decodeJSON(r *http.Request, dst any) error { return decodeBody(r, dst, true) }
 
+// decodeOptional is decodeJSON for a body that may be left out: an empty
+// body leaves dst as it is.
+func decodeOptional(r *http.Request, dst any) error {
+	if err := decodeJSON(r, dst); !errors.Is(err, errEmptyBody) {
+		return err
+	}
+	return nil
+}
+
 // decodeLenient is decodeJSON for a body whose unknown fields must be
 // ignored rather than refused: the metadata of a client registration
 // (RFC 7591, section 2).

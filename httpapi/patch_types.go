@@ -18,6 +18,8 @@ type bookingPatch struct {
 	Notes               clubhouse.Optional[string] `json:"notes" swaggertype:"string" extensions:"x-nullable" maxLength:"2000" limit:"booking.MaxNotes"`
 	// staff only: book or move against the club rules; recorded on the booking
 	OverrideRules bool `json:"override_rules" default:"false"`
+	// why staff make the booking or the change, kept in its history (optional, also with override_rules)
+	Reason string `json:"reason" maxLength:"500" limit:"booking.MaxReason"`
 }
 
 // classPatch is classInput with every field optional: the body of a change.

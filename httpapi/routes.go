@@ -194,6 +194,8 @@ func (s *Server) routes() {
 	s.handle("POST /api/admin/booking/{id}/cancel", staff, s.cancelBooking)
 	s.handle("POST /api/admin/booking/{id}/no-show", staff, s.markNoShow)
 	s.handle("DELETE /api/admin/booking/{id}/no-show", staff, s.clearNoShow)
+	s.handle("POST /api/admin/booking/{id}/check-in", staff, s.checkInBooking)
+	s.handle("GET /api/admin/booking/{id}/history", staff, s.bookingHistory)
 	// A series is created at /booking/series but read and deleted at
 	// /booking-series/{id}: ServeMux refuses /api/admin/booking/series/{id}
 	// next to /api/admin/booking/{id}/price and /api/admin/booking/{id}/coupon.

@@ -291,7 +291,7 @@ func TestEvents_lifecycle(t *testing.T) {
 	h, ok := r.Hold()
 	require.True(t, ok)
 	assert.Equal(t, booking.Hold{Kind: tickets.HoldKind, ID: e.ID}, h)
-	_, err = c.bookings.Cancel(ctx, c.staff, e.ReservationID)
+	_, err = c.bookings.Cancel(ctx, c.staff, e.ReservationID, "")
 	require.ErrorIs(t, err, booking.ErrHeld)
 	_, err = c.bookings.Update(ctx, c.staff, e.ReservationID, booking.BookingInput{ReservationTypeID: clubhouse.Some(c.rental)})
 	require.ErrorIs(t, err, booking.ErrHeld)

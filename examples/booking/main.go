@@ -169,7 +169,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 
 	// Cancelling keeps the booking and its payment, and frees the court.
-	c, err := club.Bookings.Cancel(ctx, desk, b.ID)
+	c, err := club.Bookings.Cancel(ctx, desk, b.ID, "the players rained out")
 	if err != nil {
 		return err
 	}

@@ -37,6 +37,7 @@ var Constants = map[string]int{
 	"clubhouse.MaxOffset": clubhouse.MaxOffset,
 
 	"booking.MaxNotes":          booking.MaxNotes,
+	"booking.MaxReason":         booking.MaxReason,
 	"booking.MaxDescription":    booking.MaxDescription,
 	"booking.MaxRuleNote":       booking.MaxRuleNote,
 	"booking.MaxWeekday":        booking.MaxWeekday,
