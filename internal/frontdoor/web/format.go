@@ -75,10 +75,19 @@ func group(digits, sep string) string {
 	return b.String()
 }
 
-// Date formats the day of t in the club's zone, in words: "lunes 7 de
-// diciembre de 2026", "Monday, December 7, 2026".
+// Date formats the day of the instant t in the club's zone, in words:
+// "lunes 7 de diciembre de 2026", "Monday, December 7, 2026".
 func (p *Printer) Date(t time.Time) string { return p.locale.date(p.locale, t.In(p.zone)) }
 
-// Time formats the time of day of t in the club's zone, 24-hour HH:MM in
-// both languages, as the club's schedules are written.
+// Time formats the time of day of the instant t in the club's zone,
+// 24-hour HH:MM in both languages, as the club's schedules are written.
 func (p *Printer) Time(t time.Time) string { return t.In(p.zone).Format("15:04") }
+
+// WallDate formats the day of a wall time as Date does: t's own clock
+// fields, which are the club's wall clock already (the bookings' checking
+// and checkout, a session's date; see booking.Wall), with no zone applied.
+func (p *Printer) WallDate(t time.Time) string { return p.locale.date(p.locale, t) }
+
+// WallTime formats the time of day of a wall time as Time does, from t's
+// own clock fields.
+func (p *Printer) WallTime(t time.Time) string { return t.Format("15:04") }

@@ -61,3 +61,15 @@ func TestPrinter_DateTime(t *testing.T) {
 		})
 	}
 }
+
+// TestPrinter_wall: a wall time (a booking's checking: the club's clock in
+// a UTC value) is printed by its own fields, never moved by the zone.
+func TestPrinter_wall(t *testing.T) {
+	bogota, err := time.LoadLocation("America/Bogota")
+	require.NoError(t, err)
+	es := testCatalog(t).Printer(Spanish, bogota)
+	at := time.Date(2026, 12, 7, 22, 30, 0, 0, time.UTC)
+	assert.Equal(t, "22:30", es.WallTime(at))
+	assert.Equal(t, "lunes 7 de diciembre de 2026", es.WallDate(at))
+	assert.Equal(t, "17:30", es.Time(at), "the instant 22:30 UTC is 17:30 in Bogotá")
+}
