@@ -2,6 +2,7 @@ package panel_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -9,8 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/compose/app"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/browsertest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 )
 
 // signInBrowser signs in at the panel in the browser of ctx, as a person
@@ -51,4 +55,43 @@ func TestBrowser_signIn(t *testing.T) {
 			browsertest.Screenshot(t, ctx, "dashboard")
 		})
 	}
+}
+
+// TestBrowser_dayLive: two desks show the same day; a booking made
+// elsewhere appears on both grids without a reload, through the realtime
+// relay that the pages' sessions open. The grid passes axe-core.
+func TestBrowser_dayLive(t *testing.T) {
+	t.Parallel()
+	dc := newDeskClub(t, apptest.WithRealtime(app.RealtimeLimits{}))
+	dc.app.User("desk@test.club", clubhouse.RoleOperator)
+	dc.app.User("desk2@test.club", clubhouse.RoleOperator)
+	ana := dc.club.Client("Ana", "Ruiz")
+	first := dc.club.Reservation(dc.courts[0].ID, dc.typ.ID, ana.ID, dc.at("09:00"), dc.at("10:30"))
+	dc.pay(t, first.ID, "")
+	date := dc.tomorrow.Format("2006-01-02")
+
+	desks := []context.Context{browsertest.New(t, browsertest.WithLanguage("es-CO,es")), browsertest.New(t, browsertest.WithLanguage("es-CO,es"))}
+	for i, email := range []string{"desk@test.club", "desk2@test.club"} {
+		signInBrowser(t, desks[i], dc.app, email, "/panel/?date="+date)
+		require.NoError(t, chromedp.Do(desks[i],
+			chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`td[data-booking="%d"]`, first.ID))),
+			chromedp.WaitReady(chromedp.CSS(`#grid[data-listening="true"]`)),
+			chromedp.Evaluate[chromedp.Void](`window.notReloaded = true`),
+		))
+	}
+	browsertest.RequireAccessible(t, desks[0])
+	browsertest.Screenshot(t, desks[0], "day")
+
+	made, err := dc.app.Services.Bookings.Create(context.Background(), clubhouse.Staff("another-desk"), booking.BookingInput{
+		CourtID: clubhouse.Some(dc.courts[1].ID), ReservationTypeID: clubhouse.Some(dc.typ.ID), ClientID: clubhouse.Some(ana.ID),
+		Checking: clubhouse.Some(fixture.Wall(t, dc.at("18:00"))), Checkout: clubhouse.Some(fixture.Wall(t, dc.at("19:00")))})
+	require.NoError(t, err)
+	for _, ctx := range desks {
+		require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`td[data-booking="%d"]`, made.ID)))))
+		still, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.notReloaded === true`))
+		require.NoError(t, err)
+		assert.True(t, still, "the grid changed in place")
+		assert.Contains(t, browsertest.Text(t, ctx, fmt.Sprintf(`td[data-booking="%d"]`, made.ID)), "Sin pagar")
+	}
+	browsertest.Screenshot(t, desks[1], "day-after")
 }

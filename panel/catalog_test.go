@@ -11,9 +11,12 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
 
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 	"github.com/clubhouse-go/clubhouse/payments"
+	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
 // literalKey finds the catalog keys the templates name literally: {{.T
@@ -52,6 +55,12 @@ func TestCatalog_panelKeys(t *testing.T) {
 		keys["payment."+s] = true
 	}
 	keys["err."+strings.ReplaceAll(errNotStaff.Code, " ", "_")] = true
+	for _, s := range []booking.PaymentState{booking.PaymentPaid, booking.PaymentPartial, booking.PaymentUnpaid} {
+		keys["day.pay."+string(s)] = true
+	}
+	for _, h := range []string{classes.HoldKind, tickets.HoldKind} {
+		keys["day.held."+h] = true
+	}
 	for _, tag := range []string{"es-CO", "en"} {
 		p := cat.Printer(language.MustParse(tag), time.UTC)
 		for k := range keys {

@@ -15,10 +15,3 @@ func (p *Panel) dashboard(w http.ResponseWriter, r *http.Request) error {
 	}
 	return p.rd.Render(w, r, http.StatusOK, "dashboard.html", view(r, d))
 }
-
-// home is the panel's first page: the desk's day for the staff, the
-// classes for a trainer, the cash close for an accountant.
-func (p *Panel) home(w http.ResponseWriter, r *http.Request) error {
-	http.Redirect(w, r, Prefix+"dashboard", http.StatusSeeOther)
-	return nil
-}

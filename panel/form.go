@@ -127,3 +127,11 @@ func (f *formReader) check(field string) bool {
 	v := f.r.FormValue(field)
 	return v != "" && v != "0" && v != "false"
 }
+
+// refill renders page again with data and the messages of the fields f
+// refused, with 400: nothing was stored.
+func (p *Panel) refill(w http.ResponseWriter, r *http.Request, page string, data any, f *formReader) error {
+	v := view(r, data)
+	v.Errors = f.errs
+	return p.rd.Render(w, r, http.StatusBadRequest, page, v)
+}

@@ -26,6 +26,7 @@ var navPages = []struct {
 	key, href string
 	area      clubhouse.Area
 }{
+	{"nav.day", Prefix, clubhouse.AreaStaff},
 	{"nav.dashboard", Prefix + "dashboard", clubhouse.AreaStaff},
 }
 
