@@ -17,6 +17,10 @@ type CheckInput struct {
 	ClientID          int64
 	Checking          time.Time
 	Checkout          time.Time
+	// ExcludeID is a booking being moved: the slot is judged as its new
+	// place, leaving it out of the court's conflicts and of its client's
+	// limit of bookings.
+	ExcludeID int64
 }
 
 // SlotCheck answers whether a slot may be booked for a client, in the
@@ -64,7 +68,7 @@ func (b *Bookings) Check(ctx context.Context, by clubhouse.Actor, in CheckInput)
 		client = &in.ClientID
 	}
 	q, rules, err := b.judgedQuote(ctx, SpanInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
-		Checking: in.Checking, Checkout: in.Checkout}, true, client)
+		Checking: in.Checking, Checkout: in.Checkout, ExcludeID: in.ExcludeID}, true, client)
 	if err != nil {
 		return SlotCheck{}, err
 	}

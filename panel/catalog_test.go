@@ -58,6 +58,14 @@ func TestCatalog_panelKeys(t *testing.T) {
 	for _, s := range []booking.PaymentState{booking.PaymentPaid, booking.PaymentPartial, booking.PaymentUnpaid} {
 		keys["day.pay."+string(s)] = true
 	}
+	for _, a := range []booking.Action{booking.ActionCreated, booking.ActionMoved, booking.ActionResized, booking.ActionChanged,
+		booking.ActionCancelled, booking.ActionNoShow, booking.ActionNoShowCleared, booking.ActionCheckedIn, booking.ActionCheckInUndone,
+		booking.ActionCoupon, booking.ActionContract} {
+		keys["history."+string(a)] = true
+	}
+	for d := range dones {
+		keys["booking.done."+d] = true
+	}
 	for _, h := range []string{classes.HoldKind, tickets.HoldKind} {
 		keys["day.held."+h] = true
 	}

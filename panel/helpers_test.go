@@ -1,7 +1,9 @@
 package panel_test
 
 import (
+	"bytes"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -88,4 +90,32 @@ func (d *desk) post(path string, form url.Values) page {
 func (d *desk) signIn(email string) page {
 	d.t.Helper()
 	return d.post("/panel/login", url.Values{"email": {email}, "password": {"password-" + email}})
+}
+
+// upload posts a multipart form with fields and, when name is not "", a
+// file of body under the field "receipt", with the CSRF token of the last
+// page unless fields set it.
+func (d *desk) upload(path string, fields url.Values, name string, body []byte) page {
+	d.t.Helper()
+	if _, ok := fields["csrf_token"]; !ok && d.csrf != "" {
+		fields.Set("csrf_token", d.csrf)
+	}
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	for k, vs := range fields {
+		for _, v := range vs {
+			require.NoError(d.t, mw.WriteField(k, v))
+		}
+	}
+	if name != "" {
+		fw, err := mw.CreateFormFile("receipt", name)
+		require.NoError(d.t, err)
+		_, err = fw.Write(body)
+		require.NoError(d.t, err)
+	}
+	require.NoError(d.t, mw.Close())
+	req, err := http.NewRequest(http.MethodPost, d.app.URL+path, &buf)
+	require.NoError(d.t, err)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	return d.do(req)
 }

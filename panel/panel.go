@@ -109,6 +109,15 @@ func (p *Panel) routes() {
 	p.mux.Handle("POST "+Prefix+"logout", p.form(clubhouse.AreaNone, p.signOut))
 	p.mux.Handle("GET "+Prefix+"{$}", p.page(clubhouse.AreaNone, p.home))
 	p.mux.Handle("GET "+Prefix+"dashboard", p.page(clubhouse.AreaStaff, p.dashboard))
+	p.mux.Handle("GET "+Prefix+"bookings/new", p.page(clubhouse.AreaStaff, p.bookNew))
+	p.mux.Handle("POST "+Prefix+"bookings", p.form(clubhouse.AreaStaff, p.book))
+	p.mux.Handle("GET "+Prefix+"bookings/{id}", p.page(clubhouse.AreaStaff, p.bookingPage))
+	p.mux.Handle("GET "+Prefix+"bookings/{id}/move", p.page(clubhouse.AreaStaff, p.movePage))
+	p.mux.Handle("POST "+Prefix+"bookings/{id}/move", p.form(clubhouse.AreaStaff, p.move))
+	p.mux.Handle("POST "+Prefix+"bookings/{id}/cancel", p.form(clubhouse.AreaStaff, p.cancel))
+	p.mux.Handle("POST "+Prefix+"bookings/{id}/no-show", p.form(clubhouse.AreaStaff, p.noShow))
+	p.mux.Handle("POST "+Prefix+"bookings/{id}/check-in", p.form(clubhouse.AreaStaff, p.checkIn))
+	p.mux.Handle("POST "+Prefix+"bookings/{id}/payments", p.upload(clubhouse.AreaStaff, p.pay))
 	p.mux.Handle(Prefix, p.public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))
 }
 

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/compose/club"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
+	"github.com/clubhouse-go/clubhouse/payments"
 )
 
 // visit is what the panel knows of a signed-in request: who, by which
@@ -52,42 +54,84 @@ func admitted(a clubhouse.Actor) bool {
 // public serves h to anyone, behind the security headers, with a form's
 // body bounded.
 func (p *Panel) public(h func(http.ResponseWriter, *http.Request) error) http.Handler {
-	return web.Secure(p.bounded(p.rd.Handle(h)))
+	return web.Secure(p.rd.Handle(func(w http.ResponseWriter, r *http.Request) error {
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, p.o.MaxFormBytes)
+		}
+		return h(w, r)
+	}))
 }
 
 // page serves h, a page of area, to a signed-in user the area admits; a
 // request without a live session is sent to sign in and back (see
 // signInFirst).
 func (p *Panel) page(area clubhouse.Area, h func(http.ResponseWriter, *http.Request) error) http.Handler {
-	return web.Secure(p.bounded(p.rd.Handle(func(w http.ResponseWriter, r *http.Request) error {
-		r, err := p.enter(w, r, area)
-		if err != nil || r == nil {
-			return err
-		}
-		return h(w, r)
-	})))
+	return p.serve(p.o.MaxFormBytes, area, false, h)
 }
 
 // form serves h, a state-changing form of area, as page does, after the
 // CSRF check of the session's token: without it the answer is 403 and h
 // does not run.
 func (p *Panel) form(area clubhouse.Area, h func(http.ResponseWriter, *http.Request) error) http.Handler {
-	return p.page(area, func(w http.ResponseWriter, r *http.Request) error {
-		if err := web.CheckCSRF(r, visitOf(r).session.CSRF); err != nil {
-			return err
-		}
-		return h(w, r)
-	})
+	return p.serve(p.o.MaxFormBytes, area, true, h)
 }
 
-// bounded limits the body of a request to Options.MaxFormBytes.
-func (p *Panel) bounded(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// upload serves h, a form of area that sends a file (a receipt photo:
+// multipart/form-data, up to MaxUploadBytes), as form does; the form is
+// parsed before the CSRF check, files over MaxUploadMemory kept on disk.
+func (p *Panel) upload(area clubhouse.Area, h func(http.ResponseWriter, *http.Request) error) http.Handler {
+	return p.serve(MaxUploadBytes, area, true, h)
+}
+
+// MaxUploadBytes bounds the body of a form with a file: a receipt photo
+// (payments.MaxReceiptSize) and the form's fields; MaxUploadMemory is
+// what of it is held in memory, the rest in a temporary file.
+const (
+	MaxUploadBytes  = payments.MaxReceiptSize + 256<<10
+	MaxUploadMemory = 1 << 20
+)
+
+// errUploadTooLarge refuses a form whose body is over its bound.
+var errUploadTooLarge = clubhouse.Errorf(clubhouse.TooLarge, "receipt too large", "The form is too large: a receipt photo may have 5 MB at most.")
+
+func (p *Panel) serve(limit int64, area clubhouse.Area, csrf bool, h func(http.ResponseWriter, *http.Request) error) http.Handler {
+	return web.Secure(p.rd.Handle(func(w http.ResponseWriter, r *http.Request) error {
 		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, p.o.MaxFormBytes)
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
 		}
-		next.ServeHTTP(w, r)
-	})
+		r, err := p.enter(w, r, area)
+		if err != nil || r == nil {
+			return err
+		}
+		if csrf {
+			if err := readForm(r); err != nil {
+				return err
+			}
+			if err := web.CheckCSRF(r, visitOf(r).session.CSRF); err != nil {
+				return err
+			}
+		}
+		return h(w, r)
+	}))
+}
+
+// readForm parses the form of a state-changing request, a multipart one
+// with its files; a body over its bound is errUploadTooLarge.
+func readForm(r *http.Request) error {
+	var err error
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
+		err = r.ParseMultipartForm(MaxUploadMemory)
+	} else {
+		err = r.ParseForm()
+	}
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return errUploadTooLarge
+	case err != nil:
+		return clubhouse.ErrInvalidData.Withf("The form could not be read: %v.", err)
+	}
+	return nil
 }
 
 // enter finds the session, the club and the actor of r in area. It

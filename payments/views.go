@@ -76,6 +76,38 @@ func (s *Service) Booking(ctx context.Context, by clubhouse.Actor, id int64) (Bo
 	return s.view(ctx, by, r)
 }
 
+// BookingFile is a booking as the desk's page shows it: its balance and
+// payments (BookingView), how its price was made (Quote: the tariffs'
+// adjustments, the coupon's or contract's discount), its history, oldest
+// first, and the payment types a payment of it may take.
+type BookingFile struct {
+	BookingView
+	Quote        booking.BookingQuote
+	History      []booking.HistoryEntry
+	PaymentTypes []booking.PaymentType
+}
+
+// BookingFile returns the file of the booking with id, for staff. Errors:
+// clubhouse.ErrForbidden without the panel permission,
+// booking.ErrBookingNotFound.
+func (s *Service) BookingFile(ctx context.Context, by clubhouse.Actor, id int64) (BookingFile, error) {
+	v, err := s.Booking(ctx, by, id)
+	if err != nil {
+		return BookingFile{}, err
+	}
+	f := BookingFile{BookingView: v}
+	if f.Quote, err = s.bookings.Price(ctx, by, id); err != nil {
+		return BookingFile{}, err
+	}
+	if f.History, err = s.bookings.History(ctx, by, id); err != nil {
+		return BookingFile{}, err
+	}
+	if f.PaymentTypes, err = s.bookings.PaymentTypes(ctx, by); err != nil {
+		return BookingFile{}, err
+	}
+	return f, nil
+}
+
 // ClientBookings returns one page of the bookings of by's client, latest
 // first, with their balances and payments, and their total count; none
 // when by has no client record.

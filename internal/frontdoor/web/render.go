@@ -181,6 +181,11 @@ func (pg *Page) WallDate(t time.Time) string { return pg.p.WallDate(t) }
 // WallTime formats the time of day of a wall time (see Printer.WallTime).
 func (pg *Page) WallTime(t time.Time) string { return pg.p.WallTime(t) }
 
+// Words returns the words of a refusal for a person: the catalog's for
+// its code when it has them, else its own message (a refusal a page
+// shows as data, such as a rule's verdict on a slot).
+func (pg *Page) Words(e *clubhouse.Error) string { return wordsOf(pg.p, e) }
+
 // FieldError returns the message of a form's field, or "".
 func (pg *Page) FieldError(field string) string { return pg.Errors[field] }
 

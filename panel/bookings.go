@@ -1,0 +1,418 @@
+package panel
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/payments"
+)
+
+// A booking at the desk: the form that books a court from a free cell of
+// the grid (bookNew, book), the booking's page (bookingPage) and what
+// staff do there: move or resize it (movePage, move), cancel it, mark a
+// no-show, check its players in, take a payment with a receipt photo.
+
+// slotForm is a court and a span as the forms hold them: a court, a date
+// and the start and end times of day.
+type slotForm struct {
+	Court int64
+	Type  int64
+	Date  time.Time
+	Start time.Duration
+	End   time.Duration
+}
+
+// Checking and Checkout are the form's span as wall times; zero until the
+// form names a date and times.
+func (s slotForm) Checking() time.Time { return s.at(s.Start) }
+
+// Checkout is the end of the form's span (see Checking).
+func (s slotForm) Checkout() time.Time { return s.at(s.End) }
+
+func (s slotForm) at(d time.Duration) time.Time {
+	if s.Date.IsZero() || (s.Start == 0 && s.End == 0) {
+		return time.Time{}
+	}
+	return s.Date.Add(d)
+}
+
+// StartText and EndText are the times of day as a time input shows them.
+func (s slotForm) StartText() string { return clock(s.Start) }
+
+// EndText is the end's time of day (see StartText).
+func (s slotForm) EndText() string { return clock(s.End) }
+
+// DateText is the date as a date input shows it.
+func (s slotForm) DateText() string {
+	if s.Date.IsZero() {
+		return ""
+	}
+	return s.Date.Format(time.DateOnly)
+}
+
+func clock(d time.Duration) string {
+	if d == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%02d:%02d", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// readSlot reads the court, type, date and times of a booking form. A
+// form opened from a cell names its start; its end defaults to an hour
+// later.
+func readSlot(f *formReader, required bool) slotForm {
+	s := slotForm{Court: f.id("court", required), Type: f.id("type", required), Date: f.date("date", required),
+		Start: f.clock("start", required), End: f.clock("end", false)}
+	if s.End == 0 && s.Start != 0 {
+		s.End = min(s.Start+time.Hour, 24*time.Hour)
+	}
+	return s
+}
+
+// bookView is the data of the booking form.
+type bookView struct {
+	booking.Draft
+	Slot     slotForm
+	ClientID int64
+	Search   string
+	Notes    string
+	Override bool
+	Reason   string
+}
+
+// Difference is what the new place costs over the booking's price now,
+// for a move (negative: it costs less).
+func (v bookView) Difference() decimal.Decimal {
+	if v.Moving == nil || v.Check == nil {
+		return decimal.Zero
+	}
+	return v.Check.Quote.Amount.FinalPrice.Sub(v.Moving.Amount.FinalPrice)
+}
+
+// readBook reads the booking form (a GET while it is filled in, the POST
+// that books).
+func (p *Panel) readBook(r *http.Request, f *formReader, required bool) bookView {
+	return bookView{Slot: readSlot(f, required), ClientID: f.id("client", false), Search: f.text("q", false, 100),
+		Notes: f.text("notes", false, booking.MaxNotes), Override: f.check("override"), Reason: f.text("reason", false, booking.MaxReason)}
+}
+
+// draft fills v with what the form shows for it: the choices, the
+// clients its search finds, and the verdict on its slot.
+func (p *Panel) draft(r *http.Request, v *bookView, moving int64) error {
+	var err error
+	c := visitOf(r)
+	v.Draft, err = c.club.Bookings.Draft(r.Context(), c.actor, booking.DraftInput{CourtID: v.Slot.Court, ReservationTypeID: v.Slot.Type,
+		ClientID: v.ClientID, Checking: v.Slot.Checking(), Checkout: v.Slot.Checkout(), ClientSearch: v.Search, Moving: moving})
+	return err
+}
+
+// bookNew shows the booking form, filled from the cell it was opened
+// from, with the price and the rules' verdict once a slot is chosen.
+func (p *Panel) bookNew(w http.ResponseWriter, r *http.Request) error {
+	f := p.newForm(r)
+	v := p.readBook(r, f, false)
+	if !f.ok() {
+		v.Slot = slotForm{}
+		if err := p.draft(r, &v, 0); err != nil {
+			return err
+		}
+		return p.refill(w, r, "book.html", v, f)
+	}
+	if err := p.draft(r, &v, 0); err != nil {
+		return p.rd.Form(w, r, "book.html", view(r, v), "", err)
+	}
+	return p.rd.Render(w, r, http.StatusOK, "book.html", view(r, v))
+}
+
+// book books the court of the form for its client. Staff booking against
+// a club rule tick override and give the reason, which the booking's
+// history keeps. A refusal comes back on the form.
+func (p *Panel) book(w http.ResponseWriter, r *http.Request) error {
+	f := p.newForm(r)
+	v := p.readBook(r, f, true)
+	if v.Override && v.Reason == "" {
+		f.fail("reason", "err.reason")
+	}
+	if !f.ok() {
+		if err := p.draft(r, &v, 0); err != nil {
+			return err
+		}
+		return p.refill(w, r, "book.html", v, f)
+	}
+	in := booking.BookingInput{CourtID: clubhouse.Some(v.Slot.Court), Checking: clubhouse.Some(v.Slot.Checking()),
+		Checkout: clubhouse.Some(v.Slot.Checkout()), OverrideRules: v.Override, Reason: v.Reason}
+	if v.Slot.Type != 0 {
+		in.ReservationTypeID = clubhouse.Some(v.Slot.Type)
+	}
+	if v.ClientID != 0 {
+		in.ClientID = clubhouse.Some(v.ClientID)
+	}
+	if v.Notes != "" {
+		in.Notes = clubhouse.Some(v.Notes)
+	}
+	c := visitOf(r)
+	made, err := c.club.Bookings.Create(r.Context(), c.actor, in)
+	if err != nil {
+		if derr := p.draft(r, &v, 0); derr != nil {
+			return derr
+		}
+		return p.rd.Form(w, r, "book.html", view(r, v), "", err)
+	}
+	http.Redirect(w, r, bookingPath(made.ID), http.StatusSeeOther)
+	return nil
+}
+
+func bookingPath(id int64) string { return Prefix + "bookings/" + strconv.FormatInt(id, 10) }
+
+// pathID reads the id of the path's {name}; one that is not an id is a
+// page that does not exist.
+func pathID(r *http.Request, name string) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errNoPage
+	}
+	return id, nil
+}
+
+// bookingView is the data of a booking's page.
+type bookingView struct {
+	payments.BookingFile
+	// Owed is what a payment takes by default: what the booking owes.
+	Owed decimal.Decimal
+	// Done names what the last action did ("paid", "cancelled", ...), for
+	// the page's status message.
+	Done string
+	// Form holds the fields of a refused form of the page, to show again.
+	Form map[string]string
+}
+
+// bookingPage shows a booking: its client, times, price and how it was
+// made, its payments with their receipts, its history, and the forms of
+// what staff do with it.
+func (p *Panel) bookingPage(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	v, err := p.bookingFile(r, id)
+	if err != nil {
+		return err
+	}
+	v.Done = doneOf(r.URL.Query().Get("done"))
+	return p.rd.Render(w, r, http.StatusOK, "booking.html", view(r, v))
+}
+
+// CancelledBy names who cancelled the booking, or "".
+func (v bookingView) CancelledBy() string {
+	if v.Booking.CancelledBy == nil {
+		return ""
+	}
+	return *v.Booking.CancelledBy
+}
+
+func (p *Panel) bookingFile(r *http.Request, id int64) (bookingView, error) {
+	c := visitOf(r)
+	file, err := c.club.Payments.BookingFile(r.Context(), c.actor, id)
+	if err != nil {
+		return bookingView{}, err
+	}
+	return bookingView{BookingFile: file, Owed: file.Amount.Debt(), Form: map[string]string{}}, nil
+}
+
+// dones are the actions whose result a booking's page announces.
+var dones = map[string]bool{"booked": true, "moved": true, "cancelled": true, "no_show": true, "checked_in": true, "paid": true}
+
+func doneOf(s string) string {
+	if dones[s] {
+		return s
+	}
+	return ""
+}
+
+// afterAction sends the browser back to the booking's page, which says
+// what was done.
+func afterAction(w http.ResponseWriter, r *http.Request, id int64, done string) error {
+	http.Redirect(w, r, bookingPath(id)+"?done="+done, http.StatusSeeOther)
+	return nil
+}
+
+// refuseOnPage shows the booking's page again with a refusal of one of
+// its forms beside field, when the refusal is one a person corrects.
+func (p *Panel) refuseOnPage(w http.ResponseWriter, r *http.Request, id int64, field string, form map[string]string, err error) error {
+	v, ferr := p.bookingFile(r, id)
+	if ferr != nil {
+		return ferr
+	}
+	for k, val := range form {
+		v.Form[k] = val
+	}
+	return p.rd.Form(w, r, "booking.html", view(r, v), field, err)
+}
+
+// cancel cancels the booking for staff, with the reason the form gives
+// (required: its history keeps it).
+func (p *Panel) cancel(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	f := p.newForm(r)
+	reason := f.text("cancel_reason", true, booking.MaxReason)
+	if !f.ok() {
+		v, err := p.bookingFile(r, id)
+		if err != nil {
+			return err
+		}
+		return p.refill(w, r, "booking.html", v, f)
+	}
+	c := visitOf(r)
+	if _, err := c.club.Bookings.Cancel(r.Context(), c.actor, id, reason); err != nil {
+		return p.refuseOnPage(w, r, id, "cancel_reason", map[string]string{"cancel_reason": reason}, err)
+	}
+	return afterAction(w, r, id, "cancelled")
+}
+
+// noShow marks the booking a no-show: its players did not come.
+func (p *Panel) noShow(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	c := visitOf(r)
+	if _, err := c.club.Bookings.MarkNoShow(r.Context(), c.actor, id); err != nil {
+		return p.refuseOnPage(w, r, id, "", nil, err)
+	}
+	return afterAction(w, r, id, "no_show")
+}
+
+// checkIn records that the booking's players arrived.
+func (p *Panel) checkIn(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	c := visitOf(r)
+	if _, err := c.club.Bookings.CheckIn(r.Context(), c.actor, id); err != nil {
+		return p.refuseOnPage(w, r, id, "", nil, err)
+	}
+	return afterAction(w, r, id, "checked_in")
+}
+
+// pay takes a completed payment of the booking at the desk: its type,
+// its amount (the form offers what is owed) and, optionally, a receipt
+// photo (JPEG, PNG or WebP of 5 MB at most, its type read from its
+// bytes).
+func (p *Panel) pay(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	f := p.newForm(r)
+	typeID := f.id("payment_type", true)
+	amount := f.money("amount", true)
+	if f.ok() && !amount.IsPositive() {
+		f.fail("amount", "err.positive")
+	}
+	form := map[string]string{"payment_type": r.FormValue("payment_type"), "amount": r.FormValue("amount")}
+	if !f.ok() {
+		v, err := p.bookingFile(r, id)
+		if err != nil {
+			return err
+		}
+		v.Form = form
+		return p.refill(w, r, "booking.html", v, f)
+	}
+	rc, err := receiptOf(r)
+	if err != nil {
+		return p.refuseOnPage(w, r, id, "receipt", form, err)
+	}
+	if rc != nil {
+		defer rc.Close()
+	}
+	c := visitOf(r)
+	in := payments.Input{PaymentTypeID: clubhouse.Some(typeID), Amount: clubhouse.Some(amount), Status: clubhouse.Some(true)}
+	if _, err := c.club.Payments.CreateForBooking(r.Context(), c.actor, id, in, rc); err != nil {
+		return p.refuseOnPage(w, r, id, "amount", form, err)
+	}
+	return afterAction(w, r, id, "paid")
+}
+
+// receiptOf reads the form's receipt photo, nil when none was chosen.
+func receiptOf(r *http.Request) (*payments.Receipt, error) {
+	file, hdr, err := r.FormFile("receipt")
+	if err == http.ErrMissingFile || (err == nil && hdr.Size == 0) {
+		if file != nil {
+			file.Close()
+		}
+		return nil, nil
+	}
+	if err != nil {
+		return nil, clubhouse.ErrInvalidData.Withf("The receipt could not be read: %v.", err)
+	}
+	defer file.Close()
+	return payments.ReadReceipt(file, "")
+}
+
+// movePage shows the form that moves or resizes the booking: with a new
+// court or span chosen, the new price, the difference and the rule that
+// would refuse it.
+func (p *Panel) movePage(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	f := p.newForm(r)
+	v := p.readBook(r, f, false)
+	if !f.ok() {
+		v.Slot = slotForm{}
+		if err := p.draft(r, &v, id); err != nil {
+			return err
+		}
+		return p.refill(w, r, "move.html", v, f)
+	}
+	if err := p.draft(r, &v, id); err != nil {
+		return p.rd.Form(w, r, "move.html", view(r, v), "", err)
+	}
+	if v.Slot.Court == 0 && v.Moving != nil {
+		m := v.Moving
+		v.Slot = slotForm{Court: m.CourtID, Type: m.ReservationTypeID, Date: m.Checking.Truncate(24 * time.Hour),
+			Start: m.Checking.Sub(m.Checking.Truncate(24 * time.Hour)), End: m.Checkout.Sub(m.Checking.Truncate(24 * time.Hour))}
+	}
+	return p.rd.Render(w, r, http.StatusOK, "move.html", view(r, v))
+}
+
+// move moves or resizes the booking to the form's court and span, judged
+// by the club's rules unless staff override them with a reason.
+func (p *Panel) move(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	f := p.newForm(r)
+	v := p.readBook(r, f, true)
+	if v.Override && v.Reason == "" {
+		f.fail("reason", "err.reason")
+	}
+	if !f.ok() {
+		if err := p.draft(r, &v, id); err != nil {
+			return err
+		}
+		return p.refill(w, r, "move.html", v, f)
+	}
+	c := visitOf(r)
+	_, err = c.club.Bookings.Update(r.Context(), c.actor, id, booking.BookingInput{CourtID: clubhouse.Some(v.Slot.Court),
+		Checking: clubhouse.Some(v.Slot.Checking()), Checkout: clubhouse.Some(v.Slot.Checkout()), OverrideRules: v.Override, Reason: v.Reason})
+	if err != nil {
+		if derr := p.draft(r, &v, id); derr != nil {
+			return derr
+		}
+		return p.rd.Form(w, r, "move.html", view(r, v), "", err)
+	}
+	return afterAction(w, r, id, "moved")
+}

@@ -1,0 +1,226 @@
+package panel_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/objtest"
+)
+
+// pngBytes is a small PNG image, a receipt photo.
+func pngBytes(t *testing.T) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 8, 8))))
+	return b.Bytes()
+}
+
+// signedDesk is a desk signed in as an operator of dc.
+func signedDesk(t *testing.T, dc *deskClub) *desk {
+	t.Helper()
+	dc.app.User("desk@test.club", clubhouse.RoleOperator)
+	d := newDesk(t, dc.app)
+	require.Equal(t, http.StatusSeeOther, d.signIn("desk@test.club").Status)
+	require.Equal(t, http.StatusOK, d.get("/panel/").Status, "signing in lands on the day")
+	return d
+}
+
+// bookingID reads the booking's id from the redirect to its page.
+func bookingID(t *testing.T, res page) int64 {
+	t.Helper()
+	require.Equal(t, http.StatusSeeOther, res.Status, res.Body)
+	rest, ok := strings.CutPrefix(res.Location(), "/panel/bookings/")
+	require.True(t, ok, res.Location())
+	id, err := strconv.ParseInt(strings.SplitN(rest, "?", 2)[0], 10, 64)
+	require.NoError(t, err)
+	return id
+}
+
+func (dc *deskClub) get(t *testing.T, id int64) booking.Reservation {
+	t.Helper()
+	r, err := dc.club.Booking.Bookings.Get(context.Background(), dc.club.Staff, id)
+	require.NoError(t, err)
+	return r
+}
+
+// TestBook_fromAFreeCell: the cell's link opens the form with its court
+// and time; a search finds the client; the price shows before booking;
+// booking goes to the booking's page, whose history says who made it.
+func TestBook_fromAFreeCell(t *testing.T) {
+	t.Parallel()
+	dc := newDeskClub(t)
+	ana := dc.club.Client("Ana", "Ruiz", func(in *booking.ClientInput) { in.Phone = clubhouse.Some("3001234567") })
+	d := signedDesk(t, dc)
+	date := dc.tomorrow.Format("2006-01-02")
+	court := strconv.FormatInt(dc.courts[1].ID, 10)
+
+	form := d.get("/panel/bookings/new?court=" + court + "&date=" + date + "&start=18:00")
+	require.Equal(t, http.StatusOK, form.Status, form.Body)
+	assert.Contains(t, form.Body, `<option value="`+court+`" selected>Cancha 2</option>`)
+	assert.Contains(t, form.Body, `name="start" type="time" step="1800" required value="18:00"`)
+	assert.Contains(t, form.Body, `name="end" type="time" step="1800" required value="19:00"`, "an hour by default")
+	assert.Contains(t, form.Body, `id="price"`, "the price of the cell's hour")
+
+	found := d.get("/panel/bookings/new?court=" + court + "&date=" + date + "&start=18:00&end=19:30&q=300123")
+	assert.Contains(t, found.Body, fmt.Sprintf(`id="client-%d" name="client" type="radio" value="%d"`, ana.ID, ana.ID), "found by phone")
+
+	quote := d.get("/panel/bookings/new?court=" + court + "&date=" + date + "&start=18:00&end=19:30&client=" + strconv.FormatInt(ana.ID, 10))
+	price := dc.club.Booking.Bookings
+	q, err := price.Quote(context.Background(), dc.club.Staff, booking.SpanInput{CourtID: dc.courts[1].ID,
+		Checking: dc.tomorrow.Add(18 * 60 * 60e9), Checkout: dc.tomorrow.Add(19*60*60e9 + 30*60e9)})
+	require.NoError(t, err)
+	assert.Contains(t, quote.Body, `<span id="price">`+pesos(q.Amount.FinalPrice.IntPart())+`</span>`)
+	assert.Contains(t, quote.Body, "La cancha está libre y las reglas del club lo permiten.")
+
+	id := bookingID(t, d.post("/panel/bookings", url.Values{"court": {court}, "date": {date}, "start": {"18:00"}, "end": {"19:30"},
+		"client": {strconv.FormatInt(ana.ID, 10)}, "type": {strconv.FormatInt(dc.typ.ID, 10)}}))
+	b := dc.get(t, id)
+	assert.Equal(t, ana.ID, *b.ClientID)
+	assert.Equal(t, "18:00", b.Checking.Format("15:04"))
+	page := d.get(fmt.Sprintf("/panel/bookings/%d", id))
+	require.Equal(t, http.StatusOK, page.Status)
+	assert.Contains(t, page.Body, "Ana Ruiz")
+	assert.Contains(t, page.Body, `<dd id="owed">`+pesos(q.Amount.FinalPrice.IntPart())+`</dd>`)
+	assert.Contains(t, page.Body, "<strong>Creada</strong>")
+	assert.Contains(t, page.Body, "desk@test.club", "the history names who booked")
+}
+
+// pesos is n as the panel shows it in Spanish.
+func pesos(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	var out []byte
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, '.')
+		}
+		out = append(out, s[i])
+	}
+	return "$\u00a0" + string(out)
+}
+
+// TestBook_rules: a booking a club rule refuses comes back on the form
+// with the rule's words and nothing stored; staff override it only with a
+// reason, which the history keeps; bad fields come back with their
+// messages; without the CSRF token nothing is booked.
+func TestBook_rules(t *testing.T) {
+	t.Parallel()
+	dc := newDeskClub(t)
+	d := signedDesk(t, dc)
+	date := dc.tomorrow.Format("2006-01-02")
+	court := strconv.FormatInt(dc.courts[0].ID, 10)
+	early := url.Values{"court": {court}, "date": {date}, "start": {"06:00"}, "end": {"07:00"}, "type": {strconv.FormatInt(dc.typ.ID, 10)}}
+	count := func() int {
+		d, err := dc.club.Booking.Bookings.Desk(context.Background(), dc.club.Staff, dc.tomorrow)
+		require.NoError(t, err)
+		return len(d.Bookings)
+	}
+
+	res := d.post("/panel/bookings", early)
+	assert.Equal(t, http.StatusConflict, res.Status, res.Body)
+	assert.Contains(t, res.Body, `role="alert"`)
+	assert.Contains(t, res.Body, "No se puede reservar así:", "the verdict shows the rule")
+	assert.Zero(t, count())
+
+	withOverride := url.Values{"override": {"1"}}
+	for k, v := range early {
+		withOverride[k] = v
+	}
+	res = d.post("/panel/bookings", withOverride)
+	assert.Equal(t, http.StatusBadRequest, res.Status)
+	assert.Contains(t, res.Body, `id="reason-error"`)
+	assert.Zero(t, count())
+
+	bad := d.post("/panel/bookings", url.Values{"court": {"x"}, "date": {"2026-02-30"}, "start": {"25:00"}})
+	assert.Equal(t, http.StatusBadRequest, bad.Status)
+	for _, f := range []string{"court", "date", "start", "type"} {
+		assert.Contains(t, bad.Body, `id="`+f+`-error"`, f)
+	}
+
+	withOverride.Set("reason", "Torneo <interno>")
+	withOverride.Set("csrf_token", "")
+	assert.Equal(t, http.StatusForbidden, d.post("/panel/bookings", withOverride).Status)
+	assert.Zero(t, count(), "no CSRF token, no booking")
+	withOverride.Del("csrf_token")
+	id := bookingID(t, d.post("/panel/bookings", withOverride))
+	page := d.get(fmt.Sprintf("/panel/bookings/%d", id)).Body
+	assert.Contains(t, page, "contra las reglas del club")
+	assert.Contains(t, page, "Razón: Torneo &lt;interno&gt;")
+}
+
+// TestBooking_actions: move with the price difference shown, take a
+// payment with a receipt photo (the booking turns paid), check in, and
+// cancel with a reason; each refusal comes back on the page.
+func TestBooking_actions(t *testing.T) {
+	t.Parallel()
+	dc := newDeskClub(t, apptest.WithObjects(objtest.Store(t, objtest.New(t))))
+	ana := dc.club.Client("Ana", "Ruiz")
+	b := dc.club.Reservation(dc.courts[0].ID, dc.typ.ID, ana.ID, dc.at("10:00"), dc.at("11:00"))
+	d := signedDesk(t, dc)
+	path := fmt.Sprintf("/panel/bookings/%d", b.ID)
+	date := dc.tomorrow.Format("2006-01-02")
+	before := dc.price(t, b.ID)
+
+	move := d.get(path + "/move?court=" + strconv.FormatInt(dc.courts[1].ID, 10) + "&date=" + date + "&start=10:00&end=12:00")
+	require.Equal(t, http.StatusOK, move.Status, move.Body)
+	assert.Contains(t, move.Body, `id="difference"`)
+	assert.Contains(t, move.Body, "Hoy cuesta "+pesos(before.IntPart()))
+	res := d.post(path+"/move", url.Values{"court": {strconv.FormatInt(dc.courts[1].ID, 10)}, "date": {date}, "start": {"10:00"}, "end": {"12:00"},
+		"type": {strconv.FormatInt(dc.typ.ID, 10)}})
+	require.Equal(t, http.StatusSeeOther, res.Status, res.Body)
+	assert.Equal(t, path+"?done=moved", res.Location())
+	moved := dc.get(t, b.ID)
+	assert.Equal(t, dc.courts[1].ID, moved.CourtID)
+	assert.Equal(t, "12:00", moved.Checkout.Format("15:04"))
+
+	owed := dc.price(t, b.ID)
+	cash := strconv.FormatInt(dc.cash.ID, 10)
+	res = d.upload(path+"/payments", url.Values{"payment_type": {cash}, "amount": {"10"}}, "notes.txt", []byte("not an image at all"))
+	assert.Equal(t, http.StatusUnsupportedMediaType, res.Status, res.Body)
+	assert.Contains(t, res.Body, `id="receipt-error"`)
+	res = d.upload(path+"/payments", url.Values{"payment_type": {cash}, "amount": {"cero"}}, "", nil)
+	assert.Equal(t, http.StatusBadRequest, res.Status)
+	assert.Contains(t, res.Body, `id="amount-error"`)
+	res = d.upload(path+"/payments", url.Values{"payment_type": {cash}, "amount": {owed.String()}}, "big.png", append(pngBytes(t), make([]byte, 6<<20)...))
+	assert.Equal(t, http.StatusRequestEntityTooLarge, res.Status)
+	page := d.get(path).Body
+	assert.Contains(t, page, "Todavía no hay pagos.", "nothing was stored")
+
+	res = d.upload(path+"/payments", url.Values{"payment_type": {cash}, "amount": {owed.String()}}, "recibo.png", pngBytes(t))
+	require.Equal(t, http.StatusSeeOther, res.Status, res.Body)
+	page = d.get(res.Location()).Body
+	assert.Contains(t, page, "Pago registrado.")
+	assert.Contains(t, page, `<dd id="state">Pagada</dd>`)
+	assert.Contains(t, page, "/receipt\">Ver comprobante del pago")
+
+	res = d.post(path+"/no-show", url.Values{})
+	assert.Equal(t, http.StatusConflict, res.Status, "a booking that has not started is no no-show")
+	require.Equal(t, http.StatusSeeOther, d.post(path+"/check-in", url.Values{}).Status)
+	assert.NotNil(t, dc.get(t, b.ID).CheckedInAt)
+
+	res = d.post(path+"/cancel", url.Values{"cancel_reason": {""}})
+	assert.Equal(t, http.StatusBadRequest, res.Status)
+	assert.Contains(t, res.Body, `id="cancel_reason-error"`)
+	assert.Nil(t, dc.get(t, b.ID).CancelledAt)
+	require.Equal(t, http.StatusSeeOther, d.post(path+"/cancel", url.Values{"cancel_reason": {"Lluvia"}}).Status)
+	page = d.get(path).Body
+	assert.Contains(t, page, "Cancelada por desk@test.club")
+	assert.Contains(t, page, "Razón: Lluvia")
+	assert.NotContains(t, page, `id="pay"`, "a cancelled booking takes no more actions")
+
+	assert.Equal(t, http.StatusNotFound, d.get("/panel/bookings/999999").Status)
+	assert.Equal(t, http.StatusNotFound, d.get("/panel/bookings/abc").Status)
+}
