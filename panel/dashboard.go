@@ -17,8 +17,13 @@ func (p *Panel) dashboard(w http.ResponseWriter, r *http.Request) error {
 }
 
 // home is the panel's first page: the desk's day for the staff, the
-// classes for a trainer, the cash close for an accountant.
+// classes for a trainer, the cash close for an accountant; that is, the
+// first page of the nav the person may open.
 func (p *Panel) home(w http.ResponseWriter, r *http.Request) error {
-	http.Redirect(w, r, Prefix+"dashboard", http.StatusSeeOther)
+	to := Prefix + "dashboard"
+	if n := newNav(visitOf(r).principal.Actor, r.URL.Path); len(n.Links) > 0 {
+		to = n.Links[0].Href
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
 	return nil
 }

@@ -27,6 +27,7 @@ var navPages = []struct {
 	area      clubhouse.Area
 }{
 	{"nav.dashboard", Prefix + "dashboard", clubhouse.AreaStaff},
+	{"nav.classes", Prefix + "classes", clubhouse.AreaTrainer},
 }
 
 // newNav is the nav of actor a on the page at path.

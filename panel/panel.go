@@ -109,6 +109,11 @@ func (p *Panel) routes() {
 	p.mux.Handle("POST "+Prefix+"logout", p.form(clubhouse.AreaNone, p.signOut))
 	p.mux.Handle("GET "+Prefix+"{$}", p.page(clubhouse.AreaNone, p.home))
 	p.mux.Handle("GET "+Prefix+"dashboard", p.page(clubhouse.AreaStaff, p.dashboard))
+	p.mux.Handle("GET "+Prefix+"classes", p.page(clubhouse.AreaTrainer, p.classList))
+	p.mux.Handle("GET "+Prefix+"classes/{id}", p.page(clubhouse.AreaTrainer, p.classPage))
+	p.mux.Handle("POST "+Prefix+"classes/{id}/attendance", p.form(clubhouse.AreaTrainer, p.markAttendance))
+	p.mux.Handle("POST "+Prefix+"classes/{id}/accept", p.form(clubhouse.AreaTrainer, p.acceptEnrollment))
+	p.mux.Handle("POST "+Prefix+"classes/{id}/reject", p.form(clubhouse.AreaTrainer, p.rejectEnrollment))
 	p.mux.Handle(Prefix, p.public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))
 }
 
