@@ -150,7 +150,7 @@ func (p *Panel) markAttendance(w http.ResponseWriter, r *http.Request) error {
 func (p *Panel) acceptEnrollment(w http.ResponseWriter, r *http.Request) error {
 	return p.decide(w, r, func(v *visit, id int64) (classes.Enrollment, error) {
 		return v.club.Classes.Enrollments.Accept(r.Context(), v.actor, id)
-	}, "enrollment-%d")
+	}, func(id int64) string { return fmt.Sprintf("enrollment-%d", id) })
 }
 
 // rejectEnrollment rejects an enrollment and returns to the session's
@@ -159,13 +159,14 @@ func (p *Panel) acceptEnrollment(w http.ResponseWriter, r *http.Request) error {
 func (p *Panel) rejectEnrollment(w http.ResponseWriter, r *http.Request) error {
 	return p.decide(w, r, func(v *visit, id int64) (classes.Enrollment, error) {
 		return v.club.Classes.Enrollments.Reject(r.Context(), v.actor, id)
-	}, "pending")
+	}, func(int64) string { return "pending" })
 }
 
 // decide reads the form of a decision on an enrollment (its enrollment
 // and the date of the session shown), makes it with move and returns to
-// the page at anchor (a format given the enrollment's id).
-func (p *Panel) decide(w http.ResponseWriter, r *http.Request, move func(*visit, int64) (classes.Enrollment, error), anchor string) error {
+// the page at the anchor of the enrollment's id.
+func (p *Panel) decide(w http.ResponseWriter, r *http.Request, move func(*visit, int64) (classes.Enrollment, error),
+	anchor func(id int64) string) error {
 	f := p.newForm(r)
 	id := f.id("enrollment", true)
 	date := f.date("date", false)
@@ -176,10 +177,7 @@ func (p *Panel) decide(w http.ResponseWriter, r *http.Request, move func(*visit,
 	if err != nil {
 		return p.refused(w, r, date, err)
 	}
-	if strings.Contains(anchor, "%d") {
-		anchor = fmt.Sprintf(anchor, e.ID)
-	}
-	return p.backToClass(w, r, e.ClassID, date, anchor)
+	return p.backToClass(w, r, e.ClassID, date, anchor(e.ID))
 }
 
 // backToClass sends the browser to the page of the class with id at the
