@@ -1,6 +1,7 @@
 package panel
 
 import (
+	"fmt"
 	"io/fs"
 	"regexp"
 	"strings"
@@ -25,7 +26,8 @@ var literalKey = regexp.MustCompile(`\.T "([^"]+)"`)
 
 // TestCatalog_panelKeys: every message the panel's pages and nav name,
 // literally or by a pattern over known values (the scopes a client may
-// ask for, the payments' states), is in both catalogs, so no page shows a
+// ask for, the payments' states, the marks of attendance, the classes'
+// states and weekdays), is in both catalogs, so no page shows a
 // bare key.
 func TestCatalog_panelKeys(t *testing.T) {
 	cat, err := web.LoadCatalog()
@@ -54,6 +56,19 @@ func TestCatalog_panelKeys(t *testing.T) {
 	for _, s := range []string{payments.DetailPending, payments.DetailCompleted, payments.DetailFailed, payments.DetailRefunded} {
 		keys["payment."+s] = true
 	}
+	for _, s := range []string{classes.AttendancePresent, classes.AttendanceAbsent, classes.AttendanceLate, classes.AttendanceExcused, "none"} {
+		keys["classes.mark."+s] = true
+	}
+	for _, s := range []string{classes.StatusScheduled, classes.StatusCancelled, classes.StatusCompleted} {
+		keys["classes.status."+s] = true
+	}
+	for d := 1; d <= 7; d++ {
+		keys[fmt.Sprintf("classes.weekday.%d", d)] = true
+	}
+	for _, rw := range refusalWords {
+		keys[rw.key] = true
+	}
+	keys["classes.and"], keys["classes.schedule"] = true, true
 	keys["err."+strings.ReplaceAll(errNotStaff.Code, " ", "_")] = true
 	for _, s := range []booking.PaymentState{booking.PaymentPaid, booking.PaymentPartial, booking.PaymentUnpaid} {
 		keys["day.pay."+string(s)] = true

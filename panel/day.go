@@ -46,13 +46,19 @@ func (c gridCell) Hold() string {
 }
 
 // home is the panel's first page: the desk's day for the staff, the
-// classes of a trainer, the dashboard's figures one click away.
+// dashboard's figures one click away; for anyone else the first page of
+// the nav they may open (a trainer's classes).
 func (p *Panel) home(w http.ResponseWriter, r *http.Request) error {
-	if clubhouse.AreaStaff.Admit(visitOf(r).actor) != nil {
-		http.Redirect(w, r, Prefix+"classes", http.StatusSeeOther)
-		return nil
+	a := visitOf(r).principal.Actor
+	if clubhouse.AreaStaff.Admit(a) == nil {
+		return p.day(w, r)
 	}
-	return p.day(w, r)
+	to := Prefix + "dashboard"
+	if n := newNav(a, r.URL.Path); len(n.Links) > 0 {
+		to = n.Links[0].Href
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
+	return nil
 }
 
 // day renders the grid of ?date= (YYYY-MM-DD; today by default).

@@ -118,6 +118,11 @@ func (p *Panel) routes() {
 	p.mux.Handle("POST "+Prefix+"bookings/{id}/no-show", p.form(clubhouse.AreaStaff, p.noShow))
 	p.mux.Handle("POST "+Prefix+"bookings/{id}/check-in", p.form(clubhouse.AreaStaff, p.checkIn))
 	p.mux.Handle("POST "+Prefix+"bookings/{id}/payments", p.upload(clubhouse.AreaStaff, p.pay))
+	p.mux.Handle("GET "+Prefix+"classes", p.page(clubhouse.AreaTrainer, p.classList))
+	p.mux.Handle("GET "+Prefix+"classes/{id}", p.page(clubhouse.AreaTrainer, p.classPage))
+	p.mux.Handle("POST "+Prefix+"classes/{id}/attendance", p.form(clubhouse.AreaTrainer, p.markAttendance))
+	p.mux.Handle("POST "+Prefix+"classes/{id}/accept", p.form(clubhouse.AreaTrainer, p.acceptEnrollment))
+	p.mux.Handle("POST "+Prefix+"classes/{id}/reject", p.form(clubhouse.AreaTrainer, p.rejectEnrollment))
 	p.mux.Handle(Prefix, p.public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))
 }
 

@@ -1,0 +1,269 @@
+package panel
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/classes"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
+	"github.com/clubhouse-go/clubhouse/pricing"
+)
+
+// The trainer's classes: the list of their classes (classList) and the
+// page of one session of a class (classPage), where they mark attendance
+// in one tap per student, accept or reject enrollments and see the
+// waitlist. The services decide whose classes these are: the actor is
+// the visit's, in clubhouse.AreaTrainer.
+
+// classItem is a class of the list as the page shows it.
+type classItem struct {
+	classes.ClassOverview
+	Schedule string     // its days and times in words
+	NextDay  *time.Time // Next as a day of the club's zone
+}
+
+// classList shows the trainer's classes, each with its court, schedule,
+// places and next session.
+func (p *Panel) classList(w http.ResponseWriter, r *http.Request) error {
+	v := visitOf(r)
+	list, err := v.club.Classes.Classes.Overview(r.Context(), v.actor, classes.ClassFilter{})
+	if err != nil {
+		return err
+	}
+	pr := p.rd.Printer(r)
+	items := make([]classItem, len(list))
+	for i, c := range list {
+		items[i] = classItem{ClassOverview: c, Schedule: classSchedule(pr, c.Class)}
+		if c.Next != nil {
+			d := p.classDay(*c.Next)
+			items[i].NextDay = &d
+		}
+	}
+	return p.rd.Render(w, r, http.StatusOK, "classes.html", view(r, items))
+}
+
+// classView is the page of one session of a class.
+type classView struct {
+	Roster   classes.Roster
+	Schedule string
+	// Date is the session's as the forms send it (YYYY-MM-DD); "" when
+	// the class has no session. Day, PreviousDay and NextDay are the
+	// session's and its neighbours' dates as days of the club's zone.
+	Date                   string
+	Day                    time.Time
+	PreviousDay, NextDay   time.Time
+	PreviousDate, NextDate string
+	// Asked is the date field as the person typed it, when refused.
+	Asked string
+}
+
+// classPage shows the session of the class of the path on the query's
+// date (else the first after it, else the last; without one, the session
+// in progress or to come): the roster with each student's mark and the
+// buttons that mark them, the enrollments to accept or reject and the
+// waitlist. A malformed date shows the session to come with the field's
+// message, status 400.
+func (p *Panel) classPage(w http.ResponseWriter, r *http.Request) error {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id < 1 {
+		return errNoPage
+	}
+	f := p.newForm(r)
+	date := f.date("date", false)
+	status := http.StatusOK
+	if !f.ok() {
+		status, date = http.StatusBadRequest, time.Time{}
+	}
+	cv, err := p.roster(r, id, date)
+	if err != nil {
+		return err
+	}
+	if !f.ok() {
+		cv.Asked = r.URL.Query().Get("date")
+	}
+	page := view(r, cv)
+	page.Errors = f.errs
+	return p.rd.Render(w, r, status, "class.html", page)
+}
+
+// roster reads the session of the class with id on date for its page.
+func (p *Panel) roster(r *http.Request, id int64, date time.Time) (*classView, error) {
+	v := visitOf(r)
+	ro, err := v.club.Classes.Classes.Roster(r.Context(), v.actor, id, date)
+	if err != nil {
+		return nil, err
+	}
+	cv := &classView{Roster: ro, Schedule: classSchedule(p.rd.Printer(r), ro.Class)}
+	if !ro.Date.IsZero() {
+		cv.Date, cv.Day = ro.Date.Format(time.DateOnly), p.classDay(ro.Date)
+	}
+	if ro.Previous != nil {
+		cv.PreviousDate, cv.PreviousDay = ro.Previous.Format(time.DateOnly), p.classDay(*ro.Previous)
+	}
+	if ro.Next != nil {
+		cv.NextDate, cv.NextDay = ro.Next.Format(time.DateOnly), p.classDay(*ro.Next)
+	}
+	return cv, nil
+}
+
+// markAttendance marks a student present or absent at a session, one
+// tap: the form's enrollment, date and present (1 or 0). It returns to
+// the session's page at the student (303). A malformed field brings the
+// page back with its message (400); the service's refusal of the date
+// (not a session) or of the enrollment (holding no place) with the
+// refusal's message and status; another trainer's enrollment is the 404
+// page. Nothing is stored when refused.
+func (p *Panel) markAttendance(w http.ResponseWriter, r *http.Request) error {
+	f := p.newForm(r)
+	id := f.id("enrollment", true)
+	date := f.date("date", true)
+	var mark string
+	switch f.text("present", true, 0) {
+	case "1":
+		mark = classes.AttendancePresent
+	case "0":
+		mark = classes.AttendanceAbsent
+	default:
+		f.fail("present", "err.choose")
+	}
+	if !f.ok() {
+		return p.classAgain(w, r, date, f.errs)
+	}
+	v := visitOf(r)
+	e, err := v.club.Classes.Enrollments.MarkAttendance(r.Context(), v.actor, id, date, mark)
+	if err != nil {
+		return p.refused(w, r, date, err)
+	}
+	return p.backToClass(w, r, e.ClassID, date, fmt.Sprintf("enrollment-%d", e.ID))
+}
+
+// acceptEnrollment accepts a pending enrollment of the form's enrollment
+// and returns to the session's page of the form's date at the student
+// (303). Refusals as for markAttendance.
+func (p *Panel) acceptEnrollment(w http.ResponseWriter, r *http.Request) error {
+	return p.decide(w, r, func(v *visit, id int64) (classes.Enrollment, error) {
+		return v.club.Classes.Enrollments.Accept(r.Context(), v.actor, id)
+	}, func(id int64) string { return fmt.Sprintf("enrollment-%d", id) })
+}
+
+// rejectEnrollment rejects an enrollment and returns to the session's
+// page of the form's date at the enrollments to decide (303). Refusals
+// as for markAttendance.
+func (p *Panel) rejectEnrollment(w http.ResponseWriter, r *http.Request) error {
+	return p.decide(w, r, func(v *visit, id int64) (classes.Enrollment, error) {
+		return v.club.Classes.Enrollments.Reject(r.Context(), v.actor, id)
+	}, func(int64) string { return "pending" })
+}
+
+// decide reads the form of a decision on an enrollment (its enrollment
+// and the date of the session shown), makes it with move and returns to
+// the page at the anchor of the enrollment's id.
+func (p *Panel) decide(w http.ResponseWriter, r *http.Request, move func(*visit, int64) (classes.Enrollment, error),
+	anchor func(id int64) string) error {
+	f := p.newForm(r)
+	id := f.id("enrollment", true)
+	date := f.date("date", false)
+	if !f.ok() {
+		return p.classAgain(w, r, date, f.errs)
+	}
+	e, err := move(visitOf(r), id)
+	if err != nil {
+		return p.refused(w, r, date, err)
+	}
+	return p.backToClass(w, r, e.ClassID, date, anchor(e.ID))
+}
+
+// backToClass sends the browser to the page of the class with id at the
+// session on date (none: the session to come), at anchor (303).
+func (p *Panel) backToClass(w http.ResponseWriter, r *http.Request, id int64, date time.Time, anchor string) error {
+	to := fmt.Sprintf("%sclasses/%d", Prefix, id)
+	if !date.IsZero() {
+		to += "?" + url.Values{"date": {date.Format(time.DateOnly)}}.Encode()
+	}
+	http.Redirect(w, r, to+"#"+anchor, http.StatusSeeOther)
+	return nil
+}
+
+// classAgain renders the page of the path's class at date again, with
+// the messages of a form's fields, status 400.
+func (p *Panel) classAgain(w http.ResponseWriter, r *http.Request, date time.Time, errs web.FormErrors) error {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id < 1 {
+		return errNoPage
+	}
+	cv, err := p.roster(r, id, date)
+	if err != nil {
+		return err
+	}
+	page := view(r, cv)
+	page.Errors = errs
+	return p.rd.Render(w, r, http.StatusBadRequest, "class.html", page)
+}
+
+// refusalWords are the panel's words for the refusals a trainer meets on
+// the class page, whose own messages are the API's.
+var refusalWords = []struct {
+	err *clubhouse.Error
+	key string
+}{
+	{classes.ErrEnrollmentMove, "classes.err.move"},
+	{clubhouse.ErrInvalidDate, "classes.err.not_session"},
+}
+
+// refused answers a refusal of the service on the class page: one a
+// person corrects there (invalid input, a conflict) renders the page of
+// the path's class again with the refusal's words and its kind's status;
+// any other (another trainer's enrollment: not found) goes to the error
+// pages.
+func (p *Panel) refused(w http.ResponseWriter, r *http.Request, date time.Time, err error) error {
+	e := clubhouse.AsError(err)
+	if e == nil || e.Kind != clubhouse.Invalid && e.Kind != clubhouse.Conflict {
+		return err
+	}
+	id, perr := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if perr != nil {
+		return err
+	}
+	cv, verr := p.roster(r, id, date)
+	if verr != nil {
+		return err
+	}
+	page := view(r, cv)
+	for _, rw := range refusalWords {
+		if errors.Is(err, rw.err) {
+			page.Errors = web.FormErrors{"": p.rd.Printer(r).T(rw.key)}
+			return p.rd.Render(w, r, wire.Status(e.Kind), "class.html", page)
+		}
+	}
+	return p.rd.Form(w, r, "class.html", page, "", err)
+}
+
+// classDay is the calendar date d (a date of the domain, at midnight UTC) as
+// a day of the club's zone, which the pages' Date formats.
+func (p *Panel) classDay(d time.Time) time.Time {
+	return time.Date(d.Year(), d.Month(), d.Day(), 12, 0, 0, 0, p.o.Zone)
+}
+
+// classSchedule says a class's schedule in the printer's words: "martes y
+// jueves, de 18:00 a 19:30".
+func classSchedule(pr *web.Printer, c classes.Class) string {
+	days := make([]string, len(c.Days))
+	for i, d := range c.Days {
+		days[i] = pr.T(fmt.Sprintf("classes.weekday.%d", d))
+	}
+	list := days[0]
+	if n := len(days); n > 1 {
+		list = strings.Join(days[:n-1], ", ") + " " + pr.T("classes.and") + " " + days[n-1]
+	}
+	return pr.T("classes.schedule", "days", list, "start", clockText(c.StartTime), "end", clockText(c.EndTime))
+}
+
+// clockText writes a time of day as HH:MM.
+func clockText(t pricing.TimeOfDay) string { return fmt.Sprintf("%02d:%02d", int(t)/60, int(t)%60) }
