@@ -109,6 +109,11 @@ func (p *Panel) routes() {
 	p.mux.Handle("POST "+Prefix+"logout", p.form(clubhouse.AreaNone, p.signOut))
 	p.mux.Handle("GET "+Prefix+"{$}", p.page(clubhouse.AreaNone, p.home))
 	p.mux.Handle("GET "+Prefix+"dashboard", p.page(clubhouse.AreaStaff, p.dashboard))
+	p.mux.Handle("GET "+Prefix+"payments", p.page(clubhouse.AreaStaff, p.pendingPayments))
+	p.mux.Handle("GET "+Prefix+"payments/{id}/receipt", p.page(clubhouse.AreaStaff, p.paymentReceipt))
+	p.mux.Handle("POST "+Prefix+"payments/{id}/validate", p.form(clubhouse.AreaStaff, p.validatePayment))
+	p.mux.Handle("POST "+Prefix+"payments/{id}/reject", p.form(clubhouse.AreaStaff, p.rejectPayment))
+	p.mux.Handle("POST "+Prefix+"payments/inbox/{id}/resolve", p.form(clubhouse.AreaStaff, p.resolveInbox))
 	p.mux.Handle(Prefix, p.public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))
 }
 
