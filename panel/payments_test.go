@@ -2,6 +2,7 @@ package panel_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"image/color"
@@ -13,12 +14,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/browsertest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/objtest"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
@@ -344,4 +347,67 @@ func rowOf(t *testing.T, body, prefix string, id int64) string {
 		rest = rest[:end]
 	}
 	return rest
+}
+
+// TestBrowser_payments: with JavaScript on and off, the desk sees Ana's
+// claim with its receipt image loaded, validates it with its button and
+// the claim leaves the page, completed; the page has no serious or
+// critical axe-core violation, before and after. A phone shows the page
+// too.
+func TestBrowser_payments(t *testing.T) {
+	t.Parallel()
+	c := newPayClub(t)
+	claims := map[string]int64{
+		"js":    c.claim(t, c.morning, 60000, "BANK-1"),
+		"no-js": c.claim(t, c.afternoon, 60000, "BANK-2"),
+	}
+	for _, id := range claims {
+		booking := c.morning
+		if id == claims["no-js"] {
+			booking = c.afternoon
+		}
+		c.attachReceipt(t, booking, id)
+	}
+	c.queue(t, "GW-77", "45000")
+	for name, opts := range map[string][]browsertest.Option{
+		"js":    {browsertest.WithLanguage("es-CO,es")},
+		"no-js": {browsertest.WithLanguage("es-CO,es"), browsertest.WithoutJavaScript()},
+		"phone": {browsertest.WithLanguage("es-CO,es"), browsertest.WithPhone()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx := browsertest.New(t, opts...)
+			signInBrowser(t, ctx, c.app, "desk@test.club", "/panel/payments")
+			assert.Equal(t, "Pagos pendientes", browsertest.Text(t, ctx, "main h1"))
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "payments")
+			id, ok := claims[name]
+			if !ok {
+				return
+			}
+			img := fmt.Sprintf("#claim-%d img", id)
+			require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(img))))
+			width, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelector(%q).naturalWidth`, img)))
+			require.NoError(t, err)
+			assert.Equal(t, 40, width, "the receipt image is shown")
+			assert.Equal(t, fmt.Sprintf("Comprobante del pago %d", id), attr(t, ctx, img, "alt"))
+			require.NoError(t, chromedp.Do(ctx,
+				chromedp.Click(chromedp.CSS(fmt.Sprintf("#validate-%d", id))),
+				chromedp.WaitNotPresent(chromedp.CSS(fmt.Sprintf("#claim-%d", id))),
+			))
+			assert.Equal(t, "Pagos pendientes", browsertest.Text(t, ctx, "main h1"))
+			assert.Equal(t, true, c.payment(t, id)["status"], "validated")
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "validated")
+		})
+	}
+}
+
+// attr returns the attribute name of the first element sel matches.
+func attr(t *testing.T, ctx context.Context, sel, name string) string {
+	t.Helper()
+	a, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS(sel), name))
+	require.NoError(t, err)
+	require.True(t, a.Exists, "%s has no %s", sel, name)
+	return a.Value
 }
