@@ -170,16 +170,6 @@ func (p *Panel) book(w http.ResponseWriter, r *http.Request) error {
 
 func bookingPath(id int64) string { return Prefix + "bookings/" + strconv.FormatInt(id, 10) }
 
-// pathID reads the id of the path's {name}; one that is not an id is a
-// page that does not exist.
-func pathID(r *http.Request, name string) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, errNoPage
-	}
-	return id, nil
-}
-
 // bookingView is the data of a booking's page.
 type bookingView struct {
 	payments.BookingFile
@@ -196,7 +186,7 @@ type bookingView struct {
 // made, its payments with their receipts, its history, and the forms of
 // what staff do with it.
 func (p *Panel) bookingPage(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := pathID(r)
 	if err != nil {
 		return err
 	}
@@ -258,7 +248,7 @@ func (p *Panel) refuseOnPage(w http.ResponseWriter, r *http.Request, id int64, f
 // cancel cancels the booking for staff, with the reason the form gives
 // (required: its history keeps it).
 func (p *Panel) cancel(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := pathID(r)
 	if err != nil {
 		return err
 	}
@@ -280,7 +270,7 @@ func (p *Panel) cancel(w http.ResponseWriter, r *http.Request) error {
 
 // noShow marks the booking a no-show: its players did not come.
 func (p *Panel) noShow(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := pathID(r)
 	if err != nil {
 		return err
 	}
@@ -293,7 +283,7 @@ func (p *Panel) noShow(w http.ResponseWriter, r *http.Request) error {
 
 // checkIn records that the booking's players arrived.
 func (p *Panel) checkIn(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := pathID(r)
 	if err != nil {
 		return err
 	}
@@ -309,7 +299,7 @@ func (p *Panel) checkIn(w http.ResponseWriter, r *http.Request) error {
 // photo (JPEG, PNG or WebP of 5 MB at most, its type read from its
 // bytes).
 func (p *Panel) pay(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := pathID(r)
 	if err != nil {
 		return err
 	}
@@ -363,7 +353,7 @@ func receiptOf(r *http.Request) (*payments.Receipt, error) {
 // court or span chosen, the new price, the difference and the rule that
 // would refuse it.
 func (p *Panel) movePage(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := pathID(r)
 	if err != nil {
 		return err
 	}
@@ -390,7 +380,7 @@ func (p *Panel) movePage(w http.ResponseWriter, r *http.Request) error {
 // move moves or resizes the booking to the form's court and span, judged
 // by the club's rules unless staff override them with a reason.
 func (p *Panel) move(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := pathID(r)
 	if err != nil {
 		return err
 	}

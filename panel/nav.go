@@ -29,6 +29,7 @@ var navPages = []struct {
 	{"nav.day", Prefix, clubhouse.AreaStaff},
 	{"nav.dashboard", Prefix + "dashboard", clubhouse.AreaStaff},
 	{"nav.classes", Prefix + "classes", clubhouse.AreaTrainer},
+	{"nav.payments", Prefix + "payments", clubhouse.AreaStaff},
 }
 
 // newNav is the nav of actor a on the page at path.

@@ -123,6 +123,11 @@ func (p *Panel) routes() {
 	p.mux.Handle("POST "+Prefix+"classes/{id}/attendance", p.form(clubhouse.AreaTrainer, p.markAttendance))
 	p.mux.Handle("POST "+Prefix+"classes/{id}/accept", p.form(clubhouse.AreaTrainer, p.acceptEnrollment))
 	p.mux.Handle("POST "+Prefix+"classes/{id}/reject", p.form(clubhouse.AreaTrainer, p.rejectEnrollment))
+	p.mux.Handle("GET "+Prefix+"payments", p.page(clubhouse.AreaStaff, p.pendingPayments))
+	p.mux.Handle("GET "+Prefix+"payments/{id}/receipt", p.page(clubhouse.AreaStaff, p.paymentReceipt))
+	p.mux.Handle("POST "+Prefix+"payments/{id}/validate", p.form(clubhouse.AreaStaff, p.validatePayment))
+	p.mux.Handle("POST "+Prefix+"payments/{id}/reject", p.form(clubhouse.AreaStaff, p.rejectPayment))
+	p.mux.Handle("POST "+Prefix+"payments/inbox/{id}/resolve", p.form(clubhouse.AreaStaff, p.resolveInbox))
 	p.mux.Handle(Prefix, p.public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))
 }
 

@@ -4,13 +4,16 @@
 // events (idempotent under repeated delivery, with an inbox for events that
 // match nothing). Pure rules live in payment.go, receipt.go and webhook.go;
 // the SQL in store.go and reconcile_store.go; the use cases in service.go,
-// receipts.go (receipt upload, replacement, download) and reconcile.go.
+// receipts.go (receipt upload, replacement, download), reconcile.go and
+// pending.go (the claims and inbox entries waiting for staff, and a
+// claim's validation or rejection).
 //
 // Every method that reads or changes payments takes the acting
 // clubhouse.Actor. The staff's writes (Create, Update, Delete,
-// CreateForBooking, UpdateForBooking, DeleteReceipt, ResolveInbox) and
-// reads (List, Get, ByTransaction, ForBooking, GetForBooking, OfBookings,
-// Stats, Booking, Dashboard, Inbox, OpenReceipt) refuse one without the
+// CreateForBooking, UpdateForBooking, DeleteReceipt, Validate, Reject,
+// ResolveInbox) and reads (List, Get, ByTransaction, ForBooking,
+// GetForBooking, OfBookings, Stats, Booking, Dashboard, Pending, Inbox,
+// OpenReceipt) refuse one without the
 // panel permission with clubhouse.ErrForbidden; a client's own claims and
 // views go through the Client* methods, which find the actor's client
 // record through booking.ClientOf. Deliver takes the gateway's signature

@@ -38,6 +38,9 @@ type Payment struct {
 	Checking  *time.Time `db:"checking"`
 	Checkout  *time.Time `db:"checkout"`
 	ClientID  *int64     `db:"client_id"`
+	// ClientName is the first and last name of the client whose booking or
+	// enrollment the payment pays; nil when none.
+	ClientName *string `db:"client_name"`
 	// UserID is the login of the client whose booking or enrollment the
 	// payment pays, when it has one: the payment's owner, who receives its
 	// messages (Updated). A ticket sale's payment has none.

@@ -182,8 +182,9 @@ func (s *Service) updateWithReceipt(ctx context.Context, bookingID, id int64, in
 }
 
 // OpenReceipt opens the receipt of the payment with id, which must belong
-// to the booking with bookingID. Errors: ErrStorageOff, ErrNotFound (also
-// for another booking's payment), ErrNoReceipt, ErrObjectNotFound,
+// to the booking with bookingID when it is not 0 (0: any payment, of a
+// booking or an enrollment). Errors: ErrStorageOff, ErrNotFound (also for
+// another booking's payment), ErrNoReceipt, ErrObjectNotFound,
 // ErrStorageFailed.
 func (s *Service) OpenReceipt(ctx context.Context, by clubhouse.Actor, bookingID, id int64) (ReceiptFile, error) {
 	if err := by.RequirePanel(); err != nil {
@@ -192,7 +193,13 @@ func (s *Service) OpenReceipt(ctx context.Context, by clubhouse.Actor, bookingID
 	if err := s.CheckStorage(); err != nil {
 		return ReceiptFile{}, err
 	}
-	p, err := s.getForBooking(ctx, bookingID, id)
+	var p Payment
+	var err error
+	if bookingID == 0 {
+		p, err = s.store.get(ctx, s.db, id, false)
+	} else {
+		p, err = s.getForBooking(ctx, bookingID, id)
+	}
 	if err != nil {
 		return ReceiptFile{}, err
 	}

@@ -180,6 +180,15 @@ func (store) listInbox(ctx context.Context, q sqldb.Queryer, f InboxFilter) ([]I
 	return rows, nil
 }
 
+// countOpenInbox counts the inbox's open entries.
+func (store) countOpenInbox(ctx context.Context, q sqldb.Queryer) (int, error) {
+	var n int
+	if err := q.GetContext(ctx, &n, `SELECT count(*) FROM payment_inbox WHERE resolved_at IS NULL`); err != nil {
+		return 0, fmt.Errorf("count inbox: %w", err)
+	}
+	return n, nil
+}
+
 // inboxLocked returns the inbox entry with id, locked until the transaction
 // ends. Errors: ErrInboxNotFound.
 func (store) inboxLocked(ctx context.Context, q sqldb.Queryer, id int64) (InboxEntry, error) {

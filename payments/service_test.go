@@ -709,6 +709,9 @@ func TestService_OpenReceipt(t *testing.T) {
 		wantErr     error
 	}{
 		{name: "its receipt", svc: c.svc, booking: c.booking, id: withReceipt.ID},
+		{name: "its receipt, whatever its booking", svc: c.svc, booking: 0, id: withReceipt.ID},
+		{name: "no such payment of any booking", svc: c.svc, booking: 0, id: unknown, wantErr: payments.ErrNotFound},
+		{name: "a payment of any booking without a receipt", svc: c.svc, booking: 0, id: without.ID, wantErr: payments.ErrNoReceipt},
 		{name: "storage off", svc: c.off, booking: c.booking, id: withReceipt.ID, wantErr: payments.ErrStorageOff},
 		{name: "another booking's payment", svc: c.svc, booking: c.other, id: withReceipt.ID, wantErr: payments.ErrNotFound},
 		{name: "no such payment", svc: c.svc, booking: c.booking, id: unknown, wantErr: payments.ErrNotFound},

@@ -42,6 +42,18 @@ func TestStaffOperations_refuseOthers(t *testing.T) {
 			_, err := svc.DeleteReceipt(ctx, by, 1, 1)
 			return err
 		}},
+		{"Validate", func(ctx context.Context, by clubhouse.Actor) error {
+			_, err := svc.Validate(ctx, by, 1)
+			return err
+		}},
+		{"Reject", func(ctx context.Context, by clubhouse.Actor) error {
+			_, err := svc.Reject(ctx, by, 1)
+			return err
+		}},
+		{"Pending", func(ctx context.Context, by clubhouse.Actor) error {
+			_, err := svc.Pending(ctx, by, payments.PendingQuery{})
+			return err
+		}},
 		{"ResolveInbox", func(ctx context.Context, by clubhouse.Actor) error {
 			_, _, err := svc.ResolveInbox(ctx, by, 1, payments.Resolution{})
 			return err

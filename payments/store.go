@@ -47,7 +47,8 @@ var paymentErrors = sqldb.Mapping{
 
 const paymentSelect = `SELECT p.id, p.reservation_id, p.enrollment_id, p.ticket_sale_id, p.payment_type_id, pt.name AS payment_type_name,
 	p.amount, p.transaction_id, p.claimed_transaction_id, p.gateway_response, p.status, p.status_detail, p.date, p.description, p.foto,
-	p.foto_content_type, p.created_at, p.updated_at, co.name AS court_name, r.checking, r.checkout, r.client_id, oc.user_id
+	p.foto_content_type, p.created_at, p.updated_at, co.name AS court_name, r.checking, r.checkout, r.client_id, oc.user_id,
+	oc.first_name || ' ' || oc.last_name AS client_name
 	FROM payments p
 	LEFT JOIN payment_types pt ON pt.id = p.payment_type_id
 	LEFT JOIN reservations r ON r.id = p.reservation_id
@@ -105,6 +106,21 @@ func (store) list(ctx context.Context, q sqldb.Queryer, f Filter) ([]Payment, er
 		return nil, fmt.Errorf("list payments: %w", err)
 	}
 	return rows, nil
+}
+
+// pendingClaimsPage returns limit of the clients' claims still pending
+// from offset, oldest first, and how many there are.
+func (store) pendingClaimsPage(ctx context.Context, q sqldb.Queryer, limit, offset int) ([]Payment, int, error) {
+	const pending = ` WHERE p.claimed_transaction_id IS NOT NULL AND NOT p.status AND p.status_detail = 'pending'`
+	rows := []Payment{}
+	if err := q.SelectContext(ctx, &rows, paymentSelect+pending+` ORDER BY p.date, p.id LIMIT $1 OFFSET $2`, limit, offset); err != nil {
+		return nil, 0, fmt.Errorf("list pending claims: %w", err)
+	}
+	var n int
+	if err := q.GetContext(ctx, &n, `SELECT count(*) FROM payments p`+pending); err != nil {
+		return nil, 0, fmt.Errorf("count pending claims: %w", err)
+	}
+	return rows, n, nil
 }
 
 func (store) count(ctx context.Context, q sqldb.Queryer, clientID int64) (int, error) {
