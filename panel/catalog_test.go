@@ -14,6 +14,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 	"github.com/clubhouse-go/clubhouse/payments"
+	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
 // literalKey finds the catalog keys the templates name literally: {{.T
@@ -22,8 +23,9 @@ var literalKey = regexp.MustCompile(`\.T "([^"]+)"`)
 
 // TestCatalog_panelKeys: every message the panel's pages and nav name,
 // literally or by a pattern over known values (the scopes a client may
-// ask for, the payments' states), is in both catalogs, so no page shows a
-// bare key.
+// ask for, the payments' states, the events' and tickets' states), and
+// every refusal the door and the ticket sale say in words, is in both
+// catalogs, so no page shows a bare key.
 func TestCatalog_panelKeys(t *testing.T) {
 	cat, err := web.LoadCatalog()
 	require.NoError(t, err)
@@ -51,6 +53,19 @@ func TestCatalog_panelKeys(t *testing.T) {
 	for _, s := range []string{payments.DetailPending, payments.DetailCompleted, payments.DetailFailed, payments.DetailRefunded} {
 		keys["payment."+s] = true
 	}
+	for _, s := range []string{tickets.StatusScheduled, tickets.StatusCancelled, tickets.StatusCompleted} {
+		keys["events.status."+s] = true
+	}
+	for _, s := range []string{tickets.TicketAvailable, tickets.TicketUsed, tickets.TicketExpired, tickets.TicketRefunded} {
+		keys["ticketsale.state."+s] = true
+	}
+	for _, r := range scanRefusals {
+		keys[r.key] = true
+	}
+	for _, r := range saleRefusals {
+		keys[r.key] = true
+	}
+	keys["ticketsale.err_count"], keys["ticketsale.err_package"] = true, true
 	keys["err."+strings.ReplaceAll(errNotStaff.Code, " ", "_")] = true
 	for _, tag := range []string{"es-CO", "en"} {
 		p := cat.Printer(language.MustParse(tag), time.UTC)

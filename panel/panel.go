@@ -109,6 +109,13 @@ func (p *Panel) routes() {
 	p.mux.Handle("POST "+Prefix+"logout", p.form(clubhouse.AreaNone, p.signOut))
 	p.mux.Handle("GET "+Prefix+"{$}", p.page(clubhouse.AreaNone, p.home))
 	p.mux.Handle("GET "+Prefix+"dashboard", p.page(clubhouse.AreaStaff, p.dashboard))
+	p.mux.Handle("GET "+Prefix+"events", p.page(clubhouse.AreaStaff, p.events))
+	p.mux.Handle("GET "+Prefix+"events/{id}", p.page(clubhouse.AreaStaff, p.eventDoor))
+	p.mux.Handle("POST "+Prefix+"events/{id}/scan", p.form(clubhouse.AreaStaff, p.scan))
+	p.mux.Handle("GET "+Prefix+"tickets/sell", p.page(clubhouse.AreaStaff, p.sellForm))
+	p.mux.Handle("POST "+Prefix+"tickets/quote", p.form(clubhouse.AreaStaff, p.quoteTickets))
+	p.mux.Handle("POST "+Prefix+"tickets/sell", p.form(clubhouse.AreaStaff, p.sellTickets))
+	p.mux.Handle("GET "+Prefix+"tickets/sales/{id}", p.page(clubhouse.AreaStaff, p.ticketSale))
 	p.mux.Handle(Prefix, p.public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))
 }
 
