@@ -105,9 +105,9 @@ func newParticipantRow(pt tickets.Participant, zone *time.Location) participantR
 	return row
 }
 
-// fieldCode is the scan field's name: the ticket's code as the scanner
+// fieldTicketCode is the scan field's name: the ticket's code as the scanner
 // types it.
-const fieldCode = "code"
+const fieldTicketCode = "code"
 
 // eventID reads the path's event id; a malformed one is no page.
 func eventID(r *http.Request) (int64, error) {
@@ -171,8 +171,8 @@ var scanRefusals = []struct {
 // which says who came in. A refused scan (a ticket used, expired or
 // refunded, an unknown or malformed code, an event full, ended or no
 // longer scheduled) changes nothing and shows the door page again with
-// the refusal in words and its status: 409, 404 for an unknown code, 400
-// for a malformed or empty one.
+// the refusal in words, naming the code as printed on the ticket, and its
+// status: 409, 404 for an unknown code, 400 for a malformed or empty one.
 func (p *Panel) scan(w http.ResponseWriter, r *http.Request) error {
 	id, err := eventID(r)
 	if err != nil {
@@ -180,7 +180,7 @@ func (p *Panel) scan(w http.ResponseWriter, r *http.Request) error {
 	}
 	v := visitOf(r)
 	f := p.newForm(r)
-	code := f.text(fieldCode, true, tickets.MaxCodeLength)
+	code := f.text(fieldTicketCode, true, tickets.MaxCodeLength)
 	if !f.ok() {
 		return p.doorAgain(w, r, id, http.StatusBadRequest, "", f.errs)
 	}
@@ -193,9 +193,13 @@ func (p *Panel) scan(w http.ResponseWriter, r *http.Request) error {
 		http.Redirect(w, r, to, http.StatusSeeOther)
 		return nil
 	}
+	shown := code
+	if c, perr := tickets.ParseCode(code); perr == nil {
+		shown = tickets.FormatCode(c)
+	}
 	for _, sr := range scanRefusals {
 		if errors.Is(err, sr.err) {
-			return p.doorAgain(w, r, id, wire.Status(clubhouse.KindOf(err)), p.rd.Printer(r).T(sr.key, "code", code), nil)
+			return p.doorAgain(w, r, id, wire.Status(clubhouse.KindOf(err)), p.rd.Printer(r).T(sr.key, "code", shown), nil)
 		}
 	}
 	return err

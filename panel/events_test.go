@@ -54,8 +54,8 @@ func (c doorClub) taken(t *testing.T) int {
 	return e.Taken
 }
 
-// typed is a ticket's code as a person types it: grouped, in lower case.
-func typed(tk tickets.Ticket) string { return strings.ToLower(tickets.FormatCode(tk.Code)) }
+// typedCode is a ticket's code as a person types it: grouped, in lower case.
+func typedCode(tk tickets.Ticket) string { return strings.ToLower(tickets.FormatCode(tk.Code)) }
 
 // TestEvents_list: the desk's events list shows each scheduled event
 // from today on with its time, court and places, linking to its door.
@@ -102,7 +102,7 @@ func TestEvents_door(t *testing.T) {
 	assert.Contains(t, res.Body, "Todavía no ha ingresado nadie.")
 
 	// A scan seats the holder, and the page after it says who.
-	res = d.post(scan, url.Values{"code": {typed(tk[0])}})
+	res = d.post(scan, url.Values{"code": {typedCode(tk[0])}})
 	require.Equal(t, http.StatusSeeOther, res.Status, res.Body)
 	assert.Equal(t, door+"?seated="+tk[0].Code, res.Location())
 	assert.Equal(t, tickets.TicketUsed, c.status(t, tk[0]))
@@ -125,9 +125,9 @@ func TestEvents_door(t *testing.T) {
 		status     int
 		says       string
 	}{
-		{"used", typed(tk[0]), http.StatusConflict, "Tiquete ya usado: " + typed(tk[0])},
-		{"expired", typed(tk[1]), http.StatusConflict, "Tiquete vencido: " + typed(tk[1])},
-		{"refunded", tk[2].Code, http.StatusConflict, "Tiquete reembolsado: " + tk[2].Code},
+		{"used", typedCode(tk[0]), http.StatusConflict, "Tiquete ya usado: " + tickets.FormatCode(tk[0].Code)},
+		{"expired", typedCode(tk[1]), http.StatusConflict, "Tiquete vencido: " + tickets.FormatCode(tk[1].Code)},
+		{"refunded", tk[2].Code, http.StatusConflict, "Tiquete reembolsado: " + tickets.FormatCode(tk[2].Code)},
 		{"unknown", "2222-2222-2222", http.StatusNotFound, "Código desconocido: 2222-2222-2222"},
 		{"malformed", "hola", http.StatusBadRequest, "Código no válido: hola"},
 	} {
@@ -156,7 +156,7 @@ func TestEvents_door(t *testing.T) {
 	assert.Equal(t, 2, c.taken(t))
 
 	// A scan without the session's CSRF token is refused before it seats.
-	err = c.club.Tickets.Events.RemoveParticipant(t.Context(), c.club.Staff, c.event.ID, participantOf(t, c, tk[3]))
+	err = c.club.Tickets.Events.RemoveParticipant(t.Context(), c.club.Staff, c.event.ID, participantOfTicket(t, c, tk[3]))
 	require.NoError(t, err)
 	res = d.post(scan, url.Values{"code": {tk[5].Code}, "csrf_token": {""}})
 	assert.Equal(t, http.StatusForbidden, res.Status)
@@ -164,8 +164,8 @@ func TestEvents_door(t *testing.T) {
 	assert.Equal(t, 1, c.taken(t))
 }
 
-// participantOf is the id of the participant that sits on tk.
-func participantOf(t *testing.T, c doorClub, tk tickets.Ticket) int64 {
+// participantOfTicket is the id of the participant that sits on tk.
+func participantOfTicket(t *testing.T, c doorClub, tk tickets.Ticket) int64 {
 	t.Helper()
 	got, err := c.club.Tickets.Sales.Ticket(t.Context(), c.club.Staff, tk.Code)
 	require.NoError(t, err)

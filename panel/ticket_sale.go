@@ -25,22 +25,22 @@ import (
 
 // The fields of the sale page's forms.
 const (
-	fieldPackage     = "package"
-	fieldCount       = "ticket_count"
-	fieldQuote       = "quote_id"
-	fieldBuyerName   = "buyer_name"
-	fieldBuyerDoc    = "buyer_document"
-	fieldBuyerEmail  = "buyer_email"
-	fieldPaymentType = "payment_type"
-	fieldAmount      = "amount"
-	fieldTransaction = "transaction_id"
+	saleFieldPackage     = "package"
+	saleFieldCount       = "ticket_count"
+	saleFieldQuote       = "quote_id"
+	saleFieldBuyerName   = "buyer_name"
+	saleFieldBuyerDoc    = "buyer_document"
+	saleFieldBuyerEmail  = "buyer_email"
+	saleFieldPaymentType = "payment_type"
+	saleFieldAmount      = "amount"
+	saleFieldTransaction = "transaction_id"
 	// The quote's figures, which the sale form carries to show them
 	// again when the sale is refused; the sale itself takes them from
 	// the quote the service stored under its id.
-	fieldQuoteCount = "quote_count"
-	fieldQuoteUnit  = "quote_unit"
-	fieldQuoteTotal = "quote_total"
-	fieldQuoteUntil = "quote_until"
+	saleFieldQuoteCount = "quote_count"
+	saleFieldQuoteUnit  = "quote_unit"
+	saleFieldQuoteTotal = "quote_total"
+	saleFieldQuoteUntil = "quote_until"
 )
 
 // saleView is the data of the sale page: the packages on sale, the
@@ -70,9 +70,9 @@ type saleFields struct {
 	Transaction   string
 }
 
-// saleView reads the packages on sale (active, of an active program) and
+// saleData reads the packages on sale (active, of an active program) and
 // the payment types the page's selects offer.
-func (p *Panel) saleView(r *http.Request, in saleFields, q *tickets.Quote) (saleView, error) {
+func (p *Panel) saleData(r *http.Request, in saleFields, q *tickets.Quote) (saleView, error) {
 	v := visitOf(r)
 	progs, err := v.club.Tickets.Programs.List(r.Context(), v.actor)
 	if err != nil {
@@ -103,7 +103,7 @@ func (p *Panel) saleView(r *http.Request, in saleFields, q *tickets.Quote) (sale
 // salePage renders the sale page with status, its fields' messages in
 // errs.
 func (p *Panel) salePage(w http.ResponseWriter, r *http.Request, status int, in saleFields, q *tickets.Quote, errs web.FormErrors) error {
-	sv, err := p.saleView(r, in, q)
+	sv, err := p.saleData(r, in, q)
 	if err != nil {
 		return err
 	}
@@ -118,9 +118,9 @@ func (p *Panel) sellForm(w http.ResponseWriter, r *http.Request) error {
 	return p.salePage(w, r, http.StatusOK, saleFields{}, nil, nil)
 }
 
-// count reads field's number of tickets, 1 to tickets.MaxTicketCount;
+// ticketCount reads field's number of tickets, 1 to tickets.MaxTicketCount;
 // an empty field is not present (the package's own count).
-func count(f *formReader, field string) (clubhouse.Optional[int], string) {
+func ticketCount(f *formReader, field string) (clubhouse.Optional[int], string) {
 	s := f.text(field, false, 8)
 	if s == "" {
 		return clubhouse.Optional[int]{}, s
@@ -139,8 +139,8 @@ func count(f *formReader, field string) (clubhouse.Optional[int], string) {
 // bounds, comes back with the field's message.
 func (p *Panel) quoteTickets(w http.ResponseWriter, r *http.Request) error {
 	f := p.newForm(r)
-	in := saleFields{Package: f.id(fieldPackage, true)}
-	n, typed := count(f, fieldCount)
+	in := saleFields{Package: f.id(saleFieldPackage, true)}
+	n, typed := ticketCount(f, saleFieldCount)
 	in.Count = typed
 	if !f.ok() {
 		return p.salePage(w, r, http.StatusBadRequest, in, nil, f.errs)
@@ -148,9 +148,9 @@ func (p *Panel) quoteTickets(w http.ResponseWriter, r *http.Request) error {
 	v := visitOf(r)
 	q, err := v.club.Tickets.Programs.Quote(r.Context(), v.actor, tickets.QuoteInput{PackageID: in.Package, TicketCount: n})
 	if err != nil {
-		field, key := fieldPackage, "ticketsale.err_package"
+		field, key := saleFieldPackage, "ticketsale.err_package"
 		if errors.Is(err, clubhouse.ErrInvalidData) || errors.Is(err, clubhouse.ErrIncomplete) {
-			field, key = fieldCount, "ticketsale.err_count"
+			field, key = saleFieldCount, "ticketsale.err_count"
 		}
 		return p.saleRefused(w, r, err, in, nil, field, key)
 	}
@@ -164,15 +164,15 @@ var saleRefusals = []struct {
 	err        error
 	field, key string
 }{
-	{tickets.ErrPaymentAmount, fieldAmount, "ticketsale.err_total"},
-	{clubhouse.ErrInvalidAmount, fieldAmount, "err.amount"},
+	{tickets.ErrPaymentAmount, saleFieldAmount, "ticketsale.err_total"},
+	{clubhouse.ErrInvalidAmount, saleFieldAmount, "err.amount"},
 	{tickets.ErrQuoteExpired, "", "ticketsale.err_quote_expired"},
 	{tickets.ErrQuoteNotFound, "", "ticketsale.err_quote_expired"},
 	{tickets.ErrQuoteUsed, "", "ticketsale.err_quote_used"},
 	{tickets.ErrProgramInactive, "", "ticketsale.err_package"},
 	{tickets.ErrPackageInactive, "", "ticketsale.err_package"},
-	{payments.ErrTransactionUsed, fieldTransaction, "ticketsale.err_transaction_used"},
-	{clubhouse.ErrInvalidReference, fieldPaymentType, "err.choose"},
+	{payments.ErrTransactionUsed, saleFieldTransaction, "ticketsale.err_transaction_used"},
+	{clubhouse.ErrInvalidReference, saleFieldPaymentType, "err.choose"},
 	{clubhouse.ErrInvalidData, "", "ticketsale.err_data"},
 	{clubhouse.ErrIncomplete, "", "ticketsale.err_data"},
 }
@@ -184,17 +184,17 @@ var saleRefusals = []struct {
 // shown again, and nothing stored.
 func (p *Panel) sellTickets(w http.ResponseWriter, r *http.Request) error {
 	f := p.newForm(r)
-	quoteID := f.text(fieldQuote, true, 36)
+	quoteID := f.text(saleFieldQuote, true, 36)
 	q := quoteEcho(f, quoteID)
-	in := saleFields{BuyerName: f.text(fieldBuyerName, true, tickets.MaxNameLength),
-		BuyerDocument: f.text(fieldBuyerDoc, true, tickets.MaxDocumentLength),
-		BuyerEmail:    f.text(fieldBuyerEmail, false, tickets.MaxEmailLength),
-		PaymentType:   f.id(fieldPaymentType, true), Transaction: f.text(fieldTransaction, false, payments.MaxTransactionID)}
+	in := saleFields{BuyerName: f.text(saleFieldBuyerName, true, tickets.MaxNameLength),
+		BuyerDocument: f.text(saleFieldBuyerDoc, true, tickets.MaxDocumentLength),
+		BuyerEmail:    f.text(saleFieldBuyerEmail, false, tickets.MaxEmailLength),
+		PaymentType:   f.id(saleFieldPaymentType, true), Transaction: f.text(saleFieldTransaction, false, payments.MaxTransactionID)}
 	if q != nil {
 		in.Package, in.Count = q.PackageID, strconv.Itoa(q.TicketCount)
 	}
-	in.Amount = f.r.FormValue(fieldAmount)
-	amount := f.money(fieldAmount, true)
+	in.Amount = f.r.FormValue(saleFieldAmount)
+	amount := f.money(saleFieldAmount, true)
 	if !f.ok() {
 		return p.salePage(w, r, http.StatusBadRequest, in, q, f.errs)
 	}
@@ -241,11 +241,11 @@ func (p *Panel) saleRefused(w http.ResponseWriter, r *http.Request, err error, i
 // to show them again; nil when they are missing or malformed.
 func quoteEcho(f *formReader, id string) *tickets.Quote {
 	r := f.r
-	pkg, err1 := strconv.ParseInt(r.FormValue(fieldPackage), 10, 64)
-	n, err2 := strconv.Atoi(r.FormValue(fieldQuoteCount))
-	unit, err3 := decimal.NewFromString(r.FormValue(fieldQuoteUnit))
-	total, err4 := decimal.NewFromString(r.FormValue(fieldQuoteTotal))
-	until, err5 := time.Parse(time.RFC3339, r.FormValue(fieldQuoteUntil))
+	pkg, err1 := strconv.ParseInt(r.FormValue(saleFieldPackage), 10, 64)
+	n, err2 := strconv.Atoi(r.FormValue(saleFieldQuoteCount))
+	unit, err3 := decimal.NewFromString(r.FormValue(saleFieldQuoteUnit))
+	total, err4 := decimal.NewFromString(r.FormValue(saleFieldQuoteTotal))
+	until, err5 := time.Parse(time.RFC3339, r.FormValue(saleFieldQuoteUntil))
 	if id == "" || errors.Join(err1, err2, err3, err4, err5) != nil {
 		return nil
 	}

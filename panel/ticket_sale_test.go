@@ -16,15 +16,15 @@ import (
 	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
-// hiddenField finds a form's hidden fields but the CSRF token.
-var hiddenField = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" value="([^"]*)">`)
+// hiddenInput finds a form's hidden fields but the CSRF token.
+var hiddenInput = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" value="([^"]*)">`)
 
-// saleForm is the sale form of a quote's page: its hidden fields (the
+// ticketSaleForm is the sale form of a quote's page: its hidden fields (the
 // quote's) and the buyer and payment of fields.
-func saleForm(t *testing.T, quoted page, fields map[string]string) url.Values {
+func ticketSaleForm(t *testing.T, quoted page, fields map[string]string) url.Values {
 	t.Helper()
 	form := url.Values{}
-	for _, m := range hiddenField.FindAllStringSubmatch(quoted.Body, -1) {
+	for _, m := range hiddenInput.FindAllStringSubmatch(quoted.Body, -1) {
 		if m[1] != "csrf_token" {
 			form.Set(m[1], m[2])
 		}
@@ -36,8 +36,8 @@ func saleForm(t *testing.T, quoted page, fields map[string]string) url.Values {
 	return form
 }
 
-// sales counts the sales stored.
-func sales(t *testing.T, club *fixture.Club) int {
+// soldSales counts the sales stored.
+func soldSales(t *testing.T, club *fixture.Club) int {
 	t.Helper()
 	_, n, err := club.Tickets.Sales.List(t.Context(), club.Staff, tickets.SaleFilter{})
 	require.NoError(t, err)
@@ -72,12 +72,12 @@ func TestTicketSale_desk(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, res.Status)
 	assert.Contains(t, res.Body, "Ese paquete no está a la venta")
 
-	quoted := d.post("/panel/tickets/quote", url.Values{"package": {itoa(pkg.ID)}, "ticket_count": {"2"}})
+	quoted := d.post("/panel/tickets/quote", url.Values{"package": {idText(pkg.ID)}, "ticket_count": {"2"}})
 	require.Equal(t, http.StatusOK, quoted.Status, quoted.Body)
 	assert.Contains(t, quoted.Body, `<dd id="quote-total">$`+"\u00a0"+`36.000</dd>`)
 	assert.Contains(t, quoted.Body, `<input id="amount" name="amount" type="text" inputmode="decimal" autocomplete="off" required value="36000">`,
 		"the amount is the quote's total")
-	assert.Contains(t, quoted.Body, `<option value="`+itoa(cash.ID)+`">Efectivo</option>`)
+	assert.Contains(t, quoted.Body, `<option value="`+idText(cash.ID)+`">Efectivo</option>`)
 
 	// Refusals: each comes back with its fields' messages, the quote
 	// still shown, and nothing stored.
@@ -87,13 +87,13 @@ func TestTicketSale_desk(t *testing.T) {
 		status int
 		says   []string
 	}{
-		{"no buyer", map[string]string{"payment_type": itoa(cash.ID), "amount": "36000"}, http.StatusBadRequest, []string{
+		{"no buyer", map[string]string{"payment_type": idText(cash.ID), "amount": "36000"}, http.StatusBadRequest, []string{
 			`<p id="buyer_name-error" class="field-error">Completa este campo.</p>`,
 			`<p id="buyer_document-error" class="field-error">Completa este campo.</p>`}},
-		{"bad amount", map[string]string{"buyer_name": "Marta Gómez", "buyer_document": "CC 52123456", "payment_type": itoa(cash.ID),
+		{"bad amount", map[string]string{"buyer_name": "Marta Gómez", "buyer_document": "CC 52123456", "payment_type": idText(cash.ID),
 			"amount": "mucho"}, http.StatusBadRequest, []string{`<p id="amount-error" class="field-error">Escribe un valor en pesos, como 120.000.</p>`}},
 		{"amount not the total", map[string]string{"buyer_name": "Marta Gómez", "buyer_document": "CC 52123456",
-			"payment_type": itoa(cash.ID), "amount": "30.000"}, http.StatusBadRequest, []string{
+			"payment_type": idText(cash.ID), "amount": "30.000"}, http.StatusBadRequest, []string{
 			`<p id="amount-error" class="field-error">El valor debe ser el total de la venta, $` + "\u00a0" + `36.000.</p>`}},
 		{"no payment type", map[string]string{"buyer_name": "Marta Gómez", "buyer_document": "CC 52123456", "amount": "36000"},
 			http.StatusBadRequest, []string{`<p id="payment_type-error" class="field-error">Completa este campo.</p>`}},
@@ -101,29 +101,29 @@ func TestTicketSale_desk(t *testing.T) {
 			"amount": "36000"}, http.StatusBadRequest, []string{`<p id="payment_type-error" class="field-error">Elige una opción de la lista.</p>`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := d.post("/panel/tickets/sell", saleForm(t, quoted, tc.fields))
+			res := d.post("/panel/tickets/sell", ticketSaleForm(t, quoted, tc.fields))
 			assert.Equal(t, tc.status, res.Status)
 			for _, s := range tc.says {
 				assert.Contains(t, res.Body, s)
 			}
 			assert.Contains(t, res.Body, `<dd id="quote-total">$`+"\u00a0"+`36.000</dd>`, "the quote is shown again")
-			assert.Equal(t, 0, sales(t, club))
+			assert.Equal(t, 0, soldSales(t, club))
 		})
 	}
 	good := map[string]string{"buyer_name": "Marta Gómez", "buyer_document": "CC 52123456", "buyer_email": "marta@example.com",
-		"payment_type": itoa(cash.ID), "amount": "$ 36.000"}
-	noToken := saleForm(t, quoted, good)
+		"payment_type": idText(cash.ID), "amount": "$ 36.000"}
+	noToken := ticketSaleForm(t, quoted, good)
 	noToken.Set("csrf_token", "")
 	assert.Equal(t, http.StatusForbidden, d.post("/panel/tickets/sell", noToken).Status)
-	assert.Equal(t, 0, sales(t, club))
+	assert.Equal(t, 0, soldSales(t, club))
 
 	// The sale, and its page of codes to print.
-	res = d.post("/panel/tickets/sell", saleForm(t, quoted, good))
+	res = d.post("/panel/tickets/sell", ticketSaleForm(t, quoted, good))
 	require.Equal(t, http.StatusSeeOther, res.Status, res.Body)
 	list, n, err := club.Tickets.Sales.List(t.Context(), club.Staff, tickets.SaleFilter{})
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
-	assert.Equal(t, "/panel/tickets/sales/"+itoa(list[0].ID), res.Location())
+	assert.Equal(t, "/panel/tickets/sales/"+idText(list[0].ID), res.Location())
 	sale, err := club.Tickets.Sales.Get(t.Context(), club.Staff, list[0].ID)
 	require.NoError(t, err)
 	assert.Equal(t, 2, sale.TicketCount)
@@ -146,10 +146,11 @@ func TestTicketSale_desk(t *testing.T) {
 	assert.Contains(t, d.get(css[1]).Body, "@media print {\n  .top, .skip, .no-print { display: none; }", "printed, the page has no nav")
 
 	// The quote made its sale: it makes no other.
-	res = d.post("/panel/tickets/sell", saleForm(t, quoted, good))
+	res = d.post("/panel/tickets/sell", ticketSaleForm(t, quoted, good))
 	assert.Equal(t, http.StatusConflict, res.Status)
 	assert.Contains(t, res.Body, "Esta cotización ya se usó en una venta: cotiza de nuevo.")
-	assert.Equal(t, 1, sales(t, club))
+	assert.Equal(t, 1, soldSales(t, club))
 }
 
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+// idText is an id as a form sends it.
+func idText(n int64) string { return strconv.FormatInt(n, 10) }
