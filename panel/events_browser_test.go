@@ -82,8 +82,9 @@ func slotOfTicket(t *testing.T, c doorClub, tk tickets.Ticket) string {
 }
 
 // TestBrowser_ticketSale: with JavaScript on and off, the desk quotes a
-// package, confirms the sale to a buyer paid in cash and gets the page of
-// its codes; each page passes axe-core.
+// package, confirms the sale without a buyer and sees the fields' messages,
+// then to a buyer paid in cash and gets the page of its codes, which prints
+// without the nav; each page passes axe-core.
 func TestBrowser_ticketSale(t *testing.T) {
 	t.Parallel()
 	c := newDoorClub(t, 8, 1)
@@ -110,6 +111,16 @@ func TestBrowser_ticketSale(t *testing.T) {
 			assert.Equal(t, "$\u00a054.000", browsertest.Text(t, ctx, "#quote-total"))
 			browsertest.RequireAccessible(t, ctx)
 			browsertest.Screenshot(t, ctx, "quote")
+
+			// Confirmed without a buyer, the form comes back saying so.
+			require.NoError(t, chromedp.Do(ctx,
+				chromedp.Click(chromedp.ID("sell-button")),
+				chromedp.WaitVisible(chromedp.ID("buyer_name-error")),
+			))
+			assert.Equal(t, "Completa este campo.", browsertest.Text(t, ctx, "#buyer_document-error"))
+			assert.Equal(t, "$\u00a054.000", browsertest.Text(t, ctx, "#quote-total"), "the quote is shown again")
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "refused")
 
 			buyer := "Marta Gómez " + name
 			require.NoError(t, chromedp.Do(ctx,

@@ -70,19 +70,21 @@ type saleFields struct {
 	Transaction   string
 }
 
-// saleData reads the packages on sale (active, of an active program) and
-// the payment types the page's selects offer.
+// saleData reads the packages on sale (active, of an active program)
+// and, once there is a quote to sell, the payment types: the options of
+// the page's selects.
 func (p *Panel) saleData(r *http.Request, in saleFields, q *tickets.Quote) (saleView, error) {
 	v := visitOf(r)
 	progs, err := v.club.Tickets.Programs.List(r.Context(), v.actor)
 	if err != nil {
 		return saleView{}, err
 	}
-	types, err := v.club.Catalogs.PaymentTypes.List(r.Context(), v.actor, "")
-	if err != nil {
-		return saleView{}, err
+	out := saleView{Quote: q, In: in}
+	if q != nil {
+		if out.PaymentTypes, err = v.club.Catalogs.PaymentTypes.List(r.Context(), v.actor, ""); err != nil {
+			return saleView{}, err
+		}
 	}
-	out := saleView{PaymentTypes: types, Quote: q, In: in}
 	for _, pr := range progs {
 		if !pr.IsActive {
 			continue
