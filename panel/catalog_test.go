@@ -27,8 +27,9 @@ var literalKey = regexp.MustCompile(`\.T "([^"]+)"`)
 // TestCatalog_panelKeys: every message the panel's pages and nav name,
 // literally or by a pattern over known values (the scopes a client may
 // ask for, the payments' states, the marks of attendance, the classes'
-// states and weekdays), is in both catalogs, so no page shows a
-// bare key.
+// states and weekdays, the events' and tickets' states), and every
+// refusal the door and the ticket sale say in words, is in both catalogs,
+// so no page shows a bare key.
 func TestCatalog_panelKeys(t *testing.T) {
 	cat, err := web.LoadCatalog()
 	require.NoError(t, err)
@@ -69,6 +70,19 @@ func TestCatalog_panelKeys(t *testing.T) {
 		keys[rw.key] = true
 	}
 	keys["classes.and"], keys["classes.schedule"] = true, true
+	for _, s := range []string{tickets.StatusScheduled, tickets.StatusCancelled, tickets.StatusCompleted} {
+		keys["events.status."+s] = true
+	}
+	for _, s := range []string{tickets.TicketAvailable, tickets.TicketUsed, tickets.TicketExpired, tickets.TicketRefunded} {
+		keys["ticketsale.state."+s] = true
+	}
+	for _, r := range scanRefusals {
+		keys[r.key] = true
+	}
+	for _, r := range saleRefusals {
+		keys[r.key] = true
+	}
+	keys["ticketsale.err_count"], keys["ticketsale.err_package"] = true, true
 	keys["err."+strings.ReplaceAll(errNotStaff.Code, " ", "_")] = true
 	for _, s := range []booking.PaymentState{booking.PaymentPaid, booking.PaymentPartial, booking.PaymentUnpaid} {
 		keys["day.pay."+string(s)] = true

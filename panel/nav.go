@@ -30,6 +30,7 @@ var navPages = []struct {
 	{"nav.dashboard", Prefix + "dashboard", clubhouse.AreaStaff},
 	{"nav.classes", Prefix + "classes", clubhouse.AreaTrainer},
 	{"nav.payments", Prefix + "payments", clubhouse.AreaStaff},
+	{"nav.events", Prefix + "events", clubhouse.AreaStaff},
 }
 
 // newNav is the nav of actor a on the page at path.

@@ -128,6 +128,13 @@ func (p *Panel) routes() {
 	p.mux.Handle("POST "+Prefix+"payments/{id}/validate", p.form(clubhouse.AreaStaff, p.validatePayment))
 	p.mux.Handle("POST "+Prefix+"payments/{id}/reject", p.form(clubhouse.AreaStaff, p.rejectPayment))
 	p.mux.Handle("POST "+Prefix+"payments/inbox/{id}/resolve", p.form(clubhouse.AreaStaff, p.resolveInbox))
+	p.mux.Handle("GET "+Prefix+"events", p.page(clubhouse.AreaStaff, p.events))
+	p.mux.Handle("GET "+Prefix+"events/{id}", p.page(clubhouse.AreaStaff, p.eventDoor))
+	p.mux.Handle("POST "+Prefix+"events/{id}/scan", p.form(clubhouse.AreaStaff, p.scan))
+	p.mux.Handle("GET "+Prefix+"tickets/sell", p.page(clubhouse.AreaStaff, p.sellForm))
+	p.mux.Handle("POST "+Prefix+"tickets/quote", p.form(clubhouse.AreaStaff, p.quoteTickets))
+	p.mux.Handle("POST "+Prefix+"tickets/sell", p.form(clubhouse.AreaStaff, p.sellTickets))
+	p.mux.Handle("GET "+Prefix+"tickets/sales/{id}", p.page(clubhouse.AreaStaff, p.ticketSale))
 	p.mux.Handle(Prefix, p.public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))
 }
 

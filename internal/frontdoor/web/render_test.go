@@ -205,7 +205,7 @@ func TestRenderer_Error(t *testing.T) {
 		{"unauthenticated", clubhouse.Errorf(clubhouse.Unauthenticated, "unauthenticated", "Sign in first."), 401, "Inicia sesión para continuar", "Sign in first.", "", ""},
 		{"forbidden", clubhouse.Errorf(clubhouse.Forbidden, "forbidden", "Clients cannot use the panel."), 403, "Acceso denegado", "Clients cannot use the panel.", "", ""},
 		{"not found", fmt.Errorf("get booking: %w", clubhouse.Errorf(clubhouse.NotFound, "not found", "Booking 7 does not exist.")), 404, "Página no encontrada", "Booking 7 does not exist.", "", ""},
-		{"conflict", clubhouse.Errorf(clubhouse.Conflict, "court occupied", "The court is already booked in that slot.").Wrap(errDriver), 409, "No se pudo completar", "The court is already booked", "10.0.0.7", "refused"},
+		{"conflict", clubhouse.Errorf(clubhouse.Conflict, "slot taken", "The court is already booked in that slot.").Wrap(errDriver), 409, "No se pudo completar", "The court is already booked", "10.0.0.7", "refused"},
 		{"too large", clubhouse.Errorf(clubhouse.TooLarge, "too large", "At most 5 MB."), 413, "El archivo es demasiado grande", "At most 5 MB.", "", ""},
 		{"rate limited", clubhouse.Errorf(clubhouse.RateLimited, "rate limited", "Too many."), 429, "Demasiados intentos", "Too many.", "", ""},
 		{"unavailable", clubhouse.Errorf(clubhouse.Unavailable, "storage unavailable", "S3 at 10.0.0.7 is down."), 503, "Servicio no disponible", "no está disponible", "10.0.0.7", "unavailable"},
@@ -310,7 +310,7 @@ func TestRenderer_Form(t *testing.T) {
 		message string
 	}{
 		{"invalid", clubhouse.ErrInvalidData.Withf("start: 10:10 is not on the 30-minute grid."), 400, "start: 10:10 is not on the 30-minute grid."},
-		{"conflict", clubhouse.Errorf(clubhouse.Conflict, "court occupied", "The court is already booked in that slot."), 409, "The court is already booked in that slot."},
+		{"conflict", clubhouse.Errorf(clubhouse.Conflict, "slot taken", "The court is already booked in that slot."), 409, "The court is already booked in that slot."},
 		{"csrf words from the catalog", clubhouse.Errorf(clubhouse.Invalid, "csrf token", "x"), 400, "El formulario no trae el código de seguridad"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
