@@ -112,6 +112,7 @@ var exported = map[string]error{
 	"booking.ErrDocumentInUse":          booking.ErrDocumentInUse,
 	"booking.ErrEmailInUse":             booking.ErrEmailInUse,
 	"booking.ErrPhoneInUse":             booking.ErrPhoneInUse,
+	"booking.ErrInvalidEmail":           booking.ErrInvalidEmail,
 	"booking.ErrUserNotFound":           booking.ErrUserNotFound,
 	"booking.ErrCouponNotFound":         booking.ErrCouponNotFound,
 	"booking.ErrCouponInvalid":          booking.ErrCouponInvalid,
