@@ -82,3 +82,13 @@ func (p *Printer) Date(t time.Time) string { return p.locale.date(p.locale, t.In
 // Time formats the time of day of t in the club's zone, 24-hour HH:MM in
 // both languages, as the club's schedules are written.
 func (p *Printer) Time(t time.Time) string { return t.In(p.zone).Format("15:04") }
+
+// WallDate formats the day of a wall time of the club, as its clock read
+// it (a booking's checking and checkout, kept as a wall value in a UTC
+// time.Time), without moving it to the club's zone: Date would move it
+// by the zone's offset.
+func (p *Printer) WallDate(t time.Time) string { return p.locale.date(p.locale, t) }
+
+// WallTime formats the time of day of a wall time of the club (see
+// WallDate), 24-hour HH:MM, without moving it to the club's zone.
+func (p *Printer) WallTime(t time.Time) string { return t.Format("15:04") }

@@ -61,3 +61,17 @@ func TestPrinter_DateTime(t *testing.T) {
 		})
 	}
 }
+
+// TestPrinter_WallDateTime: a wall time shows as the club's clock read
+// it, whatever the printer's zone; Date and Time would move it.
+func TestPrinter_WallDateTime(t *testing.T) {
+	bogota, err := time.LoadLocation("America/Bogota")
+	require.NoError(t, err)
+	c := testCatalog(t)
+	es, en := c.Printer(Spanish, bogota), c.Printer(English, bogota)
+	wall := time.Date(2026, 12, 8, 2, 15, 0, 0, time.UTC) // 02:15 on the 8th on the club's clock
+	assert.Equal(t, "martes 8 de diciembre de 2026", es.WallDate(wall))
+	assert.Equal(t, "Tuesday, December 8, 2026", en.WallDate(wall))
+	assert.Equal(t, "02:15", es.WallTime(wall))
+	assert.Equal(t, "lunes 7 de diciembre de 2026", es.Date(wall), "Date moves it to Bogota")
+}

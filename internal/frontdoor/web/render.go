@@ -141,7 +141,8 @@ type View struct {
 
 // Page is what a template sees: the View, the request's language, nonce
 // and path, and the printer's messages and formats as methods ({{.T
-// "sign_in"}}, {{.Money .Data.Owed}}, {{.Date .Data.Day}}).
+// "sign_in"}}, {{.Money .Data.Owed}}, {{.Date .Data.Day}}; a booking's wall
+// times with {{.WallDate .Checking}} and {{.WallTime .Checking}}).
 type Page struct {
 	View
 	Lang       string
@@ -173,6 +174,12 @@ func (pg *Page) Date(t time.Time) string { return pg.p.Date(t) }
 
 // Time formats a time of day (see Printer.Time).
 func (pg *Page) Time(t time.Time) string { return pg.p.Time(t) }
+
+// WallDate formats the day of a wall time (see Printer.WallDate).
+func (pg *Page) WallDate(t time.Time) string { return pg.p.WallDate(t) }
+
+// WallTime formats the time of day of a wall time (see Printer.WallTime).
+func (pg *Page) WallTime(t time.Time) string { return pg.p.WallTime(t) }
 
 // FieldError returns the message of a form's field, or "".
 func (pg *Page) FieldError(field string) string { return pg.Errors[field] }
