@@ -11,6 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
 
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 	"github.com/clubhouse-go/clubhouse/payments"
@@ -22,7 +25,8 @@ var literalKey = regexp.MustCompile(`\.T "([^"]+)"`)
 
 // TestCatalog_panelKeys: every message the panel's pages and nav name,
 // literally or by a pattern over known values (the scopes a client may
-// ask for, the payments' states), is in both catalogs, so no page shows a
+// ask for, the payments' and the enrollments' states, the words of the
+// errors a page shows), is in both catalogs, so no page shows a
 // bare key.
 func TestCatalog_panelKeys(t *testing.T) {
 	cat, err := web.LoadCatalog()
@@ -51,7 +55,14 @@ func TestCatalog_panelKeys(t *testing.T) {
 	for _, s := range []string{payments.DetailPending, payments.DetailCompleted, payments.DetailFailed, payments.DetailRefunded} {
 		keys["payment."+s] = true
 	}
-	keys["err."+strings.ReplaceAll(errNotStaff.Code, " ", "_")] = true
+	for _, s := range []string{classes.EnrollmentPending, classes.EnrollmentAccepted, classes.EnrollmentWaitlisted,
+		classes.EnrollmentRejected, classes.EnrollmentCancelled} {
+		keys["clients.enrollment."+s] = true
+	}
+	for _, e := range []error{errNotStaff, booking.ErrClientNotFound, booking.ErrInvalidEmail, booking.ErrEmailInUse,
+		booking.ErrDocumentInUse, booking.ErrPhoneInUse, clubhouse.ErrInvalidQuery} {
+		keys["err."+strings.ReplaceAll(clubhouse.AsError(e).Code, " ", "_")] = true
+	}
 	for _, tag := range []string{"es-CO", "en"} {
 		p := cat.Printer(language.MustParse(tag), time.UTC)
 		for k := range keys {

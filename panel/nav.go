@@ -27,6 +27,7 @@ var navPages = []struct {
 	area      clubhouse.Area
 }{
 	{"nav.dashboard", Prefix + "dashboard", clubhouse.AreaStaff},
+	{"nav.clients", Prefix + "clients", clubhouse.AreaStaff},
 }
 
 // newNav is the nav of actor a on the page at path.

@@ -109,6 +109,12 @@ func (p *Panel) routes() {
 	p.mux.Handle("POST "+Prefix+"logout", p.form(clubhouse.AreaNone, p.signOut))
 	p.mux.Handle("GET "+Prefix+"{$}", p.page(clubhouse.AreaNone, p.home))
 	p.mux.Handle("GET "+Prefix+"dashboard", p.page(clubhouse.AreaStaff, p.dashboard))
+	p.mux.Handle("GET "+Prefix+"clients", p.page(clubhouse.AreaStaff, p.clients))
+	p.mux.Handle("GET "+Prefix+"clients/new", p.page(clubhouse.AreaStaff, p.newClient))
+	p.mux.Handle("POST "+Prefix+"clients", p.form(clubhouse.AreaStaff, p.createClient))
+	p.mux.Handle("GET "+Prefix+"clients/{id}", p.page(clubhouse.AreaStaff, p.client))
+	p.mux.Handle("GET "+Prefix+"clients/{id}/edit", p.page(clubhouse.AreaStaff, p.editClient))
+	p.mux.Handle("POST "+Prefix+"clients/{id}", p.form(clubhouse.AreaStaff, p.updateClient))
 	p.mux.Handle(Prefix, p.public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))
 }
 
