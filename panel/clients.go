@@ -100,7 +100,8 @@ type clientFields struct {
 
 // clientForm is the data of the form that creates (ID 0) or changes a
 // client: the values, the document types to choose from and, on a
-// change, the client's email, which the form does not change.
+// change, the client's email, which the form does not change (shown when
+// the form opens; a refused change does not read it again).
 type clientForm struct {
 	ID            int64
 	Email         string

@@ -231,6 +231,7 @@ func TestClients_edit(t *testing.T) {
 	assert.Contains(t, form.Body, `value="Gómez"`)
 	assert.Contains(t, form.Body, `value="3001112233"`)
 	assert.Contains(t, form.Body, fmt.Sprintf(`<option value="%d" selected>CC</option>`, cc))
+	assert.NotContains(t, form.Body, `id="email"`, "the email is not changed here")
 
 	change := url.Values{"first_name": {"Ana María"}, "last_name": {"Gómez"}, "document_type_id": {fmt.Sprint(cc)},
 		"document": {"1020"}, "phone": {"3009998877"}, "address": {""}}
