@@ -49,6 +49,7 @@ var (
 	ErrClientExists   = clubhouse.Errorf(clubhouse.Conflict, "client already exists", "The user already has a client record.")
 	ErrEmailInUse     = clubhouse.Errorf(clubhouse.Conflict, "email already in use", "Another client or user already uses that email.")
 	ErrPhoneInUse     = clubhouse.Errorf(clubhouse.Conflict, "phone already in use", "Another client already uses that phone.")
+	ErrInvalidEmail   = clubhouse.Errorf(clubhouse.Invalid, "invalid email", "The email address is not valid.")
 	ErrDocumentInUse  = clubhouse.Errorf(clubhouse.Conflict, "document already in use",
 		"Another client already has that document (document, of that document_type_id; compared without regard to case).")
 	ErrUserNotFound = clubhouse.ErrInvalidReference.Sub("user not found", "The user_id does not name an existing user.")
@@ -107,7 +108,7 @@ func (in ClientInput) columns(required ...string) (map[string]any, error) {
 	if e, ok := cols["email"].(string); ok {
 		a, err := mail.ParseAddress(e)
 		if err != nil || a.Address != e {
-			return nil, errBadEmail.Withf("%q is not a valid email address.", e)
+			return nil, ErrInvalidEmail.Withf("%q is not a valid email address.", e)
 		}
 	}
 	return cols, nil

@@ -16,7 +16,7 @@ var clientErrors = sqldb.Mapping{
 	"clients_document_key":          ErrDocumentInUse,
 	"clients_user_id_fkey":          ErrUserNotFound,
 	"clients_document_type_id_fkey": errBadDocumentType,
-	"clients_email_check":           errBadEmail,
+	"clients_email_check":           ErrInvalidEmail,
 }
 
 const clientSelect = `SELECT c.id, c.user_id, c.email, c.display_name, c.first_name, c.last_name, c.phone, c.document,

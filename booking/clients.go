@@ -24,7 +24,6 @@ type Clients struct {
 
 var (
 	errBadDocumentType = clubhouse.ErrInvalidReference.Withf("document_type_id does not name an existing document type.")
-	errBadEmail        = clubhouse.Errorf(clubhouse.Invalid, "invalid email", "The email address is not valid.")
 	errUserAndEmail    = clubhouse.Errorf(clubhouse.Invalid, "invalid data", "Send user_id to link an existing user or email to create one, not both.")
 	errDisplayName     = clubhouse.Errorf(clubhouse.Invalid, "invalid data", "display_name is accepted only with email, for the user it creates.")
 )
@@ -59,8 +58,8 @@ func (c *Clients) Get(ctx context.Context, by clubhouse.Actor, id int64) (Client
 // its creator (a trainer sees the clients they created). With UserID the
 // client is linked to that user; with Email a user is created and invited
 // to set a password. Errors: clubhouse.ErrForbidden for anyone else; Invalid
-// (incomplete data, invalid email or reference, ErrUserNotFound), Conflict
-// (ErrClientExists, ErrEmailInUse, ErrPhoneInUse).
+// (incomplete data, ErrInvalidEmail, an invalid reference, ErrUserNotFound),
+// Conflict (ErrClientExists, ErrEmailInUse, ErrPhoneInUse, ErrDocumentInUse).
 func (c *Clients) Create(ctx context.Context, by clubhouse.Actor, in ClientInput) (Client, error) {
 	if !by.HasPanel() && !by.Has(clubhouse.RoleTrainer) {
 		return Client{}, clubhouse.ErrForbidden

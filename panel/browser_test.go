@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -94,4 +95,111 @@ func TestBrowser_dayLive(t *testing.T) {
 		assert.Contains(t, browsertest.Text(t, ctx, fmt.Sprintf(`td[data-booking="%d"]`, made.ID)), "Sin pagar")
 	}
 	browsertest.Screenshot(t, desks[1], "day-after")
+}
+
+// TestBrowser_clients: with JavaScript on and off, the desk opens the
+// clients, creates one with the form (first refused for the missing
+// names), lands on the client's page, finds them with the search and
+// opens their edit form; axe-core finds no serious or critical violation
+// on any of those pages; a client's bookings show on their page, on a
+// desktop and on a phone, whose search shows too.
+func TestBrowser_clients(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	app.User("desk@test.club", clubhouse.RoleOperator)
+	documentType(t, app, "CC")
+	documentType(t, app, "Pasaporte")
+	for name, opts := range map[string][]browsertest.Option{
+		"js":    {browsertest.WithLanguage("es-CO,es")},
+		"no-js": {browsertest.WithLanguage("es-CO,es"), browsertest.WithoutJavaScript()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			doc := map[string]string{"js": "7001", "no-js": "7002"}[name]
+			ctx := browsertest.New(t, opts...)
+			signInBrowser(t, ctx, app, "desk@test.club", "/panel/clients")
+			assert.Equal(t, "Clientes", browsertest.Text(t, ctx, "main h1"))
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "list")
+
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("new-client")), chromedp.WaitVisible(chromedp.ID("client-form"))))
+			assert.Equal(t, "Nuevo cliente", browsertest.Text(t, ctx, "main h1"))
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "new")
+
+			require.NoError(t, chromedp.Do(ctx,
+				chromedp.SendKeys(chromedp.ID("document"), doc),
+				chromedp.Click(chromedp.ID("save")),
+				chromedp.WaitVisible(chromedp.ID("first_name-error")),
+			))
+			assert.Equal(t, "Completa este campo.", browsertest.Text(t, ctx, "#first_name-error"))
+			assert.Equal(t, "Hay 3 campos por corregir.", browsertest.Text(t, ctx, ".form-errors"))
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "refused")
+
+			require.NoError(t, chromedp.Do(ctx,
+				chromedp.SendKeys(chromedp.ID("first_name"), "Lucía"),
+				chromedp.SendKeys(chromedp.ID("last_name"), "Rodríguez "+name),
+				chromedp.SendKeys(chromedp.ID("document_type_id"), "CC"),
+				chromedp.SendKeys(chromedp.ID("email"), "lucia-"+name+"@example.com"),
+				chromedp.SendKeys(chromedp.ID("phone"), "+57300555"+doc),
+				chromedp.Click(chromedp.ID("save")),
+				chromedp.WaitVisible(chromedp.ID("client-name")),
+			))
+			assert.Equal(t, "Lucía Rodríguez "+name, browsertest.Text(t, ctx, "#client-name"))
+			assert.Equal(t, doc, browsertest.Text(t, ctx, "#client-document"))
+			assert.Equal(t, "Está al día: no debe nada.", browsertest.Text(t, ctx, "#owed"))
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "client")
+
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("edit-client")), chromedp.WaitVisible(chromedp.ID("client-form"))))
+			assert.Equal(t, "Editar cliente", browsertest.Text(t, ctx, "main h1"))
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "edit")
+
+			browsertest.Open(t, ctx, app.URL+"/panel/clients")
+			require.NoError(t, chromedp.Do(ctx,
+				chromedp.SendKeys(chromedp.ID("q"), "lucia-"+name+"\n"),
+				chromedp.WaitVisible(chromedp.ID("clients")),
+			))
+			assert.Equal(t, "Lucía Rodríguez "+name, browsertest.Text(t, ctx, "#clients tbody a"))
+			assert.Equal(t, "Clientes 1 a 1", browsertest.Text(t, ctx, "#results"))
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "search")
+
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#clients tbody a")), chromedp.WaitVisible(chromedp.ID("client-name"))))
+			assert.Equal(t, "Lucía Rodríguez "+name, browsertest.Text(t, ctx, "#client-name"))
+		})
+	}
+	t.Run("account", func(t *testing.T) {
+		t.Parallel()
+		club := fixture.New(t, app.DB.DB, fixture.Options{Zone: app.Zone})
+		court := club.Court(club.CourtType("Pádel").ID, "Cancha central").ID
+		rental := club.ReservationType("Alquiler").ID
+		ana := club.Client("Ana María", "Gómez Restrepo", func(in *booking.ClientInput) {
+			in.Phone, in.Address = clubhouse.Some("+573001112233"), clubhouse.Some("Carrera 7 # 72-41, apto 501")
+		})
+		today := time.Now().In(app.Zone)
+		ahead, over := today.AddDate(0, 0, 2).Format(time.DateOnly), today.AddDate(0, 0, -2).Format(time.DateOnly)
+		club.Reservation(court, rental, ana.ID, ahead+" 18:00", ahead+" 19:30")
+		club.Reservation(court, rental, ana.ID, over+" 07:00", over+" 08:00")
+		for name, opts := range map[string][]browsertest.Option{
+			"desktop": {browsertest.WithLanguage("es-CO,es")},
+			"phone":   {browsertest.WithLanguage("es-CO,es"), browsertest.WithPhone()},
+		} {
+			t.Run(name, func(t *testing.T) {
+				ctx := browsertest.New(t, opts...)
+				signInBrowser(t, ctx, app, "desk@test.club", fmt.Sprintf("/panel/clients/%d", ana.ID))
+				assert.Equal(t, "Ana María Gómez Restrepo", browsertest.Text(t, ctx, "#client-name"))
+				assert.Contains(t, browsertest.Text(t, ctx, "#upcoming"), "18:00–19:30")
+				assert.Contains(t, browsertest.Text(t, ctx, "#past"), "07:00–08:00")
+				browsertest.RequireAccessible(t, ctx)
+				browsertest.Screenshot(t, ctx, "client")
+				browsertest.Open(t, ctx, app.URL+"/panel/clients?q=g%C3%B3mez")
+				assert.Equal(t, "Ana María Gómez Restrepo", browsertest.Text(t, ctx, "#clients tbody a"))
+				browsertest.RequireAccessible(t, ctx)
+				browsertest.Screenshot(t, ctx, "search")
+			})
+		}
+	})
 }

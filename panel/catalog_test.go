@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
@@ -26,10 +27,9 @@ var literalKey = regexp.MustCompile(`\.T "([^"]+)"`)
 
 // TestCatalog_panelKeys: every message the panel's pages and nav name,
 // literally or by a pattern over known values (the scopes a client may
-// ask for, the payments' states, the marks of attendance, the classes'
-// states and weekdays, the events' and tickets' states), and every
-// refusal the door and the ticket sale say in words, is in both catalogs,
-// so no page shows a bare key.
+// ask for, the payments', enrollments', marks of attendance, classes',
+// events' and tickets' states, the classes' weekdays), and every refusal
+// a page says in words, is in both catalogs, so no page shows a bare key.
 func TestCatalog_panelKeys(t *testing.T) {
 	cat, err := web.LoadCatalog()
 	require.NoError(t, err)
@@ -97,6 +97,14 @@ func TestCatalog_panelKeys(t *testing.T) {
 	}
 	for _, h := range []string{classes.HoldKind, tickets.HoldKind} {
 		keys["day.held."+h] = true
+	}
+	for _, s := range []string{classes.EnrollmentPending, classes.EnrollmentAccepted, classes.EnrollmentWaitlisted,
+		classes.EnrollmentRejected, classes.EnrollmentCancelled} {
+		keys["clients.enrollment."+s] = true
+	}
+	for _, e := range []error{errNotStaff, booking.ErrClientNotFound, booking.ErrInvalidEmail, booking.ErrEmailInUse,
+		booking.ErrDocumentInUse, booking.ErrPhoneInUse, clubhouse.ErrInvalidQuery} {
+		keys["err."+strings.ReplaceAll(clubhouse.AsError(e).Code, " ", "_")] = true
 	}
 	for _, tag := range []string{"es-CO", "en"} {
 		p := cat.Printer(language.MustParse(tag), time.UTC)

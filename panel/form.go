@@ -135,3 +135,13 @@ func (p *Panel) refill(w http.ResponseWriter, r *http.Request, page string, data
 	v.Errors = f.errs
 	return p.rd.Render(w, r, http.StatusBadRequest, page, v)
 }
+
+// deref is the value p points to, or T's zero value when p is nil (an
+// optional column read from the database).
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}

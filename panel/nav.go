@@ -31,6 +31,7 @@ var navPages = []struct {
 	{"nav.classes", Prefix + "classes", clubhouse.AreaTrainer},
 	{"nav.payments", Prefix + "payments", clubhouse.AreaStaff},
 	{"nav.events", Prefix + "events", clubhouse.AreaStaff},
+	{"nav.clients", Prefix + "clients", clubhouse.AreaStaff},
 }
 
 // newNav is the nav of actor a on the page at path.

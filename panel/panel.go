@@ -135,6 +135,12 @@ func (p *Panel) routes() {
 	p.mux.Handle("POST "+Prefix+"tickets/quote", p.form(clubhouse.AreaStaff, p.quoteTickets))
 	p.mux.Handle("POST "+Prefix+"tickets/sell", p.form(clubhouse.AreaStaff, p.sellTickets))
 	p.mux.Handle("GET "+Prefix+"tickets/sales/{id}", p.page(clubhouse.AreaStaff, p.ticketSale))
+	p.mux.Handle("GET "+Prefix+"clients", p.page(clubhouse.AreaStaff, p.clients))
+	p.mux.Handle("GET "+Prefix+"clients/new", p.page(clubhouse.AreaStaff, p.newClient))
+	p.mux.Handle("POST "+Prefix+"clients", p.form(clubhouse.AreaStaff, p.createClient))
+	p.mux.Handle("GET "+Prefix+"clients/{id}", p.page(clubhouse.AreaStaff, p.client))
+	p.mux.Handle("GET "+Prefix+"clients/{id}/edit", p.page(clubhouse.AreaStaff, p.editClient))
+	p.mux.Handle("POST "+Prefix+"clients/{id}", p.form(clubhouse.AreaStaff, p.updateClient))
 	p.mux.Handle(Prefix, p.public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))
 }
 

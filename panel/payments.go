@@ -130,14 +130,6 @@ func (p *Panel) inZone(w time.Time) time.Time {
 	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), p.o.Zone)
 }
 
-// deref is the id id points to, 0 for none.
-func deref(id *int64) int64 {
-	if id == nil {
-		return 0
-	}
-	return *id
-}
-
 // pendingPayments shows the clients' pending claims and the gateway
 // inbox's open entries, oldest first, each with its forms.
 func (p *Panel) pendingPayments(w http.ResponseWriter, r *http.Request) error {

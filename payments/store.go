@@ -129,6 +129,23 @@ func (store) count(ctx context.Context, q sqldb.Queryer, clientID int64) (int, e
 	return n, err
 }
 
+// clientPayments selects the payments of the bookings and enrollments of
+// the client $1, through the indexes of their client.
+const clientPayments = ` WHERE p.reservation_id IN (SELECT id FROM reservations WHERE client_id = $1)
+	OR p.enrollment_id IN (SELECT id FROM enrollments WHERE client_id = $1)`
+
+// ofClient returns the latest limit payments of the bookings and
+// enrollments of the client with id, and how many they have in all.
+func (store) ofClient(ctx context.Context, q sqldb.Queryer, clientID int64, limit int) ([]Payment, int, error) {
+	rows := []Payment{}
+	if err := q.SelectContext(ctx, &rows, paymentSelect+clientPayments+` ORDER BY p.date DESC, p.id DESC LIMIT $2`, clientID, limit); err != nil {
+		return nil, 0, err
+	}
+	var n int
+	err := q.GetContext(ctx, &n, `SELECT count(*) FROM payments p`+clientPayments, clientID)
+	return rows, n, err
+}
+
 func (store) get(ctx context.Context, q sqldb.Queryer, id int64, lock bool) (Payment, error) {
 	var p Payment
 	query := paymentSelect + ` WHERE p.id = $1`
