@@ -27,7 +27,8 @@ type DraftInput struct {
 	// (at most DraftMatches of them).
 	ClientSearch string
 	// Moving is the booking being moved or resized, which its new span
-	// leaves out of the court's conflicts and the client's limit.
+	// leaves out of the court's conflicts and the client's limit; its
+	// type and client are the draft's when the input names none.
 	Moving int64
 }
 
@@ -67,6 +68,23 @@ func (b *Bookings) Draft(ctx context.Context, by clubhouse.Actor, in DraftInput)
 	if d.Types, err = list[ReservationType](ctx, b.db, reservationTypes, ""); err != nil {
 		return Draft{}, fmt.Errorf("draft: %w", err)
 	}
+	if in.Moving != 0 {
+		r, err := b.store.get(ctx, b.db, in.Moving, false)
+		if err != nil {
+			return Draft{}, err
+		}
+		amounts, err := b.amounts(ctx, b.db, []Reservation{r})
+		if err != nil {
+			return Draft{}, err
+		}
+		d.Moving = &Priced{Reservation: r, Amount: amounts[r.ID]}
+		if in.ReservationTypeID == 0 {
+			in.ReservationTypeID = r.ReservationTypeID
+		}
+		if in.ClientID == 0 && r.ClientID != nil {
+			in.ClientID = *r.ClientID
+		}
+	}
 	if in.ClientID != 0 {
 		c, err := (clientStore{}).get(ctx, b.db, in.ClientID)
 		if errors.Is(err, ErrClientNotFound) {
@@ -81,17 +99,6 @@ func (b *Bookings) Draft(ctx context.Context, by clubhouse.Actor, in DraftInput)
 		if d.Matches, err = (clientStore{}).list(ctx, b.db, in.ClientSearch, DraftMatches, 0); err != nil {
 			return Draft{}, err
 		}
-	}
-	if in.Moving != 0 {
-		r, err := b.store.get(ctx, b.db, in.Moving, false)
-		if err != nil {
-			return Draft{}, err
-		}
-		amounts, err := b.amounts(ctx, b.db, []Reservation{r})
-		if err != nil {
-			return Draft{}, err
-		}
-		d.Moving = &Priced{Reservation: r, Amount: amounts[r.ID]}
 	}
 	if in.CourtID != 0 && !in.Checking.IsZero() && !in.Checkout.IsZero() {
 		check, err := b.Check(ctx, by, CheckInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID, ClientID: in.ClientID,

@@ -20,7 +20,7 @@ import (
 
 // signInBrowser signs in at the panel in the browser of ctx, as a person
 // would: the sign-in page, the email, the password, Enter.
-func signInBrowser(t *testing.T, ctx context.Context, app *apptest.App, email, next string) {
+func signInBrowser(t testing.TB, ctx context.Context, app *apptest.App, email, next string) {
 	t.Helper()
 	browsertest.Open(t, ctx, app.URL+"/panel/login?next="+next)
 	require.NoError(t, chromedp.Do(ctx,
@@ -202,4 +202,37 @@ func TestBrowser_clients(t *testing.T) {
 			})
 		}
 	})
+}
+
+// TestBrowser_dragToMove: with JavaScript, dragging a booking's block to
+// a free cell opens its move form for that court and time, keeping its
+// length, with the new price and the difference shown; confirming moves
+// it. The form passes axe-core.
+func TestBrowser_dragToMove(t *testing.T) {
+	t.Parallel()
+	dc := newDeskClub(t)
+	dc.app.User("desk@test.club", clubhouse.RoleOperator)
+	ana := dc.club.Client("Ana", "Ruiz")
+	b := dc.club.Reservation(dc.courts[0].ID, dc.typ.ID, ana.ID, dc.at("09:00"), dc.at("10:30"))
+	ctx := browsertest.New(t, browsertest.WithLanguage("es-CO,es"))
+	signInBrowser(t, ctx, dc.app, "desk@test.club", "/panel/?date="+dc.tomorrow.Format("2006-01-02"))
+	target := fmt.Sprintf(`td.free a[href*="court=%d"][href*="start=11%%3a00"]`, dc.courts[1].ID)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`td[data-booking="%d"] > a[draggable="true"]`, b.ID))),
+		chromedp.DragAndDrop(chromedp.CSS(fmt.Sprintf(`td[data-booking="%d"] > a`, b.ID)), chromedp.CSS(target)),
+		chromedp.WaitVisible(chromedp.ID("difference")),
+	))
+	assert.Contains(t, browsertest.Text(t, ctx, "h1"), "Mover")
+	assert.Contains(t, browsertest.Text(t, ctx, "#difference"), "Diferencia")
+	url, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.search`))
+	require.NoError(t, err)
+	assert.Contains(t, url, "start=11%3A00")
+	assert.Contains(t, url, "end=12%3A30", "the booking keeps its hour and a half")
+	browsertest.RequireAccessible(t, ctx)
+	browsertest.Screenshot(t, ctx, "move")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("confirm")), chromedp.WaitVisible(chromedp.ID("done"))))
+	moved := dc.get(t, b.ID)
+	assert.Equal(t, dc.courts[1].ID, moved.CourtID)
+	assert.Equal(t, "11:00", moved.Checking.Format("15:04"))
+	assert.Equal(t, "12:30", moved.Checkout.Format("15:04"))
 }

@@ -56,7 +56,7 @@ func (dc *deskClub) at(hhmm string) string { return dc.tomorrow.Format("2006-01-
 
 // pay records a completed cash payment of amount for the booking; ""
 // pays what it costs.
-func (dc *deskClub) pay(t *testing.T, id int64, amount string) {
+func (dc *deskClub) pay(t testing.TB, id int64, amount string) {
 	t.Helper()
 	ctx := context.Background()
 	sum := dc.price(t, id)
@@ -69,7 +69,7 @@ func (dc *deskClub) pay(t *testing.T, id int64, amount string) {
 }
 
 // price is what the booking with id costs.
-func (dc *deskClub) price(t *testing.T, id int64) decimal.Decimal {
+func (dc *deskClub) price(t testing.TB, id int64) decimal.Decimal {
 	t.Helper()
 	q, err := dc.club.Booking.Bookings.Price(context.Background(), dc.club.Staff, id)
 	require.NoError(t, err)
@@ -79,7 +79,7 @@ func (dc *deskClub) price(t *testing.T, id int64) decimal.Decimal {
 // cellOf returns the <td> of the booking with id in page.
 func cellOf(t *testing.T, page string, id int64) string {
 	t.Helper()
-	m := regexp.MustCompile(fmt.Sprintf(`(?s)<td rowspan="(\d+)" class="([^"]+)" data-booking="%d">(.*?)</td>`, id)).FindStringSubmatch(page)
+	m := regexp.MustCompile(fmt.Sprintf(`(?s)<td rowspan="(\d+)" class="([^"]+)" data-booking="%d"[^>]*>(.*?)</td>`, id)).FindStringSubmatch(page)
 	require.NotNil(t, m, "no block of booking %d", id)
 	return m[0]
 }

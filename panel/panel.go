@@ -85,7 +85,7 @@ func New(o Options) (*Panel, error) {
 	}
 	cookie := web.NewSessionCookie(o.PublicBaseURL)
 	rd, err := web.New(web.Options{Templates: pages, Assets: assets, Catalog: cat, Zone: o.Zone, Log: o.Logger,
-		Home: Prefix, LangPath: Prefix + "lang", Secure: cookie.Secure, Styles: []string{"panel.css"}, Scripts: []string{"live.js"}})
+		Home: Prefix, LangPath: Prefix + "lang", Secure: cookie.Secure, Styles: []string{"panel.css"}, Scripts: []string{"live.js", "drag.js"}})
 	if err != nil {
 		return nil, err
 	}
