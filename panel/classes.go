@@ -26,7 +26,7 @@ import (
 type classItem struct {
 	classes.ClassOverview
 	Schedule string     // its days and times in words
-	NextDay  *time.Time // Next as a day of the club's zone
+	NextDay  *time.Time // Next, a date of the club's calendar
 }
 
 // classList shows the trainer's classes, each with its court, schedule,
@@ -42,7 +42,7 @@ func (p *Panel) classList(w http.ResponseWriter, r *http.Request) error {
 	for i, c := range list {
 		items[i] = classItem{ClassOverview: c, Schedule: classSchedule(pr, c.Class)}
 		if c.Next != nil {
-			d := p.classDay(*c.Next)
+			d := *c.Next
 			items[i].NextDay = &d
 		}
 	}
@@ -102,13 +102,13 @@ func (p *Panel) roster(r *http.Request, id int64, date time.Time) (*classView, e
 	}
 	cv := &classView{Roster: ro, Schedule: classSchedule(p.rd.Printer(r), ro.Class)}
 	if !ro.Date.IsZero() {
-		cv.Date, cv.Day = ro.Date.Format(time.DateOnly), p.classDay(ro.Date)
+		cv.Date, cv.Day = ro.Date.Format(time.DateOnly), ro.Date
 	}
 	if ro.Previous != nil {
-		cv.PreviousDate, cv.PreviousDay = ro.Previous.Format(time.DateOnly), p.classDay(*ro.Previous)
+		cv.PreviousDate, cv.PreviousDay = ro.Previous.Format(time.DateOnly), *ro.Previous
 	}
 	if ro.Next != nil {
-		cv.NextDate, cv.NextDay = ro.Next.Format(time.DateOnly), p.classDay(*ro.Next)
+		cv.NextDate, cv.NextDay = ro.Next.Format(time.DateOnly), *ro.Next
 	}
 	return cv, nil
 }
@@ -243,12 +243,6 @@ func (p *Panel) refused(w http.ResponseWriter, r *http.Request, date time.Time, 
 		}
 	}
 	return p.rd.Form(w, r, "class.html", page, "", err)
-}
-
-// classDay is the calendar date d (a date of the domain, at midnight UTC) as
-// a day of the club's zone, which the pages' Date formats.
-func (p *Panel) classDay(d time.Time) time.Time {
-	return time.Date(d.Year(), d.Month(), d.Day(), 12, 0, 0, 0, p.o.Zone)
 }
 
 // classSchedule says a class's schedule in the printer's words: "martes y

@@ -20,7 +20,7 @@ import (
 // transaction).
 
 // eventRow is an event as the list and the door page show it; Start and
-// End are instants in the club's zone (see wallIn).
+// End are wall times (the pages print them with WallDate and WallTime).
 type eventRow struct {
 	ID       int64
 	Title    string
@@ -33,18 +33,10 @@ type eventRow struct {
 	Full     bool
 }
 
-// newEventRow is the row of e, whose wall times are read in zone.
-func newEventRow(e tickets.Event, zone *time.Location) eventRow {
-	return eventRow{ID: e.ID, Title: e.Title, Court: e.CourtName, Status: e.Status, Start: wallIn(e.Checking, zone),
-		End: wallIn(e.Checkout, zone), Taken: e.Taken, Capacity: e.Capacity, Full: e.PlacesLeft() == 0}
-}
-
-// wallIn returns the instant in zone of the wall time t, which the
-// domain holds with its date and clock fields in UTC (booking.Wall), so
-// that the pages' Date and Time, which read instants in the club's zone,
-// show its own date and clock.
-func wallIn(t time.Time, zone *time.Location) time.Time {
-	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), zone)
+// newEventRow is the row of e.
+func newEventRow(e tickets.Event) eventRow {
+	return eventRow{ID: e.ID, Title: e.Title, Court: e.CourtName, Status: e.Status, Start: e.Checking,
+		End: e.Checkout, Taken: e.Taken, Capacity: e.Capacity, Full: e.PlacesLeft() == 0}
 }
 
 // events lists the scheduled events from today on, by start, each with
@@ -59,7 +51,7 @@ func (p *Panel) events(w http.ResponseWriter, r *http.Request) error {
 	}
 	rows := make([]eventRow, 0, len(list))
 	for _, e := range list {
-		rows = append(rows, newEventRow(e, p.o.Zone))
+		rows = append(rows, newEventRow(e))
 	}
 	return p.rd.Render(w, r, http.StatusOK, "events.html", view(r, rows))
 }
@@ -143,7 +135,7 @@ func (p *Panel) eventDoor(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (p *Panel) newDoor(e tickets.Event) doorView {
-	d := doorView{Event: newEventRow(e, p.o.Zone), Participants: make([]participantRow, 0, len(e.Participants))}
+	d := doorView{Event: newEventRow(e), Participants: make([]participantRow, 0, len(e.Participants))}
 	for _, pt := range e.Participants {
 		d.Participants = append(d.Participants, newParticipantRow(pt, p.o.Zone))
 	}

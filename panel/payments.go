@@ -110,7 +110,7 @@ func (p *Panel) pendingView(r *http.Request, q pageQuery) (paymentsView, error) 
 	for _, c := range pp.Claims {
 		row := claimRow{Payment: c, Booking: deref(c.ReservationID), Enrollment: deref(c.EnrollmentID)}
 		if c.Checking != nil && c.Checkout != nil {
-			row.Start, row.End = p.inZone(*c.Checking), p.inZone(*c.Checkout)
+			row.Start, row.End = *c.Checking, *c.Checkout
 		}
 		out.Claims = append(out.Claims, row)
 	}
@@ -122,12 +122,6 @@ func (p *Panel) pendingView(r *http.Request, q pageQuery) (paymentsView, error) 
 		out.Inbox = append(out.Inbox, row)
 	}
 	return out, nil
-}
-
-// inZone is the instant of the club's zone whose wall clock is the wall
-// time w (a booking's checking or checkout: its clock fields in UTC).
-func (p *Panel) inZone(w time.Time) time.Time {
-	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), p.o.Zone)
 }
 
 // pendingPayments shows the clients' pending claims and the gateway
