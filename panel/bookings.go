@@ -198,6 +198,14 @@ func (p *Panel) bookingPage(w http.ResponseWriter, r *http.Request) error {
 	return p.rd.Render(w, r, http.StatusOK, "booking.html", view(r, v))
 }
 
+// Hold names what holds the booking ("class", "event"), or "".
+func (v bookingView) Hold() string {
+	if h, ok := v.Booking.Hold(); ok {
+		return h.Kind
+	}
+	return ""
+}
+
 // CancelledBy names who cancelled the booking, or "".
 func (v bookingView) CancelledBy() string {
 	if v.Booking.CancelledBy == nil {

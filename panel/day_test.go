@@ -103,6 +103,10 @@ func TestDay_grid(t *testing.T) {
 	_, err := c.Booking.Bookings.Cancel(context.Background(), c.Staff, cancelled.ID, "")
 	require.NoError(t, err)
 
+	coach, classType := c.Trainer("Coach"), c.ClassType("Clase de pádel")
+	c.ClassTariff(dc.courts[0].CourtTypeID, classType.ID, 4)
+	class := c.Class(coach.UserID, dc.courts[0].ID, classType.ID)
+
 	dc.app.User("desk@test.club", clubhouse.RoleOperator)
 	d := newDesk(t, dc.app)
 	require.Equal(t, http.StatusSeeOther, d.signIn("desk@test.club").Status)
@@ -128,6 +132,13 @@ func TestDay_grid(t *testing.T) {
 	assert.Contains(t, block, "Luis &lt;b&gt;Gómez&lt;/b&gt;", "what people typed is escaped")
 	assert.Contains(t, cellOf(t, page, unpaid.ID), "Sin pagar")
 	assert.NotContains(t, page, fmt.Sprintf(`data-booking="%d"`, cancelled.ID), "a cancelled booking frees its court")
+	session := regexp.MustCompile(`(?s)<td rowspan="2" class="block held held-class" data-booking="(\d+)"[^>]*>(.*?)</td>`).FindStringSubmatch(page)
+	require.NotNil(t, session, "class %d's session holds court 1 from 10:00", class.ID)
+	assert.Contains(t, session[2], `<span class="b-who">Clase</span>`)
+	assert.NotContains(t, session[2], "Sin pagar", "a class's session owes nothing at the desk")
+	held := d.get("/panel/bookings/" + session[1]).Body
+	assert.Contains(t, held, "Clase de pádel · Clase", "its page names what holds it")
+	assert.NotContains(t, held, `id="pay"`, "and changes only through the class")
 
 	free := fmt.Sprintf(`/panel/bookings/new?court=%d&amp;date=%s&amp;start=10%%3a00`, dc.courts[1].ID, date)
 	assert.Contains(t, page, free, "the cancelled booking's cell is free to book")
