@@ -73,6 +73,16 @@ func TestOAuth_withoutJavaScript(t *testing.T) {
 	assert.Equal(t, "access_denied", back.Query().Get("error"))
 	assert.Equal(t, "st-2", back.Query().Get("state"))
 
+	// A trainer opens the panel, but may not allow a client: the page
+	// says why and offers only to deny.
+	app.User("coach@test.club", clubhouse.RoleTrainer)
+	coach := newDesk(t, app)
+	require.Equal(t, http.StatusSeeOther, coach.signIn("coach@test.club").Status)
+	page := coach.get(startFlow(t, app, "st-3"))
+	assert.NotContains(t, page.Body, `id="allow"`)
+	assert.Contains(t, page.Body, `id="deny"`)
+	assert.Contains(t, page.Body, "le falta el permiso de panel")
+
 	// An unknown or spent request is a 400 page.
 	res = d.get("/panel/login?oauth_state=" + url.QueryEscape(st))
 	assert.Equal(t, http.StatusBadRequest, res.Status)
