@@ -3,6 +3,7 @@ package panel
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -93,6 +94,24 @@ func (v bookView) Difference() decimal.Decimal {
 		return decimal.Zero
 	}
 	return v.Check.Quote.Amount.FinalPrice.Sub(v.Moving.Amount.FinalPrice)
+}
+
+// Here is the booking form's address with its slot chosen, which a new
+// client's form returns to.
+func (v bookView) Here() string {
+	q := url.Values{}
+	for k, val := range map[string]string{"date": v.Slot.DateText(), "start": v.Slot.StartText(), "end": v.Slot.EndText()} {
+		if val != "" {
+			q.Set(k, val)
+		}
+	}
+	if v.Slot.Court != 0 {
+		q.Set("court", strconv.FormatInt(v.Slot.Court, 10))
+	}
+	if v.Slot.Type != 0 {
+		q.Set("type", strconv.FormatInt(v.Slot.Type, 10))
+	}
+	return Prefix + "bookings/new?" + q.Encode()
 }
 
 // readBook reads the booking form (a GET while it is filled in, the POST

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html"
 	"image"
 	"image/png"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,6 +79,21 @@ func TestBook_fromAFreeCell(t *testing.T) {
 
 	found := d.get("/panel/bookings/new?court=" + court + "&date=" + date + "&start=18:00&end=19:30&q=300123")
 	assert.Contains(t, found.Body, fmt.Sprintf(`id="client-%d" name="client" type="radio" value="%d"`, ana.ID, ana.ID), "found by phone")
+
+	// A client not in the club yet is created from the form, which comes
+	// back with them chosen and its slot kept.
+	link := regexp.MustCompile(`href="(/panel/clients/new\?booking_form=[^"]+)"`).FindStringSubmatch(found.Body)
+	require.NotNil(t, link)
+	newForm := d.get(html.UnescapeString(link[1]))
+	require.Equal(t, http.StatusOK, newForm.Status)
+	back := regexpValue(t, newForm.Body, "booking_form")
+	res := d.post("/panel/clients", url.Values{"first_name": {"Nora"}, "last_name": {"Vélez"}, "document": {"77001"},
+		"document_type_id": {strconv.FormatInt(dc.club.DocumentType(), 10)}, "booking_form": {html.UnescapeString(back)}})
+	require.Equal(t, http.StatusSeeOther, res.Status, res.Body)
+	assert.True(t, strings.HasPrefix(res.Location(), "/panel/bookings/new?"), res.Location())
+	withNora := d.get(res.Location())
+	assert.Contains(t, withNora.Body, `<option value="`+court+`" selected>Cancha 2</option>`, "the slot is kept")
+	assert.Regexp(t, `name="client" type="radio" value="\d+" checked>\s*<label[^>]*>Nora Vélez`, withNora.Body)
 
 	quote := d.get("/panel/bookings/new?court=" + court + "&date=" + date + "&start=18:00&end=19:30&client=" + strconv.FormatInt(ana.ID, 10))
 	price := dc.club.Booking.Bookings

@@ -107,6 +107,9 @@ type clientForm struct {
 	Email         string
 	Fields        clientFields
 	DocumentTypes []booking.DocumentType
+	// Back is the booking form a new client was created from, which the
+	// new client's id is sent back to.
+	Back string
 }
 
 // readClient reads the client's form; the email only on a new client.
@@ -176,7 +179,7 @@ func (p *Panel) showClientForm(w http.ResponseWriter, r *http.Request, status in
 
 // newClient is the empty form of a new client.
 func (p *Panel) newClient(w http.ResponseWriter, r *http.Request) error {
-	return p.showClientForm(w, r, http.StatusOK, clientForm{}, nil, nil)
+	return p.showClientForm(w, r, http.StatusOK, clientForm{Back: localOr(r.FormValue("booking_form"), "")}, nil, nil)
 }
 
 // createClient creates the client of the form (the service invites one
@@ -184,7 +187,7 @@ func (p *Panel) newClient(w http.ResponseWriter, r *http.Request) error {
 func (p *Panel) createClient(w http.ResponseWriter, r *http.Request) error {
 	v := visitOf(r)
 	f := p.newForm(r)
-	data := clientForm{Fields: readClient(f, true)}
+	data := clientForm{Fields: readClient(f, true), Back: localOr(r.FormValue("booking_form"), "")}
 	if !f.ok() {
 		return p.showClientForm(w, r, http.StatusBadRequest, data, f.errs, nil)
 	}
@@ -192,8 +195,21 @@ func (p *Panel) createClient(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return p.showClientForm(w, r, 0, data, nil, err)
 	}
-	http.Redirect(w, r, clientPath(c.ID), http.StatusSeeOther)
+	http.Redirect(w, r, withClient(data.Back, c.ID), http.StatusSeeOther)
 	return nil
+}
+
+// withClient is the booking form back, with the client of id chosen in
+// it; the client's own page without one.
+func withClient(back string, id int64) string {
+	u, err := url.Parse(back)
+	if back == "" || err != nil {
+		return clientPath(id)
+	}
+	q := u.Query()
+	q.Set("client", strconv.FormatInt(id, 10))
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // clientID reads the client's id of the path; one that is no id is a
