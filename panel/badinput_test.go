@@ -253,7 +253,7 @@ func newSweep(t *testing.T) *sweep {
 	tomorrow := dc.tomorrow.Format(time.DateOnly)
 	id := func(n int64) string { return fmt.Sprint(n) }
 	s.goods = map[string]url.Values{
-		"POST /panel/login": {"email": {"sweep@test.club"}, "password": {"password-sweep@test.club"}, "next": {"/panel/clients"}},
+		"POST /panel/login":       {"email": {"sweep@test.club"}, "password": {"password-sweep@test.club"}, "next": {"/panel/clients"}},
 		"POST /panel/oauth/deny":  {"oauth_state": {"no-such-state"}},
 		"POST /panel/oauth/allow": {"oauth_state": {"no-such-state"}},
 		"POST /panel/bookings": {"court": {id(dc.courts[1].ID)}, "type": {id(dc.typ.ID)}, "client": {id(ana.ID)}, "date": {tomorrow},
