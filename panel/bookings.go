@@ -131,14 +131,26 @@ func (p *Panel) draft(r *http.Request, v *bookView, moving int64) error {
 	return err
 }
 
+// draftAgain fills v for a refused form: as draft does, or, when the form
+// names a record that is not there (a client, a court, a type) or a slot
+// the service refuses to read, with the choices alone, its slot and
+// client cleared, so the form comes back with its messages rather than
+// the error page.
+func (p *Panel) draftAgain(r *http.Request, v *bookView, moving int64) error {
+	if err := p.draft(r, v, moving); err == nil {
+		return nil
+	}
+	v.Slot, v.ClientID = slotForm{}, 0
+	return p.draft(r, v, moving)
+}
+
 // bookNew shows the booking form, filled from the cell it was opened
 // from, with the price and the rules' verdict once a slot is chosen.
 func (p *Panel) bookNew(w http.ResponseWriter, r *http.Request) error {
 	f := p.newForm(r)
 	v := p.readBook(r, f, false)
 	if !f.ok() {
-		v.Slot = slotForm{}
-		if err := p.draft(r, &v, 0); err != nil {
+		if err := p.draftAgain(r, &v, 0); err != nil {
 			return err
 		}
 		return p.refill(w, r, "book.html", v, f)
@@ -159,7 +171,7 @@ func (p *Panel) book(w http.ResponseWriter, r *http.Request) error {
 		f.fail("reason", "err.reason")
 	}
 	if !f.ok() {
-		if err := p.draft(r, &v, 0); err != nil {
+		if err := p.draftAgain(r, &v, 0); err != nil {
 			return err
 		}
 		return p.refill(w, r, "book.html", v, f)
@@ -178,7 +190,7 @@ func (p *Panel) book(w http.ResponseWriter, r *http.Request) error {
 	c := visitOf(r)
 	made, err := c.club.Bookings.Create(r.Context(), c.actor, in)
 	if err != nil {
-		if derr := p.draft(r, &v, 0); derr != nil {
+		if derr := p.draftAgain(r, &v, 0); derr != nil {
 			return derr
 		}
 		return p.rd.Form(w, r, "book.html", view(r, v), "", err)
@@ -387,8 +399,7 @@ func (p *Panel) movePage(w http.ResponseWriter, r *http.Request) error {
 	f := p.newForm(r)
 	v := p.readBook(r, f, false)
 	if !f.ok() {
-		v.Slot = slotForm{}
-		if err := p.draft(r, &v, id); err != nil {
+		if err := p.draftAgain(r, &v, id); err != nil {
 			return err
 		}
 		return p.refill(w, r, "move.html", v, f)
@@ -417,7 +428,7 @@ func (p *Panel) move(w http.ResponseWriter, r *http.Request) error {
 		f.fail("reason", "err.reason")
 	}
 	if !f.ok() {
-		if err := p.draft(r, &v, id); err != nil {
+		if err := p.draftAgain(r, &v, id); err != nil {
 			return err
 		}
 		return p.refill(w, r, "move.html", v, f)
@@ -426,7 +437,7 @@ func (p *Panel) move(w http.ResponseWriter, r *http.Request) error {
 	_, err = c.club.Bookings.Update(r.Context(), c.actor, id, booking.BookingInput{CourtID: clubhouse.Some(v.Slot.Court),
 		Checking: clubhouse.Some(v.Slot.Checking()), Checkout: clubhouse.Some(v.Slot.Checkout()), OverrideRules: v.Override, Reason: v.Reason})
 	if err != nil {
-		if derr := p.draft(r, &v, id); derr != nil {
+		if derr := p.draftAgain(r, &v, id); derr != nil {
 			return derr
 		}
 		return p.rd.Form(w, r, "move.html", view(r, v), "", err)

@@ -41,7 +41,9 @@ func (f *formReader) fail(field, key string, args ...any) {
 }
 
 // text returns field's text, trimmed; required refuses an empty one, and
-// one longer than max characters (max > 0) is refused.
+// one longer than max characters (max > 0) is refused. Text that is not
+// UTF-8 or holds a NUL byte is refused and read as "": no page may show
+// it again nor a service search for it (PostgreSQL takes neither).
 func (f *formReader) text(field string, required bool, max int) string {
 	s := strings.TrimSpace(f.r.FormValue(field))
 	switch {
@@ -49,6 +51,7 @@ func (f *formReader) text(field string, required bool, max int) string {
 		f.fail(field, "err.required")
 	case !utf8.ValidString(s) || strings.ContainsRune(s, 0):
 		f.fail(field, "err.text")
+		return ""
 	case max > 0 && utf8.RuneCountInString(s) > max:
 		f.fail(field, "err.too_long", "max", max)
 	}

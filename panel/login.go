@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
@@ -103,8 +104,13 @@ func (p *Panel) signIn(w http.ResponseWriter, r *http.Request) error {
 		web.AllowFormTarget(w, r, pending.RedirectURI)
 	}
 	errs := web.FormErrors{}
-	if v.Email == "" {
+	switch {
+	case v.Email == "":
 		errs[fieldEmail] = p.rd.Printer(r).T("err.required")
+	case !utf8.ValidString(v.Email) || strings.ContainsRune(v.Email, 0):
+		// No account has such an address, and PostgreSQL would refuse
+		// to look it up; the form does not show it again.
+		errs[fieldEmail], v.Email = p.rd.Printer(r).T("err.text"), ""
 	}
 	if password == "" {
 		errs[fieldPassword] = p.rd.Printer(r).T("err.required")

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
@@ -52,6 +53,9 @@ type Panel struct {
 	assets *web.Assets
 	cookie web.SessionCookie
 	mux    *http.ServeMux
+	// patterns are the mux's patterns in the order routes registers
+	// them, for Patterns.
+	patterns []string
 }
 
 // New returns the panel with its pages parsed and its routes registered.
@@ -100,49 +104,62 @@ func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) { p.mux.ServeH
 // routes lists every page and form of the panel with the area it opens
 // in; a page of an area needs a session whose user the area admits.
 func (p *Panel) routes() {
-	p.mux.Handle(Prefix+"static/", p.assets)
-	p.mux.Handle("GET "+Prefix+"lang", web.Secure(http.HandlerFunc(p.rd.SwitchLanguage)))
-	p.mux.Handle("GET "+Prefix+"login", p.public(p.loginPage))
-	p.mux.Handle("POST "+Prefix+"login", p.public(p.signIn))
-	p.mux.Handle("POST "+Prefix+"oauth/deny", p.public(p.denyClient))
-	p.mux.Handle("POST "+Prefix+"oauth/allow", p.form(clubhouse.AreaNone, p.allowClient))
-	p.mux.Handle("POST "+Prefix+"logout", p.form(clubhouse.AreaNone, p.signOut))
-	p.mux.Handle("GET "+Prefix+"{$}", p.page(clubhouse.AreaNone, p.home))
-	p.mux.Handle("GET "+Prefix+"dashboard", p.page(clubhouse.AreaStaff, p.dashboard))
-	p.mux.Handle("GET "+Prefix+"bookings/new", p.page(clubhouse.AreaStaff, p.bookNew))
-	p.mux.Handle("POST "+Prefix+"bookings", p.form(clubhouse.AreaStaff, p.book))
-	p.mux.Handle("GET "+Prefix+"bookings/{id}", p.page(clubhouse.AreaStaff, p.bookingPage))
-	p.mux.Handle("GET "+Prefix+"bookings/{id}/move", p.page(clubhouse.AreaStaff, p.movePage))
-	p.mux.Handle("POST "+Prefix+"bookings/{id}/move", p.form(clubhouse.AreaStaff, p.move))
-	p.mux.Handle("POST "+Prefix+"bookings/{id}/cancel", p.form(clubhouse.AreaStaff, p.cancel))
-	p.mux.Handle("POST "+Prefix+"bookings/{id}/no-show", p.form(clubhouse.AreaStaff, p.noShow))
-	p.mux.Handle("POST "+Prefix+"bookings/{id}/check-in", p.form(clubhouse.AreaStaff, p.checkIn))
-	p.mux.Handle("POST "+Prefix+"bookings/{id}/payments", p.upload(clubhouse.AreaStaff, p.pay))
-	p.mux.Handle("GET "+Prefix+"classes", p.page(clubhouse.AreaTrainer, p.classList))
-	p.mux.Handle("GET "+Prefix+"classes/{id}", p.page(clubhouse.AreaTrainer, p.classPage))
-	p.mux.Handle("POST "+Prefix+"classes/{id}/attendance", p.form(clubhouse.AreaTrainer, p.markAttendance))
-	p.mux.Handle("POST "+Prefix+"classes/{id}/accept", p.form(clubhouse.AreaTrainer, p.acceptEnrollment))
-	p.mux.Handle("POST "+Prefix+"classes/{id}/reject", p.form(clubhouse.AreaTrainer, p.rejectEnrollment))
-	p.mux.Handle("GET "+Prefix+"payments", p.page(clubhouse.AreaStaff, p.pendingPayments))
-	p.mux.Handle("GET "+Prefix+"payments/{id}/receipt", p.page(clubhouse.AreaStaff, p.paymentReceipt))
-	p.mux.Handle("POST "+Prefix+"payments/{id}/validate", p.form(clubhouse.AreaStaff, p.validatePayment))
-	p.mux.Handle("POST "+Prefix+"payments/{id}/reject", p.form(clubhouse.AreaStaff, p.rejectPayment))
-	p.mux.Handle("POST "+Prefix+"payments/inbox/{id}/resolve", p.form(clubhouse.AreaStaff, p.resolveInbox))
-	p.mux.Handle("GET "+Prefix+"events", p.page(clubhouse.AreaStaff, p.events))
-	p.mux.Handle("GET "+Prefix+"events/{id}", p.page(clubhouse.AreaStaff, p.eventDoor))
-	p.mux.Handle("POST "+Prefix+"events/{id}/scan", p.form(clubhouse.AreaStaff, p.scan))
-	p.mux.Handle("GET "+Prefix+"tickets/sell", p.page(clubhouse.AreaStaff, p.sellForm))
-	p.mux.Handle("POST "+Prefix+"tickets/quote", p.form(clubhouse.AreaStaff, p.quoteTickets))
-	p.mux.Handle("POST "+Prefix+"tickets/sell", p.form(clubhouse.AreaStaff, p.sellTickets))
-	p.mux.Handle("GET "+Prefix+"tickets/sales/{id}", p.page(clubhouse.AreaStaff, p.ticketSale))
-	p.mux.Handle("GET "+Prefix+"clients", p.page(clubhouse.AreaStaff, p.clients))
-	p.mux.Handle("GET "+Prefix+"clients/new", p.page(clubhouse.AreaStaff, p.newClient))
-	p.mux.Handle("POST "+Prefix+"clients", p.form(clubhouse.AreaStaff, p.createClient))
-	p.mux.Handle("GET "+Prefix+"clients/{id}", p.page(clubhouse.AreaStaff, p.client))
-	p.mux.Handle("GET "+Prefix+"clients/{id}/edit", p.page(clubhouse.AreaStaff, p.editClient))
-	p.mux.Handle("POST "+Prefix+"clients/{id}", p.form(clubhouse.AreaStaff, p.updateClient))
-	p.mux.Handle(Prefix, p.public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))
+	p.handle(Prefix+"static/", p.assets)
+	p.handle("GET "+Prefix+"lang", web.Secure(http.HandlerFunc(p.rd.SwitchLanguage)))
+	p.handle("GET "+Prefix+"login", p.public(p.loginPage))
+	p.handle("POST "+Prefix+"login", p.public(p.signIn))
+	p.handle("POST "+Prefix+"oauth/deny", p.public(p.denyClient))
+	p.handle("POST "+Prefix+"oauth/allow", p.form(clubhouse.AreaNone, p.allowClient))
+	p.handle("POST "+Prefix+"logout", p.form(clubhouse.AreaNone, p.signOut))
+	p.handle("GET "+Prefix+"{$}", p.page(clubhouse.AreaNone, p.home))
+	p.handle("GET "+Prefix+"dashboard", p.page(clubhouse.AreaStaff, p.dashboard))
+	p.handle("GET "+Prefix+"bookings/new", p.page(clubhouse.AreaStaff, p.bookNew))
+	p.handle("POST "+Prefix+"bookings", p.form(clubhouse.AreaStaff, p.book))
+	p.handle("GET "+Prefix+"bookings/{id}", p.page(clubhouse.AreaStaff, p.bookingPage))
+	p.handle("GET "+Prefix+"bookings/{id}/move", p.page(clubhouse.AreaStaff, p.movePage))
+	p.handle("POST "+Prefix+"bookings/{id}/move", p.form(clubhouse.AreaStaff, p.move))
+	p.handle("POST "+Prefix+"bookings/{id}/cancel", p.form(clubhouse.AreaStaff, p.cancel))
+	p.handle("POST "+Prefix+"bookings/{id}/no-show", p.form(clubhouse.AreaStaff, p.noShow))
+	p.handle("POST "+Prefix+"bookings/{id}/check-in", p.form(clubhouse.AreaStaff, p.checkIn))
+	p.handle("POST "+Prefix+"bookings/{id}/payments", p.upload(clubhouse.AreaStaff, p.pay))
+	p.handle("GET "+Prefix+"classes", p.page(clubhouse.AreaTrainer, p.classList))
+	p.handle("GET "+Prefix+"classes/{id}", p.page(clubhouse.AreaTrainer, p.classPage))
+	p.handle("POST "+Prefix+"classes/{id}/attendance", p.form(clubhouse.AreaTrainer, p.markAttendance))
+	p.handle("POST "+Prefix+"classes/{id}/accept", p.form(clubhouse.AreaTrainer, p.acceptEnrollment))
+	p.handle("POST "+Prefix+"classes/{id}/reject", p.form(clubhouse.AreaTrainer, p.rejectEnrollment))
+	p.handle("GET "+Prefix+"payments", p.page(clubhouse.AreaStaff, p.pendingPayments))
+	p.handle("GET "+Prefix+"payments/{id}/receipt", p.page(clubhouse.AreaStaff, p.paymentReceipt))
+	p.handle("POST "+Prefix+"payments/{id}/validate", p.form(clubhouse.AreaStaff, p.validatePayment))
+	p.handle("POST "+Prefix+"payments/{id}/reject", p.form(clubhouse.AreaStaff, p.rejectPayment))
+	p.handle("POST "+Prefix+"payments/inbox/{id}/resolve", p.form(clubhouse.AreaStaff, p.resolveInbox))
+	p.handle("GET "+Prefix+"events", p.page(clubhouse.AreaStaff, p.events))
+	p.handle("GET "+Prefix+"events/{id}", p.page(clubhouse.AreaStaff, p.eventDoor))
+	p.handle("POST "+Prefix+"events/{id}/scan", p.form(clubhouse.AreaStaff, p.scan))
+	p.handle("GET "+Prefix+"tickets/sell", p.page(clubhouse.AreaStaff, p.sellForm))
+	p.handle("POST "+Prefix+"tickets/quote", p.form(clubhouse.AreaStaff, p.quoteTickets))
+	p.handle("POST "+Prefix+"tickets/sell", p.form(clubhouse.AreaStaff, p.sellTickets))
+	p.handle("GET "+Prefix+"tickets/sales/{id}", p.page(clubhouse.AreaStaff, p.ticketSale))
+	p.handle("GET "+Prefix+"clients", p.page(clubhouse.AreaStaff, p.clients))
+	p.handle("GET "+Prefix+"clients/new", p.page(clubhouse.AreaStaff, p.newClient))
+	p.handle("POST "+Prefix+"clients", p.form(clubhouse.AreaStaff, p.createClient))
+	p.handle("GET "+Prefix+"clients/{id}", p.page(clubhouse.AreaStaff, p.client))
+	p.handle("GET "+Prefix+"clients/{id}/edit", p.page(clubhouse.AreaStaff, p.editClient))
+	p.handle("POST "+Prefix+"clients/{id}", p.form(clubhouse.AreaStaff, p.updateClient))
+	p.handle(Prefix, p.public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))
 }
+
+// handle registers h at pattern and keeps the pattern for Patterns.
+func (p *Panel) handle(pattern string, h http.Handler) {
+	p.mux.Handle(pattern, h)
+	p.patterns = append(p.patterns, pattern)
+}
+
+// Patterns returns the pattern of every page, form and file the panel
+// serves, as http.ServeMux reads them ("GET /panel/clients/{id}", a
+// method-less one for every method), in the order they are registered:
+// a test that walks them all reaches a route added later without being
+// told of it.
+func (p *Panel) Patterns() []string { return slices.Clone(p.patterns) }
 
 // errNoPage answers a path the panel does not serve.
 var errNoPage = clubhouse.ErrNotFound.Withf("The panel has no such page.")
