@@ -50,7 +50,8 @@ type DeskBooking struct {
 // DeskDay is the front desk's grid of one date. Its rows are the
 // 30-minute slots from From up to Until (the end of the last row): from
 // the earliest opening to the latest closing of the date by the club's
-// rules, 00:00 to 24:00 when the rules set no hours at all. On a date the
+// rules, 00:00 to 24:00 when the rules set no hours at all, stretched
+// over any booking of the date outside them. On a date the
 // club is closed (Closed), From and Until are the week's usual hours (the
 // earliest opening and latest closing of any weekday), so that the grid
 // still draws and shows the closure.
@@ -122,7 +123,32 @@ func (b *Bookings) Desk(ctx context.Context, by clubhouse.Actor, day time.Time) 
 		a.Paid = r.Paid
 		out.Bookings[i] = DeskBooking{Reservation: r.Reservation, Amount: a, Payment: a.State()}
 	}
+	out.widen()
 	return out, nil
+}
+
+// widen stretches the rows to draw over every booking of the date, so that
+// one outside the club's hours (booked by staff against the rules, or
+// crossing midnight) shows too: From and Until take in the part of each
+// booking within the date, on the 30-minute grid.
+func (d *DeskDay) widen() {
+	end := d.Day.AddDate(0, 0, 1)
+	step := pricing.SlotMinutes * time.Minute
+	for _, b := range d.Bookings {
+		from, until := b.Checking, b.Checkout
+		if from.Before(d.Day) {
+			from = d.Day
+		}
+		if until.After(end) {
+			until = end
+		}
+		if from.Before(d.From) {
+			d.From = from.Truncate(step)
+		}
+		if until.After(d.Until) {
+			d.Until = until.Add(step - 1).Truncate(step)
+		}
+	}
 }
 
 // desk returns the desk's day of day without its courts and bookings: the

@@ -103,10 +103,10 @@ func TestBookings_Desk(t *testing.T) {
 	got, err := c.b.Desk(t.Context(), c.staff, wall(t, "2026-03-09 17:30"))
 	require.NoError(t, err)
 	assert.Equal(t, day(t, "2026-03-09"), got.Day)
-	assert.Equal(t, wall(t, "2026-03-09 07:00"), got.From, "Monday opens at 07:00")
-	assert.Equal(t, wall(t, "2026-03-09 22:00"), got.Until, "and closes at 22:00")
+	assert.Equal(t, wall(t, "2026-03-09 00:00"), got.From, "Monday opens at 07:00, but last night's booking runs to 01:00")
+	assert.Equal(t, day(t, "2026-03-10"), got.Until, "and closes at 22:00, but tonight's booking runs past midnight")
 	assert.False(t, got.Closed)
-	assert.Len(t, got.Slots(), 30)
+	assert.Len(t, got.Slots(), 48)
 	for at, open := range map[string]bool{"07:00": true, "11:30": true, "12:00": false, "13:30": false, "14:00": true, "21:30": true,
 		"22:00": false, "06:30": false} {
 		assert.Equal(t, open, got.Open(wall(t, "2026-03-09 "+at)), "open at %s", at)
@@ -180,6 +180,29 @@ func TestBookings_Desk(t *testing.T) {
 
 // TestBookings_Desk_roundTheClock: a club without hours draws the whole
 // day, open throughout.
+// TestBookings_Desk_hours: the rows run from the date's opening to its
+// closing, stretched over a booking outside them (staff's, against the
+// rules) to the half hours that hold it.
+func TestBookings_Desk_hours(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	c.deskRules(t)
+	got, err := c.b.Desk(t.Context(), c.staff, day(t, "2026-03-09"))
+	require.NoError(t, err)
+	assert.Equal(t, wall(t, "2026-03-09 07:00"), got.From, "Monday opens at 07:00")
+	assert.Equal(t, wall(t, "2026-03-09 22:00"), got.Until, "and closes at 22:00")
+	assert.Len(t, got.Slots(), 30)
+	late := c.input(t, c.court, "2026-03-09 22:30", "2026-03-09 23:00")
+	late.OverrideRules = true
+	_, err = c.b.Create(t.Context(), c.staff, late)
+	require.NoError(t, err)
+	got, err = c.b.Desk(t.Context(), c.staff, day(t, "2026-03-09"))
+	require.NoError(t, err)
+	assert.Equal(t, wall(t, "2026-03-09 07:00"), got.From)
+	assert.Equal(t, wall(t, "2026-03-09 23:00"), got.Until, "the grid reaches the late booking")
+	assert.False(t, got.Open(wall(t, "2026-03-09 22:30")), "which is outside the hours")
+}
+
 func TestBookings_Desk_roundTheClock(t *testing.T) {
 	t.Parallel()
 	c := newTestClub(t)

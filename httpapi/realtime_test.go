@@ -184,7 +184,9 @@ func TestRealtime_handshake(t *testing.T) {
 		{"loopback origin", "", http.Header{"Authorization": {"Bearer " + token}, "Origin": {"http://localhost:5173"}}, 0, ""},
 		{"a panel page's session cookie", "", http.Header{"Cookie": {cookie(session)}, "Origin": {apptest.Issuer}}, 0, ""},
 		{"a session cookie sent by another site's page", "", http.Header{"Cookie": {cookie(session)}, "Origin": {"https://evil.example"}}, http.StatusForbidden, "forbidden origin"},
-		{"an unknown session cookie", "", http.Header{"Cookie": {cookie("not-a-session")}}, http.StatusUnauthorized, "no session"},
+		{"a session cookie without an Origin", "", http.Header{"Cookie": {cookie(session)}}, http.StatusForbidden, "forbidden origin"},
+		{"a session cookie from a loopback page of another port", "", http.Header{"Cookie": {cookie(session)}, "Origin": {"http://localhost:5173"}}, http.StatusForbidden, "forbidden origin"},
+		{"an unknown session cookie", "", http.Header{"Cookie": {cookie("not-a-session")}, "Origin": {apptest.Issuer}}, http.StatusUnauthorized, "no session"},
 		{"cookies without a session", "", http.Header{"Cookie": {"theme=dark"}}, http.StatusUnauthorized, "no session"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

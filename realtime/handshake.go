@@ -107,7 +107,7 @@ func credentials(req *http.Request) (Credentials, error) {
 		return Credentials{Token: token}, nil
 	}
 	if cookies := req.Cookies(); len(cookies) > 0 {
-		return Credentials{Cookies: cookies}, nil
+		return Credentials{Cookies: cookies, Origin: req.Header.Get("Origin"), Host: req.Host}, nil
 	}
 	return Credentials{}, errNoCredentials
 }

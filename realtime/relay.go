@@ -61,12 +61,16 @@ const (
 // bearer token (the Authorization header, or the access_token query
 // parameter that browsers can send), a bot key (X-Auth), or, when it sends
 // neither, the cookies of the handshake, where a page of the server's own
-// keeps its session (the relay admits a browser only from its allowed
-// origins, so another site's page cannot send them).
+// keeps its session, with the handshake's Origin and Host, which
+// Authenticate holds to the server's own origin for them: the relay's
+// allowed origins (loopback ones, REALTIME_ALLOWED_ORIGINS) are wider
+// than a cookie's.
 type Credentials struct {
 	Token   string
 	BotKey  string
 	Cookies []*http.Cookie
+	Origin  string
+	Host    string
 }
 
 // Options configure a Relay.

@@ -80,7 +80,7 @@ func (a *App) authenticateRealtime(ctx context.Context, c realtime.Credentials) 
 		return actor, time.Time{}, err
 	}
 	if c.Token == "" {
-		return a.authenticateSession(ctx, c.Cookies)
+		return a.authenticateSession(ctx, c)
 	}
 	p, err := a.Auth.Verify(ctx, c.Token)
 	if err != nil {
@@ -93,20 +93,32 @@ func (a *App) authenticateRealtime(ctx context.Context, c realtime.Credentials) 
 	return p.Actor, p.Expires, nil
 }
 
+// errSessionOrigin refuses a handshake that sends a session's cookie from
+// a page that is not the server's own.
+var errSessionOrigin = clubhouse.Errorf(clubhouse.Forbidden, "forbidden origin",
+	"A session's cookie opens the relay only from the server's own pages (PUBLIC_BASE_URL's origin).")
+
 // authenticateSession verifies the web session whose cookie a page of
 // this server (the staff panel) sends with its handshake, for its live
-// updates. The connection lasts until the session's idle time runs out
-// (the socket does not keep the session alive: a desk left alone signs
-// in again), and ends at once when its user is disabled or changed, as a
-// token's does. Errors: auth.ErrNoSession without the cookie, and the
+// updates. The handshake's Origin must be the server's own (ownOrigin):
+// the relay also admits loopback pages and REALTIME_ALLOWED_ORIGINS for
+// tokens, which a cookie must not reach (a page on another localhost port
+// gets the cookies of localhost). The
+// connection lasts until the session's idle time runs out (the socket
+// does not keep the session alive: a desk left alone signs in again), and
+// ends at once when its user is disabled or changed, as a token's does.
+// Errors: errSessionOrigin, auth.ErrNoSession without the cookie, and the
 // refusals of auth.Service.Session.
-func (a *App) authenticateSession(ctx context.Context, cookies []*http.Cookie) (clubhouse.Actor, time.Time, error) {
+func (a *App) authenticateSession(ctx context.Context, c realtime.Credentials) (clubhouse.Actor, time.Time, error) {
 	name := web.NewSessionCookie(a.Config.PublicBaseURL).Name
-	i := slices.IndexFunc(cookies, func(c *http.Cookie) bool { return c.Name == name && c.Value != "" })
+	i := slices.IndexFunc(c.Cookies, func(k *http.Cookie) bool { return k.Name == name && k.Value != "" })
 	if i < 0 {
 		return clubhouse.Actor{}, time.Time{}, auth.ErrNoSession
 	}
-	p, ws, err := a.Auth.Session(ctx, cookies[i].Value)
+	if !a.ownOrigin(c.Origin, c.Host) {
+		return clubhouse.Actor{}, time.Time{}, errSessionOrigin
+	}
+	p, ws, err := a.Auth.Session(ctx, c.Cookies[i].Value)
 	if err != nil {
 		return clubhouse.Actor{}, time.Time{}, err
 	}
@@ -115,6 +127,21 @@ func (a *App) authenticateSession(ctx context.Context, cookies []*http.Cookie) (
 		return clubhouse.Actor{}, time.Time{}, err
 	}
 	return p.Actor, ws.IdleUntil, nil
+}
+
+// ownOrigin reports whether origin, a handshake's Origin, is the
+// server's own: PUBLIC_BASE_URL's origin, or the origin of the host the
+// handshake was sent to (host, its Host), as the page that opened it was
+// served by this server. A handshake without an Origin is not a page's.
+func (a *App) ownOrigin(origin, host string) bool {
+	o, err := url.Parse(origin)
+	if origin == "" || err != nil || o.Host == "" {
+		return false
+	}
+	if u, err := url.Parse(a.Config.PublicBaseURL); err == nil && strings.EqualFold(o.Scheme, u.Scheme) && strings.EqualFold(o.Host, u.Host) {
+		return true
+	}
+	return strings.EqualFold(o.Host, host)
 }
 
 // publishers hands each message to every one of its Publishers.

@@ -82,9 +82,9 @@ var (
 // area's own refusal (the panel's areas need their roles, a client's own
 // account any signed-in user). A web session's principal opens the relay
 // too, with the area's refusal alone: the live updates of the web pages
-// (the relay admits a browser's handshake only from the server's own
-// origins, so another site's page cannot use the cookie); it is refused
-// at the API and the tool endpoint with ErrWebOnly. What the actor may do in the area is
+// (the composition admits a session's cookie at the relay only from the
+// server's own origin, so another site's page cannot use it); it is
+// refused at the API and the tool endpoint with ErrWebOnly. What the actor may do in the area is
 // the services' decision.
 func (p Principal) Admit(door Door, area clubhouse.Area) error {
 	switch {
