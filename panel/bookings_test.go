@@ -95,6 +95,16 @@ func TestBook_fromAFreeCell(t *testing.T) {
 	assert.Contains(t, withNora.Body, `<option value="`+court+`" selected>Cancha 2</option>`, "the slot is kept")
 	assert.Regexp(t, `name="client" type="radio" value="\d+" checked>\s*<label[^>]*>Nora Vélez`, withNora.Body)
 
+	// Its preview buttons post the form, so the session's CSRF token it
+	// carries never lands in a URL; a preview stores nothing.
+	assert.Contains(t, form.Body, `id="quote"`)
+	assert.NotContains(t, form.Body, `formmethod="get"`)
+	preview := d.post("/panel/bookings/new", url.Values{"court": {court}, "date": {date}, "start": {"18:00"}, "end": {"19:30"},
+		"q": {"Ana"}})
+	require.Equal(t, http.StatusOK, preview.Status, preview.Body)
+	assert.Contains(t, preview.Body, fmt.Sprintf(`id="client-%d"`, ana.ID))
+	assert.Equal(t, http.StatusForbidden, d.post("/panel/bookings/new", url.Values{"court": {court}, "csrf_token": {""}}).Status)
+
 	quote := d.get("/panel/bookings/new?court=" + court + "&date=" + date + "&start=18:00&end=19:30&client=" + strconv.FormatInt(ana.ID, 10))
 	price := dc.club.Booking.Bookings
 	q, err := price.Quote(context.Background(), dc.club.Staff, booking.SpanInput{CourtID: dc.courts[1].ID,

@@ -1,6 +1,7 @@
 package panel
 
 import (
+	"context"
 	"embed"
 	"io/fs"
 	"log/slog"
@@ -33,6 +34,10 @@ type Options struct {
 	// PublicBaseURL is the address people reach the server at: an https
 	// one makes the session cookie Secure and __Host- prefixed.
 	PublicBaseURL string
+	// Authenticated, when set, is called with the actor of each request
+	// of a live session, before its page runs: the API's request log names
+	// who made each change through the panel by it.
+	Authenticated func(ctx context.Context, a clubhouse.Actor)
 	// MaxFormBytes bounds a form's body (DefaultMaxFormBytes when 0); a
 	// form with a receipt photo has its own bound.
 	MaxFormBytes int64
@@ -114,9 +119,11 @@ func (p *Panel) routes() {
 	p.handle("GET "+Prefix+"{$}", p.page(clubhouse.AreaNone, p.home))
 	p.handle("GET "+Prefix+"dashboard", p.page(clubhouse.AreaStaff, p.dashboard))
 	p.handle("GET "+Prefix+"bookings/new", p.page(clubhouse.AreaStaff, p.bookNew))
+	p.handle("POST "+Prefix+"bookings/new", p.form(clubhouse.AreaStaff, p.bookNew))
 	p.handle("POST "+Prefix+"bookings", p.form(clubhouse.AreaStaff, p.book))
 	p.handle("GET "+Prefix+"bookings/{id}", p.page(clubhouse.AreaStaff, p.bookingPage))
 	p.handle("GET "+Prefix+"bookings/{id}/move", p.page(clubhouse.AreaStaff, p.movePage))
+	p.handle("POST "+Prefix+"bookings/{id}/move/preview", p.form(clubhouse.AreaStaff, p.movePage))
 	p.handle("POST "+Prefix+"bookings/{id}/move", p.form(clubhouse.AreaStaff, p.move))
 	p.handle("POST "+Prefix+"bookings/{id}/cancel", p.form(clubhouse.AreaStaff, p.cancel))
 	p.handle("POST "+Prefix+"bookings/{id}/no-show", p.form(clubhouse.AreaStaff, p.noShow))

@@ -21,7 +21,7 @@ import (
 func TestSession_signInAndBack(t *testing.T) {
 	t.Parallel()
 	app := apptest.New(t)
-	app.User("desk@test.club", clubhouse.RoleOperator)
+	desk := app.User("desk@test.club", clubhouse.RoleOperator)
 	d := newDesk(t, app)
 
 	res := d.get("/panel/dashboard")
@@ -48,6 +48,7 @@ func TestSession_signInAndBack(t *testing.T) {
 	require.Equal(t, http.StatusOK, page.Status)
 	assert.Contains(t, page.Body, "desk@test.club", "the nav names who is signed in")
 	assert.Contains(t, page.Body, `<html lang="es-CO">`)
+	assert.Regexp(t, `path=/panel/dashboard route=/panel/ status=200 duration=\S+ principal=`+desk.LocalID, app.LogText(), "the request log names who acted")
 
 	// A next that leaves the panel is not followed.
 	res = d.post("/panel/login", url.Values{"email": {"desk@test.club"}, "password": {"password-desk@test.club"}, "next": {"//evil.example/panel/"}})

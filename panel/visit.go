@@ -148,6 +148,9 @@ func (p *Panel) enter(w http.ResponseWriter, r *http.Request, area clubhouse.Are
 	if err != nil {
 		return nil, err
 	}
+	if p.o.Authenticated != nil {
+		p.o.Authenticated(r.Context(), pr.Actor)
+	}
 	if !admitted(pr.Actor) {
 		return nil, errNotStaff
 	}

@@ -176,7 +176,8 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		Logger: log, Auth: a.Auth, PublicBaseURL: cfg.PublicBaseURL, Clubs: clubs, Zone: cfg.ClubTimezone,
 		Authenticated: httpapi.NamePrincipal, Idempotency: a.Keys, AllowedOrigins: cfg.MCPAllowedOrigins, Limits: o.MCPLimits,
 	})
-	desk, err := panel.New(panel.Options{Logger: log, Auth: a.Auth, Clubs: clubs, Zone: cfg.ClubTimezone, PublicBaseURL: cfg.PublicBaseURL})
+	desk, err := panel.New(panel.Options{Logger: log, Auth: a.Auth, Clubs: clubs, Zone: cfg.ClubTimezone, PublicBaseURL: cfg.PublicBaseURL,
+		Authenticated: httpapi.NamePrincipal})
 	if err != nil {
 		a.Close()
 		return nil, fmt.Errorf("build staff panel: %w", err)
