@@ -20,34 +20,46 @@ import (
 // no-show, check its players in, take a payment with a receipt photo.
 
 // slotForm is a court and a span as the forms hold them: a court, a date
-// and the start and end times of day.
+// and the start and end times of day (HasStart, HasEnd: whether the form
+// named them; 00:00 is a time like any other). An end at or before the
+// start is on the next day: a booking across midnight.
 type slotForm struct {
-	Court int64
-	Type  int64
-	Date  time.Time
-	Start time.Duration
-	End   time.Duration
+	Court    int64
+	Type     int64
+	Date     time.Time
+	Start    time.Duration
+	End      time.Duration
+	HasStart bool
+	HasEnd   bool
 }
 
-// Checking and Checkout are the form's span as wall times; zero until the
-// form names a date and times.
-func (s slotForm) Checking() time.Time { return s.at(s.Start) }
-
-// Checkout is the end of the form's span (see Checking).
-func (s slotForm) Checkout() time.Time { return s.at(s.End) }
-
-func (s slotForm) at(d time.Duration) time.Time {
-	if s.Date.IsZero() || (s.Start == 0 && s.End == 0) {
+// Checking is the form's start as a wall time; zero until the form names
+// a date and a start.
+func (s slotForm) Checking() time.Time {
+	if s.Date.IsZero() || !s.HasStart {
 		return time.Time{}
 	}
-	return s.Date.Add(d)
+	return s.Date.Add(s.Start)
 }
 
-// StartText and EndText are the times of day as a time input shows them.
-func (s slotForm) StartText() string { return clock(s.Start) }
+// Checkout is the form's end as a wall time, on the next day when it is
+// not after the start; zero until the form names a date and an end.
+func (s slotForm) Checkout() time.Time {
+	if s.Date.IsZero() || !s.HasStart || !s.HasEnd {
+		return time.Time{}
+	}
+	if s.End <= s.Start {
+		return s.Date.AddDate(0, 0, 1).Add(s.End)
+	}
+	return s.Date.Add(s.End)
+}
+
+// StartText and EndText are the times of day as a time input shows them
+// ("" when not named; midnight is 00:00).
+func (s slotForm) StartText() string { return clockOf(s.Start, s.HasStart) }
 
 // EndText is the end's time of day (see StartText).
-func (s slotForm) EndText() string { return clock(s.End) }
+func (s slotForm) EndText() string { return clockOf(s.End, s.HasEnd) }
 
 // DateText is the date as a date input shows it.
 func (s slotForm) DateText() string {
@@ -57,10 +69,12 @@ func (s slotForm) DateText() string {
 	return s.Date.Format(time.DateOnly)
 }
 
-func clock(d time.Duration) string {
-	if d == 0 {
+// clockOf is the time of day d as HH:MM, 24:00 as 00:00; "" unless set.
+func clockOf(d time.Duration, set bool) string {
+	if !set {
 		return ""
 	}
+	d %= 24 * time.Hour
 	return fmt.Sprintf("%02d:%02d", int(d.Hours()), int(d.Minutes())%60)
 }
 
@@ -69,11 +83,19 @@ func clock(d time.Duration) string {
 // later.
 func readSlot(f *formReader, required bool) slotForm {
 	s := slotForm{Court: f.id("court", required), Type: f.id("type", required), Date: f.date("date", required),
-		Start: f.clock("start", required), End: f.clock("end", false)}
-	if s.End == 0 && s.Start != 0 {
-		s.End = min(s.Start+time.Hour, 24*time.Hour)
+		Start: f.clock("start", required), End: f.clock("end", false),
+		HasStart: f.r.FormValue("start") != "", HasEnd: f.r.FormValue("end") != ""}
+	if s.HasStart && !s.HasEnd {
+		s.End, s.HasEnd = (s.Start+time.Hour)%(24*time.Hour), true
 	}
 	return s
+}
+
+// slotOf is the slot of booking r as the move form shows it.
+func slotOf(r booking.Reservation) slotForm {
+	day := r.Checking.Truncate(24 * time.Hour)
+	return slotForm{Court: r.CourtID, Type: r.ReservationTypeID, Date: day, Start: r.Checking.Sub(day),
+		End: r.Checkout.Sub(r.Checkout.Truncate(24 * time.Hour)), HasStart: true, HasEnd: true}
 }
 
 // bookView is the data of the booking form.
@@ -133,15 +155,26 @@ func (p *Panel) draft(r *http.Request, v *bookView, moving int64) error {
 
 // draftAgain fills v for a refused form: as draft does, or, when the form
 // names a record that is not there (a client, a court, a type) or a slot
-// the service refuses to read, with the choices alone, its slot and
-// client cleared, so the form comes back with its messages rather than
-// the error page.
+// the service refuses to read, with the choices alone (see choices), so
+// the form comes back with its messages rather than the error page.
 func (p *Panel) draftAgain(r *http.Request, v *bookView, moving int64) error {
 	if err := p.draft(r, v, moving); err == nil {
 		return nil
 	}
-	v.Slot, v.ClientID = slotForm{}, 0
-	return p.draft(r, v, moving)
+	return p.choices(r, v, moving)
+}
+
+// choices fills v's draft with the form's choices alone, read without its
+// slot and client, and keeps what v shows: the form comes back with what
+// was typed.
+func (p *Panel) choices(r *http.Request, v *bookView, moving int64) error {
+	bare := *v
+	bare.Slot, bare.ClientID = slotForm{}, 0
+	if err := p.draft(r, &bare, moving); err != nil {
+		return err
+	}
+	v.Draft = bare.Draft
+	return nil
 }
 
 // bookNew shows the booking form, filled from the cell it was opened
@@ -150,7 +183,7 @@ func (p *Panel) bookNew(w http.ResponseWriter, r *http.Request) error {
 	f := p.newForm(r)
 	v := p.readBook(r, f, false)
 	if !f.ok() {
-		if err := p.draftAgain(r, &v, 0); err != nil {
+		if err := p.choices(r, &v, 0); err != nil {
 			return err
 		}
 		return p.refill(w, r, "book.html", v, f)
@@ -171,7 +204,7 @@ func (p *Panel) book(w http.ResponseWriter, r *http.Request) error {
 		f.fail("reason", "err.reason")
 	}
 	if !f.ok() {
-		if err := p.draftAgain(r, &v, 0); err != nil {
+		if err := p.choices(r, &v, 0); err != nil {
 			return err
 		}
 		return p.refill(w, r, "book.html", v, f)
@@ -298,6 +331,7 @@ func (p *Panel) cancel(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
+		v.Form["cancel_reason"] = r.FormValue("cancel_reason")
 		return p.refill(w, r, "booking.html", v, f)
 	}
 	c := visitOf(r)
@@ -399,7 +433,7 @@ func (p *Panel) movePage(w http.ResponseWriter, r *http.Request) error {
 	f := p.newForm(r)
 	v := p.readBook(r, f, false)
 	if !f.ok() {
-		if err := p.draftAgain(r, &v, id); err != nil {
+		if err := p.choices(r, &v, id); err != nil {
 			return err
 		}
 		return p.refill(w, r, "move.html", v, f)
@@ -409,8 +443,7 @@ func (p *Panel) movePage(w http.ResponseWriter, r *http.Request) error {
 	}
 	if v.Slot.Court == 0 && v.Moving != nil {
 		m := v.Moving
-		v.Slot = slotForm{Court: m.CourtID, Type: m.ReservationTypeID, Date: m.Checking.Truncate(24 * time.Hour),
-			Start: m.Checking.Sub(m.Checking.Truncate(24 * time.Hour)), End: m.Checkout.Sub(m.Checking.Truncate(24 * time.Hour))}
+		v.Slot = slotOf(m.Reservation)
 	}
 	return p.rd.Render(w, r, http.StatusOK, "move.html", view(r, v))
 }
@@ -428,7 +461,7 @@ func (p *Panel) move(w http.ResponseWriter, r *http.Request) error {
 		f.fail("reason", "err.reason")
 	}
 	if !f.ok() {
-		if err := p.draftAgain(r, &v, id); err != nil {
+		if err := p.choices(r, &v, id); err != nil {
 			return err
 		}
 		return p.refill(w, r, "move.html", v, f)

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -250,4 +251,31 @@ func TestBooking_actions(t *testing.T) {
 
 	assert.Equal(t, http.StatusNotFound, d.get("/panel/bookings/999999").Status)
 	assert.Equal(t, http.StatusNotFound, d.get("/panel/bookings/abc").Status)
+}
+
+// TestBooking_aroundMidnight: a booking across midnight opens in the move
+// form with its end on the next day and moves keeping it; a cell at 00:00
+// opens the booking form at 00:00.
+func TestBooking_aroundMidnight(t *testing.T) {
+	t.Parallel()
+	dc := newDeskClub(t)
+	ana := dc.club.Client("Ana", "Ruiz")
+	late := dc.club.Reservation(dc.courts[0].ID, dc.typ.ID, ana.ID, dc.at("23:00"), dc.tomorrow.AddDate(0, 0, 1).Format("2006-01-02")+" 01:00",
+		func(in *booking.BookingInput) { in.OverrideRules = true })
+	d := signedDesk(t, dc)
+	path := fmt.Sprintf("/panel/bookings/%d", late.ID)
+	form := d.get(path + "/move")
+	require.Equal(t, http.StatusOK, form.Status, form.Body)
+	assert.Contains(t, form.Body, `name="start" type="time" step="1800" required value="23:00"`)
+	assert.Contains(t, form.Body, `name="end" type="time" step="1800" required value="01:00"`)
+	res := d.post(path+"/move", url.Values{"court": {strconv.FormatInt(dc.courts[1].ID, 10)}, "date": {dc.tomorrow.Format("2006-01-02")},
+		"start": {"23:00"}, "end": {"01:00"}, "type": {strconv.FormatInt(dc.typ.ID, 10)}, "override": {"1"}, "reason": {"Torneo nocturno"}})
+	require.Equal(t, http.StatusSeeOther, res.Status, res.Body)
+	moved := dc.get(t, late.ID)
+	assert.Equal(t, dc.courts[1].ID, moved.CourtID)
+	assert.Equal(t, dc.tomorrow.AddDate(0, 0, 1).Add(time.Hour), moved.Checkout, "01:00 the next day")
+
+	midnight := d.get("/panel/bookings/new?court=" + strconv.FormatInt(dc.courts[0].ID, 10) + "&date=" + dc.tomorrow.Format("2006-01-02") + "&start=00:00")
+	assert.Contains(t, midnight.Body, `name="start" type="time" step="1800" required value="00:00"`)
+	assert.Contains(t, midnight.Body, `name="end" type="time" step="1800" required value="01:00"`)
 }

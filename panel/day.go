@@ -45,6 +45,9 @@ func (c gridCell) Hold() string {
 	return ""
 }
 
+// Minutes is how long the cell's booking lasts, which a drag keeps.
+func (c gridCell) Minutes() int { return int(c.Booking.Checkout.Sub(c.Booking.Checking) / time.Minute) }
+
 // home is the panel's first page: the desk's day for the staff, the
 // dashboard's figures one click away; for anyone else the first page of
 // the nav they may open (a trainer's classes).

@@ -117,13 +117,17 @@ func (f *formReader) money(field string, required bool) decimal.Decimal {
 	case groupedThousands.MatchString(s):
 		s = strings.ReplaceAll(s, ".", "")
 	}
-	d, err := decimal.NewFromString(s)
-	if err != nil || d.Exponent() < -2 {
+	if !plainAmount.MatchString(s) {
 		f.fail(field, "err.amount")
 		return decimal.Decimal{}
 	}
-	return d
+	return decimal.RequireFromString(s)
 }
+
+// plainAmount is an amount once its grouping is read: digits, and at most
+// two decimals after a point (no exponent: 1e5 is not how pesos are
+// written).
+var plainAmount = regexp.MustCompile(`^-?\d{1,15}(\.\d{1,2})?$`)
 
 // check is a boolean field: a checked checkbox sends it.
 func (f *formReader) check(field string) bool {

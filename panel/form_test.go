@@ -34,7 +34,7 @@ func TestFormReader_money(t *testing.T) {
 		assert.True(t, f.ok(), in)
 		assert.True(t, decimal.RequireFromString(want).Equal(got), "%s: %s", in, got)
 	}
-	for _, in := range []string{"abc", "1.2.3,4,5", "1e5x", "0.001", "0.500.000"} {
+	for _, in := range []string{"abc", "1.2.3,4,5", "1e5x", "1e5", "0.001", "0.500.000", "12.", ".5", "1234567890123456"} {
 		f := formOf(t, url.Values{"amount": {in}})
 		f.money("amount", true)
 		assert.Equal(t, "Write an amount of pesos, such as 120,000.", f.errs["amount"], in)

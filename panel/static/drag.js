@@ -11,8 +11,10 @@ const minutes = (hhmm) => {
   return h * 60 + m;
 };
 
+// clock is a time of day as HH:MM; past midnight it wraps, and the move
+// form reads an end at or before the start as the next day's.
 const clock = (total) => {
-  const t = Math.min(total, 24 * 60);
+  const t = total % (24 * 60);
   return `${String(Math.floor(t / 60)).padStart(2, "0")}:${String(t % 60).padStart(2, "0")}`;
 };
 
@@ -27,7 +29,7 @@ let dragged = null;
 document.addEventListener("dragstart", (e) => {
   const cell = e.target.closest?.("td.block[data-booking]");
   if (!cell || !grid()?.contains(cell)) return;
-  dragged = { id: cell.dataset.booking, length: minutes(cell.dataset.end) - minutes(cell.dataset.start) };
+  dragged = { id: cell.dataset.booking, length: Number(cell.dataset.minutes) };
   e.dataTransfer.effectAllowed = "move";
   e.dataTransfer.setData("text/plain", cell.dataset.booking);
 });
