@@ -32,6 +32,7 @@ var navPages = []struct {
 	{"nav.payments", Prefix + "payments", clubhouse.AreaStaff},
 	{"nav.events", Prefix + "events", clubhouse.AreaStaff},
 	{"nav.clients", Prefix + "clients", clubhouse.AreaStaff},
+	{"nav.cash", Prefix + "cash", clubhouse.AreaAccounting},
 }
 
 // newNav is the nav of actor a on the page at path.

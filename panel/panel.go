@@ -141,6 +141,9 @@ func (p *Panel) routes() {
 	p.mux.Handle("GET "+Prefix+"clients/{id}", p.page(clubhouse.AreaStaff, p.client))
 	p.mux.Handle("GET "+Prefix+"clients/{id}/edit", p.page(clubhouse.AreaStaff, p.editClient))
 	p.mux.Handle("POST "+Prefix+"clients/{id}", p.form(clubhouse.AreaStaff, p.updateClient))
+	p.mux.Handle("GET "+Prefix+"cash", p.page(clubhouse.AreaAccounting, p.cashPage))
+	p.mux.Handle("POST "+Prefix+"cash", p.form(clubhouse.AreaAccounting, p.closeCash))
+	p.mux.Handle("GET "+Prefix+"cash/closes/{id}", p.page(clubhouse.AreaAccounting, p.cashClose))
 	p.mux.Handle(Prefix, p.public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))
 }
 
