@@ -13,8 +13,9 @@ import (
 // TestBrowser_cash: with JavaScript on and off, an accountant opens Caja,
 // types a malformed count and sees its message, types the counts, sees
 // what is over and short in words, and posts the close, whose entry's page
-// follows; on a phone the day's takings show too. Every page is held to
-// axe-core, in Spanish.
+// follows; a close of a day no open period covers comes back with the
+// ledger's Spanish message; on a phone the day's takings are counted too.
+// Every page is held to axe-core, in Spanish.
 func TestBrowser_cash(t *testing.T) {
 	t.Parallel()
 	for name, opts := range map[string][]browsertest.Option{
@@ -66,6 +67,17 @@ func TestBrowser_cash(t *testing.T) {
 			assert.Contains(t, browsertest.Text(t, ctx, "#description"), "Efectivo: registrado $\u00a035.000, contado $\u00a040.000 (Sobra $\u00a05.000).")
 			browsertest.RequireAccessible(t, ctx)
 			browsertest.Screenshot(t, ctx, "posted")
+
+			browsertest.Open(t, ctx, c.app.URL+"/panel/cash?date=2030-04-04")
+			require.NoError(t, chromedp.Do(ctx,
+				chromedp.SendKeys(chromedp.CSS(cash), "1.000"),
+				chromedp.Click(chromedp.ID("close")),
+				chromedp.WaitVisible(chromedp.ID("form-error")),
+			))
+			assert.Contains(t, browsertest.Text(t, ctx, "#form-error"), "No hay un período contable abierto que cubra el 2030-04-04.")
+			assert.Len(t, c.closes(t), 1, "nothing more posted")
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "no-period")
 		})
 	}
 	t.Run("phone", func(t *testing.T) {

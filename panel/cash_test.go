@@ -222,7 +222,7 @@ func TestCash_refusals(t *testing.T) {
 
 	noPeriod := d.post("/panel/cash", form("2030-04-04", "40.000", "55.000"))
 	require.Equal(t, http.StatusConflict, noPeriod.Status)
-	assert.Contains(t, noPeriod.Body, `<p id="form-error" class="field-error" role="alert">No hay un período contable abierto que cubra el 2030-04-04. `+
+	assert.Contains(t, noPeriod.Body, `<p id="form-error" class="field-error">No hay un período contable abierto que cubra el 2030-04-04. `+
 		`Abra o amplíe un período contable y vuelva a intentarlo.</p>`)
 	assert.Contains(t, noPeriod.Body, "Recaudo del jueves 4 de abril de 2030", "the page of the day refused")
 
