@@ -18,6 +18,10 @@ const (
 	CashierCode = "1.1.05.01"
 )
 
+// SourceCashClose is the Source of the entries CloseCashRegister posts, by
+// which a reader tells a close from other entries.
+const SourceCashClose = "cash-close"
+
 // CashClose is a cash-register close: money moved from the vault to the
 // cashier's drawer at a date.
 type CashClose struct {
@@ -57,7 +61,7 @@ func (l *Ledger) CloseCashRegister(ctx context.Context, by clubhouse.Actor, c Ca
 	if desc == "" {
 		desc = fmt.Sprintf("Cierre de caja %s", c.Date.Format(time.DateOnly))
 	}
-	e, created, err := l.Post(ctx, by, EntryInput{Date: c.Date, Description: desc, Source: "cash-close", IdempotencyKey: c.IdempotencyKey,
+	e, created, err := l.Post(ctx, by, EntryInput{Date: c.Date, Description: desc, Source: SourceCashClose, IdempotencyKey: c.IdempotencyKey,
 		Lines: []LineInput{{AccountCode: to, Debit: c.Amount}, {AccountCode: from, Credit: c.Amount}}})
 	if errors.Is(err, ErrNoOpenPeriod) {
 		// The period closed between the check and the posting.

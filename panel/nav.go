@@ -27,11 +27,12 @@ var navPages = []struct {
 	area      clubhouse.Area
 }{
 	{"nav.day", Prefix, clubhouse.AreaStaff},
+	{"nav.payments", Prefix + "payments", clubhouse.AreaStaff},
+	{"nav.clients", Prefix + "clients", clubhouse.AreaStaff},
+	{"nav.events", Prefix + "events", clubhouse.AreaStaff},
 	{"nav.dashboard", Prefix + "dashboard", clubhouse.AreaStaff},
 	{"nav.classes", Prefix + "classes", clubhouse.AreaTrainer},
-	{"nav.payments", Prefix + "payments", clubhouse.AreaStaff},
-	{"nav.events", Prefix + "events", clubhouse.AreaStaff},
-	{"nav.clients", Prefix + "clients", clubhouse.AreaStaff},
+	{"nav.cash", Prefix + "cash", clubhouse.AreaAccounting},
 }
 
 // newNav is the nav of actor a on the page at path.

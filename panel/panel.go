@@ -152,6 +152,9 @@ func (p *Panel) routes() {
 	p.handle("GET "+Prefix+"clients/{id}", p.page(clubhouse.AreaStaff, p.client))
 	p.handle("GET "+Prefix+"clients/{id}/edit", p.page(clubhouse.AreaStaff, p.editClient))
 	p.handle("POST "+Prefix+"clients/{id}", p.form(clubhouse.AreaStaff, p.updateClient))
+	p.handle("GET "+Prefix+"cash", p.page(clubhouse.AreaAccounting, p.cashPage))
+	p.handle("POST "+Prefix+"cash", p.form(clubhouse.AreaAccounting, p.closeCash))
+	p.handle("GET "+Prefix+"cash/closes/{id}", p.page(clubhouse.AreaAccounting, p.cashClose))
 	p.handle(Prefix, p.public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))
 }
 

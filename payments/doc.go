@@ -6,7 +6,8 @@
 // the SQL in store.go and reconcile_store.go; the use cases in service.go,
 // receipts.go (receipt upload, replacement, download), reconcile.go and
 // pending.go (the claims and inbox entries waiting for staff, and a
-// claim's validation or rejection).
+// claim's validation or rejection) and takings.go (a day's takings by
+// payment type).
 //
 // Every method that reads or changes payments takes the acting
 // clubhouse.Actor. The staff's writes (Create, Update, Delete,
@@ -14,7 +15,9 @@
 // ResolveInbox) and reads (List, Get, ByTransaction, ForBooking,
 // GetForBooking, OfBookings, Stats, Booking, Dashboard, Pending, Inbox,
 // OpenReceipt) refuse one without the
-// panel permission with clubhouse.ErrForbidden; a client's own claims and
+// panel permission with clubhouse.ErrForbidden, and Takings (a day's
+// takings by payment type, for the cash-register close) one who is
+// neither staff nor an accountant; a client's own claims and
 // views go through the Client* methods, which find the actor's client
 // record through booking.ClientOf. Deliver takes the gateway's signature
 // instead, Reconcile a verified event, and EnrollmentsPaid serves package

@@ -23,14 +23,16 @@ type Service struct {
 	events   clubhouse.Publisher
 	bookings *booking.Bookings
 	secrets  []string
+	zone     *time.Location
 	store    store
 }
 
 // Options configure the payments service. The zero value is usable: no
-// receipt storage, the system clock, messages dropped.
+// receipt storage, the system clock, messages dropped, days read in UTC.
 type Options struct {
 	Objects ObjectStore         // the receipts' bucket; nil: the receipt operations answer ErrStorageOff
 	Now     func() time.Time    // the clock; nil: time.Now
+	Zone    *time.Location      // the club's, in which a day's takings begin and end (Takings); nil: UTC
 	Events  clubhouse.Publisher // receives payment:updated after each commit; nil: dropped
 	// Bookings are the club's bookings, which the views that join a
 	// booking with its payments (Booking, ClientBookings, Dashboard, ...)
@@ -45,14 +47,14 @@ type Options struct {
 // New returns the payments stored in db, a database migrated with
 // migrations.Main.
 func New(db *sqlx.DB, o Options) *Service {
-	clubhouse.SetDefaults(nil, &o.Now, &o.Events)
+	clubhouse.SetDefaults(&o.Zone, &o.Now, &o.Events)
 	var secrets []string
 	for _, k := range o.WebhookSecrets {
 		if k != "" {
 			secrets = append(secrets, k)
 		}
 	}
-	return &Service{db: db, objects: o.Objects, now: o.Now, events: o.Events, bookings: o.Bookings, secrets: secrets}
+	return &Service{db: db, objects: o.Objects, now: o.Now, events: o.Events, bookings: o.Bookings, secrets: secrets, zone: o.Zone}
 }
 
 // List returns the page of the payments that match f: pending first, then

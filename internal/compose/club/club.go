@@ -72,7 +72,7 @@ func New(db *sqlx.DB, o Options) *Services {
 	}
 	s := &Services{Zone: o.Zone, Now: o.Now, Users: o.Users,
 		Catalogs: b.Catalogs, Clients: b.Clients, Tariffs: b.Tariffs, Bookings: b.Bookings, Discounts: b.Discounts, Rules: b.Rules,
-		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Events: o.Events, Bookings: b.Bookings,
+		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Zone: o.Zone, Events: o.Events, Bookings: b.Bookings,
 			WebhookSecrets: o.WebhookSecrets}),
 	}
 	s.Classes = classes.New(db, classes.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Clients: b.Clients,
