@@ -263,7 +263,7 @@ func newSweep(t *testing.T) *sweep {
 		"POST /panel/bookings/{id}/cancel":   {"cancel_reason": {"Lluvia"}},
 		"POST /panel/bookings/{id}/no-show":  {},
 		"POST /panel/bookings/{id}/check-in": {},
-		"POST /panel/bookings/{id}/payments": {"payment_type": {id(dc.cash.ID)}, "amount": {"1.000"}},
+		"POST /panel/bookings/{id}/payments": {"payment_type": {id(dc.cash.ID)}, "amount": {"1.000"}, "reference": {"desk-sweep"}},
 		"POST /panel/classes/{id}/attendance": {"enrollment": {id(enrollment.ID)}, "date": {class.StartDate.Format(time.DateOnly)},
 			"present": {"1"}},
 		"POST /panel/classes/{id}/accept":         {"enrollment": {id(enrollment.ID)}, "date": {class.StartDate.Format(time.DateOnly)}},

@@ -1,6 +1,8 @@
 package panel
 
 import (
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -244,6 +246,10 @@ type bookingView struct {
 	Done string
 	// Form holds the fields of a refused form of the page, to show again.
 	Form map[string]string
+	// Reference is the payment form's reference, new with each page: the
+	// payment's transaction id, so the same form sent twice records one
+	// payment.
+	Reference string
 }
 
 // bookingPage shows a booking: its client, times, price and how it was
@@ -284,7 +290,7 @@ func (p *Panel) bookingFile(r *http.Request, id int64) (bookingView, error) {
 	if err != nil {
 		return bookingView{}, err
 	}
-	return bookingView{BookingFile: file, Owed: file.Amount.Debt(), Form: map[string]string{}}, nil
+	return bookingView{BookingFile: file, Owed: file.Amount.Debt(), Form: map[string]string{}, Reference: "desk-" + rand.Text()}, nil
 }
 
 // dones are the actions whose result a booking's page announces.
@@ -379,6 +385,7 @@ func (p *Panel) pay(w http.ResponseWriter, r *http.Request) error {
 	f := p.newForm(r)
 	typeID := f.id("payment_type", true)
 	amount := f.money("amount", true)
+	reference := f.text("reference", true, 64)
 	if f.ok() && !amount.IsPositive() {
 		f.fail("amount", "err.positive")
 	}
@@ -399,8 +406,14 @@ func (p *Panel) pay(w http.ResponseWriter, r *http.Request) error {
 		defer rc.Close()
 	}
 	c := visitOf(r)
-	in := payments.Input{PaymentTypeID: clubhouse.Some(typeID), Amount: clubhouse.Some(amount), Status: clubhouse.Some(true)}
-	if _, err := c.club.Payments.CreateForBooking(r.Context(), c.actor, id, in, rc); err != nil {
+	in := payments.Input{PaymentTypeID: clubhouse.Some(typeID), Amount: clubhouse.Some(amount), Status: clubhouse.Some(true),
+		TransactionID: clubhouse.Some(reference)}
+	_, err = c.club.Payments.CreateForBooking(r.Context(), c.actor, id, in, rc)
+	switch {
+	case errors.Is(err, payments.ErrTransactionUsed):
+		// The same form, sent again (a double click, a resent page):
+		// its payment is recorded already.
+	case err != nil:
 		return p.refuseOnPage(w, r, id, "amount", form, err)
 	}
 	return afterAction(w, r, id, "paid")

@@ -216,20 +216,24 @@ func TestBooking_actions(t *testing.T) {
 
 	owed := dc.price(t, b.ID)
 	cash := strconv.FormatInt(dc.cash.ID, 10)
-	res = d.upload(path+"/payments", url.Values{"payment_type": {cash}, "amount": {"10"}}, "notes.txt", []byte("not an image at all"))
+	res = d.upload(path+"/payments", url.Values{"payment_type": {cash}, "amount": {"10"}, "reference": {"desk-a"}}, "notes.txt", []byte("not an image at all"))
 	assert.Equal(t, http.StatusUnsupportedMediaType, res.Status, res.Body)
 	assert.Contains(t, res.Body, `id="receipt-error"`)
-	res = d.upload(path+"/payments", url.Values{"payment_type": {cash}, "amount": {"cero"}}, "", nil)
+	res = d.upload(path+"/payments", url.Values{"payment_type": {cash}, "amount": {"cero"}, "reference": {"desk-b"}}, "", nil)
 	assert.Equal(t, http.StatusBadRequest, res.Status)
 	assert.Contains(t, res.Body, `id="amount-error"`)
-	res = d.upload(path+"/payments", url.Values{"payment_type": {cash}, "amount": {owed.String()}}, "big.png", append(pngBytes(t), make([]byte, 6<<20)...))
+	res = d.upload(path+"/payments", url.Values{"payment_type": {cash}, "amount": {owed.String()}, "reference": {"desk-c"}}, "big.png", append(pngBytes(t), make([]byte, 6<<20)...))
 	assert.Equal(t, http.StatusRequestEntityTooLarge, res.Status)
 	page := d.get(path).Body
 	assert.Contains(t, page, "Todavía no hay pagos.", "nothing was stored")
 
-	res = d.upload(path+"/payments", url.Values{"payment_type": {cash}, "amount": {owed.String()}}, "recibo.png", pngBytes(t))
-	require.Equal(t, http.StatusSeeOther, res.Status, res.Body)
+	ref := regexpValue(t, page, "reference")
+	for range 2 { // a double click sends the form twice: one payment
+		res = d.upload(path+"/payments", url.Values{"payment_type": {cash}, "amount": {owed.String()}, "reference": {ref}}, "recibo.png", pngBytes(t))
+		require.Equal(t, http.StatusSeeOther, res.Status, res.Body)
+	}
 	page = d.get(res.Location()).Body
+	assert.Equal(t, 1, strings.Count(page, "/receipt\">Ver comprobante del pago"), "one payment")
 	assert.Contains(t, page, "Pago registrado.")
 	assert.Contains(t, page, `<dd id="state">Pagada</dd>`)
 	assert.Contains(t, page, "/receipt\">Ver comprobante del pago")
