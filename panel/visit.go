@@ -14,6 +14,11 @@ import (
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
+// RefreshHeader marks a page's own refresh in the background (live.js
+// fetching the grid again): it reads the session without recording a
+// request, so only a person's requests keep a session alive.
+const RefreshHeader = "X-Panel-Refresh"
+
 // visit is what the panel knows of a signed-in request: who, by which
 // session, acting in the page's area, on which club.
 type visit struct {
@@ -139,7 +144,11 @@ func readForm(r *http.Request) error {
 // live session it sends the browser to sign in (signInFirst).
 func (p *Panel) enter(w http.ResponseWriter, r *http.Request, area clubhouse.Area) (*http.Request, error) {
 	tok, _ := p.cookie.Read(r)
-	pr, ws, err := p.o.Auth.Session(r.Context(), tok)
+	read := p.o.Auth.Session
+	if r.Method == http.MethodGet && r.Header.Get(RefreshHeader) != "" {
+		read = p.o.Auth.Peek
+	}
+	pr, ws, err := read(r.Context(), tok)
 	var e *clubhouse.Error
 	if errors.As(err, &e) && (e.Kind == clubhouse.Unauthenticated || errors.Is(err, auth.ErrUserDisabled)) {
 		p.signInFirst(w, r, tok != "")

@@ -14,8 +14,10 @@ if (grid && grid.dataset.live && "WebSocket" in window) {
   let missed = false;
 
   const refresh = async () => {
-    const res = await fetch(location.href, { credentials: "same-origin", headers: { Accept: "text/html" } });
-    if (res.redirected || res.status === 401) {
+    // The header says this is no person's request: it does not keep the
+    // session alive (a desk left alone still signs in again).
+    const res = await fetch(location.href, { credentials: "same-origin", headers: { Accept: "text/html", "X-Panel-Refresh": "1" } });
+    if (res.redirected) {
       location.reload();
       return;
     }

@@ -129,6 +129,19 @@ func (s *Service) StartSession(ctx context.Context, email, password, addr, userA
 // Errors: ErrNoSession (no token, unknown or ended), ErrSessionExpired
 // (past its idle time or its lifetime), ErrUserDisabled.
 func (s *Service) Session(ctx context.Context, tok string) (Principal, WebSession, error) {
+	return s.session(ctx, tok, true)
+}
+
+// Peek returns the principal and the session of token tok as Session
+// does, but records no request: a page's own refresh in the background
+// (the staff panel's live grid) reads its session without keeping it
+// alive, so a desk left alone still reaches its idle time. Errors: as
+// Session.
+func (s *Service) Peek(ctx context.Context, tok string) (Principal, WebSession, error) {
+	return s.session(ctx, tok, false)
+}
+
+func (s *Service) session(ctx context.Context, tok string, touch bool) (Principal, WebSession, error) {
 	if tok == "" {
 		return Principal{}, WebSession{}, ErrNoSession
 	}
@@ -148,7 +161,7 @@ func (s *Service) Session(ctx context.Context, tok string) (Principal, WebSessio
 	if err != nil {
 		return Principal{}, WebSession{}, err
 	}
-	if now.Sub(ws.LastSeen) >= TouchEvery {
+	if touch && now.Sub(ws.LastSeen) >= TouchEvery {
 		if err := s.store.touchWebSession(ctx, s.o.DB, ws.ID, now, TouchEvery); err != nil {
 			return Principal{}, WebSession{}, fmt.Errorf("session: %w", err)
 		}

@@ -171,6 +171,30 @@ func TestSession_expiry(t *testing.T) {
 	require.ErrorIs(t, err, auth.ErrSessionExpired, "past the lifetime, however busy")
 }
 
+// TestSession_peek: a page's refresh in the background reads the session
+// without recording a request, so it reaches its idle time all the same.
+func TestSession_peek(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clk := newClock()
+	s, db := localService(t, clk, func(o *auth.Options) {
+		o.WebSessions = auth.WebSessionOptions{Idle: 30 * time.Minute, Lifetime: 2 * time.Hour}
+	})
+	createUser(t, s, db, "ana@example.com", "right-password")
+	ws, tok, err := s.StartSession(ctx, "ana@example.com", "right-password", "10.0.0.1", "test")
+	require.NoError(t, err)
+	for range 5 {
+		clk.Advance(5 * time.Minute)
+		p, got, err := s.Peek(ctx, tok)
+		require.NoError(t, err)
+		assert.Equal(t, "ana@example.com", p.Actor.Email)
+		assert.Equal(t, ws.Created, got.LastSeen, "nothing recorded")
+	}
+	clk.Advance(5 * time.Minute)
+	_, _, err = s.Peek(ctx, tok)
+	require.ErrorIs(t, err, auth.ErrSessionExpired, "30 minutes without a person's request")
+}
+
 // TestEndSession signs out: the session is gone, the user's others stay;
 // Sessions lists a user's live ones and EndSessions ends them all, for the
 // user or a sudo.
