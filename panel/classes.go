@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
-	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
 // The trainer's classes: the list of their classes (classList) and the
@@ -71,9 +69,9 @@ type classView struct {
 // waitlist. A malformed date shows the session to come with the field's
 // message, status 400.
 func (p *Panel) classPage(w http.ResponseWriter, r *http.Request) error {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id < 1 {
-		return errNoPage
+	id, err := pathID(r)
+	if err != nil {
+		return err
 	}
 	f := p.newForm(r)
 	date := f.date("date", false)
@@ -194,9 +192,9 @@ func (p *Panel) backToClass(w http.ResponseWriter, r *http.Request, id int64, da
 // classAgain renders the page of the path's class at date again, with
 // the messages of a form's fields, status 400.
 func (p *Panel) classAgain(w http.ResponseWriter, r *http.Request, date time.Time, errs web.FormErrors) error {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id < 1 {
-		return errNoPage
+	id, err := pathID(r)
+	if err != nil {
+		return err
 	}
 	cv, err := p.roster(r, id, date)
 	if err != nil {
@@ -227,7 +225,7 @@ func (p *Panel) refused(w http.ResponseWriter, r *http.Request, date time.Time, 
 	if e == nil || e.Kind != clubhouse.Invalid && e.Kind != clubhouse.Conflict {
 		return err
 	}
-	id, perr := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	id, perr := pathID(r)
 	if perr != nil {
 		return err
 	}
@@ -256,8 +254,5 @@ func classSchedule(pr *web.Printer, c classes.Class) string {
 	if n := len(days); n > 1 {
 		list = strings.Join(days[:n-1], ", ") + " " + pr.T("classes.and") + " " + days[n-1]
 	}
-	return pr.T("classes.schedule", "days", list, "start", clockText(c.StartTime), "end", clockText(c.EndTime))
+	return pr.T("classes.schedule", "days", list, "start", wire.FormatClock(c.StartTime), "end", wire.FormatClock(c.EndTime))
 }
-
-// clockText writes a time of day as HH:MM.
-func clockText(t pricing.TimeOfDay) string { return fmt.Sprintf("%02d:%02d", int(t)/60, int(t)%60) }

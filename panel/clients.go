@@ -2,7 +2,6 @@ package panel
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -87,7 +86,7 @@ func clientsLink(q string, offset int) string {
 }
 
 // clientPath is the page of the client with id.
-func clientPath(id int64) string { return fmt.Sprintf("%sclients/%d", Prefix, id) }
+func clientPath(id int64) string { return Prefix + "clients/" + strconv.FormatInt(id, 10) }
 
 // clientFields are the fields of the client's form, as typed.
 type clientFields struct {
@@ -212,19 +211,9 @@ func withClient(back string, id int64) string {
 	return u.String()
 }
 
-// clientID reads the client's id of the path; one that is no id is a
-// page the panel does not have.
-func clientID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, errNoPage
-	}
-	return id, nil
-}
-
 // editClient is the form of a client's data, filled with them.
 func (p *Panel) editClient(w http.ResponseWriter, r *http.Request) error {
-	id, err := clientID(r)
+	id, err := pathID(r)
 	if err != nil {
 		return err
 	}
@@ -241,7 +230,7 @@ func (p *Panel) editClient(w http.ResponseWriter, r *http.Request) error {
 // updateClient changes the client's data as the form says and shows
 // their page.
 func (p *Panel) updateClient(w http.ResponseWriter, r *http.Request) error {
-	id, err := clientID(r)
+	id, err := pathID(r)
 	if err != nil {
 		return err
 	}
@@ -261,7 +250,7 @@ func (p *Panel) updateClient(w http.ResponseWriter, r *http.Request) error {
 // client is a client's page: their data, bookings, class enrollments,
 // payments and what they owe (classes.Enrollments.Statement).
 func (p *Panel) client(w http.ResponseWriter, r *http.Request) error {
-	id, err := clientID(r)
+	id, err := pathID(r)
 	if err != nil {
 		return err
 	}

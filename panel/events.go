@@ -101,20 +101,11 @@ func newParticipantRow(pt tickets.Participant, zone *time.Location) participantR
 // types it.
 const fieldTicketCode = "code"
 
-// eventID reads the path's event id; a malformed one is no page.
-func eventID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id < 1 {
-		return 0, errNoPage
-	}
-	return id, nil
-}
-
 // eventDoor shows an event's door: its places and participants, and the
 // scan field, focused. After a scan that seated someone (?seated=code)
 // it says who came in.
 func (p *Panel) eventDoor(w http.ResponseWriter, r *http.Request) error {
-	id, err := eventID(r)
+	id, err := pathID(r)
 	if err != nil {
 		return err
 	}
@@ -166,7 +157,7 @@ var scanRefusals = []struct {
 // the refusal in words, naming the code as printed on the ticket, and its
 // status: 409, 404 for an unknown code, 400 for a malformed or empty one.
 func (p *Panel) scan(w http.ResponseWriter, r *http.Request) error {
-	id, err := eventID(r)
+	id, err := pathID(r)
 	if err != nil {
 		return err
 	}

@@ -72,6 +72,21 @@ func (f *formReader) id(field string, required bool) int64 {
 	return n
 }
 
+// number returns the record number typed in field (a booking's, an
+// enrollment's), 0 when it is empty.
+func (f *formReader) number(field string) int64 {
+	s := f.text(field, false, 20)
+	if s == "" {
+		return 0
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		f.fail(field, "err.number")
+		return 0
+	}
+	return n
+}
+
 // date returns field's date (YYYY-MM-DD, as a date input sends it).
 func (f *formReader) date(field string, required bool) time.Time {
 	s := f.text(field, required, 10)
@@ -151,4 +166,14 @@ func deref[T any](p *T) T {
 		return zero
 	}
 	return *p
+}
+
+// pathID reads the id of the path's {id}; one that is no positive number
+// names no page.
+func pathID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errNoPage
+	}
+	return id, nil
 }

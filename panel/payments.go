@@ -162,16 +162,6 @@ func (p *Panel) paymentsRefused(w http.ResponseWriter, r *http.Request, re refus
 	return p.rd.Form(w, r, "payments.html", v, field, err)
 }
 
-// pathID reads the id of the path's {id}; one that is no positive number
-// names no page.
-func pathID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, errNoPage
-	}
-	return id, nil
-}
-
 // validatePayment completes a client's claim (payments.Service.Validate).
 func (p *Panel) validatePayment(w http.ResponseWriter, r *http.Request) error {
 	return p.judgePayment(w, r, (*payments.Service).Validate)
@@ -208,8 +198,8 @@ func (p *Panel) resolveInbox(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f := p.newForm(r)
-	res := payments.Resolution{Action: f.text("action", true, 10), ReservationID: number(f, "reservation_id"),
-		EnrollmentID: number(f, "enrollment_id"), Note: f.text("note", false, payments.MaxInboxNote)}
+	res := payments.Resolution{Action: f.text("action", true, 10), ReservationID: f.number("reservation_id"),
+		EnrollmentID: f.number("enrollment_id"), Note: f.text("note", false, payments.MaxInboxNote)}
 	field := "note"
 	switch res.Action {
 	case payments.ActionAttach:
@@ -241,20 +231,6 @@ func (p *Panel) resolveInbox(w http.ResponseWriter, r *http.Request) error {
 	}
 	http.Redirect(w, r, Prefix+"payments", http.StatusSeeOther)
 	return nil
-}
-
-// number returns the record number typed in field, 0 when it is empty.
-func number(f *formReader, field string) int64 {
-	s := f.text(field, false, 20)
-	if s == "" {
-		return 0
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		f.fail(field, "payments.err.number")
-		return 0
-	}
-	return n
 }
 
 // receiptPolicy is the Content-Security-Policy of a receipt image: the

@@ -275,9 +275,9 @@ type ticketRow struct {
 
 // ticketSale shows a sale with its ticket codes, laid out to print.
 func (p *Panel) ticketSale(w http.ResponseWriter, r *http.Request) error {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id < 1 {
-		return errNoPage
+	id, err := pathID(r)
+	if err != nil {
+		return err
 	}
 	v := visitOf(r)
 	s, err := v.club.Tickets.Sales.Get(r.Context(), v.actor, id)
