@@ -155,11 +155,7 @@ func (p *Panel) refuseSignIn(w http.ResponseWriter, r *http.Request, v loginView
 	if e == nil || !signInKinds[e.Kind] {
 		return err
 	}
-	pr := p.rd.Printer(r)
-	v.Message = e.Message
-	if k := "err." + strings.ReplaceAll(e.Code, " ", "_"); pr.Has(k) {
-		v.Message = pr.T(k)
-	}
+	v.Message = p.rd.Printer(r).Words(e)
 	if wait := wire.RetryAfter(err); wait != "" {
 		w.Header().Set("Retry-After", wait)
 	}
@@ -217,8 +213,7 @@ func sameSite(r *http.Request) error {
 // localOr returns path when it is a path of this site under the panel,
 // else or.
 func localOr(path, or string) string {
-	if !strings.HasPrefix(path, Prefix) || strings.HasPrefix(path, "//") ||
-		strings.ContainsFunc(path, func(c rune) bool { return c == '\\' || c < 0x20 || c == 0x7f }) {
+	if !web.LocalPath(path) || !strings.HasPrefix(path, Prefix) {
 		return or
 	}
 	return path

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -155,7 +156,7 @@ func (p *Printer) T(key string, args ...any) string {
 	}
 	vals := make(map[string]string, len(args)/2)
 	for i := 0; i+1 < len(args); i += 2 {
-		vals[fmt.Sprint(args[i])] = fmt.Sprint(args[i+1])
+		vals[fmt.Sprint(args[i])] = argText(args[i+1])
 	}
 	text := m.text
 	if m.plural != nil {
@@ -170,4 +171,21 @@ func (p *Printer) T(key string, args ...any) string {
 		}
 		return ph
 	})
+}
+
+// argText is a message's argument as text: a pointer (an optional column:
+// *string, *int64, ...) by what it points to, "" for a nil one, never its
+// address.
+func argText(v any) string {
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			return ""
+		}
+		rv = rv.Elem()
+	}
+	if !rv.IsValid() {
+		return ""
+	}
+	return fmt.Sprint(rv.Interface())
 }

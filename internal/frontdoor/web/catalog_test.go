@@ -99,6 +99,9 @@ func TestPrinter_T(t *testing.T) {
 		{"plural other", es, "form.errors", []any{"count", 3}, "Hay 3 campos por corregir."},
 		{"plural zero", en, "form.errors", []any{"count", 0}, "0 fields need correcting."},
 		{"missing key", en, "no.such.key", nil, "no.such.key"},
+		{"a pointer's value, not its address", es, "signed_in_as", []any{"name", ptr("Ana")}, "Sesión iniciada como Ana"},
+		{"a nil pointer is empty", es, "signed_in_as", []any{"name", (*string)(nil)}, "Sesión iniciada como "},
+		{"a pointer to a count", es, "form.errors", []any{"count", ptr(1)}, "Hay 1 campo por corregir."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, tc.p.T(tc.key, tc.args...))
@@ -139,3 +142,5 @@ func TestCatalog_Negotiate(t *testing.T) {
 		})
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

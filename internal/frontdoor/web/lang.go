@@ -33,17 +33,17 @@ func (rd *Renderer) SwitchLanguage(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{Name: LangCookie, Value: rd.catalog.tags[i].String(), Path: "/", MaxAge: langMaxAge,
 		HttpOnly: true, Secure: rd.secure, SameSite: http.SameSiteLaxMode})
 	back := r.FormValue("back")
-	if !localPath(back) {
+	if !LocalPath(back) {
 		back = rd.home
 	}
 	http.Redirect(w, r, back, http.StatusSeeOther)
 }
 
-// localPath reports whether p is a path of this site, so a redirect to
+// LocalPath reports whether p is a path of this site, so a redirect to
 // it cannot leave it: "//host" and "/\host" are other hosts to a
 // browser, which also drops tabs and newlines from a URL ("/<tab>/host"),
 // so a backslash or a control character anywhere refuses it.
-func localPath(p string) bool {
+func LocalPath(p string) bool {
 	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") {
 		return false
 	}

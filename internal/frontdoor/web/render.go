@@ -184,7 +184,7 @@ func (pg *Page) WallTime(t time.Time) string { return pg.p.WallTime(t) }
 // Words returns the words of a refusal for a person: the catalog's for
 // its code when it has them, else its own message (a refusal a page
 // shows as data, such as a rule's verdict on a slot).
-func (pg *Page) Words(e *clubhouse.Error) string { return wordsOf(pg.p, e) }
+func (pg *Page) Words(e *clubhouse.Error) string { return pg.p.Words(e) }
 
 // FieldError returns the message of a form's field, or "".
 func (pg *Page) FieldError(field string) string { return pg.Errors[field] }
@@ -250,9 +250,10 @@ type errorView struct {
 // it has one of its own, error.csrf_token.title.
 func codeKey(code string) string { return strings.ReplaceAll(code, " ", "_") }
 
-// wordsOf returns the words of e for a person: the catalog's for its code
-// when it has them, else the error's own message.
-func wordsOf(p *Printer, e *clubhouse.Error) string {
+// Words returns the words of refusal e for a person: the catalog's for
+// its code (err.<code>, spaces as underscores) when it has them, else the
+// error's own message.
+func (p *Printer) Words(e *clubhouse.Error) string {
 	if k := "err." + codeKey(e.Code); p.Has(k) {
 		return p.T(k)
 	}
@@ -289,7 +290,7 @@ func (rd *Renderer) Error(w http.ResponseWriter, r *http.Request, err error) {
 		status, v.TitleKey, v.Message = http.StatusServiceUnavailable, "error.503.title", p.T("error.503.message")
 	default:
 		status = wire.Status(e.Kind)
-		v.TitleKey, v.Message = fmt.Sprintf("error.%d.title", status), wordsOf(p, e)
+		v.TitleKey, v.Message = fmt.Sprintf("error.%d.title", status), p.Words(e)
 		if k := "error." + codeKey(e.Code) + ".title"; p.Has(k) {
 			v.TitleKey = k
 		}
@@ -331,7 +332,7 @@ func (rd *Renderer) Form(w http.ResponseWriter, r *http.Request, page string, v 
 	for k, m := range v.Errors {
 		errs[k] = m
 	}
-	errs[field] = wordsOf(rd.Printer(r), e)
+	errs[field] = rd.Printer(r).Words(e)
 	v.Errors = errs
 	return rd.Render(w, r, wire.Status(e.Kind), page, v)
 }
