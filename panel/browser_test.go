@@ -3,6 +3,10 @@ package panel_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +20,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/browsertest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/objtest"
 )
 
 // signInBrowser signs in at the panel in the browser of ctx, as a person
@@ -235,4 +240,77 @@ func TestBrowser_dragToMove(t *testing.T) {
 	assert.Equal(t, dc.courts[1].ID, moved.CourtID)
 	assert.Equal(t, "11:00", moved.Checking.Format("15:04"))
 	assert.Equal(t, "12:30", moved.Checkout.Format("15:04"))
+}
+
+// TestBrowser_deskFlow: with JavaScript on and off, the desk books from a
+// free cell of the grid (the client found by the search, the price shown
+// before saving), takes a payment with a receipt photo (the booking turns
+// paid), opens the move form with the difference shown, and cancels with
+// a reason; axe-core finds nothing serious on the pages.
+func TestBrowser_deskFlow(t *testing.T) {
+	t.Parallel()
+	dc := newDeskClub(t, apptest.WithObjects(objtest.Store(t, objtest.New(t))))
+	dc.app.User("desk@test.club", clubhouse.RoleOperator)
+	dc.club.Client("Ana", "Ruiz", func(in *booking.ClientInput) { in.Phone = clubhouse.Some("3001234567") })
+	receipt := filepath.Join(t.TempDir(), "recibo.png")
+	require.NoError(t, os.WriteFile(receipt, pngBytes(t), 0o600))
+	date := dc.tomorrow.Format("2006-01-02")
+	for name, opts := range map[string][]browsertest.Option{
+		"js":    {browsertest.WithLanguage("es-CO,es")},
+		"no-js": {browsertest.WithLanguage("es-CO,es"), browsertest.WithoutJavaScript()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			start := map[string]string{"js": "10:00", "no-js": "15:00"}[name]
+			ctx := browsertest.New(t, opts...)
+			signInBrowser(t, ctx, dc.app, "desk@test.club", "/panel/?date="+date)
+			cell := fmt.Sprintf(`td.free a[href*="court=%d"][href*="start=%s"]`, dc.courts[0].ID, strings.Replace(start, ":", "%3a", 1))
+			require.NoError(t, chromedp.Do(ctx,
+				chromedp.Click(chromedp.CSS(cell)),
+				chromedp.WaitVisible(chromedp.ID("book")),
+				chromedp.SendKeys(chromedp.ID("q"), "300123"),
+				chromedp.Click(chromedp.ID("search")),
+				chromedp.WaitVisible(chromedp.CSS(`input[name="client"]`)),
+				chromedp.Click(chromedp.CSS(`input[name="client"]`)),
+				chromedp.Click(chromedp.ID("quote")),
+				chromedp.WaitVisible(chromedp.ID("price")),
+			))
+			assert.Contains(t, browsertest.Text(t, ctx, "#verdict"), "La cancha está libre")
+			assert.Regexp(t, `^\$\x{00a0}[\d.]+$`, browsertest.Text(t, ctx, "#price"), "pesos as the club writes them")
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "book")
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("confirm")), chromedp.WaitVisible(chromedp.ID("pay"))))
+			assert.Contains(t, browsertest.Text(t, ctx, "#state"), "Sin pagar")
+			require.NoError(t, chromedp.Do(ctx,
+				chromedp.SetValue(chromedp.ID("payment_type"), strconv.FormatInt(dc.cash.ID, 10)),
+				chromedp.SetUploadFiles(chromedp.ID("receipt"), []string{receipt}),
+				chromedp.Click(chromedp.ID("take-payment")),
+				chromedp.WaitVisible(chromedp.ID("done")),
+			))
+			assert.Equal(t, "Pagada", browsertest.Text(t, ctx, "#state"))
+			assert.Contains(t, browsertest.Text(t, ctx, "#payments"), "Ver comprobante")
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "paid")
+
+			require.NoError(t, chromedp.Do(ctx,
+				chromedp.Click(chromedp.CSS(`a.button[href$="/move"]`)),
+				chromedp.WaitVisible(chromedp.ID("move")),
+				chromedp.SetValue(chromedp.ID("court"), strconv.FormatInt(dc.courts[1].ID, 10)),
+				chromedp.Click(chromedp.ID("quote")),
+				chromedp.WaitVisible(chromedp.ID("difference")),
+			))
+			assert.Contains(t, browsertest.Text(t, ctx, "#difference"), "Diferencia")
+			browsertest.RequireAccessible(t, ctx)
+			require.NoError(t, chromedp.Do(ctx,
+				chromedp.Click(chromedp.CSS(`#move a`)),
+				chromedp.WaitVisible(chromedp.ID("cancel")),
+				chromedp.SendKeys(chromedp.ID("cancel_reason"), "Lluvia"),
+				chromedp.Click(chromedp.ID("cancel-button")),
+				chromedp.WaitVisible(chromedp.ID("done")),
+			))
+			assert.Contains(t, browsertest.Text(t, ctx, "#state"), "Cancelada por desk@test.club")
+			assert.Contains(t, browsertest.Text(t, ctx, "#history"), "Razón: Lluvia")
+			browsertest.Screenshot(t, ctx, "cancelled")
+		})
+	}
 }
