@@ -120,3 +120,18 @@ func (b *Bookings) PaymentTypes(ctx context.Context, by clubhouse.Actor) ([]Paym
 	}
 	return list[PaymentType](ctx, b.db, paymentTypes, "")
 }
+
+// CancelBefore is the last wall time at which the client of booking r may
+// cancel or move it themselves, by the club's rules (the start less its
+// type's cancellation window); staff cancel after it with a reason.
+// Errors: clubhouse.ErrForbidden without the panel permission.
+func (b *Bookings) CancelBefore(ctx context.Context, by clubhouse.Actor, r Reservation) (time.Time, error) {
+	if err := by.RequirePanel(); err != nil {
+		return time.Time{}, err
+	}
+	rules, err := b.rules.current(ctx, b.db)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return rules.CancelBefore(r.ReservationTypeID, r.Checking), nil
+}

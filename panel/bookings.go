@@ -250,6 +250,9 @@ type bookingView struct {
 	// payment's transaction id, so the same form sent twice records one
 	// payment.
 	Reference string
+	// WindowOpen says the client may still cancel the booking themselves
+	// (before CancelBefore).
+	WindowOpen bool
 }
 
 // bookingPage shows a booking: its client, times, price and how it was
@@ -290,7 +293,8 @@ func (p *Panel) bookingFile(r *http.Request, id int64) (bookingView, error) {
 	if err != nil {
 		return bookingView{}, err
 	}
-	return bookingView{BookingFile: file, Owed: file.Amount.Debt(), Form: map[string]string{}, Reference: "desk-" + rand.Text()}, nil
+	return bookingView{BookingFile: file, Owed: file.Amount.Debt(), Form: map[string]string{}, Reference: "desk-" + rand.Text(),
+		WindowOpen: file.CancelBefore.After(c.club.Bookings.Now())}, nil
 }
 
 // dones are the actions whose result a booking's page announces.

@@ -202,6 +202,8 @@ func TestBooking_actions(t *testing.T) {
 	date := dc.tomorrow.Format("2006-01-02")
 	before := dc.price(t, b.ID)
 
+	assert.Contains(t, d.get(path).Body, "El cliente puede cancelarla o moverla por su cuenta hasta el ", "the client's window, open")
+
 	move := d.get(path + "/move?court=" + strconv.FormatInt(dc.courts[1].ID, 10) + "&date=" + date + "&start=10:00&end=12:00")
 	require.Equal(t, http.StatusOK, move.Status, move.Body)
 	assert.Contains(t, move.Body, `id="difference"`)
@@ -252,6 +254,12 @@ func TestBooking_actions(t *testing.T) {
 	assert.Contains(t, page, "Cancelada por desk@test.club")
 	assert.Contains(t, page, "Razón: Lluvia")
 	assert.NotContains(t, page, `id="pay"`, "a cancelled booking takes no more actions")
+
+	yesterday := dc.tomorrow.AddDate(0, 0, -2).Format("2006-01-02")
+	past := dc.club.Reservation(dc.courts[0].ID, dc.typ.ID, ana.ID, yesterday+" 10:00", yesterday+" 11:00",
+		func(in *booking.BookingInput) { in.OverrideRules = true })
+	assert.Contains(t, d.get(fmt.Sprintf("/panel/bookings/%d", past.ID)).Body, "El plazo del cliente para cancelarla terminó el ",
+		"the client's window, closed")
 
 	assert.Equal(t, http.StatusNotFound, d.get("/panel/bookings/999999").Status)
 	assert.Equal(t, http.StatusNotFound, d.get("/panel/bookings/abc").Status)

@@ -190,10 +190,15 @@ func (p *Panel) denyClient(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// signOut ends the session and returns to the sign-in page.
+// signOut ends the session, closes its user's live sockets
+// (Options.SignedOut) and returns to the sign-in page.
 func (p *Panel) signOut(w http.ResponseWriter, r *http.Request) error {
-	if err := p.o.Auth.EndSession(r.Context(), visitOf(r).token); err != nil {
+	v := visitOf(r)
+	if err := p.o.Auth.EndSession(r.Context(), v.token); err != nil {
 		return err
+	}
+	if p.o.SignedOut != nil {
+		p.o.SignedOut(v.principal.Actor)
 	}
 	p.cookie.Clear(w)
 	http.Redirect(w, r, Prefix+"login", http.StatusSeeOther)

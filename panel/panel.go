@@ -38,6 +38,10 @@ type Options struct {
 	// of a live session, before its page runs: the API's request log names
 	// who made each change through the panel by it.
 	Authenticated func(ctx context.Context, a clubhouse.Actor)
+	// SignedOut, when set, is called with the actor who signed out, after
+	// the session ended: the composition closes their live updates'
+	// sockets by it (the pages of their other sessions reconnect).
+	SignedOut func(a clubhouse.Actor)
 	// MaxFormBytes bounds a form's body (DefaultMaxFormBytes when 0); a
 	// form with a receipt photo has its own bound.
 	MaxFormBytes int64

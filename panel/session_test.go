@@ -6,11 +6,14 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gorilla/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	appconfig "github.com/clubhouse-go/clubhouse/internal/compose/app"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 	"github.com/clubhouse-go/clubhouse/users"
 )
@@ -142,3 +145,34 @@ func TestSession_areas(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestSession_signOutClosesLiveUpdates: the live updates' socket that a
+// session's cookie opened closes when its user signs out (4003).
+func TestSession_signOutClosesLiveUpdates(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t, apptest.WithRealtime(appconfig.RealtimeLimits{}))
+	app.User("desk@test.club", clubhouse.RoleOperator)
+	d := newDesk(t, app)
+	require.Equal(t, http.StatusSeeOther, d.signIn("desk@test.club").Status)
+	require.Equal(t, http.StatusOK, d.get("/panel/dashboard").Status)
+	u, err := url.Parse(app.URL)
+	require.NoError(t, err)
+	header := http.Header{"Origin": {app.URL}}
+	for _, c := range d.hc.Jar.Cookies(u) {
+		header.Add("Cookie", c.Name+"="+c.Value)
+	}
+	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(app.URL, "http")+"/realtime", header)
+	require.NoError(t, err)
+	defer ws.Close()
+	require.NoError(t, ws.WriteMessage(websocket.TextMessage, []byte(`{"type":"subscribe","room":"panel"}`)))
+	_, msg, err := ws.ReadMessage()
+	require.NoError(t, err)
+	assert.Contains(t, string(msg), `"subscribed"`)
+
+	require.Equal(t, http.StatusSeeOther, d.post("/panel/logout", url.Values{}).Status)
+	require.NoError(t, ws.SetReadDeadline(time.Now().Add(10*time.Second)))
+	_, _, err = ws.ReadMessage()
+	var ce *websocket.CloseError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, 4003, ce.Code)
+}

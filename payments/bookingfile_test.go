@@ -30,6 +30,7 @@ func TestService_BookingFile(t *testing.T) {
 	assert.Equal(t, booking.ActionCreated, f.History[0].Action)
 	require.Len(t, f.PaymentTypes, 1)
 	assert.Equal(t, c.typ, f.PaymentTypes[0].ID)
+	assert.Equal(t, f.Booking.Checking, f.CancelBefore, "no cancellation window: until its start")
 
 	_, err = c.svc.BookingFile(ctx, desk, unknown)
 	assert.ErrorIs(t, err, booking.ErrBookingNotFound)

@@ -3,6 +3,7 @@ package payments
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
@@ -79,12 +80,16 @@ func (s *Service) Booking(ctx context.Context, by clubhouse.Actor, id int64) (Bo
 // BookingFile is a booking as the desk's page shows it: its balance and
 // payments (BookingView), how its price was made (Quote: the tariffs'
 // adjustments, the coupon's or contract's discount), its history, oldest
-// first, and the payment types a payment of it may take.
+// first, the payment types a payment of it may take, and the client's
+// cancellation deadline.
 type BookingFile struct {
 	BookingView
 	Quote        booking.BookingQuote
 	History      []booking.HistoryEntry
 	PaymentTypes []booking.PaymentType
+	// CancelBefore is the last wall time at which its client may cancel
+	// or move it themselves (booking.Bookings.CancelBefore).
+	CancelBefore time.Time
 }
 
 // BookingFile returns the file of the booking with id, for staff. Errors:
@@ -103,6 +108,9 @@ func (s *Service) BookingFile(ctx context.Context, by clubhouse.Actor, id int64)
 		return BookingFile{}, err
 	}
 	if f.PaymentTypes, err = s.bookings.PaymentTypes(ctx, by); err != nil {
+		return BookingFile{}, err
+	}
+	if f.CancelBefore, err = s.bookings.CancelBefore(ctx, by, f.Booking); err != nil {
 		return BookingFile{}, err
 	}
 	return f, nil

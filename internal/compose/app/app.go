@@ -177,7 +177,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		Authenticated: httpapi.NamePrincipal, Idempotency: a.Keys, AllowedOrigins: cfg.MCPAllowedOrigins, Limits: o.MCPLimits,
 	})
 	desk, err := panel.New(panel.Options{Logger: log, Auth: a.Auth, Clubs: clubs, Zone: cfg.ClubTimezone, PublicBaseURL: cfg.PublicBaseURL,
-		Authenticated: httpapi.NamePrincipal})
+		Authenticated: httpapi.NamePrincipal, SignedOut: a.signedOut})
 	if err != nil {
 		a.Close()
 		return nil, fmt.Errorf("build staff panel: %w", err)
@@ -194,6 +194,15 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	}
 	a.Server = srv
 	return a, nil
+}
+
+// signedOut closes the realtime sockets of a who signed out of the
+// staff panel, so that their session's live updates stop with it; the
+// pages of their other sessions reconnect (close code 4003).
+func (a *App) signedOut(who clubhouse.Actor) {
+	if a.Relay != nil {
+		a.Relay.Revoke(who.UID)
+	}
 }
 
 // Close stops what Build started: the realtime relay's connections and
