@@ -154,53 +154,25 @@ func (b *Bookings) ClearNoShow(ctx context.Context, by clubhouse.Actor, id int64
 	return b.noShow(ctx, by, id, false)
 }
 
-func (b *Bookings) noShow(ctx context.Context, by clubhouse.Actor, id int64, mark bool) (Reservation, error) {
-	if err := by.RequirePanel(); err != nil {
-		return Reservation{}, err
-	}
-	var out Reservation
-	var changes Changes
-	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
-		changes = Changes{}
-		r, err := b.store.get(ctx, tx, id, true)
-		if err != nil {
-			return err
-		}
-		out = r
-		if mark == (r.NoShowAt != nil) {
-			return nil
-		}
-		if err := free(r); err != nil {
-			return err
-		}
+// noShowMark is the no-show as a staff's mark: only a booking that has
+// started, is not cancelled and was not checked in is marked.
+var noShowMark = staffMark{
+	name: "no-show", on: ActionNoShow, off: ActionNoShowCleared,
+	isSet: func(r Reservation) bool { return r.NoShowAt != nil },
+	judge: func(b *Bookings, r Reservation, set bool) error {
 		switch {
-		case mark && r.CancelledAt != nil:
+		case set && r.CancelledAt != nil:
 			return ErrBookingCancelled
-		case mark && r.Checking.After(b.Now()):
+		case set && r.Checking.After(b.Now()):
 			return ErrNoShowEarly.Withf("A booking is marked a no-show only once it has started; this one starts at %s.", stamp(r.Checking))
-		case mark && r.CheckedInAt != nil:
+		case set && r.CheckedInAt != nil:
 			return ErrCheckedIn
 		}
-		e := b.change(by, ActionNoShowCleared)
-		if !mark {
-			err = b.store.setNoShow(ctx, tx, id, nil, nil)
-		} else {
-			e.action = ActionNoShow
-			err = b.store.setNoShow(ctx, tx, id, &e.by, &e.at)
-		}
-		if err != nil {
-			return err
-		}
-		if err := (historyStore{}).add(ctx, tx, id, e); err != nil {
-			return err
-		}
-		changes.changed(r)
-		out, err = b.store.get(ctx, tx, id, false)
-		return err
-	})
-	if err != nil {
-		return Reservation{}, fmt.Errorf("no-show: %w", err)
-	}
-	b.Announce(changes)
-	return out, nil
+		return nil
+	},
+	store: reservationStore.setNoShow,
+}
+
+func (b *Bookings) noShow(ctx context.Context, by clubhouse.Actor, id int64, mark bool) (Reservation, error) {
+	return b.setMark(ctx, by, id, noShowMark, mark)
 }

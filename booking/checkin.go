@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -34,7 +35,43 @@ func (b *Bookings) UndoCheckIn(ctx context.Context, by clubhouse.Actor, id int64
 	return b.checkIn(ctx, by, id, false)
 }
 
+// checkedIn is the check-in as a staff's mark: a cancelled booking or a
+// no-show is not checked in.
+var checkedIn = staffMark{
+	name: "check-in", on: ActionCheckedIn, off: ActionCheckInUndone,
+	isSet: func(r Reservation) bool { return r.CheckedInAt != nil },
+	judge: func(_ *Bookings, r Reservation, set bool) error {
+		switch {
+		case r.CancelledAt != nil:
+			return ErrBookingCancelled
+		case r.NoShowAt != nil:
+			return ErrNoShowMarked.Withf("The booking is marked a no-show; clear the mark before checking its players in.")
+		}
+		return nil
+	},
+	store: reservationStore.setCheckedIn,
+}
+
 func (b *Bookings) checkIn(ctx context.Context, by clubhouse.Actor, id int64, in bool) (Reservation, error) {
+	return b.setMark(ctx, by, id, checkedIn, in)
+}
+
+// staffMark is a mark staff set on a booking and clear (a no-show, a
+// check-in): who and when, recorded with its history row in one
+// transaction, announced as booking:changed.
+type staffMark struct {
+	name    string // in the wrapped error
+	on, off Action // the history's actions of setting and clearing it
+	isSet   func(Reservation) bool
+	// judge refuses to set (set) or clear the mark on r.
+	judge func(b *Bookings, r Reservation, set bool) error
+	store func(s reservationStore, ctx context.Context, q sqldb.Queryer, id int64, who *string, at *time.Time) error
+}
+
+// setMark sets (set) or clears m on the booking with id for staff, and
+// returns the booking; a booking whose mark is already so changes
+// nothing. A held booking is refused (free), then m's own refusals.
+func (b *Bookings) setMark(ctx context.Context, by clubhouse.Actor, id int64, m staffMark, set bool) (Reservation, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Reservation{}, err
 	}
@@ -47,24 +84,21 @@ func (b *Bookings) checkIn(ctx context.Context, by clubhouse.Actor, id int64, in
 			return err
 		}
 		out = r
-		if in == (r.CheckedInAt != nil) {
+		if set == m.isSet(r) {
 			return nil
-		}
-		switch {
-		case r.CancelledAt != nil:
-			return ErrBookingCancelled
-		case r.NoShowAt != nil:
-			return ErrNoShowMarked.Withf("The booking is marked a no-show; clear the mark before checking its players in.")
 		}
 		if err := free(r); err != nil {
 			return err
 		}
-		e := b.change(by, ActionCheckInUndone)
-		if in {
-			e.action = ActionCheckedIn
-			err = b.store.setCheckedIn(ctx, tx, id, &e.by, &e.at)
+		if err := m.judge(b, r, set); err != nil {
+			return err
+		}
+		e := b.change(by, m.off)
+		if set {
+			e.action = m.on
+			err = m.store(b.store, ctx, tx, id, &e.by, &e.at)
 		} else {
-			err = b.store.setCheckedIn(ctx, tx, id, nil, nil)
+			err = m.store(b.store, ctx, tx, id, nil, nil)
 		}
 		if err != nil {
 			return err
@@ -77,7 +111,7 @@ func (b *Bookings) checkIn(ctx context.Context, by clubhouse.Actor, id int64, in
 		return err
 	})
 	if err != nil {
-		return Reservation{}, fmt.Errorf("check-in: %w", err)
+		return Reservation{}, fmt.Errorf("%s: %w", m.name, err)
 	}
 	b.Announce(changes)
 	return out, nil
