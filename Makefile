@@ -4,13 +4,15 @@ SWAG := go tool swag init -g routes.go -d httpapi -o httpapi/apidocs --outputTyp
 
 .PHONY: demo test services-demo services-test apidocs apidocs-check lint
 
-## demo: start PostgreSQL, build clubd into ./clubd (a line before and after: the first build on a fresh
+## demo: start PostgreSQL and Mailpit, build clubd into ./clubd (a line before and after: the first build on a fresh
 ## machine takes minutes), then run it with the demo club on localhost:8080 (PORT wins; loopback only
-## unless BIND_ADDRESS); clubd's own default port, 6000, is one that browsers and Node refuse
+## unless BIND_ADDRESS), its mail going to Mailpit (SMTP_URL and MAIL_FROM win; read it at
+## http://127.0.0.1:8025); clubd's own default port, 6000, is one that browsers and Node refuse
 demo: services-demo
 	@echo "demo: building clubd into ./clubd (the first build on a fresh machine compiles every dependency and takes a few minutes) ..."
 	@start=$$SECONDS; go build -o clubd ./cmd/clubd && echo "demo: clubd built in $$((SECONDS - start))s; starting it"
-	PORT=$${PORT:-8080} REALTIME_ENABLED=$${REALTIME_ENABLED:-true} ./clubd --demo
+	PORT=$${PORT:-8080} REALTIME_ENABLED=$${REALTIME_ENABLED:-true} SMTP_URL=$${SMTP_URL:-smtp://127.0.0.1:1025} \
+	  MAIL_FROM="$${MAIL_FROM:-Club Demo <reservas@demo.club>}" ./clubd --demo
 
 ## test: the whole suite, as CI runs it; a line when each package starts, a
 ## line per test as it finishes, a line when each package ends with its time,
@@ -18,11 +20,11 @@ demo: services-demo
 test: services-test apidocs-check lint
 	go run ./internal/devtools/testrun/cmd/testrun ./... -- -race -count=1 -timeout 25m
 
-## services-demo: install and start PostgreSQL; idempotent
+## services-demo: install and start PostgreSQL and Mailpit; idempotent
 services-demo:
 	bash .ci/services demo
 
-## services-test: services-demo plus the test-only tools (versitygw, Chromium, Node.js, npm packages); idempotent
+## services-test: services-demo plus the test-only tools (Redis, versitygw, Chromium, Node.js, npm packages); idempotent
 services-test:
 	bash .ci/services test
 

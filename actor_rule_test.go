@@ -31,6 +31,10 @@ var servesAnyone = map[string]string{
 	"payments.LedgerPoster.Backlog":     "a background job's backlog, for the metrics",
 	"push.Service.DeliverDue":           "a background job: it sends the due deliveries",
 	"push.Service.Backlog":              "a background job's backlog, for the metrics",
+	"mail.Sender.SendDue":               "a background job: it sends the due messages",
+	"mail.Outbox.Backlog":               "a background job's backlog, for the metrics",
+	"mail.SMTP.Send":                    "the sender's transport: it hands a made message to the mail server",
+	"mail.Log.Send":                     "the sender's transport without a mail server: it writes a made message to the log",
 	"tickets.Expirer.ExpireDue":         "a background job: it expires the tickets past their date",
 	"tickets.Expirer.Due":               "a background job's backlog, for the metrics",
 }

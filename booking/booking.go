@@ -41,8 +41,8 @@ type Club struct {
 func New(db *sqlx.DB, o Options) *Club {
 	clubhouse.SetDefaults(&o.Zone, &o.Now, &o.Events)
 	if o.Invite == nil {
-		o.Invite = func(context.Context, *sqlx.Tx, string, *string) (int64, func(), error) {
-			return 0, nil, errNoInvite
+		o.Invite = func(context.Context, *sqlx.Tx, string, *string) (int64, error) {
+			return 0, errNoInvite
 		}
 	}
 	tariffs := &Tariffs{db: db, now: o.Now}

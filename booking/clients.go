@@ -11,9 +11,9 @@ import (
 )
 
 // InviteFunc creates, in tx, a user for a new client's email with a random
-// password, and returns its id and a function that sends the user a
-// set-password link; Clients calls send only once tx committed.
-type InviteFunc func(ctx context.Context, tx *sqlx.Tx, email string, displayName *string) (userID int64, send func(), err error)
+// password, queues in tx the message that gives the user a set-password
+// link, and returns the user's id.
+type InviteFunc func(ctx context.Context, tx *sqlx.Tx, email string, displayName *string) (userID int64, err error)
 
 // Clients manages the club's clients.
 type Clients struct {
@@ -80,10 +80,8 @@ func (c *Clients) Create(ctx context.Context, by clubhouse.Actor, in ClientInput
 	case cols["display_name"] != nil && !hasEmail:
 		return Client{}, errDisplayName
 	}
-	var send func()
 	var out Client
 	err = sqldb.Transact(ctx, c.db, func(tx *sqlx.Tx) error {
-		send = nil
 		switch {
 		case hasUser:
 			userEmail, ok, err := c.store.userEmail(ctx, tx, *in.UserID.Value)
@@ -106,20 +104,17 @@ func (c *Clients) Create(ctx context.Context, by clubhouse.Actor, in ClientInput
 			if v, ok := cols["display_name"].(string); ok {
 				dn = &v
 			}
-			id, sendLink, err := c.invite(ctx, tx, email, dn)
+			id, err := c.invite(ctx, tx, email, dn)
 			if err != nil {
 				return err
 			}
-			cols["user_id"], send = id, sendLink
+			cols["user_id"] = id
 		}
 		out, err = c.store.insert(ctx, tx, cols)
 		return err
 	})
 	if err != nil {
 		return Client{}, fmt.Errorf("create client: %w", err)
-	}
-	if send != nil {
-		send()
 	}
 	return out, nil
 }

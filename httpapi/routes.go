@@ -146,6 +146,7 @@ func (s *Server) routes() {
 	s.handle("POST /api/admin/tickets/quote", staff, s.quoteTickets)
 	s.handle("POST /api/admin/tickets/sales", staff, s.idempotent(s.sellTickets))
 	s.handle("GET /api/admin/tickets/sales", staff, s.listTicketSales)
+	s.handle("GET /api/admin/mail", staff, s.listMail)
 	s.handle("GET /api/admin/tickets/sales/{id}", staff, s.getTicketSale)
 	s.handle("POST /api/admin/tickets/sales/{id}/refund", staff, s.refundTickets)
 	s.handle("GET /api/admin/tickets/{code}", staff, s.findTicket)

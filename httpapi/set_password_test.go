@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -17,25 +16,14 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/testkit/browsertest"
 )
 
-// loggedLink is the set-password link logged for email: the whole URL,
-// with the origin of PUBLIC_BASE_URL.
-var loggedLink = regexp.MustCompile(`link="?([^" ]+)`)
-
-// passwordLink returns the last set-password link logged for email, moved
+// passwordLink returns the last set-password link mailed to email, moved
 // from PUBLIC_BASE_URL (apptest.Issuer, a name no one resolves) to the test
 // server, where a browser can open it.
 func passwordLink(tb testing.TB, app *apptest.App, email string) string {
 	tb.Helper()
-	var link string
-	for line := range strings.Lines(app.LogText()) {
-		if strings.Contains(line, "set-password link") && strings.Contains(line, "email="+email+" ") {
-			m := loggedLink.FindStringSubmatch(line)
-			require.NotNil(tb, m, "the log line has the link: %s", line)
-			link = m[1]
-		}
-	}
-	require.NotEmpty(tb, link, "a set-password link is logged for %s", email)
-	u, err := url.Parse(link)
+	links := app.MailedLinks(email, "/set-password")
+	require.NotEmpty(tb, links, "a set-password link is mailed to %s", email)
+	u, err := url.Parse(links[len(links)-1])
 	require.NoError(tb, err)
 	require.Equal(tb, apptest.Issuer+"/set-password", u.Scheme+"://"+u.Host+u.Path, "the link is PUBLIC_BASE_URL/set-password")
 	require.NotEmpty(tb, u.Query().Get("token"))

@@ -261,17 +261,17 @@ func TestHealth_jobs(t *testing.T) {
 	var h health
 	waitFor(t, 20*time.Second, "every job is up", func() bool {
 		code, h = get()
-		return code == http.StatusOK && len(h.Jobs) == 7
+		return code == http.StatusOK && len(h.Jobs) == 8
 	})
 	assert.Equal(t, "ok", h.Status)
-	for _, name := range []string{"club_rules_watch", "ticket_expiry", "push_delivery", "ledger_poster", "auth_users_watch", "auth_purge", "idempotency_purge"} {
+	for _, name := range []string{"club_rules_watch", "ticket_expiry", "push_delivery", "ledger_poster", "auth_users_watch", "auth_purge", "idempotency_purge", "mail_sender"} {
 		assert.Equal(t, "up", h.Jobs[name].Status, name)
 	}
-	assert.Len(t, h.Jobs, 7)
+	assert.Len(t, h.Jobs, 8)
 	metrics := string(anon.Get("/metrics").Status(t, http.StatusOK).Body)
 	for _, want := range []string{`clubhouse_job_up{job="ledger_poster"} 1`, `clubhouse_job_restarts_total{job="ledger_poster"} 0`,
 		`clubhouse_ledger_outbox_waiting 0`, `clubhouse_push_deliveries{status="pending"} 0`, `clubhouse_push_deliveries{status="failed"} 0`,
-		`clubhouse_tickets_due_to_expire 0`, `clubhouse_backlog_scrape_errors 0`} {
+		`clubhouse_mail_messages{status="pending"} 0`, `clubhouse_mail_messages{status="failed"} 0`, `clubhouse_tickets_due_to_expire 0`, `clubhouse_backlog_scrape_errors 0`} {
 		assert.Contains(t, metrics, want)
 	}
 

@@ -144,6 +144,16 @@ func (s *Service) Get(ctx context.Context, by clubhouse.Actor, uid string) (User
 	return s.store.byLocalID(ctx, s.db, uid)
 }
 
+// ByID returns the user whose id is id, for by, who must have the panel
+// permission: the recipient of a message (package mail). Errors:
+// clubhouse.ErrUnauthorized, clubhouse.ErrForbidden, ErrUserNotFound.
+func (s *Service) ByID(ctx context.Context, by clubhouse.Actor, id int64) (User, error) {
+	if err := staff(by); err != nil {
+		return User{}, err
+	}
+	return s.store.byID(ctx, s.db, id)
+}
+
 // Page is one page of the users.
 type Page struct {
 	Users     []User

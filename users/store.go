@@ -17,7 +17,7 @@ type store struct{}
 
 // columns are the columns of User.
 const columns = `id, local_id, issuer, email, email_verified, display_name, phone, disabled,
-	trainer, operator, admin, sudo, accounting, creation_time, last_sign_in_time`
+	trainer, operator, admin, sudo, accounting, creation_time, last_sign_in_time, language`
 
 var userErrors = sqldb.Mapping{
 	"users_email_key":   ErrEmailTaken,

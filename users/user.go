@@ -26,6 +26,7 @@ type User struct {
 	Accounting     bool       `db:"accounting"`
 	CreationTime   time.Time  `db:"creation_time"`
 	LastSignInTime *time.Time `db:"last_sign_in_time"`
+	Language       *string    `db:"language"` // the language the club writes to the user in: es or en; nil: es
 }
 
 // Roles returns the roles the user holds: each of clubhouse.Roles, true or

@@ -450,7 +450,7 @@ func TestRun_shutdownWaitsForJobs(t *testing.T) {
 		require.NoError(t, json.NewDecoder(res.Body).Decode(&health))
 		return res.StatusCode == http.StatusOK
 	})
-	for _, name := range []string{"report_export", "ledger_poster", "ticket_expiry", "push_delivery", "club_rules_watch", "auth_users_watch", "auth_purge", "idempotency_purge"} {
+	for _, name := range []string{"report_export", "ledger_poster", "ticket_expiry", "push_delivery", "club_rules_watch", "auth_users_watch", "auth_purge", "idempotency_purge", "mail_sender"} {
 		assert.Equal(t, "up", health.Jobs[name].Status, name)
 	}
 

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/clubhouse-go/clubhouse"
@@ -18,6 +17,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/outbound"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/supervise"
+	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/mcp"
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/panel"
@@ -39,6 +39,7 @@ type App struct {
 	Keys           *idem.Store // the idempotency keys of retried writes
 	Server         *httpapi.Server
 	Relay          *realtime.Relay // the realtime relay at /realtime; nil unless REALTIME_ENABLED
+	Sender         *mail.Sender    // sends the queued messages (a job): over SMTP_URL, or to the log
 	// Supervisor runs the jobs (Jobs) and keeps their states, which
 	// /health and /metrics report.
 	Supervisor *supervise.Supervisor
@@ -127,9 +128,10 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	a := &App{Config: cfg, Log: log, DB: db, Key: o.Key,
 		Supervisor: supervise.New(supervise.Options{Report: func(job string, err error) { log.Warn("job failed", "job", job, "err", err) }})}
 	people := users.New(db.DB, users.Options{BcryptCost: o.BcryptCost})
+	outbox := mail.NewOutbox(db.DB, o.Now)
 	ao := auth.Options{
 		DB: db, Users: people, BotKeys: cfg.BotAPIKeys, BcryptCost: o.BcryptCost, Limits: o.Limits, Now: o.Now,
-		Links: auth.LogLinks{Log: log}, PublicBaseURL: cfg.PublicBaseURL,
+		Mail: outbox, PublicBaseURL: cfg.PublicBaseURL,
 		OAuth: auth.OAuthOptions{ClientID: cfg.OAuthClientID, Redirects: cfg.OAuthRedirects, LoginURL: cfg.PanelBaseURL + "/login",
 			Documents: outbound.Policy{AllowLoopback: auth.LoopbackURL(cfg.PublicBaseURL), AllowPrivate: cfg.AllowPrivateNetworks}},
 		Verifier: &auth.Verifier{Issuer: cfg.Issuer(), Audience: cfg.Audience, Resources: auth.MCPResources(cfg.PublicBaseURL), Now: o.Now},
@@ -160,15 +162,17 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		a.Relay = relay
 		events = append(events, relay)
 	}
-	invite := func(ctx context.Context, tx *sqlx.Tx, email string, displayName *string) (int64, func(), error) {
-		return a.Auth.NewClientUser(ctx, tx, email, displayName)
-	}
-	co := club.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: invite, Events: events, Objects: o.Objects, Users: people,
+	co := club.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: a.Auth.NewClientUser, Events: events, Objects: o.Objects, Users: people, Mail: outbox,
 		WebhookSecrets: cfg.PaymentWebhookSecrets, Pool: db.Pool, Push: push.Options{VAPID: o.VAPID, Subject: cfg.VAPIDSubject, AllowPrivateNetworks: cfg.AllowPrivateNetworks}}
 	if o.Accounting != nil {
 		co.Accounting = o.Accounting.DB
 	}
 	a.Services = club.New(db.DB, co)
+	sender, err := a.sender(cfg, db, o.Now)
+	if err != nil {
+		return nil, err
+	}
+	a.Sender = sender
 	clubs := club.One(a.Services)
 	a.Keys = idem.New(db.DB, idem.Options{Now: o.Now, Report: func(err error) { log.Warn("idempotency key", "err", err) }})
 	a.Metrics = a.registry()
@@ -224,7 +228,8 @@ const PurgeInterval = time.Minute
 // the push sender, the ledger poster) and those of the sign-in and the
 // idempotency keys (the watch of the users and the purges).
 func (a *App) Jobs() []clubhouse.Job {
-	return append(a.Services.Jobs(), a.Auth.WatchUsersJob(), a.Auth.PurgeJob(PurgeInterval), a.Keys.PurgeJob(PurgeInterval))
+	return append(a.Services.Jobs(), a.Auth.WatchUsersJob(), a.Auth.PurgeJob(PurgeInterval), a.Keys.PurgeJob(PurgeInterval),
+		a.Sender.Job(MailInterval))
 }
 
 // maxHeaderBytes bounds a request's line and header; net/http refuses a

@@ -18,6 +18,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/objstore"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/push"
 )
 
@@ -54,6 +55,8 @@ type Config struct {
 	// and private installations (internal/plumbing/outbound).
 	AllowPrivateNetworks bool
 	Realtime             Realtime
+	SMTPURL              string    // SMTP_URL: the mail server, smtp://user:password@host:port or smtps://...; empty: messages go to the log
+	MailFrom             mail.From // MAIL_FROM: "Club name <address>", the sender of the club's messages and the club's name in them
 }
 
 // Realtime configures the realtime relay at /realtime (docs/REALTIME.md).
@@ -99,6 +102,8 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "redis-url", EnvVars: []string{"REDIS_URL"}, Usage: "Redis (redis://[:password@]host:port/db) through which the realtime relays of several clubd instances share messages; unset: one instance, in memory"},
 		&cli.StringFlag{Name: "realtime-redis-prefix", EnvVars: []string{"REALTIME_REDIS_PREFIX"}, Usage: "prefix of the club's Redis channel, so that clubs sharing a Redis never hear each other (default: clubhouse:<main database name>@<8 hex digits of its server>:realtime)"},
 		&cli.StringFlag{Name: "realtime-allowed-origins", EnvVars: []string{"REALTIME_ALLOWED_ORIGINS"}, Usage: "comma-separated origins (scheme://host[:port]) of browser pages that may connect to /realtime, besides PUBLIC_BASE_URL's origin and loopback origins"},
+		&cli.StringFlag{Name: "smtp-url", EnvVars: []string{"SMTP_URL"}, Usage: "mail server the club's messages leave through: smtp://user:password@host:port (STARTTLS when the server offers it; port 587 by default) or smtps://... (TLS from the start; port 465); unset: each message is written to the log instead"},
+		&cli.StringFlag{Name: "mail-from", EnvVars: []string{"MAIL_FROM"}, Usage: `sender of the club's messages, "Club name <address>"; the name is the club's in every message (default: "Clubhouse <no-reply@" + the host of PUBLIC_BASE_URL + ">")`},
 		&cli.IntFlag{Name: "port", EnvVars: []string{"PORT"}, Value: 6000, Usage: "HTTP port"},
 		&cli.StringFlag{Name: "bind-address", EnvVars: []string{"BIND_ADDRESS"}, Usage: "comma-separated IP addresses clubd listens on, such as 127.0.0.1,::1 (default: every interface; clubd --demo: loopback, 127.0.0.1 and ::1)"},
 		&cli.StringFlag{Name: "metrics-token", EnvVars: []string{"METRICS_TOKEN"}, Usage: "bearer token that /metrics requires (Authorization: Bearer <token>); unset: /metrics is public"},
@@ -178,6 +183,9 @@ func FromCLI(c *cli.Context) (Config, error) {
 			return Config{}, fmt.Errorf("MCP_ALLOWED_ORIGINS: %q is not an origin such as https://app.example.com", o)
 		}
 		cfg.MCPAllowedOrigins = append(cfg.MCPAllowedOrigins, o)
+	}
+	if cfg.SMTPURL, cfg.MailFrom, err = mailConfig(c, cfg.PublicBaseURL); err != nil {
+		return Config{}, err
 	}
 	if cfg.Realtime, err = realtimeConfig(c, cfg.DatabaseURL); err != nil {
 		return Config{}, err
@@ -266,4 +274,31 @@ func (c Config) Issuer() string {
 		return c.OIDCIssuerURL
 	}
 	return c.PublicBaseURL
+}
+
+// mailConfig reads SMTP_URL and MAIL_FROM: the URL is checked as the
+// sender will use it, and MAIL_FROM defaults to Clubhouse at no-reply@
+// the host of PUBLIC_BASE_URL.
+func mailConfig(c *cli.Context, publicBaseURL string) (string, mail.From, error) {
+	from := mail.From{Name: "Clubhouse", Address: "no-reply@localhost"}
+	if u, err := url.Parse(publicBaseURL); err == nil && u.Hostname() != "" && strings.Contains(u.Hostname(), ".") {
+		from.Address = "no-reply@" + u.Hostname()
+	}
+	if raw := strings.TrimSpace(c.String("mail-from")); raw != "" {
+		f, err := mail.ParseFrom(raw)
+		if err != nil {
+			return "", mail.From{}, err
+		}
+		if f.Name == "" {
+			f.Name = from.Name
+		}
+		from = f
+	}
+	smtpURL := strings.TrimSpace(c.String("smtp-url"))
+	if smtpURL != "" {
+		if _, err := mail.NewSMTP(smtpURL, from); err != nil {
+			return "", mail.From{}, fmt.Errorf("SMTP_URL: %w", err)
+		}
+	}
+	return smtpURL, from, nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/ledger"
+	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/push"
 	"github.com/clubhouse-go/clubhouse/tickets"
@@ -47,6 +48,7 @@ type Services struct {
 	Ledger    *ledger.Ledger         // nil without an accounting database
 	Poster    *payments.LedgerPoster // posts completed payments and ticket movements to Ledger (a job); nil without it
 	Users     *users.Service         // the club's users and their roles, which the identity provider signs in
+	Mail      *mail.Outbox           // the messages the services queue in their transactions; nil: none
 }
 
 // Options are what New needs besides the main database.
@@ -61,6 +63,7 @@ type Options struct {
 	Pool           *pgxpool.Pool        // the pgx pool db runs on, for the fast paths (booking.Options.Pool); nil: none
 	Push           push.Options         // the push service's VAPID key, subject and private networks; its Now and Events are the club's
 	Users          *users.Service       // the users, shared with the identity provider; nil: users.New(db, users.Options{})
+	Mail           *mail.Outbox         // where the services queue their messages, shared with the identity provider; nil: none
 }
 
 // New builds the services over the main database db.
@@ -70,7 +73,7 @@ func New(db *sqlx.DB, o Options) *Services {
 	if o.Users == nil {
 		o.Users = users.New(db, users.Options{})
 	}
-	s := &Services{Zone: o.Zone, Now: o.Now, Users: o.Users,
+	s := &Services{Zone: o.Zone, Now: o.Now, Users: o.Users, Mail: o.Mail,
 		Catalogs: b.Catalogs, Clients: b.Clients, Tariffs: b.Tariffs, Bookings: b.Bookings, Discounts: b.Discounts, Rules: b.Rules,
 		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Zone: o.Zone, Events: o.Events, Bookings: b.Bookings,
 			WebhookSecrets: o.WebhookSecrets}),

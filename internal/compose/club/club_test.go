@@ -11,6 +11,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse/internal/compose/club"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
+	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/migrations"
 )
 
@@ -64,13 +65,20 @@ func TestServices_Metrics(t *testing.T) {
 	acc, _ := dbtest.NewWith(t, migrations.Accounting())
 	_, err := db.ExecContext(t.Context(), `INSERT INTO ledger_outbox (payment_id, kind, paid_at, amount, for_enrollment) VALUES (1, 'post', now(), 10, false)`)
 	require.NoError(t, err)
-	assert.NoError(t, testutil.CollectAndCompare(club.New(db.DB, club.Options{Accounting: acc.DB}).Metrics(), strings.NewReader(`
+	_, err = db.ExecContext(t.Context(), `INSERT INTO users (email) VALUES ('ana@test.club');
+		INSERT INTO mail_outbox (kind, user_id, link, next_attempt_at) SELECT 'set_password', id, 'https://x.test', now() FROM users`)
+	require.NoError(t, err)
+	assert.NoError(t, testutil.CollectAndCompare(club.New(db.DB, club.Options{Accounting: acc.DB, Mail: mail.NewOutbox(db.DB, nil)}).Metrics(), strings.NewReader(`
 # HELP clubhouse_backlog_scrape_errors Backlogs that could not be read in this scrape (the database did not answer in time).
 # TYPE clubhouse_backlog_scrape_errors gauge
 clubhouse_backlog_scrape_errors 0
 # HELP clubhouse_ledger_outbox_waiting Postings (payments and ticket movements) in the outbox not posted to the ledger yet.
 # TYPE clubhouse_ledger_outbox_waiting gauge
 clubhouse_ledger_outbox_waiting 1
+# HELP clubhouse_mail_messages Outgoing e-mail waiting to be sent, retries among them (pending), and that which failed for good (failed).
+# TYPE clubhouse_mail_messages gauge
+clubhouse_mail_messages{status="failed"} 0
+clubhouse_mail_messages{status="pending"} 1
 # HELP clubhouse_push_deliveries Push deliveries waiting to be sent (pending) and those that failed for good (failed).
 # TYPE clubhouse_push_deliveries gauge
 clubhouse_push_deliveries{status="failed"} 0

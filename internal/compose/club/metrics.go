@@ -15,6 +15,8 @@ var (
 		"Postings (payments and ticket movements) in the outbox not posted to the ledger yet.", nil, nil)
 	pushDesc = prometheus.NewDesc("clubhouse_push_deliveries",
 		"Push deliveries waiting to be sent (pending) and those that failed for good (failed).", []string{"status"}, nil)
+	mailDesc = prometheus.NewDesc("clubhouse_mail_messages",
+		"Outgoing e-mail waiting to be sent, retries among them (pending), and that which failed for good (failed).", []string{"status"}, nil)
 	expiryDesc = prometheus.NewDesc("clubhouse_tickets_due_to_expire",
 		"Available tickets whose time is up, which the next round of the ticket expiry expires.", nil, nil)
 	backlogErrorsDesc = prometheus.NewDesc("clubhouse_backlog_scrape_errors",
@@ -23,7 +25,8 @@ var (
 
 // Metrics returns the collector of the backlogs of the club's jobs, read
 // from the database at each scrape: the ledger outbox (with a ledger),
-// the push deliveries pending and failed, and the tickets due to expire.
+// the push deliveries and e-mail messages pending and failed, and the
+// tickets due to expire.
 func (s *Services) Metrics() prometheus.Collector { return backlogs{s} }
 
 // backlogs collects the backlogs of a club's jobs.
@@ -32,6 +35,7 @@ type backlogs struct{ s *Services }
 func (b backlogs) Describe(ch chan<- *prometheus.Desc) {
 	ch <- outboxDesc
 	ch <- pushDesc
+	ch <- mailDesc
 	ch <- expiryDesc
 	ch <- backlogErrorsDesc
 }
@@ -58,6 +62,11 @@ func (b backlogs) Collect(ch chan<- prometheus.Metric) {
 	gauge(pushDesc, pending, err, "pending")
 	if err == nil {
 		gauge(pushDesc, dead, nil, "failed")
+	}
+	pending, dead, err = b.s.Mail.Backlog(ctx)
+	gauge(mailDesc, pending, err, "pending")
+	if err == nil {
+		gauge(mailDesc, dead, nil, "failed")
 	}
 	n, err := b.s.Expirer.Due(ctx)
 	gauge(expiryDesc, n, err)

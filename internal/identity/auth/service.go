@@ -17,6 +17,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/users"
 )
 
@@ -31,8 +32,8 @@ type Options struct {
 	BotKeys       []string
 	Limits        LoginLimits
 	Now           func() time.Time
-	Links         LinkSender // delivers set-password links; nil drops them
-	PublicBaseURL string     // prefix of set-password links
+	Mail          *mail.Outbox // queues the messages that carry links (set-password); nil: none
+	PublicBaseURL string       // prefix of the links
 	OAuth         OAuthOptions
 	// Users are the user records, which every write of a user goes
 	// through; nil: users.New on DB with BcryptCost.

@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -26,7 +27,9 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/mailtest"
 	"github.com/clubhouse-go/clubhouse/ledger"
+	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/push"
@@ -137,6 +140,15 @@ func WithPrivateNetworks() Option {
 	return func(c *app.Config, _ *app.Options) { c.AllowPrivateNetworks = true }
 }
 
+// WithMail sends the app's messages over SMTP to server (SMTP_URL), from
+// MailFrom; without it they go to the log (SendMail, MailedLinks).
+func WithMail(server *mailtest.Server) Option {
+	return func(c *app.Config, _ *app.Options) { c.SMTPURL = server.SMTPURL }
+}
+
+// MailFrom is the MAIL_FROM of every test app: its name is the club's.
+var MailFrom = mail.From{Name: "Club de Prueba", Address: "reservas@clubhouse.test"}
+
 // WithClock makes the app read the time from c instead of the system clock.
 func WithClock(c *Clock) Option {
 	return func(_ *app.Config, o *app.Options) { o.Now = c.Now }
@@ -182,6 +194,7 @@ func NewOn(tb testing.TB, db *sqldb.DB, opts ...Option) *App {
 	cfg := app.Config{
 		Port: 6000, DatabaseURL: "test", BotAPIKeys: []string{BotKey}, ClubTimezone: mustZone(tb, "America/Bogota"),
 		PublicBaseURL: Issuer, Audience: Audience, AccessTokenTTL: 15 * time.Minute, VAPIDSubject: VAPIDSubject,
+		MailFrom: MailFrom,
 	}
 	events := &Events{}
 	o := app.Options{Key: SigningKey(tb), VAPID: VAPIDKey(tb), BcryptCost: bcrypt.MinCost, Events: events}
@@ -298,6 +311,46 @@ func (a *App) RunPoster() {
 func (a *App) RunPush() {
 	a.tb.Helper()
 	a.RunJobs(a.Job("push_delivery"))
+}
+
+// RunMail runs the mail sender (mail_sender, woken by each commit that
+// queues messages) as clubd runs it until the test ends.
+func (a *App) RunMail() {
+	a.tb.Helper()
+	a.RunJobs(a.Job("mail_sender"))
+}
+
+// SendMail sends the messages due once (mail.Sender.SendDue), as a round
+// of the mail sender: to the log, or over SMTP WithMail.
+func (a *App) SendMail() {
+	a.tb.Helper()
+	if _, err := a.Sender.SendDue(context.Background()); err != nil {
+		a.tb.Fatalf("apptest: send mail: %v", err)
+	}
+}
+
+// loggedURL is a URL in a message the log transport wrote.
+var loggedURL = regexp.MustCompile(`https?://[^\s"\\]+`)
+
+// MailedLinks sends the messages due (SendMail) and returns the links of
+// path (such as "/set-password") in the messages the log received for
+// email, oldest first, each with the origin of PUBLIC_BASE_URL. The app
+// must send to the log (no WithMail).
+func (a *App) MailedLinks(email, path string) []string {
+	a.tb.Helper()
+	a.SendMail()
+	var links []string
+	for line := range strings.Lines(a.LogText()) {
+		if !strings.Contains(line, "mail (not sent") || !strings.Contains(line, " to="+email+" ") {
+			continue
+		}
+		for _, u := range loggedURL.FindAllString(line, -1) {
+			if strings.HasPrefix(u, Issuer+path+"?") {
+				links = append(links, u)
+			}
+		}
+	}
+	return links
 }
 
 // LogText returns everything the server logged so far. Unlike Logs, it
