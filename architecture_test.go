@@ -26,8 +26,9 @@ const module = "github.com/clubhouse-go/clubhouse"
 var domain = []string{"pricing", "booking", "payments", "classes", "tickets", "ledger", "push", "users", "mail"}
 
 // frontDoors are the siblings that serve people and programs the same
-// services: the JSON API, the tool endpoint, the staff panel.
-var frontDoors = []string{"httpapi", "mcp", "panel"}
+// services: the JSON API, the tool endpoint, the staff panel, the
+// members' app.
+var frontDoors = []string{"httpapi", "mcp", "panel", "members"}
 
 // isDoor reports whether the package named name is a front door's.
 func isDoor(name string) bool { return slices.Contains(frontDoors, strings.Split(name, "/")[0]) }

@@ -19,6 +19,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/ledger"
+	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/pricing"
 	"github.com/clubhouse-go/clubhouse/push"
@@ -216,6 +217,12 @@ var exported = map[string]error{
 	"auth.ErrTooManyAttempts":           auth.ErrTooManyAttempts,
 	"auth.ErrBadOAuthState":             auth.ErrBadOAuthState,
 	"auth.ErrTooManyRequests":           auth.ErrTooManyRequests,
+	"auth.ErrBadSignUpLink":             auth.ErrBadSignUpLink,
+	"auth.ErrInvalidName":               auth.ErrInvalidName,
+	"auth.ErrTooManyMails":              auth.ErrTooManyMails,
+	"mail.ErrInvalidStatus":             mail.ErrInvalidStatus,
+	"mail.ErrNoLetter":                  mail.ErrNoLetter,
+	"mail.ErrRefused":                   mail.ErrRefused,
 	"auth.ErrInvalidGrant":              auth.ErrInvalidGrant,
 	"auth.ErrInvalidMetadata":           auth.ErrInvalidMetadata,
 	"auth.ErrToolsAudience":             auth.ErrToolsAudience,
@@ -317,7 +324,7 @@ func TestErrors_sub(t *testing.T) {
 func declaredErrors(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "tickets": "tickets", "push": "push", "users": "users", "internal/identity/auth": "auth"} {
+	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "tickets": "tickets", "push": "push", "users": "users", "mail": "mail", "internal/identity/auth": "auth"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		require.NoError(t, err)
 		for _, f := range files {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
@@ -162,8 +163,10 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in Book
 		if err := b.admit(ctx, tx, rules, b.attempt(by, true, in.OverrideRules, r, nil), by, &r, 0); err != nil {
 			return err
 		}
-		out, err = b.insert(ctx, tx, by, r, nil)
-		return err
+		if out, err = b.insert(ctx, tx, by, r, nil); err != nil {
+			return err
+		}
+		return b.tell(ctx, tx, mail.KindBookingConfirmed, out)
 	})
 	if err != nil {
 		return Reservation{}, takenOnDeadlock(err)

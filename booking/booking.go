@@ -9,6 +9,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/mail"
 )
 
 // Options configure the booking services. The zero value is usable: UTC,
@@ -18,6 +19,11 @@ type Options struct {
 	Now    func() time.Time    // the clock; nil: time.Now
 	Invite InviteFunc          // creates the login of a client created with an email; nil: refused
 	Events clubhouse.Publisher // receives booking:changed after each commit; nil: dropped
+	// Mail queues, in each booking's transaction, the message that tells
+	// its client it was made (Bookings.Create, ClientCreate,
+	// TrainerCreate) or cancelled (Cancel, CancelByRules, ClientCancel);
+	// nil: none. A series and a held booking send none.
+	Mail *mail.Outbox
 
 	// Pool is the pgx pool that db runs on, when db is
 	// stdlib.OpenDBFromPool(Pool); nil: none. With it, a booking created
@@ -47,7 +53,7 @@ func New(db *sqlx.DB, o Options) *Club {
 	}
 	tariffs := &Tariffs{db: db, now: o.Now}
 	rules := &ClubRules{db: db, pool: o.Pool, now: o.Now}
-	bookings := &Bookings{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, tariffs: tariffs, rules: rules, events: o.Events}
+	bookings := &Bookings{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, tariffs: tariffs, rules: rules, events: o.Events, mail: o.Mail}
 	return &Club{
 		Catalogs: newCatalogs(db),
 		Clients:  &Clients{db: db, invite: o.Invite},

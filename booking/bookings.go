@@ -13,6 +13,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
@@ -26,6 +27,7 @@ type Bookings struct {
 	tariffs *Tariffs
 	rules   *ClubRules
 	events  clubhouse.Publisher
+	mail    *mail.Outbox
 	store   reservationStore
 }
 
@@ -138,8 +140,9 @@ func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Act
 
 // create is insert of r for reason, admitted by the club's rules, on the pool,
 // outside any transaction unless the caller's context asks for one
-// (sqldb.Atomic) or the rules count the client's bookings; outside one it
-// runs on the pgx pool directly when there is one (Options.Pool).
+// (sqldb.Atomic), the rules count the client's bookings, or the client is
+// told (Options.Mail); outside one it runs on the pgx pool directly when
+// there is one (Options.Pool).
 func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation, override bool, reason *string) (Reservation, error) {
 	rules, err := b.rules.current(ctx, b.db)
 	if err != nil {
@@ -155,8 +158,13 @@ func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation
 		out, err = b.insert(ctx, q, by, r, reason)
 		return err
 	}
-	if r.ClientID != nil && rules.CountsFuture(a) {
-		err = sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error { return write(tx) })
+	if r.ClientID != nil && (rules.CountsFuture(a) || b.mail != nil) {
+		err = sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
+			if err := write(tx); err != nil {
+				return err
+			}
+			return b.tell(ctx, tx, mail.KindBookingConfirmed, out)
+		})
 	} else {
 		err = b.direct.Atomic(ctx, write)
 	}
@@ -165,6 +173,16 @@ func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation
 	}
 	b.Announce(Reserved(out))
 	return out, nil
+}
+
+// tell queues, in tx, the message of kind about booking r to its client
+// (Options.Mail): none for a booking without a client, or one held by
+// another domain's record, whose holder tells its own.
+func (b *Bookings) tell(ctx context.Context, tx *sqlx.Tx, kind mail.Kind, r Reservation) error {
+	if r.ClientID == nil || r.HeldBy != nil {
+		return nil
+	}
+	return b.mail.Queue(ctx, tx, mail.Notice{Kind: kind, ClientID: *r.ClientID, Ref: r.ID})
 }
 
 // Get returns the booking with id with its names. Errors: ErrBookingNotFound.

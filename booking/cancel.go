@@ -8,6 +8,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/mail"
 )
 
 // Cancellations and no-shows. A cancelled booking stays, with who
@@ -127,8 +128,10 @@ func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, own
 			return err
 		}
 		changes.freed(r, false)
-		out, err = b.store.get(ctx, tx, id, false)
-		return err
+		if out, err = b.store.get(ctx, tx, id, false); err != nil {
+			return err
+		}
+		return b.tell(ctx, tx, mail.KindBookingCancelled, out)
 	})
 	if err != nil {
 		return Reservation{}, fmt.Errorf("cancel booking: %w", err)

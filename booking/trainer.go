@@ -8,6 +8,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/mail"
 )
 
 // ErrNotClassBooking is returned when a trainer books a reservation type
@@ -42,8 +43,10 @@ func (b *Bookings) TrainerCreate(ctx context.Context, by clubhouse.Actor, in Boo
 		if err := b.admit(ctx, tx, rules, b.attempt(by, false, in.OverrideRules, r, nil), by, &r, 0); err != nil {
 			return err
 		}
-		out, err = b.insert(ctx, tx, by, r, nil)
-		return err
+		if out, err = b.insert(ctx, tx, by, r, nil); err != nil {
+			return err
+		}
+		return b.tell(ctx, tx, mail.KindBookingConfirmed, out)
 	})
 	if err != nil {
 		return Reservation{}, fmt.Errorf("trainer booking: %w", takenOnDeadlock(err))

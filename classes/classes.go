@@ -12,6 +12,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/mail"
 )
 
 // Classes manages training classes and the court bookings of their
@@ -29,6 +30,7 @@ type Classes struct {
 	bookings    *booking.Bookings
 	store       classStore
 	enrollments *enrollmentStore
+	mail        *mail.Outbox
 }
 
 // scope is what an actor may see of classes: every class (0) or the
@@ -181,6 +183,9 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 		}
 		if c.MaxCapacity > old.MaxCapacity {
 			if promoted, err = s.enrollments.fill(ctx, tx, id); err != nil {
+				return err
+			}
+			if err := tell(ctx, tx, s.mail, mail.KindWaitlistPromoted, promoted...); err != nil {
 				return err
 			}
 		}
@@ -346,6 +351,15 @@ func (s *Classes) end(ctx context.Context, by clubhouse.Actor, id int64, status 
 		}
 		if freed, err = s.release(ctx, tx, id, c.future(now)); err != nil {
 			return err
+		}
+		if status == StatusCancelled {
+			active, err := s.enrollments.enrolled(ctx, tx, id)
+			if err != nil {
+				return err
+			}
+			if err := tell(ctx, tx, s.mail, mail.KindClassCancelled, active...); err != nil {
+				return err
+			}
 		}
 		if err := s.store.setStatus(ctx, tx, id, status); err != nil {
 			return err

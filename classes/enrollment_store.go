@@ -185,6 +185,15 @@ func (enrollmentStore) enrolledUsers(ctx context.Context, q sqldb.Queryer, class
 	return ids, err
 }
 
+// enrolled returns the enrollments of class that are pending, accepted or
+// waitlisted, by id, with only their id, class and client.
+func (enrollmentStore) enrolled(ctx context.Context, q sqldb.Queryer, classID int64) ([]Enrollment, error) {
+	out := []Enrollment{}
+	err := q.SelectContext(ctx, &out, `SELECT id, class_id, client_id FROM enrollments
+		WHERE class_id = $1 AND status IN ('pending', 'accepted', 'waitlisted') ORDER BY id`, classID)
+	return out, err
+}
+
 // of returns the ids of up to eleven enrollments of class, whatever their
 // status.
 func (enrollmentStore) of(ctx context.Context, q sqldb.Queryer, classID int64) ([]int64, error) {

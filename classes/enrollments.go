@@ -11,6 +11,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -28,6 +29,7 @@ type Enrollments struct {
 	events   clubhouse.Publisher
 	clients  *booking.Clients
 	payments *payments.Service
+	mail     *mail.Outbox
 	store    enrollmentStore
 }
 
@@ -335,8 +337,18 @@ func (s *Enrollments) moveAs(ctx context.Context, trainer, client, id int64, to 
 		if promoted, err = s.promote(ctx, tx, e, to, c); err != nil {
 			return err
 		}
-		out, err = s.store.get(ctx, tx, id)
-		return err
+		if out, err = s.store.get(ctx, tx, id); err != nil {
+			return err
+		}
+		if to == EnrollmentAccepted {
+			if err := tell(ctx, tx, s.mail, mail.KindEnrollmentAccepted, out); err != nil {
+				return err
+			}
+		}
+		if promoted.ID == 0 {
+			return nil
+		}
+		return tell(ctx, tx, s.mail, mail.KindWaitlistPromoted, promoted)
 	})
 	if err != nil {
 		return Enrollment{}, fmt.Errorf("%s enrollment: %w", to, err)
@@ -368,6 +380,17 @@ func (s *Enrollments) promote(ctx context.Context, tx *sqlx.Tx, e Enrollment, to
 		return Enrollment{}, err
 	}
 	return s.store.get(ctx, tx, id)
+}
+
+// tell queues, in tx, the message of kind about each enrollment of es to
+// its client (Options.Mail).
+func tell(ctx context.Context, tx *sqlx.Tx, outbox *mail.Outbox, kind mail.Kind, es ...Enrollment) error {
+	for _, e := range es {
+		if err := outbox.Queue(ctx, tx, mail.Notice{Kind: kind, ClientID: e.ClientID, Ref: e.ID}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // announce publishes the message of e on topic, once the transaction that

@@ -9,6 +9,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -20,6 +21,10 @@ type Options struct {
 	Clients  *booking.Clients    // finds a client's record; required for Enrollments
 	Payments *payments.Service   // stores the claims of enrollments; required for Enrollments
 	Events   clubhouse.Publisher // receives the domain messages after commit; nil: dropped
+	// Mail queues, in each change's transaction, the messages that tell
+	// clients their enrollment was accepted, that they took a freed place
+	// from the waitlist, or that their class was cancelled; nil: none.
+	Mail *mail.Outbox
 	// Pool is the pgx pool that db runs on, when db is
 	// stdlib.OpenDBFromPool(Pool); nil: none. With it, a client's enrollment
 	// is made on the pool directly, sparing database/sql's work.
@@ -39,7 +44,7 @@ func New(db *sqlx.DB, o Options) *Services {
 	enrollments := &enrollmentStore{}
 	return &Services{
 		Tariffs:     &Tariffs{db: db},
-		Classes:     &Classes{db: db, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings, enrollments: enrollments},
-		Enrollments: &Enrollments{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, events: o.Events, clients: o.Clients, payments: o.Payments},
+		Classes:     &Classes{db: db, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings, enrollments: enrollments, mail: o.Mail},
+		Enrollments: &Enrollments{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, events: o.Events, clients: o.Clients, payments: o.Payments, mail: o.Mail},
 	}
 }

@@ -62,6 +62,14 @@ var want = map[string][]string{
 		"3.1 Resultados del ejercicio 0 1000000 0 1000000",
 		"Total equity 0 1000000 10000000 11000000",
 	},
+	"mail": {
+		"booked #1 for Ana",
+		"sending to ana@club.example: Booking #1 confirmed: Court 1,", // the day is tomorrow's
+		"18:00-19:30",
+		"sent 1 message(s)",
+		"outbox: 1 message(s)",
+		"message #1 booking_confirmed to ana@club.example: sent via log after 1 attempt(s)",
+	},
 	"quote": {"hours 2, total 149000, per hour 74500"},
 	"tickets": {
 		"quote: 12 tickets at 18000, total 216000",

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -10,8 +11,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/mailtest"
+	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
 // TestMail_setPasswordLink: a client created by staff with an e-mail gets
@@ -83,4 +88,116 @@ func TestMail_staffSeeWhatFailed(t *testing.T) {
 	app.AsAdmin().Get("/api/admin/mail?limit=201").Status(t, http.StatusBadRequest).Error(t, "invalid query")
 	app.As(app.User("eva@example.com")).Get("/api/admin/mail").Status(t, http.StatusForbidden)
 	app.Anonymous().Get("/api/admin/mail").Status(t, http.StatusUnauthorized)
+}
+
+// TestMail_bookings: a client who books gets a confirmation with the
+// court, day, hours, price and until when they may cancel; a cancellation
+// gets its own message. Each is one message, in the client's language.
+func TestMail_bookings(t *testing.T) {
+	t.Parallel()
+	server := mailtest.New(t)
+	app := apptest.New(t, apptest.WithMail(server))
+	app.RunMail()
+	c := newClub(t, app)
+	ana, _ := withClient(t, app, "ana@test.club")
+	bob, _ := withClient(t, app, "bob@test.club")
+	_, err := app.DB.ExecContext(t.Context(), `UPDATE users SET language = 'en' WHERE email = 'bob@test.club'`)
+	require.NoError(t, err)
+
+	id := ana.Post("/api/account/bookings", c.slot(c.courtA, "2030-03-04T10:00:00", "2030-03-04T11:30:00")).
+		Status(t, http.StatusCreated).ID(t)
+	got := server.Wait(t, "ana@test.club", 1, 10*time.Second)
+	m := got[0]
+	assert.Equal(t, "Club de Prueba: reserva confirmada para el lunes 4 de marzo de 2030 a las 10:00", m.Subject)
+	for _, want := range []string{"Hola, Ana:", fmt.Sprintf("Tu reserva n.º %d está confirmada.", id), "Cancha: A",
+		"Fecha: lunes 4 de marzo de 2030", "Horario: de 10:00 a 11:30", "Precio: $\u00a090.000", "Pagado: $\u00a00",
+		"Puedes cancelarla o moverla tú mismo hasta el lunes 4 de marzo de 2030 a las 10:00."} {
+		assert.Contains(t, m.Text, want)
+	}
+	assert.Contains(t, m.HTML, `<th align="left" style="padding:4px 16px 4px 0;font-weight:600;vertical-align:top">Cancha</th><td style="padding:4px 0">A</td>`)
+
+	ana.Delete(path("/api/reservations/%d", id), nil).Status(t, http.StatusNoContent)
+	got = server.Wait(t, "ana@test.club", 2, 10*time.Second)
+	assert.Equal(t, "Club de Prueba: se canceló tu reserva del lunes 4 de marzo de 2030 a las 10:00", got[1].Subject)
+	assert.Contains(t, got[1].Text, fmt.Sprintf("Tu reserva n.º %d fue cancelada.", id))
+	ana.Delete(path("/api/reservations/%d", id), nil).Status(t, http.StatusNoContent)
+
+	// Staff book for Bob, whose login reads English; a booking without a
+	// client tells no one.
+	app.AsAdmin().Post("/api/admin/booking", map[string]any{"court_id": c.courtB, "reservation_type_id": c.rental,
+		"client_id": clientOf(t, bob), "checking": "2030-03-05 18:00", "checkout": "2030-03-05 19:00"}).Status(t, http.StatusCreated)
+	app.AsAdmin().Post("/api/admin/booking", c.slot(c.courtB, "2030-03-05 20:00", "2030-03-05 21:00")).Status(t, http.StatusCreated)
+	got = server.Wait(t, "bob@test.club", 1, 10*time.Second)
+	assert.Equal(t, "Club de Prueba: booking confirmed for Tuesday, March 5, 2030 at 18:00", got[0].Subject)
+	assert.Contains(t, got[0].Text, "Hello Ana,")
+	assert.Contains(t, got[0].HTML, `<html lang="en">`)
+
+	app.SendMail()
+	assert.Len(t, server.Messages(t), 3, "a cancellation again and a booking without a client send nothing")
+}
+
+// clientOf is the id of the client record of the caller.
+func clientOf(t *testing.T, caller *apptest.Client) int64 {
+	t.Helper()
+	return caller.Get("/api/account/client").Status(t, http.StatusOK).ID(t)
+}
+
+// TestMail_classesAndTickets: the club's services tell a client their
+// enrollment was accepted, that a freed place is theirs, and that their
+// class was cancelled; a ticket buyer gets the receipt with every code.
+func TestMail_classesAndTickets(t *testing.T) {
+	t.Parallel()
+	server := mailtest.New(t)
+	app := apptest.New(t, apptest.WithMail(server))
+	app.RunMail()
+	ctx := t.Context()
+	c := fixture.New(t, app.DB.DB, fixture.Options{Zone: app.Config.ClubTimezone})
+	ct, classType := c.CourtType("Pádel"), c.ClassType("Clase")
+	court := c.Court(ct.ID, "Cancha 1")
+	c.ClassTariff(ct.ID, classType.ID, 1)
+	trainer := c.Trainer("Tomás")
+	class := c.Class(trainer.UserID, court.ID, classType.ID, func(in *classes.ClassInput) { in.Title = clubhouse.Some("Pádel para principiantes") })
+	ana, eva := c.Member("Ana", "Ruiz"), c.Member("Eva", "Díaz")
+	first := c.Enrollment(ana, class.ID)
+	second := c.Enrollment(eva, class.ID)
+	require.Equal(t, classes.EnrollmentWaitlisted, second.Status, "the class is full")
+
+	svc := app.Services.Classes
+	_, err := svc.Enrollments.Accept(ctx, trainer, first.ID)
+	require.NoError(t, err)
+	m := server.Wait(t, "ana@test.club", 1, 10*time.Second)[0]
+	assert.Equal(t, "Club de Prueba: tu inscripción en Pádel para principiantes fue aceptada", m.Subject)
+	for _, want := range []string{"Hola, Ana:", "Entrenador: Tomás", "Cancha: Cancha 1", "de 10:00 a 11:00", "Precio por persona: $\u00a025.000"} {
+		assert.Contains(t, m.Text, want)
+	}
+
+	_, err = svc.Enrollments.Withdraw(ctx, ana.Actor, class.ID)
+	require.NoError(t, err)
+	m = server.Wait(t, "eva@test.club", 1, 10*time.Second)[0]
+	assert.Equal(t, "Club de Prueba: tienes un cupo en Pádel para principiantes", m.Subject)
+
+	_, err = svc.Classes.Cancel(ctx, trainer, class.ID)
+	require.NoError(t, err)
+	got := server.Wait(t, "eva@test.club", 2, 10*time.Second)
+	assert.Equal(t, "Club de Prueba: se canceló la clase Pádel para principiantes", got[1].Subject)
+	app.SendMail()
+	assert.Len(t, server.To(t, "ana@test.club"), 1, "Ana, who withdrew, is not told of the cancellation")
+
+	pack := c.TicketPackage("Juego libre", 3, "0")
+	sale, err := app.Services.Tickets.Sales.Sell(ctx, clubhouse.Staff("desk"), tickets.SaleInput{PackageID: clubhouse.Some(pack.ID),
+		Buyer: tickets.BuyerInput{Name: clubhouse.Some("Luis Pardo"), Document: clubhouse.Some("CC 1020"), Email: clubhouse.Some("luis@example.com")}})
+	require.NoError(t, err)
+	m = server.Wait(t, "luis@example.com", 1, 10*time.Second)[0]
+	assert.Equal(t, "Club de Prueba: tus tiquetes de Juego libre", m.Subject)
+	assert.Contains(t, m.Text, "Hola, Luis Pardo:")
+	require.Len(t, sale.Strips, 1)
+	for _, tk := range sale.Strips[0].Tickets {
+		assert.Contains(t, m.Text, "- "+tickets.FormatCode(tk.Code))
+		assert.Contains(t, m.HTML, "<li style=\"margin:2px 0\">"+tickets.FormatCode(tk.Code)+"</li>")
+	}
+	_, err = app.Services.Tickets.Sales.Sell(ctx, clubhouse.Staff("desk"), tickets.SaleInput{PackageID: clubhouse.Some(pack.ID),
+		Buyer: tickets.BuyerInput{Name: clubhouse.Some("Sin Correo"), Document: clubhouse.Some("CC 1021")}})
+	require.NoError(t, err)
+	app.SendMail()
+	assert.Len(t, server.Messages(t), 4, "a buyer without an e-mail gets nothing")
 }

@@ -342,6 +342,9 @@ func (s *Server) routes() {
 	}
 
 	// The staff panel answers its pages and checks its sessions itself.
+	if s.o.App != nil {
+		s.mount("/app/", s.o.App)
+	}
 	if s.o.Panel != nil {
 		s.mount("/panel/", s.o.Panel)
 	}

@@ -54,6 +54,9 @@ type Options struct {
 	// every method), which answers its own pages and checks its own
 	// sessions; nil: /panel/ answers 404.
 	Panel http.Handler
+	// App is the members' app, served at /app/ (every path under it),
+	// logged and counted as the API's requests; nil: /app/ is not served.
+	App http.Handler
 
 	// Realtime is the relay of the domain messages served at /realtime
 	// (WebSocket), which authenticates its handshakes itself; nil:

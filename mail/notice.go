@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/users"
 )
 
 // Kind names what a message tells; the Composer makes each kind into its
@@ -38,17 +39,35 @@ func (k Kind) linked() bool {
 }
 
 // A Notice is a message to queue: what it tells (Kind, Ref, Link) and to
-// whom, a user (UserID) or a client (ClientID), exactly one.
+// whom, a user (UserID), a client (ClientID) or, for one who is neither
+// (a walk-in buyer), an address (Address): exactly one.
 type Notice struct {
 	Kind     Kind
 	UserID   int64  // the recipient, when a user: their e-mail
 	ClientID int64  // the recipient, when a client: their e-mail, or their login's
+	Address  string // the recipient, when neither: their e-mail address, as the record keeps it
+	Language string // the language of an Address's message, es or en ("": es); a user's and a client's is their own
 	Ref      int64  // the record the message tells of, by id; 0 for a kind with a Link
 	Link     string // the link of a kind that carries one; kept until the message is sent or given up
 }
 
-// MaxLink bounds a notice's link.
-const MaxLink = 2000
+// MaxLink bounds a notice's link, MaxAddress its address (RFC 5321's
+// path).
+const (
+	MaxLink    = 2000
+	MaxAddress = users.MaxEmail
+)
+
+// recipients counts the recipients n names.
+func recipients(n Notice) int {
+	count := 0
+	for _, named := range []bool{n.UserID > 0, n.ClientID > 0, n.Address != ""} {
+		if named {
+			count++
+		}
+	}
+	return count
+}
 
 // check refuses a notice that a program, not a person, got wrong: an
 // unknown kind, no recipient or two, a link where none belongs or none
@@ -61,8 +80,12 @@ func (n Notice) check() error {
 	switch {
 	case !known:
 		return fmt.Errorf("mail: unknown kind %q", n.Kind)
-	case (n.UserID > 0) == (n.ClientID > 0):
-		return fmt.Errorf("mail: a %s notice names one recipient, a user or a client", n.Kind)
+	case recipients(n) != 1:
+		return fmt.Errorf("mail: a %s notice names one recipient, a user, a client or an address", n.Kind)
+	case n.Language != "" && n.Language != "es" && n.Language != "en":
+		return fmt.Errorf("mail: a notice's language is es or en, not %q", n.Language)
+	case len(n.Address) > MaxAddress:
+		return fmt.Errorf("mail: an address is at most %d bytes", MaxAddress)
 	case n.Kind.linked() && (n.Link == "" || len(n.Link) > MaxLink):
 		return fmt.Errorf("mail: a %s notice carries a link of 1 to %d bytes", n.Kind, MaxLink)
 	case !n.Kind.linked() && (n.Link != "" || n.Ref <= 0):

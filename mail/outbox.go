@@ -44,9 +44,10 @@ func (o *Outbox) Queue(ctx context.Context, tx *sqlx.Tx, notices ...Notice) erro
 	}
 	now := o.now()
 	for _, n := range notices {
-		_, err := tx.ExecContext(ctx, `INSERT INTO mail_outbox (kind, user_id, client_id, ref_id, link, next_attempt_at, created_at)
-			VALUES ($1, NULLIF($2, 0), NULLIF($3, 0), NULLIF($4, 0), NULLIF($5, ''), $6, $6)`,
-			n.Kind, n.UserID, n.ClientID, n.Ref, n.Link, now)
+		_, err := tx.ExecContext(ctx, `INSERT INTO mail_outbox (kind, user_id, client_id, to_address, language, ref_id, link,
+				next_attempt_at, created_at)
+			VALUES ($1, NULLIF($2, 0), NULLIF($3, 0), NULLIF($4, ''), NULLIF($5, ''), NULLIF($6, 0), NULLIF($7, ''), $8, $8)`,
+			n.Kind, n.UserID, n.ClientID, n.Address, n.Language, n.Ref, n.Link, now)
 		if err != nil {
 			return fmt.Errorf("queue %s message: %w", n.Kind, err)
 		}

@@ -37,7 +37,7 @@ type Composer interface {
 
 // ErrNoLetter is wrapped by a Composer's error for a notice with nothing
 // to send.
-var ErrNoLetter = errors.New("nothing to send")
+var ErrNoLetter = clubhouse.Errorf(clubhouse.NotFound, "nothing to send", "The message has no recipient with an address, or what it tells of is gone.")
 
 // An Envelope is a letter as a Transport sends it: with the message's
 // Message-ID, the same on every attempt, and its date.
@@ -58,7 +58,7 @@ type Transport interface {
 
 // ErrRefused is wrapped by a Transport's error for a message the mail
 // server refused for good.
-var ErrRefused = errors.New("refused")
+var ErrRefused = clubhouse.Errorf(clubhouse.Invalid, "refused", "The mail server refused the message for good.")
 
 // SenderOptions are what NewSender needs besides the database.
 type SenderOptions struct {
@@ -186,7 +186,8 @@ func (s *Sender) claim(ctx context.Context) ([]claimed, error) {
 		UPDATE mail_outbox m SET attempts = m.attempts + 1, next_attempt_at = $2, last_attempt_at = $1
 		FROM due WHERE m.id = due.id
 		RETURNING m.id, m.attempts, m.created_at, m.kind, COALESCE(m.user_id, 0) AS userid,
-			COALESCE(m.client_id, 0) AS clientid, COALESCE(m.ref_id, 0) AS ref, COALESCE(m.link, '') AS link`,
+			COALESCE(m.client_id, 0) AS clientid, CASE WHEN m.user_id IS NULL AND m.client_id IS NULL THEN m.to_address ELSE '' END AS address,
+			COALESCE(m.language, '') AS language, COALESCE(m.ref_id, 0) AS ref, COALESCE(m.link, '') AS link`,
 		now, now.Add(lease), s.o.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("claim messages: %w", err)

@@ -242,7 +242,7 @@ func newSweep(t *testing.T) *sweep {
 	require.Equal(t, http.StatusOK, d.get("/panel/dashboard").Status)
 	u, err := url.Parse(a.URL + "/panel/")
 	require.NoError(t, err)
-	s := &sweep{t: t, app: a, ledger: ldb.DB, cookies: d.hc.Jar.Cookies(u), csrf: d.csrf, sent: map[string]int{},
+	s := &sweep{t: t, app: a, ledger: ldb.DB, cookies: d.Cookies(u), csrf: d.CSRF, sent: map[string]int{},
 		hc: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
 		ids: map[string]string{"bookings": booking, "classes": fmt.Sprint(class.ID), "payments": fmt.Sprint(pending.Claims[0].ID),
 			"inbox": fmt.Sprint(queued.InboxID), "events": fmt.Sprint(event.ID), "sales": fmt.Sprint(sale.ID), "clients": fmt.Sprint(ana.ID),

@@ -13,6 +13,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -83,10 +84,10 @@ func clockOf(d time.Duration, set bool) string {
 // readSlot reads the court, type, date and times of a booking form. A
 // form opened from a cell names its start; its end defaults to an hour
 // later.
-func readSlot(f *formReader, required bool) slotForm {
-	s := slotForm{Court: f.id("court", required), Type: f.id("type", required), Date: f.date("date", required),
-		Start: f.clock("start", required), End: f.clock("end", false),
-		HasStart: f.r.FormValue("start") != "", HasEnd: f.r.FormValue("end") != ""}
+func readSlot(f *web.FormReader, required bool) slotForm {
+	s := slotForm{Court: f.ID("court", required), Type: f.ID("type", required), Date: f.Date("date", required),
+		Start: f.Clock("start", required), End: f.Clock("end", false),
+		HasStart: f.Raw("start") != "", HasEnd: f.Raw("end") != ""}
 	if s.HasStart && !s.HasEnd {
 		s.End, s.HasEnd = (s.Start+time.Hour)%(24*time.Hour), true
 	}
@@ -140,9 +141,9 @@ func (v bookView) Here() string {
 
 // readBook reads the booking form (a GET while it is filled in, the POST
 // that books).
-func (p *Panel) readBook(r *http.Request, f *formReader, required bool) bookView {
-	return bookView{Slot: readSlot(f, required), ClientID: f.id("client", false), Search: f.text("q", false, 100),
-		Notes: f.text("notes", false, booking.MaxNotes), Override: f.check("override"), Reason: f.text("reason", false, booking.MaxReason)}
+func (p *Panel) readBook(r *http.Request, f *web.FormReader, required bool) bookView {
+	return bookView{Slot: readSlot(f, required), ClientID: f.ID("client", false), Search: f.Text("q", false, 100),
+		Notes: f.Text("notes", false, booking.MaxNotes), Override: f.Check("override"), Reason: f.Text("reason", false, booking.MaxReason)}
 }
 
 // draft fills v with what the form shows for it: the choices, the
@@ -150,7 +151,7 @@ func (p *Panel) readBook(r *http.Request, f *formReader, required bool) bookView
 func (p *Panel) draft(r *http.Request, v *bookView, moving int64) error {
 	var err error
 	c := visitOf(r)
-	v.Draft, err = c.club.Bookings.Draft(r.Context(), c.actor, booking.DraftInput{CourtID: v.Slot.Court, ReservationTypeID: v.Slot.Type,
+	v.Draft, err = c.Club.Bookings.Draft(r.Context(), c.Actor, booking.DraftInput{CourtID: v.Slot.Court, ReservationTypeID: v.Slot.Type,
 		ClientID: v.ClientID, Checking: v.Slot.Checking(), Checkout: v.Slot.Checkout(), ClientSearch: v.Search, Moving: moving})
 	return err
 }
@@ -182,9 +183,9 @@ func (p *Panel) choices(r *http.Request, v *bookView, moving int64) error {
 // bookNew shows the booking form, filled from the cell it was opened
 // from, with the price and the rules' verdict once a slot is chosen.
 func (p *Panel) bookNew(w http.ResponseWriter, r *http.Request) error {
-	f := p.newForm(r)
+	f := p.rd.Fields(r)
 	v := p.readBook(r, f, false)
-	if !f.ok() {
+	if !f.OK() {
 		if err := p.choices(r, &v, 0); err != nil {
 			return err
 		}
@@ -200,12 +201,12 @@ func (p *Panel) bookNew(w http.ResponseWriter, r *http.Request) error {
 // a club rule tick override and give the reason, which the booking's
 // history keeps. A refusal comes back on the form.
 func (p *Panel) book(w http.ResponseWriter, r *http.Request) error {
-	f := p.newForm(r)
+	f := p.rd.Fields(r)
 	v := p.readBook(r, f, true)
 	if v.Override && v.Reason == "" {
-		f.fail("reason", "err.reason")
+		f.Fail("reason", "err.reason")
 	}
-	if !f.ok() {
+	if !f.OK() {
 		if err := p.choices(r, &v, 0); err != nil {
 			return err
 		}
@@ -223,7 +224,7 @@ func (p *Panel) book(w http.ResponseWriter, r *http.Request) error {
 		in.Notes = clubhouse.Some(v.Notes)
 	}
 	c := visitOf(r)
-	made, err := c.club.Bookings.Create(r.Context(), c.actor, in)
+	made, err := c.Club.Bookings.Create(r.Context(), c.Actor, in)
 	if err != nil {
 		if derr := p.draftAgain(r, &v, 0); derr != nil {
 			return derr
@@ -289,12 +290,12 @@ func (v bookingView) CancelledBy() string {
 
 func (p *Panel) bookingFile(r *http.Request, id int64) (bookingView, error) {
 	c := visitOf(r)
-	file, err := c.club.Payments.BookingFile(r.Context(), c.actor, id)
+	file, err := c.Club.Payments.BookingFile(r.Context(), c.Actor, id)
 	if err != nil {
 		return bookingView{}, err
 	}
 	return bookingView{BookingFile: file, Owed: file.Amount.Debt(), Form: map[string]string{}, Reference: "desk-" + rand.Text(),
-		WindowOpen: file.CancelBefore.After(c.club.Bookings.Now())}, nil
+		WindowOpen: file.CancelBefore.After(c.Club.Bookings.Now())}, nil
 }
 
 // dones are the actions whose result a booking's page announces.
@@ -334,9 +335,9 @@ func (p *Panel) cancel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f := p.newForm(r)
-	reason := f.text("cancel_reason", true, booking.MaxReason)
-	if !f.ok() {
+	f := p.rd.Fields(r)
+	reason := f.Text("cancel_reason", true, booking.MaxReason)
+	if !f.OK() {
 		v, err := p.bookingFile(r, id)
 		if err != nil {
 			return err
@@ -345,7 +346,7 @@ func (p *Panel) cancel(w http.ResponseWriter, r *http.Request) error {
 		return p.refill(w, r, "booking.html", v, f)
 	}
 	c := visitOf(r)
-	if _, err := c.club.Bookings.Cancel(r.Context(), c.actor, id, reason); err != nil {
+	if _, err := c.Club.Bookings.Cancel(r.Context(), c.Actor, id, reason); err != nil {
 		return p.refuseOnPage(w, r, id, "cancel_reason", map[string]string{"cancel_reason": reason}, err)
 	}
 	return afterAction(w, r, id, "cancelled")
@@ -358,7 +359,7 @@ func (p *Panel) noShow(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	c := visitOf(r)
-	if _, err := c.club.Bookings.MarkNoShow(r.Context(), c.actor, id); err != nil {
+	if _, err := c.Club.Bookings.MarkNoShow(r.Context(), c.Actor, id); err != nil {
 		return p.refuseOnPage(w, r, id, "", nil, err)
 	}
 	return afterAction(w, r, id, "no_show")
@@ -371,7 +372,7 @@ func (p *Panel) checkIn(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	c := visitOf(r)
-	if _, err := c.club.Bookings.CheckIn(r.Context(), c.actor, id); err != nil {
+	if _, err := c.Club.Bookings.CheckIn(r.Context(), c.Actor, id); err != nil {
 		return p.refuseOnPage(w, r, id, "", nil, err)
 	}
 	return afterAction(w, r, id, "checked_in")
@@ -386,15 +387,15 @@ func (p *Panel) pay(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f := p.newForm(r)
-	typeID := f.id("payment_type", true)
-	amount := f.money("amount", true)
-	reference := f.text("reference", true, 64)
-	if f.ok() && !amount.IsPositive() {
-		f.fail("amount", "err.positive")
+	f := p.rd.Fields(r)
+	typeID := f.ID("payment_type", true)
+	amount := f.Money("amount", true)
+	reference := f.Text("reference", true, 64)
+	if f.OK() && !amount.IsPositive() {
+		f.Fail("amount", "err.positive")
 	}
 	form := map[string]string{"payment_type": r.FormValue("payment_type"), "amount": r.FormValue("amount")}
-	if !f.ok() {
+	if !f.OK() {
 		v, err := p.bookingFile(r, id)
 		if err != nil {
 			return err
@@ -412,7 +413,7 @@ func (p *Panel) pay(w http.ResponseWriter, r *http.Request) error {
 	c := visitOf(r)
 	in := payments.Input{PaymentTypeID: clubhouse.Some(typeID), Amount: clubhouse.Some(amount), Status: clubhouse.Some(true),
 		TransactionID: clubhouse.Some(reference)}
-	_, err = c.club.Payments.CreateForBooking(r.Context(), c.actor, id, in, rc)
+	_, err = c.Club.Payments.CreateForBooking(r.Context(), c.Actor, id, in, rc)
 	switch {
 	case errors.Is(err, payments.ErrTransactionUsed):
 		// The same form, sent again (a double click, a resent page):
@@ -447,9 +448,9 @@ func (p *Panel) movePage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f := p.newForm(r)
+	f := p.rd.Fields(r)
 	v := p.readBook(r, f, false)
-	if !f.ok() {
+	if !f.OK() {
 		if err := p.choices(r, &v, id); err != nil {
 			return err
 		}
@@ -472,19 +473,19 @@ func (p *Panel) move(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f := p.newForm(r)
+	f := p.rd.Fields(r)
 	v := p.readBook(r, f, true)
 	if v.Override && v.Reason == "" {
-		f.fail("reason", "err.reason")
+		f.Fail("reason", "err.reason")
 	}
-	if !f.ok() {
+	if !f.OK() {
 		if err := p.choices(r, &v, id); err != nil {
 			return err
 		}
 		return p.refill(w, r, "move.html", v, f)
 	}
 	c := visitOf(r)
-	_, err = c.club.Bookings.Update(r.Context(), c.actor, id, booking.BookingInput{CourtID: clubhouse.Some(v.Slot.Court),
+	_, err = c.Club.Bookings.Update(r.Context(), c.Actor, id, booking.BookingInput{CourtID: clubhouse.Some(v.Slot.Court),
 		Checking: clubhouse.Some(v.Slot.Checking()), Checkout: clubhouse.Some(v.Slot.Checkout()), OverrideRules: v.Override, Reason: v.Reason})
 	if err != nil {
 		if derr := p.draftAgain(r, &v, id); derr != nil {

@@ -273,7 +273,9 @@ func TestBrowser_deskFlow(t *testing.T) {
 				chromedp.WaitVisible(chromedp.CSS(`input[name="client"]`)),
 				chromedp.Click(chromedp.CSS(`input[name="client"]`)),
 				chromedp.Click(chromedp.ID("quote")),
-				chromedp.WaitVisible(chromedp.ID("price")),
+				// The quote's page: the client chosen comes back checked
+				// by the server (the attribute, which a click never sets).
+				chromedp.WaitVisible(chromedp.CSS(`input[name="client"][checked]`)),
 			))
 			assert.Contains(t, browsertest.Text(t, ctx, "#verdict"), "La cancha está libre")
 			assert.Regexp(t, `^\$\x{00a0}[\d.]+$`, browsertest.Text(t, ctx, "#price"), "pesos as the club writes them")

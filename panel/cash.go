@@ -85,25 +85,25 @@ func (p *Panel) noLedger(w http.ResponseWriter, r *http.Request) error {
 
 // cashDay reads the day of the close from the form's (or query's) date,
 // today in the club's zone when the query has none.
-func cashDay(r *http.Request, f *formReader) time.Time {
+func cashDay(r *http.Request, f *web.FormReader) time.Time {
 	if r.Method == http.MethodGet && r.URL.Query().Get("date") == "" {
-		return visitOf(r).club.Bookings.Now().Truncate(24 * time.Hour)
+		return visitOf(r).Club.Bookings.Now().Truncate(24 * time.Hour)
 	}
-	return f.date("date", true)
+	return f.Date("date", true)
 }
 
 // cashData lays tk out for the page, reading each type's counted amount
 // from f when counting (an empty one counts 0; a negative or malformed
 // one is refused beside its field, and then nothing is said over or
 // short).
-func cashData(tk payments.Takings, key string, f *formReader, counting bool) cashView {
+func cashData(tk payments.Takings, key string, f *web.FormReader, counting bool) cashView {
 	out := cashView{Day: tk.Day, Key: key, Recorded: tk.Total, Counted: decimal.Zero, Counting: counting}
 	for _, t := range tk.Types {
 		row := cashRow{Taking: t, Field: countedField(t), Counted: decimal.Zero}
 		if counting {
-			row.Value = f.r.FormValue(row.Field)
-			if c := f.money(row.Field, false); c.IsNegative() {
-				f.fail(row.Field, "cash.negative")
+			row.Value = f.Raw(row.Field)
+			if c := f.Money(row.Field, false); c.IsNegative() {
+				f.Fail(row.Field, "cash.negative")
 			} else {
 				row.Counted = c
 			}
@@ -114,7 +114,7 @@ func cashData(tk payments.Takings, key string, f *formReader, counting bool) cas
 	}
 	out.Balance = balanceOf(out.Recorded, out.Counted)
 	// A count refused in part says nothing over or short.
-	out.Counting = counting && f.ok()
+	out.Counting = counting && f.OK()
 	return out
 }
 
@@ -125,15 +125,15 @@ func newCloseKey() string { return "panel-cash-" + rand.Text() }
 // payment type and the inputs of the amounts counted.
 func (p *Panel) cashPage(w http.ResponseWriter, r *http.Request) error {
 	v := visitOf(r)
-	if v.club.Ledger == nil {
+	if v.Club.Ledger == nil {
 		return p.noLedger(w, r)
 	}
-	f := p.newForm(r)
+	f := p.rd.Fields(r)
 	day := cashDay(r, f)
-	if !f.ok() {
+	if !f.OK() {
 		return p.refill(w, r, "cash.html", cashView{}, f)
 	}
-	tk, err := v.club.Payments.Takings(r.Context(), v.actor, day)
+	tk, err := v.Club.Payments.Takings(r.Context(), v.Actor, day)
 	if err != nil {
 		return err
 	}
@@ -149,27 +149,27 @@ func (p *Panel) cashPage(w http.ResponseWriter, r *http.Request) error {
 // the total) above the form with its status, nothing posted.
 func (p *Panel) closeCash(w http.ResponseWriter, r *http.Request) error {
 	v := visitOf(r)
-	if v.club.Ledger == nil {
+	if v.Club.Ledger == nil {
 		return p.noLedger(w, r)
 	}
-	f := p.newForm(r)
+	f := p.rd.Fields(r)
 	day := cashDay(r, f)
-	key := f.text("key", false, 64)
-	if !f.ok() {
+	key := f.Text("key", false, 64)
+	if !f.OK() {
 		return p.refill(w, r, "cash.html", cashView{Key: key}, f)
 	}
-	tk, err := v.club.Payments.Takings(r.Context(), v.actor, day)
+	tk, err := v.Club.Payments.Takings(r.Context(), v.Actor, day)
 	if err != nil {
 		return err
 	}
 	data := cashData(tk, key, f, true)
-	if !f.ok() {
+	if !f.OK() {
 		return p.refill(w, r, "cash.html", data, f)
 	}
 	if r.FormValue("action") != "close" {
 		return p.rd.Render(w, r, http.StatusOK, "cash.html", view(r, data))
 	}
-	e, _, err := v.club.Ledger.CloseCashRegister(r.Context(), v.actor, ledger.CashClose{Date: day, Amount: data.Counted,
+	e, _, err := v.Club.Ledger.CloseCashRegister(r.Context(), v.Actor, ledger.CashClose{Date: day, Amount: data.Counted,
 		Description: closeDescription(p.rd.Printer(r), data), IdempotencyKey: key})
 	if err != nil {
 		return p.rd.Form(w, r, "cash.html", view(r, data), "", err)
@@ -210,10 +210,10 @@ func (p *Panel) cashClose(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := visitOf(r)
-	if v.club.Ledger == nil {
+	if v.Club.Ledger == nil {
 		return p.noLedger(w, r)
 	}
-	e, err := v.club.Ledger.Entry(r.Context(), v.actor, id)
+	e, err := v.Club.Ledger.Entry(r.Context(), v.Actor, id)
 	if err != nil {
 		return err
 	}

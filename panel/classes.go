@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/webdoor"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
 )
 
@@ -31,14 +31,14 @@ type classItem struct {
 // places and next session.
 func (p *Panel) classList(w http.ResponseWriter, r *http.Request) error {
 	v := visitOf(r)
-	list, err := v.club.Classes.Classes.Overview(r.Context(), v.actor, classes.ClassFilter{})
+	list, err := v.Club.Classes.Classes.Overview(r.Context(), v.Actor, classes.ClassFilter{})
 	if err != nil {
 		return err
 	}
 	pr := p.rd.Printer(r)
 	items := make([]classItem, len(list))
 	for i, c := range list {
-		items[i] = classItem{ClassOverview: c, Schedule: classSchedule(pr, c.Class)}
+		items[i] = classItem{ClassOverview: c, Schedule: pr.Schedule(c.Class.Days, c.Class.StartTime, c.Class.EndTime)}
 		if c.Next != nil {
 			d := *c.Next
 			items[i].NextDay = &d
@@ -73,32 +73,32 @@ func (p *Panel) classPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f := p.newForm(r)
-	date := f.date("date", false)
+	f := p.rd.Fields(r)
+	date := f.Date("date", false)
 	status := http.StatusOK
-	if !f.ok() {
+	if !f.OK() {
 		status, date = http.StatusBadRequest, time.Time{}
 	}
 	cv, err := p.roster(r, id, date)
 	if err != nil {
 		return err
 	}
-	if !f.ok() {
+	if !f.OK() {
 		cv.Asked = r.URL.Query().Get("date")
 	}
 	page := view(r, cv)
-	page.Errors = f.errs
+	page.Errors = f.Errors()
 	return p.rd.Render(w, r, status, "class.html", page)
 }
 
 // roster reads the session of the class with id on date for its page.
 func (p *Panel) roster(r *http.Request, id int64, date time.Time) (*classView, error) {
 	v := visitOf(r)
-	ro, err := v.club.Classes.Classes.Roster(r.Context(), v.actor, id, date)
+	ro, err := v.Club.Classes.Classes.Roster(r.Context(), v.Actor, id, date)
 	if err != nil {
 		return nil, err
 	}
-	cv := &classView{Roster: ro, Schedule: classSchedule(p.rd.Printer(r), ro.Class)}
+	cv := &classView{Roster: ro, Schedule: p.rd.Printer(r).Schedule(ro.Class.Days, ro.Class.StartTime, ro.Class.EndTime)}
 	if !ro.Date.IsZero() {
 		cv.Date, cv.Day = ro.Date.Format(time.DateOnly), ro.Date
 	}
@@ -119,23 +119,23 @@ func (p *Panel) roster(r *http.Request, id int64, date time.Time) (*classView, e
 // refusal's message and status; another trainer's enrollment is the 404
 // page. Nothing is stored when refused.
 func (p *Panel) markAttendance(w http.ResponseWriter, r *http.Request) error {
-	f := p.newForm(r)
-	id := f.id("enrollment", true)
-	date := f.date("date", true)
+	f := p.rd.Fields(r)
+	id := f.ID("enrollment", true)
+	date := f.Date("date", true)
 	var mark string
-	switch f.text("present", true, 0) {
+	switch f.Text("present", true, 0) {
 	case "1":
 		mark = classes.AttendancePresent
 	case "0":
 		mark = classes.AttendanceAbsent
 	default:
-		f.fail("present", "err.choose")
+		f.Fail("present", "err.choose")
 	}
-	if !f.ok() {
-		return p.classAgain(w, r, date, f.errs)
+	if !f.OK() {
+		return p.classAgain(w, r, date, f.Errors())
 	}
 	v := visitOf(r)
-	e, err := v.club.Classes.Enrollments.MarkAttendance(r.Context(), v.actor, id, date, mark)
+	e, err := v.Club.Classes.Enrollments.MarkAttendance(r.Context(), v.Actor, id, date, mark)
 	if err != nil {
 		return p.refused(w, r, date, err)
 	}
@@ -146,8 +146,8 @@ func (p *Panel) markAttendance(w http.ResponseWriter, r *http.Request) error {
 // and returns to the session's page of the form's date at the student
 // (303). Refusals as for markAttendance.
 func (p *Panel) acceptEnrollment(w http.ResponseWriter, r *http.Request) error {
-	return p.decide(w, r, func(v *visit, id int64) (classes.Enrollment, error) {
-		return v.club.Classes.Enrollments.Accept(r.Context(), v.actor, id)
+	return p.decide(w, r, func(v *webdoor.Visit, id int64) (classes.Enrollment, error) {
+		return v.Club.Classes.Enrollments.Accept(r.Context(), v.Actor, id)
 	}, func(id int64) string { return fmt.Sprintf("enrollment-%d", id) })
 }
 
@@ -155,21 +155,21 @@ func (p *Panel) acceptEnrollment(w http.ResponseWriter, r *http.Request) error {
 // page of the form's date at the enrollments to decide (303). Refusals
 // as for markAttendance.
 func (p *Panel) rejectEnrollment(w http.ResponseWriter, r *http.Request) error {
-	return p.decide(w, r, func(v *visit, id int64) (classes.Enrollment, error) {
-		return v.club.Classes.Enrollments.Reject(r.Context(), v.actor, id)
+	return p.decide(w, r, func(v *webdoor.Visit, id int64) (classes.Enrollment, error) {
+		return v.Club.Classes.Enrollments.Reject(r.Context(), v.Actor, id)
 	}, func(int64) string { return "pending" })
 }
 
 // decide reads the form of a decision on an enrollment (its enrollment
 // and the date of the session shown), makes it with move and returns to
 // the page at the anchor of the enrollment's id.
-func (p *Panel) decide(w http.ResponseWriter, r *http.Request, move func(*visit, int64) (classes.Enrollment, error),
+func (p *Panel) decide(w http.ResponseWriter, r *http.Request, move func(*webdoor.Visit, int64) (classes.Enrollment, error),
 	anchor func(id int64) string) error {
-	f := p.newForm(r)
-	id := f.id("enrollment", true)
-	date := f.date("date", false)
-	if !f.ok() {
-		return p.classAgain(w, r, date, f.errs)
+	f := p.rd.Fields(r)
+	id := f.ID("enrollment", true)
+	date := f.Date("date", false)
+	if !f.OK() {
+		return p.classAgain(w, r, date, f.Errors())
 	}
 	e, err := move(visitOf(r), id)
 	if err != nil {
@@ -241,18 +241,4 @@ func (p *Panel) refused(w http.ResponseWriter, r *http.Request, date time.Time, 
 		}
 	}
 	return p.rd.Form(w, r, "class.html", page, "", err)
-}
-
-// classSchedule says a class's schedule in the printer's words: "martes y
-// jueves, de 18:00 a 19:30".
-func classSchedule(pr *web.Printer, c classes.Class) string {
-	days := make([]string, len(c.Days))
-	for i, d := range c.Days {
-		days[i] = pr.T(fmt.Sprintf("classes.weekday.%d", d))
-	}
-	list := days[0]
-	if n := len(days); n > 1 {
-		list = strings.Join(days[:n-1], ", ") + " " + pr.T("classes.and") + " " + days[n-1]
-	}
-	return pr.T("classes.schedule", "days", list, "start", wire.FormatClock(c.StartTime), "end", wire.FormatClock(c.EndTime))
 }

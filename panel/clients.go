@@ -29,18 +29,18 @@ type clientsView struct {
 // offset, which the service checks.
 func (p *Panel) clients(w http.ResponseWriter, r *http.Request) error {
 	v := visitOf(r)
-	f := p.newForm(r)
-	data := clientsView{Q: f.text("q", false, 255)}
-	if !f.ok() {
+	f := p.rd.Fields(r)
+	data := clientsView{Q: f.Text("q", false, 255)}
+	if !f.OK() {
 		vw := view(r, data)
-		vw.Errors = f.errs
+		vw.Errors = f.Errors()
 		return p.rd.Render(w, r, http.StatusBadRequest, "clients.html", vw)
 	}
 	offset, err := queryOffset(r)
 	var rows []booking.Client
 	if err == nil {
 		// One more than a page tells whether a page follows.
-		rows, err = v.club.Clients.List(r.Context(), v.actor, data.Q, clientsPage+1, offset)
+		rows, err = v.Club.Clients.List(r.Context(), v.Actor, data.Q, clientsPage+1, offset)
 	}
 	if err != nil {
 		return p.rd.Form(w, r, "clients.html", view(r, data), "", err)
@@ -112,17 +112,17 @@ type clientForm struct {
 }
 
 // readClient reads the client's form; the email only on a new client.
-func readClient(f *formReader, isNew bool) clientFields {
+func readClient(f *web.FormReader, isNew bool) clientFields {
 	c := clientFields{
-		FirstName:      f.text("first_name", true, 255),
-		LastName:       f.text("last_name", true, 255),
-		DocumentTypeID: f.id("document_type_id", true),
-		Document:       f.text("document", true, 255),
-		Phone:          f.text("phone", false, 255),
-		Address:        f.text("address", false, 255),
+		FirstName:      f.Text("first_name", true, 255),
+		LastName:       f.Text("last_name", true, 255),
+		DocumentTypeID: f.ID("document_type_id", true),
+		Document:       f.Text("document", true, 255),
+		Phone:          f.Text("phone", false, 255),
+		Address:        f.Text("address", false, 255),
 	}
 	if isNew {
-		c.Email = f.text("email", false, 255)
+		c.Email = f.Text("email", false, 255)
 	}
 	return c
 }
@@ -163,7 +163,7 @@ func clientFieldOf(err error) string {
 // the funnel.
 func (p *Panel) showClientForm(w http.ResponseWriter, r *http.Request, status int, data clientForm, errs web.FormErrors, err error) error {
 	v := visitOf(r)
-	types, terr := v.club.Catalogs.DocumentTypes.List(r.Context(), v.actor, "")
+	types, terr := v.Club.Catalogs.DocumentTypes.List(r.Context(), v.Actor, "")
 	if terr != nil {
 		return terr
 	}
@@ -185,12 +185,12 @@ func (p *Panel) newClient(w http.ResponseWriter, r *http.Request) error {
 // with an email to set a password) and shows their page.
 func (p *Panel) createClient(w http.ResponseWriter, r *http.Request) error {
 	v := visitOf(r)
-	f := p.newForm(r)
+	f := p.rd.Fields(r)
 	data := clientForm{Fields: readClient(f, true), Back: localOr(r.FormValue("booking_form"), "")}
-	if !f.ok() {
-		return p.showClientForm(w, r, http.StatusBadRequest, data, f.errs, nil)
+	if !f.OK() {
+		return p.showClientForm(w, r, http.StatusBadRequest, data, f.Errors(), nil)
 	}
-	c, err := v.club.Clients.Create(r.Context(), v.actor, data.Fields.input())
+	c, err := v.Club.Clients.Create(r.Context(), v.Actor, data.Fields.input())
 	if err != nil {
 		return p.showClientForm(w, r, 0, data, nil, err)
 	}
@@ -218,7 +218,7 @@ func (p *Panel) editClient(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := visitOf(r)
-	c, err := v.club.Clients.Get(r.Context(), v.actor, id)
+	c, err := v.Club.Clients.Get(r.Context(), v.Actor, id)
 	if err != nil {
 		return err
 	}
@@ -235,12 +235,12 @@ func (p *Panel) updateClient(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := visitOf(r)
-	f := p.newForm(r)
+	f := p.rd.Fields(r)
 	data := clientForm{ID: id, Fields: readClient(f, false)}
-	if !f.ok() {
-		return p.showClientForm(w, r, http.StatusBadRequest, data, f.errs, nil)
+	if !f.OK() {
+		return p.showClientForm(w, r, http.StatusBadRequest, data, f.Errors(), nil)
 	}
-	if _, err := v.club.Clients.Update(r.Context(), v.actor, id, data.Fields.input()); err != nil {
+	if _, err := v.Club.Clients.Update(r.Context(), v.Actor, id, data.Fields.input()); err != nil {
 		return p.showClientForm(w, r, 0, data, nil, err)
 	}
 	http.Redirect(w, r, clientPath(id), http.StatusSeeOther)
@@ -255,7 +255,7 @@ func (p *Panel) client(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := visitOf(r)
-	st, err := v.club.Classes.Enrollments.Statement(r.Context(), v.actor, id)
+	st, err := v.Club.Classes.Enrollments.Statement(r.Context(), v.Actor, id)
 	if err != nil {
 		return err
 	}

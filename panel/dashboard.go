@@ -9,7 +9,7 @@ import (
 // payments made.
 func (p *Panel) dashboard(w http.ResponseWriter, r *http.Request) error {
 	v := visitOf(r)
-	d, err := v.club.Payments.Dashboard(r.Context(), v.actor)
+	d, err := v.Club.Payments.Dashboard(r.Context(), v.Actor)
 	if err != nil {
 		return err
 	}

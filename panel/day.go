@@ -52,7 +52,7 @@ func (c gridCell) Minutes() int { return int(c.Booking.Checkout.Sub(c.Booking.Ch
 // dashboard's figures one click away; for anyone else the first page of
 // the nav they may open (a trainer's classes).
 func (p *Panel) home(w http.ResponseWriter, r *http.Request) error {
-	a := visitOf(r).principal.Actor
+	a := visitOf(r).Principal.Actor
 	if clubhouse.AreaStaff.Admit(a) == nil {
 		return p.day(w, r)
 	}
@@ -67,17 +67,17 @@ func (p *Panel) home(w http.ResponseWriter, r *http.Request) error {
 // day renders the grid of ?date= (YYYY-MM-DD; today by default).
 func (p *Panel) day(w http.ResponseWriter, r *http.Request) error {
 	v := visitOf(r)
-	c := v.club
+	c := v.Club
 	today := c.Bookings.Now().Truncate(24 * time.Hour)
-	f := p.newForm(r)
+	f := p.rd.Fields(r)
 	day := today
 	if r.URL.Query().Get("date") != "" {
-		day = f.date("date", true)
+		day = f.Date("date", true)
 	}
-	if !f.ok() {
+	if !f.OK() {
 		return p.refill(w, r, "day.html", dayView{Today: today}, f)
 	}
-	d, err := c.Bookings.Desk(r.Context(), v.actor.In(clubhouse.AreaStaff), day)
+	d, err := c.Bookings.Desk(r.Context(), v.Actor.In(clubhouse.AreaStaff), day)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@
 // clubd's composition (internal/compose/app) builds it and hands it to the
 // API, which mounts it at /panel/:
 //
-//	desk, err := panel.New(panel.Options{Auth: idp, Clubs: club.One(services), Zone: bogota})
+//	desk, err := panel.New(panel.Options{Options: webdoor.Options{Auth: idp, Clubs: club.One(services), Zone: bogota}})
 //	api, err := httpapi.New(httpapi.Options{..., Panel: desk})
 //
 // A page decodes its query or form, makes one service call with the

@@ -43,9 +43,9 @@ func newEventRow(e tickets.Event) eventRow {
 // its places taken and linking to its door page.
 func (p *Panel) events(w http.ResponseWriter, r *http.Request) error {
 	v := visitOf(r)
-	now := v.club.Now().In(p.o.Zone)
+	now := v.Club.Now().In(p.o.Zone)
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	list, err := v.club.Tickets.Events.List(r.Context(), v.actor, tickets.EventFilter{From: today, Status: tickets.StatusScheduled})
+	list, err := v.Club.Tickets.Events.List(r.Context(), v.Actor, tickets.EventFilter{From: today, Status: tickets.StatusScheduled})
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func (p *Panel) eventDoor(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := visitOf(r)
-	e, err := v.club.Tickets.Events.Get(r.Context(), v.actor, id)
+	e, err := v.Club.Tickets.Events.Get(r.Context(), v.Actor, id)
 	if err != nil {
 		return err
 	}
@@ -162,12 +162,12 @@ func (p *Panel) scan(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := visitOf(r)
-	f := p.newForm(r)
-	code := f.text(fieldTicketCode, true, tickets.MaxCodeLength)
-	if !f.ok() {
-		return p.doorAgain(w, r, id, http.StatusBadRequest, "", f.errs)
+	f := p.rd.Fields(r)
+	code := f.Text(fieldTicketCode, true, tickets.MaxCodeLength)
+	if !f.OK() {
+		return p.doorAgain(w, r, id, http.StatusBadRequest, "", f.Errors())
 	}
-	pt, err := v.club.Tickets.Events.AddParticipant(r.Context(), v.actor, id, tickets.ParticipantInput{TicketCode: clubhouse.Some(code)})
+	pt, err := v.Club.Tickets.Events.AddParticipant(r.Context(), v.Actor, id, tickets.ParticipantInput{TicketCode: clubhouse.Some(code)})
 	if err == nil {
 		to := Prefix + "events/" + strconv.FormatInt(id, 10)
 		if pt.TicketCode != nil {
@@ -193,7 +193,7 @@ func (p *Panel) scan(w http.ResponseWriter, r *http.Request) error {
 // messages.
 func (p *Panel) doorAgain(w http.ResponseWriter, r *http.Request, id int64, status int, refusal string, errs web.FormErrors) error {
 	v := visitOf(r)
-	e, err := v.club.Tickets.Events.Get(r.Context(), v.actor, id)
+	e, err := v.Club.Tickets.Events.Get(r.Context(), v.Actor, id)
 	if err != nil {
 		return err
 	}

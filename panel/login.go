@@ -1,7 +1,6 @@
 package panel
 
 import (
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/webdoor"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 )
@@ -78,7 +78,7 @@ func (p *Panel) loginPage(w http.ResponseWriter, r *http.Request) error {
 			http.Redirect(w, r, localOr(v.Next, Prefix), http.StatusSeeOther)
 			return nil
 		}
-		v.Consent, v.SignedInAs, v.CanAllow = true, who(pr.Actor), pr.Actor.HasPanel()
+		v.Consent, v.SignedInAs, v.CanAllow = true, webdoor.Who(pr.Actor), pr.Actor.HasPanel()
 		return p.rd.Render(w, r, http.StatusOK, "login.html", web.View{CSRF: ws.CSRF, Data: v})
 	}
 	return p.rd.Render(w, r, http.StatusOK, "login.html", web.View{Data: v})
@@ -89,7 +89,7 @@ func (p *Panel) loginPage(w http.ResponseWriter, r *http.Request) error {
 // flow. A refusal comes back on the form with its reason; a client's
 // account is refused with 403 and no session.
 func (p *Panel) signIn(w http.ResponseWriter, r *http.Request) error {
-	if err := sameSite(r); err != nil {
+	if err := web.SameSite(r); err != nil {
 		return err
 	}
 	v := loginView{Email: strings.TrimSpace(r.PostFormValue(fieldEmail)), Next: localOr(r.PostFormValue("next"), ""),
@@ -118,7 +118,7 @@ func (p *Panel) signIn(w http.ResponseWriter, r *http.Request) error {
 	if len(errs) > 0 {
 		return p.rd.Render(w, r, http.StatusBadRequest, "login.html", web.View{Data: v, Errors: errs})
 	}
-	ws, tok, err := p.o.Auth.StartSession(r.Context(), v.Email, password, clientAddr(r), r.UserAgent())
+	ws, tok, err := p.o.Auth.StartSession(r.Context(), v.Email, password, web.ClientAddr(r), r.UserAgent())
 	if err == nil {
 		var pr auth.Principal
 		if pr, _, err = p.o.Auth.Session(r.Context(), tok); err == nil && !admitted(pr.Actor) {
@@ -166,7 +166,7 @@ func (p *Panel) refuseSignIn(w http.ResponseWriter, r *http.Request, v loginView
 // oauth_state on behalf of the signed-in person and sends the browser
 // back to the client with its code.
 func (p *Panel) allowClient(w http.ResponseWriter, r *http.Request) error {
-	to, err := p.o.Auth.CompleteAuthorization(r.Context(), visitOf(r).principal, r.PostFormValue("oauth_state"))
+	to, err := p.o.Auth.CompleteAuthorization(r.Context(), visitOf(r).Principal, r.PostFormValue("oauth_state"))
 	if err != nil {
 		return err
 	}
@@ -179,7 +179,7 @@ func (p *Panel) allowClient(w http.ResponseWriter, r *http.Request) error {
 // access_denied. It needs no session: the request's unguessable state
 // is what a denial names, and a denial grants nothing.
 func (p *Panel) denyClient(w http.ResponseWriter, r *http.Request) error {
-	if err := sameSite(r); err != nil {
+	if err := web.SameSite(r); err != nil {
 		return err
 	}
 	to, err := p.o.Auth.DenyAuthorization(r.Context(), r.PostFormValue("oauth_state"))
@@ -193,26 +193,7 @@ func (p *Panel) denyClient(w http.ResponseWriter, r *http.Request) error {
 // signOut ends the session, closes its user's live sockets
 // (Options.SignedOut) and returns to the sign-in page.
 func (p *Panel) signOut(w http.ResponseWriter, r *http.Request) error {
-	v := visitOf(r)
-	if err := p.o.Auth.EndSession(r.Context(), v.token); err != nil {
-		return err
-	}
-	if p.o.SignedOut != nil {
-		p.o.SignedOut(v.principal.Actor)
-	}
-	p.cookie.Clear(w)
-	http.Redirect(w, r, Prefix+"login", http.StatusSeeOther)
-	return nil
-}
-
-// sameSite refuses a form sent from another site (the forms of people not
-// signed in carry no session's token; the browser's Sec-Fetch-Site or
-// Origin tells where they come from).
-func sameSite(r *http.Request) error {
-	if err := http.NewCrossOriginProtection().Check(r); err != nil {
-		return web.ErrCrossSite
-	}
-	return nil
+	return p.in.SignOut(w, r)
 }
 
 // localOr returns path when it is a path of this site under the panel,
@@ -222,13 +203,4 @@ func localOr(path, or string) string {
 		return or
 	}
 	return path
-}
-
-// clientAddr is the address the login limits count a sign-in against.
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }

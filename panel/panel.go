@@ -1,18 +1,14 @@
 package panel
 
 import (
-	"context"
 	"embed"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/internal/compose/club"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
-	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/webdoor"
 )
 
 //go:embed templates/*.html
@@ -21,27 +17,10 @@ var templateFiles embed.FS
 //go:embed static
 var staticFiles embed.FS
 
-// Options are the dependencies and settings of a Panel.
+// Options are the dependencies and settings of a Panel: those of every
+// web front door, and the bound of a form.
 type Options struct {
-	Logger *slog.Logger
-	// Auth signs people in and reads their sessions.
-	Auth *auth.Service
-	// Clubs finds the club of each request, whose services the pages
-	// call; it runs once per request of a signed-in page.
-	Clubs club.Finder
-	// Zone is the club's, in which the pages show days and times.
-	Zone *time.Location
-	// PublicBaseURL is the address people reach the server at: an https
-	// one makes the session cookie Secure and __Host- prefixed.
-	PublicBaseURL string
-	// Authenticated, when set, is called with the actor of each request
-	// of a live session, before its page runs: the API's request log names
-	// who made each change through the panel by it.
-	Authenticated func(ctx context.Context, a clubhouse.Actor)
-	// SignedOut, when set, is called with the actor who signed out, after
-	// the session ended: the composition closes their live updates'
-	// sockets by it (the pages of their other sessions reconnect).
-	SignedOut func(a clubhouse.Actor)
+	webdoor.Options
 	// MaxFormBytes bounds a form's body (DefaultMaxFormBytes when 0); a
 	// form with a receipt photo has its own bound.
 	MaxFormBytes int64
@@ -61,6 +40,7 @@ type Panel struct {
 	rd     *web.Renderer
 	assets *web.Assets
 	cookie web.SessionCookie
+	in     *webdoor.Door // the way in of the pages and forms
 	mux    *http.ServeMux
 	// patterns are the mux's patterns in the order routes registers
 	// them, for Patterns.
@@ -71,38 +51,16 @@ type Panel struct {
 // It returns an error when a template does not parse or a page links a
 // file the panel does not hold.
 func New(o Options) (*Panel, error) {
-	if o.Logger == nil {
-		o.Logger = slog.Default()
-	}
-	if o.Zone == nil {
-		o.Zone = time.UTC
-	}
 	if o.MaxFormBytes <= 0 {
 		o.MaxFormBytes = DefaultMaxFormBytes
 	}
-	own, err := fs.Sub(staticFiles, "static")
+	in, assets, err := webdoor.Open(&o.Options, webdoor.Site{Prefix: Prefix, Home: Prefix, Pages: templateFiles, Files: staticFiles,
+		Styles: []string{"panel.css"}, Scripts: []string{"live.js", "drag.js"}}, o.MaxFormBytes)
 	if err != nil {
 		return nil, err
 	}
-	assets, err := web.NewAssets(Prefix+"static/", own)
-	if err != nil {
-		return nil, err
-	}
-	pages, err := fs.Sub(templateFiles, "templates")
-	if err != nil {
-		return nil, err
-	}
-	cat, err := web.LoadCatalog()
-	if err != nil {
-		return nil, err
-	}
-	cookie := web.NewSessionCookie(o.PublicBaseURL)
-	rd, err := web.New(web.Options{Templates: pages, Assets: assets, Catalog: cat, Zone: o.Zone, Log: o.Logger,
-		Home: Prefix, LangPath: Prefix + "lang", Secure: cookie.Secure, Styles: []string{"panel.css"}, Scripts: []string{"live.js", "drag.js"}})
-	if err != nil {
-		return nil, err
-	}
-	p := &Panel{o: o, log: o.Logger, rd: rd, assets: assets, cookie: cookie, mux: http.NewServeMux()}
+	p := &Panel{o: o, log: o.Logger, rd: in.Renderer, assets: assets, cookie: in.Cookie, in: in, mux: http.NewServeMux()}
+	p.admitStaff()
 	p.routes()
 	return p, nil
 }

@@ -98,7 +98,7 @@ func (q pageQuery) link(claims, inbox, claimsTotal, inboxTotal, limit int) strin
 // pendingView reads what waits for the desk in the pages q asks for.
 func (p *Panel) pendingView(r *http.Request, q pageQuery) (paymentsView, error) {
 	v := visitOf(r)
-	pp, err := v.club.Payments.Pending(r.Context(), v.actor, payments.PendingQuery{ClaimsPage: q.claims, InboxPage: q.inbox})
+	pp, err := v.Club.Payments.Pending(r.Context(), v.Actor, payments.PendingQuery{ClaimsPage: q.claims, InboxPage: q.inbox})
 	if err != nil {
 		return paymentsView{}, err
 	}
@@ -182,7 +182,7 @@ func (p *Panel) judgePayment(w http.ResponseWriter, r *http.Request,
 		return err
 	}
 	v := visitOf(r)
-	if _, err := verdict(v.club.Payments, r.Context(), v.actor, id); err != nil {
+	if _, err := verdict(v.Club.Payments, r.Context(), v.Actor, id); err != nil {
 		return p.paymentsRefused(w, r, refusal{}, nil, "", err)
 	}
 	http.Redirect(w, r, Prefix+"payments", http.StatusSeeOther)
@@ -197,9 +197,9 @@ func (p *Panel) resolveInbox(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f := p.newForm(r)
-	res := payments.Resolution{Action: f.text("action", true, 10), ReservationID: f.number("reservation_id"),
-		EnrollmentID: f.number("enrollment_id"), Note: f.text("note", false, payments.MaxInboxNote)}
+	f := p.rd.Fields(r)
+	res := payments.Resolution{Action: f.Text("action", true, 10), ReservationID: f.Number("reservation_id"),
+		EnrollmentID: f.Number("enrollment_id"), Note: f.Text("note", false, payments.MaxInboxNote)}
 	field := "note"
 	switch res.Action {
 	case payments.ActionAttach:
@@ -207,23 +207,23 @@ func (p *Panel) resolveInbox(w http.ResponseWriter, r *http.Request) error {
 		if res.EnrollmentID != 0 {
 			field = "enrollment_id"
 		}
-		if f.ok() && (res.ReservationID == 0) == (res.EnrollmentID == 0) {
-			f.fail("reservation_id", "payments.err.attach_one")
+		if f.OK() && (res.ReservationID == 0) == (res.EnrollmentID == 0) {
+			f.Fail("reservation_id", "payments.err.attach_one")
 		}
 	case payments.ActionDismiss:
 		if res.Note == "" {
-			f.fail("note", "err.required")
+			f.Fail("note", "err.required")
 		}
 	default:
-		f.fail("", "err.choose")
+		f.Fail("", "err.choose")
 	}
 	re := refusal{entry: id, action: res.Action, values: map[string]string{"reservation_id": r.FormValue("reservation_id"),
 		"enrollment_id": r.FormValue("enrollment_id"), "note": r.FormValue("note")}}
-	if !f.ok() {
-		return p.paymentsRefused(w, r, re, f.errs, "", nil)
+	if !f.OK() {
+		return p.paymentsRefused(w, r, re, f.Errors(), "", nil)
 	}
 	v := visitOf(r)
-	if _, _, err := v.club.Payments.ResolveInbox(r.Context(), v.actor, id, res); err != nil {
+	if _, _, err := v.Club.Payments.ResolveInbox(r.Context(), v.Actor, id, res); err != nil {
 		if e := clubhouse.AsError(err); e != nil && e.Kind == clubhouse.Conflict {
 			field = ""
 		}
@@ -246,7 +246,7 @@ func (p *Panel) paymentReceipt(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := visitOf(r)
-	f, err := v.club.Payments.OpenReceipt(r.Context(), v.actor, 0, id)
+	f, err := v.Club.Payments.OpenReceipt(r.Context(), v.Actor, 0, id)
 	if err != nil {
 		return err
 	}

@@ -94,7 +94,7 @@ func TestSession_refusedSignIns(t *testing.T) {
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
-	res = d.do(req)
+	res = d.Do(req)
 	assert.Equal(t, http.StatusForbidden, res.Status)
 	assert.Empty(t, res.Header.Get("Set-Cookie"))
 }
@@ -158,7 +158,7 @@ func TestSession_signOutClosesLiveUpdates(t *testing.T) {
 	u, err := url.Parse(app.URL)
 	require.NoError(t, err)
 	header := http.Header{"Origin": {app.URL}}
-	for _, c := range d.hc.Jar.Cookies(u) {
+	for _, c := range d.Cookies(u) {
 		header.Add("Cookie", c.Name+"="+c.Value)
 	}
 	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(app.URL, "http")+"/realtime", header)

@@ -75,13 +75,13 @@ type saleFields struct {
 // the page's selects.
 func (p *Panel) saleData(r *http.Request, in saleFields, q *tickets.Quote) (saleView, error) {
 	v := visitOf(r)
-	progs, err := v.club.Tickets.Programs.List(r.Context(), v.actor)
+	progs, err := v.Club.Tickets.Programs.List(r.Context(), v.Actor)
 	if err != nil {
 		return saleView{}, err
 	}
 	out := saleView{Quote: q, In: in}
 	if q != nil {
-		if out.PaymentTypes, err = v.club.Catalogs.PaymentTypes.List(r.Context(), v.actor, ""); err != nil {
+		if out.PaymentTypes, err = v.Club.Catalogs.PaymentTypes.List(r.Context(), v.Actor, ""); err != nil {
 			return saleView{}, err
 		}
 	}
@@ -122,14 +122,14 @@ func (p *Panel) sellForm(w http.ResponseWriter, r *http.Request) error {
 
 // ticketCount reads field's number of tickets, 1 to tickets.MaxTicketCount;
 // an empty field is not present (the package's own count).
-func ticketCount(f *formReader, field string) (clubhouse.Optional[int], string) {
-	s := f.text(field, false, 8)
+func ticketCount(f *web.FormReader, field string) (clubhouse.Optional[int], string) {
+	s := f.Text(field, false, 8)
 	if s == "" {
 		return clubhouse.Optional[int]{}, s
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 || n > tickets.MaxTicketCount {
-		f.fail(field, "ticketsale.err_count", "max", tickets.MaxTicketCount)
+		f.Fail(field, "ticketsale.err_count", "max", tickets.MaxTicketCount)
 		return clubhouse.Optional[int]{}, s
 	}
 	return clubhouse.Some(n), s
@@ -140,15 +140,15 @@ func ticketCount(f *formReader, field string) (clubhouse.Optional[int], string) 
 // amount the quote's total. A package not on sale, or a count out of
 // bounds, comes back with the field's message.
 func (p *Panel) quoteTickets(w http.ResponseWriter, r *http.Request) error {
-	f := p.newForm(r)
-	in := saleFields{Package: f.id(saleFieldPackage, true)}
+	f := p.rd.Fields(r)
+	in := saleFields{Package: f.ID(saleFieldPackage, true)}
 	n, typed := ticketCount(f, saleFieldCount)
 	in.Count = typed
-	if !f.ok() {
-		return p.salePage(w, r, http.StatusBadRequest, in, nil, f.errs)
+	if !f.OK() {
+		return p.salePage(w, r, http.StatusBadRequest, in, nil, f.Errors())
 	}
 	v := visitOf(r)
-	q, err := v.club.Tickets.Programs.Quote(r.Context(), v.actor, tickets.QuoteInput{PackageID: in.Package, TicketCount: n})
+	q, err := v.Club.Tickets.Programs.Quote(r.Context(), v.Actor, tickets.QuoteInput{PackageID: in.Package, TicketCount: n})
 	if err != nil {
 		field, key := saleFieldPackage, "ticketsale.err_package"
 		if errors.Is(err, clubhouse.ErrInvalidData) || errors.Is(err, clubhouse.ErrIncomplete) {
@@ -185,20 +185,20 @@ var saleRefusals = []struct {
 // quote expired or used, comes back with the field's message, the quote
 // shown again, and nothing stored.
 func (p *Panel) sellTickets(w http.ResponseWriter, r *http.Request) error {
-	f := p.newForm(r)
-	quoteID := f.text(saleFieldQuote, true, 36)
-	q := quoteEcho(f, quoteID)
-	in := saleFields{BuyerName: f.text(saleFieldBuyerName, true, tickets.MaxNameLength),
-		BuyerDocument: f.text(saleFieldBuyerDoc, true, tickets.MaxDocumentLength),
-		BuyerEmail:    f.text(saleFieldBuyerEmail, false, tickets.MaxEmailLength),
-		PaymentType:   f.id(saleFieldPaymentType, true), Transaction: f.text(saleFieldTransaction, false, payments.MaxTransactionID)}
+	f := p.rd.Fields(r)
+	quoteID := f.Text(saleFieldQuote, true, 36)
+	q := quoteEcho(f, quoteID, p.o.Zone)
+	in := saleFields{BuyerName: f.Text(saleFieldBuyerName, true, tickets.MaxNameLength),
+		BuyerDocument: f.Text(saleFieldBuyerDoc, true, tickets.MaxDocumentLength),
+		BuyerEmail:    f.Text(saleFieldBuyerEmail, false, tickets.MaxEmailLength),
+		PaymentType:   f.ID(saleFieldPaymentType, true), Transaction: f.Text(saleFieldTransaction, false, payments.MaxTransactionID)}
 	if q != nil {
 		in.Package, in.Count = q.PackageID, strconv.Itoa(q.TicketCount)
 	}
-	in.Amount = f.r.FormValue(saleFieldAmount)
-	amount := f.money(saleFieldAmount, true)
-	if !f.ok() {
-		return p.salePage(w, r, http.StatusBadRequest, in, q, f.errs)
+	in.Amount = f.Raw(saleFieldAmount)
+	amount := f.Money(saleFieldAmount, true)
+	if !f.OK() {
+		return p.salePage(w, r, http.StatusBadRequest, in, q, f.Errors())
 	}
 	sale := tickets.SaleInput{QuoteID: clubhouse.Some(quoteID),
 		Buyer:   tickets.BuyerInput{Name: clubhouse.Some(in.BuyerName), Document: clubhouse.Some(in.BuyerDocument)},
@@ -210,7 +210,7 @@ func (p *Panel) sellTickets(w http.ResponseWriter, r *http.Request) error {
 		sale.Payment.TransactionID = clubhouse.Some(in.Transaction)
 	}
 	v := visitOf(r)
-	s, err := v.club.Tickets.Sales.Sell(r.Context(), v.actor, sale)
+	s, err := v.Club.Tickets.Sales.Sell(r.Context(), v.Actor, sale)
 	if err != nil {
 		for _, sr := range saleRefusals {
 			if errors.Is(err, sr.err) {
@@ -241,17 +241,16 @@ func (p *Panel) saleRefused(w http.ResponseWriter, r *http.Request, err error, i
 
 // quoteEcho reads back the quote's figures that the sale form carries,
 // to show them again; nil when they are missing or malformed.
-func quoteEcho(f *formReader, id string) *tickets.Quote {
-	r := f.r
-	pkg, err1 := strconv.ParseInt(r.FormValue(saleFieldPackage), 10, 64)
-	n, err2 := strconv.Atoi(r.FormValue(saleFieldQuoteCount))
-	unit, err3 := decimal.NewFromString(r.FormValue(saleFieldQuoteUnit))
-	total, err4 := decimal.NewFromString(r.FormValue(saleFieldQuoteTotal))
-	until, err5 := time.Parse(time.RFC3339, r.FormValue(saleFieldQuoteUntil))
+func quoteEcho(f *web.FormReader, id string, zone *time.Location) *tickets.Quote {
+	pkg, err1 := strconv.ParseInt(f.Raw(saleFieldPackage), 10, 64)
+	n, err2 := strconv.Atoi(f.Raw(saleFieldQuoteCount))
+	unit, err3 := decimal.NewFromString(f.Raw(saleFieldQuoteUnit))
+	total, err4 := decimal.NewFromString(f.Raw(saleFieldQuoteTotal))
+	until, err5 := time.Parse(time.RFC3339, f.Raw(saleFieldQuoteUntil))
 	if id == "" || errors.Join(err1, err2, err3, err4, err5) != nil {
 		return nil
 	}
-	return &tickets.Quote{ID: id, PackageID: pkg, TicketCount: n, UnitPrice: unit, Total: total, ValidUntil: until.In(f.zone)}
+	return &tickets.Quote{ID: id, PackageID: pkg, TicketCount: n, UnitPrice: unit, Total: total, ValidUntil: until.In(zone)}
 }
 
 // saleDetail is the data of a sale's page: the sale, and its strips'
@@ -280,7 +279,7 @@ func (p *Panel) ticketSale(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := visitOf(r)
-	s, err := v.club.Tickets.Sales.Get(r.Context(), v.actor, id)
+	s, err := v.Club.Tickets.Sales.Get(r.Context(), v.Actor, id)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/wiretext"
+	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -27,6 +28,7 @@ type Sales struct {
 	events   clubhouse.Publisher
 	zone     *time.Location
 	now      func() time.Time
+	mail     *mail.Outbox
 	store    saleStore
 	programs programStore
 }
@@ -70,8 +72,10 @@ func (s *Sales) Sell(ctx context.Context, by clubhouse.Actor, in SaleInput) (Sal
 			if err != nil {
 				return err
 			}
-			out, err = s.store.get(ctx, tx, id)
-			return err
+			if out, err = s.store.get(ctx, tx, id); err != nil || out.Buyer.Email == nil || *out.Buyer.Email == "" {
+				return err
+			}
+			return s.mail.Queue(ctx, tx, mail.Notice{Kind: mail.KindTicketReceipt, Address: *out.Buyer.Email, Ref: id})
 		})
 		if !errors.Is(err, errCodeTaken) || attempt == codeAttempts {
 			break

@@ -9,6 +9,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/mail"
 )
 
 // Options are what New needs besides the database.
@@ -17,6 +18,9 @@ type Options struct {
 	Now      func() time.Time    // nil: time.Now
 	Bookings *booking.Bookings   // books the courts of events; required for Events
 	Events   clubhouse.Publisher // receives the domain messages after commit; nil: dropped
+	// Mail queues, in a sale's transaction, its receipt with the tickets'
+	// codes to the buyer's e-mail, when the sale has one; nil: none.
+	Mail *mail.Outbox
 	// Pool is the pgx pool that db runs on, when db is
 	// stdlib.OpenDBFromPool(Pool); nil: none. With it, a seating's first
 	// try (one statement) runs on the pool directly.
@@ -36,6 +40,6 @@ func New(db *sqlx.DB, o Options) *Services {
 	return &Services{
 		Programs: &Programs{db: db, zone: o.Zone, now: o.Now},
 		Events:   &Events{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings},
-		Sales:    &Sales{db: db, events: o.Events, zone: o.Zone, now: o.Now},
+		Sales:    &Sales{db: db, events: o.Events, zone: o.Zone, now: o.Now, mail: o.Mail},
 	}
 }

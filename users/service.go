@@ -99,6 +99,21 @@ func (s *Service) create(ctx context.Context, q sqldb.Queryer, in Input) (User, 
 		passwordHash: &hash, roles: in.Roles})
 }
 
+// AddVerified creates, in tx, a client's user (no roles) who signed up
+// themselves: email, display name and language (es or en) as they gave
+// them, the email verified by the link they followed, and passwordHash
+// (from HashPassword, taken when they signed up). The identity provider
+// calls it when the sign-up's link is followed. Errors: ErrInvalidEmail,
+// ErrEmailTaken.
+func (s *Service) AddVerified(ctx context.Context, tx *sqlx.Tx, email, displayName, language, passwordHash string) (User, error) {
+	email, err := ValidEmail(email)
+	if err != nil {
+		return User{}, err
+	}
+	return s.store.insert(ctx, tx, row{email: &email, displayName: emptyToNil(displayName), passwordHash: &passwordHash,
+		verified: true, language: emptyToNil(language)})
+}
+
 // AddExternal creates, in tx, the user of subject, a user of the external
 // identity provider issuer seen for the first time, with the email ("" for
 // none) and roles of its first token and no password; the identity

@@ -33,17 +33,19 @@ type row struct {
 	roles        map[clubhouse.Role]bool
 	issuer       string // "" for the local provider
 	subject      string // an external subject; "" lets the database choose a uuid
+	verified     bool   // the email is the user's, proven by a link they followed
+	language     *string
 }
 
 func (store) insert(ctx context.Context, q sqldb.Queryer, r row) (User, error) {
 	var u User
 	err := q.GetContext(ctx, &u, `INSERT INTO users (local_id, issuer, email, display_name, phone,
-		password_hash, trainer, operator, admin, sudo, accounting)
-		VALUES (COALESCE(NULLIF($1, ''), gen_random_uuid()::text), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+		password_hash, trainer, operator, admin, sudo, accounting, email_verified, language)
+		VALUES (COALESCE(NULLIF($1, ''), gen_random_uuid()::text), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 		RETURNING `+columns,
 		r.subject, r.issuer, r.email, r.displayName, r.phone, r.passwordHash,
 		r.roles[clubhouse.RoleTrainer], r.roles[clubhouse.RoleOperator], r.roles[clubhouse.RoleAdmin],
-		r.roles[clubhouse.RoleSudo], r.roles[clubhouse.RoleAccounting])
+		r.roles[clubhouse.RoleSudo], r.roles[clubhouse.RoleAccounting], r.verified, r.language)
 	if err != nil {
 		return User{}, fmt.Errorf("create user: %w", sqldb.Map(err, nil, userErrors))
 	}

@@ -80,12 +80,15 @@ var (
 	ErrBadPageToken    = clubhouse.Errorf(clubhouse.Invalid, "invalid page token", "The pageToken is not valid.")
 )
 
+// MaxEmail bounds an e-mail address, as SMTP's path does (RFC 5321).
+const MaxEmail = 254
+
 // ValidEmail returns the bare address of s, without surrounding blanks, or
-// ErrInvalidEmail.
+// ErrInvalidEmail; one longer than MaxEmail is not valid.
 func ValidEmail(s string) (string, error) {
 	e := strings.TrimSpace(s)
 	a, err := mail.ParseAddress(e)
-	if err != nil || a.Address != e {
+	if err != nil || a.Address != e || len(e) > MaxEmail {
 		return "", ErrInvalidEmail.Withf("%q is not a valid email address.", s)
 	}
 	return a.Address, nil

@@ -311,7 +311,7 @@ func TestRun_createsMigratesSeedsOnce(t *testing.T) {
 	require.NoError(t, json.NewDecoder(res.Body).Decode(&health))
 	res.Body.Close()
 	assert.Equal(t, []string{"ok", "up", "up"}, []string{health.Status, health.Database, health.Accounting})
-	assert.Len(t, health.Jobs, 7, "clubd runs its jobs: %v", health.Jobs)
+	assert.Len(t, health.Jobs, 8, "clubd runs its jobs: %v", health.Jobs)
 
 	fi, err := os.Stat(key)
 	require.NoError(t, err, "the signing key file was created")

@@ -3,9 +3,11 @@
 -- in the transaction of the change that causes it, so that a change that
 -- rolls back sends nothing and one that commits loses no message. The row
 -- says what to tell (kind, and the record it tells of, ref_id) and to whom
--- (a user, or a client, whose address is found when the message is made);
--- the sender makes the message in the recipient's language when it sends
--- it, and records the address and subject it used. link is the one secret
+-- (a user, or a client, whose address is found when the message is made,
+-- or, for one who is neither, such as a walk-in buyer, an address);
+-- the sender makes the message in the recipient's language (a user's, or
+-- language, for one who is not a user yet) when it sends it, and records
+-- the address and subject it used. link is the one secret
 -- a message may carry (a set-password or verification link), kept only
 -- until the message is sent or given up.
 CREATE TABLE mail_outbox (
@@ -15,6 +17,7 @@ CREATE TABLE mail_outbox (
     client_id       bigint      REFERENCES clients (id) ON DELETE CASCADE,
     ref_id          bigint,
     link            text        CHECK (char_length(link) <= 2000),
+    language        text        CHECK (language IN ('es', 'en')),
     status          text        NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed', 'dropped')),
     attempts        integer     NOT NULL DEFAULT 0 CHECK (attempts >= 0),
     next_attempt_at timestamptz,
@@ -25,7 +28,8 @@ CREATE TABLE mail_outbox (
     via             text        CHECK (via IN ('smtp', 'log')),
     created_at      timestamptz NOT NULL DEFAULT now(),
     sent_at         timestamptz,
-    CONSTRAINT mail_outbox_one_recipient CHECK (num_nonnulls(user_id, client_id) = 1),
+    CONSTRAINT mail_outbox_one_recipient CHECK (num_nonnulls(user_id, client_id) <= 1
+        AND (user_id IS NOT NULL OR client_id IS NOT NULL OR to_address IS NOT NULL)),
     CONSTRAINT mail_outbox_pending_due CHECK ((status = 'pending') = (next_attempt_at IS NOT NULL)),
     CONSTRAINT mail_outbox_link_until_done CHECK (status = 'pending' OR link IS NULL)
 );

@@ -12,6 +12,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/httpapi"
 	"github.com/clubhouse-go/clubhouse/internal/compose/club"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/webdoor"
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/idem"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/outbound"
@@ -19,6 +20,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/supervise"
 	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/mcp"
+	"github.com/clubhouse-go/clubhouse/members"
 	"github.com/clubhouse-go/clubhouse/migrations"
 	"github.com/clubhouse-go/clubhouse/panel"
 	"github.com/clubhouse-go/clubhouse/payments"
@@ -110,7 +112,7 @@ type Options struct {
 	Now        func() time.Time
 }
 
-// Build wires the services and the HTTP server on db, with the tool
+// Build wires the services and the HTTP server on db, with the members' app at /app/ and the tool
 // endpoint (MCP) at /mcp and the staff panel at /panel/.
 func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Options) (*App, error) {
 	if o.Now == nil {
@@ -180,15 +182,21 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		Logger: log, Auth: a.Auth, PublicBaseURL: cfg.PublicBaseURL, Clubs: clubs, Zone: cfg.ClubTimezone,
 		Authenticated: httpapi.NamePrincipal, Idempotency: a.Keys, AllowedOrigins: cfg.MCPAllowedOrigins, Limits: o.MCPLimits,
 	})
-	desk, err := panel.New(panel.Options{Logger: log, Auth: a.Auth, Clubs: clubs, Zone: cfg.ClubTimezone, PublicBaseURL: cfg.PublicBaseURL,
-		Authenticated: httpapi.NamePrincipal, SignedOut: a.signedOut})
+	doors := webdoor.Options{Logger: log, Auth: a.Auth, Clubs: clubs, Zone: cfg.ClubTimezone, PublicBaseURL: cfg.PublicBaseURL,
+		Authenticated: httpapi.NamePrincipal, SignedOut: a.signedOut}
+	desk, err := panel.New(panel.Options{Options: doors})
 	if err != nil {
 		a.Close()
 		return nil, fmt.Errorf("build staff panel: %w", err)
 	}
+	membersApp, err := members.New(doors)
+	if err != nil {
+		a.Close()
+		return nil, fmt.Errorf("build members' app: %w", err)
+	}
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
-		Clubs: clubs, Idempotency: a.Keys, AccountingDB: o.Accounting, MCP: tools, Panel: desk,
+		Clubs: clubs, Idempotency: a.Keys, AccountingDB: o.Accounting, MCP: tools, Panel: desk, App: membersApp,
 		MetricsToken: cfg.MetricsToken, MetricsApart: cfg.MetricsAddress != "", Realtime: a.Relay,
 		Metrics: a.Metrics, Jobs: a.Supervisor,
 	})

@@ -69,7 +69,7 @@ type Options struct {
 // New builds the services over the main database db.
 func New(db *sqlx.DB, o Options) *Services {
 	clubhouse.SetDefaults(&o.Zone, &o.Now, &o.Events)
-	b := booking.New(db, booking.Options{Zone: o.Zone, Now: o.Now, Invite: o.Invite, Events: o.Events, Pool: o.Pool})
+	b := booking.New(db, booking.Options{Zone: o.Zone, Now: o.Now, Invite: o.Invite, Events: o.Events, Pool: o.Pool, Mail: o.Mail})
 	if o.Users == nil {
 		o.Users = users.New(db, users.Options{})
 	}
@@ -78,9 +78,9 @@ func New(db *sqlx.DB, o Options) *Services {
 		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Zone: o.Zone, Events: o.Events, Bookings: b.Bookings,
 			WebhookSecrets: o.WebhookSecrets}),
 	}
-	s.Classes = classes.New(db, classes.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Clients: b.Clients,
+	s.Classes = classes.New(db, classes.Options{Mail: o.Mail, Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Clients: b.Clients,
 		Payments: s.Payments, Events: o.Events, Pool: o.Pool})
-	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Events: o.Events, Pool: o.Pool})
+	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Events: o.Events, Pool: o.Pool, Mail: o.Mail})
 	s.Expirer = tickets.NewExpirer(db, o.Now)
 	o.Push.Now, o.Push.Events = o.Now, o.Events
 	s.Push = push.New(db, o.Push)

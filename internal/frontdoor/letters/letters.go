@@ -19,10 +19,12 @@ import (
 	htmltemplate "html/template"
 	"strings"
 	texttemplate "text/template"
+	"time"
 
 	"golang.org/x/text/language"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/compose/club"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
@@ -76,15 +78,17 @@ var asClub = clubhouse.Staff("mail")
 
 // content is what a letter says, which both templates lay out.
 type content struct {
-	Lang     string
-	Club     string
-	Subject  string
-	Greeting string
-	Lines    []string
-	Details  []detail
-	Action   *action
-	Note     string
-	Footer   string
+	Lang       string
+	Club       string
+	Subject    string
+	Greeting   string
+	Lines      []string
+	Details    []detail
+	ItemsTitle string   // the heading of Items
+	Items      []string // a list, such as a sale's ticket codes
+	Action     *action
+	Note       string
+	Footer     string
 }
 
 // detail is a labelled value of a letter (a date, a court, a price).
@@ -103,19 +107,30 @@ type recipient struct {
 func (c *Composer) Compose(ctx context.Context, n mail.Notice) (mail.Letter, error) {
 	switch n.Kind {
 	case mail.KindSetPassword:
-		return c.link(ctx, n, "mail.set_password")
+		return c.link(ctx, n, "mail.set_password", auth.PasswordLinkTTL)
+	case mail.KindVerify:
+		return c.link(ctx, n, "mail.verify", auth.SignUpTTL)
+	case mail.KindReset:
+		return c.link(ctx, n, "mail.reset", auth.ResetLinkTTL)
+	case mail.KindBookingConfirmed, mail.KindBookingCancelled:
+		return c.booking(ctx, n)
+	case mail.KindEnrollmentAccepted, mail.KindWaitlistPromoted, mail.KindClassCancelled:
+		return c.enrollment(ctx, n)
+	case mail.KindTicketReceipt:
+		return c.receipt(ctx, n)
 	}
 	return mail.Letter{}, fmt.Errorf("%w: this server has no words for a %s message", mail.ErrNoLetter, n.Kind)
 }
 
-// link is the letter of a kind whose message is a link to follow: its
-// words are the catalog's key+".subject", ".body" and ".action".
-func (c *Composer) link(ctx context.Context, n mail.Notice, key string) (mail.Letter, error) {
-	r, err := c.user(ctx, n.UserID)
+// link is the letter of a kind whose message is a link to follow, valid
+// for ttl: its words are the catalog's key+".subject", ".body" and
+// ".action".
+func (c *Composer) link(ctx context.Context, n mail.Notice, key string, ttl time.Duration) (mail.Letter, error) {
+	r, err := c.recipient(ctx, n, "")
 	if err != nil {
 		return mail.Letter{}, err
 	}
-	hours := int(auth.PasswordLinkTTL.Hours())
+	hours := int(ttl.Hours())
 	return c.write(r, content{
 		Subject: r.p.T(key+".subject", "club", c.o.Club),
 		Lines:   []string{r.p.T(key+".body", "club", c.o.Club)},
@@ -146,6 +161,51 @@ func (c *Composer) user(ctx context.Context, id int64) (recipient, error) {
 		name = strings.TrimSpace(*u.DisplayName)
 	}
 	return recipient{to: *u.Email, name: name, p: c.printer(u.Language)}, nil
+}
+
+// client is the recipient that is the client with id: their address (or
+// their login's), first name, and their login's language. A client
+// without an address or gone has nothing to receive (mail.ErrNoLetter).
+func (c *Composer) client(ctx context.Context, id int64) (recipient, error) {
+	cl, err := c.o.Services.Clients.Get(ctx, asClub, id)
+	if errors.Is(err, booking.ErrClientNotFound) {
+		return recipient{}, fmt.Errorf("%w: client %d is gone", mail.ErrNoLetter, id)
+	}
+	if err != nil {
+		return recipient{}, err
+	}
+	r := recipient{name: cl.FirstName, p: c.printer(nil)}
+	if cl.Email != nil {
+		r.to = *cl.Email
+	}
+	if cl.UserID != nil {
+		u, err := c.user(ctx, *cl.UserID)
+		if err != nil && !errors.Is(err, mail.ErrNoLetter) {
+			return recipient{}, err
+		}
+		if err == nil {
+			r.p = u.p
+			if r.to == "" {
+				r.to = u.to
+			}
+		}
+	}
+	if r.to == "" {
+		return recipient{}, fmt.Errorf("%w: client %d has no e-mail address", mail.ErrNoLetter, id)
+	}
+	return r, nil
+}
+
+// recipient is who n goes to: its user, its client, or its address (in
+// Spanish, named name).
+func (c *Composer) recipient(ctx context.Context, n mail.Notice, name string) (recipient, error) {
+	switch {
+	case n.UserID != 0:
+		return c.user(ctx, n.UserID)
+	case n.ClientID != 0:
+		return c.client(ctx, n.ClientID)
+	}
+	return recipient{to: n.Address, name: name, p: c.printer(&n.Language)}, nil
 }
 
 // printer is the printer of a person's language (es when none is known).

@@ -2,6 +2,7 @@ package web
 
 import (
 	"crypto/subtle"
+	"net"
 	"net/http"
 
 	"github.com/clubhouse-go/clubhouse"
@@ -62,4 +63,24 @@ func (rd *Renderer) CSRF(tokenOf func(*http.Request) string) func(http.Handler) 
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// SameSite refuses a form sent from another site with ErrCrossSite: the
+// forms of people not signed in carry no session's token, and the
+// browser's Sec-Fetch-Site or Origin tells where they come from.
+func SameSite(r *http.Request) error {
+	if err := http.NewCrossOriginProtection().Check(r); err != nil {
+		return ErrCrossSite
+	}
+	return nil
+}
+
+// ClientAddr is the network address of r's peer, which the limits of
+// sign-ins and of the forms that send mail count against.
+func ClientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }

@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/wire"
+	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
 // locale is how one language writes the club's amounts and dates. The
@@ -91,3 +94,18 @@ func (p *Printer) WallDate(t time.Time) string { return p.locale.date(p.locale, 
 // WallTime formats the time of day of a wall time as Time does, from t's
 // own clock fields.
 func (p *Printer) WallTime(t time.Time) string { return t.Format("15:04") }
+
+// Schedule says a weekly schedule in the printer's words: the ISO weekdays
+// days (1 Monday .. 7 Sunday) and the times of day from start to end,
+// "martes y jueves, de 18:00 a 19:30".
+func (p *Printer) Schedule(days []int, start, end pricing.TimeOfDay) string {
+	names := make([]string, len(days))
+	for i, d := range days {
+		names[i] = p.T(fmt.Sprintf("classes.weekday.%d", d))
+	}
+	list := strings.Join(names, "")
+	if n := len(names); n > 1 {
+		list = strings.Join(names[:n-1], ", ") + " " + p.T("classes.and") + " " + names[n-1]
+	}
+	return p.T("classes.schedule", "days", list, "start", wire.FormatClock(start), "end", wire.FormatClock(end))
+}

@@ -55,12 +55,22 @@ func (s *Service) chargeFlow(ctx context.Context, addr string) error {
 		if err != nil {
 			return err
 		}
-		c := cs[key]
-		l := level(c, rate, now)
-		if l+1 > FlowBurst+epsilon {
-			return &TooManyRequests{Wait: seconds((l + 1 - FlowBurst) / rate)}
+		c, wait := drain(cs[key], FlowBurst, rate, now)
+		if wait > 0 {
+			return &TooManyRequests{Wait: wait}
 		}
-		c.N, c.At, c.RestAt = l+1, now, now.Add(seconds((l+1)/rate))
 		return s.store.saveCounters(ctx, tx, c)
 	})
+}
+
+// drain charges one to bucket c of burst, which drains at rate a second,
+// at now, and returns it charged; or, when it is full, the wait before it
+// takes one more.
+func drain(c counter, burst, rate float64, now time.Time) (counter, time.Duration) {
+	l := level(c, rate, now)
+	if l+1 > burst+epsilon {
+		return c, seconds((l + 1 - burst) / rate)
+	}
+	c.N, c.At, c.RestAt = l+1, now, now.Add(seconds((l+1)/rate))
+	return c, 0
 }

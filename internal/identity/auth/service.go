@@ -246,8 +246,8 @@ func (s *Service) PurgeLoginLimits(ctx context.Context) (int64, error) {
 	}
 }
 
-// PurgeJob is the job "auth_purge": it calls PurgeLoginLimits, PurgeOAuth
-// and PurgeWebSessions at once and then every interval, and fails with the
+// PurgeJob is the job "auth_purge": it calls PurgeLoginLimits, PurgeOAuth,
+// PurgeWebSessions and PurgeSignUps at once and then every interval, and fails with the
 // first error of any.
 func (s *Service) PurgeJob(interval time.Duration) clubhouse.Job {
 	return clubhouse.Every("auth_purge", interval, func(ctx context.Context) error {
@@ -259,6 +259,9 @@ func (s *Service) PurgeJob(interval time.Duration) clubhouse.Job {
 		}
 		if _, err := s.PurgeWebSessions(ctx); err != nil {
 			return fmt.Errorf("web sessions: %w", err)
+		}
+		if _, err := s.PurgeSignUps(ctx); err != nil {
+			return fmt.Errorf("sign-ups: %w", err)
 		}
 		return nil
 	})

@@ -1,0 +1,146 @@
+package letters
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/classes"
+	"github.com/clubhouse-go/clubhouse/mail"
+	"github.com/clubhouse-go/clubhouse/tickets"
+)
+
+// The letters of the club's records: a booking made or cancelled, an
+// enrollment accepted, a place taken from the waitlist, a class
+// cancelled, a ticket sale's receipt. Each reads its record as it is when
+// the message is sent; a record gone has nothing to send.
+
+// booking is the letter of a booking confirmed or cancelled: its court,
+// day and hours, price and what was paid, and, while it is open, until
+// when its client may cancel it.
+func (c *Composer) booking(ctx context.Context, n mail.Notice) (mail.Letter, error) {
+	s := c.o.Services
+	b, err := s.Bookings.Get(ctx, asClub, n.Ref)
+	if errors.Is(err, booking.ErrBookingNotFound) {
+		return mail.Letter{}, fmt.Errorf("%w: booking %d is gone", mail.ErrNoLetter, n.Ref)
+	}
+	if err != nil {
+		return mail.Letter{}, err
+	}
+	r, err := c.recipient(ctx, n, "")
+	if err != nil {
+		return mail.Letter{}, err
+	}
+	amounts, err := s.Bookings.Amounts(ctx, asClub, []booking.Reservation{b})
+	if err != nil {
+		return mail.Letter{}, err
+	}
+	a, p := amounts[b.ID], r.p
+	key := "mail.booking_confirmed"
+	if n.Kind == mail.KindBookingCancelled {
+		key = "mail.booking_cancelled"
+	}
+	when := p.WallDate(b.Checking)
+	body := content{
+		Subject: p.T(key+".subject", "club", c.o.Club, "date", when, "time", p.WallTime(b.Checking)),
+		Lines:   []string{p.T(key+".body", "id", b.ID)},
+		Details: []detail{
+			{p.T("mail.booking.court"), b.CourtName},
+			{p.T("mail.booking.date"), when},
+			{p.T("mail.booking.hours"), p.T("mail.booking.from_to", "start", p.WallTime(b.Checking), "end", p.WallTime(b.Checkout))},
+			{p.T("mail.booking.price"), p.Money(a.FinalPrice)},
+			{p.T("mail.booking.paid"), p.Money(a.Paid)},
+		},
+	}
+	if n.Kind == mail.KindBookingConfirmed && b.CancelledAt == nil {
+		until, err := s.Bookings.CancelBefore(ctx, asClub, b)
+		if err != nil {
+			return mail.Letter{}, err
+		}
+		if until.After(s.Bookings.Now()) {
+			body.Note = p.T("mail.booking.cancel_until", "date", p.WallDate(until), "time", p.WallTime(until))
+		} else {
+			body.Note = p.T("mail.booking.cancel_closed")
+		}
+	}
+	return c.write(r, body)
+}
+
+// enrollment is the letter of an enrollment accepted, of a place taken
+// from the waitlist, or of a class cancelled: the class, its trainer,
+// court, schedule, dates and price.
+func (c *Composer) enrollment(ctx context.Context, n mail.Notice) (mail.Letter, error) {
+	s := c.o.Services
+	e, err := s.Classes.Enrollments.Get(ctx, asClub, n.Ref)
+	if errors.Is(err, classes.ErrEnrollmentNotFound) {
+		return mail.Letter{}, fmt.Errorf("%w: enrollment %d is gone", mail.ErrNoLetter, n.Ref)
+	}
+	if err != nil {
+		return mail.Letter{}, err
+	}
+	cl, err := s.Classes.Classes.Get(ctx, asClub, e.ClassID)
+	if errors.Is(err, classes.ErrClassNotFound) {
+		return mail.Letter{}, fmt.Errorf("%w: class %d is gone", mail.ErrNoLetter, e.ClassID)
+	}
+	if err != nil {
+		return mail.Letter{}, err
+	}
+	r, err := c.recipient(ctx, n, "")
+	if err != nil {
+		return mail.Letter{}, err
+	}
+	p, key := r.p, "mail."+string(n.Kind)
+	return c.write(r, content{
+		Subject: p.T(key+".subject", "club", c.o.Club, "class", cl.Title),
+		Lines:   []string{p.T(key+".body", "class", cl.Title)},
+		Details: []detail{
+			{p.T("mail.class.title"), cl.Title},
+			{p.T("mail.class.trainer"), cl.TrainerName},
+			{p.T("mail.class.court"), cl.CourtName},
+			{p.T("mail.class.schedule"), p.Schedule(cl.Days, cl.StartTime, cl.EndTime)},
+			{p.T("mail.class.dates"), p.T("mail.class.from_to", "start", p.WallDate(cl.StartDate), "end", p.WallDate(cl.EndDate))},
+			{p.T("mail.class.price"), p.Money(cl.SinglePrice)},
+		},
+	})
+}
+
+// receipt is the letter of a ticket sale: what was bought, its total, when
+// the tickets expire, and every ticket's code.
+func (c *Composer) receipt(ctx context.Context, n mail.Notice) (mail.Letter, error) {
+	sale, err := c.o.Services.Tickets.Sales.Get(ctx, asClub, n.Ref)
+	if errors.Is(err, tickets.ErrSaleNotFound) {
+		return mail.Letter{}, fmt.Errorf("%w: ticket sale %d is gone", mail.ErrNoLetter, n.Ref)
+	}
+	if err != nil {
+		return mail.Letter{}, err
+	}
+	r, err := c.recipient(ctx, n, sale.Buyer.Name)
+	if err != nil {
+		return mail.Letter{}, err
+	}
+	p := r.p
+	expires := p.T("mail.receipt.never")
+	if sale.ExpiresAt != nil {
+		expires = p.Date(*sale.ExpiresAt)
+	}
+	body := content{
+		Subject: p.T("mail.receipt.subject", "club", c.o.Club, "program", sale.ProgramName),
+		Lines:   []string{p.T("mail.receipt.body", "id", sale.ID)},
+		Details: []detail{
+			{p.T("mail.receipt.program"), sale.ProgramName},
+			{p.T("mail.receipt.package"), sale.PackageName},
+			{p.T("mail.receipt.count"), strconv.Itoa(sale.TicketCount)},
+			{p.T("mail.receipt.total"), p.Money(sale.Total)},
+			{p.T("mail.receipt.expires"), expires},
+		},
+		ItemsTitle: p.T("mail.receipt.codes"),
+	}
+	for _, strip := range sale.Strips {
+		for _, t := range strip.Tickets {
+			body.Items = append(body.Items, tickets.FormatCode(t.Code))
+		}
+	}
+	return c.write(r, body)
+}

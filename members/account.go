@@ -1,0 +1,122 @@
+package members
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+)
+
+// The account page: who is signed in, and their client record, which the
+// club books and bills under; a new account completes it here, as POST
+// /api/account/client does.
+
+// accountPage is the data of the account page.
+type accountPage struct {
+	Email  string
+	Client *booking.Client // nil until the record is completed
+	// Types are the document types the record's form offers.
+	Types []booking.DocumentType
+	// Form is the record's form as sent, shown again with its messages.
+	Form recordForm
+}
+
+// recordForm is the client record's form.
+type recordForm struct {
+	FirstName, LastName, Document, Phone string
+	Type                                 int64
+}
+
+// maxText bounds a text field, as the API's wire does.
+const maxText = 255
+
+// The fields of the record's form.
+const (
+	fieldFirstName = "first_name"
+	fieldLastName  = "last_name"
+	fieldType      = "document_type_id"
+	fieldDocument  = "document"
+	fieldPhone     = "phone"
+)
+
+// account shows the person's account: their client record, or the form
+// that completes it.
+func (a *App) account(w http.ResponseWriter, r *http.Request) error {
+	data, err := a.accountData(r)
+	if err != nil {
+		return err
+	}
+	return a.rd.Render(w, r, http.StatusOK, "account.html", view(r, data))
+}
+
+// accountData reads the person's client record, and the document types
+// when they have none yet.
+func (a *App) accountData(r *http.Request) (*accountPage, error) {
+	v := visitOf(r)
+	data := &accountPage{Email: v.Actor.Email}
+	c, err := v.Club.Clients.Own(r.Context(), v.Actor)
+	switch {
+	case err == nil:
+		data.Client = &c
+		return data, nil
+	case !errors.Is(err, booking.ErrClientNotFound):
+		return nil, err
+	}
+	data.Types, err = v.Club.Catalogs.DocumentTypes.List(r.Context(), v.Actor, "")
+	return data, err
+}
+
+// completeRecord stores the person's client record from the form, with
+// their own e-mail; a field missing or refused comes back with its
+// message, and nothing is stored.
+func (a *App) completeRecord(w http.ResponseWriter, r *http.Request) error {
+	v := visitOf(r)
+	f := a.rd.Fields(r)
+	form := recordForm{FirstName: f.Text(fieldFirstName, true, maxText), LastName: f.Text(fieldLastName, true, maxText),
+		Type: f.ID(fieldType, true), Document: f.Text(fieldDocument, true, maxText),
+		Phone: f.Text(fieldPhone, false, maxText)}
+	errs := f.Errors()
+	if f.OK() {
+		in := booking.ClientInput{Email: clubhouse.Some(v.Actor.Email), FirstName: clubhouse.Some(form.FirstName),
+			LastName: clubhouse.Some(form.LastName), DocumentTypeID: clubhouse.Some(form.Type), Document: clubhouse.Some(form.Document)}
+		if form.Phone != "" {
+			in.Phone = clubhouse.Some(form.Phone)
+		}
+		_, err := v.Club.Clients.CreateOwn(r.Context(), v.Actor, in)
+		if err == nil {
+			http.Redirect(w, r, Prefix+"account", http.StatusSeeOther)
+			return nil
+		}
+		field, ok := recordField(err)
+		if !ok {
+			return err
+		}
+		errs[field] = a.rd.Printer(r).Words(clubhouse.AsError(err))
+	}
+	data, err := a.accountData(r)
+	if err != nil {
+		return err
+	}
+	data.Form = form
+	page := view(r, data)
+	page.Errors = errs
+	return a.rd.Render(w, r, http.StatusBadRequest, "account.html", page)
+}
+
+// recordField is the field of the record's form a refusal of
+// CreateOwn is about ("" for the whole form), and whether the form
+// answers it.
+func recordField(err error) (string, bool) {
+	switch {
+	case errors.Is(err, booking.ErrDocumentInUse):
+		return fieldDocument, true
+	case errors.Is(err, booking.ErrPhoneInUse):
+		return fieldPhone, true
+	case errors.Is(err, clubhouse.ErrInvalidReference):
+		return fieldType, true
+	case clubhouse.KindOf(err) == clubhouse.Invalid || clubhouse.KindOf(err) == clubhouse.Conflict:
+		return "", true
+	}
+	return "", false
+}

@@ -1,0 +1,59 @@
+package members
+
+import (
+	"io/fs"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/text/language"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
+	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
+	"github.com/clubhouse-go/clubhouse/users"
+)
+
+// literalKey finds the catalog keys the templates name literally.
+var literalKey = regexp.MustCompile(`\.T "([^"]+)"`)
+
+// TestCatalog_appKeys: every message the app's pages and nav name, the
+// notices of its sign-in page, and every refusal a form says in words,
+// are in both catalogs, so no page shows a bare key.
+func TestCatalog_appKeys(t *testing.T) {
+	cat, err := web.LoadCatalog()
+	require.NoError(t, err)
+	keys := map[string]bool{}
+	require.NoError(t, fs.WalkDir(templateFiles, "templates", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(templateFiles, path)
+		for _, m := range literalKey.FindAllStringSubmatch(string(b), -1) {
+			keys[m[1]] = true
+		}
+		return err
+	}))
+	require.NotEmpty(t, keys)
+	for _, pg := range navPages {
+		keys[pg.key] = true
+	}
+	for _, k := range notices {
+		keys[k] = true
+	}
+	for _, e := range []error{users.ErrInvalidEmail, users.ErrPasswordTooWeak, auth.ErrInvalidName, auth.ErrBadSignUpLink,
+		auth.ErrBadPasswordToken, auth.ErrTooManyMails, auth.ErrBadCredentials, auth.ErrTooManyAttempts, auth.ErrUserDisabled,
+		booking.ErrDocumentInUse, booking.ErrPhoneInUse, booking.ErrEmailInUse, booking.ErrClientExists, clubhouse.ErrInvalidReference} {
+		keys["err."+strings.ReplaceAll(clubhouse.AsError(e).Code, " ", "_")] = true
+	}
+	for _, tag := range []string{"es-CO", "en"} {
+		p := cat.Printer(language.MustParse(tag), time.UTC)
+		for k := range keys {
+			assert.True(t, p.Has(k), "%s: no message %q", tag, k)
+		}
+	}
+}
