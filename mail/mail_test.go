@@ -342,3 +342,30 @@ func TestParseFromAndSMTPURL(t *testing.T) {
 	_, err = mail.NewSMTP("smtp://mail.test", mail.From{})
 	assert.ErrorContains(t, err, "MAIL_FROM")
 }
+
+// stopping is a Transport that stops the job's context once the mail
+// server took the message: the job is being stopped at that moment.
+type stopping struct {
+	mail.Transport
+	stop context.CancelFunc
+}
+
+func (s stopping) Send(ctx context.Context, e mail.Envelope) error {
+	err := s.Transport.Send(ctx, e)
+	s.stop()
+	return err
+}
+
+// TestSender_stoppedWhileSending: a message the server took while the job
+// was stopping is recorded sent, never left pending to go again.
+func TestSender_stoppedWhileSending(t *testing.T) {
+	t.Parallel()
+	f := newMailClub(t)
+	f.queue(t, link(f.ana))
+	ctx, stop := context.WithCancel(t.Context())
+	s := f.sender(t, func(o *mail.SenderOptions) { o.Transport = stopping{Transport: o.Transport, stop: stop} })
+	_, err := s.SendDue(ctx)
+	require.NoError(t, err)
+	assert.Len(t, f.messages(t, mail.StatusSent), 1)
+	assert.Len(t, f.server.Wait(t, "ana@test.club", 1, 5*time.Second), 1)
+}

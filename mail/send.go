@@ -98,7 +98,10 @@ const (
 	// again after the lease, with the same Message-ID.
 	lease       = 5 * time.Minute
 	sendTimeout = time.Minute
-	maxRetry    = time.Hour
+	// recordTimeout bounds the record of an attempt, which runs to its
+	// end when the job stops meanwhile.
+	recordTimeout = 10 * time.Second
+	maxRetry      = time.Hour
 	// maxErrorText bounds the failure text recorded.
 	maxErrorText = 1000
 )
@@ -161,7 +164,11 @@ func (s *Sender) SendDue(ctx context.Context) (int, error) {
 			wg.Go(func() {
 				sendCtx, cancel := context.WithTimeout(ctx, sendTimeout)
 				defer cancel()
-				errs[i] = s.record(ctx, c, s.attempt(sendCtx, c))
+				// The outcome is recorded even when the job is stopping:
+				// a message the server took must not stay pending.
+				recordCtx, cancelRecord := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+				defer cancelRecord()
+				errs[i] = s.record(recordCtx, c, s.attempt(sendCtx, c))
 			})
 		}
 		wg.Wait()

@@ -74,6 +74,7 @@ func (a *App) signIn(w http.ResponseWriter, r *http.Request) error {
 // answered are the kinds of refusal a public form answers on itself.
 var answered = map[clubhouse.Kind]bool{
 	clubhouse.Unauthenticated: true, clubhouse.Forbidden: true, clubhouse.RateLimited: true, clubhouse.Invalid: true,
+	clubhouse.Conflict: true,
 }
 
 // refuse shows page again with data, the reason of err written into

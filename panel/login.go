@@ -89,9 +89,6 @@ func (p *Panel) loginPage(w http.ResponseWriter, r *http.Request) error {
 // flow. A refusal comes back on the form with its reason; a client's
 // account is refused with 403 and no session.
 func (p *Panel) signIn(w http.ResponseWriter, r *http.Request) error {
-	if err := web.SameSite(r); err != nil {
-		return err
-	}
 	v := loginView{Email: strings.TrimSpace(r.PostFormValue(fieldEmail)), Next: localOr(r.PostFormValue("next"), ""),
 		State: r.PostFormValue("oauth_state")}
 	password := r.PostFormValue(fieldPassword)
@@ -179,9 +176,6 @@ func (p *Panel) allowClient(w http.ResponseWriter, r *http.Request) error {
 // access_denied. It needs no session: the request's unguessable state
 // is what a denial names, and a denial grants nothing.
 func (p *Panel) denyClient(w http.ResponseWriter, r *http.Request) error {
-	if err := web.SameSite(r); err != nil {
-		return err
-	}
 	to, err := p.o.Auth.DenyAuthorization(r.Context(), r.PostFormValue("oauth_state"))
 	if err != nil {
 		return err

@@ -115,7 +115,7 @@ const (
 	MaxPhones         = 10   // phones of a sale's buyer
 	MaxPhoneLength    = 32   // characters of a phone
 	MaxDocumentLength = 64   // characters of a buyer's document
-	MaxEmailLength    = 254  // characters of a buyer's email
+	MaxEmailLength    = 254  // characters of a buyer's email, and bytes: SMTP's path (RFC 5321)
 	MaxReason         = 500  // characters of a refund's reason
 	MaxRefundTickets  = 1000 // tickets one refund names
 )
@@ -214,7 +214,7 @@ func (in SaleInput) check() (checked, error) {
 			return c, err
 		}
 		if e != "" {
-			if a, err := mail.ParseAddress(e); err != nil || a.Address != e {
+			if a, err := mail.ParseAddress(e); err != nil || a.Address != e || len(e) > MaxEmailLength {
 				return c, clubhouse.ErrInvalidData.Withf("buyer.email: %q is not a valid email address.", e)
 			}
 			c.buyer.Email = &e

@@ -181,6 +181,10 @@ func TestSales_badInput(t *testing.T) {
 		{"NUL in the name", func(in *tickets.SaleInput) { in.Buyer.Name = clubhouse.Some("a\x00b") }, desk, clubhouse.ErrInvalidData},
 		{"not UTF-8", func(in *tickets.SaleInput) { in.Buyer.Document = clubhouse.Some("\xff") }, desk, clubhouse.ErrInvalidData},
 		{"bad email", func(in *tickets.SaleInput) { in.Buyer.Email = clubhouse.Some("marta@") }, desk, clubhouse.ErrInvalidData},
+		{"email over 254 bytes", func(in *tickets.SaleInput) {
+			in.Buyer.Email = clubhouse.Some(strings.Repeat("ñ", 140) + "@ejemplo.co")
+		},
+			desk, clubhouse.ErrInvalidData},
 		{"bad phone", func(in *tickets.SaleInput) { in.Phones = []string{"call me"} }, desk, clubhouse.ErrInvalidData},
 		{"short phone", func(in *tickets.SaleInput) { in.Phones = []string{"+1"} }, desk, clubhouse.ErrInvalidData},
 		{"phone twice", func(in *tickets.SaleInput) { in.Phones = []string{"3001234567", " 3001234567"} }, desk, clubhouse.ErrInvalidData},

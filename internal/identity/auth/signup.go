@@ -103,9 +103,9 @@ func language(l string) string {
 // waits, with the hash of its password, for the link e-mailed to it
 // (mail.KindVerify, valid SignUpTTL), which makes the user
 // (ConfirmSignUp); signing up again replaces the link. An address that
-// already has an account is sent a reset link instead (mail.KindReset),
-// so its owner learns of it and nobody else does: the answer is nil
-// either way. Errors: users.ErrInvalidEmail, ErrInvalidName,
+// already has an account is sent a reset link instead (mail.KindReset;
+// nothing, when its user is disabled or signs in elsewhere), so its owner
+// learns of it and nobody else does: the answer is nil either way. Errors: users.ErrInvalidEmail, ErrInvalidName,
 // users.ErrPasswordTooWeak, *TooManyMails.
 func (s *Service) SignUp(ctx context.Context, in SignUp, addr string) error {
 	email, err := users.ValidEmail(normalizeEmail(in.Email))
@@ -126,7 +126,7 @@ func (s *Service) SignUp(ctx context.Context, in SignUp, addr string) error {
 		if err := s.chargeMail(ctx, tx, addr, email, now); err != nil {
 			return err
 		}
-		if sent, err := s.queueReset(ctx, tx, email, now); err != nil || sent {
+		if exists, err := s.queueReset(ctx, tx, email, now); err != nil || exists {
 			return err
 		}
 		tok := randomToken()
@@ -195,15 +195,19 @@ func (s *Service) RequestReset(ctx context.Context, email, addr string) error {
 }
 
 // queueReset queues, in tx, a reset link to the user with email, when
-// there is one the club signs in with a password and not disabled, and
-// reports whether it did.
+// the club signs them in with a password and they are not disabled, and
+// reports whether a user has the address (a sign-up of it then sends
+// nothing more).
 func (s *Service) queueReset(ctx context.Context, tx *sqlx.Tx, email string, now time.Time) (bool, error) {
 	u, err := s.store.ByEmail(ctx, tx, email)
-	if errors.Is(err, users.ErrUserNotFound) || (err == nil && (u.Issuer != "" || u.Disabled)) {
+	if errors.Is(err, users.ErrUserNotFound) {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
+	}
+	if u.Issuer != "" || u.Disabled {
+		return true, nil
 	}
 	tok := randomToken()
 	if err := s.store.InsertPasswordToken(ctx, tx, u.ID, tok, now.Add(ResetLinkTTL)); err != nil {

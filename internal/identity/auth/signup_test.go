@@ -107,6 +107,13 @@ func TestSignUp_sameAnswer(t *testing.T) {
 	assert.Zero(t, signups)
 	_, _, err := s.StartSession(ctx, "eva@example.com", "eva's password", "10.0.0.2", "")
 	require.NoError(t, err, "her password stands")
+
+	_, err = db.ExecContext(ctx, `UPDATE users SET disabled = true WHERE id = $1`, eva.ID)
+	require.NoError(t, err)
+	require.NoError(t, s.SignUp(ctx, auth.SignUp{Email: "eva@example.com", Name: "Not Eva", Password: "another secret"}, "10.0.0.3"))
+	assert.Len(t, outbox(t, db), 1, "a disabled user's address gets no link of any kind")
+	require.NoError(t, db.GetContext(ctx, &signups, `SELECT count(*) FROM signups`))
+	assert.Zero(t, signups)
 }
 
 func TestSignUp_expiresAndRefuses(t *testing.T) {
