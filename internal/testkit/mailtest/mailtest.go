@@ -11,20 +11,19 @@ package mailtest
 
 import (
 	"bytes"
-	"debug/buildinfo"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"go/build"
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clubhouse-go/clubhouse/internal/testkit/gobin"
 )
 
 // Version is the Mailpit release the tests run against; .ci/services
@@ -48,7 +47,7 @@ type Server struct {
 // New starts a Mailpit for tb. It goes away when tb ends.
 func New(tb testing.TB) *Server {
 	tb.Helper()
-	s := &Server{bin: binary(tb), dir: tb.TempDir()}
+	s := &Server{bin: gobin.Find(tb, "mailpit", "github.com/axllent/mailpit", Version), dir: tb.TempDir()}
 	var err error
 	// A port found free can be taken before Mailpit binds it; try again.
 	for range 3 {
@@ -247,40 +246,6 @@ func (s *Server) get(tb testing.TB, path string, into any) {
 	if err := json.NewDecoder(resp.Body).Decode(into); err != nil {
 		tb.Fatalf("mailtest: GET %s: %v", path, err)
 	}
-}
-
-// binary finds Mailpit on PATH, in GOBIN or in GOPATH/bin, and checks
-// that it is the pinned Version.
-func binary(tb testing.TB) string {
-	tb.Helper()
-	candidates := []string{}
-	if p, err := exec.LookPath("mailpit"); err == nil {
-		candidates = append(candidates, p)
-	}
-	if gobin := os.Getenv("GOBIN"); gobin != "" {
-		candidates = append(candidates, filepath.Join(gobin, "mailpit"))
-	}
-	gopath := os.Getenv("GOPATH")
-	if gopath == "" {
-		gopath = build.Default.GOPATH
-	}
-	for _, dir := range filepath.SplitList(gopath) {
-		candidates = append(candidates, filepath.Join(dir, "bin", "mailpit"))
-	}
-	var found []string
-	for _, p := range candidates {
-		info, err := buildinfo.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		if info.Main.Version == Version {
-			return p
-		}
-		found = append(found, p+" is "+info.Main.Version)
-	}
-	tb.Fatalf("mailtest: Mailpit %s not found on PATH, in GOBIN or in GOPATH/bin (%s); run make services-test "+
-		"(go install github.com/axllent/mailpit@%s)", Version, strings.Join(found, ", "), Version)
-	return ""
 }
 
 // freeAddr returns a loopback address whose port was free a moment ago.

@@ -11,19 +11,17 @@ package objtest
 import (
 	"context"
 	"crypto/rand"
-	"debug/buildinfo"
 	"errors"
 	"fmt"
-	"go/build"
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/objstore"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/gobin"
 )
 
 // Version is the versitygw release the tests run against; .ci/services
@@ -41,7 +39,7 @@ const startTimeout = 15 * time.Second
 // its files go away when tb ends.
 func New(tb testing.TB) objstore.Config {
 	tb.Helper()
-	bin := binary(tb)
+	bin := gobin.Find(tb, "versitygw", "github.com/versity/versitygw/cmd/versitygw", Version)
 	dir := tb.TempDir()
 	cfg := objstore.Config{
 		Bucket: Bucket, AccessKeyID: "AK" + rand.Text()[:18], SecretAccessKey: rand.Text() + rand.Text(),
@@ -83,40 +81,6 @@ func Keys(tb testing.TB, cfg objstore.Config) []string {
 		tb.Fatalf("objtest: list: %v", err)
 	}
 	return keys
-}
-
-// binary finds versitygw on PATH, in GOBIN or in GOPATH/bin, and checks
-// that it is the pinned Version.
-func binary(tb testing.TB) string {
-	tb.Helper()
-	candidates := []string{}
-	if p, err := exec.LookPath("versitygw"); err == nil {
-		candidates = append(candidates, p)
-	}
-	if gobin := os.Getenv("GOBIN"); gobin != "" {
-		candidates = append(candidates, filepath.Join(gobin, "versitygw"))
-	}
-	gopath := os.Getenv("GOPATH")
-	if gopath == "" {
-		gopath = build.Default.GOPATH
-	}
-	for _, dir := range filepath.SplitList(gopath) {
-		candidates = append(candidates, filepath.Join(dir, "bin", "versitygw"))
-	}
-	var found []string
-	for _, p := range candidates {
-		info, err := buildinfo.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		if info.Main.Version == Version {
-			return p
-		}
-		found = append(found, p+" is "+info.Main.Version)
-	}
-	tb.Fatalf("objtest: versitygw %s not found on PATH, in GOBIN or in GOPATH/bin (%s); run make services-test "+
-		"(go install github.com/versity/versitygw/cmd/versitygw@%s)", Version, strings.Join(found, ", "), Version)
-	return ""
 }
 
 // start runs versitygw on a free loopback port and waits until it accepts
