@@ -175,6 +175,31 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in Book
 	return out, nil
 }
 
+// ClientTypes lists the reservation types a client may book themselves,
+// in id order: not of training classes (enrolled in), not kept for held
+// bookings (events), not only for staff by the club's rules. Errors:
+// clubhouse.ErrUnauthorized for the anonymous actor.
+func (b *Bookings) ClientTypes(ctx context.Context, by clubhouse.Actor) ([]ReservationType, error) {
+	if err := by.RequireSignedIn(); err != nil {
+		return nil, err
+	}
+	all, err := list[ReservationType](ctx, b.db, reservationTypes, "")
+	if err != nil {
+		return nil, err
+	}
+	rules, err := b.rules.current(ctx, b.db)
+	if err != nil {
+		return nil, err
+	}
+	out := all[:0]
+	for _, t := range all {
+		if t.Gestion != GestionClass && !t.IsEvent && !rules.forType(t.ID).staffOnly {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
 // clientType refuses a reservation type a client may not book: one of
 // training classes (ErrClassType) or one kept for held bookings
 // (ErrHeldType).
@@ -337,7 +362,7 @@ func (b *Bookings) Availability(ctx context.Context, by clubhouse.Actor, checkin
 // DayGrid returns, for every court in id order, the 30-minute slots of the
 // date of day: whether the club is open then, whether a client may book
 // each (free, and allowed by the club's rules for a client's booking of
-// that slot alone), and what booking it alone costs for reservation type
+// that slot alone, else the rule's refusal), and what booking it alone costs for reservation type
 // typeID (0: no type-specific tariffs or rules apply). Errors:
 // pricing.ErrDateRange for a date outside the calendar.
 func (b *Bookings) DayGrid(ctx context.Context, by clubhouse.Actor, day time.Time, typeID int64) ([]GridRow, error) {
@@ -374,8 +399,8 @@ func (b *Bookings) DayGrid(ctx context.Context, by clubhouse.Actor, day time.Tim
 			sl := &row.Slots[i]
 			span := Span{Start: sl.Start, End: sl.Start.Add(pricing.SlotMinutes * time.Minute)}
 			sl.Open = rules.Open(span)
-			if sl.Available && rules.Check(Attempt{Now: now, Span: span, TypeID: typeID, Client: true, Future: -1}) != nil {
-				sl.Available = false
+			if e := clubhouse.AsError(rules.Check(Attempt{Now: now, Span: span, TypeID: typeID, Client: true, Future: -1})); e != nil {
+				sl.Available, sl.Refused = false, e
 			}
 		}
 	}

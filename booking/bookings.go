@@ -681,18 +681,28 @@ func amountOf(q pricing.Quote, d *Discount) Amount {
 // Errors: clubhouse.ErrForbidden when rs holds a booking that by may not
 // see.
 func (b *Bookings) Amounts(ctx context.Context, by clubhouse.Actor, rs []Reservation) (map[int64]Amount, error) {
-	if !by.HasPanel() && len(rs) > 0 {
-		own, err := ClientOf(ctx, b.db, by)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range rs {
-			if own == 0 || r.ClientID == nil || *r.ClientID != own {
-				return nil, clubhouse.ErrForbidden
-			}
-		}
+	if err := b.mayRead(ctx, by, rs); err != nil {
+		return nil, err
 	}
 	return b.amounts(ctx, b.db, rs)
+}
+
+// mayRead refuses rs to by unless by is staff or every booking of rs is of
+// by's client: clubhouse.ErrForbidden.
+func (b *Bookings) mayRead(ctx context.Context, by clubhouse.Actor, rs []Reservation) error {
+	if by.HasPanel() || len(rs) == 0 {
+		return nil
+	}
+	own, err := ClientOf(ctx, b.db, by)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if own == 0 || r.ClientID == nil || *r.ClientID != own {
+			return clubhouse.ErrForbidden
+		}
+	}
+	return nil
 }
 
 // AmountOf returns the Amount of the booking with id, read on tx: a use

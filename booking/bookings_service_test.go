@@ -899,11 +899,34 @@ func TestBookings_DayGrid(t *testing.T) {
 				for j, s := range row.Slots {
 					assert.Equal(t, midnight.Add(time.Duration(j)*30*time.Minute), s.Start)
 					assert.Equal(t, !(i == 0 && tt.taken[j]), s.Available, "court %d slot %d", row.Court.ID, j)
+					assert.Nil(t, s.Refused, "no rule refuses a slot of a club that set none")
 				}
 				assertDec(t, []string{"30000", "20000"}[i], row.Slots[0].Price, "half an hour's price")
 			}
 		})
 	}
+}
+
+// TestBookings_DayGrid_refused: a slot a rule refuses to a client carries
+// the rule's refusal; a taken slot the rules allow carries none.
+func TestBookings_DayGrid_refused(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	c.book(t, c.court, 0, "2026-03-10 10:00", "2026-03-10 11:00")
+	hours := []booking.WeekHours{{Weekday: 2, Interval: booking.Interval{Opens: 8 * 60, Closes: 22 * 60}}}
+	_, err := c.fix.Booking.Rules.Change(t.Context(), desk, booking.RulesChange{Hours: clubhouse.Some(hours), AdvanceDays: clubhouse.Some(9)})
+	require.NoError(t, err)
+	rows, err := c.b.DayGrid(t.Context(), desk, wall(t, "2026-03-10 00:00"), c.rental)
+	require.NoError(t, err)
+	assert.ErrorIs(t, rows[0].Slots[14].Refused, booking.ErrRuleClosed, "07:00, before opening")
+	assert.Nil(t, rows[0].Slots[20].Refused, "10:00 is taken, which no rule refuses")
+	assert.False(t, rows[0].Slots[20].Available)
+	assert.Nil(t, rows[1].Slots[20].Refused)
+	assert.True(t, rows[1].Slots[20].Available)
+	rows, err = c.b.DayGrid(t.Context(), desk, wall(t, "2026-03-17 00:00"), c.rental)
+	require.NoError(t, err)
+	assert.ErrorIs(t, rows[1].Slots[20].Refused, booking.ErrRuleTooFarAhead, "beyond nine days ahead")
+	assert.False(t, rows[1].Slots[20].Available)
 }
 
 func TestBookings_ClientCreate(t *testing.T) {

@@ -67,6 +67,39 @@ func (b *Bookings) Check(ctx context.Context, by clubhouse.Actor, in CheckInput)
 		}
 		client = &in.ClientID
 	}
+	return b.check(ctx, in, client)
+}
+
+// ClientCheck answers, as Check does for staff, whether by's client may
+// book the slot of in themselves: its price with the tariffs' adjustments,
+// the club's rules judging it as their booking (their limit of bookings
+// counted), whether the court is free, and until when they could cancel
+// it. in.ClientID is ignored; in.ExcludeID must be their own booking.
+// Errors: clubhouse.ErrUnauthorized for the anonymous actor; as Check,
+// without its ErrForbidden; ErrNoClient when by has no client record,
+// ErrBookingNotFound for an ExcludeID that is not theirs.
+func (b *Bookings) ClientCheck(ctx context.Context, by clubhouse.Actor, in CheckInput) (SlotCheck, error) {
+	if err := by.RequireSignedIn(); err != nil {
+		return SlotCheck{}, err
+	}
+	clientID, err := ClientOf(ctx, b.db, by)
+	if err != nil {
+		return SlotCheck{}, err
+	}
+	if clientID == 0 {
+		return SlotCheck{}, ErrNoClient
+	}
+	if in.ExcludeID != 0 {
+		if _, err := b.ClientGet(ctx, by, in.ExcludeID); err != nil {
+			return SlotCheck{}, err
+		}
+	}
+	return b.check(ctx, in, &clientID)
+}
+
+// check judges the slot of in as a booking of the client with id client
+// (nil: none named).
+func (b *Bookings) check(ctx context.Context, in CheckInput, client *int64) (SlotCheck, error) {
 	q, rules, err := b.judgedQuote(ctx, SpanInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
 		Checking: in.Checking, Checkout: in.Checkout, ExcludeID: in.ExcludeID}, true, client)
 	if err != nil {

@@ -2,6 +2,7 @@ package booking_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -137,4 +138,83 @@ func TestBookings_CancelByRulesStarted(t *testing.T) {
 	r, err = c.b.CancelByRules(t.Context(), c.staff, playing.ID, true)
 	require.NoError(t, err)
 	assert.NotNil(t, r.CancelledAt, "overridden")
+}
+
+// TestBookings_ClientCheck: a member asks for their own booking: their
+// limit of bookings counts, a taken court is the reason, the deadline is
+// their cancellation window's; without a client record, or moving
+// another's booking, the question is refused; nothing is written.
+func TestBookings_ClientCheck(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	held := c.book(t, c.court, c.anaClient, "2026-03-10 12:00", "2026-03-10 13:00")
+	_, err := c.fix.Booking.Rules.Change(t.Context(), desk, booking.RulesChange{CancelWindowMinutes: clubhouse.Some(120),
+		MaxFutureBookings: clubhouse.Some(1)})
+	require.NoError(t, err)
+	bookings := c.count(t, `SELECT count(*) FROM reservations`)
+	in := func(court int64, from, to string) booking.CheckInput {
+		return booking.CheckInput{CourtID: court, ReservationTypeID: c.rental, Checking: wall(t, from), Checkout: wall(t, to)}
+	}
+	got, err := c.b.ClientCheck(t.Context(), c.bob, in(c.court, "2026-03-10 10:00", "2026-03-10 11:00"))
+	require.NoError(t, err)
+	assert.True(t, got.CanBook)
+	assert.Equal(t, wall(t, "2026-03-10 08:00"), got.CancelBefore)
+	assert.Equal(t, "60000", got.Quote.Amount.FinalPrice.String())
+
+	got, err = c.b.ClientCheck(t.Context(), c.ana, in(c.court, "2026-03-10 10:00", "2026-03-10 11:00"))
+	require.NoError(t, err)
+	assert.False(t, got.CanBook)
+	assert.ErrorIs(t, got.Reason, booking.ErrRuleBookingLimit, "Ana holds as many as the club allows")
+	moving := in(c.court, "2026-03-10 10:00", "2026-03-10 11:00")
+	moving.ExcludeID = held.ID
+	got, err = c.b.ClientCheck(t.Context(), c.ana, moving)
+	require.NoError(t, err)
+	assert.True(t, got.CanBook, "moving the one she holds")
+
+	got, err = c.b.ClientCheck(t.Context(), c.bob, in(c.court, "2026-03-10 12:30", "2026-03-10 13:30"))
+	require.NoError(t, err)
+	assert.ErrorIs(t, got.Reason, booking.ErrCourtTaken)
+	moving.ClientID = c.anaClient
+	_, err = c.b.ClientCheck(t.Context(), c.bob, moving)
+	assert.ErrorIs(t, err, booking.ErrBookingNotFound, "Ana's booking is not Bob's to move")
+	_, err = c.b.ClientCheck(t.Context(), c.eve, in(c.court, "2026-03-10 10:00", "2026-03-10 11:00"))
+	assert.ErrorIs(t, err, booking.ErrNoClient)
+	assert.Equal(t, bookings, c.count(t, `SELECT count(*) FROM reservations`), "nothing written")
+}
+
+// TestBookings_ClientTypes: a client books neither class nor event types,
+// nor a type the club's rules keep for staff.
+func TestBookings_ClientTypes(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	_, err := c.fix.Booking.Rules.Change(t.Context(), desk, booking.RulesChange{Types: clubhouse.Some([]booking.TypeRules{
+		{ReservationTypeID: c.long, StaffOnly: true}})})
+	require.NoError(t, err)
+	types, err := c.b.ClientTypes(t.Context(), c.ana)
+	require.NoError(t, err)
+	var ids []int64
+	for _, ty := range types {
+		ids = append(ids, ty.ID)
+	}
+	assert.Equal(t, []int64{c.rental}, ids)
+}
+
+// TestBookings_Deadlines: each booking's deadline is its start less its
+// type's cancellation window, read by its client or staff only.
+func TestBookings_Deadlines(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	_, err := c.fix.Booking.Rules.Change(t.Context(), desk, booking.RulesChange{CancelWindowMinutes: clubhouse.Some(120),
+		Types: clubhouse.Some([]booking.TypeRules{{ReservationTypeID: c.long, CancelWindowMinutes: ptr(1440)}})})
+	require.NoError(t, err)
+	short := c.book(t, c.court, c.anaClient, "2026-03-10 12:00", "2026-03-10 13:00")
+	in := c.input(t, c.court2, "2026-03-10 12:00", "2026-03-10 13:00")
+	in.ClientID, in.ReservationTypeID = clubhouse.Some(c.anaClient), clubhouse.Some(c.long)
+	long, err := c.b.Create(t.Context(), c.staff, in)
+	require.NoError(t, err)
+	got, err := c.b.Deadlines(t.Context(), c.ana, []booking.Reservation{short, long})
+	require.NoError(t, err)
+	assert.Equal(t, map[int64]time.Time{short.ID: wall(t, "2026-03-10 10:00"), long.ID: wall(t, "2026-03-09 12:00")}, got)
+	_, err = c.b.Deadlines(t.Context(), c.bob, []booking.Reservation{short})
+	assert.ErrorIs(t, err, clubhouse.ErrForbidden, "Ana's booking is not Bob's")
 }

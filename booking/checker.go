@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
@@ -146,6 +147,10 @@ type GridSlot struct {
 	Open      bool      // within the club's opening hours: Grid knows none (true), Bookings.DayGrid applies them
 	Available bool
 	Price     decimal.Decimal // what booking this slot alone costs
+	// Refused is the refusal of the club rule that does not let a client
+	// book the slot alone (Bookings.DayGrid applies them); nil when the
+	// rules allow it, taken or free.
+	Refused *clubhouse.Error
 }
 
 // GridRow is one court's slots of a day grid.

@@ -121,17 +121,23 @@ func (b *Bookings) PaymentTypes(ctx context.Context, by clubhouse.Actor) ([]Paym
 	return list[PaymentType](ctx, b.db, paymentTypes, "")
 }
 
-// CancelBefore is the last wall time at which the client of booking r may
-// cancel or move it themselves, by the club's rules (the start less its
-// type's cancellation window); staff cancel after it with a reason.
-// Errors: clubhouse.ErrForbidden without the panel permission.
-func (b *Bookings) CancelBefore(ctx context.Context, by clubhouse.Actor, r Reservation) (time.Time, error) {
-	if err := by.RequirePanel(); err != nil {
-		return time.Time{}, err
+// Deadlines returns, for each booking of rs, the last wall time at which
+// its client may cancel or move it themselves, by the club's rules (its
+// start less its type's cancellation window), keyed by booking id; staff
+// cancel after it with a reason. The staff read any booking's, a client
+// only their own. Errors: clubhouse.ErrForbidden when rs holds a booking
+// that by may not see.
+func (b *Bookings) Deadlines(ctx context.Context, by clubhouse.Actor, rs []Reservation) (map[int64]time.Time, error) {
+	if err := b.mayRead(ctx, by, rs); err != nil {
+		return nil, err
 	}
 	rules, err := b.rules.current(ctx, b.db)
 	if err != nil {
-		return time.Time{}, err
+		return nil, err
 	}
-	return rules.CancelBefore(r.ReservationTypeID, r.Checking), nil
+	out := make(map[int64]time.Time, len(rs))
+	for _, r := range rs {
+		out[r.ID] = rules.CancelBefore(r.ReservationTypeID, r.Checking)
+	}
+	return out, nil
 }

@@ -277,6 +277,19 @@ func TestPermissions_moved(t *testing.T) {
 			_, err := club.Bookings.DayGrid(ctx, by, wall(t, "2026-03-21 00:00"), c.rental)
 			return err
 		}},
+		op{"Bookings.ClientTypes", signedIn, func(ctx context.Context, by clubhouse.Actor) error {
+			_, err := club.Bookings.ClientTypes(ctx, by)
+			return err
+		}},
+		op{"Bookings.ClientCheck", signedIn, func(ctx context.Context, by clubhouse.Actor) error {
+			_, err := club.Bookings.ClientCheck(ctx, by, booking.CheckInput{CourtID: c.court, ReservationTypeID: c.rental,
+				Checking: wall(t, "2026-03-21 10:00"), Checkout: wall(t, "2026-03-21 11:00")})
+			return err
+		}},
+		op{"Bookings.Deadlines", []string{"client", "staff"}, func(ctx context.Context, by clubhouse.Actor) error {
+			_, err := club.Bookings.Deadlines(ctx, by, []booking.Reservation{r})
+			return err
+		}},
 		// A client prices their own bookings (their lists and views), and no one else's.
 		op{"Bookings.Amounts", []string{"client", "staff"}, func(ctx context.Context, by clubhouse.Actor) error {
 			_, err := club.Bookings.Amounts(ctx, by, []booking.Reservation{r})

@@ -550,7 +550,7 @@ func (s *Server) createAccountPayment(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	p, err := s.club(r).Payments.ClientCreate(r.Context(), actor(r), payments.Input{ReservationID: in.ReservationID,
-		PaymentTypeID: in.PaymentTypeID, Amount: wire.OptionalMoney(in.Amount), TransactionID: in.TransactionID, Description: in.Description})
+		PaymentTypeID: in.PaymentTypeID, Amount: wire.OptionalMoney(in.Amount), TransactionID: in.TransactionID, Description: in.Description}, nil)
 	if err != nil {
 		return err
 	}

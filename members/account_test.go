@@ -78,7 +78,7 @@ func TestSignUp_byTheMailedLink(t *testing.T) {
 
 	page = m.b.Post("/app/login", url.Values{"email": {"ana@example.com"}, "password": {"a long secret"}})
 	require.Equal(t, http.StatusSeeOther, page.Status, page.Body)
-	assert.Equal(t, "/app/account", page.Location())
+	assert.Equal(t, "/app/", page.Location())
 	page = m.b.Get("/app/account")
 	require.Equal(t, http.StatusOK, page.Status)
 	assert.Contains(t, page.Body, "Entraste como ana@example.com.")

@@ -4,8 +4,10 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -23,7 +25,8 @@ var sweepValues = []string{"", "x", "-1", "99999999999999999999", strings.Repeat
 // fieldNames are the fields the app's forms read, and the query
 // parameters its pages read: each route gets each of them bad.
 var fieldNames = []string{"email", "password", "name", "token", "first_name", "last_name", "document_type_id", "document",
-	"phone", "next", "ended", "ready", "changed", "lang", "back"}
+	"phone", "next", "ended", "ready", "changed", "lang", "back", "date", "minutes", "type", "court", "start", "notes", "page",
+	"done", "payment_type_id", "amount", "transaction_id", "receipt"}
 
 // publicForms are the forms anyone may send without a session's CSRF
 // token (the browser's Sec-Fetch-Site or Origin guards them); every other
@@ -46,6 +49,7 @@ func TestBadInputSweep(t *testing.T) {
 	require.NoError(t, err)
 	b := webtest.New(t, app.URL)
 	app.User("sweep@example.com")
+	booking := sweepBooking(t, app, "sweep@example.com")
 	page := b.Post("/app/login", url.Values{"email": {"sweep@example.com"}, "password": {"password-sweep@example.com"}})
 	require.Equal(t, http.StatusSeeOther, page.Status, page.Body)
 	b.Get("/app/account")
@@ -55,6 +59,7 @@ func TestBadInputSweep(t *testing.T) {
 		if !ok || strings.Contains(path, "static") || pattern == "POST /app/logout" {
 			continue
 		}
+		path = strings.NewReplacer("{$}", "", "{id}", strconv.FormatInt(booking, 10)).Replace(path)
 		routes++
 		for _, field := range fieldNames {
 			for _, v := range sweepValues {
@@ -75,8 +80,28 @@ func TestBadInputSweep(t *testing.T) {
 			assert.Equal(t, http.StatusForbidden, got.Status, "%s without the session's token", pattern)
 		}
 	}
-	assert.GreaterOrEqual(t, routes, 12, "the sweep reached the app's routes")
+	assert.GreaterOrEqual(t, routes, 19, "the sweep reached the app's routes")
 	page = b.Post("/app/logout", url.Values{"csrf_token": {""}})
 	assert.Equal(t, http.StatusForbidden, page.Status)
 	assert.Equal(t, http.StatusSeeOther, b.Post("/app/logout", url.Values{}).Status)
+}
+
+// sweepBooking gives the user with email a client record and a booking of
+// a court for tomorrow, through the JSON API, and returns the booking's id:
+// the forms of a booking are swept on a real one.
+func sweepBooking(t *testing.T, app *apptest.App, email string) int64 {
+	t.Helper()
+	admin := app.AsAdmin()
+	courtType := admin.Post("/api/admin/court-types", map[string]any{"name": "Pádel"}).Status(t, http.StatusCreated).ID(t)
+	court := admin.Post("/api/admin/courts", map[string]any{"name": "Cancha 1", "court_type_id": courtType, "price": 60000}).
+		Status(t, http.StatusCreated).ID(t)
+	rental := admin.Post("/api/admin/reservation-types", map[string]any{"name": "Alquiler"}).Status(t, http.StatusCreated).ID(t)
+	admin.Post("/api/admin/payment-types", map[string]any{"name": "Transferencia"}).Status(t, http.StatusCreated)
+	doc := admin.Post("/api/admin/document-types", map[string]any{"name": "CC"}).Status(t, http.StatusCreated).ID(t)
+	c := app.As(app.User(email))
+	c.Post("/api/account/client", map[string]any{"email": email, "first_name": "Sweep", "last_name": "Test",
+		"document": "99", "document_type_id": doc}).Status(t, http.StatusCreated)
+	day := time.Now().AddDate(0, 0, 2).Format(time.DateOnly)
+	return c.Post("/api/account/bookings", map[string]any{"court_id": court, "reservation_type_id": rental,
+		"checking": day + "T10:00:00", "checkout": day + "T11:00:00"}).Status(t, http.StatusCreated).ID(t)
 }

@@ -1,6 +1,11 @@
 package members_test
 
 import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -56,8 +61,10 @@ func TestBrowser_signUp(t *testing.T) {
 			require.NoError(t, chromedp.Do(ctx,
 				chromedp.SendKeys(chromedp.ID("email"), email),
 				chromedp.SendKeys(chromedp.ID("password"), "a long secret\n"),
-				chromedp.WaitVisible(chromedp.ID("record-form")),
+				chromedp.WaitVisible(chromedp.ID("no-record")),
 			))
+			browsertest.RequireAccessible(t, ctx)
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("complete-record")), chromedp.WaitVisible(chromedp.ID("record-form"))))
 			browsertest.RequireAccessible(t, ctx)
 			browsertest.Screenshot(t, ctx, "account-record")
 			require.NoError(t, chromedp.Do(ctx,
@@ -71,6 +78,84 @@ func TestBrowser_signUp(t *testing.T) {
 			assert.Equal(t, "Ana Gómez", browsertest.Text(t, ctx, "#record-name"))
 			browsertest.RequireAccessible(t, ctx)
 			browsertest.Screenshot(t, ctx, "account")
+		})
+	}
+}
+
+// TestBrowser_bookPayCancel: with JavaScript on, off, and on a phone, Ana
+// signs in, sees a day's free times with their prices, sees a rule
+// refuse a day too far ahead, books a time after seeing its price and
+// deadline, reports her transfer with the receipt's photo, sees it
+// validated once staff do, and cancels inside the window; every page
+// passes axe-core.
+func TestBrowser_bookPayCancel(t *testing.T) {
+	t.Parallel()
+	receipt := filepath.Join(t.TempDir(), "recibo.png")
+	require.NoError(t, os.WriteFile(receipt, receiptPNG, 0o600))
+	for name, opts := range map[string][]browsertest.Option{
+		"js":    {browsertest.WithLanguage("es-CO,es")},
+		"no-js": {browsertest.WithLanguage("es-CO,es"), browsertest.WithoutJavaScript()},
+		"phone": {browsertest.WithLanguage("es-CO,es"), browsertest.WithPhone()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c := newBookClub(t)
+			ctx := browsertest.New(t, opts...)
+			browsertest.Open(t, ctx, c.app.URL+"/app/login")
+			require.NoError(t, chromedp.Do(ctx,
+				chromedp.SendKeys(chromedp.ID("email"), "ana@example.com"),
+				chromedp.SendKeys(chromedp.ID("password"), "password-ana@example.com\n"),
+				chromedp.WaitVisible(chromedp.ID("day-form")),
+			))
+			browsertest.Open(t, ctx, c.app.URL+"/app/?date=2030-03-30")
+			assert.Contains(t, browsertest.Text(t, ctx, "#refusals"), "La reserva es con más anticipación de la que permiten las reglas del club.")
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "refused-day")
+
+			browsertest.Open(t, ctx, c.app.URL+"/app/?date=2030-03-05")
+			assert.Equal(t, "martes 5 de marzo de 2030", browsertest.Text(t, ctx, "#day-title"))
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "day")
+			link := fmt.Sprintf(`a.start[href*="court=%d"][href*="start=18%%3A00"]`, c.court)
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(link)), chromedp.WaitVisible(chromedp.ID("book-form"))))
+			assert.Equal(t, money("$ 65.000"), browsertest.Text(t, ctx, "#price"))
+			assert.Contains(t, browsertest.Text(t, ctx, "#adjustments"), "Hora pico")
+			assert.Contains(t, browsertest.Text(t, ctx, "#cancel-before"), "a las 06:00")
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "slot")
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("confirm")), chromedp.WaitVisible(chromedp.ID("pay-form"))))
+			assert.Contains(t, browsertest.Text(t, ctx, "#done"), "tu reserva quedó hecha")
+			assert.Equal(t, money("Debe $ 65.000"), browsertest.Text(t, ctx, "#state"))
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "booked")
+
+			require.NoError(t, chromedp.Do(ctx,
+				chromedp.SetValue(chromedp.ID("payment_type_id"), strconv.FormatInt(c.card, 10)),
+				chromedp.SendKeys(chromedp.ID("transaction_id"), "TRF-"+name),
+				chromedp.SetUploadFiles(chromedp.ID("receipt"), []string{receipt}),
+				chromedp.Click(chromedp.ID("pay-button")),
+				chromedp.WaitVisible(chromedp.ID("payments")),
+			))
+			assert.Equal(t, "Pago en revisión", browsertest.Text(t, ctx, "#state"))
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "reported")
+			var id, payment int64
+			require.NoError(t, c.app.DB.GetContext(t.Context(), &payment, `SELECT id FROM payments WHERE claimed_transaction_id = $1`, "TRF-"+name))
+			require.NoError(t, c.app.DB.GetContext(t.Context(), &id, `SELECT reservation_id FROM payments WHERE id = $1`, payment))
+			c.app.AsAdmin().Patch(fmt.Sprintf("/api/admin/booking/%d/payment/%d", id, payment), map[string]any{"status": true}).
+				Status(t, http.StatusOK)
+			browsertest.Open(t, ctx, fmt.Sprintf("%s/app/bookings/%d", c.app.URL, id))
+			assert.Equal(t, "Pagada", browsertest.Text(t, ctx, "#state"))
+			assert.Contains(t, browsertest.Text(t, ctx, "#payments"), "validado")
+
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("cancel-button")), chromedp.WaitVisible(chromedp.ID("done"))))
+			assert.Equal(t, "Cancelada", browsertest.Text(t, ctx, "#state"))
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "cancelled")
+			browsertest.Open(t, ctx, c.app.URL+"/app/bookings")
+			assert.Contains(t, browsertest.Text(t, ctx, "#past"), "Cancelada")
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "bookings")
 		})
 	}
 }

@@ -13,8 +13,10 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
+	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/users"
 )
 
@@ -45,9 +47,31 @@ func TestCatalog_appKeys(t *testing.T) {
 	for _, k := range notices {
 		keys[k] = true
 	}
+	for _, k := range []string{"booked", "cancelled", "reported"} {
+		keys["app.booking.done."+k] = true
+	}
+	for _, k := range []string{"cancelled", "paid", "pending", "owes"} {
+		keys["app.state."+k] = true
+	}
+	for _, k := range []string{payments.DetailPending, payments.DetailCompleted, payments.DetailFailed, payments.DetailRefunded} {
+		keys["app.payment."+k] = true
+	}
+	for _, k := range []string{"enrolled", "waitlisted", "withdrawn"} {
+		keys["app.classes.done."+k] = true
+	}
+	for _, k := range []string{classes.EnrollmentPending, classes.EnrollmentAccepted} {
+		keys["app.classes.enrollment."+k] = true
+	}
+	for _, k := range []string{fieldCourt, fieldDate, fieldStart, fieldMinutes, fieldKind, "notes"} {
+		keys["app.slot.field."+k] = true
+	}
 	for _, e := range []error{users.ErrInvalidEmail, users.ErrPasswordTooWeak, auth.ErrInvalidName, auth.ErrBadSignUpLink,
 		auth.ErrBadPasswordToken, auth.ErrTooManyMails, auth.ErrBadCredentials, auth.ErrTooManyAttempts, auth.ErrUserDisabled,
-		booking.ErrDocumentInUse, booking.ErrPhoneInUse, booking.ErrEmailInUse, booking.ErrClientExists, clubhouse.ErrInvalidReference} {
+		booking.ErrDocumentInUse, booking.ErrPhoneInUse, booking.ErrEmailInUse, booking.ErrClientExists, clubhouse.ErrInvalidReference,
+		booking.ErrRulePast, booking.ErrRuleStaffOnly, booking.ErrRuleClosed, booking.ErrRuleTooLong, booking.ErrRuleShortNotice,
+		booking.ErrRuleTooFarAhead, booking.ErrRuleBookingLimit, booking.ErrRuleCancelWindow, booking.ErrCourtTaken, booking.ErrBookingCancelled,
+		payments.ErrClaimAboveDebt, payments.ErrClaimsAboveDebt, payments.ErrClaimRepeated, payments.ErrTooManyClaims,
+		payments.ErrReceiptType, payments.ErrReceiptTooLarge, classes.ErrAlreadyEnrolled} {
 		keys["err."+strings.ReplaceAll(clubhouse.AsError(e).Code, " ", "_")] = true
 	}
 	for _, tag := range []string{"es-CO", "en"} {

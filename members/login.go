@@ -43,7 +43,7 @@ func (a *App) loginPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	tok, _ := a.cookie.Read(r)
 	if _, _, err := a.o.Auth.Session(r.Context(), tok); err == nil {
-		http.Redirect(w, r, localOr(v.Next, Prefix+"account"), http.StatusSeeOther)
+		http.Redirect(w, r, localOr(v.Next, Prefix), http.StatusSeeOther)
 		return nil
 	}
 	return a.rd.Render(w, r, http.StatusOK, "login.html", web.View{Data: v})
@@ -67,7 +67,7 @@ func (a *App) signIn(w http.ResponseWriter, r *http.Request) error {
 		return a.refuse(w, r, "login.html", v, &v.Message, err)
 	}
 	a.cookie.Set(w, tok, ws.Expires)
-	http.Redirect(w, r, localOr(v.Next, Prefix+"account"), http.StatusSeeOther)
+	http.Redirect(w, r, localOr(v.Next, Prefix), http.StatusSeeOther)
 	return nil
 }
 

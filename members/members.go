@@ -43,7 +43,7 @@ type App struct {
 // It returns an error when a template does not parse or a page links a
 // file the app does not hold.
 func New(o Options) (*App, error) {
-	in, assets, err := webdoor.Open(&o, webdoor.Site{Prefix: Prefix, Home: Prefix + "account", Pages: templateFiles, Files: staticFiles,
+	in, assets, err := webdoor.Open(&o, webdoor.Site{Prefix: Prefix, Home: Prefix, Pages: templateFiles, Files: staticFiles,
 		Styles: []string{"app.css"}}, maxFormBytes)
 	if err != nil {
 		return nil, err
@@ -71,6 +71,16 @@ func (a *App) routes() {
 	a.handle("POST "+Prefix+"forgot", a.in.Public(a.forgot))
 	a.handle("GET "+auth.ResetPath, a.in.Public(a.passwordPage))
 	a.handle("POST "+auth.ResetPath, a.in.Public(a.setPassword))
+	a.handle("GET "+Prefix+"{$}", a.page(a.bookDay))
+	a.handle("GET "+Prefix+"book", a.page(a.slot))
+	a.handle("POST "+Prefix+"book", a.form(a.book))
+	a.handle("GET "+Prefix+"bookings", a.page(a.bookings))
+	a.handle("GET "+Prefix+"bookings/{id}", a.page(a.bookingOf))
+	a.handle("POST "+Prefix+"bookings/{id}/cancel", a.form(a.cancel))
+	a.handle("POST "+Prefix+"bookings/{id}/payments", a.in.Upload(clubhouse.AreaAccount, a.report))
+	a.handle("GET "+Prefix+"classes", a.page(a.classesOf))
+	a.handle("POST "+Prefix+"classes/{id}/enroll", a.form(a.enroll))
+	a.handle("POST "+Prefix+"classes/{id}/withdraw", a.form(a.withdraw))
 	a.handle("GET "+Prefix+"account", a.page(a.account))
 	a.handle("POST "+Prefix+"account/client", a.form(a.completeRecord))
 	a.handle(Prefix, a.in.Public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))

@@ -14,6 +14,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/webdoor"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -403,7 +404,7 @@ func (p *Panel) pay(w http.ResponseWriter, r *http.Request) error {
 		v.Form = form
 		return p.refill(w, r, "booking.html", v, f)
 	}
-	rc, err := receiptOf(r)
+	rc, err := webdoor.Receipt(r)
 	if err != nil {
 		return p.refuseOnPage(w, r, id, "receipt", form, err)
 	}
@@ -422,22 +423,6 @@ func (p *Panel) pay(w http.ResponseWriter, r *http.Request) error {
 		return p.refuseOnPage(w, r, id, "amount", form, err)
 	}
 	return afterAction(w, r, id, "paid")
-}
-
-// receiptOf reads the form's receipt photo, nil when none was chosen.
-func receiptOf(r *http.Request) (*payments.Receipt, error) {
-	file, hdr, err := r.FormFile("receipt")
-	if err == http.ErrMissingFile || (err == nil && hdr.Size == 0) {
-		if file != nil {
-			file.Close()
-		}
-		return nil, nil
-	}
-	if err != nil {
-		return nil, clubhouse.ErrInvalidData.Withf("The receipt could not be read: %v.", err)
-	}
-	defer file.Close()
-	return payments.ReadReceipt(file, "")
 }
 
 // movePage shows the form that moves or resizes the booking: with a new

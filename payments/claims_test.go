@@ -40,7 +40,7 @@ func newClaimFixture(tb testing.TB, db *sqldb.DB) claimFixture {
 
 func (f claimFixture) claim(ctx context.Context, bookingID int64, amount, txid string) (payments.Payment, error) {
 	return f.svc.ClientCreate(ctx, f.ana, payments.Input{ReservationID: clubhouse.Some(bookingID), PaymentTypeID: clubhouse.Some(f.typ),
-		Amount: clubhouse.Some(decimal.RequireFromString(amount)), TransactionID: clubhouse.Some(txid)})
+		Amount: clubhouse.Some(decimal.RequireFromString(amount)), TransactionID: clubhouse.Some(txid)}, nil)
 }
 
 // TestService_ClientCreate_debt: a claim may be at most what the booking

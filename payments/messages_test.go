@@ -49,17 +49,17 @@ func TestService_messages(t *testing.T) {
 			return 0
 		}},
 		{name: "a client's claim", run: func(t *testing.T) int64 {
-			_, err := c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "1000", "claim-1"))
+			_, err := c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "1000", "claim-1"), nil)
 			require.NoError(t, err)
 			return ana
 		}},
 		{name: "a claim above the debt publishes nothing", run: func(t *testing.T) int64 {
-			_, err := c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "1000000", "claim-2"))
+			_, err := c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "1000000", "claim-2"), nil)
 			require.ErrorIs(t, err, payments.ErrClaimAboveDebt)
 			return -1
 		}},
 		{name: "a claim on another's booking publishes nothing", run: func(t *testing.T) int64 {
-			_, err := c.svc.ClientCreate(ctx, c.ana, c.input(c.other, "1000", "claim-3"))
+			_, err := c.svc.ClientCreate(ctx, c.ana, c.input(c.other, "1000", "claim-3"), nil)
 			require.ErrorIs(t, err, payments.ErrNotYours)
 			return -1
 		}},
@@ -105,7 +105,7 @@ func TestService_messages(t *testing.T) {
 			return -1
 		}},
 		{name: "the gateway confirms a client's claim", run: func(t *testing.T) int64 {
-			_, err := c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "1000", "gw-2"))
+			_, err := c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "1000", "gw-2"), nil)
 			require.NoError(t, err)
 			c.events.take()
 			_, err = c.svc.Reconcile(ctx, event("gw-2", "1000", c.booking))

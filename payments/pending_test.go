@@ -14,7 +14,7 @@ import (
 // booking, and forgets its message.
 func (c *payClub) claim(tb testing.TB, amount, txid string) payments.Payment {
 	tb.Helper()
-	p, err := c.svc.ClientCreate(tb.Context(), c.ana, c.input(c.booking, amount, txid))
+	p, err := c.svc.ClientCreate(tb.Context(), c.ana, c.input(c.booking, amount, txid), nil)
 	require.NoError(tb, err)
 	c.events.take()
 	return p
@@ -82,7 +82,7 @@ func TestService_Reject(t *testing.T) {
 	whole, err := c.svc.UpdateForBooking(ctx, desk, c.booking, whole.ID, payments.Input{}, c.receipt(t, "photo"))
 	require.NoError(t, err)
 	c.events.take()
-	_, err = c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "1", "T-2"))
+	_, err = c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "1", "T-2"), nil)
 	require.ErrorIs(t, err, payments.ErrClaimsAboveDebt, "the pending claim holds the whole debt")
 
 	p, err := c.svc.Reject(ctx, desk, whole.ID)

@@ -16,6 +16,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 )
 
@@ -124,6 +125,33 @@ func (s *Service) createWithReceipt(ctx context.Context, bookingID int64, in Inp
 	}
 	s.publish(out, false)
 	return out, nil
+}
+
+// storeClaimReceipt stores the receipt of a client's claim on the booking
+// with bookingID under a fresh key, once the booking is known to be the
+// client's (ErrNotYours otherwise), so that nobody stores an object under
+// another's booking; the claim's own checks follow.
+func (s *Service) storeClaimReceipt(ctx context.Context, by clubhouse.Actor, bookingID int64, rc *Receipt) (string, error) {
+	if err := s.CheckStorage(); err != nil {
+		return "", err
+	}
+	clientID, err := booking.ClientOf(ctx, s.db, by)
+	if err != nil {
+		return "", err
+	}
+	owner, err := s.store.bookingClient(ctx, s.db, bookingID)
+	switch {
+	case errors.Is(err, booking.ErrBookingNotFound) || err == nil && (clientID == 0 || owner != clientID):
+		return "", ErrNotYours
+	case err != nil:
+		return "", err
+	}
+	key := receiptKey(bookingID, newUUID(), token(), rc.ContentType)
+	if err := s.objects.Put(ctx, key, rc.ContentType, rc.body(), rc.Size); err != nil {
+		s.removeObject(ctx, key)
+		return "", storageErr("store receipt", err)
+	}
+	return key, nil
 }
 
 // updateWithReceipt is UpdateForBooking that also adds or replaces the

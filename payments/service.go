@@ -303,12 +303,13 @@ func (s *Service) ClientGet(ctx context.Context, by clubhouse.Actor, id int64) (
 }
 
 // ClientCreate stores the payment a client reports for one of their
-// bookings. It is a claim, not a fact: it stays pending, status and gateway
-// response are not the client's to set, and the transaction id the client
-// gives is kept as ClaimedTransactionID, apart from the gateway's ids, so
-// that a client can neither occupy a gateway id nor learn which exist. A
-// gateway event naming the same booking, amount and id confirms the claim
-// (see Reconcile), and so can staff (see Update).
+// bookings, with the photo of its receipt when rc is not nil. It is a
+// claim, not a fact: it stays pending, status and gateway response are not
+// the client's to set, and the transaction id the client gives is kept as
+// ClaimedTransactionID, apart from the gateway's ids, so that a client can
+// neither occupy a gateway id nor learn which exist. A gateway event
+// naming the same booking, amount and id confirms the claim (see
+// Reconcile), and so can staff (see Update).
 //
 // A claim may not exceed what the booking still owes (booking.Amount.Debt:
 // its price after discounts, less its completed payments), and the
@@ -318,14 +319,17 @@ func (s *Service) ClientGet(ctx context.Context, by clubhouse.Actor, id int64) (
 // mistyped a transaction id asks staff to remove the claim (or the gateway
 // fails it) before reporting the payment again. The booking's row stays
 // locked from the check to the insert, so claims racing on one booking are
-// judged one after the other.
+// judged one after the other. A receipt is stored once the booking is
+// known to be the client's, before the claim; when the claim is refused
+// it is removed again, so no object is left without a payment.
 //
 // Errors: as Create, ErrNotYours for another client's booking,
 // booking.ErrBookingCancelled for a cancelled one, ErrClaimAboveDebt for an
 // amount above what is owed, ErrClaimRepeated when the client reported the
 // id for the booking before, ErrTooManyClaims, ErrClaimsAboveDebt for an
-// amount above what the pending claims leave of the debt.
-func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input) (Payment, error) {
+// amount above what the pending claims leave of the debt; with a receipt
+// also ErrStorageOff and ErrStorageFailed.
+func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input, rc *Receipt) (Payment, error) {
 	if s.bookings == nil {
 		return Payment{}, errNoBookings
 	}
@@ -335,6 +339,27 @@ func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input
 		return Payment{}, err
 	}
 	p.ClaimedTransactionID, p.TransactionID = p.TransactionID, nil
+	if rc != nil {
+		key, err := s.storeClaimReceipt(ctx, by, *p.ReservationID, rc)
+		if err != nil {
+			return Payment{}, err
+		}
+		p.Foto, p.FotoType = &key, &rc.ContentType
+	}
+	out, err := s.claim(ctx, by, p)
+	if err != nil {
+		if p.Foto != nil {
+			s.removeObject(ctx, *p.Foto)
+		}
+		return Payment{}, fmt.Errorf("create payment: %w", err)
+	}
+	s.publish(out, false)
+	return out, nil
+}
+
+// claim stores p, a client's claim on one of their bookings, in one
+// transaction that holds the booking's row from the checks to the insert.
+func (s *Service) claim(ctx context.Context, by clubhouse.Actor, p Payment) (Payment, error) {
 	var out Payment
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		clientID, err := booking.ClientOf(ctx, tx, by)
@@ -359,11 +384,7 @@ func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input
 		out, err = s.store.insert(ctx, tx, p)
 		return err
 	})
-	if err != nil {
-		return Payment{}, fmt.Errorf("create payment: %w", err)
-	}
-	s.publish(out, false)
-	return out, nil
+	return out, err
 }
 
 // withinDebt refuses a claim of amount reporting txid on the booking with

@@ -297,17 +297,17 @@ func TestService_Get(t *testing.T) {
 	c := newPayClub(t)
 	gw, err := c.svc.Create(t.Context(), desk, c.input(c.booking, "1000", "GW-1"))
 	require.NoError(t, err)
-	claim, err := c.svc.ClientCreate(t.Context(), c.ana, c.input(c.booking, "1000", "CLAIMED-1"))
+	claim, err := c.svc.ClientCreate(t.Context(), c.ana, c.input(c.booking, "1000", "CLAIMED-1"), nil)
 	require.NoError(t, err)
-	_, err = c.svc.ClientCreate(t.Context(), c.ana, c.input(c.booking, "1000", "GW-1"))
+	_, err = c.svc.ClientCreate(t.Context(), c.ana, c.input(c.booking, "1000", "GW-1"), nil)
 	require.NoError(t, err, "a claim reporting the gateway payment's id")
 	// Bob's booking becomes Ana's, and her claim there reports CLAIMED-1 again.
 	_, err = c.db.ExecContext(t.Context(), `UPDATE reservations SET client_id = (SELECT client_id FROM reservations WHERE id = $1) WHERE id = $2`,
 		c.booking, c.other)
 	require.NoError(t, err)
-	_, err = c.svc.ClientCreate(t.Context(), c.ana, c.input(c.other, "1000", "CLAIMED-1"))
+	_, err = c.svc.ClientCreate(t.Context(), c.ana, c.input(c.other, "1000", "CLAIMED-1"), nil)
 	require.NoError(t, err)
-	confirmed, err := c.svc.ClientCreate(t.Context(), c.ana, c.input(c.booking, "1000", "CLAIMED-2"))
+	confirmed, err := c.svc.ClientCreate(t.Context(), c.ana, c.input(c.booking, "1000", "CLAIMED-2"), nil)
 	require.NoError(t, err)
 	_, err = c.svc.Update(t.Context(), desk, confirmed.ID, payments.Input{Status: clubhouse.Some(true), TransactionID: clubhouse.Some("GW-2")})
 	require.NoError(t, err, "staff confirm the claim with the gateway's id")
@@ -506,7 +506,7 @@ func TestService_Update(t *testing.T) {
 					in.Status = clubhouse.Some(tt.from == "completed")
 				}))
 			case "claim":
-				p, err = c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "1000", fmt.Sprint("CLAIMED-", i)))
+				p, err = c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "1000", fmt.Sprint("CLAIMED-", i)), nil)
 			}
 			require.NoError(t, err)
 			id := tt.id
@@ -836,7 +836,7 @@ func TestService_ClientCreate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rows := count(t, c.db, `SELECT count(*) FROM payments`)
-			p, err := c.svc.ClientCreate(t.Context(), tt.by, tt.in)
+			p, err := c.svc.ClientCreate(t.Context(), tt.by, tt.in, nil)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
@@ -1044,7 +1044,7 @@ func TestService_views(t *testing.T) {
 	ctx := t.Context()
 	_, err := c.svc.Create(ctx, desk, with(c.input(c.booking, "20000", "GW-1"), func(in *payments.Input) { in.Status = clubhouse.Some(true) }))
 	require.NoError(t, err)
-	_, err = c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "5000", "C-1"))
+	_, err = c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "5000", "C-1"), nil)
 	require.NoError(t, err)
 	var court, rental int64
 	require.NoError(t, c.db.GetContext(ctx, &court, `SELECT court_id FROM reservations WHERE id = $1`, c.booking))
@@ -1160,4 +1160,36 @@ func TestService_Dashboard(t *testing.T) {
 	slices.Reverse(latest)
 	assert.Equal(t, paymentIDs(latest), paymentIDs(d.RecentPayments), "the latest payments, newest first")
 	assert.Len(t, d.Recent, payments.DashboardRecent, "the latest bookings")
+}
+
+// TestService_ClientCreate_receipt: a client's claim keeps the photo of
+// its receipt; a claim refused, on another's booking or above the debt,
+// leaves no object behind; without storage, or with a broken one, nothing
+// is stored at all.
+func TestService_ClientCreate_receipt(t *testing.T) {
+	t.Parallel()
+	c := newPayClub(t)
+	ctx := t.Context()
+	p, err := c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "1000", "TRF-1"), c.receipt(t, "transfer"))
+	require.NoError(t, err)
+	require.NotNil(t, p.Foto)
+	assert.False(t, p.Status, "a claim stays pending")
+	assert.Equal(t, []string{*p.Foto}, c.keys(t))
+	assert.Equal(t, jpeg("transfer"), c.object(t, *p.Foto))
+
+	_, err = c.svc.ClientCreate(ctx, c.ana, c.input(c.other, "1000", "TRF-2"), c.receipt(t, "other"))
+	assert.ErrorIs(t, err, payments.ErrNotYours)
+	_, err = c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "999999", "TRF-3"), c.receipt(t, "above"))
+	assert.ErrorIs(t, err, payments.ErrClaimAboveDebt)
+	_, err = c.svc.ClientCreate(ctx, c.eve, c.input(c.booking, "1000", "TRF-4"), c.receipt(t, "eve"))
+	assert.ErrorIs(t, err, payments.ErrNotYours)
+	assert.Equal(t, []string{*p.Foto}, c.keys(t), "no object of a refused claim")
+
+	_, err = c.off.ClientCreate(ctx, c.ana, c.input(c.booking, "1000", "TRF-5"), c.receipt(t, "off"))
+	assert.ErrorIs(t, err, payments.ErrStorageOff)
+	_, err = c.broken.ClientCreate(ctx, c.ana, c.input(c.booking, "1000", "TRF-6"), c.receipt(t, "broken"))
+	assert.Equal(t, clubhouse.Unavailable, clubhouse.KindOf(err), "%v", err)
+	var claims int
+	require.NoError(t, c.db.GetContext(ctx, &claims, `SELECT count(*) FROM payments WHERE claimed_transaction_id IS NOT NULL`))
+	assert.Equal(t, 1, claims)
 }

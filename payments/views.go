@@ -18,12 +18,14 @@ import (
 var errNoBookings = errors.New("payments: the booking views need Options.Bookings")
 
 // BookingView is a booking with what it costs, what its completed
-// payments cover (Amount) and its payments, pending first, then latest
-// first.
+// payments cover (Amount), its payments, pending first, then latest
+// first, and the last wall time at which its client may cancel or move it
+// themselves (booking.Bookings.Deadlines).
 type BookingView struct {
-	Booking  booking.Reservation
-	Amount   booking.Amount
-	Payments []Payment
+	Booking      booking.Reservation
+	Amount       booking.Amount
+	Payments     []Payment
+	CancelBefore time.Time
 }
 
 // views prices rows and reads their payments, in two queries for all.
@@ -32,6 +34,10 @@ func (s *Service) views(ctx context.Context, by clubhouse.Actor, rows []booking.
 		return nil, errNoBookings
 	}
 	amounts, err := s.bookings.Amounts(ctx, by, rows)
+	if err != nil {
+		return nil, err
+	}
+	deadlines, err := s.bookings.Deadlines(ctx, by, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +51,7 @@ func (s *Service) views(ctx context.Context, by clubhouse.Actor, rows []booking.
 	}
 	out := make([]BookingView, len(rows))
 	for i, r := range rows {
-		out[i] = BookingView{Booking: r, Amount: amounts[r.ID], Payments: pays[r.ID]}
+		out[i] = BookingView{Booking: r, Amount: amounts[r.ID], Payments: pays[r.ID], CancelBefore: deadlines[r.ID]}
 		if out[i].Payments == nil {
 			out[i].Payments = []Payment{}
 		}
@@ -77,19 +83,16 @@ func (s *Service) Booking(ctx context.Context, by clubhouse.Actor, id int64) (Bo
 	return s.view(ctx, by, r)
 }
 
-// BookingFile is a booking as the desk's page shows it: its balance and
-// payments (BookingView), how its price was made (Quote: the tariffs'
-// adjustments, the coupon's or contract's discount), its history, oldest
-// first, the payment types a payment of it may take, and the client's
-// cancellation deadline.
+// BookingFile is a booking as the desk's page shows it: its balance,
+// payments and the client's cancellation deadline (BookingView), how its
+// price was made (Quote: the tariffs' adjustments, the coupon's or
+// contract's discount), its history, oldest first, and the payment types a
+// payment of it may take.
 type BookingFile struct {
 	BookingView
 	Quote        booking.BookingQuote
 	History      []booking.HistoryEntry
 	PaymentTypes []booking.PaymentType
-	// CancelBefore is the last wall time at which its client may cancel
-	// or move it themselves (booking.Bookings.CancelBefore).
-	CancelBefore time.Time
 }
 
 // BookingFile returns the file of the booking with id, for staff. Errors:
@@ -108,9 +111,6 @@ func (s *Service) BookingFile(ctx context.Context, by clubhouse.Actor, id int64)
 		return BookingFile{}, err
 	}
 	if f.PaymentTypes, err = s.bookings.PaymentTypes(ctx, by); err != nil {
-		return BookingFile{}, err
-	}
-	if f.CancelBefore, err = s.bookings.CancelBefore(ctx, by, f.Booking); err != nil {
 		return BookingFile{}, err
 	}
 	return f, nil

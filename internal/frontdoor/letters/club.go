@@ -55,10 +55,11 @@ func (c *Composer) booking(ctx context.Context, n mail.Notice) (mail.Letter, err
 		},
 	}
 	if n.Kind == mail.KindBookingConfirmed && b.CancelledAt == nil {
-		until, err := s.Bookings.CancelBefore(ctx, asClub, b)
+		deadlines, err := s.Bookings.Deadlines(ctx, asClub, []booking.Reservation{b})
 		if err != nil {
 			return mail.Letter{}, err
 		}
+		until := deadlines[b.ID]
 		if until.After(s.Bookings.Now()) {
 			body.Note = p.T("mail.booking.cancel_until", "date", p.WallDate(until), "time", p.WallTime(until))
 		} else {

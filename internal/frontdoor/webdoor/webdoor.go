@@ -134,6 +134,23 @@ func (d *Door) serve(limit int64, area clubhouse.Area, csrf bool, h func(http.Re
 	}))
 }
 
+// Receipt reads the receipt photo of an Upload form's "receipt" field,
+// checked by its bytes (payments.ReadReceipt); nil when none was chosen.
+func Receipt(r *http.Request) (*payments.Receipt, error) {
+	file, hdr, err := r.FormFile("receipt")
+	if err == http.ErrMissingFile || (err == nil && hdr.Size == 0) {
+		if file != nil {
+			file.Close()
+		}
+		return nil, nil
+	}
+	if err != nil {
+		return nil, clubhouse.ErrInvalidData.Withf("The receipt could not be read: %v.", err)
+	}
+	defer file.Close()
+	return payments.ReadReceipt(file, "")
+}
+
 // readForm parses the form of a state-changing request, a multipart one
 // with its files; a body over its bound is ErrUploadTooLarge.
 func readForm(r *http.Request) error {

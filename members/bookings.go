@@ -1,0 +1,312 @@
+package members
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/webdoor"
+	"github.com/clubhouse-go/clubhouse/payments"
+)
+
+// The member's bookings: upcoming and past, each with what it costs and
+// what is paid; one booking with its payments, the transfer the member
+// reports with its receipt photo, and its cancellation inside the club's
+// window.
+
+// bookingsPerPage is how many bookings a page of the list holds.
+const bookingsPerPage = 50
+
+// bookingsPage is the data of the list: the upcoming bookings, soonest
+// first, and the others (past or cancelled), latest first.
+type bookingsPage struct {
+	Sections []bookingSection
+	// Next is the page of older bookings, 0 when there is none.
+	Next int
+}
+
+// bookingSection is a part of the list: its id, the catalog keys of its
+// title and of what it says when it has none, and its bookings.
+type bookingSection struct {
+	ID, Title, Empty string
+	Rows             []bookingRow
+}
+
+// bookingRow is a booking of the member as of the club's time now.
+type bookingRow struct {
+	payments.BookingView
+	Now time.Time
+}
+
+// bookings lists the member's bookings, ?page= from 1.
+func (a *App) bookings(w http.ResponseWriter, r *http.Request) error {
+	v := visitOf(r)
+	page := 1
+	if s := r.URL.Query().Get("page"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > clubhouse.MaxPage {
+			return clubhouse.ErrInvalidQuery.Withf("page must be an integer from 1 to %d.", clubhouse.MaxPage)
+		}
+		page = n
+	}
+	rows, total, err := v.Club.Payments.ClientBookings(r.Context(), v.Actor,
+		booking.ClientPageQuery{Page: page, Limit: bookingsPerPage, WithCancelled: true})
+	if err != nil {
+		return err
+	}
+	upcoming := bookingSection{ID: "upcoming", Title: "app.bookings.upcoming", Empty: "app.bookings.none"}
+	past := bookingSection{ID: "past", Title: "app.bookings.past", Empty: "app.bookings.none_past"}
+	now := v.Club.Bookings.Now()
+	for _, b := range rows {
+		row := bookingRow{BookingView: b, Now: now}
+		if b.Booking.CancelledAt == nil && b.Booking.Checkout.After(now) {
+			upcoming.Rows = append(upcoming.Rows, row)
+		} else {
+			past.Rows = append(past.Rows, row)
+		}
+	}
+	slices.Reverse(upcoming.Rows)
+	data := bookingsPage{Sections: []bookingSection{upcoming, past}}
+	if page*bookingsPerPage < total {
+		data.Next = page + 1
+	}
+	return a.rd.Render(w, r, http.StatusOK, "bookings.html", view(r, data))
+}
+
+// bookingPage is the data of one booking's page.
+type bookingPage struct {
+	bookingRow
+	Done         string // what was just done: booked, cancelled, reported
+	PaymentTypes []booking.PaymentType
+	// Receipts tells whether the club keeps receipt photos: without
+	// storage the form asks for none.
+	Receipts bool
+	Form     payForm
+}
+
+// payForm is the form of a reported transfer, as sent.
+type payForm struct {
+	Type      int64
+	Amount    string
+	Reference string
+}
+
+// Started tells whether the booking has started.
+func (b bookingRow) Started() bool { return !b.Booking.Checking.After(b.Now) }
+
+// CanCancel tells whether the member may still cancel the booking.
+func (b bookingRow) CanCancel() bool {
+	return b.Booking.CancelledAt == nil && b.Booking.NoShowAt == nil && b.CancelBefore.After(b.Now) && !b.Started()
+}
+
+// Owes tells whether something is left to pay.
+func (b bookingRow) Owes() bool { return b.Amount.Debt().IsPositive() }
+
+// Pending is the sum of the payments waiting for staff to validate them.
+func (b bookingRow) Pending() decimal.Decimal {
+	sum := decimal.Zero
+	for _, pay := range b.Payments {
+		if pay.StatusDetail == payments.DetailPending {
+			sum = sum.Add(pay.Amount)
+		}
+	}
+	return sum
+}
+
+// ToReport is what is left to pay beyond the payments reported and
+// waiting for staff: what a new report may claim.
+func (b bookingRow) ToReport() decimal.Decimal {
+	return decimal.Max(decimal.Zero, b.Amount.Debt().Sub(b.Pending()))
+}
+
+// State is where the booking stands (app.state.* in the catalogs): cancelled, paid,
+// its payment reported and waiting for staff, or owed.
+func (b bookingRow) State() string {
+	switch {
+	case b.Booking.CancelledAt != nil:
+		return "cancelled"
+	case !b.Owes():
+		return "paid"
+	case b.Pending().IsPositive():
+		return "pending"
+	}
+	return "owes"
+}
+
+// bookingPath is the page of the booking with id.
+func bookingPath(id int64) string { return Prefix + "bookings/" + strconv.FormatInt(id, 10) }
+
+// pathID reads the {id} of the path: 404 when it is not an id.
+func pathID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errNoPage
+	}
+	return id, nil
+}
+
+// bookingOf shows the member's booking of the path; another client's is
+// not found, as if it did not exist.
+func (a *App) bookingOf(w http.ResponseWriter, r *http.Request) error {
+	data, err := a.bookingData(r)
+	if err != nil {
+		return err
+	}
+	data.Done = doneOf(r.URL.Query().Get("done"))
+	return a.rd.Render(w, r, http.StatusOK, "booking.html", view(r, data))
+}
+
+// bookingData reads the booking of the path with its payments, and what
+// its payment form offers.
+func (a *App) bookingData(r *http.Request) (*bookingPage, error) {
+	id, err := pathID(r)
+	if err != nil {
+		return nil, err
+	}
+	v := visitOf(r)
+	b, err := v.Club.Payments.ClientBooking(r.Context(), v.Actor, id)
+	if err != nil {
+		return nil, err
+	}
+	data := &bookingPage{bookingRow: bookingRow{BookingView: b, Now: v.Club.Bookings.Now()},
+		Receipts: v.Club.Payments.CheckStorage() == nil}
+	data.Form = payForm{Amount: typed(data.ToReport())}
+	if data.ToReport().IsPositive() {
+		if data.PaymentTypes, err = v.Club.Bookings.PaymentTypes(r.Context(), v.Actor); err != nil {
+			return nil, err
+		}
+	}
+	return data, nil
+}
+
+// typed writes an amount as a person types it in the form: whole pesos
+// without decimals, else with two.
+func typed(d decimal.Decimal) string {
+	if d.IsInteger() {
+		return d.StringFixed(0)
+	}
+	return d.StringFixed(2)
+}
+
+// doneOf is what a booking's page says was just done, one of the known
+// outcomes ("" for anything else).
+func doneOf(s string) string {
+	switch s {
+	case "booked", "cancelled", "reported":
+		return s
+	}
+	return ""
+}
+
+// cancel cancels the member's booking inside the club's window; once the
+// window closed the page says so, and until when it was open.
+func (a *App) cancel(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	v := visitOf(r)
+	if _, err := v.Club.Payments.ClientCancel(r.Context(), v.Actor, id); err != nil {
+		return a.refuseOnBooking(w, r, "cancel", payForm{}, err)
+	}
+	http.Redirect(w, r, bookingPath(id)+"?done=cancelled", http.StatusSeeOther)
+	return nil
+}
+
+// The fields of the payment form.
+const (
+	fieldPayType   = "payment_type_id"
+	fieldAmount    = "amount"
+	fieldReference = "transaction_id"
+	fieldReceipt   = "receipt"
+)
+
+// maxReference bounds the transfer's reference, as the API does.
+const maxReference = payments.MaxTransactionID
+
+// report stores the transfer the member reports for their booking, with
+// its receipt photo when the club keeps them (required then): pending
+// until staff validate it.
+func (a *App) report(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	v := visitOf(r)
+	f := a.rd.Fields(r)
+	form := payForm{Type: f.ID(fieldPayType, true), Amount: f.Raw(fieldAmount), Reference: f.Text(fieldReference, true, maxReference)}
+	amount := f.Money(fieldAmount, true)
+	if f.OK() && !amount.IsPositive() {
+		f.Fail(fieldAmount, "err.positive")
+	}
+	var rc *payments.Receipt
+	if f.OK() && v.Club.Payments.CheckStorage() == nil {
+		if rc, err = webdoor.Receipt(r); err != nil {
+			return a.refuseOnBooking(w, r, fieldReceipt, form, err)
+		}
+		if rc == nil {
+			f.Fail(fieldReceipt, "app.pay.receipt_missing")
+		}
+		defer rc.Close()
+	}
+	if !f.OK() {
+		return a.refillBooking(w, r, form, f.Errors())
+	}
+	_, err = v.Club.Payments.ClientCreate(r.Context(), v.Actor, payments.Input{ReservationID: clubhouse.Some(id),
+		PaymentTypeID: clubhouse.Some(form.Type), Amount: clubhouse.Some(amount), TransactionID: clubhouse.Some(form.Reference)}, rc)
+	if err != nil {
+		return a.refuseOnBooking(w, r, payField(err), form, err)
+	}
+	http.Redirect(w, r, bookingPath(id)+"?done=reported", http.StatusSeeOther)
+	return nil
+}
+
+// payField is the field of the payment form a refusal is about.
+func payField(err error) string {
+	e := clubhouse.AsError(err)
+	if e == nil {
+		return ""
+	}
+	switch e.Code {
+	case payments.ErrClaimAboveDebt.Code, payments.ErrClaimsAboveDebt.Code:
+		return fieldAmount
+	case payments.ErrClaimRepeated.Code:
+		return fieldReference
+	case clubhouse.ErrInvalidReference.Code:
+		return fieldPayType
+	}
+	return ""
+}
+
+// refuseOnBooking answers a refused form of the booking's page: a refusal
+// the member can act on comes back on the page, by field; anything else
+// (another client's booking: not found) goes to the error page.
+func (a *App) refuseOnBooking(w http.ResponseWriter, r *http.Request, field string, form payForm, err error) error {
+	data, derr := a.bookingData(r)
+	if derr != nil {
+		return derr
+	}
+	if form.Amount != "" {
+		data.Form = form
+	}
+	return a.rd.Form(w, r, "booking.html", view(r, data), field, err)
+}
+
+// refillBooking shows the booking's page again with the payment form's
+// messages.
+func (a *App) refillBooking(w http.ResponseWriter, r *http.Request, form payForm, errs web.FormErrors) error {
+	data, err := a.bookingData(r)
+	if err != nil {
+		return err
+	}
+	data.Form = form
+	page := view(r, data)
+	page.Errors = errs
+	return a.rd.Render(w, r, http.StatusBadRequest, "booking.html", page)
+}
