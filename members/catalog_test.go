@@ -17,6 +17,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 	"github.com/clubhouse-go/clubhouse/payments"
+	"github.com/clubhouse-go/clubhouse/tickets"
 	"github.com/clubhouse-go/clubhouse/users"
 )
 
@@ -61,6 +62,9 @@ func TestCatalog_appKeys(t *testing.T) {
 	}
 	for _, k := range []string{classes.EnrollmentPending, classes.EnrollmentAccepted} {
 		keys["app.classes.enrollment."+k] = true
+	}
+	for _, k := range []string{tickets.TicketAvailable, tickets.TicketUsed, tickets.TicketExpired, tickets.TicketRefunded} {
+		keys["app.ticket."+k] = true
 	}
 	for _, k := range []string{fieldCourt, fieldDate, fieldStart, fieldMinutes, fieldKind, "notes"} {
 		keys["app.slot.field."+k] = true

@@ -81,6 +81,7 @@ func (a *App) routes() {
 	a.handle("GET "+Prefix+"classes", a.page(a.classesOf))
 	a.handle("POST "+Prefix+"classes/{id}/enroll", a.form(a.enroll))
 	a.handle("POST "+Prefix+"classes/{id}/withdraw", a.form(a.withdraw))
+	a.handle("GET "+Prefix+"tickets", a.page(a.ticketsOf))
 	a.handle("GET "+Prefix+"account", a.page(a.account))
 	a.handle("POST "+Prefix+"account/client", a.form(a.completeRecord))
 	a.handle(Prefix, a.in.Public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))

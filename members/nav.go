@@ -12,6 +12,7 @@ var navPages = []struct{ key, href string }{
 	{"app.nav.book", Prefix},
 	{"app.nav.bookings", Prefix + "bookings"},
 	{"app.nav.classes", Prefix + "classes"},
+	{"app.nav.tickets", Prefix + "tickets"},
 	{"app.nav.account", Prefix + "account"},
 }
 
