@@ -29,7 +29,7 @@ func TestTickets_heldWithTheirCodes(t *testing.T) {
 	require.NoError(t, err)
 	sell := func(email string) tickets.Sale {
 		s, err := c.app.Tickets.Sales.Sell(ctx, staff, tickets.SaleInput{PackageID: clubhouse.Some(pack.ID),
-			Buyer: tickets.BuyerInput{Name: clubhouse.Some("Comprador"), Document: clubhouse.Some("CC 1"), Email: clubhouse.Some(email)},
+			Buyer:   tickets.BuyerInput{Name: clubhouse.Some("Comprador"), Document: clubhouse.Some("CC 1"), Email: clubhouse.Some(email)},
 			Payment: &tickets.SalePaymentInput{PaymentTypeID: clubhouse.Some(c.card), Amount: clubhouse.Some(decimal.NewFromInt(30000))}})
 		require.NoError(t, err)
 		return s
