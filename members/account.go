@@ -6,6 +6,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
 )
 
 // The account page: who is signed in, and their client record, which the
@@ -20,6 +21,10 @@ type accountPage struct {
 	Types []booking.DocumentType
 	// Form is the record's form as sent, shown again with its messages.
 	Form recordForm
+	// PushKey is the server's VAPID public key, which the browser
+	// subscribes with; "" when push is not configured (no switch shown).
+	PushKey string
+	Done    string // what was just done: push_on, push_off
 }
 
 // recordForm is the client record's form.
@@ -47,7 +52,27 @@ func (a *App) account(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	switch d := r.URL.Query().Get("done"); d {
+	case "push_on", "push_off":
+		data.Done = d
+	}
 	return a.rd.Render(w, r, http.StatusOK, "account.html", view(r, data))
+}
+
+// refuseOnAccount shows the account page again with the messages of a
+// form's fields, or with err when a person can act on it (the form as a
+// whole); any other error goes to the error page.
+func (a *App) refuseOnAccount(w http.ResponseWriter, r *http.Request, errs web.FormErrors, err error) error {
+	data, derr := a.accountData(r)
+	if derr != nil {
+		return derr
+	}
+	page := view(r, data)
+	if err != nil {
+		return a.rd.Form(w, r, "account.html", page, "", err)
+	}
+	page.Errors = errs
+	return a.rd.Render(w, r, http.StatusBadRequest, "account.html", page)
 }
 
 // accountData reads the person's client record, and the document types
@@ -59,6 +84,9 @@ func (a *App) accountData(r *http.Request) (*accountPage, error) {
 	switch {
 	case err == nil:
 		data.Client = &c
+		if key, err := v.Club.Push.PublicKey(); err == nil {
+			data.PushKey = key
+		}
 		return data, nil
 	case !errors.Is(err, booking.ErrClientNotFound):
 		return nil, err

@@ -47,11 +47,11 @@ var bogota = func() *time.Location {
 	return z
 }()
 
-func newBookClub(t *testing.T) *bookClub {
+func newBookClub(t *testing.T, opts ...apptest.Option) *bookClub {
 	t.Helper()
 	server := mailtest.New(t)
-	app := apptest.New(t, apptest.WithMail(server), apptest.WithObjects(objtest.Store(t, objtest.New(t))),
-		apptest.WithClock(apptest.NewClockAt(time.Date(2030, 3, 4, 8, 0, 0, 0, bogota))))
+	app := apptest.New(t, append([]apptest.Option{apptest.WithMail(server), apptest.WithObjects(objtest.Store(t, objtest.New(t))),
+		apptest.WithClock(apptest.NewClockAt(time.Date(2030, 3, 4, 8, 0, 0, 0, bogota)))}, opts...)...)
 	app.RunMail()
 	admin := app.AsAdmin()
 	courtType := admin.Post("/api/admin/court-types", map[string]any{"name": "Pádel"}).Status(t, http.StatusCreated).ID(t)
@@ -79,6 +79,15 @@ func newBookClub(t *testing.T) *bookClub {
 	require.Equal(t, http.StatusSeeOther, page.Status, page.Body)
 	require.Equal(t, "/app/", page.Location(), "signing in lands on the book page")
 	return c
+}
+
+// anaClient is the id of Ana's client record.
+func (c *bookClub) anaClient(t *testing.T) int64 {
+	t.Helper()
+	var id int64
+	require.NoError(t, c.app.DB.GetContext(t.Context(), &id, `SELECT c.id FROM clients c JOIN users u ON u.id = c.user_id
+		WHERE u.email = 'ana@example.com'`))
+	return id
 }
 
 // book makes Ana's booking through the JSON API and returns its id.

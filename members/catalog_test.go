@@ -66,6 +66,9 @@ func TestCatalog_appKeys(t *testing.T) {
 	for _, k := range []string{tickets.TicketAvailable, tickets.TicketUsed, tickets.TicketExpired, tickets.TicketRefunded} {
 		keys["app.ticket."+k] = true
 	}
+	for _, k := range []string{"app.short_name", "app.description", "app.push.done.push_on", "app.push.done.push_off"} {
+		keys[k] = true
+	}
 	for _, k := range []string{fieldCourt, fieldDate, fieldStart, fieldMinutes, fieldKind, "notes"} {
 		keys["app.slot.field."+k] = true
 	}

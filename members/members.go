@@ -28,6 +28,11 @@ const maxFormBytes = 64 << 10
 // Prefix is where the app is mounted; every path it serves is under it.
 const Prefix = "/app/"
 
+// RefreshHeader marks a page's own refresh in the background, after a
+// live update: it reads the session without keeping it alive, so that
+// only the member's requests do.
+const RefreshHeader = "X-App-Refresh"
+
 // App is the members' app, an http.Handler of the paths under Prefix.
 type App struct {
 	o        Options
@@ -37,6 +42,8 @@ type App struct {
 	in       *webdoor.Door // the way in of the pages and forms
 	mux      *http.ServeMux
 	patterns []string
+	icons    []icon
+	worker   []byte // the service worker's script
 }
 
 // New returns the app with its pages parsed and its routes registered.
@@ -44,11 +51,18 @@ type App struct {
 // file the app does not hold.
 func New(o Options) (*App, error) {
 	in, assets, err := webdoor.Open(&o, webdoor.Site{Prefix: Prefix, Home: Prefix, Pages: templateFiles, Files: staticFiles,
-		Styles: []string{"app.css"}}, maxFormBytes)
+		Styles: []string{"app.css"}, Scripts: []string{"app.js"}}, maxFormBytes)
 	if err != nil {
 		return nil, err
 	}
 	a := &App{o: o, rd: in.Renderer, assets: assets, cookie: in.Cookie, in: in, mux: http.NewServeMux()}
+	if a.icons, err = newIcons(); err != nil {
+		return nil, err
+	}
+	if a.worker, err = newWorker(assets.URLs()); err != nil {
+		return nil, err
+	}
+	in.Peek = func(r *http.Request) bool { return r.Header.Get(RefreshHeader) != "" }
 	a.routes()
 	return a, nil
 }
@@ -59,6 +73,12 @@ func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTT
 // routes lists every page and form of the app.
 func (a *App) routes() {
 	a.handle(Prefix+"static/", a.assets)
+	a.handle("GET "+Prefix+"manifest.webmanifest", http.HandlerFunc(a.serveManifest))
+	a.handle("GET "+Prefix+"sw.js", http.HandlerFunc(a.serveWorker))
+	for _, ic := range a.icons {
+		a.handle("GET "+Prefix+ic.name, ic)
+	}
+	a.handle("GET "+Prefix+"offline", a.in.Public(a.offline))
 	a.handle("GET "+Prefix+"lang", web.Secure(http.HandlerFunc(a.rd.SwitchLanguage)))
 	a.handle("GET "+Prefix+"login", a.in.Public(a.loginPage))
 	a.handle("POST "+Prefix+"login", a.in.Public(a.signIn))
@@ -82,6 +102,8 @@ func (a *App) routes() {
 	a.handle("POST "+Prefix+"classes/{id}/enroll", a.form(a.enroll))
 	a.handle("POST "+Prefix+"classes/{id}/withdraw", a.form(a.withdraw))
 	a.handle("GET "+Prefix+"tickets", a.page(a.ticketsOf))
+	a.handle("POST "+Prefix+"notifications", a.form(a.subscribe))
+	a.handle("POST "+Prefix+"notifications/off", a.form(a.unsubscribe))
 	a.handle("GET "+Prefix+"account", a.page(a.account))
 	a.handle("POST "+Prefix+"account/client", a.form(a.completeRecord))
 	a.handle(Prefix, a.in.Public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))

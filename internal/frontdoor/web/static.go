@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -95,6 +96,17 @@ func (a *Assets) URL(name string) (string, error) {
 		return "", fmt.Errorf("no asset %q", name)
 	}
 	return a.prefix + hashed, nil
+}
+
+// URLs returns the path of every file under its hashed name, sorted: what
+// a service worker keeps for a page opened offline.
+func (a *Assets) URLs() []string {
+	out := make([]string, 0, len(a.files))
+	for hashed := range a.files {
+		out = append(out, a.prefix+hashed)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // ServeHTTP serves a file by its hashed name under the prefix, immutable

@@ -1,0 +1,131 @@
+// app.js: what the members' app does with JavaScript on. It registers
+// the service worker (the app installs, and opens without a network);
+// says when the page shown is a copy kept offline (the worker marks it)
+// or the device is offline; turns the member's push notifications on and
+// off (the browser asks for permission only then); and keeps the pages
+// marked data-live current: each message of the kinds the page names
+// (data-events: the member's bookings, payments or classes, a court's
+// free times) on the realtime relay fetches the page again and swaps its
+// live part in place. Without JavaScript every page and form works the
+// same, without these.
+const workers = "serviceWorker" in navigator;
+if (workers) navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch(() => {});
+
+const note = document.getElementById("offline-note");
+const showNote = () => {
+  if (note) note.hidden = navigator.onLine && note.dataset.kept !== "true";
+};
+addEventListener("online", showNote);
+addEventListener("offline", showNote);
+showNote();
+
+// fromBase64url reads the VAPID key as PushManager.subscribe takes it.
+const fromBase64url = (s) => {
+  const raw = atob(s.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (s.length % 4)) % 4));
+  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+};
+
+const box = document.getElementById("push");
+if (box && workers && "PushManager" in window && "Notification" in window) {
+  const button = document.getElementById("push-toggle");
+  const state = document.getElementById("push-state");
+  const post = (path, fields) =>
+    fetch(path, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrf_token: box.dataset.csrf, ...fields }),
+    });
+  const show = (on) => {
+    button.textContent = on ? button.dataset.turnOff : button.dataset.turnOn;
+    button.setAttribute("aria-pressed", String(on));
+    state.textContent = on ? state.dataset.msgOn : state.dataset.msgOff;
+  };
+  const current = async () => (await navigator.serviceWorker.ready).pushManager.getSubscription();
+  box.hidden = false;
+  current().then((s) => show(Boolean(s)), () => show(false));
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const had = await current();
+      if (had) {
+        await post("/app/notifications/off", { endpoint: had.endpoint });
+        await had.unsubscribe();
+        show(false);
+        return;
+      }
+      if ((await Notification.requestPermission()) !== "granted") {
+        state.textContent = state.dataset.msgDenied;
+        return;
+      }
+      const registration = await navigator.serviceWorker.ready;
+      const sub = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: fromBase64url(box.dataset.key) });
+      const j = sub.toJSON();
+      const res = await post("/app/notifications", { endpoint: j.endpoint, p256dh: j.keys.p256dh, auth: j.keys.auth });
+      if (!res.ok) {
+        await sub.unsubscribe();
+        state.textContent = state.dataset.msgFailed;
+        return;
+      }
+      show(true);
+    } catch {
+      state.textContent = state.dataset.msgFailed;
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+const live = document.querySelector("[data-live]");
+if (live && "WebSocket" in window) {
+  // The page names the messages that change it.
+  const watched = new Set((live.dataset.events || "").split(" "));
+  let timer = 0;
+  let wait = 1000;
+  let missed = false;
+  const refresh = async () => {
+    // The header says this is no person's request: it does not keep the
+    // session alive.
+    const res = await fetch(location.href, { credentials: "same-origin", headers: { Accept: "text/html", "X-App-Refresh": "1" } });
+    if (res.redirected) {
+      location.reload();
+      return;
+    }
+    if (!res.ok) return;
+    const fresh = new DOMParser().parseFromString(await res.text(), "text/html").getElementById(live.id);
+    if (!fresh) return;
+    live.replaceChildren(...fresh.childNodes);
+    live.dataset.updated = String(Date.now());
+  };
+  const soon = () => {
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 150);
+  };
+  const connect = () => {
+    const url = new URL(live.dataset.live, location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(url);
+    socket.addEventListener("open", () => {
+      wait = 1000;
+      socket.send(JSON.stringify({ type: "subscribe", room: "app" }));
+      if (missed) soon();
+    });
+    socket.addEventListener("message", (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === "subscribed") live.dataset.listening = "true";
+      if (m.type === "message" && watched.has(m.event)) soon();
+    });
+    socket.addEventListener("close", (e) => {
+      delete live.dataset.listening;
+      // 4001: the session's idle time ran out; 4003: its user changed.
+      if (e.code === 4001 || e.code === 4003) {
+        location.reload();
+        return;
+      }
+      missed = true;
+      setTimeout(connect, wait);
+      wait = Math.min(wait * 2, 30000);
+    });
+  };
+  connect();
+}
