@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -175,8 +176,11 @@ func TestBook_aFreeSlotWithItsPrice(t *testing.T) {
 	require.NoError(t, c.app.DB.GetContext(t.Context(), &notes, `SELECT r.notes FROM reservations r JOIN clients cl ON cl.id = r.client_id
 		JOIN users u ON u.id = cl.user_id WHERE r.id = $1 AND u.email = 'ana@example.com'`, loc[1]))
 	assert.Equal(t, "Traigo pelotas", notes, "Ana's booking")
-	msg := c.mail.Wait(t, "ana@example.com", 1, 10*time.Second)[0]
-	assert.Contains(t, msg.Subject, "reserva")
+	mails := c.mail.Wait(t, "ana@example.com", 2, 10*time.Second)
+	linked := slices.ContainsFunc(mails, func(m mailtest.Message) bool {
+		return strings.Contains(m.Subject, "reserva") && strings.Contains(m.Text, "/app/bookings/"+loc[1])
+	})
+	assert.True(t, linked, "the confirmation links the booking's page in the app")
 
 	page = c.b.Post("/app/book", fields)
 	assert.Equal(t, http.StatusConflict, page.Status, "the same slot again")

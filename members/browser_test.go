@@ -159,3 +159,49 @@ func TestBrowser_bookPayCancel(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowser_waitlistAndLateCancel: with JavaScript on and off, Ana
+// joins the waitlist of a full class and reads her position, and reads
+// why a booking inside the cancellation window can no longer be
+// cancelled by her; the pages pass axe-core.
+func TestBrowser_waitlistAndLateCancel(t *testing.T) {
+	t.Parallel()
+	for name, opts := range map[string][]browsertest.Option{
+		"js":    {browsertest.WithLanguage("es-CO,es")},
+		"no-js": {browsertest.WithLanguage("es-CO,es"), browsertest.WithoutJavaScript()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c := newBookClub(t)
+			class := c.newClass(t, "Pádel inicial")
+			leo := c.app.As(c.app.User("leo@example.com"))
+			var doc int64
+			require.NoError(t, c.app.DB.GetContext(t.Context(), &doc, `SELECT id FROM document_types LIMIT 1`))
+			leo.Post("/api/account/client", map[string]any{"email": "leo@example.com", "first_name": "Leo", "last_name": "Ríos",
+				"document": "2030", "document_type_id": doc}).Status(t, http.StatusCreated)
+			leo.Post(fmt.Sprintf("/api/account/classes/%d/enroll", class), map[string]any{"payments": []any{}}).Status(t, http.StatusCreated)
+			late := c.book(t, c.court, "2030-03-04T15:00:00", "2030-03-04T16:00:00")
+
+			ctx := browsertest.New(t, opts...)
+			browsertest.Open(t, ctx, c.app.URL+"/app/login")
+			require.NoError(t, chromedp.Do(ctx,
+				chromedp.SendKeys(chromedp.ID("email"), "ana@example.com"),
+				chromedp.SendKeys(chromedp.ID("password"), "password-ana@example.com\n"),
+				chromedp.WaitVisible(chromedp.ID("day-form")),
+			))
+			browsertest.Open(t, ctx, c.app.URL+"/app/classes")
+			card := fmt.Sprintf("#class-%d", class)
+			assert.Contains(t, browsertest.Text(t, ctx, card+" .places"), "Sin cupos")
+			browsertest.RequireAccessible(t, ctx)
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(card+" button")), chromedp.WaitVisible(chromedp.ID("done"))))
+			assert.Equal(t, "Estás en la lista de espera: puesto 1.", browsertest.Text(t, ctx, card+" .mine"))
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "waitlisted")
+
+			browsertest.Open(t, ctx, fmt.Sprintf("%s/app/bookings/%d", c.app.URL, late))
+			assert.Contains(t, browsertest.Text(t, ctx, "#cancel-closed"), "El plazo para cancelarla tú mismo terminó el lunes 4 de marzo de 2030 a las 03:00.")
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "late")
+		})
+	}
+}

@@ -66,7 +66,8 @@ func TestClasses_enrollAndTheWaitlist(t *testing.T) {
 	leo.Delete(fmt.Sprintf("/api/account/classes/%d/enroll", class), nil).Status(t, http.StatusOK)
 	page = c.b.Get("/app/classes")
 	assert.Contains(t, page.Body, `<p class="mine">Estás inscrito`, "the freed place is Ana's")
-	c.mail.Wait(t, "ana@example.com", 1, 10*time.Second)
+	promoted := c.mail.Wait(t, "ana@example.com", 1, 10*time.Second)[0]
+	assert.Contains(t, promoted.Text, "/app/classes", "the message links the app's classes")
 
 	page = c.b.Post(fmt.Sprintf("/app/classes/%d/withdraw", class), url.Values{})
 	require.Equal(t, http.StatusSeeOther, page.Status, page.Body)

@@ -2,11 +2,13 @@ package app
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/letters"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/mail"
+	"github.com/clubhouse-go/clubhouse/members"
 )
 
 // MailInterval is how often the mail sender looks for messages due again
@@ -17,7 +19,8 @@ const MailInterval = 10 * time.Second
 // club's services, over SMTP_URL from MAIL_FROM, or, without SMTP_URL,
 // to the log, which it says.
 func (a *App) sender(cfg Config, db *sqldb.DB, now func() time.Time) (*mail.Sender, error) {
-	composer, err := letters.New(letters.Options{Services: a.Services, Club: cfg.MailFrom.Name})
+	composer, err := letters.New(letters.Options{Services: a.Services, Club: cfg.MailFrom.Name,
+		App: strings.TrimSuffix(cfg.PublicBaseURL, "/") + members.Prefix})
 	if err != nil {
 		return nil, err
 	}

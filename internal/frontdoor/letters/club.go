@@ -54,6 +54,7 @@ func (c *Composer) booking(ctx context.Context, n mail.Notice) (mail.Letter, err
 			{p.T("mail.booking.paid"), p.Money(a.Paid)},
 		},
 	}
+	body.Action = c.appLink(p.T("mail.booking.action"), "bookings/"+strconv.FormatInt(b.ID, 10))
 	if n.Kind == mail.KindBookingConfirmed && b.CancelledAt == nil {
 		deadlines, err := s.Bookings.Deadlines(ctx, asClub, []booking.Reservation{b})
 		if err != nil {
@@ -104,7 +105,17 @@ func (c *Composer) enrollment(ctx context.Context, n mail.Notice) (mail.Letter, 
 			{p.T("mail.class.dates"), p.T("mail.class.from_to", "start", p.WallDate(cl.StartDate), "end", p.WallDate(cl.EndDate))},
 			{p.T("mail.class.price"), p.Money(cl.SinglePrice)},
 		},
+		Action: c.appLink(p.T("mail.class.action"), "classes"),
 	})
+}
+
+// appLink is the button to the members' app's page at path (under
+// Options.App), labelled label; nil without the app's address.
+func (c *Composer) appLink(label, path string) *action {
+	if c.o.App == "" {
+		return nil
+	}
+	return &action{Label: label, URL: c.o.App + path}
 }
 
 // receipt is the letter of a ticket sale: what was bought, its total, when
@@ -137,6 +148,7 @@ func (c *Composer) receipt(ctx context.Context, n mail.Notice) (mail.Letter, err
 			{p.T("mail.receipt.expires"), expires},
 		},
 		ItemsTitle: p.T("mail.receipt.codes"),
+		Action:     c.appLink(p.T("mail.receipt.action"), "tickets"),
 	}
 	for _, strip := range sale.Strips {
 		for _, t := range strip.Tickets {

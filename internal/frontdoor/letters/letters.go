@@ -40,6 +40,10 @@ type Options struct {
 	Services *club.Services // the club's services: the recipients, and what the messages tell of
 	Club     string         // the club's name (MAIL_FROM's); "": Clubhouse
 	Catalog  *web.Catalog   // nil: the web kit's (web.LoadCatalog)
+	// App is the address of the members' app ("https://club.example/app/"):
+	// a letter of a booking, a class or tickets links the app's page of
+	// it. "": no such link.
+	App string
 }
 
 // Composer is the mail.Composer of the club's messages.
