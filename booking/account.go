@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -40,15 +41,33 @@ func (t reservationType) plain() error {
 }
 
 // ClientPageQuery is a page of a client's bookings: Page from 1 to
-// clubhouse.MaxPage, Limit up to AccountPaging's maximum (0: its default).
+// clubhouse.MaxPage, Limit up to AccountPaging's maximum (0: its default),
+// of the Part of them asked for.
 type ClientPageQuery struct {
 	Page, Limit   int
-	WithCancelled bool // cancelled bookings too; without it, only the others
+	WithCancelled bool // cancelled bookings too; without it, only the others (AllBookings only)
+	Part          ClientPart
 }
 
-// ClientPage returns one page of the bookings of by's client, latest first,
-// and their total count; none when by has no client record. Errors:
-// ErrInvalidQuery for a page out of AccountPaging.
+// ClientPart is which of a client's bookings a page lists, as of the
+// club's wall time now.
+type ClientPart int
+
+const (
+	// AllBookings are every booking (cancelled ones as WithCancelled
+	// says), the latest first.
+	AllBookings ClientPart = iota
+	// UpcomingBookings are those not cancelled that have not ended, the
+	// soonest first.
+	UpcomingBookings
+	// PastBookings are those that have ended or were cancelled, the
+	// latest first.
+	PastBookings
+)
+
+// ClientPage returns one page of the bookings of by's client, of p.Part,
+// and how many there are in all; none when by has no client record.
+// Errors: ErrInvalidQuery for a page out of AccountPaging.
 func (b *Bookings) ClientPage(ctx context.Context, by clubhouse.Actor, p ClientPageQuery) ([]Reservation, int, error) {
 	limit, offset, err := AccountPaging.Numbered(p.Page, p.Limit)
 	if err != nil {
@@ -58,15 +77,21 @@ func (b *Bookings) ClientPage(ctx context.Context, by clubhouse.Actor, p ClientP
 	if err != nil || clientID == 0 {
 		return []Reservation{}, 0, err
 	}
-	rows, err := b.store.list(ctx, b.db, BookingFilter{ClientID: clientID, WithCancelled: p.WithCancelled, Limit: limit, Offset: offset})
+	f := BookingFilter{ClientID: clientID, WithCancelled: p.WithCancelled, Limit: limit, Offset: offset}
+	now := b.Now()
+	switch p.Part {
+	case UpcomingBookings:
+		f.WithCancelled, f.ActiveAt, f.Soonest = false, &now, true
+	case PastBookings:
+		f.WithCancelled, f.EndedAt = true, &now
+	}
+	rows, err := b.store.list(ctx, b.db, f)
 	if err != nil {
 		return nil, 0, err
 	}
-	var total int
-	err = b.db.GetContext(ctx, &total, `SELECT count(*) FROM reservations WHERE client_id = $1 AND ($2 OR cancelled_at IS NULL)`,
-		clientID, p.WithCancelled)
+	total, err := b.store.count(ctx, b.db, f)
 	if err != nil {
-		return nil, 0, fmt.Errorf("count bookings: %w", err)
+		return nil, 0, err
 	}
 	return rows, total, nil
 }
@@ -362,34 +387,14 @@ func (b *Bookings) Availability(ctx context.Context, by clubhouse.Actor, checkin
 // DayGrid returns, for every court in id order, the 30-minute slots of the
 // date of day: whether the club is open then, whether a client may book
 // each (free, and allowed by the club's rules for a client's booking of
-// that slot alone, else the rule's refusal), and what booking it alone costs for reservation type
-// typeID (0: no type-specific tariffs or rules apply). Errors:
-// pricing.ErrDateRange for a date outside the calendar.
+// that slot alone, else the rule's refusal), and what booking it alone
+// costs for reservation type typeID (0: no type-specific tariffs or rules
+// apply). Errors: pricing.ErrDateRange for a date outside the calendar.
 func (b *Bookings) DayGrid(ctx context.Context, by clubhouse.Actor, day time.Time, typeID int64) ([]GridRow, error) {
 	if err := by.RequireSignedIn(); err != nil {
 		return nil, err
 	}
-	day = time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
-	if !pricing.InRange(day) {
-		return nil, pricing.ErrDateRange
-	}
-	all, err := list[Court](ctx, b.db, courts, "")
-	if err != nil {
-		return nil, err
-	}
-	booked, err := b.store.overlapping(ctx, b.db, 0, Span{Start: day, End: day.AddDate(0, 0, 1)})
-	if err != nil {
-		return nil, fmt.Errorf("day grid: %w", err)
-	}
-	set, err := b.tariffs.compiled(ctx, b.db)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := NewChecker(booked).Grid(day, all, set, typeID)
-	if err != nil {
-		return nil, err
-	}
-	rules, err := b.rules.current(ctx, b.db)
+	rows, rules, err := b.freeGrid(ctx, day, typeID)
 	if err != nil {
 		return nil, err
 	}
@@ -405,4 +410,122 @@ func (b *Bookings) DayGrid(ctx context.Context, by clubhouse.Actor, day time.Tim
 		}
 	}
 	return rows, nil
+}
+
+// freeGrid is the grid of day's date, each slot Available when its court
+// is free then (no rule applied, Open unset), and the club's rules.
+func (b *Bookings) freeGrid(ctx context.Context, day time.Time, typeID int64) ([]GridRow, Rules, error) {
+	day = time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
+	if !pricing.InRange(day) {
+		return nil, Rules{}, pricing.ErrDateRange
+	}
+	all, err := list[Court](ctx, b.db, courts, "")
+	if err != nil {
+		return nil, Rules{}, err
+	}
+	booked, err := b.store.overlapping(ctx, b.db, 0, Span{Start: day, End: day.AddDate(0, 0, 1)})
+	if err != nil {
+		return nil, Rules{}, fmt.Errorf("day grid: %w", err)
+	}
+	set, err := b.tariffs.compiled(ctx, b.db)
+	if err != nil {
+		return nil, Rules{}, err
+	}
+	rows, err := NewChecker(booked).Grid(day, all, set, typeID)
+	if err != nil {
+		return nil, Rules{}, err
+	}
+	rules, err := b.rules.current(ctx, b.db)
+	return rows, rules, err
+}
+
+// DayStarts are the times a client may start a booking of one length on
+// one day, court by court, and why the day's other times may not be
+// booked.
+type DayStarts struct {
+	Courts []CourtStarts // every court, in id order
+	// Refusals are the club's rules that refuse the bookings of that
+	// length starting at the day's free times, each once: that the club
+	// is closed only when it is closed all day, that a time has passed
+	// only when no time is left.
+	Refusals []*clubhouse.Error
+}
+
+// CourtStarts are one court's free starts.
+type CourtStarts struct {
+	Court  Court
+	Starts []Start
+}
+
+// Start is a time a booking may start and what the booking costs with
+// the tariffs (before a coupon or contract).
+type Start struct {
+	At    time.Time
+	Price decimal.Decimal
+}
+
+// ClientDay returns the times of day's date at which by's client may book
+// a court for minutes with reservation type typeID: the court free for the
+// whole span, and the club's rules allowing the span as the client's own
+// booking (opening hours over all of it, its length, notice and advance,
+// the client's limit of bookings counted). The price of a start is the sum
+// of its slots' prices, which is its quote. Errors:
+// clubhouse.ErrUnauthorized for the anonymous actor, ErrInvalidQuery for a
+// length that is not a positive number of slots within a day,
+// pricing.ErrDateRange for a date outside the calendar.
+func (b *Bookings) ClientDay(ctx context.Context, by clubhouse.Actor, day time.Time, typeID int64, minutes int) (DayStarts, error) {
+	if err := by.RequireSignedIn(); err != nil {
+		return DayStarts{}, err
+	}
+	if minutes <= 0 || minutes%pricing.SlotMinutes != 0 || minutes > 24*60 {
+		return DayStarts{}, clubhouse.ErrInvalidQuery.Withf("minutes must be a positive multiple of %d up to a day, not %d.", pricing.SlotMinutes, minutes)
+	}
+	rows, rules, err := b.freeGrid(ctx, day, typeID)
+	if err != nil {
+		return DayStarts{}, err
+	}
+	now := b.Now()
+	a := Attempt{Now: now, TypeID: typeID, Client: true, Future: -1}
+	clientID, err := ClientOf(ctx, b.db, by)
+	if err != nil {
+		return DayStarts{}, err
+	}
+	if clientID != 0 && rules.CountsFuture(a) {
+		if a.Future, err = (rulesStore{}).futureBookings(ctx, b.db, clientID, now, 0, false); err != nil {
+			return DayStarts{}, fmt.Errorf("count bookings: %w", err)
+		}
+	}
+	n := minutes / pricing.SlotMinutes
+	out := DayStarts{Courts: make([]CourtStarts, len(rows))}
+	open, found := false, false
+	for i, row := range rows {
+		out.Courts[i].Court = row.Court
+		for j, sl := range row.Slots {
+			open = open || rules.Open(Span{Start: sl.Start, End: sl.Start.Add(pricing.SlotMinutes * time.Minute)})
+			if j+n > len(row.Slots) {
+				continue
+			}
+			run := row.Slots[j : j+n]
+			if slices.ContainsFunc(run, func(s GridSlot) bool { return !s.Available }) {
+				continue
+			}
+			a.Span = Span{Start: sl.Start, End: sl.Start.Add(time.Duration(minutes) * time.Minute)}
+			if e := clubhouse.AsError(rules.Check(a)); e != nil {
+				if !slices.ContainsFunc(out.Refusals, func(r *clubhouse.Error) bool { return r.Code == e.Code }) {
+					out.Refusals = append(out.Refusals, e)
+				}
+				continue
+			}
+			price := decimal.Zero
+			for _, s := range run {
+				price = price.Add(s.Price)
+			}
+			out.Courts[i].Starts = append(out.Courts[i].Starts, Start{At: sl.Start, Price: price})
+			found = true
+		}
+	}
+	out.Refusals = slices.DeleteFunc(out.Refusals, func(e *clubhouse.Error) bool {
+		return open && e.Code == ErrRuleClosed.Code || found && e.Code == ErrRulePast.Code
+	})
+	return out, nil
 }

@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -78,6 +79,17 @@ func (b *Bookings) ClientCancel(ctx context.Context, by clubhouse.Actor, id int6
 		return Reservation{}, err
 	}
 	return b.cancel(ctx, by, id, &clientID, false, b.change(by, ActionCancelled))
+}
+
+// ClientMayCancel tells whether the booking's client may still cancel it
+// themselves at the club's wall time now, given its cancellation deadline
+// before (Bookings.Deadlines): it is not cancelled, not held by a class or
+// an event, not marked a no-show, and has neither started nor passed its
+// deadline. ClientCancel judges the same; a page shows its button by
+// this.
+func (r Reservation) ClientMayCancel(now, before time.Time) bool {
+	_, held := r.Hold()
+	return r.CancelledAt == nil && !held && r.NoShowAt == nil && now.Before(before) && now.Before(r.Checking)
 }
 
 // cancel is Cancel of a booking that must belong to the client owner when

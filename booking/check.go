@@ -76,7 +76,9 @@ func (b *Bookings) Check(ctx context.Context, by clubhouse.Actor, in CheckInput)
 // counted), whether the court is free, and until when they could cancel
 // it. in.ClientID is ignored; in.ExcludeID must be their own booking.
 // Errors: clubhouse.ErrUnauthorized for the anonymous actor; as Check,
-// without its ErrForbidden; ErrNoClient when by has no client record,
+// without its ErrForbidden; ErrNoClient when by has no client record;
+// ErrClassType or ErrHeldType for a type a client does not book, and the
+// invalid reference of an unknown one (as ClientCreate refuses them);
 // ErrBookingNotFound for an ExcludeID that is not theirs.
 func (b *Bookings) ClientCheck(ctx context.Context, by clubhouse.Actor, in CheckInput) (SlotCheck, error) {
 	if err := by.RequireSignedIn(); err != nil {
@@ -88,6 +90,9 @@ func (b *Bookings) ClientCheck(ctx context.Context, by clubhouse.Actor, in Check
 	}
 	if clientID == 0 {
 		return SlotCheck{}, ErrNoClient
+	}
+	if err := b.clientType(ctx, b.db, in.ReservationTypeID); err != nil {
+		return SlotCheck{}, err
 	}
 	if in.ExcludeID != 0 {
 		if _, err := b.ClientGet(ctx, by, in.ExcludeID); err != nil {

@@ -179,6 +179,10 @@ func TestBookings_ClientCheck(t *testing.T) {
 	assert.ErrorIs(t, err, booking.ErrBookingNotFound, "Ana's booking is not Bob's to move")
 	_, err = c.b.ClientCheck(t.Context(), c.eve, in(c.court, "2026-03-10 10:00", "2026-03-10 11:00"))
 	assert.ErrorIs(t, err, booking.ErrNoClient)
+	class := in(c.court, "2026-03-10 10:00", "2026-03-10 11:00")
+	class.ReservationTypeID = c.class
+	_, err = c.b.ClientCheck(t.Context(), c.bob, class)
+	assert.ErrorIs(t, err, booking.ErrClassType, "classes are enrolled in")
 	assert.Equal(t, bookings, c.count(t, `SELECT count(*) FROM reservations`), "nothing written")
 }
 
@@ -217,4 +221,90 @@ func TestBookings_Deadlines(t *testing.T) {
 	assert.Equal(t, map[int64]time.Time{short.ID: wall(t, "2026-03-10 10:00"), long.ID: wall(t, "2026-03-09 12:00")}, got)
 	_, err = c.b.Deadlines(t.Context(), c.bob, []booking.Reservation{short})
 	assert.ErrorIs(t, err, clubhouse.ErrForbidden, "Ana's booking is not Bob's")
+}
+
+// TestBookings_ClientPage_parts: a member's upcoming bookings come
+// soonest first without the cancelled ones; the past part holds those
+// over or cancelled, latest first; each counts its own.
+func TestBookings_ClientPage_parts(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	past := c.book(t, c.court, c.anaClient, "2026-03-01 10:00", "2026-03-01 11:00")
+	later := c.book(t, c.court, c.anaClient, "2026-03-05 10:00", "2026-03-05 11:00")
+	sooner := c.book(t, c.court, c.anaClient, "2026-03-04 10:00", "2026-03-04 11:00")
+	cancelled := c.book(t, c.court, c.anaClient, "2026-03-06 10:00", "2026-03-06 11:00")
+	_, err := c.b.Cancel(t.Context(), c.staff, cancelled.ID, "")
+	require.NoError(t, err)
+	c.book(t, c.court2, c.bobClient, "2026-03-04 10:00", "2026-03-04 11:00")
+	ids := func(part booking.ClientPart) ([]int64, int) {
+		rows, total, err := c.b.ClientPage(t.Context(), c.ana, booking.ClientPageQuery{Page: 1, Part: part})
+		require.NoError(t, err)
+		var out []int64
+		for _, r := range rows {
+			out = append(out, r.ID)
+		}
+		return out, total
+	}
+	got, total := ids(booking.UpcomingBookings)
+	assert.Equal(t, []int64{sooner.ID, later.ID}, got)
+	assert.Equal(t, 2, total)
+	got, total = ids(booking.PastBookings)
+	assert.Equal(t, []int64{cancelled.ID, past.ID}, got)
+	assert.Equal(t, 2, total)
+	got, total = ids(booking.AllBookings)
+	assert.Equal(t, []int64{later.ID, sooner.ID, past.ID}, got, "without the cancelled one unless asked")
+	assert.Equal(t, 3, total)
+}
+
+// TestBookings_ClientDay: the starts of a length are those whose whole
+// span is free and allowed to the member, priced as their quote; a
+// length beyond the club's limit, or a member at their limit of
+// bookings, has none, and the day says which rule refuses it.
+func TestBookings_ClientDay(t *testing.T) {
+	t.Parallel()
+	c := newTestClub(t)
+	c.book(t, c.court, c.bobClient, "2026-03-10 10:00", "2026-03-10 11:00")
+	hours := []booking.WeekHours{{Weekday: 2, Interval: booking.Interval{Opens: 8 * 60, Closes: 22 * 60}}}
+	_, err := c.fix.Booking.Rules.Change(t.Context(), desk, booking.RulesChange{Hours: clubhouse.Some(hours),
+		MaxDurationMinutes: clubhouse.Some(90), MaxFutureBookings: clubhouse.Some(1)})
+	require.NoError(t, err)
+	day := wall(t, "2026-03-10 00:00")
+	got, err := c.b.ClientDay(t.Context(), c.ana, day, c.rental, 60)
+	require.NoError(t, err)
+	require.Len(t, got.Courts, 2)
+	starts := func(cs booking.CourtStarts) []string {
+		var out []string
+		for _, s := range cs.Starts {
+			out = append(out, s.At.Format("15:04"))
+		}
+		return out
+	}
+	first := starts(got.Courts[0])
+	assert.Equal(t, "08:00", first[0], "from opening")
+	assert.Equal(t, "21:00", first[len(first)-1], "the last hour that ends by closing")
+	assert.NotContains(t, first, "09:30", "its second half is taken")
+	assert.NotContains(t, first, "10:00")
+	assert.Contains(t, first, "11:00")
+	assert.Len(t, got.Courts[1].Starts, 27, "08:00 to 21:00 every half hour")
+	q, err := c.b.ClientCheck(t.Context(), c.ana, booking.CheckInput{CourtID: c.court2, ReservationTypeID: c.rental,
+		Checking: wall(t, "2026-03-10 12:00"), Checkout: wall(t, "2026-03-10 13:00")})
+	require.NoError(t, err)
+	assertDec(t, q.Quote.Amount.FinalPrice.String(), got.Courts[1].Starts[8].Price, "12:00's price is its quote")
+	assert.Empty(t, got.Refusals, "the times left out are taken or outside the hours")
+
+	got, err = c.b.ClientDay(t.Context(), c.ana, day, c.rental, 120)
+	require.NoError(t, err)
+	assert.Empty(t, got.Courts[0].Starts)
+	require.Len(t, got.Refusals, 1)
+	assert.ErrorIs(t, got.Refusals[0], booking.ErrRuleTooLong)
+
+	got, err = c.b.ClientDay(t.Context(), c.bob, day, c.rental, 60)
+	require.NoError(t, err)
+	assert.Empty(t, got.Courts[1].Starts, "Bob holds as many bookings as the club allows")
+	assert.ErrorIs(t, got.Refusals[0], booking.ErrRuleBookingLimit)
+
+	_, err = c.b.ClientDay(t.Context(), c.ana, day, c.rental, 45)
+	assert.ErrorIs(t, err, clubhouse.ErrInvalidQuery)
+	_, err = c.b.ClientDay(t.Context(), clubhouse.Actor{}, day, c.rental, 60)
+	assert.ErrorIs(t, err, clubhouse.ErrUnauthorized)
 }

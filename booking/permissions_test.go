@@ -286,6 +286,10 @@ func TestPermissions_moved(t *testing.T) {
 				Checking: wall(t, "2026-03-21 10:00"), Checkout: wall(t, "2026-03-21 11:00")})
 			return err
 		}},
+		op{"Bookings.ClientDay", signedIn, func(ctx context.Context, by clubhouse.Actor) error {
+			_, err := club.Bookings.ClientDay(ctx, by, wall(t, "2026-03-21 00:00"), c.rental, 60)
+			return err
+		}},
 		op{"Bookings.Deadlines", []string{"client", "staff"}, func(ctx context.Context, by clubhouse.Actor) error {
 			_, err := club.Bookings.Deadlines(ctx, by, []booking.Reservation{r})
 			return err

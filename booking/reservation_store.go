@@ -79,11 +79,16 @@ type BookingFilter struct {
 	Active     bool       // only bookings not over yet at the club's wall time now
 	ActiveAt   *time.Time // only bookings whose checkout is after this wall time (Active sets it)
 	Confirmed  *bool      // true: a status other than pending; false: pending or none
+	// EndedAt keeps only bookings cancelled or whose checkout is at or
+	// before this wall time: those over at that time.
+	EndedAt *time.Time
 	// WithCancelled lists cancelled bookings too; without it, only the
 	// bookings that hold their court.
 	WithCancelled bool
-	Limit         int
-	Offset        int
+	// Soonest lists the earliest first; without it, the latest first.
+	Soonest bool
+	Limit   int
+	Offset  int
 }
 
 type reservationStore struct{}
@@ -202,6 +207,34 @@ func (reservationStore) get(ctx context.Context, q sqldb.Queryer, id int64, lock
 }
 
 func (reservationStore) list(ctx context.Context, q sqldb.Queryer, f BookingFilter) ([]Reservation, error) {
+	where, args := f.where()
+	args = append(args, f.Limit, f.Offset)
+	order := "DESC"
+	if f.Soonest {
+		order = "ASC"
+	}
+	query := reservationSelect + where + fmt.Sprintf(" ORDER BY r.checking %s, r.id %[1]s LIMIT $%d OFFSET $%d", order, len(args)-1, len(args))
+	rows := []Reservation{}
+	if err := q.SelectContext(ctx, &rows, query, args...); err != nil {
+		return nil, fmt.Errorf("list bookings: %w", err)
+	}
+	return rows, nil
+}
+
+// count returns how many bookings match f, whatever its page.
+func (reservationStore) count(ctx context.Context, q sqldb.Queryer, f BookingFilter) (int, error) {
+	where, args := f.where()
+	var n int
+	if err := q.GetContext(ctx, &n, `SELECT count(*) FROM reservations r LEFT JOIN reservation_statuses st ON st.id = r.reservation_status_id`+
+		where, args...); err != nil {
+		return 0, fmt.Errorf("count bookings: %w", err)
+	}
+	return n, nil
+}
+
+// where is the WHERE clause of f (empty for none) and its arguments, over
+// reservations r and their status st.
+func (f BookingFilter) where() (string, []any) {
 	var conds []string
 	var args []any
 	add := func(cond string, v any) {
@@ -229,6 +262,9 @@ func (reservationStore) list(ctx context.Context, q sqldb.Queryer, f BookingFilt
 	if f.ActiveAt != nil {
 		add("r.checkout > $%d", *f.ActiveAt)
 	}
+	if f.EndedAt != nil {
+		add("(r.cancelled_at IS NOT NULL OR r.checkout <= $%d)", *f.EndedAt)
+	}
 	if f.Confirmed != nil {
 		pending := "(r.reservation_status_id IS NULL OR lower(st.name) = 'pending')"
 		if *f.Confirmed {
@@ -237,17 +273,10 @@ func (reservationStore) list(ctx context.Context, q sqldb.Queryer, f BookingFilt
 			conds = append(conds, pending)
 		}
 	}
-	query := reservationSelect
-	if len(conds) > 0 {
-		query += " WHERE " + strings.Join(conds, " AND ")
+	if len(conds) == 0 {
+		return "", nil
 	}
-	args = append(args, f.Limit, f.Offset)
-	query += fmt.Sprintf(" ORDER BY r.checking DESC, r.id DESC LIMIT $%d OFFSET $%d", len(args)-1, len(args))
-	rows := []Reservation{}
-	if err := q.SelectContext(ctx, &rows, query, args...); err != nil {
-		return nil, fmt.Errorf("list bookings: %w", err)
-	}
-	return rows, nil
+	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
 // conflict returns the id of a booking of court that overlaps s, other than

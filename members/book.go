@@ -8,18 +8,16 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
-	"github.com/clubhouse-go/clubhouse/pricing"
 )
 
 // Booking a court: the day's free start times of every court for the
-// length chosen, each with its price; one of them, priced with its
-// adjustments and judged by the club's rules as the member's own booking,
-// with the deadline to cancel it; and the booking made.
+// length chosen, each with its price (booking.Bookings.ClientDay); one of
+// them, priced with its adjustments and judged by the club's rules as the
+// member's own booking, with the deadline to cancel it (ClientCheck); and
+// the booking made (ClientCreate).
 
 // lengths are the booking lengths the book page offers, in minutes; the
 // club's rules still judge each booking (a club whose longest booking is
@@ -36,35 +34,18 @@ const (
 )
 
 // dayPage is the data of the book page: the day, the length and the type
-// chosen, and each court's free start times.
+// chosen, and each court's free start times with the rules that refuse
+// the others (booking.DayStarts).
 type dayPage struct {
 	Day, Today, Prev, Next time.Time
 	Minutes                int
 	Lengths                []int
 	Type                   int64
 	Types                  []booking.ReservationType
-	Courts                 []courtStarts
 	// NoRecord is set when the member has no client record yet: the
 	// page asks them to complete it before booking.
 	NoRecord bool
-	// Refusals are the club's rules that refuse some of the day's open
-	// slots, each once, in words: why a time the member looks for is
-	// missing.
-	Refusals []*clubhouse.Error
-}
-
-// courtStarts is one court's free start times of the day.
-type courtStarts struct {
-	Court  booking.Court
-	Starts []freeStart
-}
-
-// freeStart is a time a booking of the chosen length may start, what it
-// costs, and the link of the slot's page.
-type freeStart struct {
-	At    time.Time
-	Price decimal.Decimal
-	Href  string
+	booking.DayStarts
 }
 
 // DateText is the day as a date input holds it.
@@ -72,6 +53,12 @@ func (d dayPage) DateText() string { return d.Day.Format(time.DateOnly) }
 
 // DayHref is the book page of day with the page's length and type.
 func (d dayPage) DayHref(day time.Time) string { return dayHref(day, d.Minutes, d.Type) }
+
+// StartHref is the page of the slot on court from at, of the page's
+// length and type.
+func (d dayPage) StartHref(court int64, at time.Time) string {
+	return slotHref(court, at, d.Minutes, d.Type)
+}
 
 // bookDay shows the book page of ?date= (today by default) for ?minutes=
 // and ?type= (the first type the member may book by default).
@@ -106,11 +93,11 @@ func (a *App) bookDay(w http.ResponseWriter, r *http.Request) error {
 	}
 	data.Prev, data.Next = data.Day.AddDate(0, 0, -1), data.Day.AddDate(0, 0, 1)
 	if data.Type != 0 {
-		rows, err := c.Bookings.DayGrid(r.Context(), v.Actor, data.Day, data.Type)
+		starts, err := c.Bookings.ClientDay(r.Context(), v.Actor, data.Day, data.Type, data.Minutes)
 		if err != nil {
 			return a.rd.Form(w, r, "book.html", view(r, data), fieldDate, err)
 		}
-		data.Courts, data.Refusals = freeStarts(rows, data.Minutes, data.Type)
+		data.DayStarts = starts
 	}
 	return a.rd.Render(w, r, http.StatusOK, "book.html", view(r, data))
 }
@@ -137,42 +124,6 @@ func chosenType(f *web.FormReader, types []booking.ReservationType) int64 {
 		return 0
 	}
 	return id
-}
-
-// freeStarts lists, for each court of rows, the times a booking of
-// minutes may start (all its slots free and allowed to a client), with
-// its price, the sum of its slots'; and the refusals of the day's slots,
-// each once: that the club is closed only when it is closed all day, that
-// a time has passed only when no time is left.
-func freeStarts(rows []booking.GridRow, minutes int, typeID int64) ([]courtStarts, []*clubhouse.Error) {
-	n := minutes / pricing.SlotMinutes
-	var refusals []*clubhouse.Error
-	out := make([]courtStarts, len(rows))
-	open, found := false, false
-	for i, row := range rows {
-		out[i].Court = row.Court
-		for _, sl := range row.Slots {
-			open = open || sl.Open
-			if sl.Refused != nil && !slices.ContainsFunc(refusals, func(e *clubhouse.Error) bool { return e.Code == sl.Refused.Code }) {
-				refusals = append(refusals, sl.Refused)
-			}
-		}
-		for j := 0; j+n <= len(row.Slots); j++ {
-			run := row.Slots[j : j+n]
-			if slices.ContainsFunc(run, func(s booking.GridSlot) bool { return !s.Available }) {
-				continue
-			}
-			price := decimal.Zero
-			for _, s := range run {
-				price = price.Add(s.Price)
-			}
-			out[i].Starts = append(out[i].Starts, freeStart{At: run[0].Start, Price: price, Href: slotHref(row.Court.ID, run[0].Start, minutes, typeID)})
-			found = true
-		}
-	}
-	return out, slices.DeleteFunc(refusals, func(e *clubhouse.Error) bool {
-		return open && e.Code == booking.ErrRuleClosed.Code || found && e.Code == booking.ErrRulePast.Code
-	})
 }
 
 // slotHref is the page of the slot on court from start, of minutes and

@@ -18,6 +18,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/mailtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/objtest"
@@ -211,6 +213,11 @@ func TestBook_rulesRefuseInWords(t *testing.T) {
 	assert.Contains(t, prices, fmt.Sprintf("%d 09:00", c.court))
 	assert.NotContains(t, page.Body, "ya empezó", "a past time is not a refusal worth saying when others are free")
 
+	page = c.b.Get("/app/?date=2030-03-05&minutes=120")
+	prices, _ = starts(t, page.Body)
+	assert.Empty(t, prices, "no start of a booking longer than the club allows")
+	assert.Contains(t, page.Body, "La reserva es más larga de lo que permiten las reglas del club.")
+
 	page = c.b.Get(fmt.Sprintf("/app/book?court=%d&date=2030-03-05&start=10:00&minutes=120&type=%d", c.court, c.rental))
 	require.Equal(t, http.StatusOK, page.Status)
 	assert.Contains(t, page.Body, `<p id="verdict" class="form-errors" role="alert">No puedes reservar este horario: `+
@@ -349,4 +356,49 @@ func TestBookings_othersRefused(t *testing.T) {
 	require.NoError(t, c.app.DB.GetContext(t.Context(), &pays, `SELECT count(*) FROM payments`))
 	assert.Equal(t, 1, n)
 	assert.Zero(t, pays)
+}
+
+// TestBookings_pages: the first page lists every upcoming booking, the
+// soonest first, whatever how many past ones there are; the past ones
+// come 50 a page, the latest first, with links between the pages.
+func TestBookings_pages(t *testing.T) {
+	t.Parallel()
+	c := newBookClub(t)
+	client := c.anaClient(t)
+	staff := clubhouse.Staff("desk")
+	var past []int64
+	for day := 1; day <= 2; day++ {
+		for hour := 7; hour < 21; hour++ {
+			for _, court := range []int64{c.court, c.court2} {
+				start := time.Date(2030, 3, day, hour, 0, 0, 0, time.UTC)
+				b, err := c.app.Services.Bookings.Create(t.Context(), staff, booking.BookingInput{CourtID: clubhouse.Some(court),
+					ReservationTypeID: clubhouse.Some(c.rental), ClientID: clubhouse.Some(client), Checking: clubhouse.Some(start),
+					Checkout: clubhouse.Some(start.Add(time.Hour)), OverrideRules: true, Reason: "recorded after the fact"})
+				require.NoError(t, err)
+				past = append(past, b.ID)
+			}
+		}
+	}
+	later := c.book(t, c.court, "2030-03-08T10:00:00", "2030-03-08T11:00:00")
+	sooner := c.book(t, c.court, "2030-03-05T10:00:00", "2030-03-05T11:00:00")
+
+	page := c.b.Get("/app/bookings")
+	require.Equal(t, http.StatusOK, page.Status)
+	upcoming := page.Body[strings.Index(page.Body, `id="upcoming"`):strings.Index(page.Body, `id="past-title"`)]
+	assert.Less(t, strings.Index(upcoming, fmt.Sprintf(`id="booking-%d"`, sooner)), strings.Index(upcoming, fmt.Sprintf(`id="booking-%d"`, later)),
+		"the soonest first")
+	assert.Equal(t, 50, strings.Count(page.Body[strings.Index(page.Body, `id="past-title"`):], `<li class="card"`))
+	assert.Contains(t, page.Body, `<a id="older" href="/app/bookings?page=2">`)
+	assert.Contains(t, page.Body, fmt.Sprintf(`id="booking-%d"`, past[len(past)-1]), "the latest past one on the first page")
+
+	page = c.b.Get("/app/bookings?page=2")
+	require.Equal(t, http.StatusOK, page.Status)
+	assert.NotContains(t, page.Body, `id="upcoming"`)
+	assert.Equal(t, len(past)-50, strings.Count(page.Body, `<li class="card"`))
+	assert.Contains(t, page.Body, fmt.Sprintf(`id="booking-%d"`, past[0]))
+	assert.Contains(t, page.Body, `<a id="newer" href="/app/bookings?page=1">`)
+	assert.NotContains(t, page.Body, `id="older"`)
+
+	assert.Equal(t, http.StatusBadRequest, c.b.Get("/app/bookings?page=0").Status)
+	assert.Equal(t, http.StatusBadRequest, c.b.Get("/app/bookings?page=x").Status)
 }

@@ -2,7 +2,6 @@ package members
 
 import (
 	"net/http"
-	"slices"
 	"strconv"
 	"time"
 
@@ -20,15 +19,18 @@ import (
 // reports with its receipt photo, and its cancellation inside the club's
 // window.
 
-// bookingsPerPage is how many bookings a page of the list holds.
+// bookingsPerPage is how many past bookings a page of the list holds; the
+// upcoming ones, on the first page, are at most AccountPaging's maximum.
 const bookingsPerPage = 50
 
-// bookingsPage is the data of the list: the upcoming bookings, soonest
-// first, and the others (past or cancelled), latest first.
+// bookingsPage is the data of the list: on its first page the upcoming
+// bookings, soonest first; then a page of the others (over or
+// cancelled), latest first.
 type bookingsPage struct {
 	Sections []bookingSection
-	// Next is the page of older bookings, 0 when there is none.
-	Next int
+	// Newer and Older are the pages of newer and older past bookings, 0
+	// when there is none.
+	Newer, Older int
 }
 
 // bookingSection is a part of the list: its id, the catalog keys of its
@@ -44,37 +46,48 @@ type bookingRow struct {
 	Now time.Time
 }
 
-// bookings lists the member's bookings, ?page= from 1.
+// bookings lists the member's bookings: ?page= from 1 pages the past
+// ones.
 func (a *App) bookings(w http.ResponseWriter, r *http.Request) error {
 	v := visitOf(r)
 	page := 1
 	if s := r.URL.Query().Get("page"); s != "" {
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > clubhouse.MaxPage {
-			return clubhouse.ErrInvalidQuery.Withf("page must be an integer from 1 to %d.", clubhouse.MaxPage)
+		if err != nil {
+			return clubhouse.ErrInvalidQuery.Withf("page must be a whole number, not %q.", s)
 		}
 		page = n
 	}
-	rows, total, err := v.Club.Payments.ClientBookings(r.Context(), v.Actor,
-		booking.ClientPageQuery{Page: page, Limit: bookingsPerPage, WithCancelled: true})
+	now := v.Club.Bookings.Now()
+	rows := func(views []payments.BookingView) []bookingRow {
+		out := make([]bookingRow, len(views))
+		for i, b := range views {
+			out[i] = bookingRow{BookingView: b, Now: now}
+		}
+		return out
+	}
+	var data bookingsPage
+	if page == 1 {
+		upcoming, _, err := v.Club.Payments.ClientBookings(r.Context(), v.Actor,
+			booking.ClientPageQuery{Page: 1, Limit: booking.AccountPaging.Max, Part: booking.UpcomingBookings})
+		if err != nil {
+			return err
+		}
+		data.Sections = append(data.Sections, bookingSection{ID: "upcoming", Title: "app.bookings.upcoming", Empty: "app.bookings.none",
+			Rows: rows(upcoming)})
+	}
+	past, total, err := v.Club.Payments.ClientBookings(r.Context(), v.Actor,
+		booking.ClientPageQuery{Page: page, Limit: bookingsPerPage, Part: booking.PastBookings})
 	if err != nil {
 		return err
 	}
-	upcoming := bookingSection{ID: "upcoming", Title: "app.bookings.upcoming", Empty: "app.bookings.none"}
-	past := bookingSection{ID: "past", Title: "app.bookings.past", Empty: "app.bookings.none_past"}
-	now := v.Club.Bookings.Now()
-	for _, b := range rows {
-		row := bookingRow{BookingView: b, Now: now}
-		if b.Booking.CancelledAt == nil && b.Booking.Checkout.After(now) {
-			upcoming.Rows = append(upcoming.Rows, row)
-		} else {
-			past.Rows = append(past.Rows, row)
-		}
-	}
-	slices.Reverse(upcoming.Rows)
-	data := bookingsPage{Sections: []bookingSection{upcoming, past}}
+	data.Sections = append(data.Sections, bookingSection{ID: "past", Title: "app.bookings.past", Empty: "app.bookings.none_past",
+		Rows: rows(past)})
 	if page*bookingsPerPage < total {
-		data.Next = page + 1
+		data.Older = page + 1
+	}
+	if page > 1 {
+		data.Newer = page - 1
 	}
 	return a.rd.Render(w, r, http.StatusOK, "bookings.html", view(r, data))
 }
@@ -97,33 +110,11 @@ type payForm struct {
 	Reference string
 }
 
+// CanCancel tells whether the member may still cancel the booking.
+func (b bookingRow) CanCancel() bool { return b.Booking.ClientMayCancel(b.Now, b.CancelBefore) }
+
 // Started tells whether the booking has started.
 func (b bookingRow) Started() bool { return !b.Booking.Checking.After(b.Now) }
-
-// CanCancel tells whether the member may still cancel the booking.
-func (b bookingRow) CanCancel() bool {
-	return b.Booking.CancelledAt == nil && b.Booking.NoShowAt == nil && b.CancelBefore.After(b.Now) && !b.Started()
-}
-
-// Owes tells whether something is left to pay.
-func (b bookingRow) Owes() bool { return b.Amount.Debt().IsPositive() }
-
-// Pending is the sum of the payments waiting for staff to validate them.
-func (b bookingRow) Pending() decimal.Decimal {
-	sum := decimal.Zero
-	for _, pay := range b.Payments {
-		if pay.StatusDetail == payments.DetailPending {
-			sum = sum.Add(pay.Amount)
-		}
-	}
-	return sum
-}
-
-// ToReport is what is left to pay beyond the payments reported and
-// waiting for staff: what a new report may claim.
-func (b bookingRow) ToReport() decimal.Decimal {
-	return decimal.Max(decimal.Zero, b.Amount.Debt().Sub(b.Pending()))
-}
 
 // State is where the booking stands (app.state.* in the catalogs): cancelled, paid,
 // its payment reported and waiting for staff, or owed.
@@ -131,7 +122,7 @@ func (b bookingRow) State() string {
 	switch {
 	case b.Booking.CancelledAt != nil:
 		return "cancelled"
-	case !b.Owes():
+	case !b.Amount.Debt().IsPositive():
 		return "paid"
 	case b.Pending().IsPositive():
 		return "pending"
@@ -176,8 +167,8 @@ func (a *App) bookingData(r *http.Request) (*bookingPage, error) {
 	}
 	data := &bookingPage{bookingRow: bookingRow{BookingView: b, Now: v.Club.Bookings.Now()},
 		Receipts: v.Club.Payments.CheckStorage() == nil}
-	data.Form = payForm{Amount: typed(data.ToReport())}
-	if data.ToReport().IsPositive() {
+	data.Form = payForm{Amount: typed(data.Unclaimed())}
+	if data.Unclaimed().IsPositive() {
 		if data.PaymentTypes, err = v.Club.Bookings.PaymentTypes(r.Context(), v.Actor); err != nil {
 			return nil, err
 		}
@@ -227,9 +218,6 @@ const (
 	fieldReceipt   = "receipt"
 )
 
-// maxReference bounds the transfer's reference, as the API does.
-const maxReference = payments.MaxTransactionID
-
 // report stores the transfer the member reports for their booking, with
 // its receipt photo when the club keeps them (required then): pending
 // until staff validate it.
@@ -240,7 +228,7 @@ func (a *App) report(w http.ResponseWriter, r *http.Request) error {
 	}
 	v := visitOf(r)
 	f := a.rd.Fields(r)
-	form := payForm{Type: f.ID(fieldPayType, true), Amount: f.Raw(fieldAmount), Reference: f.Text(fieldReference, true, maxReference)}
+	form := payForm{Type: f.ID(fieldPayType, true), Amount: f.Raw(fieldAmount), Reference: f.Text(fieldReference, true, payments.MaxTransactionID)}
 	amount := f.Money(fieldAmount, true)
 	if f.OK() && !amount.IsPositive() {
 		f.Fail(fieldAmount, "err.positive")

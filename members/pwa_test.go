@@ -118,6 +118,13 @@ func TestBrowser_installable(t *testing.T) {
 	assert.Equal(t, "Sin conexión: ves la última copia guardada de esta página.", browsertest.Text(t, ctx, "#offline-note"))
 	browsertest.RequireAccessible(t, ctx)
 	browsertest.Screenshot(t, ctx, "offline-bookings")
+
+	net.down.Store(false)
+	browsertest.Open(t, ctx, net.URL+"/app/account")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".app-signout button")), chromedp.WaitVisible(chromedp.ID("signin"))))
+	net.down.Store(true)
+	browsertest.Open(t, ctx, net.URL+"/app/bookings")
+	assert.Equal(t, "Sin conexión", browsertest.Text(t, ctx, "#offline-title"), "signed out, the kept bookings are gone")
 	net.down.Store(false)
 }
 

@@ -112,10 +112,9 @@ func (s *Service) createWithReceipt(ctx context.Context, bookingID int64, in Inp
 	if _, err := s.store.bookingClient(ctx, s.db, bookingID); err != nil {
 		return Payment{}, err
 	}
-	key := receiptKey(bookingID, newUUID(), token(), rc.ContentType)
-	if err := s.objects.Put(ctx, key, rc.ContentType, rc.body(), rc.Size); err != nil {
-		s.removeObject(ctx, key)
-		return Payment{}, storageErr("store receipt", err)
+	key, err := s.putReceipt(ctx, receiptKey(bookingID, newUUID(), token(), rc.ContentType), rc)
+	if err != nil {
+		return Payment{}, err
 	}
 	p.Foto, p.FotoType = &key, &rc.ContentType
 	out, err := s.insert(ctx, p)
@@ -140,18 +139,31 @@ func (s *Service) storeClaimReceipt(ctx context.Context, by clubhouse.Actor, boo
 		return "", err
 	}
 	owner, err := s.store.bookingClient(ctx, s.db, bookingID)
-	switch {
-	case errors.Is(err, booking.ErrBookingNotFound) || err == nil && (clientID == 0 || owner != clientID):
-		return "", ErrNotYours
-	case err != nil:
+	if err := claimOwner(err, clientID, owner); err != nil {
 		return "", err
 	}
-	key := receiptKey(bookingID, newUUID(), token(), rc.ContentType)
+	return s.putReceipt(ctx, receiptKey(bookingID, newUUID(), token(), rc.ContentType), rc)
+}
+
+// putReceipt stores rc under key and returns key; when it fails, whatever
+// the store kept of it is removed. Errors: ErrStorageFailed.
+func (s *Service) putReceipt(ctx context.Context, key string, rc *Receipt) (string, error) {
 	if err := s.objects.Put(ctx, key, rc.ContentType, rc.body(), rc.Size); err != nil {
 		s.removeObject(ctx, key)
 		return "", storageErr("store receipt", err)
 	}
 	return key, nil
+}
+
+// claimOwner judges the lookup of a booking's client for a claim of the
+// client with clientID (0: none): ErrNotYours for a booking that does not
+// exist or is another's, the lookup's own error otherwise.
+func claimOwner(err error, clientID, owner int64) error {
+	switch {
+	case errors.Is(err, booking.ErrBookingNotFound) || err == nil && (clientID == 0 || owner != clientID):
+		return ErrNotYours
+	}
+	return err
 }
 
 // updateWithReceipt is UpdateForBooking that also adds or replaces the
@@ -172,10 +184,9 @@ func (s *Service) updateWithReceipt(ctx context.Context, bookingID, id int64, in
 	if err := in.apply(&p); err != nil {
 		return Payment{}, err
 	}
-	key := receiptKey(bookingID, strconv.FormatInt(id, 10), token(), rc.ContentType)
-	if err := s.objects.Put(ctx, key, rc.ContentType, rc.body(), rc.Size); err != nil {
-		s.removeObject(ctx, key)
-		return Payment{}, storageErr("store receipt", err)
+	key, err := s.putReceipt(ctx, receiptKey(bookingID, strconv.FormatInt(id, 10), token(), rc.ContentType), rc)
+	if err != nil {
+		return Payment{}, err
 	}
 	var out Payment
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {

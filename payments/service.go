@@ -2,7 +2,6 @@ package payments
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -370,12 +369,10 @@ func (s *Service) claim(ctx context.Context, by clubhouse.Actor, p Payment) (Pay
 		// staff cannot give the booking to another client in between, and
 		// another claim on it waits until this one is judged and stored.
 		owner, cancelled, err := s.store.bookingClientLocked(ctx, tx, *p.ReservationID)
-		switch {
-		case errors.Is(err, booking.ErrBookingNotFound) || err == nil && (clientID == 0 || owner != clientID):
-			return ErrNotYours
-		case err != nil:
+		if err := claimOwner(err, clientID, owner); err != nil {
 			return err
-		case cancelled:
+		}
+		if cancelled {
 			return booking.ErrBookingCancelled
 		}
 		if err := s.withinDebt(ctx, tx, *p.ReservationID, p.Amount, *p.ClaimedTransactionID); err != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 )
@@ -26,6 +28,24 @@ type BookingView struct {
 	Amount       booking.Amount
 	Payments     []Payment
 	CancelBefore time.Time
+}
+
+// Pending is the sum of the booking's payments waiting to be completed
+// (claims not yet validated).
+func (v BookingView) Pending() decimal.Decimal {
+	sum := decimal.Zero
+	for _, p := range v.Payments {
+		if p.StatusDetail == DetailPending {
+			sum = sum.Add(p.Amount)
+		}
+	}
+	return sum
+}
+
+// Unclaimed is what is left of the booking's debt beyond its pending
+// payments: the most a client's new claim may claim (ClientCreate).
+func (v BookingView) Unclaimed() decimal.Decimal {
+	return decimal.Max(decimal.Zero, v.Amount.Debt().Sub(v.Pending()))
 }
 
 // views prices rows and reads their payments, in two queries for all.

@@ -43,7 +43,18 @@ if (box && workers && "PushManager" in window && "Notification" in window) {
   };
   const current = async () => (await navigator.serviceWorker.ready).pushManager.getSubscription();
   box.hidden = false;
-  current().then((s) => show(Boolean(s)), () => show(false));
+  // A subscription of this browser is registered again as this member's:
+  // the server moves a device to whoever subscribed it with its keys.
+  current().then(
+    async (s) => {
+      if (s) {
+        const j = s.toJSON();
+        await post("/app/notifications", { endpoint: j.endpoint, p256dh: j.keys.p256dh, auth: j.keys.auth });
+      }
+      show(Boolean(s));
+    },
+    () => show(false),
+  );
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
@@ -83,17 +94,22 @@ if (live && "WebSocket" in window) {
   let timer = 0;
   let wait = 1000;
   let missed = false;
+  let asked = 0;
   const refresh = async () => {
-    // The header says this is no person's request: it does not keep the
-    // session alive.
-    const res = await fetch(location.href, { credentials: "same-origin", headers: { Accept: "text/html", "X-App-Refresh": "1" } });
+    const mine = ++asked;
+    // The page's own address (data-src), not the form's it may have come
+    // back from; the header says this is no person's request: it does not
+    // keep the session alive.
+    const src = live.dataset.src || location.href;
+    const res = await fetch(src, { credentials: "same-origin", headers: { Accept: "text/html", "X-App-Refresh": "1" } });
     if (res.redirected) {
       location.reload();
       return;
     }
     if (!res.ok) return;
     const fresh = new DOMParser().parseFromString(await res.text(), "text/html").getElementById(live.id);
-    if (!fresh) return;
+    // An answer overtaken by a later refresh is dropped.
+    if (!fresh || mine !== asked) return;
     live.replaceChildren(...fresh.childNodes);
     live.dataset.updated = String(Date.now());
   };

@@ -3,15 +3,51 @@
 // network, and the last "my bookings" page the member saw, which it shows
 // when the network is gone; every other page is the network's, never a
 // stale copy. It shows the club's push notifications and opens their page
-// when one is tapped. Signing in or out forgets the kept bookings, so the
-// next person on the device never sees them. clubd writes PRECACHE and
-// VERSION when it starts.
+// when one is tapped. The kept bookings are forgotten when someone signs
+// in or out, when a page answers that the session has ended, and after
+// the longest a session lives (KEPT_FOR), so the next person on the
+// device never sees them; signing in or out also ends the device's push
+// subscription, which the next member turns on again as theirs. clubd
+// writes PRECACHE and VERSION when it starts.
 const VERSION = "__VERSION__";
 const PRECACHE = __PRECACHE__;
 const OFFLINE = "/app/offline";
 const BOOKINGS = "/app/bookings";
 const FILES = "app-files-" + VERSION;
 const PAGES = "app-pages";
+const KEPT_AT = "X-App-Kept-At";
+const KEPT_FOR = 12 * 60 * 60 * 1000; // a session's absolute lifetime
+
+// forget drops the kept pages and the device's push subscription: the
+// person using the app changes, or may have.
+const forget = async (push) => {
+  await caches.delete(PAGES);
+  if (!push) return;
+  const sub = await self.registration.pushManager.getSubscription();
+  if (sub) await sub.unsubscribe();
+};
+
+// keep stores a copy of res as the kept bookings, stamped with the time.
+const keep = async (res) => {
+  const headers = new Headers(res.headers);
+  headers.set(KEPT_AT, String(Date.now()));
+  const pages = await caches.open(PAGES);
+  await pages.put(BOOKINGS, new Response(await res.blob(), { status: res.status, headers }));
+};
+
+// kept is the kept bookings, marked as a kept copy, or undefined when
+// there is none or it is older than a session lives.
+const kept = async () => {
+  const hit = await caches.match(BOOKINGS, { cacheName: PAGES });
+  if (!hit) return undefined;
+  if (Date.now() - Number(hit.headers.get(KEPT_AT) || 0) > KEPT_FOR) {
+    await caches.delete(PAGES);
+    return undefined;
+  }
+  // The page says it is the copy kept, not the club's answer now.
+  const page = (await hit.text()).replace('data-kept="false"', 'data-kept="true"');
+  return new Response(page, { status: hit.status, headers: hit.headers });
+};
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -35,7 +71,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(req.url);
   if (url.origin !== self.location.origin) return;
   if (req.method === "POST" && (url.pathname === "/app/logout" || url.pathname === "/app/login")) {
-    event.waitUntil(caches.delete(PAGES));
+    event.waitUntil(forget(true));
     return;
   }
   if (req.method !== "GET") return;
@@ -47,19 +83,17 @@ self.addEventListener("fetch", (event) => {
   event.respondWith((async () => {
     try {
       const res = await fetch(req);
-      if (url.pathname === BOOKINGS && url.search === "" && res.ok && !res.redirected) {
-        const pages = await caches.open(PAGES);
-        await pages.put(BOOKINGS, res.clone());
+      const signIn = res.redirected && new URL(res.url).pathname === "/app/login";
+      if (signIn || res.status === 401 || res.status === 403) {
+        await forget(false);
+      } else if (url.pathname === BOOKINGS && url.search === "" && res.ok && !res.redirected) {
+        await keep(res.clone());
       }
       return res;
     } catch (err) {
       if (url.pathname === BOOKINGS) {
-        const kept = await caches.match(BOOKINGS, { cacheName: PAGES });
-        if (kept) {
-          // The page says it is the copy kept, not the club's answer now.
-          const page = (await kept.text()).replace('id="offline-note" class="notice" role="status" hidden', 'id="offline-note" class="notice" role="status" data-kept="true"');
-          return new Response(page, { status: kept.status, headers: kept.headers });
-        }
+        const page = await kept();
+        if (page) return page;
       }
       const offline = await caches.match(OFFLINE, { cacheName: FILES });
       if (offline) return offline;

@@ -46,19 +46,23 @@ func New(tb testing.TB) objstore.Config {
 		Region: objstore.DefaultRegion, UsePathStyle: true,
 	}
 	var err error
-	// A port found free can be taken before versitygw binds it; try again.
+	// A port found free can be taken before versitygw binds it, by
+	// another test's versitygw even, which then answers in its place with
+	// other credentials: try again on another port until the bucket is
+	// made with ours.
 	for range 3 {
-		if cfg.Endpoint, err = start(tb, bin, dir, cfg); err == nil {
+		if cfg.Endpoint, err = start(tb, bin, dir, cfg); err != nil {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+		err = Store(tb, cfg).EnsureBucket(ctx)
+		cancel()
+		if err == nil {
 			break
 		}
 	}
 	if err != nil {
-		tb.Fatalf("objtest: start versitygw: %v", err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
-	defer cancel()
-	if err := Store(tb, cfg).EnsureBucket(ctx); err != nil {
-		tb.Fatalf("objtest: create bucket: %v", err)
+		tb.Fatalf("objtest: start versitygw and create its bucket: %v", err)
 	}
 	return cfg
 }
