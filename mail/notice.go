@@ -49,6 +49,9 @@ type Notice struct {
 	Language string // the language of an Address's message, es or en ("": es); a user's and a client's is their own
 	Ref      int64  // the record the message tells of, by id; 0 for a kind with a Link
 	Link     string // the link of a kind that carries one; kept until the message is sent or given up
+	// Queued is when the message was queued: the sender sets it for the
+	// composer (a link may have expired since), Queue ignores it.
+	Queued time.Time `db:"-"`
 }
 
 // MaxLink bounds a notice's link, MaxAddress its address (RFC 5321's

@@ -204,7 +204,9 @@ func (s *Sender) claim(ctx context.Context) ([]claimed, error) {
 
 // attempt makes and sends message c once and says what came of it.
 func (s *Sender) attempt(ctx context.Context, c claimed) outcome {
-	letter, err := s.o.Composer.Compose(ctx, c.Notice)
+	n := c.Notice
+	n.Queued = c.CreatedAt
+	letter, err := s.o.Composer.Compose(ctx, n)
 	if errors.Is(err, ErrNoLetter) {
 		text := cut(err.Error())
 		return outcome{status: StatusDropped, err: &text}

@@ -19,7 +19,7 @@ const MailInterval = 10 * time.Second
 // club's services, over SMTP_URL from MAIL_FROM, or, without SMTP_URL,
 // to the log, which it says.
 func (a *App) sender(cfg Config, db *sqldb.DB, now func() time.Time) (*mail.Sender, error) {
-	composer, err := letters.New(letters.Options{Services: a.Services, Club: cfg.MailFrom.Name,
+	composer, err := letters.New(letters.Options{Services: a.Services, Club: cfg.MailFrom.Name, Now: now,
 		App: strings.TrimSuffix(cfg.PublicBaseURL, "/") + members.Prefix})
 	if err != nil {
 		return nil, err

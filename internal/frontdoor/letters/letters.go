@@ -40,6 +40,8 @@ type Options struct {
 	Services *club.Services // the club's services: the recipients, and what the messages tell of
 	Club     string         // the club's name (MAIL_FROM's); "": Clubhouse
 	Catalog  *web.Catalog   // nil: the web kit's (web.LoadCatalog)
+	// Now is the clock a link's expiry is judged by; nil: time.Now.
+	Now func() time.Time
 	// App is the address of the members' app ("https://club.example/app/"):
 	// a letter of a booking, a class or tickets links the app's page of
 	// it. "": no such link.
@@ -58,6 +60,9 @@ type Composer struct {
 func New(o Options) (*Composer, error) {
 	if o.Club == "" {
 		o.Club = "Clubhouse"
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	if o.Catalog == nil {
 		cat, err := web.LoadCatalog()
@@ -128,8 +133,14 @@ func (c *Composer) Compose(ctx context.Context, n mail.Notice) (mail.Letter, err
 
 // link is the letter of a kind whose message is a link to follow, valid
 // for ttl: its words are the catalog's key+".subject", ".body" and
-// ".action".
+// ".action". A link that has expired since the message was queued (its
+// sending failed until then) is not sent (mail.ErrNoLetter): the person
+// asks for a new one.
 func (c *Composer) link(ctx context.Context, n mail.Notice, key string, ttl time.Duration) (mail.Letter, error) {
+	if !n.Queued.IsZero() && c.o.Now().After(n.Queued.Add(ttl)) {
+		return mail.Letter{}, fmt.Errorf("%w: its link expired at %s, before it could be sent", mail.ErrNoLetter,
+			n.Queued.Add(ttl).UTC().Format(time.RFC3339))
+	}
 	r, err := c.recipient(ctx, n, "")
 	if err != nil {
 		return mail.Letter{}, err

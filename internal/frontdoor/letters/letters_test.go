@@ -2,6 +2,7 @@ package letters_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -44,6 +45,13 @@ func TestCompose_language(t *testing.T) {
 	assert.Contains(t, l.Text, "Hola:")
 	assert.Contains(t, l.Text, "El enlace sirve una sola vez y vence en 24 horas.")
 	assert.Contains(t, l.HTML, `<html lang="es-CO">`)
+
+	_, err = c.Compose(t.Context(), mail.Notice{Kind: mail.KindReset, UserID: eva.ID, Link: "https://club.test/app/password?token=old",
+		Queued: time.Now().Add(-61 * time.Minute)})
+	assert.ErrorIs(t, err, mail.ErrNoLetter, "a reset link queued over an hour ago has expired: it is not sent late")
+	_, err = c.Compose(t.Context(), mail.Notice{Kind: mail.KindReset, UserID: eva.ID, Link: "https://club.test/app/password?token=new",
+		Queued: time.Now().Add(-59 * time.Minute)})
+	assert.NoError(t, err, "still valid")
 
 	_, err = app.DB.ExecContext(t.Context(), `UPDATE users SET email = NULL WHERE id = $1`, eva.ID)
 	require.NoError(t, err)
