@@ -67,12 +67,10 @@ func (a *App) refuseOnAccount(w http.ResponseWriter, r *http.Request, errs web.F
 	if derr != nil {
 		return derr
 	}
-	page := view(r, data)
 	if err != nil {
-		return a.rd.Form(w, r, "account.html", page, "", err)
+		return a.rd.Form(w, r, "account.html", view(r, data), "", err)
 	}
-	page.Errors = errs
-	return a.rd.Render(w, r, http.StatusBadRequest, "account.html", page)
+	return a.again(w, r, "account.html", data, errs)
 }
 
 // accountData reads the person's client record, and the document types
@@ -127,9 +125,7 @@ func (a *App) completeRecord(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	data.Form = form
-	page := view(r, data)
-	page.Errors = errs
-	return a.rd.Render(w, r, http.StatusBadRequest, "account.html", page)
+	return a.again(w, r, "account.html", data, errs)
 }
 
 // recordField is the field of the record's form a refusal of

@@ -87,9 +87,7 @@ func (a *App) bookDay(w http.ResponseWriter, r *http.Request) error {
 	}
 	data.Type = chosenType(f, types)
 	if !f.OK() {
-		page := view(r, data)
-		page.Errors = f.Errors()
-		return a.rd.Render(w, r, http.StatusBadRequest, "book.html", page)
+		return a.again(w, r, "book.html", data, f.Errors())
 	}
 	data.Prev, data.Next = data.Day.AddDate(0, 0, -1), data.Day.AddDate(0, 0, 1)
 	if data.Type != 0 {
@@ -196,9 +194,7 @@ func (a *App) slot(w http.ResponseWriter, r *http.Request) error {
 	f := a.rd.Fields(r)
 	s := readSlotForm(f)
 	if !f.OK() {
-		page := view(r, s)
-		page.Errors = f.Errors()
-		return a.rd.Render(w, r, http.StatusBadRequest, "slot.html", page)
+		return a.again(w, r, "slot.html", s, f.Errors())
 	}
 	if err := a.checkSlot(r, &s); err != nil && !s.NoRecord {
 		return a.rd.Form(w, r, "slot.html", view(r, s), "", err)
@@ -229,9 +225,7 @@ func (a *App) book(w http.ResponseWriter, r *http.Request) error {
 	f := a.rd.Fields(r)
 	s := readSlotForm(f)
 	if !f.OK() {
-		page := view(r, s)
-		page.Errors = f.Errors()
-		return a.rd.Render(w, r, http.StatusBadRequest, "slot.html", page)
+		return a.again(w, r, "slot.html", s, f.Errors())
 	}
 	in := booking.BookingInput{CourtID: clubhouse.Some(s.Court), ReservationTypeID: clubhouse.Some(s.Type),
 		Checking: clubhouse.Some(s.From()), Checkout: clubhouse.Some(s.To())}

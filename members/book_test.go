@@ -1,11 +1,7 @@
 package members_test
 
 import (
-	"bytes"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -233,21 +229,6 @@ func TestBook_rulesRefuseInWords(t *testing.T) {
 	assert.Contains(t, page.Body, `<p id="date-error" class="field-error">`)
 }
 
-// receiptPNG is the photo of a receipt: a small PNG.
-var receiptPNG = func() []byte {
-	m := image.NewRGBA(image.Rect(0, 0, 40, 60))
-	for x := range 40 {
-		for y := range 60 {
-			m.Set(x, y, color.RGBA{R: uint8(4 * x), G: 120, B: uint8(3 * y), A: 255})
-		}
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, m); err != nil {
-		panic(err)
-	}
-	return b.Bytes()
-}()
-
 // TestBookings_payAndCancel: a booking shows what is owed; a transfer
 // reported with its receipt stays pending until staff validate it; a
 // booking is cancelled inside the window and refused, with its deadline,
@@ -276,7 +257,7 @@ func TestBookings_payAndCancel(t *testing.T) {
 	page = report("60.000", "TRF-1", "recibo.txt", []byte("not a photo at all"))
 	assert.Equal(t, http.StatusUnsupportedMediaType, page.Status)
 	assert.Contains(t, page.Body, `<p id="receipt-error" class="field-error">El comprobante debe ser una foto JPEG, PNG o WebP.</p>`)
-	page = report("70.000", "TRF-1", "recibo.png", receiptPNG)
+	page = report("70.000", "TRF-1", "recibo.png", webtest.ReceiptPNG)
 	assert.Equal(t, http.StatusBadRequest, page.Status)
 	assert.Contains(t, page.Body, `<p id="amount-error" class="field-error">El valor es mayor que lo que falta pagar de la reserva.</p>`)
 	assert.Contains(t, page.Body, `value="70.000"`, "the form keeps what was typed")
@@ -284,7 +265,7 @@ func TestBookings_payAndCancel(t *testing.T) {
 	require.NoError(t, c.app.DB.GetContext(t.Context(), &payments, `SELECT count(*) FROM payments`))
 	assert.Zero(t, payments, "nothing stored")
 
-	page = report("60.000", "TRF-1", "recibo.png", receiptPNG)
+	page = report("60.000", "TRF-1", "recibo.png", webtest.ReceiptPNG)
 	require.Equal(t, http.StatusSeeOther, page.Status, page.Body)
 	assert.Equal(t, path+"?done=reported", page.Location())
 	page = c.b.Get(page.Location())
@@ -339,7 +320,7 @@ func TestBookings_othersRefused(t *testing.T) {
 	page = leo.Post(path+"/cancel", url.Values{})
 	assert.Equal(t, http.StatusNotFound, page.Status)
 	page = leo.Upload(path+"/payments", url.Values{"payment_type_id": {strconv.FormatInt(c.card, 10)}, "amount": {"1000"},
-		"transaction_id": {"X-1"}}, "recibo.png", receiptPNG)
+		"transaction_id": {"X-1"}}, "recibo.png", webtest.ReceiptPNG)
 	assert.Contains(t, []int{http.StatusForbidden, http.StatusNotFound}, page.Status, page.Body)
 	assert.NotContains(t, page.Body, "Cancha 1")
 	page = leo.Get(fmt.Sprintf("/app/book?court=%d&date=2030-03-05&start=10:00&minutes=60&type=%d", c.court, c.rental))

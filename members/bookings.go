@@ -294,7 +294,5 @@ func (a *App) refillBooking(w http.ResponseWriter, r *http.Request, form payForm
 		return err
 	}
 	data.Form = form
-	page := view(r, data)
-	page.Errors = errs
-	return a.rd.Render(w, r, http.StatusBadRequest, "booking.html", page)
+	return a.again(w, r, "booking.html", data, errs)
 }

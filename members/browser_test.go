@@ -1,6 +1,7 @@
 package members_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse/internal/testkit/browsertest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/webtest"
 )
 
 // TestBrowser_signUp: with JavaScript on, off, and on a phone, a person
@@ -91,7 +93,7 @@ func TestBrowser_signUp(t *testing.T) {
 func TestBrowser_bookPayCancel(t *testing.T) {
 	t.Parallel()
 	receipt := filepath.Join(t.TempDir(), "recibo.png")
-	require.NoError(t, os.WriteFile(receipt, receiptPNG, 0o600))
+	require.NoError(t, os.WriteFile(receipt, webtest.ReceiptPNG, 0o600))
 	for name, opts := range map[string][]browsertest.Option{
 		"js":    {browsertest.WithLanguage("es-CO,es")},
 		"no-js": {browsertest.WithLanguage("es-CO,es"), browsertest.WithoutJavaScript()},
@@ -101,12 +103,7 @@ func TestBrowser_bookPayCancel(t *testing.T) {
 			t.Parallel()
 			c := newBookClub(t)
 			ctx := browsertest.New(t, opts...)
-			browsertest.Open(t, ctx, c.app.URL+"/app/login")
-			require.NoError(t, chromedp.Do(ctx,
-				chromedp.SendKeys(chromedp.ID("email"), "ana@example.com"),
-				chromedp.SendKeys(chromedp.ID("password"), "password-ana@example.com\n"),
-				chromedp.WaitVisible(chromedp.ID("day-form")),
-			))
+			signIn(t, ctx, c.app.URL, "ana@example.com")
 			browsertest.Open(t, ctx, c.app.URL+"/app/?date=2030-03-30")
 			assert.Contains(t, browsertest.Text(t, ctx, "#refusals"), "La reserva es con más anticipación de la que permiten las reglas del club.")
 			browsertest.RequireAccessible(t, ctx)
@@ -174,21 +171,11 @@ func TestBrowser_waitlistAndLateCancel(t *testing.T) {
 			t.Parallel()
 			c := newBookClub(t)
 			class := c.newClass(t, "Pádel inicial")
-			leo := c.app.As(c.app.User("leo@example.com"))
-			var doc int64
-			require.NoError(t, c.app.DB.GetContext(t.Context(), &doc, `SELECT id FROM document_types LIMIT 1`))
-			leo.Post("/api/account/client", map[string]any{"email": "leo@example.com", "first_name": "Leo", "last_name": "Ríos",
-				"document": "2030", "document_type_id": doc}).Status(t, http.StatusCreated)
-			leo.Post(fmt.Sprintf("/api/account/classes/%d/enroll", class), map[string]any{"payments": []any{}}).Status(t, http.StatusCreated)
+			c.fillClass(t, class)
 			late := c.book(t, c.court, "2030-03-04T15:00:00", "2030-03-04T16:00:00")
 
 			ctx := browsertest.New(t, opts...)
-			browsertest.Open(t, ctx, c.app.URL+"/app/login")
-			require.NoError(t, chromedp.Do(ctx,
-				chromedp.SendKeys(chromedp.ID("email"), "ana@example.com"),
-				chromedp.SendKeys(chromedp.ID("password"), "password-ana@example.com\n"),
-				chromedp.WaitVisible(chromedp.ID("day-form")),
-			))
+			signIn(t, ctx, c.app.URL, "ana@example.com")
 			browsertest.Open(t, ctx, c.app.URL+"/app/classes")
 			card := fmt.Sprintf("#class-%d", class)
 			assert.Contains(t, browsertest.Text(t, ctx, card+" .places"), "Sin cupos")
@@ -204,4 +191,17 @@ func TestBrowser_waitlistAndLateCancel(t *testing.T) {
 			browsertest.Screenshot(t, ctx, "late")
 		})
 	}
+}
+
+// signIn signs the user with email (password "password-" + email, as
+// apptest makes them) in through the app's sign-in page at base, in the
+// browser of ctx, which lands on the book page.
+func signIn(t *testing.T, ctx context.Context, base, email string) {
+	t.Helper()
+	browsertest.Open(t, ctx, base+"/app/login")
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("email"), email),
+		chromedp.SendKeys(chromedp.ID("password"), "password-"+email+"\n"),
+		chromedp.WaitVisible(chromedp.ID("day-form")),
+	))
 }

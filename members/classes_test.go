@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/webtest"
 )
 
@@ -30,6 +31,19 @@ func (c *bookClub) newClass(t *testing.T, title string) int64 {
 		"start_time": "07:00", "end_time": "08:00"}).Status(t, http.StatusCreated).ID(t)
 }
 
+// fillClass takes the class's one place for Leo, a member with a client
+// record, through the JSON API, and returns his client.
+func (c *bookClub) fillClass(t *testing.T, class int64) *apptest.Client {
+	t.Helper()
+	leo := c.app.As(c.app.User("leo@example.com"))
+	var doc int64
+	require.NoError(t, c.app.DB.GetContext(t.Context(), &doc, `SELECT id FROM document_types LIMIT 1`))
+	leo.Post("/api/account/client", map[string]any{"email": "leo@example.com", "first_name": "Leo", "last_name": "Ríos",
+		"document": "2030", "document_type_id": doc}).Status(t, http.StatusCreated)
+	leo.Post(fmt.Sprintf("/api/account/classes/%d/enroll", class), map[string]any{"payments": []any{}}).Status(t, http.StatusCreated)
+	return leo
+}
+
 // TestClasses_enrollAndTheWaitlist: a full class offers its waitlist; Ana
 // joins it and sees her position, takes the place when it frees and
 // leaves the class; enrolling twice is refused in words.
@@ -37,12 +51,7 @@ func TestClasses_enrollAndTheWaitlist(t *testing.T) {
 	t.Parallel()
 	c := newBookClub(t)
 	class := c.newClass(t, "Pádel inicial")
-	leo := c.app.As(c.app.User("leo@example.com"))
-	var doc int64
-	require.NoError(t, c.app.DB.GetContext(t.Context(), &doc, `SELECT id FROM document_types LIMIT 1`))
-	leo.Post("/api/account/client", map[string]any{"email": "leo@example.com", "first_name": "Leo", "last_name": "Ríos",
-		"document": "2030", "document_type_id": doc}).Status(t, http.StatusCreated)
-	leo.Post(fmt.Sprintf("/api/account/classes/%d/enroll", class), map[string]any{"payments": []any{}}).Status(t, http.StatusCreated)
+	leo := c.fillClass(t, class)
 
 	page := c.b.Get("/app/classes")
 	require.Equal(t, http.StatusOK, page.Status, page.Body)

@@ -66,12 +66,7 @@ func TestBrowser_installable(t *testing.T) {
 	first := c.book(t, c.court, "2030-03-06T10:00:00", "2030-03-06T11:00:00")
 	net := newNetwork(t, c.app.URL)
 	ctx := browsertest.New(t, browsertest.WithLanguage("es-CO,es"))
-	browsertest.Open(t, ctx, net.URL+"/app/login")
-	require.NoError(t, chromedp.Do(ctx,
-		chromedp.SendKeys(chromedp.ID("email"), "ana@example.com"),
-		chromedp.SendKeys(chromedp.ID("password"), "password-ana@example.com\n"),
-		chromedp.WaitVisible(chromedp.ID("day-form")),
-	))
+	signIn(t, ctx, net.URL, "ana@example.com")
 
 	m, err := chromedp.Call(ctx, page.GetAppManifest, page.GetAppManifestParams{})
 	require.NoError(t, err)
@@ -145,12 +140,7 @@ func TestBrowser_notifications(t *testing.T) {
 	endpoint := "https://push.example.net/send/ana-device"
 
 	ctx := browsertest.New(t, browsertest.WithLanguage("es-CO,es"))
-	browsertest.Open(t, ctx, c.app.URL+"/app/login")
-	require.NoError(t, chromedp.Do(ctx,
-		chromedp.SendKeys(chromedp.ID("email"), "ana@example.com"),
-		chromedp.SendKeys(chromedp.ID("password"), "password-ana@example.com\n"),
-		chromedp.WaitVisible(chromedp.ID("day-form")),
-	))
+	signIn(t, ctx, c.app.URL, "ana@example.com")
 	browsertest.Open(t, ctx, c.app.URL+"/app/account")
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("push-toggle"))))
 	assert.Equal(t, "Activar notificaciones", textOf(t, ctx, "push-toggle"))

@@ -30,3 +30,11 @@ func (a *App) form(h func(http.ResponseWriter, *http.Request) error) http.Handle
 func view(r *http.Request, data any) web.View {
 	return webdoor.View(r, data, newNav(visitOf(r).Principal.Actor, r.URL.Path))
 }
+
+// again renders page again with data and the messages of a form's
+// fields: 400.
+func (a *App) again(w http.ResponseWriter, r *http.Request, page string, data any, errs web.FormErrors) error {
+	v := view(r, data)
+	v.Errors = errs
+	return a.rd.Render(w, r, http.StatusBadRequest, page, v)
+}

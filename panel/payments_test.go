@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
@@ -23,6 +20,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/browsertest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/objtest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/webtest"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -69,21 +67,6 @@ func (c payClub) claim(t *testing.T, booking int64, amount float64, txid string)
 		"amount": amount, "transaction_id": txid}).Status(t, http.StatusCreated).ID(t)
 }
 
-// receiptPNG is the photo of a receipt: a small PNG.
-var receiptPNG = func() []byte {
-	m := image.NewRGBA(image.Rect(0, 0, 40, 60))
-	for x := range 40 {
-		for y := range 60 {
-			m.Set(x, y, color.RGBA{R: uint8(4 * x), G: 120, B: uint8(3 * y), A: 255})
-		}
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, m); err != nil {
-		panic(err)
-	}
-	return b.Bytes()
-}()
-
 // attachReceipt adds the receipt photo to the claim, as the desk does
 // through the JSON API when a client sends it.
 func (c payClub) attachReceipt(t *testing.T, booking, payment int64) {
@@ -95,7 +78,7 @@ func (c payClub) attachReceipt(t *testing.T, booking, payment int64) {
 	h.Set("Content-Type", "image/png")
 	w, err := mw.CreatePart(h)
 	require.NoError(t, err)
-	_, err = w.Write(receiptPNG)
+	_, err = w.Write(webtest.ReceiptPNG)
 	require.NoError(t, err)
 	require.NoError(t, mw.Close())
 	c.app.AsAdmin().WithHeader("Content-Type", mw.FormDataContentType()).
@@ -156,7 +139,7 @@ func TestPayments_validateAndReject(t *testing.T) {
 
 	img := d.get(fmt.Sprintf("/panel/payments/%d/receipt", first))
 	require.Equal(t, http.StatusOK, img.Status)
-	assert.Equal(t, receiptPNG, []byte(img.Body), "the stored bytes")
+	assert.Equal(t, webtest.ReceiptPNG, []byte(img.Body), "the stored bytes")
 	assert.Equal(t, "image/png", img.Header.Get("Content-Type"))
 	assert.Equal(t, "private, no-store", img.Header.Get("Cache-Control"))
 	assert.Equal(t, "nosniff", img.Header.Get("X-Content-Type-Options"))
