@@ -51,7 +51,7 @@ type App struct {
 // file the app does not hold.
 func New(o Options) (*App, error) {
 	in, assets, err := webdoor.Open(&o, webdoor.Site{Prefix: Prefix, Home: Prefix, Pages: templateFiles, Files: staticFiles,
-		Styles: []string{"app.css"}, Scripts: []string{"app.js"}}, maxFormBytes)
+		Styles: []string{"app.css"}, Scripts: []string{"relay.js", "app.js"}}, maxFormBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -55,7 +55,7 @@ func New(o Options) (*Panel, error) {
 		o.MaxFormBytes = DefaultMaxFormBytes
 	}
 	in, assets, err := webdoor.Open(&o.Options, webdoor.Site{Prefix: Prefix, Home: Prefix, Pages: templateFiles, Files: staticFiles,
-		Styles: []string{"panel.css"}, Scripts: []string{"live.js", "drag.js"}}, o.MaxFormBytes)
+		Styles: []string{"panel.css"}, Scripts: []string{"relay.js", "live.js", "drag.js"}}, o.MaxFormBytes)
 	if err != nil {
 		return nil, err
 	}

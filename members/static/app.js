@@ -3,9 +3,9 @@
 // says when the page shown is a copy kept offline (the worker marks it)
 // or the device is offline; turns the member's push notifications on and
 // off (the browser asks for permission only then); and keeps the pages
-// marked data-live current: each message of the kinds the page names
-// (data-events: the member's bookings, payments or classes, a court's
-// free times) on the realtime relay fetches the page again and swaps its
+// marked data-live current: each message the kit's relay.js hands the
+// page (the kinds its data-events names: the member's bookings, payments
+// or classes, a court's free times) fetches the page again and swaps its
 // live part in place. Without JavaScript every page and form works the
 // same, without these.
 const workers = "serviceWorker" in navigator;
@@ -88,12 +88,8 @@ if (box && workers && "PushManager" in window && "Notification" in window) {
 }
 
 const live = document.querySelector("[data-live]");
-if (live && "WebSocket" in window) {
-  // The page names the messages that change it.
-  const watched = new Set((live.dataset.events || "").split(" "));
+if (live) {
   let timer = 0;
-  let wait = 1000;
-  let missed = false;
   let asked = 0;
   const refresh = async () => {
     const mine = ++asked;
@@ -117,31 +113,6 @@ if (live && "WebSocket" in window) {
     clearTimeout(timer);
     timer = setTimeout(refresh, 150);
   };
-  const connect = () => {
-    const url = new URL(live.dataset.live, location.href);
-    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-    const socket = new WebSocket(url);
-    socket.addEventListener("open", () => {
-      wait = 1000;
-      socket.send(JSON.stringify({ type: "subscribe", room: "app" }));
-      if (missed) soon();
-    });
-    socket.addEventListener("message", (e) => {
-      const m = JSON.parse(e.data);
-      if (m.type === "subscribed") live.dataset.listening = "true";
-      if (m.type === "message" && watched.has(m.event)) soon();
-    });
-    socket.addEventListener("close", (e) => {
-      delete live.dataset.listening;
-      // 4001: the session's idle time ran out; 4003: its user changed.
-      if (e.code === 4001 || e.code === 4003) {
-        location.reload();
-        return;
-      }
-      missed = true;
-      setTimeout(connect, wait);
-      wait = Math.min(wait * 2, 30000);
-    });
-  };
-  connect();
+  live.addEventListener("relay:message", soon);
+  live.addEventListener("relay:missed", soon);
 }

@@ -1,17 +1,15 @@
 // live.js: the day grid follows what anyone changes (another desk, a
-// client, an agent) through the realtime relay, which the page's session
-// cookie opens. Each message of a booking, a payment or a court's
-// availability fetches the page again and swaps the grid in place,
-// keeping the scroll and the focused cell. Without JavaScript, or without
-// the relay, the grid is the same page, current when loaded.
+// client, an agent): each message the kit's relay.js hands the grid (a
+// booking, a payment, a court's availability, an enrollment, a class
+// cancelled: the grid's data-events) fetches the page again and swaps the
+// grid in place, keeping the scroll and the focused cell. Without
+// JavaScript, or without the relay, the grid is the same page, current
+// when loaded.
 const grid = document.getElementById("grid");
-const watched = new Set(["booking:changed", "payment:updated", "availability:updated", "enrollment:changed", "class:cancelled"]);
 
-if (grid && grid.dataset.live && "WebSocket" in window) {
+if (grid && grid.dataset.live) {
   const status = document.getElementById("grid-status");
   let timer = 0;
-  let wait = 1000;
-  let missed = false;
 
   const refresh = async () => {
     // The header says this is no person's request: it does not keep the
@@ -36,33 +34,6 @@ if (grid && grid.dataset.live && "WebSocket" in window) {
     clearTimeout(timer);
     timer = setTimeout(refresh, 150);
   };
-
-  const connect = () => {
-    const url = new URL(grid.dataset.live, location.href);
-    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-    const socket = new WebSocket(url);
-    socket.addEventListener("open", () => {
-      wait = 1000;
-      socket.send(JSON.stringify({ type: "subscribe", room: "panel" }));
-      if (missed) soon();
-    });
-    socket.addEventListener("message", (e) => {
-      const m = JSON.parse(e.data);
-      if (m.type === "subscribed") grid.dataset.listening = "true";
-      if (m.type === "message" && watched.has(m.event)) soon();
-    });
-    socket.addEventListener("close", (e) => {
-      delete grid.dataset.listening;
-      // 4001: the session's idle time ran out; 4003: its user changed.
-      // The page asks to sign in again if it must.
-      if (e.code === 4001 || e.code === 4003) {
-        location.reload();
-        return;
-      }
-      missed = true;
-      setTimeout(connect, wait);
-      wait = Math.min(wait * 2, 30000);
-    });
-  };
-  connect();
+  grid.addEventListener("relay:message", soon);
+  grid.addEventListener("relay:missed", soon);
 }
