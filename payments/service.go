@@ -24,6 +24,10 @@ type Service struct {
 	secrets  []string
 	zone     *time.Location
 	store    store
+	// The online checkout's (checkout.go).
+	gateway              Gateway
+	checkoutTTL          time.Duration
+	returnURL, notifyURL string
 }
 
 // Options configure the payments service. The zero value is usable: no
@@ -41,6 +45,16 @@ type Options struct {
 	// VerifySignature), several while one is rotated; empty ones are
 	// ignored. None: Deliver answers ErrWebhookOff.
 	WebhookSecrets []string
+	// Gateway is the club's online payment gateway; nil: checkout answers
+	// ErrNoGateway.
+	Gateway Gateway
+	// CheckoutTTL is how long a checkout stays open; 0: CheckoutTTL.
+	CheckoutTTL time.Duration
+	// ReturnURL is where a payer's browser comes back from the gateway
+	// (the members' app's page of the result); NotifyURL is where the
+	// gateway tells of the payment, for a gateway that takes it with each
+	// checkout (Mercado Pago).
+	ReturnURL, NotifyURL string
 }
 
 // New returns the payments stored in db, a database migrated with
@@ -53,7 +67,11 @@ func New(db *sqlx.DB, o Options) *Service {
 			secrets = append(secrets, k)
 		}
 	}
-	return &Service{db: db, objects: o.Objects, now: o.Now, events: o.Events, bookings: o.Bookings, secrets: secrets, zone: o.Zone}
+	if o.CheckoutTTL <= 0 {
+		o.CheckoutTTL = CheckoutTTL
+	}
+	return &Service{db: db, objects: o.Objects, now: o.Now, events: o.Events, bookings: o.Bookings, secrets: secrets, zone: o.Zone,
+		gateway: o.Gateway, checkoutTTL: o.CheckoutTTL, returnURL: o.ReturnURL, notifyURL: o.NotifyURL}
 }
 
 // List returns the page of the payments that match f: pending first, then

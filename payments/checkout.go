@@ -1,0 +1,126 @@
+package payments
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+)
+
+// Online checkout (issue 30): an attempt opens a checkout at the club's
+// gateway for what a booking owes now, under a reference issued here,
+// unique per attempt, and keeps it (migration 00038), so that what the
+// gateway later tells of a transaction is matched to its attempt by
+// reference, amount and currency.
+
+// CheckoutTTL is how long an attempt's checkout stays open when the
+// service's options say nothing.
+const CheckoutTTL = 30 * time.Minute
+
+// Currency is the currency of the club's payments.
+const Currency = "COP"
+
+// Errors of checkout.
+var (
+	// ErrNoGateway: no gateway is configured; the message names the
+	// variables that configure one.
+	ErrNoGateway = clubhouse.Errorf(clubhouse.Unavailable, "payments gateway not configured",
+		"Online payment is not configured: set PAYMENTS_GATEWAY=wompi with WOMPI_PUBLIC_KEY, WOMPI_PRIVATE_KEY, "+
+			"WOMPI_INTEGRITY_SECRET and WOMPI_EVENTS_SECRET, or PAYMENTS_GATEWAY=mercadopago with MERCADOPAGO_ACCESS_TOKEN "+
+			"and MERCADOPAGO_WEBHOOK_SECRET.")
+	// ErrNothingOwed: the booking owes nothing to pay online.
+	ErrNothingOwed = clubhouse.Errorf(clubhouse.Conflict, "nothing owed", "The booking owes nothing: there is nothing to pay.")
+	// ErrNoPayer: the booking has no client to pay it.
+	ErrNoPayer = clubhouse.Errorf(clubhouse.Conflict, "no client", "The booking has no client to pay it: name its client first.")
+)
+
+// Attempt is an opened checkout: where the payer goes (URL; Fields, the
+// form a page posts there, for a gateway that takes one), for how much,
+// under which reference, until when.
+type Attempt struct {
+	ID        int64           `db:"id"`
+	Gateway   string          `db:"gateway"`
+	Reference string          `db:"reference"`
+	BookingID *int64          `db:"reservation_id"`
+	Amount    decimal.Decimal `db:"amount"`
+	Currency  string          `db:"currency"`
+	URL       string          `db:"url"`
+	ExpiresAt time.Time       `db:"expires_at"`
+	CreatedAt time.Time       `db:"created_at"`
+	Fields    []Field         `db:"-"`
+}
+
+// AmountInCents is the attempt's amount in cents, as gateways count it.
+func (a Attempt) AmountInCents() int64 { return a.Amount.Shift(2).IntPart() }
+
+// CheckoutBooking opens a checkout at the club's gateway for what the
+// booking with id owes now (its price after discounts less its completed
+// payments; never a figure the caller sends): its client's own booking,
+// or any booking with a client for staff (who send the client the link).
+// Errors: ErrNoGateway; booking.ErrBookingNotFound (also another
+// client's); booking.ErrBookingCancelled; ErrNoPayer; ErrNothingOwed;
+// the gateway's (ErrGatewayUnavailable, ErrCentsOnline).
+func (s *Service) CheckoutBooking(ctx context.Context, by clubhouse.Actor, id int64) (Attempt, error) {
+	if err := by.RequireSignedIn(); err != nil {
+		return Attempt{}, err
+	}
+	if s.gateway == nil {
+		return Attempt{}, ErrNoGateway
+	}
+	if s.bookings == nil {
+		return Attempt{}, errNoBookings
+	}
+	var r booking.Reservation
+	var err error
+	if by.HasPanel() {
+		r, err = s.bookings.Get(ctx, by, id)
+	} else {
+		r, err = s.bookings.ClientGet(ctx, by, id)
+	}
+	switch {
+	case err != nil:
+		return Attempt{}, err
+	case r.CancelledAt != nil:
+		return Attempt{}, booking.ErrBookingCancelled
+	case r.ClientID == nil:
+		return Attempt{}, ErrNoPayer
+	}
+	amounts, err := s.bookings.Amounts(ctx, by, []booking.Reservation{r})
+	if err != nil {
+		return Attempt{}, err
+	}
+	debt := amounts[r.ID].Debt()
+	if !debt.IsPositive() {
+		return Attempt{}, ErrNothingOwed
+	}
+	a := Attempt{Gateway: s.gateway.Name(), Reference: "B" + strconv.FormatInt(r.ID, 10) + "-" + token(), BookingID: &r.ID,
+		Amount: debt, Currency: Currency, ExpiresAt: s.now().Add(s.checkoutTTL).Truncate(time.Second)}
+	req := CheckoutRequest{Reference: a.Reference, Title: fmt.Sprintf("Reserva %d · %s", r.ID, r.CourtName), Amount: debt,
+		Currency: Currency, ReturnURL: s.returnURL, NotifyURL: s.notifyURL, Expires: a.ExpiresAt}
+	if r.ClientEmail != nil {
+		req.Email = *r.ClientEmail
+	}
+	opened, err := s.gateway.Open(ctx, req)
+	if err != nil {
+		return Attempt{}, err
+	}
+	a.URL, a.Fields = opened.URL, opened.Fields
+	var by64 *int64
+	if by.UserID != 0 {
+		by64 = &by.UserID
+	}
+	err = s.db.GetContext(ctx, &a, `INSERT INTO checkout_attempts (reference, gateway, reservation_id, amount, currency, url, expires_at, created_by)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		RETURNING id, gateway, reference, reservation_id, amount, currency, url, expires_at, created_at`,
+		a.Reference, a.Gateway, r.ID, a.Amount, a.Currency, a.URL, a.ExpiresAt, by64)
+	if err != nil {
+		return Attempt{}, fmt.Errorf("store checkout attempt: %w", err)
+	}
+	a.Fields = opened.Fields
+	return a, nil
+}
