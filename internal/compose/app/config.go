@@ -57,6 +57,7 @@ type Config struct {
 	Realtime             Realtime
 	SMTPURL              string    // SMTP_URL: the mail server, smtp://user:password@host:port or smtps://...; empty: messages go to the log
 	MailFrom             mail.From // MAIL_FROM: "Club name <address>", the sender of the club's messages and the club's name in them
+	Gateway              GatewayConfig
 }
 
 // Realtime configures the realtime relay at /realtime (docs/REALTIME.md).
@@ -80,7 +81,7 @@ const DefaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/clubhouse?sslmode
 // Flags are the settings shared by clubd and clubctl, each with its
 // environment variable.
 func Flags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: "database-url", EnvVars: []string{"DATABASE_URL"}, Value: DefaultDatabaseURL, Usage: "main PostgreSQL database (clubd and clubctl db migrate create it when missing)"},
 		&cli.StringFlag{Name: "accounting-database-url", EnvVars: []string{"ACCOUNTING_DATABASE_URL"}, Usage: "accounting database (default: clubhouse_accounting on the main server)"},
 		&cli.StringFlag{Name: "bot-api-keys", EnvVars: []string{"BOT_API_KEYS"}, Usage: "comma-separated API keys accepted in the X-Auth header"},
@@ -117,7 +118,7 @@ func Flags() []cli.Flag {
 		&cli.BoolFlag{Name: "objstore-use-path-style-endpoint", EnvVars: []string{"OBJSTORE_USE_PATH_STYLE_ENDPOINT"}, Usage: "address the bucket as endpoint/bucket/key (MinIO, versitygw)"},
 		&cli.StringFlag{Name: "objstore-dir", EnvVars: []string{"OBJSTORE_DIR"}, Usage: "local directory of payment receipts (private, mode 0700), instead of a bucket; clubd --demo uses ./" + DemoObjectsDir + " when neither is set"},
 		&cli.StringFlag{Name: "objstore-public-base-url", EnvVars: []string{"OBJSTORE_PUBLIC_BASE_URL"}, Usage: "ignored: receipts are private and served only through the API"},
-	}
+	}, gatewayFlags()...)
 }
 
 // FromCLI reads the Config from the flags of c.
@@ -188,6 +189,9 @@ func FromCLI(c *cli.Context) (Config, error) {
 		return Config{}, err
 	}
 	if cfg.Realtime, err = realtimeConfig(c, cfg.DatabaseURL); err != nil {
+		return Config{}, err
+	}
+	if cfg.Gateway, err = gatewayConfig(c); err != nil {
 		return Config{}, err
 	}
 	cfg.AccountingDatabaseURL = c.String("accounting-database-url")

@@ -165,3 +165,47 @@ func TestFromCLI_realtime(t *testing.T) {
 	_, err = parse(t, map[string]string{"REALTIME_ALLOWED_ORIGINS": "https://app.example.com/path"})
 	require.ErrorContains(t, err, "REALTIME_ALLOWED_ORIGINS")
 }
+
+// TestFromCLI_gateway: PAYMENTS_GATEWAY picks a gateway whose variables
+// must all be set, and whose addresses must be URLs; none is none.
+func TestFromCLI_gateway(t *testing.T) {
+	wompiEnv := func(extra ...string) map[string]string {
+		env := map[string]string{"PAYMENTS_GATEWAY": "wompi", "WOMPI_PUBLIC_KEY": "pub_test_a", "WOMPI_PRIVATE_KEY": "prv_test_a",
+			"WOMPI_INTEGRITY_SECRET": "test_integrity_a", "WOMPI_EVENTS_SECRET": "test_events_a", "WOMPI_API_URL": "https://sandbox.wompi.co/v1"}
+		for i := 0; i+1 < len(extra); i += 2 {
+			env[extra[i]] = extra[i+1]
+		}
+		return env
+	}
+	t.Run("none", func(t *testing.T) {
+		cfg, err := parse(t, nil)
+		require.NoError(t, err)
+		assert.Nil(t, cfg.Gateway.Gateway(), "no gateway unless asked")
+	})
+	t.Run("wompi", func(t *testing.T) {
+		cfg, err := parse(t, wompiEnv())
+		require.NoError(t, err)
+		assert.Equal(t, "wompi", cfg.Gateway.Gateway().Name())
+		assert.Equal(t, "https://sandbox.wompi.co/v1", cfg.Gateway.Wompi.APIURL)
+		assert.Equal(t, "https://checkout.wompi.co/p/", cfg.Gateway.Wompi.CheckoutURL)
+	})
+	t.Run("mercadopago", func(t *testing.T) {
+		cfg, err := parse(t, map[string]string{"PAYMENTS_GATEWAY": "mercadopago", "MERCADOPAGO_ACCESS_TOKEN": "TEST-a",
+			"MERCADOPAGO_WEBHOOK_SECRET": "s"})
+		require.NoError(t, err)
+		assert.Equal(t, "mercadopago", cfg.Gateway.Gateway().Name())
+	})
+	t.Run("missing", func(t *testing.T) {
+		_, err := parse(t, map[string]string{"PAYMENTS_GATEWAY": "wompi", "WOMPI_PUBLIC_KEY": "pub_test_a"})
+		assert.EqualError(t, err, "PAYMENTS_GATEWAY needs WOMPI_EVENTS_SECRET, WOMPI_INTEGRITY_SECRET, WOMPI_PRIVATE_KEY")
+	})
+	t.Run("unknown", func(t *testing.T) {
+		_, err := parse(t, map[string]string{"PAYMENTS_GATEWAY": "paypal"})
+		assert.ErrorContains(t, err, `PAYMENTS_GATEWAY must be wompi or mercadopago, not "paypal"`)
+	})
+	t.Run("address", func(t *testing.T) {
+		_, err := parse(t, wompiEnv("WOMPI_CHECKOUT_URL", "checkout.wompi.co"))
+		require.ErrorContains(t, err, "WOMPI_CHECKOUT_URL must be an http or https URL")
+		assert.NotContains(t, err.Error(), "test_integrity_a", "no secret in the refusal")
+	})
+}

@@ -64,6 +64,17 @@ type Options struct {
 	Push           push.Options         // the push service's VAPID key, subject and private networks; its Now and Events are the club's
 	Users          *users.Service       // the users, shared with the identity provider; nil: users.New(db, users.Options{})
 	Mail           *mail.Outbox         // where the services queue their messages, shared with the identity provider; nil: none
+	// Checkout is the online checkout's gateway and addresses
+	// (payments.Options' Gateway, ReturnURL, NotifyURL); its zero value
+	// has no gateway.
+	Checkout Checkout
+}
+
+// Checkout is the club's online payment gateway and the addresses the
+// payer and the gateway come back to.
+type Checkout struct {
+	Gateway              payments.Gateway
+	ReturnURL, NotifyURL string
 }
 
 // New builds the services over the main database db.
@@ -76,7 +87,7 @@ func New(db *sqlx.DB, o Options) *Services {
 	s := &Services{Zone: o.Zone, Now: o.Now, Users: o.Users, Mail: o.Mail,
 		Catalogs: b.Catalogs, Clients: b.Clients, Tariffs: b.Tariffs, Bookings: b.Bookings, Discounts: b.Discounts, Rules: b.Rules,
 		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Zone: o.Zone, Events: o.Events, Bookings: b.Bookings,
-			WebhookSecrets: o.WebhookSecrets}),
+			WebhookSecrets: o.WebhookSecrets, Gateway: o.Checkout.Gateway, ReturnURL: o.Checkout.ReturnURL, NotifyURL: o.Checkout.NotifyURL}),
 	}
 	s.Classes = classes.New(db, classes.Options{Mail: o.Mail, Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Clients: b.Clients,
 		Payments: s.Payments, Events: o.Events, Pool: o.Pool})

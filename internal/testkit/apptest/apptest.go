@@ -140,6 +140,12 @@ func WithPrivateNetworks() Option {
 	return func(c *app.Config, _ *app.Options) { c.AllowPrivateNetworks = true }
 }
 
+// WithGateway gives the app an online payment gateway (a stand-in's
+// addresses and keys, in the tests).
+func WithGateway(g app.GatewayConfig) Option {
+	return func(c *app.Config, _ *app.Options) { c.Gateway = g }
+}
+
 // WithMail sends the app's messages over SMTP to server (SMTP_URL), from
 // MailFrom; without it they go to the log (SendMail, MailedLinks).
 func WithMail(server *mailtest.Server) Option {
