@@ -46,11 +46,14 @@ var bogota = func() *time.Location {
 	return z
 }()
 
+// bookClubStart is the time the bookClub's clock stands at.
+var bookClubStart = time.Date(2030, 3, 4, 8, 0, 0, 0, bogota)
+
 func newBookClub(t *testing.T, opts ...apptest.Option) *bookClub {
 	t.Helper()
 	server := mailtest.New(t)
 	app := apptest.New(t, append([]apptest.Option{apptest.WithMail(server), apptest.WithObjects(objtest.Store(t, objtest.New(t))),
-		apptest.WithClock(apptest.NewClockAt(time.Date(2030, 3, 4, 8, 0, 0, 0, bogota)))}, opts...)...)
+		apptest.WithClock(apptest.NewClockAt(bookClubStart))}, opts...)...)
 	app.RunMail()
 	admin := app.AsAdmin()
 	courtType := admin.Post("/api/admin/court-types", map[string]any{"name": "Pádel"}).Status(t, http.StatusCreated).ID(t)

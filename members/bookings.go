@@ -1,6 +1,7 @@
 package members
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -100,7 +101,10 @@ type bookingPage struct {
 	// Receipts tells whether the club keeps receipt photos: without
 	// storage the form asks for none.
 	Receipts bool
-	Form     payForm
+	// Online tells whether the club takes payments online (a gateway is
+	// configured): the page offers to pay what is owed there.
+	Online bool
+	Form   payForm
 }
 
 // payForm is the form of a reported transfer, as sent.
@@ -166,7 +170,7 @@ func (a *App) bookingData(r *http.Request) (*bookingPage, error) {
 		return nil, err
 	}
 	data := &bookingPage{bookingRow: bookingRow{BookingView: b, Now: v.Club.Bookings.Now()},
-		Receipts: v.Club.Payments.CheckStorage() == nil}
+		Receipts: v.Club.Payments.CheckStorage() == nil, Online: v.Club.Payments.CheckGateway() == nil}
 	data.Form = payForm{Amount: typed(data.Unclaimed())}
 	if data.Unclaimed().IsPositive() {
 		if data.PaymentTypes, err = v.Club.Bookings.PaymentTypes(r.Context(), v.Actor); err != nil {
@@ -295,4 +299,35 @@ func (a *App) refillBooking(w http.ResponseWriter, r *http.Request, form payForm
 	}
 	data.Form = form
 	return a.again(w, r, "booking.html", data, errs)
+}
+
+// errNoOnline answers a checkout the club does not take online, on the
+// booking's page, which has no such button then: the club's choice, not
+// an outage.
+var errNoOnline = clubhouse.Errorf(clubhouse.Conflict, clubhouse.AsError(payments.ErrNoGateway).Code, "The club does not take payments online.")
+
+// checkoutPage is the data of an opened online checkout's page.
+type checkoutPage struct {
+	BookingID int64
+	Attempt   payments.Attempt
+}
+
+// checkout opens an online checkout of what the member's booking owes
+// and shows the way to the gateway's page (a link: a form sent to another
+// site is not the app's to send), with the amount and until when it is
+// open.
+func (a *App) checkout(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	v := visitOf(r)
+	at, err := v.Club.Payments.CheckoutBooking(r.Context(), v.Actor, id)
+	if errors.Is(err, payments.ErrNoGateway) {
+		err = errNoOnline
+	}
+	if err != nil {
+		return a.refuseOnBooking(w, r, "online", payForm{}, err)
+	}
+	return a.rd.Render(w, r, http.StatusOK, "checkout.html", view(r, checkoutPage{BookingID: id, Attempt: at}))
 }

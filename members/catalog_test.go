@@ -78,7 +78,8 @@ func TestCatalog_appKeys(t *testing.T) {
 		booking.ErrRulePast, booking.ErrRuleStaffOnly, booking.ErrRuleClosed, booking.ErrRuleTooLong, booking.ErrRuleShortNotice,
 		booking.ErrRuleTooFarAhead, booking.ErrRuleBookingLimit, booking.ErrRuleCancelWindow, booking.ErrCourtTaken, booking.ErrBookingCancelled,
 		payments.ErrClaimAboveDebt, payments.ErrClaimsAboveDebt, payments.ErrClaimRepeated, payments.ErrTooManyClaims,
-		payments.ErrReceiptType, payments.ErrReceiptTooLarge, classes.ErrAlreadyEnrolled} {
+		payments.ErrReceiptType, payments.ErrReceiptTooLarge, classes.ErrAlreadyEnrolled, payments.ErrNothingOwed, payments.ErrNoGateway,
+		payments.ErrGatewayUnavailable, payments.ErrCentsOnline} {
 		keys["err."+strings.ReplaceAll(clubhouse.AsError(e).Code, " ", "_")] = true
 	}
 	for _, tag := range []string{"es-CO", "en"} {

@@ -98,6 +98,7 @@ func (a *App) routes() {
 	a.handle("GET "+Prefix+"bookings/{id}", a.page(a.bookingOf))
 	a.handle("POST "+Prefix+"bookings/{id}/cancel", a.form(a.cancel))
 	a.handle("POST "+Prefix+"bookings/{id}/payments", a.in.Upload(clubhouse.AreaAccount, a.report))
+	a.handle("POST "+Prefix+"bookings/{id}/checkout", a.form(a.checkout))
 	a.handle("GET "+Prefix+"classes", a.page(a.classesOf))
 	a.handle("POST "+Prefix+"classes/{id}/enroll", a.form(a.enroll))
 	a.handle("POST "+Prefix+"classes/{id}/withdraw", a.form(a.withdraw))

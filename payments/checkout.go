@@ -39,6 +39,15 @@ var (
 	ErrNoPayer = clubhouse.Errorf(clubhouse.Conflict, "no client", "The booking has no client to pay it: name its client first.")
 )
 
+// CheckGateway tells whether an online gateway is configured. Errors:
+// ErrNoGateway.
+func (s *Service) CheckGateway() error {
+	if s.gateway == nil {
+		return ErrNoGateway
+	}
+	return nil
+}
+
 // Attempt is an opened checkout: where the payer goes (URL; Fields, the
 // form a page posts there, for a gateway that takes one), for how much,
 // under which reference, until when.
