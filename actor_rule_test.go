@@ -35,6 +35,10 @@ var servesAnyone = map[string]string{
 	"mail.Outbox.Backlog":               "a background job's backlog, for the metrics",
 	"mail.SMTP.Send":                    "the sender's transport: it hands a made message to the mail server",
 	"mail.Log.Send":                     "the sender's transport without a mail server: it writes a made message to the log",
+	"payments.Wompi.Open":               "a gateway's adapter: it opens a checkout the service has judged (CheckoutBooking)",
+	"payments.Wompi.Lookup":             "a gateway's adapter: it reads the gateway's API, no club data",
+	"payments.MercadoPago.Open":         "a gateway's adapter: it opens a checkout the service has judged (CheckoutBooking)",
+	"payments.MercadoPago.Lookup":       "a gateway's adapter: it reads the gateway's API, no club data",
 	"tickets.Expirer.ExpireDue":         "a background job: it expires the tickets past their date",
 	"tickets.Expirer.Due":               "a background job's backlog, for the metrics",
 }
