@@ -255,6 +255,9 @@ type bookingView struct {
 	// WindowOpen says the client may still cancel the booking themselves
 	// (before CancelBefore).
 	WindowOpen bool
+	// Online says the club takes payments online: the page offers the
+	// link that pays what a client's booking owes.
+	Online bool
 }
 
 // bookingPage shows a booking: its client, times, price and how it was
@@ -296,8 +299,38 @@ func (p *Panel) bookingFile(r *http.Request, id int64) (bookingView, error) {
 		return bookingView{}, err
 	}
 	return bookingView{BookingFile: file, Owed: file.Amount.Debt(), Form: map[string]string{}, Reference: "desk-" + rand.Text(),
-		WindowOpen: file.CancelBefore.After(c.Club.Bookings.Now())}, nil
+		WindowOpen: file.CancelBefore.After(c.Club.Bookings.Now()), Online: c.Club.Payments.CheckGateway() == nil}, nil
 }
+
+// checkoutView is the data of the page of a booking's pay link.
+type checkoutView struct {
+	BookingID int64
+	Attempt   payments.Attempt
+}
+
+// checkout opens an online checkout of what the booking owes, whose link
+// staff send the client (payments.Service.CheckoutBooking); a refusal
+// (the booking cancelled, owing nothing, without a client, no gateway)
+// comes back on the booking's page.
+func (p *Panel) checkout(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	c := visitOf(r)
+	at, err := c.Club.Payments.CheckoutBooking(r.Context(), c.Actor, id)
+	if errors.Is(err, payments.ErrNoGateway) {
+		err = errNoOnline
+	}
+	if err != nil {
+		return p.refuseOnPage(w, r, id, "", nil, err)
+	}
+	return p.rd.Render(w, r, http.StatusOK, "checkout.html", view(r, checkoutView{BookingID: id, Attempt: at}))
+}
+
+// errNoOnline answers a pay link the club cannot give, on the booking's
+// page, which has no such button then: the club's choice, not an outage.
+var errNoOnline = clubhouse.Errorf(clubhouse.Conflict, clubhouse.AsError(payments.ErrNoGateway).Code, "The club does not take payments online.")
 
 // dones are the actions whose result a booking's page announces.
 var dones = map[string]bool{"booked": true, "moved": true, "cancelled": true, "no_show": true, "checked_in": true, "paid": true}

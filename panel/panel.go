@@ -91,6 +91,7 @@ func (p *Panel) routes() {
 	p.handle("POST "+Prefix+"bookings/{id}/no-show", p.form(clubhouse.AreaStaff, p.noShow))
 	p.handle("POST "+Prefix+"bookings/{id}/check-in", p.form(clubhouse.AreaStaff, p.checkIn))
 	p.handle("POST "+Prefix+"bookings/{id}/payments", p.upload(clubhouse.AreaStaff, p.pay))
+	p.handle("POST "+Prefix+"bookings/{id}/checkout", p.form(clubhouse.AreaStaff, p.checkout))
 	p.handle("GET "+Prefix+"classes", p.page(clubhouse.AreaTrainer, p.classList))
 	p.handle("GET "+Prefix+"classes/{id}", p.page(clubhouse.AreaTrainer, p.classPage))
 	p.handle("POST "+Prefix+"classes/{id}/attendance", p.form(clubhouse.AreaTrainer, p.markAttendance))
