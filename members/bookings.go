@@ -1,7 +1,6 @@
 package members
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -301,11 +300,6 @@ func (a *App) refillBooking(w http.ResponseWriter, r *http.Request, form payForm
 	return a.again(w, r, "booking.html", data, errs)
 }
 
-// errNoOnline answers a checkout the club does not take online, on the
-// booking's page, which has no such button then: the club's choice, not
-// an outage.
-var errNoOnline = clubhouse.Errorf(clubhouse.Conflict, clubhouse.AsError(payments.ErrNoGateway).Code, "The club does not take payments online.")
-
 // checkoutPage is the data of an opened online checkout's page.
 type checkoutPage struct {
 	BookingID int64
@@ -321,11 +315,7 @@ func (a *App) checkout(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v := visitOf(r)
-	at, err := v.Club.Payments.CheckoutBooking(r.Context(), v.Actor, id)
-	if errors.Is(err, payments.ErrNoGateway) {
-		err = errNoOnline
-	}
+	at, err := webdoor.Checkout(r, id)
 	if err != nil {
 		return a.refuseOnBooking(w, r, "online", payForm{}, err)
 	}

@@ -317,20 +317,12 @@ func (p *Panel) checkout(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c := visitOf(r)
-	at, err := c.Club.Payments.CheckoutBooking(r.Context(), c.Actor, id)
-	if errors.Is(err, payments.ErrNoGateway) {
-		err = errNoOnline
-	}
+	at, err := webdoor.Checkout(r, id)
 	if err != nil {
 		return p.refuseOnPage(w, r, id, "", nil, err)
 	}
 	return p.rd.Render(w, r, http.StatusOK, "checkout.html", view(r, checkoutView{BookingID: id, Attempt: at}))
 }
-
-// errNoOnline answers a pay link the club cannot give, on the booking's
-// page, which has no such button then: the club's choice, not an outage.
-var errNoOnline = clubhouse.Errorf(clubhouse.Conflict, clubhouse.AsError(payments.ErrNoGateway).Code, "The club does not take payments online.")
 
 // dones are the actions whose result a booking's page announces.
 var dones = map[string]bool{"booked": true, "moved": true, "cancelled": true, "no_show": true, "checked_in": true, "paid": true}

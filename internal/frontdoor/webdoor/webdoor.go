@@ -151,6 +151,23 @@ func Receipt(r *http.Request) (*payments.Receipt, error) {
 	return payments.ReadReceipt(file, "")
 }
 
+// ErrNoOnline refuses, on a web page, a checkout the club does not take
+// online (payments.ErrNoGateway): the page offers no such button then, so
+// it is the club's choice, told on the form (409), not an outage.
+var ErrNoOnline = clubhouse.Errorf(clubhouse.Conflict, clubhouse.AsError(payments.ErrNoGateway).Code, "The club does not take payments online.")
+
+// Checkout opens, for the visitor of r, an online checkout of what the
+// booking with id owes (payments.Service.CheckoutBooking), the refusal of
+// a club without a gateway being ErrNoOnline.
+func Checkout(r *http.Request, id int64) (payments.Attempt, error) {
+	v := VisitOf(r)
+	a, err := v.Club.Payments.CheckoutBooking(r.Context(), v.Actor, id)
+	if errors.Is(err, payments.ErrNoGateway) {
+		err = ErrNoOnline
+	}
+	return a, err
+}
+
 // readForm parses the form of a state-changing request, a multipart one
 // with its files; a body over its bound is ErrUploadTooLarge.
 func readForm(r *http.Request) error {
