@@ -20,7 +20,8 @@ import (
 // is not fails too.
 func TestNoServerErrorOnBadInput(t *testing.T) {
 	t.Parallel()
-	app := apptest.New(t, apptest.WithLedger(t))
+	_, gw := withWompi(t)
+	app := apptest.New(t, apptest.WithLedger(t), gw)
 	c := newClub(t, app)
 	admin := app.AsAdmin()
 	admin.Post("/api/admin/booking", c.slot(c.courtA, "2026-03-02 10:00", "2026-03-02 11:00")).Status(t, http.StatusCreated)

@@ -70,7 +70,8 @@ var badValues = func() []badValue {
 func TestBadInputValues(t *testing.T) {
 	t.Parallel()
 	store := objtest.Store(t, objtest.New(t))
-	a := apptest.New(t, apptest.WithLedger(t), apptest.WithObjects(store),
+	_, gw := withWompi(t)
+	a := apptest.New(t, apptest.WithLedger(t), apptest.WithObjects(store), gw,
 		func(c *app.Config, _ *app.Options) { c.PaymentWebhookSecrets = []string{webhookSecret} })
 	c := newClub(t, a)
 	member, _ := withClient(t, a, "member@test.club")

@@ -67,6 +67,8 @@ func (s *Server) routes() {
 	// The gateway's callback: public, but every delivery must be signed.
 	s.handle("POST /webhooks/payment", public, s.paymentWebhook)
 	s.handle("POST /api/webhooks/payment", public, s.paymentWebhook)
+	s.handle("POST /webhooks/wompi", public, s.wompiWebhook)
+	s.handle("POST /webhooks/mercadopago", public, s.mercadoPagoWebhook)
 
 	s.handle("GET /api/admin/court-types", staff, s.listCourtTypes)
 	s.handle("POST /api/admin/court-types", staff, s.createCourtType)

@@ -190,7 +190,7 @@ type healthDTO struct {
 	Status     string                  `json:"status" validate:"required" example:"ok" enums:"ok,unavailable"`
 	Database   string                  `json:"database" validate:"required" example:"up" enums:"up,down"`
 	Accounting string                  `json:"accounting" validate:"required" example:"up" enums:"up,down,off"`
-	Jobs       map[string]jobHealthDTO `json:"jobs,omitempty"` // by job name: ledger_poster, ticket_expiry, push_delivery, club_rules_watch, auth_users_watch, auth_purge, idempotency_purge
+	Jobs       map[string]jobHealthDTO `json:"jobs,omitempty"` // by job name: ledger_poster, ticket_expiry, push_delivery, gateway_events, club_rules_watch, auth_users_watch, auth_purge, idempotency_purge
 }
 
 // jobHealthDTO is the state of one background job.

@@ -2,6 +2,8 @@ package payments
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 )
 
 // Online checkout (issue 30): an attempt opens a checkout at the club's
@@ -52,16 +55,17 @@ func (s *Service) CheckGateway() error {
 // form a page posts there, for a gateway that takes one), for how much,
 // under which reference, until when.
 type Attempt struct {
-	ID        int64           `db:"id"`
-	Gateway   string          `db:"gateway"`
-	Reference string          `db:"reference"`
-	BookingID *int64          `db:"reservation_id"`
-	Amount    decimal.Decimal `db:"amount"`
-	Currency  string          `db:"currency"`
-	URL       string          `db:"url"`
-	ExpiresAt time.Time       `db:"expires_at"`
-	CreatedAt time.Time       `db:"created_at"`
-	Fields    []Field         `db:"-"`
+	ID           int64           `db:"id"`
+	Gateway      string          `db:"gateway"`
+	Reference    string          `db:"reference"`
+	BookingID    *int64          `db:"reservation_id"` // the booking it pays, or
+	EnrollmentID *int64          `db:"enrollment_id"`  // the class enrollment it pays
+	Amount       decimal.Decimal `db:"amount"`
+	Currency     string          `db:"currency"`
+	URL          string          `db:"url"`
+	ExpiresAt    time.Time       `db:"expires_at"`
+	CreatedAt    time.Time       `db:"created_at"`
+	Fields       []Field         `db:"-"`
 }
 
 // AmountInCents is the attempt's amount in cents, as gateways count it.
@@ -132,4 +136,31 @@ func (s *Service) CheckoutBooking(ctx context.Context, by clubhouse.Actor, id in
 	}
 	a.Fields = opened.Fields
 	return a, nil
+}
+
+// attemptLocked returns the checkout of gateway with reference, locked
+// until the transaction ends. Errors: ErrNotFound.
+func (store) attemptLocked(ctx context.Context, q sqldb.Queryer, gateway, reference string) (Attempt, error) {
+	var a Attempt
+	err := q.GetContext(ctx, &a, `SELECT id, gateway, reference, reservation_id, enrollment_id, amount, currency, url, expires_at, created_at
+		FROM checkout_attempts WHERE gateway = $1 AND reference = $2 FOR UPDATE`, gateway, reference)
+	return a, sqldb.Map(err, ErrNotFound, nil)
+}
+
+// lateForCancelled is when a's booking (or enrollment) was cancelled, when
+// it was and no payment with transaction id txid completed it before;
+// nil otherwise. The booking is kept from changing until the transaction
+// ends, so that it is not cancelled while its payment completes.
+func (store) lateForCancelled(ctx context.Context, q sqldb.Queryer, a Attempt, txid string) (*time.Time, error) {
+	table, id := "reservations", a.BookingID
+	if a.EnrollmentID != nil {
+		table, id = "enrollments", a.EnrollmentID
+	}
+	var at *time.Time
+	err := q.GetContext(ctx, &at, `SELECT o.cancelled_at FROM `+table+` o WHERE o.id = $1
+		AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.transaction_id = $2 AND p.status_detail = 'completed') FOR SHARE OF o`, *id, txid)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("is the paid booking cancelled: %w", err)
+	}
+	return at, nil
 }

@@ -2,8 +2,12 @@ package payments
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -29,6 +33,29 @@ type Gateway interface {
 	// Lookup reads the gateway's transaction with id from its API.
 	// Errors: ErrGatewayNotFound, ErrGatewayUnavailable.
 	Lookup(ctx context.Context, id string) (GatewayTransaction, error)
+	// Verify verifies a notification the gateway sent, as its protocol
+	// signs it, and tells which transaction it is about; what it says
+	// of the transaction is not trusted (Lookup reads that). Errors:
+	// ErrGatewaySignature, ErrGatewayNotice.
+	Verify(n Notification) (Notice, error)
+}
+
+// Notification is a notification as it arrived from a gateway: its body,
+// headers and query.
+type Notification struct {
+	Body   []byte
+	Header http.Header
+	Query  url.Values
+}
+
+// Notice is what a verified notification tells: the gateway's transaction
+// it is about (TransactionID; "" for a notification about something else,
+// which is acknowledged and not kept), when the gateway signed it, and
+// what is kept of it (Payload, JSON).
+type Notice struct {
+	TransactionID string
+	SignedAt      time.Time
+	Payload       json.RawMessage
 }
 
 // CheckoutRequest is a checkout to open: a payment of Amount under
@@ -88,6 +115,26 @@ var (
 	// Pago in COP), and this one has cents.
 	ErrCentsOnline = clubhouse.Errorf(clubhouse.Conflict, "amount not payable online",
 		"The payment gateway takes whole pesos; this amount has cents: pay it at the desk.")
+	// ErrGatewaySignature: a notification's signature (Wompi's checksum,
+	// Mercado Pago's x-signature) is missing or does not match.
+	ErrGatewaySignature = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid signature",
+		"The notification's signature is missing or does not match the gateway's secret.")
+	// ErrGatewayStale: a notification signed longer ago than
+	// MaxNoticeAge, or later than now.
+	ErrGatewayStale = clubhouse.Errorf(clubhouse.Unauthenticated, "signature expired",
+		"The notification was signed too long ago (or in the future) to be taken.")
+	// ErrGatewayNotice: a body that is not a notification of the gateway.
+	ErrGatewayNotice = clubhouse.Errorf(clubhouse.Invalid, "invalid notification",
+		"The body is not a notification of the payment gateway.")
+)
+
+// How old a gateway's notification may be when it arrives: Wompi's last
+// retry comes 24 hours after the third (docs/GATEWAYS.md), so a day and a
+// half covers every retry, while a notice signed before that is refused;
+// a notice may be signed at most NoticeSkew after the server's clock.
+const (
+	MaxNoticeAge = 36 * time.Hour
+	NoticeSkew   = 5 * time.Minute
 )
 
 // gatewayErr maps a gateway client's failure: a transaction it does not
@@ -150,6 +197,20 @@ func (g Wompi) Lookup(ctx context.Context, id string) (GatewayTransaction, error
 	return out, nil
 }
 
+// Verify implements Gateway: a transaction.updated event, its checksum
+// verified with the events secret (and X-Event-Checksum's when sent);
+// another verified event is about no transaction.
+func (g Wompi) Verify(n Notification) (Notice, error) {
+	e, err := g.C.VerifyEvent(n.Body, n.Header.Get(wompi.ChecksumHeader))
+	switch {
+	case errors.Is(err, wompi.ErrBadChecksum):
+		return Notice{}, ErrGatewaySignature
+	case err != nil:
+		return Notice{}, ErrGatewayNotice
+	}
+	return Notice{TransactionID: e.Transaction.ID, SignedAt: time.Unix(e.Timestamp, 0), Payload: n.Body}, nil
+}
+
 // MercadoPago is the Gateway of Mercado Pago, over its client.
 type MercadoPago struct{ C *mercadopago.Client }
 
@@ -185,6 +246,38 @@ func (g MercadoPago) Lookup(ctx context.Context, id string) (GatewayTransaction,
 		out.Outcome = OutcomeFailed
 	case mercadopago.StatusRefunded, mercadopago.StatusChargedBack:
 		out.Outcome = OutcomeRefunded
+	}
+	return out, nil
+}
+
+// Verify implements Gateway: a notification of type payment, its
+// x-signature verified with the webhook secret; another type is about no
+// transaction. Its ts is read in milliseconds, as Mercado Pago sends it,
+// or in seconds when it has ten digits or fewer.
+func (g MercadoPago) Verify(n Notification) (Notice, error) {
+	v, err := g.C.VerifyNotification(n.Query, n.Header)
+	if err != nil {
+		return Notice{}, ErrGatewaySignature
+	}
+	ts, err := strconv.ParseInt(v.TS, 10, 64)
+	if err != nil || ts <= 0 {
+		return Notice{}, ErrGatewaySignature
+	}
+	signed := time.UnixMilli(ts)
+	if ts < 1e11 {
+		signed = time.Unix(ts, 0)
+	}
+	kept := map[string]any{"query": n.Query.Encode(), "request_id": v.RequestID}
+	if json.Valid(n.Body) {
+		kept["body"] = json.RawMessage(n.Body)
+	}
+	payload, err := json.Marshal(kept)
+	if err != nil {
+		return Notice{}, ErrGatewayNotice.Wrap(err)
+	}
+	out := Notice{SignedAt: signed, Payload: payload}
+	if v.Type == "payment" {
+		out.TransactionID = v.DataID
 	}
 	return out, nil
 }

@@ -110,32 +110,7 @@ func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 		EventDate: date, Payload: string(e.Payload)}
 	var res Result
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		p, err := s.store.byTransactionLocked(ctx, tx, e.TransactionID)
-		switch {
-		case err == nil:
-			res, err = s.apply(ctx, tx, p, e, in, status, detail)
-			return err
-		case !errors.Is(err, ErrNotFound):
-			return err
-		}
-		if o, ok := ownerOf(e); !ok {
-			in.Note = "The event names no known transaction_id and no reservation_id or enrollment_id."
-		} else {
-			var done bool
-			if res, done, err = s.confirmOrCreate(ctx, tx, o, e, in, status, detail, date); err != nil || done {
-				return err
-			}
-			in.Note = fmt.Sprintf("%s %d does not name an existing %s.", o.field(), o.id, o.what())
-		}
-		claims, err := s.store.claimsOf(ctx, tx, e.TransactionID)
-		if err != nil {
-			return err
-		}
-		if len(claims) > 0 {
-			in.Note += fmt.Sprintf(" Unconfirmed client claims report this transaction_id: payment ids %s.", joinIDs(claims))
-		}
-		id, err := s.store.upsertInbox(ctx, tx, in)
-		res = Result{Status: ResultQueued, InboxID: id, Note: in.Note}
+		res, err = s.reconcileTx(ctx, tx, e, in, status, detail, date)
 		return err
 	})
 	if err != nil {
@@ -146,6 +121,36 @@ func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 		s.publish(res.Payment, false)
 	}
 	return res, nil
+}
+
+// reconcileTx is Reconcile in tx, for the validated event e, kept as in
+// when the inbox takes it.
+func (s *Service) reconcileTx(ctx context.Context, tx *sqlx.Tx, e Event, in inboxRow, status bool, detail string, date time.Time) (Result, error) {
+	p, err := s.store.byTransactionLocked(ctx, tx, e.TransactionID)
+	switch {
+	case err == nil:
+		return s.apply(ctx, tx, p, e, in, status, detail)
+	case !errors.Is(err, ErrNotFound):
+		return Result{}, err
+	}
+	if o, ok := ownerOf(e); !ok {
+		in.Note = "The event names no known transaction_id and no reservation_id or enrollment_id."
+	} else {
+		res, done, err := s.confirmOrCreate(ctx, tx, o, e, in, status, detail, date)
+		if err != nil || done {
+			return res, err
+		}
+		in.Note = fmt.Sprintf("%s %d does not name an existing %s.", o.field(), o.id, o.what())
+	}
+	claims, err := s.store.claimsOf(ctx, tx, e.TransactionID)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(claims) > 0 {
+		in.Note += fmt.Sprintf(" Unconfirmed client claims report this transaction_id: payment ids %s.", joinIDs(claims))
+	}
+	id, err := s.store.upsertInbox(ctx, tx, in)
+	return Result{Status: ResultQueued, InboxID: id, Note: in.Note}, err
 }
 
 // confirmOrCreate applies event e, which names a booking and a transaction

@@ -28,6 +28,7 @@ type Service struct {
 	gateway              Gateway
 	checkoutTTL          time.Duration
 	returnURL, notifyURL string
+	wake                 chan struct{} // a gateway's notification was kept: settle now
 }
 
 // Options configure the payments service. The zero value is usable: no
@@ -71,7 +72,7 @@ func New(db *sqlx.DB, o Options) *Service {
 		o.CheckoutTTL = CheckoutTTL
 	}
 	return &Service{db: db, objects: o.Objects, now: o.Now, events: o.Events, bookings: o.Bookings, secrets: secrets, zone: o.Zone,
-		gateway: o.Gateway, checkoutTTL: o.CheckoutTTL, returnURL: o.ReturnURL, notifyURL: o.NotifyURL}
+		gateway: o.Gateway, checkoutTTL: o.CheckoutTTL, returnURL: o.ReturnURL, notifyURL: o.NotifyURL, wake: make(chan struct{}, 1)}
 }
 
 // List returns the page of the payments that match f: pending first, then

@@ -132,13 +132,19 @@ const (
 	// instance recorded; a notification sent through this instance goes
 	// at once.
 	PushInterval = 5 * time.Second
+	// SettleInterval is how often the gateway's notifications due again
+	// are settled (payments.Service.SettleJob): retries, and those another
+	// instance received; one received by this instance is settled at once.
+	SettleInterval = 5 * time.Second
 )
 
 // Jobs are the background jobs of the club's domains, for a supervisor to
 // run beside the front doors: the watch of the club's rules, the ticket
-// expiry, the push sender and, with a ledger, the ledger poster.
+// expiry, the push sender, the settling of the payment gateway's
+// notifications and, with a ledger, the ledger poster.
 func (s *Services) Jobs() []clubhouse.Job {
-	jobs := []clubhouse.Job{s.Rules.WatchJob(), s.Expirer.Job(ExpiryInterval), s.Push.DeliveryJob(PushInterval)}
+	jobs := []clubhouse.Job{s.Rules.WatchJob(), s.Expirer.Job(ExpiryInterval), s.Push.DeliveryJob(PushInterval),
+		s.Payments.SettleJob(SettleInterval)}
 	if s.Poster != nil {
 		jobs = append(jobs, s.Poster.Job(PosterInterval))
 	}

@@ -98,6 +98,14 @@ func (s *Server) FailNext(n int) {
 	s.fails = n
 }
 
+// SetEventsURL changes where the events are sent ("": kept only), for a
+// merchant whose address is known after the stand-in started.
+func (s *Server) SetEventsURL(u string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.o.EventsURL = u
+}
+
 // Sent returns the events sent so far, in order.
 func (s *Server) Sent() []Delivery {
 	s.mu.Lock()
@@ -295,14 +303,17 @@ func (s *Server) Send(ctx context.Context, tx wompi.Transaction) int {
 // checksum in the X-Event-Checksum header, and keeps it with the answer.
 func (s *Server) Deliver(ctx context.Context, body []byte) int {
 	status := 0
-	if s.o.EventsURL != "" {
+	s.mu.Lock()
+	events := s.o.EventsURL
+	s.mu.Unlock()
+	if events != "" {
 		var e struct {
 			Signature struct {
 				Checksum string `json:"checksum"`
 			} `json:"signature"`
 		}
 		_ = json.Unmarshal(body, &e)
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.o.EventsURL, bytes.NewReader(body))
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, events, bytes.NewReader(body))
 		if err == nil {
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set(wompi.ChecksumHeader, e.Signature.Checksum)
