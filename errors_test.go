@@ -162,6 +162,7 @@ var exported = map[string]error{
 	"payments.ErrGatewaySignature":      payments.ErrGatewaySignature,
 	"payments.ErrGatewayStale":          payments.ErrGatewayStale,
 	"payments.ErrGatewayUnavailable":    payments.ErrGatewayUnavailable,
+	"payments.ErrNoCheckout":            payments.ErrNoCheckout,
 	"payments.ErrNoGateway":             payments.ErrNoGateway,
 	"payments.ErrNoPayer":               payments.ErrNoPayer,
 	"payments.ErrNothingOwed":           payments.ErrNothingOwed,

@@ -1,6 +1,7 @@
 package members_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -16,6 +17,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/compose/app"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/browsertest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/webtest"
 	"github.com/clubhouse-go/clubhouse/payments/wompi"
 	"github.com/clubhouse-go/clubhouse/payments/wompi/wompitest"
 )
@@ -58,7 +60,31 @@ func TestCheckout_payOnline(t *testing.T) {
 	tx, back, err := s.Pay(t.Context(), u.Query(), wompitest.CardApproved)
 	require.NoError(t, err, "the gateway takes the member's checkout")
 	assert.Equal(t, int64(6_000_000), tx.AmountInCents)
-	assert.Contains(t, back, "/app/bookings?")
+	assert.Contains(t, back, "/app/pay/return?")
+
+	b, err := url.Parse(back)
+	require.NoError(t, err)
+	page = c.b.Get(b.Path + "?" + b.RawQuery)
+	require.Equal(t, http.StatusOK, page.Status, page.Body)
+	assert.Contains(t, page.Body, `<h1 id="return-title">Pago aprobado</h1>`)
+	assert.Contains(t, page.Body, money(`<dd id="return-amount">$ 60.000</dd>`))
+	assert.Contains(t, page.Body, fmt.Sprintf(`<a id="return-booking" class="button" href="/app/bookings/%d">`, id))
+	page = c.b.Get(path)
+	assert.Contains(t, page.Body, `Pagada`, "the return settled what the gateway says")
+	assert.Contains(t, page.Body, tx.ID[:5])
+	page = c.b.Get(b.Path + "?" + b.RawQuery)
+	assert.Contains(t, page.Body, `<h1 id="return-title">Pago aprobado</h1>`, "coming back twice pays once")
+	assert.Equal(t, 1, strings.Count(c.b.Get(path).Body, `class="card" id="payment-`))
+	c.app.User("leo@example.com")
+	leo := webtest.New(t, c.app.URL)
+	require.Equal(t, http.StatusSeeOther, leo.Post("/app/login", url.Values{"email": {"leo@example.com"},
+		"password": {"password-leo@example.com"}}).Status)
+	page = leo.Get(b.Path + "?" + b.RawQuery)
+	assert.Equal(t, http.StatusNotFound, page.Status, "another member's return")
+	assert.NotContains(t, page.Body, "60.000")
+	page = c.b.Get("/app/pay/return?payment_id=null&status=null")
+	assert.Contains(t, page.Body, `<h1 id="return-title">No se hizo ningún pago</h1>`)
+	assert.Equal(t, http.StatusNotFound, c.b.Get("/app/pay/return?id=12345-nobody").Status)
 
 	other := newBookClub(t)
 	oid := other.book(t, other.court, "2030-03-06T10:00:00", "2030-03-06T11:00:00")
@@ -89,10 +115,23 @@ func TestBrowser_payOnline(t *testing.T) {
 	// The gateway returns the browser to PUBLIC_BASE_URL's app, which in
 	// the tests is a name that resolves nowhere (the no-JS test reads the
 	// address); what the browser did is the gateway's approved
-	// transaction of the booking's checkout.
+	// transaction of the booking's checkout, whose return page the
+	// browser then opens on the test server.
 	assert.Eventually(t, func() bool {
 		sent := s.Sent()
 		return len(sent) == 1 && strings.Contains(string(sent[0].Body), `"status":"APPROVED"`) &&
 			strings.Contains(string(sent[0].Body), fmt.Sprintf(`"reference":"B%d-`, id))
 	}, 20*time.Second, 100*time.Millisecond, "the member paid the booking's checkout at the gateway")
+	var e struct {
+		Data struct {
+			Transaction wompi.Transaction `json:"transaction"`
+		} `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(s.Sent()[0].Body, &e))
+	browsertest.Open(t, ctx, c.app.URL+"/app/pay/return?env=test&id="+url.QueryEscape(e.Data.Transaction.ID))
+	title, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("return-title")))
+	require.NoError(t, err)
+	assert.Equal(t, "Pago aprobado", title)
+	browsertest.RequireAccessible(t, ctx)
+	browsertest.Screenshot(t, ctx, "pay-return")
 }

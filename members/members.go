@@ -99,6 +99,7 @@ func (a *App) routes() {
 	a.handle("POST "+Prefix+"bookings/{id}/cancel", a.form(a.cancel))
 	a.handle("POST "+Prefix+"bookings/{id}/payments", a.in.Upload(clubhouse.AreaAccount, a.report))
 	a.handle("POST "+Prefix+"bookings/{id}/checkout", a.form(a.checkout))
+	a.handle("GET "+Prefix+"pay/return", a.page(a.payReturn))
 	a.handle("GET "+Prefix+"classes", a.page(a.classesOf))
 	a.handle("POST "+Prefix+"classes/{id}/enroll", a.form(a.enroll))
 	a.handle("POST "+Prefix+"classes/{id}/withdraw", a.form(a.withdraw))
