@@ -44,6 +44,16 @@ func newGatewayApp(t *testing.T, gw apptest.Option) gatewayApp {
 	return gatewayApp{App: a, ana: ana, booking: id}
 }
 
+// newMercadoPagoApp is a gatewayApp whose gateway is Mercado Pago's
+// stand-in.
+func newMercadoPagoApp(t *testing.T) (*mptest.Server, gatewayApp) {
+	t.Helper()
+	sm := mptest.New(mptest.Options{AccessToken: "TEST-club", WebhookSecret: "club-secret"})
+	t.Cleanup(sm.Close)
+	return sm, newGatewayApp(t, apptest.WithGateway(app.GatewayConfig{Name: "mercadopago",
+		MercadoPago: mercadopago.Config{AccessToken: "TEST-club", WebhookSecret: "club-secret", APIURL: sm.URL}}))
+}
+
 // checkoutURL opens Ana's checkout and returns its url.
 func (g gatewayApp) checkoutURL(t *testing.T) *url.URL {
 	t.Helper()
@@ -154,21 +164,9 @@ func TestGatewayWebhooks_refusals(t *testing.T) {
 		http.Header{})
 	assert.Equal(t, http.StatusOK, status)
 	assert.Equal(t, map[string]any{"status": "ignored", "transaction_id": nil}, out)
-	status, out = post("/webhooks/wompi", good, http.Header{wompi.ChecksumHeader: {strings.ToUpper(checksum(t, good))}})
+	status, out = post("/webhooks/wompi", good, http.Header{wompi.ChecksumHeader: {strings.ToUpper(wompitest.ChecksumOf(good))}})
 	assert.Equal(t, http.StatusOK, status)
 	assert.Equal(t, map[string]any{"status": "received", "transaction_id": tx.ID}, out)
-}
-
-// checksum is an event's signature.checksum.
-func checksum(t *testing.T, body []byte) string {
-	t.Helper()
-	var e struct {
-		Signature struct {
-			Checksum string `json:"checksum"`
-		} `json:"signature"`
-	}
-	require.NoError(t, json.Unmarshal(body, &e))
-	return e.Signature.Checksum
 }
 
 // TestGatewayWebhooks_racingDuplicates: twenty deliveries of one event at
@@ -208,10 +206,7 @@ func TestGatewayWebhooks_racingDuplicates(t *testing.T) {
 // and completes hers; a forged signature answers 401.
 func TestGatewayWebhooks_mercadoPago(t *testing.T) {
 	t.Parallel()
-	sm := mptest.New(mptest.Options{AccessToken: "TEST-club", WebhookSecret: "club-secret"})
-	t.Cleanup(sm.Close)
-	g := newGatewayApp(t, apptest.WithGateway(app.GatewayConfig{Name: "mercadopago",
-		MercadoPago: mercadopago.Config{AccessToken: "TEST-club", WebhookSecret: "club-secret", APIURL: sm.URL}}))
+	sm, g := newMercadoPagoApp(t)
 	g.RunJobs(g.Job("gateway_events"))
 	pay, _, err := sm.Pay(t.Context(), g.checkoutURL(t).Query().Get("pref_id"), "APRO")
 	require.NoError(t, err)
@@ -240,10 +235,7 @@ func jsonID(id int64) string {
 // notification of an id too long to be a payment's is 400.
 func TestGatewayWebhooks_mercadoPagoBadInput(t *testing.T) {
 	t.Parallel()
-	sm := mptest.New(mptest.Options{AccessToken: "TEST-club", WebhookSecret: "club-secret"})
-	t.Cleanup(sm.Close)
-	g := newGatewayApp(t, apptest.WithGateway(app.GatewayConfig{Name: "mercadopago",
-		MercadoPago: mercadopago.Config{AccessToken: "TEST-club", WebhookSecret: "club-secret", APIURL: sm.URL}}))
+	sm, g := newMercadoPagoApp(t)
 	ts := strconv.FormatInt(time.Now().UnixMilli(), 10)
 	sign := func(id string) string {
 		return "ts=" + ts + ",v1=" + mercadopago.Sign(mercadopago.Manifest(id, "req-1", ts), "club-secret")

@@ -130,6 +130,7 @@
 //	booking_list             client_id?, court_id?, start_date?, end_date?, active?, confirmed?, limit?, offset?
 //	booking_check            court_id, checking, checkout, client_id?, reservation_type_id?   {can_book, reason, price, cancel_before}
 //	booking_cancel           booking_id, override_rules?, idempotency_key?   within the cancellation window
+//	booking_checkout         booking_id, idempotency_key?  the gateway's pay link for what the booking owes
 //	class_list               status?, from?, to?, trainer_id?   training classes with places_left
 //	class_read               class_id                      a class with its sessions and places_left
 //	class_enroll             class_id, client_id, idempotency_key?   pending, or waitlisted when full
@@ -149,14 +150,18 @@
 // booking_update are refused by the club's rules.
 //
 // Every tool has a title and the annotations openWorldHint false (it touches
-// only the club's database) and either readOnlyHint (the lists, searches,
-// reads, booking_validate, booking_check and the prices) or destructiveHint
-// and idempotentHint: booking_update and booking_cancel change a booking
-// (destructive); the other writes only add a record (not destructive). Every
-// write is idempotent: a repeat of booking_update or booking_cancel changes
-// nothing more, and a repeat of an addition is refused by the database (the
-// client's document, the court's span, the payment's transaction_id, an
-// enrollment, a seat are unique), so nothing is added twice.
+// only the club's database; booking_checkout alone is true: it opens a
+// checkout at the club's payment gateway) and either readOnlyHint (the
+// lists, searches, reads, booking_validate, booking_check and the prices)
+// or destructiveHint and idempotentHint: booking_update and booking_cancel
+// change a booking (destructive); the other writes only add a record (not
+// destructive). Every write is idempotent: a repeat of booking_update or
+// booking_cancel changes nothing more, a repeat of an addition is refused
+// by the database (the client's document, the court's span, the payment's
+// transaction_id, an enrollment, a seat are unique), so nothing is added
+// twice, and a repeat of booking_checkout opens another attempt for the
+// same debt (payments.Service.CheckoutBooking: a new reference each call),
+// of which the gateway's payment settles one.
 //
 // checking and checkout are wall times of the club in ISO 8601 without
 // offset (2026-12-01T18:00:00, or 2026-12-01 18:00:00); a trailing Z is wall
@@ -192,8 +197,8 @@
 //
 // # Retries
 //
-// booking_create, booking_add_payment, booking_cancel, client_create,
-// class_enroll and event_add_participant take an optional
+// booking_create, booking_add_payment, booking_cancel, booking_checkout,
+// client_create, class_enroll and event_add_participant take an optional
 // idempotency_key. The same key (of the same user, on the same tool) with
 // the same arguments returns the first result without a second write, for
 // 24 hours; with other arguments it is refused (conflict, "idempotency key

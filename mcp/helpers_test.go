@@ -11,8 +11,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/compose/app"
 	"github.com/clubhouse-go/clubhouse/internal/compose/demo"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
+	"github.com/clubhouse-go/clubhouse/payments/wompi"
+	"github.com/clubhouse-go/clubhouse/payments/wompi/wompitest"
 )
 
 // newClub starts a test server over the demo club (its courts, types,
@@ -155,4 +158,16 @@ func named(tb testing.TB, rows []map[string]any, name string) int64 {
 	}
 	tb.Fatalf("no %q in %v", name, rows)
 	return 0
+}
+
+// withWompi starts a Wompi stand-in and makes it the app's gateway.
+func withWompi(tb testing.TB) (*wompitest.Server, apptest.Option) {
+	tb.Helper()
+	keys := wompi.Config{PublicKey: "pub_test_club", PrivateKey: "prv_test_club", IntegritySecret: "test_integrity_club",
+		EventsSecret: "test_events_club"}
+	s := wompitest.New(wompitest.Options{PublicKey: keys.PublicKey, PrivateKey: keys.PrivateKey, IntegritySecret: keys.IntegritySecret,
+		EventsSecret: keys.EventsSecret})
+	tb.Cleanup(s.Close)
+	keys.APIURL, keys.CheckoutURL = s.APIURL(), s.CheckoutURL()
+	return s, apptest.WithGateway(app.GatewayConfig{Name: "wompi", Wompi: keys})
 }

@@ -42,7 +42,7 @@ func TestMCP_sessionBelongsToItsUser(t *testing.T) {
 
 	tools, err := cs.ListTools(t.Context(), nil)
 	require.NoError(t, err, "the refusals leave the session to its user")
-	assert.Len(t, tools.Tools, 25)
+	assert.Len(t, tools.Tools, 26)
 	// The session is the user's, not the token's: another token of the
 	// same user continues it.
 	res := post(t, a, a.TokenWithScope(desk, "mcp"), sid, toolsList)
@@ -84,7 +84,7 @@ func TestMCP_streams(t *testing.T) {
 	for _, step := range []string{"court_list and reservation_type_list", "booking_validate", "booking_calculate_price", "booking_create",
 		"client_search", "client_create", "booking_update with booking_id and client_id", "payment_type_list",
 		"booking_add_payment with amount and transaction_id", "booking_payment_list", "booking_read and booking_get_price",
-		"reservation_status_list", "booking_update with reservation_status_id", "booking_check", "booking_cancel", "class_list",
+		"reservation_status_list", "booking_update with reservation_status_id", "booking_check", "booking_checkout with booking_id", "booking_cancel", "class_list",
 		"class_enroll with class_id and client_id", "event_list", "event_add_participant with event_id", "ticket_lookup",
 		"invalid_input", "not_found", "conflict", "unavailable"} {
 		assert.Contains(t, init.Result.Instructions, step)

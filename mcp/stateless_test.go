@@ -55,7 +55,7 @@ func TestMCP_protocolVersions(t *testing.T) {
 			assert.Contains(t, cs.InitializeResult().Instructions, "booking_check")
 			tools, err := cs.ListTools(t.Context(), nil)
 			require.NoError(t, err)
-			assert.Len(t, tools.Tools, 25)
+			assert.Len(t, tools.Tools, 26)
 			var got struct {
 				FinalPrice decimal.Decimal `json:"final_price"`
 			}
@@ -110,7 +110,7 @@ func TestMCP_twoInstances(t *testing.T) {
 	for range 3 {
 		tools, err := cs.ListTools(t.Context(), nil)
 		require.NoError(t, err)
-		assert.Len(t, tools.Tools, 25)
+		assert.Len(t, tools.Tools, 26)
 		var price map[string]any
 		callOK(t, cs, "booking_calculate_price", map[string]any{"court_id": 1, "reservation_type_id": 1,
 			"checking": "2030-03-05T18:00:00", "checkout": "2030-03-05T19:30:00"}, &price)
@@ -188,7 +188,7 @@ func TestMCP_statelessLimits(t *testing.T) {
 	for range 5 {
 		tools, err := cs.ListTools(t.Context(), nil)
 		require.NoError(t, err)
-		assert.Len(t, tools.Tools, 25)
+		assert.Len(t, tools.Tools, 26)
 		rowsOK(t, cs, "court_list", nil, "courts")
 	}
 	res = post(t, a, a.TokenWithScope(a.User("bob@test.club", clubhouse.RoleOperator), "mcp"), "", initialize)

@@ -33,12 +33,13 @@ To book a court and get it paid, in this order:
 4. booking_create with client_id: books it; the booking starts pending. Without the client, booking_update with booking_id and client_id later.
 5. payment_type_list, then booking_add_payment with amount and transaction_id (status true once the money is received), then booking_payment_list.
 6. booking_read and booking_get_price: compare total_paid with the price; reservation_status_list, then booking_update with reservation_status_id (say, Confirmed) once the total paid covers the price.
+To have the client pay online instead, booking_checkout with booking_id answers url, the gateway's page for what the booking owes: give it to the client; the payment shows in booking_read once the gateway confirms it.
 booking_cancel cancels a booking while the club's cancellation window is open. booking_list, client_read and court_type_list help to look things up.
 
 Training classes: class_list (places_left), class_read for its sessions, then class_enroll with class_id and client_id: pending while a place is left, waitlisted when the class is full.
 Events: event_list (places_left), then event_add_participant with event_id and either client_id or ticket_code; ticket_lookup first tells whether a ticket is available, used (and in which event), expired or refunded.
 
-booking_create, booking_add_payment, booking_cancel, client_create, class_enroll and event_add_participant take an optional idempotency_key (such as a UUID you make per intended write). Send one, and send the same key again when you retry after a timeout or a lost answer: you get the first result and nothing is written twice. A retry while the first call still runs answers conflict "request in progress": wait a second and retry.
+booking_create, booking_add_payment, booking_cancel, booking_checkout, client_create, class_enroll and event_add_participant take an optional idempotency_key (such as a UUID you make per intended write). Send one, and send the same key again when you retry after a timeout or a lost answer: you get the first result and nothing is written twice. A retry while the first call still runs answers conflict "request in progress": wait a second and retry.
 
 Results are JSON objects, in structuredContent (see each tool's outputSchema) and as the same JSON in the text content; a list comes named in an object, such as {"courts": [...]} from court_list. A refused call has isError and the text {"error", "message", "code"}: error is a short word, message says what to change, code is one of invalid_input (fix the arguments), not_found (the id does not exist), conflict (the state forbids it, such as a court already booked: choose another slot), forbidden, unavailable (retry later), internal (the server failed).`, zone)
 }
@@ -441,6 +442,7 @@ func (h *Handler) register(s *sdk.Server) {
 			})}, err
 		})
 	h.registerBookingChecks(s)
+	h.registerCheckout(s)
 	h.registerClasses(s)
 	h.registerEvents(s)
 }

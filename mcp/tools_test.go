@@ -22,8 +22,8 @@ func TestMCP_toolsList(t *testing.T) {
 	readOnly := []string{"court_list", "court_type_list", "reservation_type_list", "reservation_status_list", "payment_type_list",
 		"client_search", "client_read", "booking_validate", "booking_calculate_price", "booking_read", "booking_get_price",
 		"booking_payment_list", "booking_list", "booking_check", "class_list", "class_read", "event_list", "ticket_lookup"}
-	writes := []string{"client_create", "booking_create", "booking_update", "booking_add_payment", "booking_cancel", "class_enroll",
-		"event_add_participant"}
+	writes := []string{"client_create", "booking_create", "booking_update", "booking_add_payment", "booking_cancel", "booking_checkout",
+		"class_enroll", "event_add_participant"}
 	required := map[string][]string{
 		"client_search":           {"query"},
 		"client_read":             {"client_id"},
@@ -38,6 +38,7 @@ func TestMCP_toolsList(t *testing.T) {
 		"booking_payment_list":    {"booking_id"},
 		"booking_check":           {"court_id", "checking", "checkout"},
 		"booking_cancel":          {"booking_id"},
+		"booking_checkout":        {"booking_id"},
 		"class_read":              {"class_id"},
 		"class_enroll":            {"class_id", "client_id"},
 		"event_add_participant":   {"event_id"},
@@ -62,7 +63,8 @@ func TestMCP_toolsList(t *testing.T) {
 			_, keyed := props["idempotency_key"]
 			assert.Equal(t, slices.Contains(writes, tool.Name) && tool.Name != "booking_update", keyed,
 				"the writes but booking_update take an idempotency_key")
-			assert.Equal(t, new(false), tool.Annotations.OpenWorldHint, "openWorldHint false")
+			assert.Equal(t, new(tool.Name == "booking_checkout"), tool.Annotations.OpenWorldHint,
+				"openWorldHint false, but for the tool that opens a checkout at the payment gateway")
 			if slices.Contains(writes, tool.Name) {
 				require.NotNil(t, tool.Annotations.DestructiveHint)
 				destructive := slices.Contains([]string{"booking_update", "booking_cancel"}, tool.Name)
@@ -77,16 +79,19 @@ func TestMCP_toolsList(t *testing.T) {
 		})
 	}
 	assert.ElementsMatch(t, append(readOnly, writes...), names)
-	assert.Len(t, names, 25)
+	assert.Len(t, names, 26)
 }
 
 // TestMCP_repeatedWrites: every write tool is idempotent, as its annotation
 // says. The same call again, without an idempotency_key, adds nothing (the
 // database refuses the second record: conflict) or changes nothing
-// (booking_update and booking_cancel answer the same booking).
+// (booking_update and booking_cancel answer the same booking);
+// booking_checkout, whose repeat opens another attempt for the same debt,
+// is repeated with its idempotency_key, which answers the first link.
 func TestMCP_repeatedWrites(t *testing.T) {
 	t.Parallel()
-	a := newClub(t)
+	_, gw := withWompi(t)
+	a := newClub(t, gw)
 	cs := connect(t, a, staffToken(a, "desk@test.club"))
 	// rows counts the rows of every table a write tool adds to.
 	rows := func() string {
@@ -104,12 +109,22 @@ func TestMCP_repeatedWrites(t *testing.T) {
 		var first, again map[string]any
 		callOK(t, cs, tool, args, &first)
 		before := rows()
-		if tool == "booking_update" || tool == "booking_cancel" {
+		switch tool {
+		case "booking_checkout":
+			attempts := func() (n int) {
+				require.NoError(t, a.DB.GetContext(t.Context(), &n, `SELECT count(*) FROM checkout_attempts`))
+				return n
+			}
+			opened := attempts()
+			callOK(t, cs, tool, args, &again)
+			assert.Equal(t, first, again, "%s: the first link", tool)
+			assert.Equal(t, opened, attempts(), "%s: no other attempt", tool)
+		case "booking_update", "booking_cancel":
 			callOK(t, cs, tool, args, &again)
 			delete(first, "updated_at")
 			delete(again, "updated_at")
 			assert.Equal(t, first, again, "%s: the same booking", tool)
-		} else {
+		default:
 			assert.Equal(t, "conflict", callErr(t, cs, tool, args).Code, tool)
 		}
 		assert.Equal(t, before, rows(), "%s: nothing added", tool)
@@ -129,6 +144,7 @@ func TestMCP_repeatedWrites(t *testing.T) {
 	booking := id(t, twice("booking_create", map[string]any{"court_id": court, "reservation_type_id": rental, "client_id": client,
 		"checking": "2030-06-04T18:00:00", "checkout": "2030-06-04T19:00:00"}))
 	twice("booking_add_payment", map[string]any{"booking_id": booking, "amount": 5000, "transaction_id": "REPEAT-1"})
+	twice("booking_checkout", map[string]any{"booking_id": booking, "idempotency_key": "pay-twice"})
 	twice("booking_update", map[string]any{"booking_id": booking, "notes": "said twice"})
 	twice("class_enroll", map[string]any{"class_id": class, "client_id": client})
 	twice("event_add_participant", map[string]any{"event_id": event, "client_id": client})

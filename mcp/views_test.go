@@ -17,7 +17,8 @@ import (
 // structuredContent that validates against it and is the JSON of its text.
 func TestMCP_structuredResults(t *testing.T) {
 	t.Parallel()
-	a := newClub(t)
+	_, gw := withWompi(t)
+	a := newClub(t, gw)
 	cs := connect(t, a, staffToken(a, "desk@test.club"))
 	list, err := cs.ListTools(t.Context(), nil)
 	require.NoError(t, err)
@@ -82,6 +83,7 @@ func TestMCP_structuredResults(t *testing.T) {
 	run("booking_payment_list", map[string]any{"booking_id": booking})
 	run("booking_read", map[string]any{"booking_id": booking})
 	run("booking_get_price", map[string]any{"booking_id": booking})
+	run("booking_checkout", map[string]any{"booking_id": booking})
 	run("booking_update", map[string]any{"booking_id": booking, "reservation_status_id": confirmed, "notes": "net at the back"})
 	run("booking_list", map[string]any{"court_id": court, "start_date": "2030-05-07", "end_date": "2030-05-07"})
 	run("booking_cancel", map[string]any{"booking_id": booking})

@@ -269,20 +269,8 @@ func TestReceiveNotification_refusals(t *testing.T) {
 	upper := wompitest.New(func() wompitest.Options { o := wompiKeys; o.UpperChecksum = true; o.Now = r.clock.Now; return o }())
 	t.Cleanup(upper.Close)
 	body := upper.Event(tx, now)
-	require.NoError(t, r.receive(t, body, checksumOf(t, body)), "capitals, as the documentation prints them")
+	require.NoError(t, r.receive(t, body, wompitest.ChecksumOf(body)), "capitals, as the documentation prints them")
 	assert.Equal(t, 2, count(t, r.db, `SELECT deliveries FROM gateway_events WHERE transaction_id = $1`, tx.ID))
-}
-
-// checksumOf is the signature.checksum of an event.
-func checksumOf(t *testing.T, body []byte) string {
-	t.Helper()
-	var e struct {
-		Signature struct {
-			Checksum string `json:"checksum"`
-		} `json:"signature"`
-	}
-	require.NoError(t, json.Unmarshal(body, &e))
-	return e.Signature.Checksum
 }
 
 // TestSettle_gatewayFailsFirst: while the gateway's API fails, the event

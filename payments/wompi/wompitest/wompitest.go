@@ -307,16 +307,10 @@ func (s *Server) Deliver(ctx context.Context, body []byte) int {
 	events := s.o.EventsURL
 	s.mu.Unlock()
 	if events != "" {
-		var e struct {
-			Signature struct {
-				Checksum string `json:"checksum"`
-			} `json:"signature"`
-		}
-		_ = json.Unmarshal(body, &e)
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, events, bytes.NewReader(body))
 		if err == nil {
 			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set(wompi.ChecksumHeader, e.Signature.Checksum)
+			req.Header.Set(wompi.ChecksumHeader, ChecksumOf(body))
 			if res, err := http.DefaultClient.Do(req); err == nil {
 				status = res.StatusCode
 				res.Body.Close()
@@ -327,6 +321,18 @@ func (s *Server) Deliver(ctx context.Context, body []byte) int {
 	s.sent = append(s.sent, Delivery{Body: body, Status: status})
 	s.mu.Unlock()
 	return status
+}
+
+// ChecksumOf is the signature.checksum of event, as its X-Event-Checksum
+// header carries it; "" when event has none.
+func ChecksumOf(event []byte) string {
+	var e struct {
+		Signature struct {
+			Checksum string `json:"checksum"`
+		} `json:"signature"`
+	}
+	_ = json.Unmarshal(event, &e)
+	return e.Signature.Checksum
 }
 
 // failing reports whether this answer of the API fails, counting it.
