@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 SWAG := go tool swag init -g routes.go -d httpapi -o httpapi/apidocs --outputTypes json --parseInternal --quiet
 
-.PHONY: demo test services-demo services-test apidocs apidocs-check lint
+.PHONY: demo demo-online test services-demo services-test apidocs apidocs-check lint
 
 ## demo: start PostgreSQL and Mailpit, build clubd into ./clubd (a line before and after: the first build on a fresh
 ## machine takes minutes), then run it with the demo club on localhost:8080 (PORT wins; loopback only
@@ -12,6 +12,18 @@ demo: services-demo
 	@echo "demo: building clubd into ./clubd (the first build on a fresh machine compiles every dependency and takes a few minutes) ..."
 	@start=$$SECONDS; go build -o clubd ./cmd/clubd && echo "demo: clubd built in $$((SECONDS - start))s; starting it"
 	PORT=$${PORT:-8080} REALTIME_ENABLED=$${REALTIME_ENABLED:-true} SMTP_URL=$${SMTP_URL:-smtp://127.0.0.1:1025} \
+	  MAIL_FROM="$${MAIL_FROM:-Club Demo <reservas@demo.club>}" ./clubd --demo
+
+## demo-online: make demo with online payment through a local stand-in of Wompi (clubctl standin wompi on
+## 127.0.0.1:8091: its checkout page and API, test keys, no money moves), whose variables clubd is started with
+demo-online: services-demo
+	@echo "demo-online: building clubd and clubctl ..."
+	@go build -o clubd ./cmd/clubd && go build -o clubctl ./cmd/clubctl
+	@rm -f .standin.env; ./clubctl standin wompi --events-url "http://localhost:$${PORT:-8080}/webhooks/wompi" > .standin.env & standin=$$!; \
+	  trap 'kill $$standin 2>/dev/null; rm -f .standin.env' EXIT; \
+	  for i in $$(seq 100); do grep -q WOMPI_CHECKOUT_URL .standin.env 2>/dev/null && break; sleep 0.1; done; \
+	  set -a; . ./.standin.env; set +a; \
+	  PORT=$${PORT:-8080} REALTIME_ENABLED=$${REALTIME_ENABLED:-true} SMTP_URL=$${SMTP_URL:-smtp://127.0.0.1:1025} \
 	  MAIL_FROM="$${MAIL_FROM:-Club Demo <reservas@demo.club>}" ./clubd --demo
 
 ## test: the whole suite, as CI runs it; a line when each package starts, a

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"html/template"
 	"math/big"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -69,8 +70,31 @@ type Server struct {
 	seq   int // numbers the transactions
 }
 
-// New starts a stand-in with o's keys; Close stops it.
+// New starts a stand-in with o's keys on a free port of the loopback
+// interface; Close stops it.
 func New(o Options) *Server {
+	s := newServer(o)
+	s.Start()
+	return s
+}
+
+// Listen starts a stand-in with o's keys at addr (host:port), for a
+// person to try the checkout by hand (clubctl standin wompi); Close stops
+// it. Errors: the address cannot be listened on.
+func Listen(addr string, o Options) (*Server, error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	s := newServer(o)
+	s.Listener.Close()
+	s.Listener = l
+	s.Start()
+	return s, nil
+}
+
+// newServer returns a stand-in with o's keys, not started.
+func newServer(o Options) *Server {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -80,7 +104,7 @@ func New(o Options) *Server {
 	mux.HandleFunc("POST /p/pay", s.pay)
 	mux.HandleFunc("GET /v1/transactions/{id}", s.transaction)
 	mux.HandleFunc("POST /v1/transactions/{id}/void", s.void)
-	s.Server = httptest.NewServer(mux)
+	s.Server = httptest.NewUnstartedServer(mux)
 	return s
 }
 
