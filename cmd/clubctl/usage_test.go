@@ -43,8 +43,8 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	walk(nil, newApp(nil, io.Discard, io.Discard).Commands)
-	assert.Equal(t, 44, seen, "db (3), user (5), machine (6), token, login, booking (4), payment (3), client (3), tickets (4), events (2), "+
-		"accounting with trial-balance, statement (4) and period (6)")
+	assert.Equal(t, 46, seen, "db (3), user (5), machine (6), token, login, booking (4), payment (3), client (3), tickets (4), events (2), "+
+		"accounting with trial-balance, statement (4) and period (6), standin (2)")
 
 	out := help(t)
 	for _, cmd := range newApp(nil, io.Discard, io.Discard).Commands {
