@@ -96,3 +96,28 @@ func (s *Server) checkout(w http.ResponseWriter, r *http.Request, name string) e
 	}
 	return writeJSON(w, http.StatusCreated, newCheckoutDTO(a))
 }
+
+// checkoutAccountClass opens the checkout of the caller's enrollment in a
+// class.
+//
+// @Summary Pay my class enrollment online
+// @Description As POST /api/account/bookings/{bookingId}/checkout, for the caller's active enrollment (pending, accepted or waitlisted) in the class: what it still owes is the class's price per person less its completed payments, never a figure the caller sends. The gateway's payment is settled on the enrollment. 404 when the caller has no client record or no active enrollment in the class; 409 when it owes nothing; 503 naming the variables when no gateway is configured, or when the gateway does not answer.
+// @Tags classes
+// @Produce json
+// @Param id path int true "class id"
+// @Success 201 {object} checkoutDTO
+// @Failure 400,401,404,409,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/account/classes/{id}/checkout [post]
+func (s *Server) checkoutAccountClass(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	a, err := s.club(r).Classes.Enrollments.Checkout(r.Context(), actor(r), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, newCheckoutDTO(a))
+}

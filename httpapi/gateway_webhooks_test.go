@@ -268,3 +268,58 @@ func TestGatewayWebhooks_mercadoPagoBadInput(t *testing.T) {
 	require.NoError(t, g.DB.GetContext(t.Context(), &kept, `SELECT count(*) FROM gateway_events`))
 	assert.Zero(t, kept)
 }
+
+// TestCheckout_classEnrollment: a student pays their enrollment online:
+// the checkout asks the class's price per person, the gateway's event is
+// settled on the enrollment, which then owes nothing; a student not
+// enrolled is not found, one who owes nothing is told so, and a club
+// without a gateway answers 503.
+func TestCheckout_classEnrollment(t *testing.T) {
+	t.Parallel()
+	sw, gw := withWompi(t)
+	clock := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clock), gw)
+	sw.SetEventsURL(app.URL + "/webhooks/wompi")
+	app.RunJobs(app.Job("gateway_events"))
+	a := newAcademy(t, app, clock)
+	class := app.AsAdmin().Post("/api/admin/classes", a.class(a.courtA, 0, 13)).Status(t, http.StatusCreated).ID(t)
+	s, _ := students(t, app, 2)
+	checkoutURL := path("/api/account/classes/%d/checkout", class)
+	s[0].Post(checkoutURL, nil).Status(t, http.StatusNotFound)
+	var e struct {
+		ID int64 `json:"id"`
+	}
+	s[0].Post(path("/api/account/classes/%d/enroll", class), map[string]any{"payments": []any{}}).Status(t, http.StatusCreated).JSON(t, &e)
+
+	got := s[0].Post(checkoutURL, nil).Status(t, http.StatusCreated).Object(t)
+	assert.EqualValues(t, 2_500_000, got["amount_in_cents"], "the class's price per person")
+	ref := got["reference"].(string)
+	assert.True(t, strings.HasPrefix(ref, "E"), ref)
+	u, err := url.Parse(got["url"].(string))
+	require.NoError(t, err)
+	tx, _, err := sw.Pay(t.Context(), u.Query(), wompitest.CardApproved)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, sw.Sent()[0].Status)
+	require.Eventually(t, func() bool {
+		var mine []struct {
+			ID                int64 `json:"id"`
+			IsPaymentComplete bool  `json:"is_payment_complete"`
+		}
+		s[0].Get("/api/account/classes/my-enrollments").Status(t, http.StatusOK).JSON(t, &mine)
+		return len(mine) == 1 && mine[0].ID == e.ID && mine[0].IsPaymentComplete
+	}, 10*time.Second, 20*time.Millisecond, "the enrollment is paid")
+	var txEnrollment int64
+	require.NoError(t, app.DB.GetContext(t.Context(), &txEnrollment, `SELECT enrollment_id FROM payments WHERE transaction_id = $1`, tx.ID))
+	assert.Equal(t, e.ID, txEnrollment)
+	s[0].Post(checkoutURL, nil).Status(t, http.StatusConflict)
+	s[1].Post(checkoutURL, nil).Status(t, http.StatusNotFound)
+	app.As(app.User("nobody@test.club")).Post(checkoutURL, nil).Status(t, http.StatusNotFound)
+
+	plain := apptest.New(t, apptest.WithClock(clock))
+	pa := newAcademy(t, plain, clock)
+	pclass := plain.AsAdmin().Post("/api/admin/classes", pa.class(pa.courtA, 0, 13)).Status(t, http.StatusCreated).ID(t)
+	ps, _ := students(t, plain, 1)
+	ps[0].Post(path("/api/account/classes/%d/enroll", pclass), map[string]any{"payments": []any{}}).Status(t, http.StatusCreated)
+	msg := ps[0].Post(path("/api/account/classes/%d/checkout", pclass), nil).Status(t, http.StatusServiceUnavailable).Object(t)["message"]
+	assert.Contains(t, msg, "PAYMENTS_GATEWAY")
+}

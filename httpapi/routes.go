@@ -274,6 +274,7 @@ func (s *Server) routes() {
 	s.handle("GET /api/account/classes/{id}", authenticated, s.getAccountClass)
 	s.handle("POST /api/account/classes/{id}/enroll", authenticated, s.idempotent(s.enroll))
 	s.handle("DELETE /api/account/classes/{id}/enroll", authenticated, s.withdraw)
+	s.handle("POST /api/account/classes/{id}/checkout", authenticated, s.checkoutAccountClass)
 	s.handle("POST /api/account/notifications/token", authenticated, s.registerOwnDevice)
 	s.handle("DELETE /api/account/notifications/token", authenticated, s.unregisterOwnDevice)
 

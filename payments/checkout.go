@@ -111,28 +111,65 @@ func (s *Service) CheckoutBooking(ctx context.Context, by clubhouse.Actor, id in
 	if !debt.IsPositive() {
 		return Attempt{}, ErrNothingOwed
 	}
-	a := Attempt{Gateway: s.gateway.Name(), Reference: "B" + strconv.FormatInt(r.ID, 10) + "-" + token(), BookingID: &r.ID,
-		Amount: debt, Currency: Currency, ExpiresAt: s.now().Add(s.checkoutTTL).Truncate(time.Second)}
-	req := CheckoutRequest{Reference: a.Reference, Title: fmt.Sprintf("Reserva %d · %s", r.ID, r.CourtName), Amount: debt,
-		Currency: Currency, ReturnURL: s.returnURL, NotifyURL: s.notifyURL, Expires: a.ExpiresAt}
+	email := ""
 	if r.ClientEmail != nil {
-		req.Email = *r.ClientEmail
+		email = *r.ClientEmail
 	}
-	opened, err := s.gateway.Open(ctx, req)
+	return s.open(ctx, by, owner{id: r.ID}, debt, fmt.Sprintf("Reserva %d · %s", r.ID, r.CourtName), email)
+}
+
+// Due is what a class enrollment owes, as the domain that prices it
+// (package classes) has judged it for the caller: the caller's own
+// enrollment (or one staff may collect), and its debt.
+type Due struct {
+	EnrollmentID int64
+	Amount       decimal.Decimal // what it owes now, in pesos
+	Title        string          // what the payer sees at the gateway, such as the class's title
+	Email        string          // the payer's, when known
+}
+
+// CheckoutEnrollment opens a checkout at the club's gateway for what a
+// class enrollment owes (d), which the caller (classes.Enrollments.Checkout)
+// has judged. Errors: clubhouse.ErrUnauthorized; ErrNoGateway;
+// ErrNothingOwed for an amount that is not positive; the gateway's.
+func (s *Service) CheckoutEnrollment(ctx context.Context, by clubhouse.Actor, d Due) (Attempt, error) {
+	if err := by.RequireSignedIn(); err != nil {
+		return Attempt{}, err
+	}
+	if s.gateway == nil {
+		return Attempt{}, ErrNoGateway
+	}
+	if !d.Amount.IsPositive() {
+		return Attempt{}, ErrNothingOwed
+	}
+	return s.open(ctx, by, owner{enrollment: true, id: d.EnrollmentID}, d.Amount, d.Title, d.Email)
+}
+
+// open opens the checkout of amount for o at the gateway and keeps the
+// attempt, under a new reference: B<booking id>-… or E<enrollment id>-….
+func (s *Service) open(ctx context.Context, by clubhouse.Actor, o owner, amount decimal.Decimal, title, email string) (Attempt, error) {
+	prefix := "B"
+	if o.enrollment {
+		prefix = "E"
+	}
+	a := Attempt{Gateway: s.gateway.Name(), Reference: prefix + strconv.FormatInt(o.id, 10) + "-" + token(),
+		Amount: amount, Currency: Currency, ExpiresAt: s.now().Add(s.checkoutTTL).Truncate(time.Second)}
+	opened, err := s.gateway.Open(ctx, CheckoutRequest{Reference: a.Reference, Title: title, Amount: amount, Currency: Currency,
+		ReturnURL: s.returnURL, NotifyURL: s.notifyURL, Expires: a.ExpiresAt, Email: email})
 	if err != nil {
 		return Attempt{}, err
 	}
-	a.URL, a.Fields = opened.URL, opened.Fields
+	a.URL = opened.URL
 	var by64 *int64
 	if by.UserID != 0 {
 		by64 = &by.UserID
 	}
-	err = s.db.GetContext(ctx, &a, `INSERT INTO checkout_attempts (reference, gateway, reservation_id, amount, currency, url, expires_at, created_by)
+	err = s.db.GetContext(ctx, &a, `INSERT INTO checkout_attempts (reference, gateway, `+o.field()+`, amount, currency, url, expires_at, created_by)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-		RETURNING id, gateway, reference, reservation_id, amount, currency, url, expires_at, created_at`,
-		a.Reference, a.Gateway, r.ID, a.Amount, a.Currency, a.URL, a.ExpiresAt, by64)
+		RETURNING id, gateway, reference, reservation_id, enrollment_id, amount, currency, url, expires_at, created_at`,
+		a.Reference, a.Gateway, o.id, a.Amount, a.Currency, a.URL, a.ExpiresAt, by64)
 	if err != nil {
-		return Attempt{}, fmt.Errorf("store checkout attempt: %w", err)
+		return Attempt{}, fmt.Errorf("store checkout attempt: %w", sqldb.Map(err, nil, nil))
 	}
 	a.Fields = opened.Fields
 	return a, nil
@@ -152,12 +189,12 @@ func (store) attemptLocked(ctx context.Context, q sqldb.Queryer, gateway, refere
 // nil otherwise. The booking is kept from changing until the transaction
 // ends, so that it is not cancelled while its payment completes.
 func (store) lateForCancelled(ctx context.Context, q sqldb.Queryer, a Attempt, txid string) (*time.Time, error) {
-	table, id := "reservations", a.BookingID
-	if a.EnrollmentID != nil {
-		table, id = "enrollments", a.EnrollmentID
+	ended, table, id := "o.cancelled_at", "reservations", a.BookingID
+	if a.EnrollmentID != nil { // a rejected enrollment is over too
+		ended, table, id = "COALESCE(o.cancelled_at, o.rejected_at)", "enrollments", a.EnrollmentID
 	}
 	var at *time.Time
-	err := q.GetContext(ctx, &at, `SELECT o.cancelled_at FROM `+table+` o WHERE o.id = $1
+	err := q.GetContext(ctx, &at, `SELECT `+ended+` FROM `+table+` o WHERE o.id = $1
 		AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.transaction_id = $2 AND p.status_detail = 'completed') FOR SHARE OF o`, *id, txid)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("is the paid booking cancelled: %w", err)
