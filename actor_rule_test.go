@@ -41,6 +41,8 @@ var servesAnyone = map[string]string{
 	"payments.Wompi.Lookup":                "a gateway's adapter: it reads the gateway's API, no club data",
 	"payments.MercadoPago.Open":            "a gateway's adapter: it opens a checkout the service has judged (CheckoutBooking)",
 	"payments.MercadoPago.Lookup":          "a gateway's adapter: it reads the gateway's API, no club data",
+	"payments.Wompi.Refund":                "a gateway's adapter: it gives back a refund the service has judged (Refund)",
+	"payments.MercadoPago.Refund":          "a gateway's adapter: it gives back a refund the service has judged (Refund)",
 	"tickets.Expirer.ExpireDue":            "a background job: it expires the tickets past their date",
 	"tickets.Expirer.Due":                  "a background job's backlog, for the metrics",
 }

@@ -417,7 +417,7 @@ func (reservationStore) paid(ctx context.Context, q sqldb.Queryer, ids []int64) 
 		ID   int64           `db:"reservation_id"`
 		Paid decimal.Decimal `db:"paid"`
 	}
-	err := q.SelectContext(ctx, &rows, `SELECT reservation_id, sum(amount) AS paid FROM payments
+	err := q.SelectContext(ctx, &rows, `SELECT reservation_id, sum(amount - refunded_amount) AS paid FROM payments
 		WHERE reservation_id = ANY($1) AND status GROUP BY reservation_id`, ids)
 	if err != nil {
 		return nil, fmt.Errorf("paid: %w", err)
@@ -434,7 +434,7 @@ func (reservationStore) paid(ctx context.Context, q sqldb.Queryer, ids []int64) 
 func (reservationStore) desk(ctx context.Context, q sqldb.Queryer, s Span) ([]paidReservation, error) {
 	rows := []paidReservation{}
 	err := q.SelectContext(ctx, &rows, `SELECT `+reservationColumns+`, `+reservationNames+`, pay.paid `+reservationFrom+`
-		CROSS JOIN LATERAL (SELECT COALESCE(sum(p.amount), 0) AS paid FROM payments p
+		CROSS JOIN LATERAL (SELECT COALESCE(sum(p.amount - p.refunded_amount), 0) AS paid FROM payments p
 			WHERE p.reservation_id = r.id AND p.status) pay
 		WHERE tsrange(r.checking, r.checkout, '[)') && tsrange($1, $2, '[)') AND r.cancelled_at IS NULL
 		ORDER BY r.court_id, r.checking, r.id`, s.Start, s.End)

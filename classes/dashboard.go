@@ -68,7 +68,7 @@ func (s *Enrollments) Dashboard(ctx context.Context, by clubhouse.Actor) (Dashbo
 		d.AttendanceRate = &rate
 	}
 	err = s.db.SelectContext(ctx, &d.Income, `SELECT c.id AS class_id, c.title,
-			coalesce(sum(p.amount) FILTER (WHERE p.status), 0) AS paid,
+			coalesce(sum(p.amount - p.refunded_amount) FILTER (WHERE p.status), 0) AS paid,
 			coalesce(sum(p.amount) FILTER (WHERE NOT p.status AND p.status_detail = 'pending'), 0) AS pending
 		FROM training_classes c LEFT JOIN enrollments e ON e.class_id = c.id LEFT JOIN payments p ON p.enrollment_id = e.id
 		WHERE $1 = 0 OR c.user_id = $1 GROUP BY c.id ORDER BY c.id`, trainer)

@@ -25,7 +25,7 @@ type checkoutDTO struct {
 	PublicKey          string `json:"public-key,omitempty" example:"pub_test_X"`
 	AmountInCentsField string `json:"amount-in-cents,omitempty" example:"6000000"`
 	SignatureIntegrity string `json:"signature:integrity,omitempty" example:"5f1c0b0c6c2a3b1e..."`
-	RedirectURL        string `json:"redirect-url,omitempty" example:"https://club.example.com/app/bookings"`
+	RedirectURL        string `json:"redirect-url,omitempty" example:"https://club.example.com/app/pay/return"`
 	ExpirationTime     string `json:"expiration-time,omitempty" example:"2026-03-02T15:30:00.000Z"`
 }
 

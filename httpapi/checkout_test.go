@@ -52,7 +52,7 @@ func TestCheckout_booking(t *testing.T) {
 	assert.True(t, strings.HasPrefix(ref, "B"))
 	assert.Equal(t, wompi.IntegritySignature(ref, 6_000_000, "COP", got["expiration-time"].(string), wompiKeys.IntegritySecret),
 		got["signature:integrity"])
-	assert.Equal(t, apptest.Issuer+"/app/bookings", got["redirect-url"])
+	assert.Equal(t, apptest.Issuer+"/app/pay/return", got["redirect-url"])
 	u, err := url.Parse(got["url"].(string))
 	require.NoError(t, err)
 	tx, _, err := s.Pay(t.Context(), u.Query(), wompitest.CardApproved)

@@ -323,3 +323,51 @@ func TestCheckout_classEnrollment(t *testing.T) {
 	msg := ps[0].Post(path("/api/account/classes/%d/checkout", pclass), nil).Status(t, http.StatusServiceUnavailable).Object(t)["message"]
 	assert.Contains(t, msg, "PAYMENTS_GATEWAY")
 }
+
+// TestRefunds_ledger: through the real server, an admin refunds part of
+// a payment Mercado Pago took (through Mercado Pago, which records the
+// refund), then the rest: the ledger posts the reversal of the part, then
+// of what is left, and the booking owes again; an operator may not
+// refund.
+func TestRefunds_ledger(t *testing.T) {
+	t.Parallel()
+	sm, g := newMercadoPagoApp(t)
+	g.RunJobs(g.Job("gateway_events"))
+	pay, _, err := sm.Pay(t.Context(), g.checkoutURL(t).Query().Get("pref_id"), "APRO")
+	require.NoError(t, err)
+	sent := sm.Sent()[0]
+	u, err := url.Parse(sent.URL)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, sm.Deliver(t.Context(), g.URL+u.Path+"?"+u.RawQuery, sent.Header, sent.Body))
+	b := g.bookingPaid(t, jsonID(pay.ID), "completed")
+	paymentID := int64(b["payments"].([]any)[0].(map[string]any)["id"].(float64))
+	refund := path("/api/admin/payments/%d/refund", paymentID)
+
+	g.AsOperator().Post(refund, map[string]any{"reason": "lluvia"}).Status(t, http.StatusForbidden)
+	g.AsAdmin().Post(refund, map[string]any{"reason": "lluvia", "amount": 70000}).Status(t, http.StatusConflict)
+	g.AsAdmin().Post(refund, map[string]any{"amount": 1000}).Status(t, http.StatusBadRequest)
+	part := g.AsAdmin().Post(refund, map[string]any{"reason": "Media hora de lluvia", "amount": 20000}).Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, "gateway", part["via"])
+	assert.Equal(t, "mercadopago", part["gateway"])
+	assert.NotNil(t, part["gateway_refund_id"])
+	assert.EqualValues(t, 20000, part["payment"].(map[string]any)["refunded_amount"])
+	assert.Equal(t, "completed", part["payment"].(map[string]any)["status_detail"])
+	got, ok := sm.Payment(pay.ID)
+	require.True(t, ok)
+	assert.Equal(t, "20000", got.TransactionAmountRefunded.String(), "Mercado Pago gave it back")
+	b = g.ana.Get(path("/api/account/bookings/%d", g.booking)).Status(t, http.StatusOK).Object(t)
+	assert.EqualValues(t, 40000, b["total_paid"])
+
+	rest := g.AsAdmin().Post(refund, map[string]any{"reason": "Cancha cerrada"}).Status(t, http.StatusOK).Object(t)
+	assert.EqualValues(t, 40000, rest["amount"])
+	assert.Equal(t, "refunded", rest["payment"].(map[string]any)["status_detail"])
+	assert.Equal(t, false, rest["payment"].(map[string]any)["status"])
+	entries := g.journal(t)
+	require.Len(t, entries, 3)
+	assert.Equal(t, []float64{40000, 20000, 60000}, postedAmounts(entries), "latest first: the rest, the part, the payment")
+	assert.Contains(t, entries[1]["description"], "Refund")
+	b = g.ana.Get(path("/api/account/bookings/%d", g.booking)).Status(t, http.StatusOK).Object(t)
+	assert.EqualValues(t, 0, b["total_paid"])
+	assert.Equal(t, false, b["is_payment_complete"], "the booking owes again")
+	g.AsAdmin().Post(refund, map[string]any{"reason": "again"}).Status(t, http.StatusConflict)
+}

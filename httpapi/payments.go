@@ -23,6 +23,7 @@ type paymentDTO struct {
 	PaymentTypeID   *int64     `json:"payment_type_id" validate:"required" extensions:"x-nullable"`
 	PaymentTypeName *string    `json:"payment_type_name" validate:"required" extensions:"x-nullable"`
 	Amount          wire.Money `json:"amount" validate:"required" swaggertype:"number" example:"60000"`
+	RefundedAmount  wire.Money `json:"refunded_amount" validate:"required" swaggertype:"number" example:"0"` // the sum of its refunds; it pays amount less this
 	TransactionID   *string    `json:"transaction_id" validate:"required" extensions:"x-nullable" example:"TX-2026-0001"`
 	ClientClaim     bool       `json:"client_claim" validate:"required"`
 	GatewayResponse *string    `json:"gateway_response" validate:"required" extensions:"x-nullable"`
@@ -37,7 +38,8 @@ type paymentDTO struct {
 
 func newPaymentDTO(p payments.Payment) paymentDTO {
 	return paymentDTO{ID: p.ID, ReservationID: p.ReservationID, EnrollmentID: p.EnrollmentID, TicketSaleID: p.TicketSaleID, PaymentTypeID: p.PaymentTypeID,
-		PaymentTypeName: p.PaymentTypeName, Amount: wire.Money(p.Amount), TransactionID: p.Reference(), ClientClaim: p.Claim(),
+		PaymentTypeName: p.PaymentTypeName, Amount: wire.Money(p.Amount), RefundedAmount: wire.Money(p.Refunded), TransactionID: p.Reference(),
+		ClientClaim:     p.Claim(),
 		GatewayResponse: p.GatewayResponse, Status: p.Status, StatusDetail: p.StatusDetail, Date: p.Date,
 		Description: p.Description, Foto: p.Foto, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 }

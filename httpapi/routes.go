@@ -227,6 +227,7 @@ func (s *Server) routes() {
 	s.handle("GET /api/admin/payments/{id}", staff, s.getPayment)
 	s.handle("PATCH /api/admin/payments/{id}", staff, s.updatePayment)
 	s.handle("DELETE /api/admin/payments/{id}", staff, s.deletePayment)
+	s.handle("POST /api/admin/payments/{id}/refund", staff, s.refundPayment)
 	s.handle("GET /api/admin/payments/inbox", staff, s.listPaymentInbox)
 	s.handle("POST /api/admin/payments/inbox/{id}/resolve", staff, s.resolvePaymentInbox)
 

@@ -10,7 +10,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 )
 
-// TestMCP_toolsList: the twenty-five tools, the read-only ones annotated so,
+// TestMCP_toolsList: the twenty-six tools, the read-only ones annotated so,
 // every argument described, the required ones as the HTTP API requires them.
 func TestMCP_toolsList(t *testing.T) {
 	t.Parallel()

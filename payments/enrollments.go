@@ -94,7 +94,7 @@ func (s *Service) EnrollmentsPaid(ctx context.Context, ids []int64) (map[int64]d
 		ID   int64           `db:"enrollment_id"`
 		Paid decimal.Decimal `db:"paid"`
 	}
-	if err := s.db.SelectContext(ctx, &rows, `SELECT enrollment_id, sum(amount) AS paid FROM payments
+	if err := s.db.SelectContext(ctx, &rows, `SELECT enrollment_id, sum(amount - refunded_amount) AS paid FROM payments
 		WHERE enrollment_id = ANY($1) AND status GROUP BY enrollment_id`, ids); err != nil {
 		return nil, fmt.Errorf("sum enrollment payments: %w", err)
 	}

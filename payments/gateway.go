@@ -33,6 +33,13 @@ type Gateway interface {
 	// Lookup reads the gateway's transaction with id from its API.
 	// Errors: ErrGatewayNotFound, ErrGatewayUnavailable.
 	Lookup(ctx context.Context, id string) (GatewayTransaction, error)
+	// Refund gives back amount of the transaction with id, all of what is
+	// left of it when whole, once for key (a gateway that takes one), and
+	// returns the gateway's id of the refund ("" when it has none).
+	// Errors: ErrRefundNotOffered when the gateway does not give this one
+	// back, ErrGatewayNotFound, ErrGatewayUnavailable (also for a refusal,
+	// kept as the cause).
+	Refund(ctx context.Context, id string, amount decimal.Decimal, whole bool, key string) (string, error)
 	// Verify verifies a notification the gateway sent, as its protocol
 	// signs it, and tells which transaction it is about; what it says
 	// of the transaction is not trusted (Lookup reads that). Errors:
@@ -115,6 +122,10 @@ var (
 	// Pago in COP), and this one has cents.
 	ErrCentsOnline = clubhouse.Errorf(clubhouse.Conflict, "amount not payable online",
 		"The payment gateway takes whole pesos; this amount has cents: pay it at the desk.")
+	// ErrRefundNotOffered: the gateway gives back no such refund (Wompi
+	// voids only a whole card transaction); it is made by hand instead.
+	ErrRefundNotOffered = clubhouse.Errorf(clubhouse.Conflict, "refund not offered",
+		"The payment gateway does not give this refund back; record it as made by hand.")
 	// ErrGatewaySignature: a notification's signature (Wompi's checksum,
 	// Mercado Pago's x-signature) is missing or does not match.
 	ErrGatewaySignature = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid signature",
@@ -211,6 +222,27 @@ func (g Wompi) Verify(n Notification) (Notice, error) {
 	return Notice{TransactionID: e.Transaction.ID, SignedAt: time.Unix(e.Timestamp, 0), Payload: n.Body}, nil
 }
 
+// Refund implements Gateway: Wompi's void (POST
+// /v1/transactions/{id}/void), which gives back a whole approved card
+// transaction; any other is ErrRefundNotOffered.
+func (g Wompi) Refund(ctx context.Context, id string, amount decimal.Decimal, whole bool, _ string) (string, error) {
+	tx, err := g.C.Transaction(ctx, id)
+	if err != nil {
+		return "", gatewayErr(err, wompi.ErrNotFound)
+	}
+	if !whole || tx.PaymentMethodType != "CARD" || tx.Status != wompi.StatusApproved {
+		return "", ErrRefundNotOffered
+	}
+	cents, err := cents(amount)
+	if err != nil {
+		return "", err
+	}
+	if err := g.C.Void(ctx, id, cents); err != nil {
+		return "", gatewayErr(err, wompi.ErrNotFound)
+	}
+	return "", nil
+}
+
 // MercadoPago is the Gateway of Mercado Pago, over its client.
 type MercadoPago struct{ C *mercadopago.Client }
 
@@ -280,4 +312,24 @@ func (g MercadoPago) Verify(n Notification) (Notice, error) {
 		out.TransactionID = v.DataID
 	}
 	return out, nil
+}
+
+// Refund implements Gateway: a refund of the payment (POST
+// /v1/payments/{id}/refunds), whole (no amount sent) or of part, once for
+// key; one Mercado Pago rejects is ErrGatewayUnavailable with the cause.
+func (g MercadoPago) Refund(ctx context.Context, id string, amount decimal.Decimal, whole bool, key string) (string, error) {
+	var part *decimal.Decimal
+	if !whole {
+		part = &amount
+	}
+	r, err := g.C.Refund(ctx, id, part, Currency, key)
+	switch {
+	case errors.Is(err, mercadopago.ErrWholePesos):
+		return "", ErrCentsOnline
+	case err != nil:
+		return "", gatewayErr(err, mercadopago.ErrNotFound)
+	case r.Status == "rejected":
+		return "", ErrGatewayUnavailable.Wrap(fmt.Errorf("mercadopago refused refund %d", r.ID))
+	}
+	return strconv.FormatInt(r.ID, 10), nil
 }

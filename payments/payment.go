@@ -19,7 +19,8 @@ type Payment struct {
 	PaymentTypeID   *int64          `db:"payment_type_id"`
 	PaymentTypeName *string         `db:"payment_type_name"`
 	Amount          decimal.Decimal `db:"amount"`
-	TransactionID   *string         `db:"transaction_id"` // the gateway's id; nil on an unconfirmed claim
+	Refunded        decimal.Decimal `db:"refunded_amount"` // the sum of its refunds (see Service.Refund); it pays Amount less Refunded
+	TransactionID   *string         `db:"transaction_id"`  // the gateway's id; nil on an unconfirmed claim
 	// ClaimedTransactionID is the id a client reported when filing the
 	// payment (see Service.ClientCreate); nil on payments staff or the
 	// gateway created.

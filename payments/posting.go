@@ -82,11 +82,13 @@ type Producer interface {
 // completed payment is its payment type's account (PaidWith) against
 // BookingIncome, EnrollmentsIncome for a class enrollment's payment, or
 // TicketsDeferred for a ticket sale's (a sold ticket is owed service, a
-// liability until it is used).
+// liability until it is used). A refund of part of a payment
+// (SourceRefund) is the same accounts the other way.
 type Postings struct{}
 
-// Sources is the payments' one source, SourcePayment.
-func (Postings) Sources() []string { return []string{SourcePayment} }
+// Sources are the payments' sources: SourcePayment, and SourceRefund for
+// the refunds of part of a payment.
+func (Postings) Sources() []string { return []string{SourcePayment, SourceRefund} }
 
 // Posting returns the entry of the payment row r. It reads nothing and
 // returns no error.
@@ -103,6 +105,10 @@ func (Postings) Posting(_ context.Context, _ *sqlx.Tx, r OutboxRow) (Posting, er
 	}
 	if r.forTickets {
 		desc += " for tickets"
+	}
+	if r.Source == SourceRefund { // the part given back, out the way it came in
+		return Posting{Label: SourcePayment, Description: fmt.Sprintf("Refund %d of part of a payment", r.SourceID), Lines: []ledger.LineInput{
+			{AccountCode: credit, Debit: r.Amount}, {AccountCode: r.PaidWith, Credit: r.Amount}}}, nil
 	}
 	return Posting{Label: SourcePayment, Description: desc, Lines: []ledger.LineInput{
 		{AccountCode: r.PaidWith, Debit: r.Amount}, {AccountCode: credit, Credit: r.Amount}}}, nil

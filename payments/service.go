@@ -534,7 +534,7 @@ func (s *Service) Stats(ctx context.Context, by clubhouse.Actor) (Stats, error) 
 		count(*) FILTER (WHERE status_detail = 'failed') AS failed,
 		count(*) FILTER (WHERE status_detail = 'refunded') AS refunded,
 		COALESCE(sum(amount), 0) AS total_amount,
-		COALESCE(sum(amount) FILTER (WHERE status), 0) AS completed_amount
+		COALESCE(sum(amount - refunded_amount) FILTER (WHERE status), 0) AS completed_amount
 		FROM payments`)
 	if err != nil {
 		return Stats{}, fmt.Errorf("payment stats: %w", err)

@@ -46,7 +46,7 @@ var paymentErrors = sqldb.Mapping{
 }
 
 const paymentSelect = `SELECT p.id, p.reservation_id, p.enrollment_id, p.ticket_sale_id, p.payment_type_id, pt.name AS payment_type_name,
-	p.amount, p.transaction_id, p.claimed_transaction_id, p.gateway_response, p.status, p.status_detail, p.date, p.description, p.foto,
+	p.amount, p.refunded_amount, p.transaction_id, p.claimed_transaction_id, p.gateway_response, p.status, p.status_detail, p.date, p.description, p.foto,
 	p.foto_content_type, p.created_at, p.updated_at, co.name AS court_name, r.checking, r.checkout, r.client_id, oc.user_id,
 	oc.first_name || ' ' || oc.last_name AS client_name
 	FROM payments p

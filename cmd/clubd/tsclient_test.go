@@ -113,7 +113,7 @@ func runFlow(t *testing.T, node string, s *server, passwords map[string]string, 
 
 	var out tsFlow
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &out), stdout.String())
-	assert.Len(t, out.Tools, 25)
+	assert.Len(t, out.Tools, 26)
 	assert.Equal(t, []string{"mcp"}, out.Grant.Scopes)
 	assert.JSONEq(t, fmt.Sprintf("[%q]", s.url("/mcp")), string(out.Audience), "the SDK sent the resource (RFC 8707): the token is for /mcp")
 	assert.Equal(t, out.Quote, out.Total, "the quote is the booking's price")

@@ -51,6 +51,7 @@ var Constants = map[string]int{
 	"payments.MaxGatewayResponse": payments.MaxGatewayResponse,
 	"payments.MaxClaims":          payments.MaxClaims,
 	"payments.MaxInboxNote":       payments.MaxInboxNote,
+	"payments.MaxRefundReason":    payments.MaxRefundReason,
 
 	"classes.MaxDescription": classes.MaxDescription,
 	"classes.MaxCapacity":    classes.MaxCapacity,
