@@ -270,6 +270,7 @@ func newSweep(t *testing.T) *sweep {
 		"POST /panel/classes/{id}/reject":         {"enrollment": {id(enrollment.ID)}, "date": {class.StartDate.Format(time.DateOnly)}},
 		"POST /panel/payments/{id}/validate":      {},
 		"POST /panel/payments/{id}/reject":        {},
+		"POST /panel/payments/{id}/refund":        {"booking": {booking}, "refund_reason": {"Lluvia"}, "refund_amount": {""}},
 		"POST /panel/payments/inbox/{id}/resolve": {"action": {"attach"}, "reservation_id": {booking}, "enrollment_id": {""}, "note": {"Pago"}},
 		"POST /panel/events/{id}/scan":            {"code": {tickets.FormatCode(sale.Strips[0].Tickets[0].Code)}},
 		"POST /panel/tickets/quote":               {"package": {id(pkg.ID)}, "ticket_count": {"2"}},

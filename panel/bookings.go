@@ -258,6 +258,9 @@ type bookingView struct {
 	// Online says the club takes payments online: the page offers the
 	// link that pays what a client's booking owes.
 	Online bool
+	// MayRefund says the person is an admin, whom the page offers the
+	// refund of a completed payment (payments.Service.Refund judges it).
+	MayRefund bool
 }
 
 // bookingPage shows a booking: its client, times, price and how it was
@@ -299,7 +302,8 @@ func (p *Panel) bookingFile(r *http.Request, id int64) (bookingView, error) {
 		return bookingView{}, err
 	}
 	return bookingView{BookingFile: file, Owed: file.Amount.Debt(), Form: map[string]string{}, Reference: "desk-" + rand.Text(),
-		WindowOpen: file.CancelBefore.After(c.Club.Bookings.Now()), Online: c.Club.Payments.CheckGateway() == nil}, nil
+		WindowOpen: file.CancelBefore.After(c.Club.Bookings.Now()), Online: c.Club.Payments.CheckGateway() == nil,
+		MayRefund: c.Actor.Has(clubhouse.RoleAdmin)}, nil
 }
 
 // checkoutView is the data of the page of a booking's pay link.
@@ -325,7 +329,7 @@ func (p *Panel) checkout(w http.ResponseWriter, r *http.Request) error {
 }
 
 // dones are the actions whose result a booking's page announces.
-var dones = map[string]bool{"booked": true, "moved": true, "cancelled": true, "no_show": true, "checked_in": true, "paid": true}
+var dones = map[string]bool{"booked": true, "moved": true, "cancelled": true, "no_show": true, "checked_in": true, "paid": true, "refunded": true}
 
 func doneOf(s string) string {
 	if dones[s] {

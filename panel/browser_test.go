@@ -3,6 +3,7 @@ package panel_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -317,4 +318,37 @@ func TestBrowser_deskFlow(t *testing.T) {
 			browsertest.Screenshot(t, ctx, "cancelled")
 		})
 	}
+}
+
+// TestBrowser_refund: in Chromium, an admin opens a payment's refund on
+// the booking's page, refunds part of it by keyboard, and the page says
+// so; the page with the form open is accessible.
+func TestBrowser_refund(t *testing.T) {
+	t.Parallel()
+	dc := newDeskClub(t)
+	dc.app.User("boss@test.club", clubhouse.RoleAdmin)
+	ana := dc.club.Client("Ana", "Ruiz")
+	b := dc.club.Reservation(dc.courts[0].ID, dc.typ.ID, ana.ID, dc.at("09:00"), dc.at("10:30"))
+	var pay struct {
+		ID int64 `json:"id"`
+	}
+	dc.app.AsAdmin().Post(fmt.Sprintf("/api/admin/booking/%d/payment", b.ID), map[string]any{"amount": 20000, "transaction_id": "DESK-B1",
+		"status": true}).Status(t, http.StatusCreated).JSON(t, &pay)
+	ctx := browsertest.New(t, browsertest.WithLanguage("es-CO,es"))
+	signInBrowser(t, ctx, dc.app, "boss@test.club", fmt.Sprintf("/panel/bookings/%d", b.ID))
+	id := fmt.Sprint(pay.ID)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS("#payment-"+id+" summary")),
+		chromedp.WaitVisible(chromedp.ID("refund_reason-"+id)),
+	))
+	browsertest.RequireAccessible(t, ctx)
+	browsertest.Screenshot(t, ctx, "refund")
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("refund_reason-"+id), "Lluvia"),
+		chromedp.SendKeys(chromedp.ID("refund_amount-"+id), "5000"),
+		chromedp.Click(chromedp.ID("refund-button-"+id)),
+		chromedp.WaitVisible(chromedp.ID("done")),
+	))
+	assert.Equal(t, "Reembolso registrado.", browsertest.Text(t, ctx, "#done"))
+	assert.Equal(t, "Reembolsado: $\u00a05.000", browsertest.Text(t, ctx, "#refunded-"+id))
 }

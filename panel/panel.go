@@ -101,6 +101,7 @@ func (p *Panel) routes() {
 	p.handle("GET "+Prefix+"payments/{id}/receipt", p.page(clubhouse.AreaStaff, p.paymentReceipt))
 	p.handle("POST "+Prefix+"payments/{id}/validate", p.form(clubhouse.AreaStaff, p.validatePayment))
 	p.handle("POST "+Prefix+"payments/{id}/reject", p.form(clubhouse.AreaStaff, p.rejectPayment))
+	p.handle("POST "+Prefix+"payments/{id}/refund", p.form(clubhouse.AreaStaff, p.refundPayment))
 	p.handle("POST "+Prefix+"payments/inbox/{id}/resolve", p.form(clubhouse.AreaStaff, p.resolveInbox))
 	p.handle("GET "+Prefix+"events", p.page(clubhouse.AreaStaff, p.events))
 	p.handle("GET "+Prefix+"events/{id}", p.page(clubhouse.AreaStaff, p.eventDoor))

@@ -265,3 +265,47 @@ func (p *Panel) paymentReceipt(w http.ResponseWriter, r *http.Request) error {
 	}
 	return nil
 }
+
+// refundPayment refunds all or part of a completed payment
+// (payments.Service.Refund) from its booking's page, whose id the form
+// names (booking): back to the page, which says it, or the page again
+// with the form's messages.
+func (p *Panel) refundPayment(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	f := p.rd.Fields(r)
+	booking := f.ID("booking", true)
+	reason := f.Text("refund_reason", true, payments.MaxRefundReason)
+	amount := f.Money("refund_amount", false)
+	if f.OK() && amount.IsNegative() {
+		f.Fail("refund_amount", "err.positive")
+	}
+	form := map[string]string{"refund_payment": strconv.FormatInt(id, 10), "refund_reason": r.FormValue("refund_reason"),
+		"refund_amount": r.FormValue("refund_amount")}
+	if !f.OK() {
+		if booking == 0 {
+			return clubhouse.ErrInvalidData.Withf("The refund form names no booking.")
+		}
+		v, err := p.bookingFile(r, booking)
+		if err != nil {
+			return err
+		}
+		v.Form = form
+		return p.refill(w, r, "booking.html", v, f)
+	}
+	in := payments.RefundInput{Reason: reason}
+	if amount.IsPositive() {
+		in.Amount = &amount
+	}
+	c := visitOf(r)
+	paid, _, err := c.Club.Payments.Refund(r.Context(), c.Actor, id, in)
+	if err != nil {
+		return p.refuseOnPage(w, r, booking, "refund", form, err)
+	}
+	if paid.ReservationID != nil {
+		booking = *paid.ReservationID
+	}
+	return afterAction(w, r, booking, "refunded")
+}

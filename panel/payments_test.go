@@ -394,3 +394,49 @@ func attr(t *testing.T, ctx context.Context, sel, name string) string {
 	require.True(t, a.Exists, "%s has no %s", sel, name)
 	return a.Value
 }
+
+// TestBooking_refund: an admin refunds part of a booking's completed
+// payment from its page, then sees it said and the booking owing again;
+// a form without a reason comes back with the field's message on that
+// payment's form; an operator is offered no refund, and a crafted one is
+// refused on the page.
+func TestBooking_refund(t *testing.T) {
+	t.Parallel()
+	dc := newDeskClub(t)
+	ana := dc.club.Client("Ana", "Ruiz")
+	b := dc.club.Reservation(dc.courts[0].ID, dc.typ.ID, ana.ID, dc.at("10:00"), dc.at("11:00"))
+	var pay struct {
+		ID int64 `json:"id"`
+	}
+	dc.app.AsAdmin().Post(fmt.Sprintf("/api/admin/booking/%d/payment", b.ID), map[string]any{"amount": 20000, "transaction_id": "DESK-R1",
+		"status": true}).Status(t, http.StatusCreated).JSON(t, &pay)
+	dc.app.User("boss@test.club", clubhouse.RoleAdmin)
+	admin := newDesk(t, dc.app)
+	require.Equal(t, http.StatusSeeOther, admin.signIn("boss@test.club").Status)
+	path := fmt.Sprintf("/panel/bookings/%d", b.ID)
+	refund := fmt.Sprintf("/panel/payments/%d/refund", pay.ID)
+	assert.Contains(t, admin.get(path).Body, fmt.Sprintf(`id="refund-%d"`, pay.ID))
+
+	res := admin.post(refund, url.Values{"booking": {fmt.Sprint(b.ID)}, "refund_amount": {"5000"}})
+	require.Equal(t, http.StatusBadRequest, res.Status)
+	assert.Contains(t, res.Body, `<p id="refund_reason-error" class="field-error">`)
+	assert.Contains(t, res.Body, `value="5000"`, "what was typed stays")
+	res = admin.post(refund, url.Values{"booking": {fmt.Sprint(b.ID)}, "refund_reason": {"Lluvia"}, "refund_amount": {"50.000"}})
+	assert.Equal(t, http.StatusConflict, res.Status)
+	assert.Contains(t, res.Body, `id="refund-error"`)
+
+	res = admin.post(refund, url.Values{"booking": {fmt.Sprint(b.ID)}, "refund_reason": {"Lluvia"}, "refund_amount": {"5.000"}})
+	require.Equal(t, http.StatusSeeOther, res.Status, res.Body)
+	assert.Equal(t, path+"?done=refunded", res.Location())
+	page := admin.get(res.Location())
+	assert.Contains(t, page.Body, "Reembolso registrado.")
+	assert.Contains(t, page.Body, fmt.Sprintf("<span class=\"small\" id=\"refunded-%d\">Reembolsado: $\u00a05.000</span>", pay.ID))
+
+	d := signedDesk(t, dc)
+	assert.NotContains(t, d.get(path).Body, fmt.Sprintf(`id="refund-%d"`, pay.ID), "operators refund nothing")
+	res = d.post(refund, url.Values{"booking": {fmt.Sprint(b.ID)}, "refund_reason": {"x"}})
+	assert.Equal(t, http.StatusForbidden, res.Status)
+	var left string
+	require.NoError(t, dc.app.DB.GetContext(t.Context(), &left, `SELECT (amount - refunded_amount)::text FROM payments WHERE id = $1`, pay.ID))
+	assert.Equal(t, "15000.00", left)
+}
