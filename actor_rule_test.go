@@ -31,6 +31,7 @@ var servesAnyone = map[string]string{
 	"payments.LedgerPoster.PostPending":    "a background job: it posts the outbox",
 	"payments.LedgerPoster.Waiting":        "the close's check, asked by the ledger within a close the accountant runs",
 	"payments.LedgerPoster.Backlog":        "a background job's backlog, for the metrics",
+	"payments.Service.NotificationBacklog": "a background job's backlog, for the metrics",
 	"push.Service.DeliverDue":              "a background job: it sends the due deliveries",
 	"push.Service.Backlog":                 "a background job's backlog, for the metrics",
 	"mail.Sender.SendDue":                  "a background job: it sends the due messages",

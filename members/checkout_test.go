@@ -43,6 +43,8 @@ func newWompiClub(t *testing.T) (*bookClub, *wompitest.Server) {
 func TestCheckout_payOnline(t *testing.T) {
 	t.Parallel()
 	c, s := newWompiClub(t)
+	s.SetEventsURL(c.app.URL + "/webhooks/wompi")
+	c.app.RunJobs(c.app.Job("gateway_events"))
 	id := c.book(t, c.court, "2030-03-06T10:00:00", "2030-03-06T11:00:00")
 	path := fmt.Sprintf("/app/bookings/%d", id)
 	page := c.b.Get(path)
@@ -64,13 +66,14 @@ func TestCheckout_payOnline(t *testing.T) {
 
 	b, err := url.Parse(back)
 	require.NoError(t, err)
-	page = c.b.Get(b.Path + "?" + b.RawQuery)
-	require.Equal(t, http.StatusOK, page.Status, page.Body)
-	assert.Contains(t, page.Body, `<h1 id="return-title">Pago aprobado</h1>`)
+	require.Eventually(t, func() bool {
+		page = c.b.Get(b.Path + "?" + b.RawQuery)
+		return page.Status == http.StatusOK && strings.Contains(page.Body, `<h1 id="return-title">Pago aprobado</h1>`)
+	}, 10*time.Second, 50*time.Millisecond, "the gateway's event is settled, and the return page says it")
 	assert.Contains(t, page.Body, money(`<dd id="return-amount">$ 60.000</dd>`))
 	assert.Contains(t, page.Body, fmt.Sprintf(`<a id="return-booking" class="button" href="/app/bookings/%d">`, id))
 	page = c.b.Get(path)
-	assert.Contains(t, page.Body, `Pagada`, "the return settled what the gateway says")
+	assert.Contains(t, page.Body, `Pagada`, "the gateway's notification settled it")
 	assert.Contains(t, page.Body, tx.ID[:5])
 	page = c.b.Get(b.Path + "?" + b.RawQuery)
 	assert.Contains(t, page.Body, `<h1 id="return-title">Pago aprobado</h1>`, "coming back twice pays once")
@@ -100,6 +103,8 @@ func TestCheckout_payOnline(t *testing.T) {
 func TestBrowser_payOnline(t *testing.T) {
 	t.Parallel()
 	c, s := newWompiClub(t)
+	s.SetEventsURL(c.app.URL + "/webhooks/wompi")
+	c.app.RunJobs(c.app.Job("gateway_events"))
 	id := c.book(t, c.court, "2030-03-06T10:00:00", "2030-03-06T11:00:00")
 	ctx := browsertest.New(t, browsertest.WithLanguage("es-CO,es"))
 	signIn(t, ctx, c.app.URL, "ana@example.com")
@@ -128,10 +133,11 @@ func TestBrowser_payOnline(t *testing.T) {
 		} `json:"data"`
 	}
 	require.NoError(t, json.Unmarshal(s.Sent()[0].Body, &e))
-	browsertest.Open(t, ctx, c.app.URL+"/app/pay/return?env=test&id="+url.QueryEscape(e.Data.Transaction.ID))
-	title, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("return-title")))
-	require.NoError(t, err)
-	assert.Equal(t, "Pago aprobado", title)
+	require.Eventually(t, func() bool {
+		browsertest.Open(t, ctx, c.app.URL+"/app/pay/return?env=test&id="+url.QueryEscape(e.Data.Transaction.ID))
+		title, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("return-title")))
+		return err == nil && title == "Pago aprobado"
+	}, 20*time.Second, 200*time.Millisecond, "the return page says the payment the gateway's event settled")
 	browsertest.RequireAccessible(t, ctx)
 	browsertest.Screenshot(t, ctx, "pay-return")
 }

@@ -329,7 +329,7 @@ func (p *Panel) checkout(w http.ResponseWriter, r *http.Request) error {
 }
 
 // dones are the actions whose result a booking's page announces.
-var dones = map[string]bool{"booked": true, "moved": true, "cancelled": true, "no_show": true, "checked_in": true, "paid": true, "refunded": true}
+var dones = map[string]bool{"booked": true, "moved": true, "cancelled": true, "no_show": true, "checked_in": true, "paid": true, "refunded": true, "refunded_by_hand": true}
 
 func doneOf(s string) string {
 	if dones[s] {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -279,7 +280,7 @@ func (p *Panel) refundPayment(w http.ResponseWriter, r *http.Request) error {
 	booking := f.ID("booking", true)
 	reason := f.Text("refund_reason", true, payments.MaxRefundReason)
 	amount := f.Money("refund_amount", false)
-	if f.OK() && amount.IsNegative() {
+	if f.OK() && strings.TrimSpace(r.FormValue("refund_amount")) != "" && !amount.IsPositive() {
 		f.Fail("refund_amount", "err.positive")
 	}
 	form := map[string]string{"refund_payment": strconv.FormatInt(id, 10), "refund_reason": r.FormValue("refund_reason"),
@@ -300,12 +301,15 @@ func (p *Panel) refundPayment(w http.ResponseWriter, r *http.Request) error {
 		in.Amount = &amount
 	}
 	c := visitOf(r)
-	paid, _, err := c.Club.Payments.Refund(r.Context(), c.Actor, id, in)
+	paid, refund, err := c.Club.Payments.Refund(r.Context(), c.Actor, id, in)
 	if err != nil {
 		return p.refuseOnPage(w, r, booking, "refund", form, err)
 	}
 	if paid.ReservationID != nil {
 		booking = *paid.ReservationID
+	}
+	if refund.Via == payments.RefundViaManual { // the money is the desk's to hand back
+		return afterAction(w, r, booking, "refunded_by_hand")
 	}
 	return afterAction(w, r, booking, "refunded")
 }

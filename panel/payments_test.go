@@ -427,9 +427,12 @@ func TestBooking_refund(t *testing.T) {
 
 	res = admin.post(refund, url.Values{"booking": {fmt.Sprint(b.ID)}, "refund_reason": {"Lluvia"}, "refund_amount": {"5.000"}})
 	require.Equal(t, http.StatusSeeOther, res.Status, res.Body)
-	assert.Equal(t, path+"?done=refunded", res.Location())
+	assert.Equal(t, path+"?done=refunded_by_hand", res.Location(), "no gateway took it")
 	page := admin.get(res.Location())
-	assert.Contains(t, page.Body, "Reembolso registrado.")
+	assert.Contains(t, page.Body, "Reembolso registrado. La pasarela no lo hace: entrega el dinero al cliente en caja o por transferencia.")
+	res = admin.post(refund, url.Values{"booking": {fmt.Sprint(b.ID)}, "refund_reason": {"Lluvia"}, "refund_amount": {"0"}})
+	assert.Equal(t, http.StatusBadRequest, res.Status, "0 is no refund, not all of it")
+	assert.Contains(t, res.Body, `<p id="refund_amount-error" class="field-error">`)
 	assert.Contains(t, page.Body, fmt.Sprintf("<span class=\"small\" id=\"refunded-%d\">Reembolsado: $\u00a05.000</span>", pay.ID))
 
 	d := signedDesk(t, dc)

@@ -2,25 +2,25 @@ package payments
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/clubhouse-go/clubhouse"
-	"github.com/clubhouse-go/clubhouse/booking"
-	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 )
 
 // Returned is what a payer finds on coming back from the gateway: the
 // checkout, the transaction as the gateway's API tells it, and the
-// payment it settled (zero when it waits in the inbox: a late approval,
-// another amount).
+// payment the club has settled of it (zero until the gateway's signed
+// notification is settled, or while it waits in the inbox).
 type Returned struct {
 	Attempt     Attempt
 	Transaction GatewayTransaction
 	Payment     Payment
+	// Held says the transaction waits in the inbox for staff (an
+	// approval after its booking was cancelled, another amount).
+	Held bool
 }
 
 // ErrNoCheckout: the transaction is not the payment of a checkout of the
@@ -29,15 +29,17 @@ var ErrNoCheckout = clubhouse.Errorf(clubhouse.NotFound, "not found", "No checko
 
 // Return tells the payer coming back from the gateway with the
 // transaction id (Wompi's id, Mercado Pago's payment_id) how the payment
-// went. The browser's word is not taken for anything: the transaction is
-// read from the gateway's API (Lookup), as a notification's is, and that
-// answer is settled as one (see settleTx), so the booking shows it at
-// once; what the page shows is what was settled. A client sees a
-// transaction of a checkout of their own bookings, staff any. Errors:
-// clubhouse.ErrUnauthorized; ErrNoGateway; clubhouse.ErrInvalidData for
-// an id empty, too long or with NUL characters; ErrNoCheckout (also
-// another client's, and a reference no checkout issued);
-// ErrGatewayNotFound; ErrGatewayUnavailable.
+// went: what the gateway's API says of the transaction, and the payment
+// the club settled of it, if any. It settles nothing: the id comes from
+// the browser, unsigned, and a transaction the API shows (Wompi's needs no
+// key) may have been paid to another merchant under a copied reference;
+// only the gateway's signed notifications settle (see SettleDue). A client
+// sees a transaction of a checkout of their own bookings or enrollments,
+// staff any. Errors: clubhouse.ErrUnauthorized; ErrNoGateway;
+// clubhouse.ErrInvalidData for an id empty, too long or with NUL
+// characters; ErrNoCheckout (also another client's, a reference no
+// checkout issued, and a transaction the gateway does not hold);
+// ErrGatewayUnavailable.
 func (s *Service) Return(ctx context.Context, by clubhouse.Actor, transactionID string) (Returned, error) {
 	if err := by.RequireSignedIn(); err != nil {
 		return Returned{}, err
@@ -50,49 +52,36 @@ func (s *Service) Return(ctx context.Context, by clubhouse.Actor, transactionID 
 		return Returned{}, clubhouse.ErrInvalidData.Withf("The gateway's transaction id must be 1 to %d bytes, without NUL characters.", MaxTransactionID)
 	}
 	gt, err := s.gateway.Lookup(ctx, id)
-	if err != nil {
-		return Returned{}, err
-	}
-	var out Returned
-	var res Result
-	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		a, err := s.store.attemptLocked(ctx, tx, s.gateway.Name(), gt.Reference)
-		if err != nil {
-			return err
-		}
-		if err := s.mayReturn(ctx, by, a); err != nil {
-			return err
-		}
-		if res, err = s.settleTx(ctx, tx, gt); err != nil {
-			return err
-		}
-		out = Returned{Attempt: a, Transaction: gt, Payment: res.Payment}
-		return nil
-	})
 	switch {
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, ErrGatewayNotFound):
 		return Returned{}, ErrNoCheckout
 	case err != nil:
-		return Returned{}, fmt.Errorf("settle the return of %s: %w", id, err)
+		return Returned{}, err
 	}
-	if res.Changed {
-		s.publish(res.Payment, false)
+	var a Attempt
+	err = s.db.GetContext(ctx, &a, `SELECT a.id, a.gateway, a.reference, a.reservation_id, a.enrollment_id, a.amount, a.currency, a.url,
+		a.expires_at, a.created_at FROM checkout_attempts a
+		LEFT JOIN reservations r ON r.id = a.reservation_id
+		LEFT JOIN enrollments e ON e.id = a.enrollment_id
+		LEFT JOIN clients c ON c.id = COALESCE(r.client_id, e.client_id)
+		WHERE a.gateway = $1 AND a.reference = $2 AND ($3 OR c.user_id = $4)`, s.gateway.Name(), gt.Reference, by.HasPanel(), by.UserID)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return Returned{}, ErrNoCheckout
+	case err != nil:
+		return Returned{}, fmt.Errorf("find the returned checkout: %w", err)
+	}
+	out := Returned{Attempt: a, Transaction: gt}
+	p, err := s.store.settled(ctx, s.db, gt.ID)
+	switch {
+	case err == nil:
+		out.Payment = p
+	case !errors.Is(err, ErrNotFound):
+		return Returned{}, err
+	}
+	if err := s.db.GetContext(ctx, &out.Held, `SELECT EXISTS (SELECT 1 FROM payment_inbox WHERE transaction_id = $1
+		AND resolved_at IS NULL)`, gt.ID); err != nil {
+		return Returned{}, fmt.Errorf("is the returned transaction in the inbox: %w", err)
 	}
 	return out, nil
-}
-
-// mayReturn is nil when by may see checkout a: staff, or the client whose
-// booking it pays. Errors: ErrNotFound.
-func (s *Service) mayReturn(ctx context.Context, by clubhouse.Actor, a Attempt) error {
-	if by.HasPanel() {
-		return nil
-	}
-	if a.BookingID == nil || s.bookings == nil {
-		return ErrNotFound
-	}
-	_, err := s.bookings.ClientGet(ctx, by, *a.BookingID)
-	if errors.Is(err, booking.ErrBookingNotFound) {
-		return ErrNotFound
-	}
-	return err
 }

@@ -13,11 +13,12 @@ import (
 )
 
 // TestService_Return: the payer's return reads the transaction from the
-// gateway and settles it as a notification would: the approved one pays
-// the booking once however often the payer comes back or the event
-// arrives, the declined one is failed; another member's is not found,
-// staff see any; a bad id, an unknown transaction and a failing gateway
-// are refused.
+// gateway and tells it with what the club settled, and settles nothing
+// itself (the id comes unsigned from the browser): before the gateway's
+// notification is settled the approved transaction has no payment, after
+// it the completed one; the declined one says failed. Another member's is
+// not found, staff see any; a bad id, an unknown transaction and a
+// failing gateway are refused.
 func TestService_Return(t *testing.T) {
 	t.Parallel()
 	r := newWompiRig(t, false)
@@ -26,24 +27,24 @@ func TestService_Return(t *testing.T) {
 	got, err := r.svc.Return(ctx, r.ana, declined.ID)
 	require.NoError(t, err)
 	assert.Equal(t, payments.OutcomeFailed, got.Transaction.Outcome)
-	assert.Equal(t, payments.DetailFailed, got.Payment.StatusDetail)
+	assert.Zero(t, got.Payment.ID)
 
 	a, approved := r.pay(t, r.booking, wompitest.CardApproved)
 	got, err = r.svc.Return(ctx, r.ana, approved.ID)
 	require.NoError(t, err)
 	assert.Equal(t, a.Reference, got.Attempt.Reference)
 	assert.Equal(t, r.booking, *got.Attempt.BookingID)
-	assert.Equal(t, payments.DetailCompleted, got.Payment.StatusDetail)
+	assert.Equal(t, payments.OutcomeCompleted, got.Transaction.Outcome)
 	assert.Equal(t, "60000", got.Transaction.Amount.String())
-	assert.Len(t, r.events.take(), 2, "the failed payment, then the completed one")
+	assert.Zero(t, got.Payment.ID, "the return settles nothing")
+	assert.False(t, got.Held)
+	assert.Equal(t, 0, count(t, r.db, `SELECT count(*) FROM payments WHERE transaction_id IS NOT NULL`))
 
-	again, err := r.svc.Return(ctx, r.ana, approved.ID)
-	require.NoError(t, err)
-	assert.Equal(t, got.Payment.ID, again.Payment.ID)
 	require.NoError(t, r.receive(t, r.sw.Sent()[1].Body, ""))
 	r.settle(t)
-	assert.Empty(t, r.events.take(), "the event after the return changes nothing")
-	assert.Equal(t, 1, count(t, r.db, `SELECT count(*) FROM payments WHERE transaction_id = $1`, approved.ID))
+	got, err = r.svc.Return(ctx, r.ana, approved.ID)
+	require.NoError(t, err)
+	assert.Equal(t, payments.DetailCompleted, got.Payment.StatusDetail, "what the notification settled")
 
 	_, err = r.svc.Return(ctx, r.eve, approved.ID)
 	assert.ErrorIs(t, err, payments.ErrNoCheckout, "another member's")
@@ -57,7 +58,7 @@ func TestService_Return(t *testing.T) {
 		assert.ErrorIs(t, err, clubhouse.ErrInvalidData, "%.20q", id)
 	}
 	_, err = r.svc.Return(ctx, r.ana, "12345-nobody")
-	assert.ErrorIs(t, err, payments.ErrGatewayNotFound)
+	assert.ErrorIs(t, err, payments.ErrNoCheckout)
 	r.sw.FailNext(1)
 	_, err = r.svc.Return(ctx, r.ana, approved.ID)
 	assert.ErrorIs(t, err, payments.ErrGatewayUnavailable)

@@ -33,13 +33,12 @@ type Gateway interface {
 	// Lookup reads the gateway's transaction with id from its API.
 	// Errors: ErrGatewayNotFound, ErrGatewayUnavailable.
 	Lookup(ctx context.Context, id string) (GatewayTransaction, error)
-	// Refund gives back amount of the transaction with id, all of what is
-	// left of it when whole, once for key (a gateway that takes one), and
-	// returns the gateway's id of the refund ("" when it has none).
-	// Errors: ErrRefundNotOffered when the gateway does not give this one
-	// back, ErrGatewayNotFound, ErrGatewayUnavailable (also for a refusal,
-	// kept as the cause).
-	Refund(ctx context.Context, id string, amount decimal.Decimal, whole bool, key string) (string, error)
+	// Refund gives back amount of the transaction with id, once for key
+	// (a gateway that takes one), and returns the gateway's id of the
+	// refund ("" when it has none). Errors: ErrRefundNotOffered when the
+	// gateway does not give this one back, ErrGatewayNotFound,
+	// ErrGatewayUnavailable (also for a refusal, kept as the cause).
+	Refund(ctx context.Context, id string, amount decimal.Decimal, key string) (string, error)
 	// Verify verifies a notification the gateway sent, as its protocol
 	// signs it, and tells which transaction it is about; what it says
 	// of the transaction is not trusted (Lookup reads that). Errors:
@@ -131,7 +130,7 @@ var (
 	ErrGatewaySignature = clubhouse.Errorf(clubhouse.Unauthenticated, "invalid signature",
 		"The notification's signature is missing or does not match the gateway's secret.")
 	// ErrGatewayStale: a notification signed longer ago than
-	// MaxNoticeAge, or later than now.
+	// MaxNoticeAge, or more than NoticeSkew ahead of now.
 	ErrGatewayStale = clubhouse.Errorf(clubhouse.Unauthenticated, "signature expired",
 		"The notification was signed too long ago (or in the future) to be taken.")
 	// ErrGatewayNotice: a body that is not a notification of the gateway.
@@ -224,20 +223,26 @@ func (g Wompi) Verify(n Notification) (Notice, error) {
 
 // Refund implements Gateway: Wompi's void (POST
 // /v1/transactions/{id}/void), which gives back a whole approved card
-// transaction; any other is ErrRefundNotOffered.
-func (g Wompi) Refund(ctx context.Context, id string, amount decimal.Decimal, whole bool, _ string) (string, error) {
+// transaction: amount must be all of it (nothing given back before). A
+// transaction voided already (a void whose answer was lost) is given back
+// already; any other is ErrRefundNotOffered.
+func (g Wompi) Refund(ctx context.Context, id string, amount decimal.Decimal, _ string) (string, error) {
 	tx, err := g.C.Transaction(ctx, id)
 	if err != nil {
 		return "", gatewayErr(err, wompi.ErrNotFound)
 	}
-	if !whole || tx.PaymentMethodType != "CARD" || tx.Status != wompi.StatusApproved {
+	c, err := cents(amount)
+	if err != nil || c != tx.AmountInCents || tx.PaymentMethodType != "CARD" {
 		return "", ErrRefundNotOffered
 	}
-	cents, err := cents(amount)
-	if err != nil {
-		return "", err
+	switch tx.Status {
+	case wompi.StatusVoided:
+		return "", nil
+	case wompi.StatusApproved:
+	default:
+		return "", ErrRefundNotOffered
 	}
-	if err := g.C.Void(ctx, id, cents); err != nil {
+	if err := g.C.Void(ctx, id, c); err != nil {
 		return "", gatewayErr(err, wompi.ErrNotFound)
 	}
 	return "", nil
@@ -314,15 +319,11 @@ func (g MercadoPago) Verify(n Notification) (Notice, error) {
 	return out, nil
 }
 
-// Refund implements Gateway: a refund of the payment (POST
-// /v1/payments/{id}/refunds), whole (no amount sent) or of part, once for
-// key; one Mercado Pago rejects is ErrGatewayUnavailable with the cause.
-func (g MercadoPago) Refund(ctx context.Context, id string, amount decimal.Decimal, whole bool, key string) (string, error) {
-	var part *decimal.Decimal
-	if !whole {
-		part = &amount
-	}
-	r, err := g.C.Refund(ctx, id, part, Currency, key)
+// Refund implements Gateway: a refund of amount of the payment (POST
+// /v1/payments/{id}/refunds), always sent with its amount, once for key;
+// one Mercado Pago rejects is ErrGatewayUnavailable with the cause.
+func (g MercadoPago) Refund(ctx context.Context, id string, amount decimal.Decimal, key string) (string, error) {
+	r, err := g.C.Refund(ctx, id, &amount, Currency, key)
 	switch {
 	case errors.Is(err, mercadopago.ErrWholePesos):
 		return "", ErrCentsOnline

@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,7 +28,7 @@ import (
 // long a row taken by one instance is left to it, and the waits between
 // the reads of a transaction the gateway does not answer for (SettleRetry,
 // doubled each time up to MaxSettleRetry) until MaxSettleTries reads
-// failed (about nine hours), when the row is given up (its last_error
+// failed (about ten hours), when the row is given up (its last_error
 // kept; another notification of the transaction makes it due again).
 const (
 	settleBatch    = 20
@@ -166,6 +167,9 @@ func (s *Service) settleDue(ctx context.Context, d dueEvent) (ok bool, err error
 			d.ID, s.now(), nonZero(res.Payment.ID), nonZero(res.InboxID))
 		return err
 	})
+	if e := clubhouse.AsError(err); e != nil && e.Kind == clubhouse.Invalid { // the gateway's answer is no payment: asking again will not change it
+		return false, s.retry(ctx, d, err, true)
+	}
 	if err != nil {
 		return false, fmt.Errorf("settle %s transaction %s: %w", d.Gateway, d.TransactionID, err)
 	}
@@ -256,7 +260,25 @@ func (s *Service) settleTx(ctx context.Context, tx *sqlx.Tx, gt GatewayTransacti
 		return s.keep(ctx, tx, in)
 	}
 	e.ReservationID, e.EnrollmentID = a.BookingID, a.EnrollmentID
+	// An answer that does not move the payment forward (read before a
+	// later one was settled) is old news, not a disagreement for staff.
+	if p, err := s.store.settled(ctx, tx, gt.ID); err == nil && detail != p.StatusDetail && !Advances(p.StatusDetail, detail) {
+		return Result{Status: ResultProcessed, Payment: p, TransactionID: gt.ID}, nil
+	} else if err != nil && !errors.Is(err, ErrNotFound) {
+		return Result{}, err
+	}
 	if detail == DetailCompleted {
+		var other string // a checkout paid twice (a preference paid again) pays once; the second waits for staff
+		err := tx.GetContext(ctx, &other, `SELECT p.transaction_id FROM checkout_attempts a JOIN payments p ON p.id = a.payment_id
+			WHERE a.id = $1 AND p.status AND p.transaction_id <> $2`, a.ID, gt.ID)
+		switch {
+		case err == nil:
+			in.Note = fmt.Sprintf("The %s transaction %s (reference %q) was approved, but its checkout was paid already by transaction %s; nothing was confirmed: refund the payer.",
+				s.gateway.Name(), gt.ID, gt.Reference, other)
+			return s.keep(ctx, tx, in)
+		case !errors.Is(err, sql.ErrNoRows):
+			return Result{}, fmt.Errorf("is the checkout paid: %w", err)
+		}
 		cancelled, err := s.store.lateForCancelled(ctx, tx, a, gt.ID)
 		if err != nil {
 			return Result{}, err
@@ -273,7 +295,11 @@ func (s *Service) settleTx(ctx context.Context, tx *sqlx.Tx, gt GatewayTransacti
 		return res, err
 	}
 	res.TransactionID = gt.ID
-	_, err = tx.ExecContext(ctx, `UPDATE checkout_attempts SET payment_id = $2 WHERE id = $1 AND payment_id IS NULL`, a.ID, res.Payment.ID)
+	// The checkout records the payment it became: the completed one, over
+	// an earlier attempt's failed or pending one.
+	_, err = tx.ExecContext(ctx, `UPDATE checkout_attempts c SET payment_id = $2 WHERE id = $1 AND (payment_id IS NULL
+		OR payment_id <> $2 AND $3 AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = c.payment_id AND p.status))`,
+		a.ID, res.Payment.ID, res.Payment.Status)
 	return res, err
 }
 
@@ -281,4 +307,13 @@ func (s *Service) settleTx(ctx context.Context, tx *sqlx.Tx, gt GatewayTransacti
 func (s *Service) keep(ctx context.Context, tx *sqlx.Tx, in inboxRow) (Result, error) {
 	id, err := s.store.upsertInbox(ctx, tx, in)
 	return Result{Status: ResultQueued, InboxID: id, Note: in.Note, TransactionID: in.TransactionID}, err
+}
+
+// NotificationBacklog counts the kept notifications waiting to be settled
+// (due, retries among them) and those given up, each through its partial
+// index (migrations 00039 and 00041), for the metrics.
+func (s *Service) NotificationBacklog(ctx context.Context) (due, givenUp int, err error) {
+	err = s.db.QueryRowxContext(ctx, `SELECT (SELECT count(*) FROM gateway_events WHERE due_at IS NOT NULL),
+		(SELECT count(*) FROM gateway_events WHERE gave_up_at IS NOT NULL)`).Scan(&due, &givenUp)
+	return due, givenUp, err
 }

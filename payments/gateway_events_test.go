@@ -599,3 +599,40 @@ func idsOf(txs []wompi.Transaction) []string {
 	}
 	return out
 }
+
+// TestSettle_checkoutPaidTwice: a Mercado Pago preference paid twice
+// (rejected, then approved, then approved again) completes one payment;
+// the checkout records the approved one, and the second approval waits in
+// the inbox for staff to refund.
+func TestSettle_checkoutPaidTwice(t *testing.T) {
+	t.Parallel()
+	c := newPayClub(t)
+	var svc *payments.Service
+	recv := httptest.NewServer(receiver(func() *payments.Service { return svc }, "mercadopago"))
+	t.Cleanup(recv.Close)
+	sm := mptest.New(mptest.Options{AccessToken: "TEST-club", WebhookSecret: "club-secret", Now: clock})
+	t.Cleanup(sm.Close)
+	gw := payments.MercadoPago{C: mercadopago.New(mercadopago.Config{AccessToken: "TEST-club", WebhookSecret: "club-secret", APIURL: sm.URL})}
+	svc = payments.New(c.db.DB, payments.Options{Now: clock, Events: c.events, Bookings: c.bookings, Gateway: gw, NotifyURL: recv.URL})
+	a, err := svc.CheckoutBooking(t.Context(), c.ana, c.booking)
+	require.NoError(t, err)
+	u, err := url.Parse(a.URL)
+	require.NoError(t, err)
+	pref := u.Query().Get("pref_id")
+	_, _, err = sm.Pay(t.Context(), pref, "OTHE")
+	require.NoError(t, err)
+	first, _, err := sm.Pay(t.Context(), pref, "APRO")
+	require.NoError(t, err)
+	second, _, err := sm.Pay(t.Context(), pref, "APRO")
+	require.NoError(t, err)
+	_, err = svc.SettleDue(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 1, count(t, c.db, `SELECT count(*) FROM payments WHERE reservation_id = $1 AND status`, c.booking), "paid once")
+	assert.Equal(t, 1, count(t, c.db, `SELECT count(*) FROM checkout_attempts a JOIN payments p ON p.id = a.payment_id
+		WHERE a.id = $1 AND p.transaction_id = $2`, a.ID, strconv.FormatInt(first.ID, 10)), "the checkout records the approved payment")
+	entries, err := svc.Inbox(t.Context(), desk, payments.InboxFilter{Open: true})
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	assert.Equal(t, strconv.FormatInt(second.ID, 10), entries[0].TransactionID)
+	assert.Contains(t, *entries[0].Note, "its checkout was paid already by transaction "+strconv.FormatInt(first.ID, 10))
+}

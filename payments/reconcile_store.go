@@ -30,6 +30,14 @@ func (store) byTransactionLocked(ctx context.Context, q sqldb.Queryer, txid stri
 	return p, sqldb.Map(err, ErrNotFound, nil)
 }
 
+// settled returns the payment with transaction id txid, a gateway's.
+// Errors: ErrNotFound.
+func (store) settled(ctx context.Context, q sqldb.Queryer, txid string) (Payment, error) {
+	var p Payment
+	err := q.GetContext(ctx, &p, paymentSelect+` WHERE p.transaction_id = $1`, txid)
+	return p, sqldb.Map(err, ErrNotFound, nil)
+}
+
 // owner is what a payment settles: a booking, or a class enrollment.
 type owner struct {
 	enrollment bool

@@ -111,14 +111,14 @@ func (s *Service) Refund(ctx context.Context, by clubhouse.Actor, id int64, in R
 		switch {
 		case p.TicketSaleID != nil:
 			return ErrTicketSalePayment
-		case !p.Status:
+		case !p.Status || !left.IsPositive():
 			return ErrNotRefundable
 		case amount.GreaterThan(left):
 			return ErrRefundAboveLeft.Withf("The refund of %s is more than the %s left of payment %d.", amount, left, p.ID)
 		}
 		whole := amount.Equal(left)
 		r = Refund{PaymentID: p.ID, Amount: amount, Reason: reason, Via: RefundViaManual, CreatedByLabel: by.Label()}
-		if r.Gateway, r.GatewayRefundID, err = s.refundAtGateway(ctx, tx, p, amount, whole); err != nil {
+		if r.Gateway, r.GatewayRefundID, err = s.refundAtGateway(ctx, tx, p, amount); err != nil {
 			return err
 		}
 		if r.Gateway != nil {
@@ -160,25 +160,29 @@ func (s *Service) Refund(ctx context.Context, by clubhouse.Actor, id int64, in R
 	return p, r, nil
 }
 
-// refundAtGateway gives amount of p back through the gateway of the
-// checkout that took p, when it is the club's gateway and it gives such a
-// refund back; gateway is nil when the refund is made by hand instead.
-func (s *Service) refundAtGateway(ctx context.Context, tx *sqlx.Tx, p Payment, amount decimal.Decimal, whole bool) (gateway, refundID *string, err error) {
+// refundAtGateway gives amount of p back through the gateway whose
+// notification p was settled from, when it is the club's gateway and it
+// gives such a refund back; gateway is nil when the refund is made by hand
+// instead. The gateway's idempotency key names the payment, what was
+// refunded before and the amount, so that a retried refund is given back
+// once.
+func (s *Service) refundAtGateway(ctx context.Context, tx *sqlx.Tx, p Payment, amount decimal.Decimal) (gateway, refundID *string, err error) {
 	if s.gateway == nil || p.TransactionID == nil {
 		return nil, nil, nil
 	}
 	var took string
-	err = tx.GetContext(ctx, &took, `SELECT gateway FROM checkout_attempts WHERE payment_id = $1 LIMIT 1`, p.ID)
+	err = tx.GetContext(ctx, &took, `SELECT gateway FROM gateway_events WHERE transaction_id = $1 AND payment_id = $2 LIMIT 1`,
+		*p.TransactionID, p.ID)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, nil, nil
 	case err != nil:
-		return nil, nil, fmt.Errorf("find the payment's checkout: %w", err)
+		return nil, nil, fmt.Errorf("find the payment's gateway: %w", err)
 	case took != s.gateway.Name():
 		return nil, nil, nil
 	}
-	key := "refund-" + strconv.FormatInt(p.ID, 10) + "-" + p.Refunded.String()
-	id, err := s.gateway.Refund(ctx, *p.TransactionID, amount, whole, key)
+	key := "refund-" + strconv.FormatInt(p.ID, 10) + "-" + p.Refunded.String() + "-" + amount.String()
+	id, err := s.gateway.Refund(ctx, *p.TransactionID, amount, key)
 	switch {
 	case errors.Is(err, ErrRefundNotOffered):
 		return nil, nil, nil

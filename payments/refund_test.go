@@ -81,6 +81,7 @@ func TestService_Refund(t *testing.T) {
 	assert.Len(t, c.events.take(), 2)
 	_, _, err = c.svc.Refund(ctx, desk, p.ID, payments.RefundInput{Reason: "otra vez"})
 	assert.ErrorIs(t, err, payments.ErrNotRefundable)
+	assert.ErrorIs(t, c.svc.Delete(ctx, desk, c.booking, p.ID), clubhouse.ErrInUse, "its refunds are the record of money that went back")
 
 	pending := c.payment(t, c.other, false)
 	for _, tc := range []struct {
@@ -150,10 +151,12 @@ func TestService_Refund_gateway(t *testing.T) {
 	ctx := t.Context()
 	pay := func() (wompi.Transaction, int64) {
 		_, tx := r.pay(t, r.booking, wompitest.CardApproved)
-		got, err := r.svc.Return(ctx, r.ana, tx.ID)
-		require.NoError(t, err)
-		require.Equal(t, payments.DetailCompleted, got.Payment.StatusDetail)
-		return tx, got.Payment.ID
+		require.NoError(t, r.receive(t, r.sw.Event(tx, r.clock.Now()), ""))
+		r.settle(t)
+		p, ok := r.paymentOf(t, tx.ID)
+		require.True(t, ok)
+		require.Equal(t, payments.DetailCompleted, p.StatusDetail)
+		return tx, p.ID
 	}
 	tx, id := pay()
 	r.sw.FailNext(1)
@@ -168,8 +171,11 @@ func TestService_Refund_gateway(t *testing.T) {
 	cur, _ := r.sw.Transaction(tx.ID)
 	assert.Equal(t, wompi.StatusApproved, cur.Status)
 
-	_, _, err = r.svc.Refund(ctx, desk, id, payments.RefundInput{Reason: "resto"})
-	require.NoError(t, err, "the rest, by hand too: Wompi voids only whole payments")
+	_, rf, err = r.svc.Refund(ctx, desk, id, payments.RefundInput{Reason: "resto"})
+	require.NoError(t, err)
+	assert.Equal(t, payments.RefundViaManual, rf.Via, "the rest, by hand too: a void would give back the whole transaction")
+	cur, _ = r.sw.Transaction(tx.ID)
+	assert.Equal(t, wompi.StatusApproved, cur.Status, "nothing voided: the payer got back exactly what was paid")
 	tx2, id2 := pay()
 	whole, rf, err := r.svc.Refund(ctx, desk, id2, payments.RefundInput{Reason: "lluvia"})
 	require.NoError(t, err)

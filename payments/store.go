@@ -43,6 +43,9 @@ var paymentErrors = sqldb.Mapping{
 	"payments_claim_unconfirmed_check": clubhouse.Errorf(clubhouse.Conflict, "unconfirmed claim",
 		"A payment a client reported is completed only with a gateway transaction_id."),
 	"payments_ticket_sale_frozen": ErrTicketSalePayment,
+	"payment_refunds_payment_id_fkey": clubhouse.ErrInUse.Withf(
+		"The payment has refunds, the record of money that went back: it is kept."),
+	"payments_refunded_check": clubhouse.ErrInvalidAmount.Withf("amount must be at least what was refunded of the payment."),
 }
 
 const paymentSelect = `SELECT p.id, p.reservation_id, p.enrollment_id, p.ticket_sale_id, p.payment_type_id, pt.name AS payment_type_name,

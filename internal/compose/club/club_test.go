@@ -66,12 +66,18 @@ func TestServices_Metrics(t *testing.T) {
 	_, err := db.ExecContext(t.Context(), `INSERT INTO ledger_outbox (payment_id, kind, paid_at, amount, for_enrollment) VALUES (1, 'post', now(), 10, false)`)
 	require.NoError(t, err)
 	_, err = db.ExecContext(t.Context(), `INSERT INTO users (email) VALUES ('ana@test.club');
-		INSERT INTO mail_outbox (kind, user_id, link, next_attempt_at) SELECT 'set_password', id, 'https://x.test', now() FROM users`)
+		INSERT INTO mail_outbox (kind, user_id, link, next_attempt_at) SELECT 'set_password', id, 'https://x.test', now() FROM users;
+		INSERT INTO gateway_events (gateway, transaction_id, payload, received_at, last_received_at, due_at)
+			VALUES ('wompi', '1-2-3', '{}', now(), now(), now())`)
 	require.NoError(t, err)
 	assert.NoError(t, testutil.CollectAndCompare(club.New(db.DB, club.Options{Accounting: acc.DB, Mail: mail.NewOutbox(db.DB, nil)}).Metrics(), strings.NewReader(`
 # HELP clubhouse_backlog_scrape_errors Backlogs that could not be read in this scrape (the database did not answer in time).
 # TYPE clubhouse_backlog_scrape_errors gauge
 clubhouse_backlog_scrape_errors 0
+# HELP clubhouse_gateway_events Payment gateway notifications waiting to be settled, retries among them (due), and those given up after every retry (given_up).
+# TYPE clubhouse_gateway_events gauge
+clubhouse_gateway_events{status="due"} 1
+clubhouse_gateway_events{status="given_up"} 0
 # HELP clubhouse_ledger_outbox_waiting Postings (payments and ticket movements) in the outbox not posted to the ledger yet.
 # TYPE clubhouse_ledger_outbox_waiting gauge
 clubhouse_ledger_outbox_waiting 1

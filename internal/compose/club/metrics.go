@@ -17,6 +17,9 @@ var (
 		"Push deliveries waiting to be sent (pending) and those that failed for good (failed).", []string{"status"}, nil)
 	mailDesc = prometheus.NewDesc("clubhouse_mail_messages",
 		"Outgoing e-mail waiting to be sent, retries among them (pending), and that which failed for good (failed).", []string{"status"}, nil)
+	gatewayDesc = prometheus.NewDesc("clubhouse_gateway_events",
+		"Payment gateway notifications waiting to be settled, retries among them (due), and those given up after every retry (given_up).",
+		[]string{"status"}, nil)
 	expiryDesc = prometheus.NewDesc("clubhouse_tickets_due_to_expire",
 		"Available tickets whose time is up, which the next round of the ticket expiry expires.", nil, nil)
 	backlogErrorsDesc = prometheus.NewDesc("clubhouse_backlog_scrape_errors",
@@ -25,8 +28,9 @@ var (
 
 // Metrics returns the collector of the backlogs of the club's jobs, read
 // from the database at each scrape: the ledger outbox (with a ledger),
-// the push deliveries and e-mail messages pending and failed, and the
-// tickets due to expire.
+// the push deliveries and e-mail messages pending and failed, the
+// payment gateway's notifications due and given up, and the tickets due
+// to expire.
 func (s *Services) Metrics() prometheus.Collector { return backlogs{s} }
 
 // backlogs collects the backlogs of a club's jobs.
@@ -36,6 +40,7 @@ func (b backlogs) Describe(ch chan<- *prometheus.Desc) {
 	ch <- outboxDesc
 	ch <- pushDesc
 	ch <- mailDesc
+	ch <- gatewayDesc
 	ch <- expiryDesc
 	ch <- backlogErrorsDesc
 }
@@ -67,6 +72,11 @@ func (b backlogs) Collect(ch chan<- prometheus.Metric) {
 	gauge(mailDesc, pending, err, "pending")
 	if err == nil {
 		gauge(mailDesc, dead, nil, "failed")
+	}
+	pending, dead, err = b.s.Payments.NotificationBacklog(ctx)
+	gauge(gatewayDesc, pending, err, "due")
+	if err == nil {
+		gauge(gatewayDesc, dead, nil, "given_up")
 	}
 	n, err := b.s.Expirer.Due(ctx)
 	gauge(expiryDesc, n, err)
