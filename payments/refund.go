@@ -18,7 +18,7 @@ import (
 )
 
 // Refunds (migration 00040): an admin gives back all or part of a
-// completed payment, through the gateway that took it when the gateway
+// completed payment, through the gateway that settled it when the gateway
 // gives such a refund back, or else by hand (at the desk, by transfer),
 // which is recorded the same way. The ledger reverses what is given back.
 
@@ -67,10 +67,10 @@ var (
 
 // Refund gives back in.Amount (all that is left when nil) of the
 // completed payment with id, in one transaction that holds the payment's
-// row: through the payment's gateway when a checkout of the club's gateway
-// took it and the gateway gives that refund back (Mercado Pago's refunds,
-// whole or part; Wompi's void of a whole card payment), else recorded as
-// made by hand. The payment keeps the sum of its refunds; a refund of all
+// row: through the club's gateway when its signed notification settled
+// the payment and it gives that refund back (Mercado Pago's refund of the
+// amount; Wompi's void of a whole card transaction, nothing refunded
+// before), else recorded as made by hand. The payment keeps the sum of its refunds; a refund of all
 // that is left marks it refunded (status false), and its booking or
 // enrollment owes again. The ledger reverses what was given back. It
 // returns the payment after it and the refund. Errors:
