@@ -294,6 +294,12 @@ func (s *Service) settleTx(ctx context.Context, tx *sqlx.Tx, gt GatewayTransacti
 	if err != nil || res.Payment.ID == 0 {
 		return res, err
 	}
+	if res.Changed && detail == DetailRefunded { // given back at the gateway now: its reversal is dated now, as a staff refund's
+		if _, err := tx.ExecContext(ctx, `UPDATE ledger_outbox SET paid_at = $2 WHERE payment_id = $1 AND kind = 'reverse'
+			AND posted_at IS NULL`, res.Payment.ID, now); err != nil {
+			return Result{}, fmt.Errorf("date the reversal: %w", err)
+		}
+	}
 	res.TransactionID = gt.ID
 	// The checkout records the payment it became: the completed one, over
 	// an earlier attempt's failed or pending one.

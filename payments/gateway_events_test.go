@@ -129,6 +129,14 @@ func (r *wompiRig) receive(t *testing.T, body []byte, header string) error {
 	return err
 }
 
+// sentEvents waits until the stand-in has sent n events (a void's goes
+// after its answer, as Wompi's) and returns them.
+func (r *wompiRig) sentEvents(t *testing.T, n int) []wompitest.Delivery {
+	t.Helper()
+	require.Eventually(t, func() bool { return len(r.sw.Sent()) >= n }, 5*time.Second, 5*time.Millisecond, "%d events sent", n)
+	return r.sw.Sent()
+}
+
 // settle settles what is due and returns how many were settled.
 func (r *wompiRig) settle(t *testing.T) int {
 	t.Helper()
@@ -213,13 +221,16 @@ func TestSettle_onlyWhatTheGatewaySays(t *testing.T) {
 	r.settle(t)
 	p, _ = r.paymentOf(t, approved.ID)
 	assert.Equal(t, payments.DetailCompleted, p.StatusDetail)
+	r.clock.advance(26 * time.Hour) // the next day
 	require.NoError(t, r.admin.Void(t.Context(), approved.ID, approved.AmountInCents))
-	voided := r.sw.Sent()[2]
+	voided := r.sentEvents(t, 3)[2]
 	require.NoError(t, r.receive(t, voided.Body, ""))
 	r.settle(t)
 	p, _ = r.paymentOf(t, approved.ID)
 	assert.Equal(t, payments.DetailRefunded, p.StatusDetail)
 	assert.Equal(t, 1, count(t, r.db, `SELECT count(*) FROM ledger_outbox WHERE payment_id = $1 AND kind = 'reverse'`, p.ID))
+	assert.Equal(t, 1, count(t, r.db, `SELECT count(*) FROM ledger_outbox WHERE payment_id = $1 AND kind = 'reverse' AND paid_at = $2`,
+		p.ID, r.clock.Now()), "the void's reversal is dated when it was settled")
 
 	old, _ := r.sw.Transaction(approved.ID)
 	old.Status = wompi.StatusApproved

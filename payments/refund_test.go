@@ -177,6 +177,7 @@ func TestService_Refund_gateway(t *testing.T) {
 	cur, _ = r.sw.Transaction(tx.ID)
 	assert.Equal(t, wompi.StatusApproved, cur.Status, "nothing voided: the payer got back exactly what was paid")
 	tx2, id2 := pay()
+	before := len(r.sw.Sent())
 	whole, rf, err := r.svc.Refund(ctx, desk, id2, payments.RefundInput{Reason: "lluvia"})
 	require.NoError(t, err)
 	assert.Equal(t, payments.RefundViaGateway, rf.Via)
@@ -184,7 +185,9 @@ func TestService_Refund_gateway(t *testing.T) {
 	assert.Equal(t, payments.DetailRefunded, whole.StatusDetail)
 	cur, _ = r.sw.Transaction(tx2.ID)
 	assert.Equal(t, wompi.StatusVoided, cur.Status, "voided at the gateway")
-	require.NoError(t, r.receive(t, r.sw.Sent()[len(r.sw.Sent())-1].Body, ""))
+	voided := r.sentEvents(t, before+1)[before]
+	assert.Contains(t, string(voided.Body), `"status":"VOIDED"`)
+	require.NoError(t, r.receive(t, voided.Body, ""))
 	r.settle(t)
 	assert.Equal(t, []string{"payment post 60000.00", "payment reverse 60000.00"}, outbox(t, r.payClub, id2),
 		"the void's event reverses nothing more")
