@@ -134,10 +134,14 @@ func TestBrowser_payOnline(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(s.Sent()[0].Body, &e))
 	require.Eventually(t, func() bool {
-		browsertest.Open(t, ctx, c.app.URL+"/app/pay/return?env=test&id="+url.QueryEscape(e.Data.Transaction.ID))
-		title, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("return-title")))
-		return err == nil && title == "Pago aprobado"
-	}, 20*time.Second, 200*time.Millisecond, "the return page says the payment the gateway's event settled")
+		var b struct {
+			IsPaymentComplete bool `json:"is_payment_complete"`
+		}
+		c.ana.Get(fmt.Sprintf("/api/account/bookings/%d", id)).Status(t, http.StatusOK).JSON(t, &b)
+		return b.IsPaymentComplete
+	}, 20*time.Second, 100*time.Millisecond, "the gateway's event is settled")
+	browsertest.Open(t, ctx, c.app.URL+"/app/pay/return?env=test&id="+url.QueryEscape(e.Data.Transaction.ID))
+	assert.Equal(t, "Pago aprobado", browsertest.Text(t, ctx, "#return-title"), "the return page says the payment the event settled")
 	browsertest.RequireAccessible(t, ctx)
 	browsertest.Screenshot(t, ctx, "pay-return")
 }
