@@ -428,12 +428,11 @@ func TestSettle_racingDuplicates(t *testing.T) {
 	assert.Equal(t, 1, completed, "confirmed once")
 }
 
-// TestSettle_mercadoPago: Mercado Pago's signed notification, sent by its
-// stand-in to the preference's notification_url, is kept; settling reads
-// the payment and completes the checkout's booking; a rejected one is
-// failed; a notification signed with another secret is refused with 401.
-func TestSettle_mercadoPago(t *testing.T) {
-	t.Parallel()
+// newMercadoPagoRig is the payment club with Mercado Pago's stand-in as
+// its gateway, whose notifications go to a receiver that hands them to
+// the service.
+func newMercadoPagoRig(t *testing.T) (*payClub, *mptest.Server, *payments.Service) {
+	t.Helper()
 	c := newPayClub(t)
 	var svc *payments.Service
 	recv := httptest.NewServer(receiver(func() *payments.Service { return svc }, "mercadopago"))
@@ -443,6 +442,16 @@ func TestSettle_mercadoPago(t *testing.T) {
 	gw := payments.MercadoPago{C: mercadopago.New(mercadopago.Config{AccessToken: "TEST-club", WebhookSecret: "club-secret", APIURL: sm.URL})}
 	svc = payments.New(c.db.DB, payments.Options{Now: clock, Events: c.events, Bookings: c.bookings, Gateway: gw, NotifyURL: recv.URL,
 		ReturnURL: "https://club.example/app/pay/return"})
+	return c, sm, svc
+}
+
+// TestSettle_mercadoPago: Mercado Pago's signed notification, sent by its
+// stand-in to the preference's notification_url, is kept; settling reads
+// the payment and completes the checkout's booking; a rejected one is
+// failed; a notification signed with another secret is refused with 401.
+func TestSettle_mercadoPago(t *testing.T) {
+	t.Parallel()
+	c, sm, svc := newMercadoPagoRig(t)
 	open := func() string {
 		a, err := svc.CheckoutBooking(t.Context(), c.ana, c.booking)
 		require.NoError(t, err)
@@ -617,14 +626,7 @@ func idsOf(txs []wompi.Transaction) []string {
 // the inbox for staff to refund.
 func TestSettle_checkoutPaidTwice(t *testing.T) {
 	t.Parallel()
-	c := newPayClub(t)
-	var svc *payments.Service
-	recv := httptest.NewServer(receiver(func() *payments.Service { return svc }, "mercadopago"))
-	t.Cleanup(recv.Close)
-	sm := mptest.New(mptest.Options{AccessToken: "TEST-club", WebhookSecret: "club-secret", Now: clock})
-	t.Cleanup(sm.Close)
-	gw := payments.MercadoPago{C: mercadopago.New(mercadopago.Config{AccessToken: "TEST-club", WebhookSecret: "club-secret", APIURL: sm.URL})}
-	svc = payments.New(c.db.DB, payments.Options{Now: clock, Events: c.events, Bookings: c.bookings, Gateway: gw, NotifyURL: recv.URL})
+	c, sm, svc := newMercadoPagoRig(t)
 	a, err := svc.CheckoutBooking(t.Context(), c.ana, c.booking)
 	require.NoError(t, err)
 	u, err := url.Parse(a.URL)
