@@ -64,6 +64,7 @@ var exported = map[string]error{
 	"booking.ErrNoShowMarked":           booking.ErrNoShowMarked,
 	"booking.ErrNoShowEarly":            booking.ErrNoShowEarly,
 	"booking.ErrHeld":                   booking.ErrHeld,
+	"booking.ErrHoldExpired":            booking.ErrHoldExpired,
 	"classes.ErrTariffNotFound":         classes.ErrTariffNotFound,
 	"classes.ErrNotClassType":           classes.ErrNotClassType,
 	"classes.ErrTariffExists":           classes.ErrTariffExists,

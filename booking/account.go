@@ -157,7 +157,9 @@ func (b *Bookings) ClientGet(ctx context.Context, by clubhouse.Actor, id int64) 
 // ClientCreate books a court for by's client: in's client and status are
 // ignored (the booking is the client's, pending), class types and those
 // kept for held bookings are refused, and the club's rules judge it as a
-// client's. Errors: as
+// client's. When the club requires payment and the booking has a price,
+// it is made awaiting its payment (see ReleaseUnpaid), and its client is
+// told so rather than that it is confirmed. Errors: as
 // Create, ErrOtherClient when in names another client, ErrNoClient when by
 // has no client record, ErrClassType, ErrHeldType, ErrOverrideForStaff.
 func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in BookingInput) (Reservation, error) {
@@ -191,7 +193,19 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in Book
 		if out, err = b.insert(ctx, tx, by, r, nil); err != nil {
 			return err
 		}
-		return b.tell(ctx, tx, mail.KindBookingConfirmed, out)
+		kind := mail.KindBookingConfirmed
+		if rules.PaymentRequired {
+			if out, err = b.store.get(ctx, tx, out.ID, false); err != nil {
+				return err
+			}
+			if out, err = b.holdForPayment(ctx, tx, rules, out); err != nil {
+				return err
+			}
+			if out.HoldExpiresAt != nil {
+				kind = mail.KindBookingHeld
+			}
+		}
+		return b.tell(ctx, tx, kind, out)
 	})
 	if err != nil {
 		return Reservation{}, takenOnDeadlock(err)

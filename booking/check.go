@@ -39,6 +39,11 @@ type SlotCheck struct {
 	// wall time at which a client may cancel the booking, its start less
 	// the cancel_window_minutes of its type (its start when there is none).
 	CancelBefore time.Time
+	// HeldUntil is set when the court is taken only by bookings awaiting
+	// their payment (Reservation.HoldExpiresAt): the instant the last of
+	// their holds expires, after which the slot is free unless they are
+	// paid.
+	HeldUntil *time.Time
 }
 
 // Check answers in one call whether staff may book the slot of in for a
@@ -113,6 +118,9 @@ func (b *Bookings) check(ctx context.Context, in CheckInput, client *int64) (Slo
 	out := SlotCheck{CanBook: q.Available, Reason: q.Refused, Quote: q, CancelBefore: rules.CancelBefore(in.ReservationTypeID, q.Span.Start)}
 	if !q.Available && q.Refused == nil {
 		out.Reason = ErrCourtTaken
+		if out.HeldUntil, err = b.store.heldUntil(ctx, b.db, q.Court.ID, q.Span, in.ExcludeID); err != nil {
+			return SlotCheck{}, fmt.Errorf("check slot: %w", err)
+		}
 	}
 	return out, nil
 }

@@ -102,6 +102,9 @@ type RulesChange struct {
 	MaxFutureBookings   clubhouse.Optional[int]
 	CancelWindowMinutes clubhouse.Optional[int]
 	Types               clubhouse.Optional[[]TypeRules]
+	PaymentRequired     clubhouse.Optional[bool]
+	// PaymentHoldMinutes set to null is DefaultPaymentHoldMinutes.
+	PaymentHoldMinutes clubhouse.Optional[int]
 }
 
 // apply writes the fields set in ch onto r.
@@ -114,6 +117,12 @@ func (ch RulesChange) apply(r *Rules) {
 	}
 	if ch.Types.Set {
 		r.Types = ch.Types.Or(nil)
+	}
+	if ch.PaymentRequired.Set {
+		r.PaymentRequired = ch.PaymentRequired.Or(false)
+	}
+	if ch.PaymentHoldMinutes.Set {
+		r.PaymentHoldMinutes = ch.PaymentHoldMinutes.Or(DefaultPaymentHoldMinutes)
 	}
 	for _, f := range []struct {
 		o   clubhouse.Optional[int]

@@ -68,6 +68,17 @@ type Reservation struct {
 	// only through it.
 	HeldBy   *string `db:"held_by"`
 	HolderID *int64  `db:"holder_id"`
+	// HoldExpiresAt is set while the booking awaits its payment (the club
+	// rule PaymentRequired): it holds its court until then, and is
+	// released when not paid by then (Bookings.ReleaseUnpaid). A
+	// completed payment confirms it, and clears it.
+	HoldExpiresAt *time.Time `db:"hold_expires_at"`
+}
+
+// AwaitsPayment reports whether the booking awaits its payment at now (an
+// instant): it is held until paid, and its hold has not expired.
+func (r Reservation) AwaitsPayment(now time.Time) bool {
+	return r.HoldExpiresAt != nil && now.Before(*r.HoldExpiresAt)
 }
 
 // Hold returns the hold on the booking, and whether it has one.

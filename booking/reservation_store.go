@@ -47,7 +47,7 @@ func mapReservationErr(err error) error {
 const reservationColumns = `r.id, r.operator_id, r.client_id, r.court_id, r.reservation_type_id, r.reservation_status_id,
 	r.checking, r.checkout, r.notes, r.series_id, r.coupon_id, r.contract_id, r.created_at, r.updated_at,
 	r.rules_overridden_by, r.rules_overridden_at, r.cancelled_by, r.cancelled_at, r.no_show_by, r.no_show_at,
-	r.checked_in_by, r.checked_in_at, r.held_by, r.holder_id`
+	r.checked_in_by, r.checked_in_at, r.held_by, r.holder_id, r.hold_expires_at`
 
 // reservationSelect reads bookings with their names (reservationNames)
 // from reservationFrom.
@@ -293,6 +293,17 @@ func (reservationStore) conflict(ctx context.Context, q sqldb.Queryer, court int
 	return id, err
 }
 
+// heldUntil returns, when every booking of court that overlaps s (but the
+// one with id except) awaits its payment, the latest of their holds; nil
+// when one does not, or none overlaps.
+func (reservationStore) heldUntil(ctx context.Context, q sqldb.Queryer, court int64, s Span, except int64) (*time.Time, error) {
+	var until *time.Time
+	err := q.GetContext(ctx, &until, `SELECT CASE WHEN bool_and(hold_expires_at IS NOT NULL) THEN max(hold_expires_at) END
+		FROM reservations WHERE court_id = $1 AND tsrange(checking, checkout, '[)') && tsrange($2, $3, '[)') AND id <> $4
+		AND cancelled_at IS NULL`, court, s.Start, s.End, except)
+	return until, err
+}
+
 // overlapping returns the bookings of court (0: of every court) that
 // overlap s, for the conflict checker.
 func (reservationStore) overlapping(ctx context.Context, q sqldb.Queryer, court int64, s Span) ([]Booked, error) {
@@ -347,8 +358,8 @@ var errBookingInUse = clubhouse.ErrInUse.Withf("A booking still has payments; de
 // Errors: ErrHeld when the booking is held and the caller does not act as
 // its holder.
 func (reservationStore) setCancelled(ctx context.Context, q sqldb.Queryer, id int64, who string, at time.Time) error {
-	_, err := q.ExecContext(ctx, `UPDATE reservations SET cancelled_by = $2, cancelled_at = $3, updated_at = now() WHERE id = $1`,
-		id, who, at)
+	_, err := q.ExecContext(ctx, `UPDATE reservations SET cancelled_by = $2, cancelled_at = $3, hold_expires_at = NULL, updated_at = now()
+		WHERE id = $1`, id, who, at)
 	if held := mapHeld(err); held != err {
 		return held
 	}

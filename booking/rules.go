@@ -96,6 +96,15 @@ type Rules struct {
 	CancelWindowMinutes int
 	// Types are the rules of reservation types that differ from the club's.
 	Types []TypeRules
+	// PaymentRequired holds a client's booking that has a price until it
+	// is paid: it is created awaiting payment, holding its court for
+	// PaymentHoldMinutes (never past its start), and released when not
+	// paid by then (see Bookings.ReleaseUnpaid). Staff bookings are not
+	// held.
+	PaymentRequired bool
+	// PaymentHoldMinutes is how long a booking awaits its payment: 1 to
+	// MaxPaymentHoldMinutes.
+	PaymentHoldMinutes int
 
 	UpdatedAt *time.Time
 	UpdatedBy *string
@@ -107,6 +116,10 @@ const (
 	MaxRuleMinutes    = 366 * 24 * 60
 	MaxFutureBookings = 100_000
 	MaxRuleDates      = 1000
+	// MaxPaymentHoldMinutes is the longest a booking awaits its payment,
+	// DefaultPaymentHoldMinutes how long unless the club says.
+	MaxPaymentHoldMinutes     = 120
+	DefaultPaymentHoldMinutes = 15
 )
 
 // The names of the rules, in refusals and in the API description.
@@ -119,6 +132,7 @@ const (
 	RuleAdvance           = "advance_days"
 	RuleMaxFutureBookings = "max_future_bookings"
 	RuleCancelWindow      = "cancel_window_minutes"
+	RulePaymentHold       = "payment_hold_minutes"
 )
 
 // The refusals of the rules: Conflict errors whose message starts with the
@@ -265,6 +279,21 @@ func (r Rules) Check(a Attempt) error {
 	return nil
 }
 
+// PaymentHold returns until when a client's booking made at now (an
+// instant) and starting at start (an instant too) awaits its payment:
+// PaymentHoldMinutes later, or at its start when that is sooner; false
+// when the club requires no payment.
+func (r Rules) PaymentHold(now, start time.Time) (time.Time, bool) {
+	if !r.PaymentRequired {
+		return time.Time{}, false
+	}
+	until := now.Add(minutes(r.PaymentHoldMinutes))
+	if start.Before(until) {
+		until = start
+	}
+	return until, true
+}
+
 func minutes(n int) time.Duration { return time.Duration(n) * time.Minute }
 
 // duration writes n minutes for people: "90 minutes", "2 hours", "3 days".
@@ -369,7 +398,7 @@ func isoWeekday(t time.Time) int {
 }
 
 // Validate checks settings that the database cannot: each limit within its
-// range, opening hours on the grid and not overlapping within a day, one
+// range (PaymentHoldMinutes from 1), opening hours on the grid and not overlapping within a day, one
 // exception per date, one entry per type. Errors: Invalid naming the field.
 func (r Rules) Validate() error {
 	bad := clubhouse.ErrInvalidData.Withf
@@ -452,6 +481,9 @@ func (r Rules) Validate() error {
 			return bad("types[reservation_type_id %d].%s must be a multiple of %d minutes, not %d.",
 				t.ReservationTypeID, RuleMaxDuration, pricing.SlotMinutes, *d)
 		}
+	}
+	if r.PaymentHoldMinutes < 1 || r.PaymentHoldMinutes > MaxPaymentHoldMinutes {
+		return bad("%s must be between 1 and %d, not %d.", RulePaymentHold, MaxPaymentHoldMinutes, r.PaymentHoldMinutes)
 	}
 	return nil
 }

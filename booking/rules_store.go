@@ -35,12 +35,14 @@ func (rulesStore) get(ctx context.Context, q sqldb.Queryer, lock bool) (Rules, i
 		MaxDurationMinutes  int        `db:"max_duration_minutes"`
 		MaxFutureBookings   int        `db:"max_future_bookings"`
 		CancelWindowMinutes int        `db:"cancel_window_minutes"`
+		PaymentRequired     bool       `db:"payment_required"`
+		PaymentHoldMinutes  int        `db:"payment_hold_minutes"`
 		Version             int64      `db:"version"`
 		UpdatedAt           *time.Time `db:"updated_at"`
 		UpdatedBy           *string    `db:"updated_by"`
 	}
 	query := `SELECT advance_days, min_notice_minutes, max_duration_minutes, max_future_bookings,
-		cancel_window_minutes, version, updated_at, updated_by FROM club_rules`
+		cancel_window_minutes, payment_required, payment_hold_minutes, version, updated_at, updated_by FROM club_rules`
 	if lock {
 		query += ` FOR UPDATE`
 	}
@@ -48,7 +50,8 @@ func (rulesStore) get(ctx context.Context, q sqldb.Queryer, lock bool) (Rules, i
 		return Rules{}, 0, fmt.Errorf("club rules: %w", err)
 	}
 	r := Rules{AdvanceDays: row.AdvanceDays, MinNoticeMinutes: row.MinNoticeMinutes, MaxDurationMinutes: row.MaxDurationMinutes,
-		MaxFutureBookings: row.MaxFutureBookings, CancelWindowMinutes: row.CancelWindowMinutes, UpdatedAt: row.UpdatedAt,
+		MaxFutureBookings: row.MaxFutureBookings, CancelWindowMinutes: row.CancelWindowMinutes,
+		PaymentRequired: row.PaymentRequired, PaymentHoldMinutes: row.PaymentHoldMinutes, UpdatedAt: row.UpdatedAt,
 		UpdatedBy: row.UpdatedBy, Hours: []WeekHours{}, Exceptions: []DateHours{}, Types: []TypeRules{}}
 	var hours []struct {
 		Weekday int `db:"weekday"`
@@ -91,8 +94,10 @@ func (rulesStore) get(ctx context.Context, q sqldb.Queryer, lock bool) (Rules, i
 // set replaces the rules with r in tx, stamped by by at now.
 func (rulesStore) set(ctx context.Context, tx *sqlx.Tx, r Rules, by string, now time.Time) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE club_rules SET advance_days = $1, min_notice_minutes = $2, max_duration_minutes = $3,
-		max_future_bookings = $4, cancel_window_minutes = $5, version = version + 1, updated_at = $6, updated_by = $7`,
-		r.AdvanceDays, r.MinNoticeMinutes, r.MaxDurationMinutes, r.MaxFutureBookings, r.CancelWindowMinutes, now, by); err != nil {
+		max_future_bookings = $4, cancel_window_minutes = $5, payment_required = $8, payment_hold_minutes = $9,
+		version = version + 1, updated_at = $6, updated_by = $7`,
+		r.AdvanceDays, r.MinNoticeMinutes, r.MaxDurationMinutes, r.MaxFutureBookings, r.CancelWindowMinutes, now, by,
+		r.PaymentRequired, r.PaymentHoldMinutes); err != nil {
 		return sqldb.Map(err, nil, rulesErrors)
 	}
 	for _, stmt := range []string{`DELETE FROM opening_hours`, `DELETE FROM opening_exceptions`, `DELETE FROM reservation_type_rules`} {

@@ -122,6 +122,11 @@ func TestRules_Validate(t *testing.T) {
 		assert.Equal(t, clubhouse.Invalid, clubhouse.KindOf(err), tc.name)
 		assert.Contains(t, clubhouse.AsError(err).Message, tc.field, tc.name)
 	}
-	assert.NoError(t, booking.Rules{Hours: []booking.WeekHours{{Weekday: 1, Interval: hours(7, 12)}, {Weekday: 1, Interval: hours(12, 24)}}}.Validate(),
-		"back-to-back intervals up to 24:00")
+	assert.NoError(t, booking.Rules{Hours: []booking.WeekHours{{Weekday: 1, Interval: hours(7, 12)}, {Weekday: 1, Interval: hours(12, 24)}},
+		PaymentHoldMinutes: booking.DefaultPaymentHoldMinutes}.Validate(), "back-to-back intervals up to 24:00")
+	for _, m := range []int{0, -1, booking.MaxPaymentHoldMinutes + 1} {
+		err := booking.Rules{PaymentHoldMinutes: m}.Validate()
+		require.Error(t, err, m)
+		assert.Contains(t, clubhouse.AsError(err).Message, "payment_hold_minutes must be between 1 and 120", m)
+	}
 }

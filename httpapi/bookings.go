@@ -36,19 +36,21 @@ type bookingDTO struct {
 	cancellationDTO
 }
 
-// cancellationDTO says whether and by whom a booking was cancelled,
-// marked a no-show or checked in.
+// cancellationDTO says whether a booking awaits its payment, and whether
+// and by whom it was cancelled, marked a no-show or checked in.
 type cancellationDTO struct {
-	CancelledAt *time.Time `json:"cancelled_at" validate:"required" extensions:"x-nullable" format:"date-time"`
-	CancelledBy *string    `json:"cancelled_by" validate:"required" extensions:"x-nullable" example:"operator@demo.club"`
-	NoShowAt    *time.Time `json:"no_show_at" validate:"required" extensions:"x-nullable" format:"date-time"`
-	NoShowBy    *string    `json:"no_show_by" validate:"required" extensions:"x-nullable"`
-	CheckedInAt *time.Time `json:"checked_in_at" validate:"required" extensions:"x-nullable" format:"date-time"`
-	CheckedInBy *string    `json:"checked_in_by" validate:"required" extensions:"x-nullable" example:"operator@demo.club"`
+	// while the booking awaits its payment (club rule payment_required): it holds its court until then, and is released (cancelled) if not paid by then; null once paid, for a booking never held, and once cancelled
+	HoldExpiresAt *time.Time `json:"hold_expires_at" validate:"required" extensions:"x-nullable" format:"date-time"`
+	CancelledAt   *time.Time `json:"cancelled_at" validate:"required" extensions:"x-nullable" format:"date-time"`
+	CancelledBy   *string    `json:"cancelled_by" validate:"required" extensions:"x-nullable" example:"operator@demo.club"`
+	NoShowAt      *time.Time `json:"no_show_at" validate:"required" extensions:"x-nullable" format:"date-time"`
+	NoShowBy      *string    `json:"no_show_by" validate:"required" extensions:"x-nullable"`
+	CheckedInAt   *time.Time `json:"checked_in_at" validate:"required" extensions:"x-nullable" format:"date-time"`
+	CheckedInBy   *string    `json:"checked_in_by" validate:"required" extensions:"x-nullable" example:"operator@demo.club"`
 }
 
 func newCancellationDTO(r booking.Reservation) cancellationDTO {
-	return cancellationDTO{CancelledAt: r.CancelledAt, CancelledBy: r.CancelledBy, NoShowAt: r.NoShowAt, NoShowBy: r.NoShowBy,
+	return cancellationDTO{HoldExpiresAt: r.HoldExpiresAt, CancelledAt: r.CancelledAt, CancelledBy: r.CancelledBy, NoShowAt: r.NoShowAt, NoShowBy: r.NoShowBy,
 		CheckedInAt: r.CheckedInAt, CheckedInBy: r.CheckedInBy}
 }
 

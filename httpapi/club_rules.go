@@ -60,7 +60,11 @@ type clubRulesDTO struct {
 	MaxFutureBookings   int            `json:"max_future_bookings" validate:"required" example:"4"`
 	CancelWindowMinutes int            `json:"cancel_window_minutes" validate:"required" example:"720"`
 	Types               []typeRulesDTO `json:"types" validate:"required"`
-	UpdatedAt           *time.Time     `json:"updated_at" validate:"required" extensions:"x-nullable"`
+	// a client's booking that has a price awaits its payment, holding its court for payment_hold_minutes (never past its start), and is released when not paid by then
+	PaymentRequired bool `json:"payment_required" validate:"required" example:"true"`
+	// how long a booking awaits its payment, 1 to 120 (15 unless set)
+	PaymentHoldMinutes int        `json:"payment_hold_minutes" validate:"required" minimum:"1" maximum:"120" example:"15" limit:"booking.MaxPaymentHoldMinutes"`
+	UpdatedAt          *time.Time `json:"updated_at" validate:"required" extensions:"x-nullable"`
 }
 
 // adminClubRulesDTO are the rules with who changed them last.
@@ -89,7 +93,7 @@ func newClubRulesDTO(r booking.Rules) clubRulesDTO {
 				AdvanceDays: t.AdvanceDays, MinNoticeMinutes: t.MinNoticeMinutes, MaxDurationMinutes: t.MaxDurationMinutes,
 				CancelWindowMinutes: t.CancelWindowMinutes}
 		}),
-		UpdatedAt: r.UpdatedAt,
+		PaymentRequired: r.PaymentRequired, PaymentHoldMinutes: r.PaymentHoldMinutes, UpdatedAt: r.UpdatedAt,
 	}
 }
 
@@ -106,12 +110,16 @@ type clubRulesInput struct {
 	MaxFutureBookings   clubhouse.Optional[int]            `json:"max_future_bookings" swaggertype:"integer" minimum:"0" maximum:"100000" example:"4" limit:"booking.MaxFutureBookings"`
 	CancelWindowMinutes clubhouse.Optional[int]            `json:"cancel_window_minutes" swaggertype:"integer" minimum:"0" maximum:"527040" example:"720" limit:"booking.MaxRuleMinutes"`
 	Types               clubhouse.Optional[[]typeRulesDTO] `json:"types" swaggertype:"array,object"`
+	PaymentRequired     clubhouse.Optional[bool]           `json:"payment_required" swaggertype:"boolean" example:"true"`
+	// null: 15
+	PaymentHoldMinutes clubhouse.Optional[int] `json:"payment_hold_minutes" swaggertype:"integer" minimum:"1" maximum:"120" example:"15" limit:"booking.MaxPaymentHoldMinutes"`
 }
 
 // domain reads in; every makes the fields not sent part of the change (PUT).
 func (in clubRulesInput) domain(every bool) (booking.RulesChange, error) {
 	ch := booking.RulesChange{AdvanceDays: in.AdvanceDays, MinNoticeMinutes: in.MinNoticeMinutes,
-		MaxDurationMinutes: in.MaxDurationMinutes, MaxFutureBookings: in.MaxFutureBookings, CancelWindowMinutes: in.CancelWindowMinutes}
+		MaxDurationMinutes: in.MaxDurationMinutes, MaxFutureBookings: in.MaxFutureBookings, CancelWindowMinutes: in.CancelWindowMinutes,
+		PaymentRequired: in.PaymentRequired, PaymentHoldMinutes: in.PaymentHoldMinutes}
 	interval := func(field string, h hoursDTO) (booking.Interval, error) {
 		opens, err := pricing.ParseTimeOfDay(field+".opens", h.Opens)
 		if err != nil {
@@ -159,9 +167,10 @@ func (in clubRulesInput) domain(every bool) (booking.RulesChange, error) {
 	}
 	if every {
 		for _, o := range []*clubhouse.Optional[int]{&ch.AdvanceDays, &ch.MinNoticeMinutes, &ch.MaxDurationMinutes,
-			&ch.MaxFutureBookings, &ch.CancelWindowMinutes} {
+			&ch.MaxFutureBookings, &ch.CancelWindowMinutes, &ch.PaymentHoldMinutes} {
 			o.Set = true
 		}
+		ch.PaymentRequired.Set = true
 	}
 	return ch, nil
 }
@@ -169,7 +178,7 @@ func (in clubRulesInput) domain(every bool) (booking.RulesChange, error) {
 // getClubRules answers the club's rules.
 //
 // @Summary Club rules
-// @Description The club's booking rules, which every booking and move obeys (account, admin, trainer, /api/reservations, series, class sessions and the MCP tools), and a client's cancellation too (staff deleting a booking are not judged): opening hours per ISO weekday (none at all: open around the clock; otherwise a weekday without hours is closed) with dates that have hours of their own (none: closed all day), how many days ahead a booking may start (advance_days), the least notice before its start (min_notice_minutes), the longest booking (max_duration_minutes), how many bookings that have not started one client may hold (max_future_bookings), and until how long before its start a booking can be cancelled or moved (cancel_window_minutes); 0 is no limit. types change them for one reservation type (null: the club's) and mark the types only staff book (staff_only). Every rule binds staff too, except staff_only; staff may override the rules of one booking with override_rules, which the booking records (rules_overridden_by, rules_overridden_at). Clients never book, move or cancel what has started, whatever the rules. A refusal is 409 whose message starts with "Club rule <name>:", the name being the field of the rule (or past, staff_only, opening_hours).
+// @Description The club's booking rules, which every booking and move obeys (account, admin, trainer, /api/reservations, series, class sessions and the MCP tools), and a client's cancellation too (staff deleting a booking are not judged): opening hours per ISO weekday (none at all: open around the clock; otherwise a weekday without hours is closed) with dates that have hours of their own (none: closed all day), how many days ahead a booking may start (advance_days), the least notice before its start (min_notice_minutes), the longest booking (max_duration_minutes), how many bookings that have not started one client may hold (max_future_bookings), and until how long before its start a booking can be cancelled or moved (cancel_window_minutes); 0 is no limit. With payment_required, a booking a client makes that has a price is created awaiting its payment: it holds its court until its hold_expires_at, payment_hold_minutes later (1 to 120, never past its start); a completed payment (online, or taken by staff) confirms it, and one not paid by then is released (cancelled by "system" with the reason "not paid in time", within seconds) and its client told. Staff bookings are not held. types change them for one reservation type (null: the club's) and mark the types only staff book (staff_only). Every rule binds staff too, except staff_only; staff may override the rules of one booking with override_rules, which the booking records (rules_overridden_by, rules_overridden_at). Clients never book, move or cancel what has started, whatever the rules. A refusal is 409 whose message starts with "Club rule <name>:", the name being the field of the rule (or past, staff_only, opening_hours).
 // @Tags club rules
 // @Produce json
 // @Success 200 {object} adminClubRulesDTO
@@ -188,7 +197,7 @@ func (s *Server) getClubRules(w http.ResponseWriter, r *http.Request) error {
 // putClubRules replaces the club's rules.
 //
 // @Summary Replace the club rules
-// @Description Replaces every rule, in one transaction: the fields not sent are reset (limits to 0, no limit; opening_hours, exceptions and types to none). Times are HH:MM on the 30-minute grid (closes up to 24:00); the intervals of a day may not overlap; a date appears once; a type once. See GET for what each rule means.
+// @Description Replaces every rule, in one transaction: the fields not sent are reset (limits to 0, no limit; opening_hours, exceptions and types to none; payment_required to false, payment_hold_minutes to 15). Times are HH:MM on the 30-minute grid (closes up to 24:00); the intervals of a day may not overlap; a date appears once; a type once. See GET for what each rule means.
 // @Tags club rules
 // @Accept json
 // @Produce json

@@ -54,7 +54,7 @@ func TestClubRules_routes(t *testing.T) {
 	defaults := admin.Get("/api/admin/club-rules").Status(t, http.StatusOK).Object(t)
 	assert.Equal(t, map[string]any{"opening_hours": []any{}, "exceptions": []any{}, "advance_days": 0.0, "min_notice_minutes": 0.0,
 		"max_duration_minutes": 0.0, "max_future_bookings": 0.0, "cancel_window_minutes": 0.0, "types": []any{},
-		"updated_at": nil, "updated_by": nil}, defaults, "a club that set nothing: no limits, open around the clock")
+		"payment_required": false, "payment_hold_minutes": 15.0, "updated_at": nil, "updated_by": nil}, defaults, "a club that set nothing: no limits, open around the clock")
 
 	c := newRulesClub(t, app)
 	got := admin.Get("/api/admin/club-rules").Status(t, http.StatusOK).Object(t)
@@ -95,6 +95,9 @@ func TestClubRules_routes(t *testing.T) {
 		{map[string]any{"types": []map[string]any{{"reservation_type_id": 999999, "staff_only": true}}}, "invalid reference"},
 		{map[string]any{"advance_days": "soon"}, "invalid data"},
 		{map[string]any{"no_such_rule": 1}, "invalid data"},
+		{map[string]any{"payment_hold_minutes": 0}, "invalid data"},
+		{map[string]any{"payment_hold_minutes": 121}, "invalid data"},
+		{map[string]any{"payment_required": "yes"}, "invalid data"},
 	} {
 		r := admin.Patch("/api/admin/club-rules", tc.body)
 		assert.Equal(t, http.StatusBadRequest, r.Code, "%v: %s", tc.body, r)
@@ -104,6 +107,11 @@ func TestClubRules_routes(t *testing.T) {
 	app.AsClient().Patch("/api/admin/club-rules", map[string]any{"advance_days": 1}).Status(t, http.StatusForbidden)
 	app.Anonymous().Put("/api/admin/club-rules", map[string]any{}).Status(t, http.StatusUnauthorized)
 
+	held := admin.Patch("/api/admin/club-rules", map[string]any{"payment_required": true, "payment_hold_minutes": 30}).Status(t, http.StatusOK).Object(t)
+	assert.Equal(t, true, held["payment_required"])
+	assert.EqualValues(t, 30, held["payment_hold_minutes"])
+	assert.EqualValues(t, 7, held["advance_days"], "the rest stays")
+
 	// PUT resets what it does not send.
 	admin.Put("/api/admin/club-rules", map[string]any{"min_notice_minutes": 30}).Status(t, http.StatusOK)
 	got = app.Anonymous().Get("/api/public/club-rules").Status(t, http.StatusOK).Object(t)
@@ -111,6 +119,8 @@ func TestClubRules_routes(t *testing.T) {
 	assert.Empty(t, got["types"])
 	assert.EqualValues(t, 0, got["advance_days"])
 	assert.EqualValues(t, 30, got["min_notice_minutes"])
+	assert.Equal(t, false, got["payment_required"])
+	assert.EqualValues(t, 15, got["payment_hold_minutes"])
 }
 
 // TestClubRules_clientAndStaff tries each rule as a client (refused, the

@@ -22,6 +22,8 @@ const (
 	KindReset              Kind = "reset_password"      // forgot password: choose a new one
 	KindBookingConfirmed   Kind = "booking_confirmed"   // Ref: the booking
 	KindBookingCancelled   Kind = "booking_cancelled"   // Ref: the booking
+	KindBookingHeld        Kind = "booking_held"        // Ref: the booking, awaiting its payment
+	KindBookingReleased    Kind = "booking_released"    // Ref: the booking, released because it was not paid in time
 	KindEnrollmentAccepted Kind = "enrollment_accepted" // Ref: the enrollment
 	KindWaitlistPromoted   Kind = "waitlist_promoted"   // Ref: the enrollment, which took a freed place
 	KindClassCancelled     Kind = "class_cancelled"     // Ref: the enrollment of the class cancelled
@@ -30,7 +32,7 @@ const (
 
 // Kinds lists every kind, in the order above.
 var Kinds = []Kind{KindSetPassword, KindVerify, KindReset, KindBookingConfirmed, KindBookingCancelled,
-	KindEnrollmentAccepted, KindWaitlistPromoted, KindClassCancelled, KindTicketReceipt}
+	KindBookingHeld, KindBookingReleased, KindEnrollmentAccepted, KindWaitlistPromoted, KindClassCancelled, KindTicketReceipt}
 
 // linked reports whether a message of kind k carries a link, which only
 // its recipient may see.

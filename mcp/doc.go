@@ -128,7 +128,7 @@
 //	booking_add_payment      booking_id, amount, transaction_id, payment_type_id?, status?, description?, idempotency_key?
 //	booking_payment_list     booking_id                    the booking's payments
 //	booking_list             client_id?, court_id?, start_date?, end_date?, active?, confirmed?, limit?, offset?
-//	booking_check            court_id, checking, checkout, client_id?, reservation_type_id?   {can_book, reason, price, cancel_before}
+//	booking_check            court_id, checking, checkout, client_id?, reservation_type_id?   {can_book, reason, price, cancel_before, held_until}
 //	booking_cancel           booking_id, override_rules?, idempotency_key?   within the cancellation window
 //	booking_checkout         booking_id, idempotency_key?  the gateway's pay link for what the booking owes
 //	class_list               status?, from?, to?, trainer_id?   training classes with places_left
@@ -142,8 +142,10 @@
 // judged (booking.Bookings.Check): reason is null when it may be booked,
 // else {error, message} of the refusing rule (its message starts with
 // "Club rule <name>:") or of "court occupied"; price is the tariff price of
-// the span and cancel_before the deadline of the cancellation window. It
-// writes nothing. booking_cancel is staff's cancellation of the HTTP route
+// the span and cancel_before the deadline of the cancellation window;
+// held_until, when only bookings awaiting their payment occupy the court,
+// is when the last of their holds expires. It writes nothing. The booking
+// views carry hold_expires_at while a booking awaits its payment. booking_cancel is staff's cancellation of the HTTP route
 // judged by the club's cancellation window (booking.Bookings.CancelByRules):
 // once the window has closed, and at the latest once the booking has
 // started, it is refused unless override_rules, as booking_create and

@@ -33,7 +33,7 @@ To book a court and get it paid, in this order:
 4. booking_create with client_id: books it; the booking starts pending. Without the client, booking_update with booking_id and client_id later.
 5. payment_type_list, then booking_add_payment with amount and transaction_id (status true once the money is received), then booking_payment_list.
 6. booking_read and booking_get_price: compare total_paid with the price; reservation_status_list, then booking_update with reservation_status_id (say, Confirmed) once the total paid covers the price.
-To have the client pay online instead, booking_checkout with booking_id answers url, the gateway's page for what the booking owes: give it to the client; the payment shows in booking_read once the gateway confirms it.
+To have the client pay online instead, booking_checkout with booking_id answers url, the gateway's page for what the booking owes: give it to the client; the payment shows in booking_read once the gateway confirms it. A booking the client made themselves may await its payment (hold_expires_at in the booking views): it is released, and the court freed, unless paid by then.
 booking_cancel cancels a booking while the club's cancellation window is open. booking_list, client_read and court_type_list help to look things up.
 
 Training classes: class_list (places_left), class_read for its sessions, then class_enroll with class_id and client_id: pending while a place is left, waitlisted when the class is full.
@@ -367,7 +367,7 @@ func (h *Handler) register(s *sdk.Server) {
 			return newBookingView(b), err
 		})
 	addTool(s, h, &sdk.Tool{Name: "booking_read", Title: "Read a booking", Annotations: readOnly,
-		Description: "Reads a booking with its court, client, status, payments and balance: total_amount (after discount), total_paid (completed payments), total_debt and is_payment_complete. Near the end of a booking, with booking_get_price, to see whether the total paid covers the price."},
+		Description: "Reads a booking with its court, client, status, payments and balance: total_amount (after discount), total_paid (completed payments), total_debt and is_payment_complete; hold_expires_at, while the booking awaits its online payment (the club requires payment of the bookings clients make), is when it is released unless paid: hand the client booking_checkout's url. Near the end of a booking, with booking_get_price, to see whether the total paid covers the price."},
 		func(ctx context.Context, c call[bookingArgs]) (bookingReadView, error) {
 			v, err := c.club.Payments.Booking(ctx, c.by, *c.in.BookingID.Value)
 			return bookingReadView{bookingDetailView: newBookingDetailView(v.Booking), balanceView: newBalanceView(v.Amount),

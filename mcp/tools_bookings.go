@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -41,6 +42,9 @@ type checkView struct {
 	CourtID      int64       `json:"court_id"`
 	Checking     string      `json:"checking"`
 	Checkout     string      `json:"checkout"`
+	// HeldUntil is set when the court is occupied only by bookings
+	// awaiting their payment: the instant the last hold expires.
+	HeldUntil *time.Time `json:"held_until"`
 }
 
 // reasonView is why a slot may not be booked: the refusing club rule (its
@@ -53,7 +57,8 @@ type reasonView struct {
 
 func newCheckView(c booking.SlotCheck) checkView {
 	out := checkView{CanBook: c.CanBook, Price: wire.FormatAmount(c.Quote.Amount.FinalPrice), CancelBefore: wire.FormatWall(c.CancelBefore),
-		CourtID: c.Quote.Court.ID, Checking: wire.FormatWall(c.Quote.Span.Start), Checkout: wire.FormatWall(c.Quote.Span.End)}
+		CourtID: c.Quote.Court.ID, Checking: wire.FormatWall(c.Quote.Span.Start), Checkout: wire.FormatWall(c.Quote.Span.End),
+		HeldUntil: c.HeldUntil}
 	if c.Reason != nil {
 		out.Reason = &reasonView{Error: c.Reason.Code, Message: c.Reason.Message}
 	}
@@ -63,7 +68,7 @@ func newCheckView(c booking.SlotCheck) checkView {
 // registerBookingChecks adds booking_check and booking_cancel to s.
 func (h *Handler) registerBookingChecks(s *sdk.Server) {
 	addTool(s, h, &sdk.Tool{Name: "booking_check", Title: "Check whether a slot may be booked", Annotations: readOnly,
-		Description: "Answers in one call whether a court may be booked from checking to checkout for a client: can_book, reason (null when it may; else the club rule that refuses it, such as past or opening_hours, or court occupied), price (the tariff price of the span) and cancel_before (the last wall time at which the client could cancel it). The rules judge it as the client's own booking. Replaces booking_validate and booking_calculate_price before booking_create; it writes nothing."},
+		Description: "Answers in one call whether a court may be booked from checking to checkout for a client: can_book, reason (null when it may; else the club rule that refuses it, such as past or opening_hours, or court occupied), price (the tariff price of the span) and cancel_before (the last wall time at which the client could cancel it); held_until, when the court is occupied only by bookings awaiting their online payment, is when the last of their holds expires: unless they are paid by then, the slot is free again within seconds after (check again then). The rules judge it as the client's own booking. Replaces booking_validate and booking_calculate_price before booking_create; it writes nothing."},
 		func(ctx context.Context, c call[bookingCheckArgs]) (checkView, error) {
 			in := c.in
 			span, err := spanInput(in.CourtID, in.Checking, in.Checkout, c.club.Zone)

@@ -174,6 +174,10 @@ type bookingView struct {
 	CancelledBy *string    `json:"cancelled_by"`
 	NoShowAt    *time.Time `json:"no_show_at"`
 	NoShowBy    *string    `json:"no_show_by"`
+	// HoldExpiresAt is set while a booking its client made awaits its
+	// online payment (club rule payment_required): it holds the court
+	// until then, and is released (cancelled) if not paid by then.
+	HoldExpiresAt *time.Time `json:"hold_expires_at"`
 }
 
 func newBookingView(r booking.Reservation) bookingView {
@@ -181,7 +185,7 @@ func newBookingView(r booking.Reservation) bookingView {
 		ReservationStatusID: r.ReservationStatusID, ClientID: r.ClientID, OperatorID: r.OperatorID,
 		Checking: wire.FormatWall(r.Checking), Checkout: wire.FormatWall(r.Checkout), Notes: r.Notes, SeriesID: r.SeriesID,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, CancelledAt: r.CancelledAt, CancelledBy: r.CancelledBy,
-		NoShowAt: r.NoShowAt, NoShowBy: r.NoShowBy}
+		NoShowAt: r.NoShowAt, NoShowBy: r.NoShowBy, HoldExpiresAt: r.HoldExpiresAt}
 }
 
 // bookingDetailView is a booking with the names of its court, type,

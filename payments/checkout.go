@@ -77,7 +77,9 @@ func (a Attempt) AmountInCents() int64 { return a.Amount.Shift(2).IntPart() }
 // or any booking with a client for staff (who send the client the link).
 // Errors: ErrNoGateway; booking.ErrBookingNotFound (also another
 // client's); booking.ErrBookingCancelled; ErrNoPayer; ErrNothingOwed;
-// the gateway's (ErrGatewayUnavailable, ErrCentsOnline).
+// booking.ErrHoldExpired for a booking whose payment hold has expired (a
+// booking that awaits its payment is paid through a checkout that expires
+// with its hold); the gateway's (ErrGatewayUnavailable, ErrCentsOnline).
 func (s *Service) CheckoutBooking(ctx context.Context, by clubhouse.Actor, id int64) (Attempt, error) {
 	if err := by.RequireSignedIn(); err != nil {
 		return Attempt{}, err
@@ -102,6 +104,8 @@ func (s *Service) CheckoutBooking(ctx context.Context, by clubhouse.Actor, id in
 		return Attempt{}, booking.ErrBookingCancelled
 	case r.ClientID == nil:
 		return Attempt{}, ErrNoPayer
+	case r.HoldExpiresAt != nil && !r.AwaitsPayment(s.now()):
+		return Attempt{}, booking.ErrHoldExpired
 	}
 	amounts, err := s.bookings.Amounts(ctx, by, []booking.Reservation{r})
 	if err != nil {
@@ -115,7 +119,7 @@ func (s *Service) CheckoutBooking(ctx context.Context, by clubhouse.Actor, id in
 	if r.ClientEmail != nil {
 		email = *r.ClientEmail
 	}
-	return s.open(ctx, by, owner{id: r.ID}, debt, fmt.Sprintf("Reserva %d · %s", r.ID, r.CourtName), email)
+	return s.open(ctx, by, owner{id: r.ID}, debt, fmt.Sprintf("Reserva %d · %s", r.ID, r.CourtName), email, r.HoldExpiresAt)
 }
 
 // Due is what a class enrollment owes, as the domain that prices it
@@ -142,18 +146,25 @@ func (s *Service) CheckoutEnrollment(ctx context.Context, by clubhouse.Actor, d 
 	if !d.Amount.IsPositive() {
 		return Attempt{}, ErrNothingOwed
 	}
-	return s.open(ctx, by, owner{enrollment: true, id: d.EnrollmentID}, d.Amount, d.Title, d.Email)
+	return s.open(ctx, by, owner{enrollment: true, id: d.EnrollmentID}, d.Amount, d.Title, d.Email, nil)
 }
 
 // open opens the checkout of amount for o at the gateway and keeps the
 // attempt, under a new reference: B<booking id>-… or E<enrollment id>-….
-func (s *Service) open(ctx context.Context, by clubhouse.Actor, o owner, amount decimal.Decimal, title, email string) (Attempt, error) {
+// It expires after the checkout's time to live, or at until (a booking's
+// payment hold) when that is sooner, so that the gateway takes no payment
+// after the hold.
+func (s *Service) open(ctx context.Context, by clubhouse.Actor, o owner, amount decimal.Decimal, title, email string, until *time.Time) (Attempt, error) {
 	prefix := "B"
 	if o.enrollment {
 		prefix = "E"
 	}
+	expires := s.now().Add(s.checkoutTTL)
+	if until != nil && until.Before(expires) {
+		expires = *until
+	}
 	a := Attempt{Gateway: s.gateway.Name(), Reference: prefix + strconv.FormatInt(o.id, 10) + "-" + token(),
-		Amount: amount, Currency: Currency, ExpiresAt: s.now().Add(s.checkoutTTL).Truncate(time.Second)}
+		Amount: amount, Currency: Currency, ExpiresAt: expires.Truncate(time.Second)}
 	opened, err := s.gateway.Open(ctx, CheckoutRequest{Reference: a.Reference, Title: title, Amount: amount, Currency: Currency,
 		ReturnURL: s.returnURL, NotifyURL: s.notifyURL, Expires: a.ExpiresAt, Email: email})
 	if err != nil {
@@ -184,20 +195,40 @@ func (store) attemptLocked(ctx context.Context, q sqldb.Queryer, gateway, refere
 	return a, sqldb.Map(err, ErrNotFound, nil)
 }
 
-// lateForCancelled is when a's booking (or enrollment) was cancelled, when
-// it was and no payment with transaction id txid completed it before;
-// nil otherwise. The booking is kept from changing until the transaction
-// ends, so that it is not cancelled while its payment completes.
-func (store) lateForCancelled(ctx context.Context, q sqldb.Queryer, a Attempt, txid string) (*time.Time, error) {
-	ended, table, id := "o.cancelled_at", "reservations", a.BookingID
+// lateness is why an approval comes too late for what it pays: it was
+// cancelled (or its enrollment rejected) at At, or, when Expired, its
+// payment hold expired at At unpaid.
+type lateness struct {
+	At      time.Time
+	Expired bool
+}
+
+// late is why a's booking (or enrollment) can no longer be paid at now,
+// when no payment with transaction id txid completed it before: it was
+// cancelled, or its payment hold has expired (it is released soon after,
+// booking.Bookings.ReleaseUnpaid); nil when it can be paid. The booking is
+// kept from changing until the transaction ends, so that it is neither
+// cancelled nor released while its payment completes.
+func (store) late(ctx context.Context, q sqldb.Queryer, a Attempt, txid string, now time.Time) (*lateness, error) {
+	ended, expired, table, id := "o.cancelled_at", "o.hold_expires_at", "reservations", a.BookingID
 	if a.EnrollmentID != nil { // a rejected enrollment is over too
-		ended, table, id = "COALESCE(o.cancelled_at, o.rejected_at)", "enrollments", a.EnrollmentID
+		ended, expired, table, id = "COALESCE(o.cancelled_at, o.rejected_at)", "NULL::timestamptz", "enrollments", a.EnrollmentID
 	}
-	var at *time.Time
-	err := q.GetContext(ctx, &at, `SELECT `+ended+` FROM `+table+` o WHERE o.id = $1
+	var row struct {
+		Ended   *time.Time `db:"ended"`
+		Expired *time.Time `db:"expired"`
+	}
+	err := q.GetContext(ctx, &row, `SELECT `+ended+` AS ended, `+expired+` AS expired FROM `+table+` o WHERE o.id = $1
 		AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.transaction_id = $2 AND p.status_detail = 'completed') FOR SHARE OF o`, *id, txid)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("is the paid booking cancelled: %w", err)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("can the booking still be paid: %w", err)
+	case row.Ended != nil:
+		return &lateness{At: *row.Ended}, nil
+	case row.Expired != nil && !row.Expired.After(now):
+		return &lateness{At: *row.Expired, Expired: true}, nil
 	}
-	return at, nil
+	return nil, nil
 }

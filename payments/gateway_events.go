@@ -279,14 +279,18 @@ func (s *Service) settleTx(ctx context.Context, tx *sqlx.Tx, gt GatewayTransacti
 		case !errors.Is(err, sql.ErrNoRows):
 			return Result{}, fmt.Errorf("is the checkout paid: %w", err)
 		}
-		cancelled, err := s.store.lateForCancelled(ctx, tx, a, gt.ID)
+		late, err := s.store.late(ctx, tx, a, gt.ID, now)
 		if err != nil {
 			return Result{}, err
 		}
-		if cancelled != nil {
+		if late != nil {
 			o, _ := ownerOf(e)
-			in.Note = fmt.Sprintf("The %s transaction %s (reference %q) was approved, but %s %d was cancelled at %s, before it was paid; nothing was confirmed: refund the payer or book again.",
-				s.gateway.Name(), gt.ID, gt.Reference, o.what(), o.id, cancelled.In(s.zone).Format(time.RFC3339))
+			what := "was cancelled at %s, before it was paid"
+			if late.Expired {
+				what = "awaited its payment until %s, and is released unpaid"
+			}
+			in.Note = fmt.Sprintf("The %s transaction %s (reference %q) was approved, but %s %d "+what+"; nothing was confirmed: refund the payer or book again.",
+				s.gateway.Name(), gt.ID, gt.Reference, o.what(), o.id, late.At.In(s.zone).Format(time.RFC3339))
 			return s.keep(ctx, tx, in)
 		}
 	}

@@ -136,15 +136,21 @@ const (
 	// are settled (payments.Service.SettleJob): retries, and those another
 	// instance received; one received by this instance is settled at once.
 	SettleInterval = 5 * time.Second
+	// UnpaidInterval is how often the bookings not paid in time are
+	// released (booking.Bookings.UnpaidJob): a booking awaiting its
+	// payment keeps its court until its hold expires, and is released
+	// within this interval after.
+	UnpaidInterval = 10 * time.Second
 )
 
 // Jobs are the background jobs of the club's domains, for a supervisor to
 // run beside the front doors: the watch of the club's rules, the ticket
 // expiry, the push sender, the settling of the payment gateway's
-// notifications and, with a ledger, the ledger poster.
+// notifications, the release of the bookings not paid in time and, with a
+// ledger, the ledger poster.
 func (s *Services) Jobs() []clubhouse.Job {
 	jobs := []clubhouse.Job{s.Rules.WatchJob(), s.Expirer.Job(ExpiryInterval), s.Push.DeliveryJob(PushInterval),
-		s.Payments.SettleJob(SettleInterval)}
+		s.Payments.SettleJob(SettleInterval), s.Bookings.UnpaidJob(UnpaidInterval)}
 	if s.Poster != nil {
 		jobs = append(jobs, s.Poster.Job(PosterInterval))
 	}

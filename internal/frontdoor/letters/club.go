@@ -17,9 +17,11 @@ import (
 // cancelled, a ticket sale's receipt. Each reads its record as it is when
 // the message is sent; a record gone has nothing to send.
 
-// booking is the letter of a booking confirmed or cancelled: its court,
-// day and hours, price and what was paid, and, while it is open, until
-// when its client may cancel it.
+// booking is the letter of a booking confirmed, awaiting its payment
+// (until when, with a link to pay it in the app), cancelled, or released
+// because it was not paid in time: its court, day and hours, price and
+// what was paid, and, when confirmed and still open, until when its client
+// may cancel it.
 func (c *Composer) booking(ctx context.Context, n mail.Notice) (mail.Letter, error) {
 	s := c.o.Services
 	b, err := s.Bookings.Get(ctx, asClub, n.Ref)
@@ -37,15 +39,19 @@ func (c *Composer) booking(ctx context.Context, n mail.Notice) (mail.Letter, err
 	if err != nil {
 		return mail.Letter{}, err
 	}
-	a, p := amounts[b.ID], r.p
-	key := "mail.booking_confirmed"
-	if n.Kind == mail.KindBookingCancelled {
-		key = "mail.booking_cancelled"
+	if n.Kind == mail.KindBookingHeld && b.HoldExpiresAt == nil {
+		return mail.Letter{}, fmt.Errorf("%w: booking %d no longer awaits its payment", mail.ErrNoLetter, n.Ref)
 	}
+	a, p := amounts[b.ID], r.p
+	key := "mail." + string(n.Kind)
 	when := p.WallDate(b.Checking)
+	var until []any
+	if b.HoldExpiresAt != nil {
+		until = []any{"until_date", p.Date(*b.HoldExpiresAt), "until_time", p.Time(*b.HoldExpiresAt)}
+	}
 	body := content{
 		Subject: p.T(key+".subject", "club", c.o.Club, "date", when, "time", p.WallTime(b.Checking)),
-		Lines:   []string{p.T(key+".body", "id", b.ID)},
+		Lines:   []string{p.T(key+".body", append([]any{"id", b.ID}, until...)...)},
 		Details: []detail{
 			{p.T("mail.booking.court"), b.CourtName},
 			{p.T("mail.booking.date"), when},
@@ -54,7 +60,11 @@ func (c *Composer) booking(ctx context.Context, n mail.Notice) (mail.Letter, err
 			{p.T("mail.booking.paid"), p.Money(a.Paid)},
 		},
 	}
-	body.Action = c.appLink(p.T("mail.booking.action"), "bookings/"+strconv.FormatInt(b.ID, 10))
+	label := p.T("mail.booking.action")
+	if n.Kind == mail.KindBookingHeld {
+		label = p.T("mail.booking_held.action")
+	}
+	body.Action = c.appLink(label, "bookings/"+strconv.FormatInt(b.ID, 10))
 	if n.Kind == mail.KindBookingConfirmed && b.CancelledAt == nil {
 		deadlines, err := s.Bookings.Deadlines(ctx, asClub, []booking.Reservation{b})
 		if err != nil {

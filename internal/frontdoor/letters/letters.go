@@ -121,7 +121,7 @@ func (c *Composer) Compose(ctx context.Context, n mail.Notice) (mail.Letter, err
 		return c.link(ctx, n, "mail.verify", auth.SignUpTTL)
 	case mail.KindReset:
 		return c.link(ctx, n, "mail.reset", auth.ResetLinkTTL)
-	case mail.KindBookingConfirmed, mail.KindBookingCancelled:
+	case mail.KindBookingConfirmed, mail.KindBookingCancelled, mail.KindBookingHeld, mail.KindBookingReleased:
 		return c.booking(ctx, n)
 	case mail.KindEnrollmentAccepted, mail.KindWaitlistPromoted, mail.KindClassCancelled:
 		return c.enrollment(ctx, n)

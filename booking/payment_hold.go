@@ -1,0 +1,130 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/mail"
+)
+
+// Bookings held until paid. With the club rule PaymentRequired, a booking
+// a client makes that has a price is created awaiting its payment: it
+// holds its court until Reservation.HoldExpiresAt, PaymentHoldMinutes
+// after it is made (never past its start). A completed payment on it,
+// online or at the desk, confirms it in the payment's own transaction (the
+// database does, migration 00042), and it is a booking like any other;
+// one not paid by then is released by ReleaseUnpaid: cancelled by the
+// system for ReasonNotPaid, its court free again, its client told. Staff
+// bookings are not held: the desk takes their payment.
+
+// ReasonNotPaid is the reason in the history of a booking released
+// because it was not paid in time, and ReleasedBy who its history and
+// CancelledBy name.
+const (
+	ReasonNotPaid = "not paid in time"
+	ReleasedBy    = "system"
+)
+
+// ErrHoldExpired is returned when a booking whose payment hold has expired
+// would be paid online: it is released (or is about to be).
+var ErrHoldExpired = clubhouse.Errorf(clubhouse.Conflict, "payment time over",
+	"The time to pay for this booking has run out: it is released and its court is free. Book again.")
+
+// releaseBatch is how many expired holds ReleaseUnpaid takes at a time.
+const releaseBatch = 100
+
+// holdForPayment makes r, a client's booking just inserted in tx, await
+// its payment when rules require one and it has a price; it returns r as
+// it is then.
+func (b *Bookings) holdForPayment(ctx context.Context, tx *sqlx.Tx, rules Rules, r Reservation) (Reservation, error) {
+	start := time.Date(r.Checking.Year(), r.Checking.Month(), r.Checking.Day(), r.Checking.Hour(), r.Checking.Minute(),
+		r.Checking.Second(), 0, b.zone)
+	until, ok := rules.PaymentHold(b.now(), start)
+	if !ok {
+		return r, nil
+	}
+	amounts, err := b.amounts(ctx, tx, []Reservation{r})
+	if err != nil {
+		return r, err
+	}
+	if !amounts[r.ID].Debt().IsPositive() {
+		return r, nil
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE reservations SET hold_expires_at = $2 WHERE id = $1`, r.ID, until); err != nil {
+		return r, fmt.Errorf("hold booking %d for its payment: %w", r.ID, err)
+	}
+	r.HoldExpiresAt = &until
+	return r, nil
+}
+
+// UnpaidJob is the job "booking_payment_holds": it releases the bookings
+// not paid in time (ReleaseUnpaid) every interval, and fails with the
+// first error of a round.
+func (b *Bookings) UnpaidJob(interval time.Duration) clubhouse.Job {
+	return clubhouse.NewJob("booking_payment_holds", func(ctx context.Context) error {
+		return clubhouse.Repeat(ctx, interval, nil, func(ctx context.Context) error {
+			_, err := b.ReleaseUnpaid(ctx)
+			return err
+		})
+	})
+}
+
+// ReleaseUnpaid releases every booking whose payment hold expired: it is
+// cancelled by ReleasedBy for ReasonNotPaid, which its history keeps, its
+// court is free again, and its client is told (the mail
+// mail.KindBookingReleased, and the booking's messages). It works in
+// batches, one transaction each, and returns how many it released. A
+// booking that a payment is completing is skipped, and left to the next
+// call, which finds it confirmed or still due: the payment's transaction
+// holds the booking, and whichever of the two commits first, the other
+// sees it (a payment that completes on a booking released first waits in
+// the payment inbox, payments.Service.Settle).
+func (b *Bookings) ReleaseUnpaid(ctx context.Context) (int, error) {
+	total := 0
+	for {
+		var released []Reservation
+		var changes Changes
+		err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
+			released, changes = nil, Changes{}
+			e := entry{at: b.now(), by: ReleasedBy, action: ActionCancelled}
+			why := ReasonNotPaid
+			e.reason = &why
+			var ids []int64
+			if err := tx.SelectContext(ctx, &ids, `SELECT id FROM reservations WHERE hold_expires_at <= $1
+				ORDER BY hold_expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`, e.at, releaseBatch); err != nil {
+				return fmt.Errorf("take the unpaid bookings: %w", err)
+			}
+			for _, id := range ids {
+				r, err := b.store.get(ctx, tx, id, false)
+				if err != nil {
+					return err
+				}
+				if err := b.store.setCancelled(ctx, tx, id, e.by, e.at); err != nil {
+					return err
+				}
+				if err := (historyStore{}).add(ctx, tx, id, e); err != nil {
+					return err
+				}
+				changes.freed(r, false)
+				if err := b.tell(ctx, tx, mail.KindBookingReleased, r); err != nil {
+					return err
+				}
+				released = append(released, r)
+			}
+			return nil
+		})
+		if err != nil {
+			return total, fmt.Errorf("release unpaid bookings: %w", err)
+		}
+		b.Announce(changes)
+		total += len(released)
+		if len(released) < releaseBatch {
+			return total, nil
+		}
+	}
+}
