@@ -153,12 +153,14 @@ type createdBookingDTO struct {
 	Notes             *string   `json:"notes" validate:"required" extensions:"x-nullable"`
 	CreatedAt         time.Time `json:"created_at" validate:"required" format:"date-time"`
 	UpdatedAt         time.Time `json:"updated_at" validate:"required" format:"date-time"`
+	// set when the booking awaits its payment (club rule payment_required): pay it by then (POST .../checkout), or it is released
+	HoldExpiresAt *time.Time `json:"hold_expires_at" validate:"required" extensions:"x-nullable" format:"date-time"`
 }
 
 // createAccountBooking books a court for the caller.
 //
 // @Summary Book a court
-// @Description The booking is the caller's and pending. Training-class types are booked by enrolling, not here (400). Emits booking:changed.
+// @Description The booking is the caller's and pending. Training-class types are booked by enrolling, not here (400). When the club requires payment (club rule payment_required) and the booking has a price, it awaits its payment: hold_expires_at says until when it holds the court; pay it by then through POST /api/account/bookings/{bookingId}/checkout, or it is released (cancelled by "system", reason "not paid in time"). Emits booking:changed.
 // @Tags account
 // @Accept json
 // @Produce json
@@ -187,7 +189,7 @@ func (s *Server) createAccountBooking(w http.ResponseWriter, r *http.Request) er
 	}
 	return writeJSON(w, http.StatusCreated, createdBookingDTO{ID: b.ID, ClientID: b.ClientID, CourtID: b.CourtID,
 		ReservationTypeID: b.ReservationTypeID, Checking: b.Checking.Format(wire.WallLayout), Checkout: b.Checkout.Format(wire.WallLayout),
-		Notes: b.Notes, CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt})
+		Notes: b.Notes, CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt, HoldExpiresAt: b.HoldExpiresAt})
 }
 
 // getAccountBooking reads one of the caller's bookings.

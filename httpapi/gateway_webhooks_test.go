@@ -26,6 +26,7 @@ import (
 // gateway is a stand-in, with Ana's booking of 60,000.
 type gatewayApp struct {
 	*apptest.App
+	club    club
 	ana     *apptest.Client
 	booking int64
 }
@@ -41,7 +42,7 @@ func newGatewayApp(t *testing.T, gw apptest.Option) gatewayApp {
 	a.AsAccounting().Post("/api/accounting/periods", map[string]any{"name": "this month", "start_date": from, "end_date": to}).
 		Status(t, http.StatusCreated)
 	id := ana.Post("/api/account/bookings", c.slot(c.courtA, "2030-03-04T10:00:00", "2030-03-04T11:00:00")).Status(t, http.StatusCreated).ID(t)
-	return gatewayApp{App: a, ana: ana, booking: id}
+	return gatewayApp{App: a, club: c, ana: ana, booking: id}
 }
 
 // newMercadoPagoApp is a gatewayApp whose gateway is Mercado Pago's

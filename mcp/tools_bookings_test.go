@@ -19,6 +19,7 @@ type checkResult struct {
 	} `json:"reason"`
 	Price        json.Number `json:"price"`
 	CancelBefore string      `json:"cancel_before"`
+	HeldUntil    *time.Time  `json:"held_until"`
 }
 
 // TestMCP_bookingCheck: the preflight answers can_book with the price and
@@ -71,6 +72,24 @@ func TestMCP_bookingCheck(t *testing.T) {
 	require.NotNil(t, taken.Reason)
 	assert.Equal(t, "court occupied", taken.Reason.Error)
 	assert.Equal(t, got.Price, taken.Price, "priced all the same")
+	assert.Nil(t, taken.HeldUntil, "a staff booking awaits no payment")
+
+	// A booking that awaits its payment (a client's, under the club rule
+	// payment_required) shows its hold, and a check of its slot says when
+	// the hold expires.
+	until := time.Now().Add(10 * time.Minute).UTC().Truncate(time.Second)
+	_, err := a.DB.ExecContext(t.Context(), `UPDATE reservations SET hold_expires_at = $2 WHERE id = $1`, id(t, b), until)
+	require.NoError(t, err)
+	held := check(free)
+	assert.False(t, held.CanBook)
+	require.NotNil(t, held.HeldUntil)
+	assert.Equal(t, until, held.HeldUntil.UTC())
+	var read struct {
+		HoldExpiresAt *time.Time `json:"hold_expires_at"`
+	}
+	callOK(t, cs, "booking_read", map[string]any{"booking_id": id(t, b)}, &read)
+	require.NotNil(t, read.HoldExpiresAt)
+	assert.Equal(t, until, read.HoldExpiresAt.UTC())
 
 	closed := check(slot("2030-03-06T10:00:00", "2030-03-06T11:00:00"))
 	assert.False(t, closed.CanBook)
