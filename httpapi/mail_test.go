@@ -201,3 +201,46 @@ func TestMail_classesAndTickets(t *testing.T) {
 	app.SendMail()
 	assert.Len(t, server.Messages(t), 4, "a buyer without an e-mail gets nothing")
 }
+
+// TestMail_paymentHold: under the club rule payment_required, a client who
+// books is told to pay by when the hold expires, with a link to pay in the
+// app, rather than that the booking is confirmed; when the hold expires
+// unpaid, the release tells them the court is free again. A booking paid
+// in time is not released, and its client hears nothing more.
+func TestMail_paymentHold(t *testing.T) {
+	t.Parallel()
+	server := mailtest.New(t)
+	clock := apptest.NewClockAt(time.Now())
+	app := apptest.New(t, apptest.WithMail(server), apptest.WithClock(clock))
+	app.RunMail()
+	c := newClub(t, app)
+	app.AsAdmin().Patch("/api/admin/club-rules", map[string]any{"payment_required": true, "payment_hold_minutes": 5}).Status(t, http.StatusOK)
+	ana, _ := withClient(t, app, "ana@test.club")
+	bob, _ := withClient(t, app, "bob@test.club")
+	_, err := app.DB.ExecContext(t.Context(), `UPDATE users SET language = 'en' WHERE email = 'bob@test.club'`)
+	require.NoError(t, err)
+	until := clock.Now().Add(5 * time.Minute).In(app.Config.ClubTimezone)
+
+	id := ana.Post("/api/account/bookings", c.slot(c.courtA, "2030-03-04T10:00:00", "2030-03-04T11:30:00")).
+		Status(t, http.StatusCreated).ID(t)
+	paid := bob.Post("/api/account/bookings", c.slot(c.courtB, "2030-03-04T10:00:00", "2030-03-04T11:00:00")).
+		Status(t, http.StatusCreated).ID(t)
+	held := server.Wait(t, "ana@test.club", 1, 10*time.Second)[0]
+	assert.Equal(t, "Club de Prueba: paga tu reserva del lunes 4 de marzo de 2030 a las 10:00 antes de las "+until.Format("15:04"), held.Subject)
+	assert.Contains(t, held.Text, fmt.Sprintf("Tu reserva n.º %d te guarda la cancha hasta el ", id))
+	assert.Contains(t, held.Text, " a las "+until.Format("15:04")+". Págala en línea antes para confirmarla")
+	assert.Contains(t, held.Text, "Pagar en la app")
+	assert.Contains(t, held.Text, fmt.Sprintf("/app/bookings/%d", id))
+	assert.NotContains(t, held.Text, "Puedes cancelarla", "not confirmed yet")
+	english := server.Wait(t, "bob@test.club", 1, 10*time.Second)[0]
+	assert.Equal(t, "Club de Prueba: pay for your booking of Monday, March 4, 2030 at 10:00 before "+until.Format("15:04"), english.Subject)
+	app.AsAdmin().Post(path("/api/admin/booking/%d/payment", paid), map[string]any{"amount": 60000, "transaction_id": "desk-1", "status": true}).Status(t, http.StatusCreated)
+
+	clock.Advance(6 * time.Minute)
+	app.RunJobs(app.Job("booking_payment_holds"))
+	got := server.Wait(t, "ana@test.club", 2, 10*time.Second)
+	assert.Equal(t, "Club de Prueba: se liberó tu reserva del lunes 4 de marzo de 2030 a las 10:00", got[1].Subject)
+	assert.Contains(t, got[1].Text, fmt.Sprintf("Tu reserva n.º %d no se pagó a tiempo: se canceló y la cancha quedó libre", id))
+	app.SendMail()
+	assert.Len(t, server.Messages(t), 3, "the booking paid in time is not released")
+}

@@ -50,7 +50,7 @@ func (c *Composer) booking(ctx context.Context, n mail.Notice) (mail.Letter, err
 		until = []any{"until_date", p.Date(*b.HoldExpiresAt), "until_time", p.Time(*b.HoldExpiresAt)}
 	}
 	body := content{
-		Subject: p.T(key+".subject", "club", c.o.Club, "date", when, "time", p.WallTime(b.Checking)),
+		Subject: p.T(key+".subject", append([]any{"club", c.o.Club, "date", when, "time", p.WallTime(b.Checking)}, until...)...),
 		Lines:   []string{p.T(key+".body", append([]any{"id", b.ID}, until...)...)},
 		Details: []detail{
 			{p.T("mail.booking.court"), b.CourtName},
