@@ -44,6 +44,10 @@ type SlotCheck struct {
 	// their holds expires, after which the slot is free unless they are
 	// paid.
 	HeldUntil *time.Time
+	// PayBy is set by ClientCheck when the club requires payment and the
+	// slot has a price: the instant by which the client would have to pay
+	// the booking they made now (see Rules.PaymentHold).
+	PayBy *time.Time
 }
 
 // Check answers in one call whether staff may book the slot of in for a
@@ -72,7 +76,7 @@ func (b *Bookings) Check(ctx context.Context, by clubhouse.Actor, in CheckInput)
 		}
 		client = &in.ClientID
 	}
-	return b.check(ctx, in, client)
+	return b.check(ctx, in, client, false)
 }
 
 // ClientCheck answers, as Check does for staff, whether by's client may
@@ -104,18 +108,21 @@ func (b *Bookings) ClientCheck(ctx context.Context, by clubhouse.Actor, in Check
 			return SlotCheck{}, err
 		}
 	}
-	return b.check(ctx, in, &clientID)
+	return b.check(ctx, in, &clientID, true)
 }
 
 // check judges the slot of in as a booking of the client with id client
-// (nil: none named).
-func (b *Bookings) check(ctx context.Context, in CheckInput, client *int64) (SlotCheck, error) {
+// (nil: none named), made by the client themself when own.
+func (b *Bookings) check(ctx context.Context, in CheckInput, client *int64, own bool) (SlotCheck, error) {
 	q, rules, err := b.judgedQuote(ctx, SpanInput{CourtID: in.CourtID, ReservationTypeID: in.ReservationTypeID,
 		Checking: in.Checking, Checkout: in.Checkout, ExcludeID: in.ExcludeID}, true, client)
 	if err != nil {
 		return SlotCheck{}, err
 	}
 	out := SlotCheck{CanBook: q.Available, Reason: q.Refused, Quote: q, CancelBefore: rules.CancelBefore(in.ReservationTypeID, q.Span.Start)}
+	if until, ok := rules.PaymentHold(b.now(), b.instant(q.Span.Start)); own && ok && q.Amount.FinalPrice.IsPositive() {
+		out.PayBy = &until
+	}
 	if !q.Available && q.Refused == nil {
 		out.Reason = ErrCourtTaken
 		if out.HeldUntil, err = b.store.heldUntil(ctx, b.db, q.Court.ID, q.Span, in.ExcludeID); err != nil {

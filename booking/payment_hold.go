@@ -42,9 +42,7 @@ const releaseBatch = 100
 // its payment when rules require one and it has a price; it returns r as
 // it is then.
 func (b *Bookings) holdForPayment(ctx context.Context, tx *sqlx.Tx, rules Rules, r Reservation) (Reservation, error) {
-	start := time.Date(r.Checking.Year(), r.Checking.Month(), r.Checking.Day(), r.Checking.Hour(), r.Checking.Minute(),
-		r.Checking.Second(), 0, b.zone)
-	until, ok := rules.PaymentHold(b.now(), start)
+	until, ok := rules.PaymentHold(b.now(), b.instant(r.Checking))
 	if !ok {
 		return r, nil
 	}

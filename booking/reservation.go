@@ -75,6 +75,12 @@ type Reservation struct {
 	HoldExpiresAt *time.Time `db:"hold_expires_at"`
 }
 
+// Released reports whether the booking was cancelled because it was not
+// paid in time (Bookings.ReleaseUnpaid).
+func (r Reservation) Released() bool {
+	return r.CancelledAt != nil && r.CancelledBy != nil && *r.CancelledBy == ReleasedBy
+}
+
 // AwaitsPayment reports whether the booking awaits its payment at now (an
 // instant): it is held until paid, and its hold has not expired.
 func (r Reservation) AwaitsPayment(now time.Time) bool {

@@ -17,6 +17,11 @@ func Wall(t time.Time) time.Time {
 	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
 }
 
+// instant is the instant of the wall time w in the club's zone.
+func (b *Bookings) instant(w time.Time) time.Time {
+	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), b.zone)
+}
+
 // calendarDate returns the date of t (its date fields, at midnight UTC),
 // refused by pricing.CheckDate when it lies outside the calendar.
 func calendarDate(field string, t time.Time) (time.Time, error) {
