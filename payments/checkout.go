@@ -207,8 +207,9 @@ type lateness struct {
 // when no payment with transaction id txid completed it before: it was
 // cancelled, or its payment hold has expired (it is released soon after,
 // booking.Bookings.ReleaseUnpaid); nil when it can be paid. The booking is
-// kept from changing until the transaction ends, so that it is neither
-// cancelled nor released while its payment completes.
+// locked until the transaction ends, so that it is neither cancelled nor
+// released while its payment completes, and two payments of it complete
+// one after the other, each judging what the other left owed.
 func (store) late(ctx context.Context, q sqldb.Queryer, a Attempt, txid string, now time.Time) (*lateness, error) {
 	ended, expired, table, id := "o.cancelled_at", "o.hold_expires_at", "reservations", a.BookingID
 	if a.EnrollmentID != nil { // a rejected enrollment is over too
@@ -219,7 +220,7 @@ func (store) late(ctx context.Context, q sqldb.Queryer, a Attempt, txid string, 
 		Expired *time.Time `db:"expired"`
 	}
 	err := q.GetContext(ctx, &row, `SELECT `+ended+` AS ended, `+expired+` AS expired FROM `+table+` o WHERE o.id = $1
-		AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.transaction_id = $2 AND p.status_detail = 'completed') FOR SHARE OF o`, *id, txid)
+		AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.transaction_id = $2 AND p.status_detail = 'completed') FOR UPDATE OF o`, *id, txid)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, nil

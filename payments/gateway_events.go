@@ -262,11 +262,14 @@ func (s *Service) settleTx(ctx context.Context, tx *sqlx.Tx, gt GatewayTransacti
 	e.ReservationID, e.EnrollmentID = a.BookingID, a.EnrollmentID
 	// An answer that does not move the payment forward (read before a
 	// later one was settled) is old news, not a disagreement for staff.
-	if p, err := s.store.settled(ctx, tx, gt.ID); err == nil && detail != p.StatusDetail && !Advances(p.StatusDetail, detail) {
+	p, err := s.store.settled(ctx, tx, gt.ID)
+	switch {
+	case err == nil && detail != p.StatusDetail && !Advances(p.StatusDetail, detail):
 		return Result{Status: ResultProcessed, Payment: p, TransactionID: gt.ID}, nil
-	} else if err != nil && !errors.Is(err, ErrNotFound) {
+	case err != nil && !errors.Is(err, ErrNotFound):
 		return Result{}, err
 	}
+	known := err == nil // the transaction has its payment already
 	if detail == DetailCompleted {
 		var other string // a checkout paid twice (a preference paid again) pays once; the second waits for staff
 		err := tx.GetContext(ctx, &other, `SELECT p.transaction_id FROM checkout_attempts a JOIN payments p ON p.id = a.payment_id
@@ -292,6 +295,17 @@ func (s *Service) settleTx(ctx context.Context, tx *sqlx.Tx, gt GatewayTransacti
 			in.Note = fmt.Sprintf("The %s transaction %s (reference %q) was approved, but %s %d "+what+"; nothing was confirmed: refund the payer or book again.",
 				s.gateway.Name(), gt.ID, gt.Reference, o.what(), o.id, late.At.In(s.zone).Format(time.RFC3339))
 			return s.keep(ctx, tx, in)
+		}
+		if a.BookingID != nil && s.bookings != nil && !known { // paid meanwhile through another checkout, or at the desk
+			owed, err := s.bookings.AmountOf(ctx, tx, *a.BookingID)
+			if err != nil {
+				return Result{}, err
+			}
+			if gt.Amount.GreaterThan(owed.Debt()) {
+				in.Note = fmt.Sprintf("The %s transaction %s (reference %q) was approved for %s, but booking %d owes %s now (paid meanwhile another way); nothing was confirmed: refund the payer.",
+					s.gateway.Name(), gt.ID, gt.Reference, gt.Amount, *a.BookingID, owed.Debt())
+				return s.keep(ctx, tx, in)
+			}
 		}
 	}
 	res, err := s.reconcileTx(ctx, tx, e, in, status, detail, now)

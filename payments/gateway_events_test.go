@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/payments/mercadopago"
 	"github.com/clubhouse-go/clubhouse/payments/mercadopago/mptest"
@@ -648,4 +649,36 @@ func TestSettle_checkoutPaidTwice(t *testing.T) {
 	require.Len(t, entries, 1)
 	assert.Equal(t, strconv.FormatInt(second.ID, 10), entries[0].TransactionID)
 	assert.Contains(t, *entries[0].Note, "its checkout was paid already by transaction "+strconv.FormatInt(first.ID, 10))
+}
+
+// TestSettle_paidAnotherWay: two checkouts of one booking, both paid, or
+// one paid after staff took the payment at the desk, complete one payment:
+// the approval that finds the booking owing less than it paid confirms
+// nothing and waits in the inbox for the payer's refund.
+func TestSettle_paidAnotherWay(t *testing.T) {
+	t.Parallel()
+	r := newWompiRig(t, false)
+	_, first := r.pay(t, r.booking, wompitest.CardApproved)
+	_, second := r.pay(t, r.booking, wompitest.CardApproved)
+	for _, tx := range []wompi.Transaction{first, second} {
+		require.NoError(t, r.receive(t, r.sw.Event(tx, r.clock.Now()), ""))
+	}
+	assert.Equal(t, 2, r.settle(t))
+	assert.Equal(t, 1, count(t, r.db, `SELECT count(*) FROM payments WHERE reservation_id = $1 AND status`, r.booking), "paid once")
+	entries, err := r.svc.Inbox(t.Context(), desk, payments.InboxFilter{Open: true})
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	assert.Contains(t, *entries[0].Note, "was approved for 60000, but booking")
+	assert.Contains(t, *entries[0].Note, "owes 0 now (paid meanwhile another way)")
+
+	other := r.heldBooking(t, 3, clock().Add(time.Hour))
+	_, late := r.pay(t, other, wompitest.CardApproved)
+	in := r.input(other, "60000", "desk-1")
+	in.Status = clubhouse.Some(true)
+	_, err = r.svc.Create(t.Context(), desk, in)
+	require.NoError(t, err)
+	require.NoError(t, r.receive(t, r.sw.Event(late, r.clock.Now()), ""))
+	assert.Equal(t, 1, r.settle(t))
+	_, ok := r.paymentOf(t, late.ID)
+	assert.False(t, ok, "the desk took the payment first")
 }
