@@ -17,7 +17,9 @@ import (
 // length chosen, each with its price (booking.Bookings.ClientDay); one of
 // them, priced with its adjustments and judged by the club's rules as the
 // member's own booking, with the deadline to cancel it (ClientCheck); and
-// the booking made (ClientCreate).
+// the booking made (ClientCreate). When the club requires payment, the
+// slot says how long the member will have to pay online, and a booking
+// awaiting its payment lands on its page, where it is paid.
 
 // lengths are the booking lengths the book page offers, in minutes; the
 // club's rules still judge each booking (a club whose longest booking is
@@ -143,6 +145,10 @@ type slotPage struct {
 	Notes   string
 	Check   *booking.SlotCheck
 	Now     time.Time // the club's wall time when it was checked
+	// PayWithin is how many minutes the member will have to pay the
+	// booking online once made (booking.SlotCheck.PayBy), 0 when the club
+	// requires no payment or the slot costs nothing.
+	PayWithin int
 	// NoRecord is set when the member has no client record yet: the page
 	// sends them to complete it first.
 	NoRecord bool
@@ -202,7 +208,8 @@ func (a *App) slot(w http.ResponseWriter, r *http.Request) error {
 	return a.rd.Render(w, r, http.StatusOK, "slot.html", view(r, s))
 }
 
-// checkSlot asks the club whether the member may book s.
+// checkSlot asks the club whether the member may book s, and how long
+// they would have to pay for it.
 func (a *App) checkSlot(r *http.Request, s *slotPage) error {
 	v := visitOf(r)
 	c, err := v.Club.Bookings.ClientCheck(r.Context(), v.Actor, booking.CheckInput{CourtID: s.Court, ReservationTypeID: s.Type,
@@ -214,12 +221,15 @@ func (a *App) checkSlot(r *http.Request, s *slotPage) error {
 		return err
 	}
 	s.Check, s.Now = &c, v.Club.Bookings.Now()
+	if c.PayBy != nil {
+		s.PayWithin = int(c.PayBy.Sub(v.Club.Now()) / time.Minute)
+	}
 	return nil
 }
 
-// book makes the member's booking of the slot sent, and shows it; a
-// refusal (taken meanwhile, a rule) comes back on the slot's page in
-// words.
+// book makes the member's booking of the slot sent, and shows it (one
+// awaiting its payment with the way to pay it); a refusal (taken
+// meanwhile, a rule) comes back on the slot's page in words.
 func (a *App) book(w http.ResponseWriter, r *http.Request) error {
 	v := visitOf(r)
 	f := a.rd.Fields(r)
@@ -234,7 +244,11 @@ func (a *App) book(w http.ResponseWriter, r *http.Request) error {
 	}
 	b, err := v.Club.Bookings.ClientCreate(r.Context(), v.Actor, in)
 	if err == nil {
-		http.Redirect(w, r, bookingPath(b.ID)+"?done=booked", http.StatusSeeOther)
+		done := "booked"
+		if b.AwaitsPayment(v.Club.Now()) {
+			done = "held"
+		}
+		http.Redirect(w, r, bookingPath(b.ID)+"?done="+done, http.StatusSeeOther)
 		return nil
 	}
 	if clubhouse.AsError(err) == nil {

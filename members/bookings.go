@@ -17,7 +17,9 @@ import (
 // The member's bookings: upcoming and past, each with what it costs and
 // what is paid; one booking with its payments, the transfer the member
 // reports with its receipt photo, and its cancellation inside the club's
-// window.
+// window. A booking that awaits its payment (the club rule
+// booking.Rules.PaymentRequired) says until when, with the way to pay it
+// online first; one released for not being paid in time says so.
 
 // bookingsPerPage is how many past bookings a page of the list holds; the
 // upcoming ones, on the first page, are at most AccountPaging's maximum.
@@ -31,6 +33,9 @@ type bookingsPage struct {
 	// Newer and Older are the pages of newer and older past bookings, 0
 	// when there is none.
 	Newer, Older int
+	// Online tells whether the club takes payments online: a booking
+	// awaiting its payment offers to pay it there.
+	Online bool
 }
 
 // bookingSection is a part of the list: its id, the catalog keys of its
@@ -40,10 +45,11 @@ type bookingSection struct {
 	Rows             []bookingRow
 }
 
-// bookingRow is a booking of the member as of the club's time now.
+// bookingRow is a booking of the member as of the club's time now: Now
+// is its wall time, At the instant.
 type bookingRow struct {
 	payments.BookingView
-	Now time.Time
+	Now, At time.Time
 }
 
 // bookings lists the member's bookings: ?page= from 1 pages the past
@@ -58,15 +64,15 @@ func (a *App) bookings(w http.ResponseWriter, r *http.Request) error {
 		}
 		page = n
 	}
-	now := v.Club.Bookings.Now()
+	now, at := v.Club.Bookings.Now(), v.Club.Now()
 	rows := func(views []payments.BookingView) []bookingRow {
 		out := make([]bookingRow, len(views))
 		for i, b := range views {
-			out[i] = bookingRow{BookingView: b, Now: now}
+			out[i] = bookingRow{BookingView: b, Now: now, At: at}
 		}
 		return out
 	}
-	var data bookingsPage
+	data := bookingsPage{Online: v.Club.Payments.CheckGateway() == nil}
 	if page == 1 {
 		upcoming, _, err := v.Club.Payments.ClientBookings(r.Context(), v.Actor,
 			booking.ClientPageQuery{Page: 1, Limit: booking.AccountPaging.Max, Part: booking.UpcomingBookings})
@@ -95,7 +101,7 @@ func (a *App) bookings(w http.ResponseWriter, r *http.Request) error {
 // bookingPage is the data of one booking's page.
 type bookingPage struct {
 	bookingRow
-	Done         string // what was just done: booked, cancelled, reported
+	Done         string // what was just done: booked, held (booked, awaiting its payment), cancelled, reported
 	PaymentTypes []booking.PaymentType
 	// Receipts tells whether the club keeps receipt photos: without
 	// storage the form asks for none.
@@ -119,10 +125,13 @@ func (b bookingRow) CanCancel() bool { return b.Booking.ClientMayCancel(b.Now, b
 // Started tells whether the booking has started.
 func (b bookingRow) Started() bool { return !b.Booking.Checking.After(b.Now) }
 
-// State is where the booking stands (app.state.* in the catalogs): cancelled, paid,
-// its payment reported and waiting for staff, or owed.
+// State is where the booking stands (app.state.* in the catalogs): released
+// for not being paid in time, cancelled, paid, its payment reported and
+// waiting for staff, or owed.
 func (b bookingRow) State() string {
 	switch {
+	case b.Booking.Released():
+		return "released"
 	case b.Booking.CancelledAt != nil:
 		return "cancelled"
 	case !b.Amount.Debt().IsPositive():
@@ -131,6 +140,15 @@ func (b bookingRow) State() string {
 		return "pending"
 	}
 	return "owes"
+}
+
+// HoldUntil is the instant until which the booking awaits its payment,
+// nil when it does not (any more).
+func (b bookingRow) HoldUntil() *time.Time {
+	if !b.Booking.AwaitsPayment(b.At) {
+		return nil
+	}
+	return b.Booking.HoldExpiresAt
 }
 
 // bookingPath is the page of the booking with id.
@@ -168,7 +186,7 @@ func (a *App) bookingData(r *http.Request) (*bookingPage, error) {
 	if err != nil {
 		return nil, err
 	}
-	data := &bookingPage{bookingRow: bookingRow{BookingView: b, Now: v.Club.Bookings.Now()},
+	data := &bookingPage{bookingRow: bookingRow{BookingView: b, Now: v.Club.Bookings.Now(), At: v.Club.Now()},
 		Receipts: v.Club.Payments.CheckStorage() == nil, Online: v.Club.Payments.CheckGateway() == nil}
 	data.Form = payForm{Amount: typed(data.Unclaimed())}
 	if data.Unclaimed().IsPositive() {
@@ -192,7 +210,7 @@ func typed(d decimal.Decimal) string {
 // outcomes ("" for anything else).
 func doneOf(s string) string {
 	switch s {
-	case "booked", "cancelled", "reported":
+	case "booked", "held", "cancelled", "reported":
 		return s
 	}
 	return ""

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -157,11 +158,15 @@ func TestBrowser_bookPayCancel(t *testing.T) {
 	}
 }
 
-// TestBrowser_waitlistAndLateCancel: with JavaScript on and off, Ana
+// TestBrowser_waitlistLateCancelAndHold: with JavaScript on and off, Ana
 // joins the waitlist of a full class and reads her position, and reads
 // why a booking inside the cancellation window can no longer be
-// cancelled by her; the pages pass axe-core.
-func TestBrowser_waitlistAndLateCancel(t *testing.T) {
+// cancelled by her; once the club requires payment, she reads until when
+// her booking awaits it, with the button that pays it (on its page and in
+// her list), how long a slot gives her to pay, when a held slot may free
+// up, and that the booking was released when not paid in time; the pages
+// pass axe-core.
+func TestBrowser_waitlistLateCancelAndHold(t *testing.T) {
 	t.Parallel()
 	for name, opts := range map[string][]browsertest.Option{
 		"js":    {browsertest.WithLanguage("es-CO,es")},
@@ -169,10 +174,12 @@ func TestBrowser_waitlistAndLateCancel(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			c := newBookClub(t)
+			c, _ := newWompiClub(t)
 			class := c.newClass(t, "Pádel inicial")
 			c.fillClass(t, class)
 			late := c.book(t, c.court, "2030-03-04T15:00:00", "2030-03-04T16:00:00")
+			c.requirePayment(t)
+			held := c.book(t, c.court, "2030-03-06T10:00:00", "2030-03-06T11:00:00")
 
 			ctx := browsertest.New(t, opts...)
 			signIn(t, ctx, c.app.URL, "ana@example.com")
@@ -189,6 +196,34 @@ func TestBrowser_waitlistAndLateCancel(t *testing.T) {
 			assert.Contains(t, browsertest.Text(t, ctx, "#cancel-closed"), "El plazo para cancelarla tú mismo terminó el lunes 4 de marzo de 2030 a las 03:00.")
 			browsertest.RequireAccessible(t, ctx)
 			browsertest.Screenshot(t, ctx, "late")
+
+			browsertest.Open(t, ctx, fmt.Sprintf("%s/app/bookings/%d", c.app.URL, held))
+			assert.Equal(t, "Pendiente de pago: paga antes de las 08:20 o se libera", browsertest.Text(t, ctx, "#hold-title"))
+			assert.Equal(t, money("Pagar $ 60.000 en línea"), browsertest.Text(t, ctx, "#hold #online-button"))
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "held")
+			browsertest.Open(t, ctx, c.app.URL+"/app/bookings")
+			assert.Equal(t, "Pendiente de pago: paga antes de las 08:20 o se libera", browsertest.Text(t, ctx, fmt.Sprintf("#hold-%d", held)))
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "bookings-held")
+			slot := func(start string) string {
+				return fmt.Sprintf("%s/app/book?court=%d&date=2030-03-06&start=%s&minutes=60&type=%d", c.app.URL, c.court, start, c.rental)
+			}
+			browsertest.Open(t, ctx, slot("12:00"))
+			assert.Contains(t, browsertest.Text(t, ctx, "#pay-within"), "tendrás 20 minutos después de reservar para pagarla")
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "slot-pay-within")
+			browsertest.Open(t, ctx, slot("10:00"))
+			assert.Contains(t, browsertest.Text(t, ctx, "#held-until"), "si no se paga antes de las 08:20, se libera")
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "slot-held")
+
+			require.Equal(t, 1, c.releaseAfter(t, 21*time.Minute))
+			browsertest.Open(t, ctx, fmt.Sprintf("%s/app/bookings/%d", c.app.URL, held))
+			assert.Equal(t, "Liberada: no se pagó a tiempo", browsertest.Text(t, ctx, "#state"))
+			assert.Contains(t, browsertest.Text(t, ctx, "#released"), "Esta reserva se liberó porque no se pagó a tiempo")
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "released")
 		})
 	}
 }

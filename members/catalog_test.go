@@ -48,10 +48,10 @@ func TestCatalog_appKeys(t *testing.T) {
 	for _, k := range notices {
 		keys[k] = true
 	}
-	for _, k := range []string{"booked", "cancelled", "reported"} {
+	for _, k := range []string{"booked", "held", "cancelled", "reported"} {
 		keys["app.booking.done."+k] = true
 	}
-	for _, k := range []string{"cancelled", "paid", "pending", "owes"} {
+	for _, k := range []string{"released", "cancelled", "paid", "pending", "owes"} {
 		keys["app.state."+k] = true
 	}
 	for _, k := range []string{payments.DetailPending, payments.DetailCompleted, payments.DetailFailed, payments.DetailRefunded} {
@@ -79,7 +79,7 @@ func TestCatalog_appKeys(t *testing.T) {
 		booking.ErrRuleTooFarAhead, booking.ErrRuleBookingLimit, booking.ErrRuleCancelWindow, booking.ErrCourtTaken, booking.ErrBookingCancelled,
 		payments.ErrClaimAboveDebt, payments.ErrClaimsAboveDebt, payments.ErrClaimRepeated, payments.ErrTooManyClaims,
 		payments.ErrReceiptType, payments.ErrReceiptTooLarge, classes.ErrAlreadyEnrolled, payments.ErrNothingOwed, payments.ErrNoGateway,
-		payments.ErrGatewayUnavailable, payments.ErrCentsOnline} {
+		payments.ErrGatewayUnavailable, payments.ErrCentsOnline, booking.ErrHoldExpired} {
 		keys["err."+strings.ReplaceAll(clubhouse.AsError(e).Code, " ", "_")] = true
 	}
 	for _, tag := range []string{"es-CO", "en"} {

@@ -261,6 +261,9 @@ type bookingView struct {
 	// MayRefund says the person is an admin, whom the page offers the
 	// refund of a completed payment (payments.Service.Refund judges it).
 	MayRefund bool
+	// HoldUntil is the instant until which the client's booking awaits
+	// its payment (booking.Rules.PaymentRequired), nil when it does not.
+	HoldUntil *time.Time
 }
 
 // bookingPage shows a booking: its client, times, price and how it was
@@ -287,6 +290,12 @@ func (v bookingView) Hold() string {
 	return ""
 }
 
+// NotPaid tells whether e is the booking's release for not being paid in
+// time, whose reason the page says in the person's words.
+func (bookingView) NotPaid(e booking.HistoryEntry) bool {
+	return e.Actor == booking.ReleasedBy && e.Reason != nil && *e.Reason == booking.ReasonNotPaid
+}
+
 // CancelledBy names who cancelled the booking, or "".
 func (v bookingView) CancelledBy() string {
 	if v.Booking.CancelledBy == nil {
@@ -301,9 +310,13 @@ func (p *Panel) bookingFile(r *http.Request, id int64) (bookingView, error) {
 	if err != nil {
 		return bookingView{}, err
 	}
-	return bookingView{BookingFile: file, Owed: file.Amount.Debt(), Form: map[string]string{}, Reference: "desk-" + rand.Text(),
+	v := bookingView{BookingFile: file, Owed: file.Amount.Debt(), Form: map[string]string{}, Reference: "desk-" + rand.Text(),
 		WindowOpen: file.CancelBefore.After(c.Club.Bookings.Now()), Online: c.Club.Payments.CheckGateway() == nil,
-		MayRefund: c.Actor.Has(clubhouse.RoleAdmin)}, nil
+		MayRefund: c.Actor.Has(clubhouse.RoleAdmin)}
+	if file.Booking.AwaitsPayment(c.Club.Now()) {
+		v.HoldUntil = file.Booking.HoldExpiresAt
+	}
+	return v, nil
 }
 
 // checkoutView is the data of the page of a booking's pay link.

@@ -60,6 +60,37 @@ func (dc *deskClub) get(t *testing.T, id int64) booking.Reservation {
 	return r
 }
 
+// TestBooking_paymentHold: the page of a client's booking awaiting its
+// payment says until when, and that a payment at the desk confirms it;
+// once released for not being paid in time, it says so where it would
+// name who cancelled it, with the reason in its history.
+func TestBooking_paymentHold(t *testing.T) {
+	t.Parallel()
+	dc := newDeskClub(t)
+	dc.requirePayment(t)
+	held := dc.clientBooks(t, dc.club.Member("Eva", "Mora"), dc.courts[0].ID, "10:00", "11:00")
+	until := dc.holdTime(t, held)
+	d := signedDesk(t, dc)
+	path := fmt.Sprintf("/panel/bookings/%d", held.ID)
+
+	res := d.get(path)
+	require.Equal(t, http.StatusOK, res.Status, res.Body)
+	assert.Contains(t, res.Body, `<dd id="state">Esperando el pago hasta las `+until+` · Sin pagar</dd>`)
+	assert.Contains(t, res.Body, `<p id="hold" class="notice">El cliente la reservó en la app y debe pagarla en línea antes de esa hora`)
+	assert.Contains(t, res.Body, `id="pay"`, "the desk may take its payment")
+
+	assert.Equal(t, 1, dc.releaseLater(t))
+	res = d.get(path)
+	require.Equal(t, http.StatusOK, res.Status, res.Body)
+	assert.Contains(t, res.Body, `<dd id="state">Liberada: no se pagó a tiempo</dd>`)
+	assert.NotContains(t, res.Body, "Cancelada por")
+	assert.NotContains(t, res.Body, `id="hold"`)
+	assert.Contains(t, res.Body, "· system · Razón: no se pagó a tiempo</li>", "the system's reason in the page's words")
+
+	res = d.Get(fmt.Sprintf("/panel/bookings/%d", dc.club.Reservation(dc.courts[1].ID, dc.typ.ID, 0, dc.at("10:00"), dc.at("11:00")).ID))
+	assert.Contains(t, res.Body, `<dd id="state">Sin pagar</dd>`, "a staff booking awaits nothing")
+}
+
 // TestBook_fromAFreeCell: the cell's link opens the form with its court
 // and time; a search finds the client; the price shows before booking;
 // booking goes to the booking's page, whose history says who made it.

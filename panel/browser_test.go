@@ -66,7 +66,10 @@ func TestBrowser_signIn(t *testing.T) {
 
 // TestBrowser_dayLive: two desks show the same day; a booking made
 // elsewhere appears on both grids without a reload, through the realtime
-// relay that the pages' sessions open. The grid passes axe-core.
+// relay that the pages' sessions open. A client's booking awaiting its
+// payment shows as such on the grid and on its page, and its page says
+// when it was released for not being paid in time. The grid and the
+// pages pass axe-core.
 func TestBrowser_dayLive(t *testing.T) {
 	t.Parallel()
 	dc := newDeskClub(t, apptest.WithRealtime(app.RealtimeLimits{}))
@@ -75,6 +78,9 @@ func TestBrowser_dayLive(t *testing.T) {
 	ana := dc.club.Client("Ana", "Ruiz")
 	first := dc.club.Reservation(dc.courts[0].ID, dc.typ.ID, ana.ID, dc.at("09:00"), dc.at("10:30"))
 	dc.pay(t, first.ID, "")
+	dc.requirePayment(t)
+	held := dc.clientBooks(t, dc.club.Member("Eva", "Mora"), dc.courts[1].ID, "11:00", "12:00")
+	until := dc.holdTime(t, held)
 	date := dc.tomorrow.Format("2006-01-02")
 
 	desks := []context.Context{browsertest.New(t, browsertest.WithLanguage("es-CO,es")), browsertest.New(t, browsertest.WithLanguage("es-CO,es"))}
@@ -86,6 +92,7 @@ func TestBrowser_dayLive(t *testing.T) {
 			chromedp.Evaluate[chromedp.Void](`window.notReloaded = true`),
 		))
 	}
+	assert.Equal(t, "Por pagar hasta las "+until, browsertest.Text(t, desks[0], fmt.Sprintf(`td[data-booking="%d"] .b-state`, held.ID)))
 	browsertest.RequireAccessible(t, desks[0])
 	browsertest.Screenshot(t, desks[0], "day")
 
@@ -101,6 +108,19 @@ func TestBrowser_dayLive(t *testing.T) {
 		assert.Contains(t, browsertest.Text(t, ctx, fmt.Sprintf(`td[data-booking="%d"]`, made.ID)), "Sin pagar")
 	}
 	browsertest.Screenshot(t, desks[1], "day-after")
+
+	ctx := desks[1]
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`td[data-booking="%d"] > a`, held.ID))),
+		chromedp.WaitVisible(chromedp.ID("hold"))))
+	assert.Equal(t, "Esperando el pago hasta las "+until+" · Sin pagar", browsertest.Text(t, ctx, "#state"))
+	browsertest.RequireAccessible(t, ctx)
+	browsertest.Screenshot(t, ctx, "held")
+	require.Equal(t, 1, dc.releaseLater(t))
+	browsertest.Open(t, ctx, fmt.Sprintf("%s/panel/bookings/%d", dc.app.URL, held.ID))
+	assert.Equal(t, "Liberada: no se pagó a tiempo", browsertest.Text(t, ctx, "#state"))
+	assert.Contains(t, browsertest.Text(t, ctx, "#history"), "Razón: no se pagó a tiempo")
+	browsertest.RequireAccessible(t, ctx)
+	browsertest.Screenshot(t, ctx, "released")
 }
 
 // TestBrowser_clients: with JavaScript on and off, the desk opens the

@@ -10,7 +10,9 @@ import (
 )
 
 // The desk's day: one column per court, a row per 30 minutes from the
-// club's opening to its closing, each booking a block over its rows.
+// club's opening to its closing, each booking a block over its rows; a
+// client's booking that awaits its payment (booking.Rules.PaymentRequired)
+// says until when, from the desk's own read.
 
 // dayView is the data of the day grid.
 type dayView struct {
@@ -28,13 +30,16 @@ type gridRow struct {
 }
 
 // gridCell is a court's cell of a row: a booking's block (Booking, over
-// Span rows) or a slot to book (Open tells whether the club is open then).
+// Span rows; HoldUntil, the instant until which it awaits its payment,
+// nil when it does not) or a slot to book (Open tells whether the club is
+// open then).
 type gridCell struct {
-	Court   booking.Court
-	At      time.Time
-	Open    bool
-	Booking *booking.DeskBooking
-	Span    int
+	Court     booking.Court
+	At        time.Time
+	Open      bool
+	Booking   *booking.DeskBooking
+	Span      int
+	HoldUntil *time.Time
 }
 
 // Hold names what holds a booking ("class", "event"), or "".
@@ -81,15 +86,16 @@ func (p *Panel) day(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	data := dayView{DeskDay: d, Prev: d.Day.AddDate(0, 0, -1), Next: d.Day.AddDate(0, 0, 1), Today: today, Rows: gridRows(d)}
+	data := dayView{DeskDay: d, Prev: d.Day.AddDate(0, 0, -1), Next: d.Day.AddDate(0, 0, 1), Today: today, Rows: gridRows(d, c.Now())}
 	return p.rd.Render(w, r, http.StatusOK, "day.html", view(r, data))
 }
 
 // gridRows lays the day's bookings over its rows: a booking's block
 // starts at its first row on the grid (its start, or the grid's first row
 // for one that began before) and covers its rows up to its end or the
-// grid's; the cells it covers are left out of their rows.
-func gridRows(d booking.DeskDay) []gridRow {
+// grid's; the cells it covers are left out of their rows. A booking
+// awaiting its payment at now (an instant) carries its hold.
+func gridRows(d booking.DeskDay, now time.Time) []gridRow {
 	slots := d.Slots()
 	step := pricing.SlotMinutes * time.Minute
 	index := func(t time.Time) int {
@@ -120,7 +126,11 @@ func gridRows(d booking.DeskDay) []gridRow {
 			if b := starts[court.ID][i]; b != nil {
 				end := index(b.Checkout.Add(step - 1))
 				covered[court.ID] = end
-				rows[i].Cells = append(rows[i].Cells, gridCell{Court: court, At: at, Booking: b, Span: end - i})
+				cell := gridCell{Court: court, At: at, Booking: b, Span: end - i}
+				if b.AwaitsPayment(now) {
+					cell.HoldUntil = b.HoldExpiresAt
+				}
+				rows[i].Cells = append(rows[i].Cells, cell)
 				continue
 			}
 			rows[i].Cells = append(rows[i].Cells, gridCell{Court: court, At: at, Open: d.Open(at), Span: 1})

@@ -76,6 +76,45 @@ func (dc *deskClub) price(t testing.TB, id int64) decimal.Decimal {
 	return q.Amount.FinalPrice
 }
 
+// requirePayment makes the club hold its clients' bookings until paid,
+// for 20 minutes.
+func (dc *deskClub) requirePayment(t testing.TB) {
+	t.Helper()
+	_, err := dc.club.Booking.Rules.Change(context.Background(), dc.club.Staff, booking.RulesChange{
+		PaymentRequired: clubhouse.Some(true), PaymentHoldMinutes: clubhouse.Some(20)})
+	require.NoError(t, err)
+}
+
+// clientBooks books the court with id court from to (hh:mm of tomorrow)
+// as m does in the members' app: with requirePayment, the booking awaits
+// its payment.
+func (dc *deskClub) clientBooks(t testing.TB, m fixture.Member, court int64, from, to string) booking.Reservation {
+	t.Helper()
+	r, err := dc.club.Booking.Bookings.ClientCreate(context.Background(), m.Actor, booking.BookingInput{CourtID: clubhouse.Some(court),
+		ReservationTypeID: clubhouse.Some(dc.typ.ID), Checking: clubhouse.Some(fixture.Wall(t, dc.at(from))),
+		Checkout: clubhouse.Some(fixture.Wall(t, dc.at(to)))})
+	require.NoError(t, err)
+	return r
+}
+
+// releaseLater moves the club's clock past the holds of the bookings made
+// now and releases those not paid, as the club's job does.
+func (dc *deskClub) releaseLater(t testing.TB) int {
+	t.Helper()
+	dc.club.Clock.Advance(21 * time.Minute)
+	n, err := dc.club.Booking.Bookings.ReleaseUnpaid(context.Background())
+	require.NoError(t, err)
+	return n
+}
+
+// holdTime is the time of day at which the booking's payment hold expires,
+// as the panel writes it.
+func (dc *deskClub) holdTime(t testing.TB, r booking.Reservation) string {
+	t.Helper()
+	require.NotNil(t, r.HoldExpiresAt, "booking %d awaits its payment", r.ID)
+	return r.HoldExpiresAt.In(dc.app.Config.ClubTimezone).Format("15:04")
+}
+
 // cellOf returns the <td> of the booking with id in page.
 func cellOf(t *testing.T, page string, id int64) string {
 	t.Helper()
@@ -150,6 +189,39 @@ func TestDay_grid(t *testing.T) {
 
 	assert.Contains(t, page, fmt.Sprintf(`href="/panel/?date=%s" rel="prev"`, dc.tomorrow.AddDate(0, 0, -1).Format("2006-01-02")))
 	assert.Contains(t, page, fmt.Sprintf(`href="/panel/?date=%s" rel="next"`, dc.tomorrow.AddDate(0, 0, 1).Format("2006-01-02")))
+}
+
+// TestDay_paymentHold: a client's booking awaiting its payment is drawn
+// dashed, with the badge "Por pagar" and until when in words; one paid at
+// the desk is paid like any other, a staff booking is never held, and one
+// released for not being paid in time leaves its court free.
+func TestDay_paymentHold(t *testing.T) {
+	t.Parallel()
+	dc := newDeskClub(t)
+	dc.requirePayment(t)
+	eva := dc.club.Member("Eva", "Mora")
+	held := dc.clientBooks(t, eva, dc.courts[0].ID, "10:00", "11:00")
+	paid := dc.clientBooks(t, eva, dc.courts[1].ID, "10:00", "11:00")
+	dc.pay(t, paid.ID, "")
+	staff := dc.club.Reservation(dc.courts[0].ID, dc.typ.ID, eva.Client.ID, dc.at("12:00"), dc.at("13:00"))
+	until := dc.holdTime(t, held)
+	d := signedDesk(t, dc)
+	date := dc.tomorrow.Format("2006-01-02")
+
+	page := d.get("/panel/?date=" + date).Body
+	block := cellOf(t, page, held.ID)
+	assert.Contains(t, block, `class="block pay-unpaid awaiting"`)
+	assert.Contains(t, block, `<span class="b-state"><span class="b-hold" title="Reserva de un cliente que espera su pago en línea: `+
+		`se libera si no se paga antes de las `+until+`.">Por pagar</span> hasta las `+until+`</span>`)
+	assert.NotContains(t, block, "Sin pagar")
+	assert.Contains(t, cellOf(t, page, paid.ID), `class="block pay-paid"`, "a completed payment confirms it")
+	assert.Contains(t, cellOf(t, page, staff.ID), `class="block pay-unpaid"`, "staff bookings are not held")
+	assert.Contains(t, page, "«Por pagar», con borde punteado")
+
+	assert.Equal(t, 1, dc.releaseLater(t))
+	page = d.get("/panel/?date=" + date).Body
+	assert.NotContains(t, page, fmt.Sprintf(`data-booking="%d"`, held.ID), "released, its court is free")
+	assert.Contains(t, page, fmt.Sprintf(`/panel/bookings/new?court=%d&amp;date=%s&amp;start=10%%3a00`, dc.courts[0].ID, date))
 }
 
 // TestDay_refusals: a bad date comes back with the field's message; a
