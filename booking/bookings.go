@@ -372,6 +372,11 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 		if err := b.store.update(ctx, tx, r); err != nil {
 			return err
 		}
+		if r.HoldExpiresAt != nil && r.Checking != before.Checking { // a booking awaiting its payment is held until its start at the latest
+			if err := b.store.holdUntil(ctx, tx, id, b.instant(r.Checking)); err != nil {
+				return err
+			}
+		}
 		if e.action != ActionChanged || e.reason != nil || !sameFields(before, r) {
 			if err := (historyStore{}).add(ctx, tx, id, e); err != nil {
 				return err

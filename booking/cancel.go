@@ -133,7 +133,7 @@ func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, own
 				return ErrRuleCancelWindow.Withf("Club rule cancel_window_minutes: a booking is cancelled before its start; this one started at %s.", stamp(from.Start))
 			}
 		}
-		if err := b.store.setCancelled(ctx, tx, id, e.by, e.at); err != nil {
+		if err := b.store.setCancelled(ctx, tx, id, e.by, e.at, false); err != nil {
 			return err
 		}
 		if err := (historyStore{}).add(ctx, tx, id, e); err != nil {

@@ -41,13 +41,13 @@ type SlotCheck struct {
 	CancelBefore time.Time
 	// HeldUntil is set when the court is taken only by bookings awaiting
 	// their payment (Reservation.HoldExpiresAt): the instant the last of
-	// their holds expires, after which the slot is free unless they are
-	// paid.
+	// their holds expires (now, when they have expired and are being
+	// released), after which the slot is free unless they are paid.
 	HeldUntil *time.Time
-	// PayBy is set by ClientCheck when the club requires payment and the
-	// slot has a price: the instant by which the client would have to pay
-	// the booking they made now (see Rules.PaymentHold).
-	PayBy *time.Time
+	// PayWithin is set by ClientCheck when the club requires payment and
+	// the slot has a price: how long the client would have to pay the
+	// booking they made now (see Rules.PaymentHold), 0 otherwise.
+	PayWithin time.Duration
 }
 
 // Check answers in one call whether staff may book the slot of in for a
@@ -120,13 +120,17 @@ func (b *Bookings) check(ctx context.Context, in CheckInput, client *int64, own 
 		return SlotCheck{}, err
 	}
 	out := SlotCheck{CanBook: q.Available, Reason: q.Refused, Quote: q, CancelBefore: rules.CancelBefore(in.ReservationTypeID, q.Span.Start)}
-	if until, ok := rules.PaymentHold(b.now(), b.instant(q.Span.Start)); own && ok && q.Amount.FinalPrice.IsPositive() {
-		out.PayBy = &until
+	now := b.now()
+	if until, ok := rules.PaymentHold(now, b.instant(q.Span.Start)); own && ok && q.Amount.FinalPrice.IsPositive() {
+		out.PayWithin = until.Sub(now)
 	}
 	if !q.Available && q.Refused == nil {
 		out.Reason = ErrCourtTaken
 		if out.HeldUntil, err = b.store.heldUntil(ctx, b.db, q.Court.ID, q.Span, in.ExcludeID); err != nil {
 			return SlotCheck{}, fmt.Errorf("check slot: %w", err)
+		}
+		if out.HeldUntil != nil && out.HeldUntil.Before(now) { // expired, and being released
+			out.HeldUntil = &now
 		}
 	}
 	return out, nil

@@ -18,8 +18,10 @@ import (
 // after it is made (never past its start). A completed payment on it,
 // online or at the desk, confirms it in the payment's own transaction (the
 // database does, migration 00042), and it is a booking like any other;
-// one not paid by then is released by ReleaseUnpaid: cancelled by the
-// system for ReasonNotPaid, its court free again, its client told. Staff
+// one not paid by then is released by ReleaseUnpaid, ReleaseGrace later:
+// cancelled by the system for ReasonNotPaid, its court free again, its
+// client told. A check-in ends the wait too: the desk admitted the players
+// and collects what they owe. Staff
 // bookings are not held: the desk takes their payment.
 
 // ReasonNotPaid is the reason in the history of a booking released
@@ -33,7 +35,14 @@ const (
 // ErrHoldExpired is returned when a booking whose payment hold has expired
 // would be paid online: it is released (or is about to be).
 var ErrHoldExpired = clubhouse.Errorf(clubhouse.Conflict, "payment time over",
-	"The time to pay for this booking has run out: it is released and its court is free. Book again.")
+	"The time to pay for this booking has run out: it is being released. Book again.")
+
+// ReleaseGrace is how long after its hold expires an unpaid booking is
+// released: the gateway's checkout expires with the hold, and a payment
+// approved just before then, whose notification is on its way, still
+// confirms the booking (payments judge an approval by its time at the
+// gateway).
+const ReleaseGrace = 2 * time.Minute
 
 // releaseBatch is how many expired holds ReleaseUnpaid takes at a time.
 const releaseBatch = 100
@@ -72,8 +81,9 @@ func (b *Bookings) UnpaidJob(interval time.Duration) clubhouse.Job {
 	})
 }
 
-// ReleaseUnpaid releases every booking whose payment hold expired: it is
-// cancelled by ReleasedBy for ReasonNotPaid, which its history keeps, its
+// ReleaseUnpaid releases every booking whose payment hold expired
+// ReleaseGrace ago or more: it is cancelled by ReleasedBy for
+// ReasonNotPaid, which its history keeps (Reservation.ReleasedUnpaid), its
 // court is free again, and its client is told (the mail
 // mail.KindBookingReleased, and the booking's messages). It works in
 // batches, one transaction each, and returns how many it released. A
@@ -94,7 +104,7 @@ func (b *Bookings) ReleaseUnpaid(ctx context.Context) (int, error) {
 			e.reason = &why
 			var ids []int64
 			if err := tx.SelectContext(ctx, &ids, `SELECT id FROM reservations WHERE hold_expires_at <= $1
-				ORDER BY hold_expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`, e.at, releaseBatch); err != nil {
+				ORDER BY hold_expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`, e.at.Add(-ReleaseGrace), releaseBatch); err != nil {
 				return fmt.Errorf("take the unpaid bookings: %w", err)
 			}
 			for _, id := range ids {
@@ -102,7 +112,7 @@ func (b *Bookings) ReleaseUnpaid(ctx context.Context) (int, error) {
 				if err != nil {
 					return err
 				}
-				if err := b.store.setCancelled(ctx, tx, id, e.by, e.at); err != nil {
+				if err := b.store.setCancelled(ctx, tx, id, e.by, e.at, true); err != nil {
 					return err
 				}
 				if err := (historyStore{}).add(ctx, tx, id, e); err != nil {

@@ -73,12 +73,9 @@ type Reservation struct {
 	// released when not paid by then (Bookings.ReleaseUnpaid). A
 	// completed payment confirms it, and clears it.
 	HoldExpiresAt *time.Time `db:"hold_expires_at"`
-}
-
-// Released reports whether the booking was cancelled because it was not
-// paid in time (Bookings.ReleaseUnpaid).
-func (r Reservation) Released() bool {
-	return r.CancelledAt != nil && r.CancelledBy != nil && *r.CancelledBy == ReleasedBy
+	// ReleasedUnpaid is set on a booking cancelled because it was not
+	// paid in time (Bookings.ReleaseUnpaid); no payment completes on it.
+	ReleasedUnpaid bool `db:"released_unpaid"`
 }
 
 // AwaitsPayment reports whether the booking awaits its payment at now (an

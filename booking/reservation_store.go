@@ -47,7 +47,7 @@ func mapReservationErr(err error) error {
 const reservationColumns = `r.id, r.operator_id, r.client_id, r.court_id, r.reservation_type_id, r.reservation_status_id,
 	r.checking, r.checkout, r.notes, r.series_id, r.coupon_id, r.contract_id, r.created_at, r.updated_at,
 	r.rules_overridden_by, r.rules_overridden_at, r.cancelled_by, r.cancelled_at, r.no_show_by, r.no_show_at,
-	r.checked_in_by, r.checked_in_at, r.held_by, r.holder_id, r.hold_expires_at`
+	r.checked_in_by, r.checked_in_at, r.held_by, r.holder_id, r.hold_expires_at, r.released_unpaid`
 
 // reservationSelect reads bookings with their names (reservationNames)
 // from reservationFrom.
@@ -293,6 +293,14 @@ func (reservationStore) conflict(ctx context.Context, q sqldb.Queryer, court int
 	return id, err
 }
 
+// holdUntil makes the booking with id, when it awaits its payment, await
+// it until at at the latest.
+func (reservationStore) holdUntil(ctx context.Context, q sqldb.Queryer, id int64, at time.Time) error {
+	_, err := q.ExecContext(ctx, `UPDATE reservations SET hold_expires_at = LEAST(hold_expires_at, $2)
+		WHERE id = $1 AND hold_expires_at IS NOT NULL`, id, at)
+	return err
+}
+
 // heldUntil returns, when every booking of court that overlaps s (but the
 // one with id except) awaits its payment, the latest of their holds; nil
 // when one does not, or none overlaps.
@@ -354,12 +362,13 @@ func (reservationStore) delete(ctx context.Context, q sqldb.Queryer, ids []int64
 // errBookingInUse is returned when a deleted booking is still referenced.
 var errBookingInUse = clubhouse.ErrInUse.Withf("A booking still has payments; delete those first.")
 
-// setCancelled records that who cancelled the booking with id at at.
+// setCancelled records that who cancelled the booking with id at at;
+// unpaid, that it was released because it was not paid in time.
 // Errors: ErrHeld when the booking is held and the caller does not act as
 // its holder.
-func (reservationStore) setCancelled(ctx context.Context, q sqldb.Queryer, id int64, who string, at time.Time) error {
-	_, err := q.ExecContext(ctx, `UPDATE reservations SET cancelled_by = $2, cancelled_at = $3, hold_expires_at = NULL, updated_at = now()
-		WHERE id = $1`, id, who, at)
+func (reservationStore) setCancelled(ctx context.Context, q sqldb.Queryer, id int64, who string, at time.Time, unpaid bool) error {
+	_, err := q.ExecContext(ctx, `UPDATE reservations SET cancelled_by = $2, cancelled_at = $3, hold_expires_at = NULL,
+		released_unpaid = $4, updated_at = now() WHERE id = $1`, id, who, at, unpaid)
 	if held := mapHeld(err); held != err {
 		return held
 	}
@@ -384,10 +393,13 @@ func (reservationStore) setNoShow(ctx context.Context, q sqldb.Queryer, id int64
 }
 
 // setCheckedIn records that who checked the booking with id in at at, or
-// clears the check-in when who is nil. Errors: ErrNoShowMarked for a
-// booking marked a no-show, ErrBookingCancelled, ErrHeld.
+// clears the check-in when who is nil. A check-in ends the booking's wait
+// for its payment: the desk admitted its players, and collects what they
+// owe. Errors: ErrNoShowMarked for a booking marked a no-show,
+// ErrBookingCancelled, ErrHeld.
 func (reservationStore) setCheckedIn(ctx context.Context, q sqldb.Queryer, id int64, who *string, at *time.Time) error {
-	_, err := q.ExecContext(ctx, `UPDATE reservations SET checked_in_by = $2, checked_in_at = $3, updated_at = now() WHERE id = $1`,
+	_, err := q.ExecContext(ctx, `UPDATE reservations SET checked_in_by = $2, checked_in_at = $3,
+		hold_expires_at = CASE WHEN $3::timestamptz IS NULL THEN hold_expires_at END, updated_at = now() WHERE id = $1`,
 		id, who, at)
 	return mapMark(err, ErrNoShowMarked)
 }

@@ -162,7 +162,7 @@ func (b *Bookings) CancelHeld(ctx context.Context, tx *sqlx.Tx, by clubhouse.Act
 		return Changes{}, ErrNoShowMarked
 	}
 	e := b.change(by, ActionCancelled)
-	err = asHolder(ctx, tx, h, func() error { return b.store.setCancelled(ctx, tx, id, e.by, e.at) })
+	err = asHolder(ctx, tx, h, func() error { return b.store.setCancelled(ctx, tx, id, e.by, e.at, false) })
 	if err != nil {
 		return Changes{}, err
 	}

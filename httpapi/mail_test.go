@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
@@ -236,7 +237,7 @@ func TestMail_paymentHold(t *testing.T) {
 	assert.Equal(t, "Club de Prueba: pay for your booking of Monday, March 4, 2030 at 10:00 before "+until.Format("15:04"), english.Subject)
 	app.AsAdmin().Post(path("/api/admin/booking/%d/payment", paid), map[string]any{"amount": 60000, "transaction_id": "desk-1", "status": true}).Status(t, http.StatusCreated)
 
-	clock.Advance(6 * time.Minute)
+	clock.Advance(5*time.Minute + booking.ReleaseGrace)
 	app.RunJobs(app.Job("booking_payment_holds"))
 	got := server.Wait(t, "ana@test.club", 2, 10*time.Second)
 	assert.Equal(t, "Club de Prueba: se liberó tu reserva del lunes 4 de marzo de 2030 a las 10:00", got[1].Subject)

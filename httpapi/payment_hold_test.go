@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/compose/app"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 	"github.com/clubhouse-go/clubhouse/payments/wompi/wompitest"
@@ -88,7 +89,7 @@ func TestPaymentHold_endToEnd(t *testing.T) {
 	require.NoError(t, err)
 	bob, _ := withClient(t, g.App, "bob@test.club")
 	bob.Post("/api/account/bookings", c.slot(c.courtA, "2030-03-06T10:00:00", "2030-03-06T11:00:00")).Status(t, http.StatusConflict)
-	clock.Advance(6 * time.Minute)
+	clock.Advance(5*time.Minute + booking.ReleaseGrace)
 	g.ana.Post(path("/api/account/bookings/%d/checkout", unpaid), nil).Status(t, http.StatusConflict).Error(t, "payment time over")
 	g.RunJobs(g.Job("booking_payment_holds"))
 	require.Eventually(t, func() bool {

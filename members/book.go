@@ -146,7 +146,7 @@ type slotPage struct {
 	Check   *booking.SlotCheck
 	Now     time.Time // the club's wall time when it was checked
 	// PayWithin is how many minutes the member will have to pay the
-	// booking online once made (booking.SlotCheck.PayBy), 0 when the club
+	// booking online once made (booking.SlotCheck.PayWithin), 0 when the club
 	// requires no payment or the slot costs nothing.
 	PayWithin int
 	// NoRecord is set when the member has no client record yet: the page
@@ -221,9 +221,7 @@ func (a *App) checkSlot(r *http.Request, s *slotPage) error {
 		return err
 	}
 	s.Check, s.Now = &c, v.Club.Bookings.Now()
-	if c.PayBy != nil {
-		s.PayWithin = int(c.PayBy.Sub(v.Club.Now()) / time.Minute)
-	}
+	s.PayWithin = int(c.PayWithin.Round(time.Minute) / time.Minute)
 	return nil
 }
 

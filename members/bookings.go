@@ -130,7 +130,7 @@ func (b bookingRow) Started() bool { return !b.Booking.Checking.After(b.Now) }
 // waiting for staff, or owed.
 func (b bookingRow) State() string {
 	switch {
-	case b.Booking.Released():
+	case b.Booking.ReleasedUnpaid:
 		return "released"
 	case b.Booking.CancelledAt != nil:
 		return "cancelled"

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/browsertest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/webtest"
 )
@@ -218,7 +219,7 @@ func TestBrowser_waitlistLateCancelAndHold(t *testing.T) {
 			browsertest.RequireAccessible(t, ctx)
 			browsertest.Screenshot(t, ctx, "slot-held")
 
-			require.Equal(t, 1, c.releaseAfter(t, 21*time.Minute))
+			require.Equal(t, 1, c.releaseAfter(t, 20*time.Minute+booking.ReleaseGrace))
 			browsertest.Open(t, ctx, fmt.Sprintf("%s/app/bookings/%d", c.app.URL, held))
 			assert.Equal(t, "Liberada: no se pagó a tiempo", browsertest.Text(t, ctx, "#state"))
 			assert.Contains(t, browsertest.Text(t, ctx, "#released"), "Esta reserva se liberó porque no se pagó a tiempo")

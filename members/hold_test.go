@@ -108,7 +108,7 @@ func TestHold_bookAndPayInTime(t *testing.T) {
 	require.Equal(t, http.StatusOK, page.Status, page.Body)
 	assert.Contains(t, page.Body, `id="checkout-link"`, "the button opens the checkout")
 
-	assert.Equal(t, 2, c.releaseAfter(t, 21*time.Minute), "neither was paid in time")
+	assert.Equal(t, 2, c.releaseAfter(t, 20*time.Minute+booking.ReleaseGrace), "neither was paid in time")
 	page = c.b.Get(path)
 	require.Equal(t, http.StatusOK, page.Status)
 	assert.NotContains(t, page.Body, `id="hold"`)

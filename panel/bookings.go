@@ -292,8 +292,8 @@ func (v bookingView) Hold() string {
 
 // NotPaid tells whether e is the booking's release for not being paid in
 // time, whose reason the page says in the person's words.
-func (bookingView) NotPaid(e booking.HistoryEntry) bool {
-	return e.Actor == booking.ReleasedBy && e.Reason != nil && *e.Reason == booking.ReasonNotPaid
+func (v bookingView) NotPaid(e booking.HistoryEntry) bool {
+	return v.Booking.ReleasedUnpaid && e.Action == booking.ActionCancelled
 }
 
 // CancelledBy names who cancelled the booking, or "".

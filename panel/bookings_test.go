@@ -68,10 +68,13 @@ func TestBooking_paymentHold(t *testing.T) {
 	t.Parallel()
 	dc := newDeskClub(t)
 	dc.requirePayment(t)
-	held := dc.clientBooks(t, dc.club.Member("Eva", "Mora"), dc.courts[0].ID, "10:00", "11:00")
+	eva := dc.club.Member("Eva", "Mora")
+	held := dc.clientBooks(t, eva, dc.courts[0].ID, "10:00", "11:00")
 	until := dc.holdTime(t, held)
 	d := signedDesk(t, dc)
 	path := fmt.Sprintf("/panel/bookings/%d", held.ID)
+	client := fmt.Sprintf("/panel/clients/%d", eva.Client.ID)
+	assert.Contains(t, d.get(client).Body, ", esperando el pago hasta las "+until+"</td>", "the client's page shows the hold")
 
 	res := d.get(path)
 	require.Equal(t, http.StatusOK, res.Status, res.Body)
@@ -86,6 +89,7 @@ func TestBooking_paymentHold(t *testing.T) {
 	assert.NotContains(t, res.Body, "Cancelada por")
 	assert.NotContains(t, res.Body, `id="hold"`)
 	assert.Contains(t, res.Body, "· system · Razón: no se pagó a tiempo</li>", "the system's reason in the page's words")
+	assert.Contains(t, d.get(client).Body, "<td>Liberada: no se pagó a tiempo</td>")
 
 	res = d.Get(fmt.Sprintf("/panel/bookings/%d", dc.club.Reservation(dc.courts[1].ID, dc.typ.ID, 0, dc.at("10:00"), dc.at("11:00")).ID))
 	assert.Contains(t, res.Body, `<dd id="state">Sin pagar</dd>`, "a staff booking awaits nothing")

@@ -101,7 +101,7 @@ func (dc *deskClub) clientBooks(t testing.TB, m fixture.Member, court int64, fro
 // now and releases those not paid, as the club's job does.
 func (dc *deskClub) releaseLater(t testing.TB) int {
 	t.Helper()
-	dc.club.Clock.Advance(21 * time.Minute)
+	dc.club.Clock.Advance(20*time.Minute + booking.ReleaseGrace)
 	n, err := dc.club.Booking.Bookings.ReleaseUnpaid(context.Background())
 	require.NoError(t, err)
 	return n

@@ -203,14 +203,15 @@ type lateness struct {
 	Expired bool
 }
 
-// late is why a's booking (or enrollment) can no longer be paid at now,
+// late is why a's booking (or enrollment) can no longer be paid by a
+// transaction approved at approved (at now when zero, or later than now),
 // when no payment with transaction id txid completed it before: it was
-// cancelled, or its payment hold has expired (it is released soon after,
-// booking.Bookings.ReleaseUnpaid); nil when it can be paid. The booking is
+// cancelled, or its payment hold had expired by then (it is released
+// soon after, booking.Bookings.ReleaseUnpaid); nil when it can be paid. The booking is
 // locked until the transaction ends, so that it is neither cancelled nor
 // released while its payment completes, and two payments of it complete
 // one after the other, each judging what the other left owed.
-func (store) late(ctx context.Context, q sqldb.Queryer, a Attempt, txid string, now time.Time) (*lateness, error) {
+func (store) late(ctx context.Context, q sqldb.Queryer, a Attempt, txid string, approved, now time.Time) (*lateness, error) {
 	ended, expired, table, id := "o.cancelled_at", "o.hold_expires_at", "reservations", a.BookingID
 	if a.EnrollmentID != nil { // a rejected enrollment is over too
 		ended, expired, table, id = "COALESCE(o.cancelled_at, o.rejected_at)", "NULL::timestamptz", "enrollments", a.EnrollmentID
@@ -228,7 +229,11 @@ func (store) late(ctx context.Context, q sqldb.Queryer, a Attempt, txid string, 
 		return nil, fmt.Errorf("can the booking still be paid: %w", err)
 	case row.Ended != nil:
 		return &lateness{At: *row.Ended}, nil
-	case row.Expired != nil && !row.Expired.After(now):
+	}
+	if approved.IsZero() || approved.After(now) {
+		approved = now
+	}
+	if row.Expired != nil && !row.Expired.After(approved) {
 		return &lateness{At: *row.Expired, Expired: true}, nil
 	}
 	return nil, nil

@@ -107,6 +107,21 @@ type GatewayTransaction struct {
 	Currency  string
 	Outcome   string
 	Status    string
+	// ApprovedAt is when the gateway approved the transaction (Wompi's
+	// finalized_at, Mercado Pago's date_approved); zero when it did not,
+	// or does not say.
+	ApprovedAt time.Time
+}
+
+// approvedAt reads a gateway's time of approval, zero when it is missing
+// or unreadable.
+func approvedAt(s string) time.Time {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.000-07:00"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
 }
 
 // Errors of the gateways.
@@ -198,7 +213,7 @@ func (g Wompi) Lookup(ctx context.Context, id string) (GatewayTransaction, error
 		Status: tx.Status, Outcome: OutcomePending}
 	switch tx.Status {
 	case wompi.StatusApproved:
-		out.Outcome = OutcomeCompleted
+		out.Outcome, out.ApprovedAt = OutcomeCompleted, approvedAt(tx.FinalizedAt)
 	case wompi.StatusDeclined, wompi.StatusError:
 		out.Outcome = OutcomeFailed
 	case wompi.StatusVoided:
@@ -278,7 +293,7 @@ func (g MercadoPago) Lookup(ctx context.Context, id string) (GatewayTransaction,
 		Status: p.Status, Outcome: OutcomePending}
 	switch p.Status {
 	case mercadopago.StatusApproved:
-		out.Outcome = OutcomeCompleted
+		out.Outcome, out.ApprovedAt = OutcomeCompleted, approvedAt(p.DateApproved)
 	case mercadopago.StatusRejected, mercadopago.StatusCancelled:
 		out.Outcome = OutcomeFailed
 	case mercadopago.StatusRefunded, mercadopago.StatusChargedBack:

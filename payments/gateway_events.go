@@ -269,7 +269,7 @@ func (s *Service) settleTx(ctx context.Context, tx *sqlx.Tx, gt GatewayTransacti
 	case err != nil && !errors.Is(err, ErrNotFound):
 		return Result{}, err
 	}
-	known := err == nil // the transaction has its payment already
+	completed := err == nil && p.Status // the transaction's payment is completed already: a repeat
 	if detail == DetailCompleted {
 		var other string // a checkout paid twice (a preference paid again) pays once; the second waits for staff
 		err := tx.GetContext(ctx, &other, `SELECT p.transaction_id FROM checkout_attempts a JOIN payments p ON p.id = a.payment_id
@@ -282,7 +282,7 @@ func (s *Service) settleTx(ctx context.Context, tx *sqlx.Tx, gt GatewayTransacti
 		case !errors.Is(err, sql.ErrNoRows):
 			return Result{}, fmt.Errorf("is the checkout paid: %w", err)
 		}
-		late, err := s.store.late(ctx, tx, a, gt.ID, now)
+		late, err := s.store.late(ctx, tx, a, gt.ID, gt.ApprovedAt, now)
 		if err != nil {
 			return Result{}, err
 		}
@@ -290,13 +290,16 @@ func (s *Service) settleTx(ctx context.Context, tx *sqlx.Tx, gt GatewayTransacti
 			o, _ := ownerOf(e)
 			what := "was cancelled at %s, before it was paid"
 			if late.Expired {
-				what = "awaited its payment until %s, and is released unpaid"
+				what = "awaited its payment until %s, before it was approved, and is released unpaid"
 			}
 			in.Note = fmt.Sprintf("The %s transaction %s (reference %q) was approved, but %s %d "+what+"; nothing was confirmed: refund the payer or book again.",
 				s.gateway.Name(), gt.ID, gt.Reference, o.what(), o.id, late.At.In(s.zone).Format(time.RFC3339))
 			return s.keep(ctx, tx, in)
 		}
-		if a.BookingID != nil && s.bookings != nil && !known { // paid meanwhile through another checkout, or at the desk
+		if a.BookingID != nil && !completed { // paid meanwhile through another checkout, or at the desk
+			if s.bookings == nil {
+				return Result{}, errNoBookings
+			}
 			owed, err := s.bookings.AmountOf(ctx, tx, *a.BookingID)
 			if err != nil {
 				return Result{}, err

@@ -682,3 +682,38 @@ func TestSettle_paidAnotherWay(t *testing.T) {
 	_, ok := r.paymentOf(t, late.ID)
 	assert.False(t, ok, "the desk took the payment first")
 }
+
+// TestSettle_pendingThenPaidAnotherWay: a payment the gateway first holds
+// pending (Mercado Pago's contingency) and approves after the booking was
+// paid through another checkout confirms nothing: its pending payment
+// stays, and the approval waits in the inbox for the payer's refund.
+func TestSettle_pendingThenPaidAnotherWay(t *testing.T) {
+	t.Parallel()
+	c, sm, svc := newMercadoPagoRig(t)
+	prefOf := func() string {
+		t.Helper()
+		a, err := svc.CheckoutBooking(t.Context(), c.ana, c.booking)
+		require.NoError(t, err)
+		u, err := url.Parse(a.URL)
+		require.NoError(t, err)
+		return u.Query().Get("pref_id")
+	}
+	pending, _, err := sm.Pay(t.Context(), prefOf(), "CONT")
+	require.NoError(t, err)
+	_, err = svc.SettleDue(t.Context())
+	require.NoError(t, err)
+	_, _, err = sm.Pay(t.Context(), prefOf(), "APRO")
+	require.NoError(t, err)
+	_, err = svc.SettleDue(t.Context())
+	require.NoError(t, err)
+	_, err = sm.Accredit(t.Context(), pending.ID)
+	require.NoError(t, err)
+	_, err = svc.SettleDue(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 1, count(t, c.db, `SELECT count(*) FROM payments WHERE reservation_id = $1 AND status`, c.booking), "paid once")
+	entries, err := svc.Inbox(t.Context(), desk, payments.InboxFilter{Open: true})
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	assert.Equal(t, strconv.FormatInt(pending.ID, 10), entries[0].TransactionID)
+	assert.Contains(t, *entries[0].Note, "(paid meanwhile another way)")
+}

@@ -67,43 +67,65 @@ func TestSettle_paymentHold(t *testing.T) {
 	assert.False(t, cancelled)
 }
 
-// TestSettle_holdExpired: an approval settled once the booking's hold has
-// expired confirms nothing and waits in the inbox, whether the booking is
-// released yet or not; a new checkout of it is refused; the release then
-// frees the court.
+// TestSettle_holdExpired: an approval is judged by when the gateway
+// approved it. One approved in time but notified after the hold expired,
+// before the release, confirms the booking; one approved after the hold
+// expired (through a checkout opened before the hold was set), and one
+// settled after the release, confirm nothing and wait in the inbox. A new
+// checkout of an expired hold is refused; the release frees the court
+// ReleaseGrace after the hold.
 func TestSettle_holdExpired(t *testing.T) {
 	t.Parallel()
 	r := newWompiRig(t, false)
 	until := clock().Add(20 * time.Minute)
-	r.holdFor(t, r.booking, until)
-	released := r.heldBooking(t, 1, until)
-	_, late := r.pay(t, r.booking, wompitest.CardApproved)
+	inTime := r.heldBooking(t, 1, until)
+	_, approvedInTime := r.pay(t, inTime, wompitest.CardApproved)
+	afterHold := r.heldBooking(t, 2, clock().Add(time.Hour)) // its checkout opens before its hold is set
+	a, err := r.svc.CheckoutBooking(t.Context(), r.ana, afterHold)
+	require.NoError(t, err)
+	r.holdFor(t, afterHold, until)
+	released := r.heldBooking(t, 3, until)
 	_, afterRelease := r.pay(t, released, wompitest.CardApproved)
 	r.clock.advance(21 * time.Minute) // the gateway's events arrive late
+	approvedLate := r.payForm(t, formOf(a), wompitest.CardApproved)
 	later := booking.New(r.db.DB, booking.Options{Zone: time.UTC, Now: r.clock.Now}).Bookings
 
-	_, err := r.svc.CheckoutBooking(t.Context(), r.ana, r.booking)
+	_, err = r.svc.CheckoutBooking(t.Context(), r.ana, inTime)
 	require.ErrorIs(t, err, booking.ErrHoldExpired)
-	require.NoError(t, r.receive(t, r.sw.Event(late, r.clock.Now()), ""))
-	assert.Equal(t, 1, r.settle(t))
+	for _, tx := range []string{approvedInTime.ID, approvedLate.ID} {
+		txn, ok := r.sw.Transaction(tx)
+		require.True(t, ok)
+		require.NoError(t, r.receive(t, r.sw.Event(txn, r.clock.Now()), ""))
+	}
+	assert.Equal(t, 2, r.settle(t))
 	n, err := later.ReleaseUnpaid(t.Context())
 	require.NoError(t, err)
-	assert.Equal(t, 2, n, "both holds expired unpaid")
+	assert.Zero(t, n, "within the grace after the holds")
+	r.clock.advance(booking.ReleaseGrace)
+	n, err = later.ReleaseUnpaid(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 2, n, "the holds expired unpaid")
 	require.NoError(t, r.receive(t, r.sw.Event(afterRelease, r.clock.Now()), ""))
 	assert.Equal(t, 1, r.settle(t))
 
-	for _, tx := range []string{late.ID, afterRelease.ID} {
+	p, ok := r.paymentOf(t, approvedInTime.ID)
+	require.True(t, ok, "approved in time: paid")
+	assert.Equal(t, payments.DetailCompleted, p.StatusDetail)
+	hold, cancelled := r.holdOf(t, inTime)
+	assert.Nil(t, hold)
+	assert.False(t, cancelled, "kept")
+	for _, tx := range []string{approvedLate.ID, afterRelease.ID} {
 		_, ok := r.paymentOf(t, tx)
 		assert.False(t, ok, "nothing confirmed")
 	}
 	entries, err := r.svc.Inbox(t.Context(), desk, payments.InboxFilter{Open: true})
 	require.NoError(t, err)
 	require.Len(t, entries, 2)
-	assert.Equal(t, late.ID, entries[0].TransactionID)
-	assert.Contains(t, *entries[0].Note, "awaited its payment until 2026-03-02T15:20:00Z, and is released unpaid")
+	assert.Equal(t, approvedLate.ID, entries[0].TransactionID)
+	assert.Contains(t, *entries[0].Note, "awaited its payment until 2026-03-02T15:20:00Z, before it was approved, and is released unpaid")
 	assert.Equal(t, afterRelease.ID, entries[1].TransactionID)
 	assert.Contains(t, *entries[1].Note, "was cancelled at")
-	for _, id := range []int64{r.booking, released} {
+	for _, id := range []int64{afterHold, released} {
 		hold, cancelled := r.holdOf(t, id)
 		assert.Nil(t, hold)
 		assert.True(t, cancelled, "released")
@@ -119,7 +141,7 @@ func TestSettle_racingRelease(t *testing.T) {
 	t.Parallel()
 	r := newWompiRig(t, false)
 	until := clock().Add(20 * time.Minute)
-	job := booking.New(r.db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return until.Add(time.Second) }}).Bookings
+	job := booking.New(r.db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return until.Add(booking.ReleaseGrace) }}).Bookings
 	outcomes := map[string]int{}
 	for i := range 16 {
 		id := r.heldBooking(t, i+1, until)
@@ -134,6 +156,7 @@ func TestSettle_racingRelease(t *testing.T) {
 		}()
 		go func() {
 			<-start
+			time.Sleep(time.Duration(i%4) * 2 * time.Millisecond) // the settling reads the gateway first: let it lead at times
 			_, err := job.ReleaseUnpaid(context.Background())
 			errs <- err
 		}()

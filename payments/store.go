@@ -43,6 +43,8 @@ var paymentErrors = sqldb.Mapping{
 	"payments_claim_unconfirmed_check": clubhouse.Errorf(clubhouse.Conflict, "unconfirmed claim",
 		"A payment a client reported is completed only with a gateway transaction_id."),
 	"payments_ticket_sale_frozen": ErrTicketSalePayment,
+	"payments_booking_released": booking.ErrBookingCancelled.Withf(
+		"The booking was released because it was not paid in time; no payment completes on it. Book again."),
 	"payment_refunds_payment_id_fkey": clubhouse.ErrInUse.Withf(
 		"The payment has refunds, the record of money that went back: it is kept."),
 	"payments_refunded_check": clubhouse.ErrInvalidAmount.Withf("amount must be at least what was refunded of the payment."),

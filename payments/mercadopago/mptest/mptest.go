@@ -317,6 +317,22 @@ func (s *Server) Pay(ctx context.Context, prefID, holder string) (mercadopago.Pa
 	return out, back, nil
 }
 
+// Accredit approves the pending payment with id, as Mercado Pago does
+// when its contingency resolves, and sends its notification; it returns
+// the seller's answer. Errors: an unknown payment, or one not pending.
+func (s *Server) Accredit(ctx context.Context, id int64) (int, error) {
+	s.mu.Lock()
+	pay, ok := s.payments[id]
+	if !ok || pay.Status != mercadopago.StatusPending {
+		s.mu.Unlock()
+		return 0, fmt.Errorf("no pending payment %d", id)
+	}
+	pay.Status, pay.StatusDetail = mercadopago.StatusApproved, "accredited"
+	pay.DateApproved = s.o.Now().Format("2006-01-02T15:04:05.000-07:00")
+	s.mu.Unlock()
+	return s.Notify(ctx, id), nil
+}
+
 // Notify sends the notification of the payment with id to its
 // preference's notification URL, signed, and keeps it with the seller's
 // answer, which it returns (0 when unreachable or no URL).
