@@ -23,7 +23,7 @@ const module = "github.com/clubhouse-go/clubhouse"
 
 // domain packages hold business rules; they never depend on the HTTP layer
 // or on the wiring.
-var domain = []string{"pricing", "booking", "payments", "classes", "tickets", "ledger", "push", "users", "mail"}
+var domain = []string{"pricing", "booking", "payments", "classes", "tickets", "ledger", "push", "users", "mail", "eventlog"}
 
 // frontDoors are the siblings that serve people and programs the same
 // services: the JSON API, the tool endpoint, the staff panel, the
@@ -42,11 +42,14 @@ var above = map[string][]string{
 	"ledger":   {"booking", "payments", "classes", "tickets", "push"},
 	// The users are the bottom of the domains: every other may name
 	// them, and they name none.
-	"users": {"pricing", "booking", "payments", "classes", "tickets", "ledger", "push", "mail"},
+	"users": {"pricing", "booking", "payments", "classes", "tickets", "ledger", "push", "mail", "eventlog"},
 	// The mail outbox sits on the users: the domains queue their
 	// messages in it, and it knows none of them (the words of each
 	// message are internal/frontdoor/letters').
 	"mail": {"pricing", "booking", "payments", "classes", "tickets", "ledger", "push"},
+	// The event log sits on the users too: the domains record their
+	// changes in it, and it knows none of them.
+	"eventlog": {"pricing", "booking", "payments", "classes", "tickets", "ledger", "push", "mail"},
 }
 
 // TestArchitecture enforces the dependency rules of docs/ARCHITECTURE.md

@@ -73,11 +73,9 @@ func (b *Bookings) holdForPayment(ctx context.Context, tx *sqlx.Tx, rules Rules,
 // not paid in time (ReleaseUnpaid) every interval, and fails with the
 // first error of a round.
 func (b *Bookings) UnpaidJob(interval time.Duration) clubhouse.Job {
-	return clubhouse.NewJob("booking_payment_holds", func(ctx context.Context) error {
-		return clubhouse.Repeat(ctx, interval, nil, func(ctx context.Context) error {
-			_, err := b.ReleaseUnpaid(ctx)
-			return err
-		})
+	return clubhouse.Every("booking_payment_holds", interval, func(ctx context.Context) error {
+		_, err := b.ReleaseUnpaid(ctx)
+		return err
 	})
 }
 

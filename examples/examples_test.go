@@ -70,6 +70,14 @@ var want = map[string][]string{
 		"outbox: 1 message(s)",
 		"message #1 booking_confirmed to ana@club.example: sent via log after 1 attempt(s)",
 	},
+	"eventlog": {
+		`page after "": 2 event(s)`,
+		`booking.created by desk@club.example: {"id": 1, "court": "Court 1", "checking": "2030-03-04T18:00:00"}`,
+		`payment.completed by system: {"id": 1, "amount": 60000, "booking": 1}`,
+		`page after "2": 1 event(s)`,
+		`booking.updated by system: {"id": 1, "court": "Court 1", "checking": "2030-03-04T18:00:00"}`,
+		`page after "3": 0 event(s)`,
+	},
 	"quote": {"hours 2, total 149000, per hour 74500"},
 	"tickets": {
 		"quote: 12 tickets at 18000, total 216000",

@@ -230,6 +230,9 @@ func (s *Server) routes() {
 	s.handle("POST /api/admin/payments/{id}/refund", staff, s.refundPayment)
 	s.handle("GET /api/admin/payments/inbox", staff, s.listPaymentInbox)
 	s.handle("POST /api/admin/payments/inbox/{id}/resolve", staff, s.resolvePaymentInbox)
+	// The staff and the accountants read the event log: the service lets
+	// each read what is theirs.
+	s.handle("GET /api/admin/events-log", authenticated, s.listEventsLog)
 
 	s.handle("GET /api/admin/coupons", staff, s.listCoupons)
 	s.handle("POST /api/admin/coupons", staff, s.createCoupon)

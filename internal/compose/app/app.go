@@ -168,7 +168,8 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	co := club.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: a.Auth.NewClientUser, Events: events, Objects: o.Objects, Users: people, Mail: outbox,
 		WebhookSecrets: cfg.PaymentWebhookSecrets, Pool: db.Pool, Push: push.Options{VAPID: o.VAPID, Subject: cfg.VAPIDSubject, AllowPrivateNetworks: cfg.AllowPrivateNetworks},
 		Checkout: club.Checkout{Gateway: cfg.Gateway.Gateway(), ReturnURL: strings.TrimSuffix(cfg.PublicBaseURL, "/") + members.Prefix + "pay/return",
-			NotifyURL: strings.TrimSuffix(cfg.PublicBaseURL, "/") + "/webhooks/mercadopago"}}
+			NotifyURL: strings.TrimSuffix(cfg.PublicBaseURL, "/") + "/webhooks/mercadopago"},
+		EventLogRetention: cfg.EventLogRetention}
 	if o.Accounting != nil {
 		co.Accounting = o.Accounting.DB
 	}

@@ -58,6 +58,9 @@ type Config struct {
 	SMTPURL              string    // SMTP_URL: the mail server, smtp://user:password@host:port or smtps://...; empty: messages go to the log
 	MailFrom             mail.From // MAIL_FROM: "Club name <address>", the sender of the club's messages and the club's name in them
 	Gateway              GatewayConfig
+	// EventLogRetention (EVENT_LOG_RETENTION_DAYS, 1 to 3650, 90 unless
+	// set) is how long the event log keeps its events.
+	EventLogRetention time.Duration
 }
 
 // Realtime configures the realtime relay at /realtime (docs/REALTIME.md).
@@ -104,6 +107,7 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "realtime-redis-prefix", EnvVars: []string{"REALTIME_REDIS_PREFIX"}, Usage: "prefix of the club's Redis channel, so that clubs sharing a Redis never hear each other (default: clubhouse:<main database name>@<8 hex digits of its server>:realtime)"},
 		&cli.StringFlag{Name: "realtime-allowed-origins", EnvVars: []string{"REALTIME_ALLOWED_ORIGINS"}, Usage: "comma-separated origins (scheme://host[:port]) of browser pages that may connect to /realtime, besides PUBLIC_BASE_URL's origin and loopback origins"},
 		&cli.StringFlag{Name: "smtp-url", EnvVars: []string{"SMTP_URL"}, Usage: "mail server the club's messages leave through: smtp://user:password@host:port (STARTTLS when the server offers it; port 587 by default) or smtps://... (TLS from the start; port 465); unset: each message is written to the log instead"},
+		&cli.IntFlag{Name: "event-log-retention-days", EnvVars: []string{"EVENT_LOG_RETENTION_DAYS"}, Value: 90, Usage: "days the event log keeps its events (1 to 3650)"},
 		&cli.StringFlag{Name: "mail-from", EnvVars: []string{"MAIL_FROM"}, Usage: `sender of the club's messages, "Club name <address>"; the name is the club's in every message (default: "Clubhouse <no-reply@" + the host of PUBLIC_BASE_URL + ">")`},
 		&cli.IntFlag{Name: "port", EnvVars: []string{"PORT"}, Value: 6000, Usage: "HTTP port"},
 		&cli.StringFlag{Name: "bind-address", EnvVars: []string{"BIND_ADDRESS"}, Usage: "comma-separated IP addresses clubd listens on, such as 127.0.0.1,::1 (default: every interface; clubd --demo: loopback, 127.0.0.1 and ::1)"},
@@ -222,8 +226,16 @@ func FromCLI(c *cli.Context) (Config, error) {
 	if cfg.AccessTokenTTL < time.Minute {
 		return Config{}, errors.New("ACCESS_TOKEN_TTL must be at least 1m")
 	}
+	days := c.Int("event-log-retention-days")
+	if days < 1 || days > maxRetentionDays {
+		return Config{}, fmt.Errorf("EVENT_LOG_RETENTION_DAYS must be 1 to %d days, not %d", maxRetentionDays, days)
+	}
+	cfg.EventLogRetention = time.Duration(days) * 24 * time.Hour
 	return cfg, nil
 }
+
+// maxRetentionDays is the longest EVENT_LOG_RETENTION_DAYS, ten years.
+const maxRetentionDays = 3650
 
 // realtimeConfig reads the settings of the realtime relay; the default
 // Redis prefix, needed when the relay goes through Redis, names the main

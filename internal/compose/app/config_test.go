@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -78,20 +79,26 @@ func TestFromCLI_flags(t *testing.T) {
 	assert.Equal(t, []string{"10.0.0.7"}, cfg.BindAddresses)
 	assert.Equal(t, "t", cfg.MetricsToken)
 	assert.Equal(t, ":9100", cfg.MetricsAddress)
+	assert.Equal(t, 90*24*time.Hour, cfg.EventLogRetention, "90 days unless set")
+	cfg, err = parse(t, map[string]string{"EVENT_LOG_RETENTION_DAYS": "7"})
+	require.NoError(t, err)
+	assert.Equal(t, 7*24*time.Hour, cfg.EventLogRetention)
 }
 
 func TestFromCLI_refusals(t *testing.T) {
 	for name, env := range map[string]map[string]string{
-		"bad zone":     {"CLUB_TIMEZONE": "Mars/Olympus"},
-		"bad port":     {"PORT": "70000"},
-		"relative url": {"PUBLIC_BASE_URL": "club.example.com"},
-		"short ttl":    {"ACCESS_TOKEN_TTL": "10s"},
-		"bind name":    {"BIND_ADDRESS": "localhost"},
-		"bind port":    {"BIND_ADDRESS": "127.0.0.1:8080"},
-		"bind list":    {"BIND_ADDRESS": "127.0.0.1 ::1"},
-		"metrics port": {"METRICS_ADDRESS": "127.0.0.1"},
-		"http subject": {"VAPID_SUBJECT": "http://club.example.com"},
-		"bare subject": {"VAPID_SUBJECT": "desk@club.example.com"},
+		"bad zone":       {"CLUB_TIMEZONE": "Mars/Olympus"},
+		"bad port":       {"PORT": "70000"},
+		"relative url":   {"PUBLIC_BASE_URL": "club.example.com"},
+		"short ttl":      {"ACCESS_TOKEN_TTL": "10s"},
+		"bind name":      {"BIND_ADDRESS": "localhost"},
+		"bind port":      {"BIND_ADDRESS": "127.0.0.1:8080"},
+		"bind list":      {"BIND_ADDRESS": "127.0.0.1 ::1"},
+		"metrics port":   {"METRICS_ADDRESS": "127.0.0.1"},
+		"http subject":   {"VAPID_SUBJECT": "http://club.example.com"},
+		"bare subject":   {"VAPID_SUBJECT": "desk@club.example.com"},
+		"no retention":   {"EVENT_LOG_RETENTION_DAYS": "0"},
+		"long retention": {"EVENT_LOG_RETENTION_DAYS": "3651"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := parse(t, env)

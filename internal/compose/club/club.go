@@ -21,6 +21,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/classes"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/payments"
@@ -49,6 +50,7 @@ type Services struct {
 	Poster    *payments.LedgerPoster // posts completed payments and ticket movements to Ledger (a job); nil without it
 	Users     *users.Service         // the club's users and their roles, which the identity provider signs in
 	Mail      *mail.Outbox           // the messages the services queue in their transactions; nil: none
+	EventLog  *eventlog.Log          // the durable record of the domains' changes, which the club's consumers follow
 }
 
 // Options are what New needs besides the main database.
@@ -68,6 +70,9 @@ type Options struct {
 	// (payments.Options' Gateway, ReturnURL, NotifyURL); its zero value
 	// has no gateway.
 	Checkout Checkout
+	// EventLogRetention is how long the event log keeps its events; 0:
+	// eventlog.DefaultRetention.
+	EventLogRetention time.Duration
 }
 
 // Checkout is the club's online payment gateway and the addresses the
@@ -93,6 +98,7 @@ func New(db *sqlx.DB, o Options) *Services {
 		Payments: s.Payments, Events: o.Events, Pool: o.Pool})
 	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Events: o.Events, Pool: o.Pool, Mail: o.Mail})
 	s.Expirer = tickets.NewExpirer(db, o.Now)
+	s.EventLog = eventlog.New(db, eventlog.Options{Now: o.Now, Retention: o.EventLogRetention})
 	o.Push.Now, o.Push.Events = o.Now, o.Events
 	s.Push = push.New(db, o.Push)
 	if o.Accounting != nil {
@@ -141,16 +147,19 @@ const (
 	// payment keeps its court until its hold expires, and is released
 	// within this interval after.
 	UnpaidInterval = 10 * time.Second
+	// EventLogPurgeInterval is how often the events past their retention
+	// are deleted (eventlog.Log.PurgeJob).
+	EventLogPurgeInterval = time.Hour
 )
 
 // Jobs are the background jobs of the club's domains, for a supervisor to
 // run beside the front doors: the watch of the club's rules, the ticket
 // expiry, the push sender, the settling of the payment gateway's
-// notifications, the release of the bookings not paid in time and, with a
-// ledger, the ledger poster.
+// notifications, the release of the bookings not paid in time, the event
+// log's purge and, with a ledger, the ledger poster.
 func (s *Services) Jobs() []clubhouse.Job {
 	jobs := []clubhouse.Job{s.Rules.WatchJob(), s.Expirer.Job(ExpiryInterval), s.Push.DeliveryJob(PushInterval),
-		s.Payments.SettleJob(SettleInterval), s.Bookings.UnpaidJob(UnpaidInterval)}
+		s.Payments.SettleJob(SettleInterval), s.Bookings.UnpaidJob(UnpaidInterval), s.EventLog.PurgeJob(EventLogPurgeInterval)}
 	if s.Poster != nil {
 		jobs = append(jobs, s.Poster.Job(PosterInterval))
 	}

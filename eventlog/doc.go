@@ -1,0 +1,34 @@
+// Package eventlog is the club's event log: one durable record of every
+// domain change, in order, which the club's consumers follow (the staff's
+// events-log route now; outgoing webhooks, calendar feeds and reminders,
+// and the realtime relay, as issue 31 adds them).
+//
+// A change records its events with Log.Record in its own transaction, as
+// a change queues its mail: a change that rolls back leaves no event, one
+// that commits loses none. Each Event has a stable id (a UUID, the same on
+// every delivery), a type ("booking.created": the resource, a dot, what
+// happened), the time, who acted (the label its records use), and a
+// payload, the resource as the API shows it.
+//
+// Readers page through the log with a Cursor (List): the events after it,
+// in the order the log holds them, and the cursor of the last. Writers
+// commit out of order, so the log orders its events by the writing
+// transaction and, within it, by writing; a reader sees only the events of
+// transactions older than every transaction still running, so an event
+// committed late never lands behind a cursor that has passed it, and a
+// cursor never skips nor repeats an event. A transaction that runs long
+// holds the readers back until it ends.
+//
+// Events are kept Options.Retention (90 days unless set), then deleted by
+// the job PurgeJob ("event_log_purge").
+//
+// On a database migrated with migrations.Main():
+//
+//	log := eventlog.New(db, eventlog.Options{})
+//	tx, err := db.BeginTxx(ctx, nil)
+//	// ... the change, then:
+//	err = log.Record(ctx, tx, eventlog.Entry{Type: "booking.created", Actor: "desk@club.example", Payload: booking})
+//	err = tx.Commit()
+//	page, err := log.List(ctx, clubhouse.Staff("desk"), eventlog.Query{Limit: 100})
+//	// page.Events, then List again with After: page.Next
+package eventlog

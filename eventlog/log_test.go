@@ -1,0 +1,257 @@
+package eventlog_test
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
+)
+
+var (
+	desk       = clubhouse.Staff("desk")
+	accountant = clubhouse.Actor{UID: "acc", Roles: map[clubhouse.Role]bool{clubhouse.RoleAccounting: true}, Bot: true}
+	member     = clubhouse.Actor{UID: "ana", UserID: 7, Roles: map[clubhouse.Role]bool{clubhouse.ClientRole: true}}
+)
+
+// record writes entries in a transaction of their own, committed.
+func record(t *testing.T, log *eventlog.Log, db *sqlx.DB, entries ...eventlog.Entry) {
+	t.Helper()
+	tx, err := db.BeginTxx(t.Context(), nil)
+	require.NoError(t, err)
+	require.NoError(t, log.Record(t.Context(), tx, entries...))
+	require.NoError(t, tx.Commit())
+}
+
+func entry(typ string, n int) eventlog.Entry {
+	return eventlog.Entry{Type: typ, Actor: "desk@club.test", Payload: map[string]any{"id": n}}
+}
+
+// TestLog_recordAndList: events come back in the order written, with
+// their stable id, time, actor and payload, a page at a time; the type
+// filters by prefix; an accountant reads only payments and periods; a
+// client reads nothing; a rolled-back change leaves no event.
+func TestLog_recordAndList(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	at := time.Date(2026, 12, 6, 15, 0, 0, 0, time.UTC)
+	log := eventlog.New(db.DB, eventlog.Options{Now: func() time.Time { return at }})
+	record(t, log, db.DB, entry("booking.created", 1), entry("payment.completed", 2))
+	record(t, log, db.DB, entry("period.closed", 3), entry("booking.cancelled", 4))
+	tx, err := db.BeginTxx(t.Context(), nil)
+	require.NoError(t, err)
+	require.NoError(t, log.Record(t.Context(), tx, entry("booking.created", 5)))
+	require.NoError(t, tx.Rollback())
+
+	all, err := log.List(t.Context(), desk, eventlog.Query{})
+	require.NoError(t, err)
+	require.Len(t, all.Events, 4, "the rolled-back change left nothing")
+	for i, e := range all.Events {
+		var p struct{ ID int }
+		require.NoError(t, json.Unmarshal(e.Payload, &p))
+		assert.Equal(t, i+1, p.ID, "in the order written")
+		assert.Len(t, e.ID, 36)
+		assert.True(t, at.Equal(e.At))
+		assert.Equal(t, "desk@club.test", e.Actor)
+	}
+	assert.Equal(t, all.Events[3].Cursor, all.Next)
+
+	first, err := log.List(t.Context(), desk, eventlog.Query{Limit: 3})
+	require.NoError(t, err)
+	require.Len(t, first.Events, 3)
+	after, err := eventlog.ParseCursor(first.Next.String())
+	require.NoError(t, err)
+	rest, err := log.List(t.Context(), desk, eventlog.Query{After: after, Limit: 3})
+	require.NoError(t, err)
+	require.Len(t, rest.Events, 1)
+	assert.Equal(t, all.Events[3].ID, rest.Events[0].ID)
+	empty, err := log.List(t.Context(), desk, eventlog.Query{After: rest.Next})
+	require.NoError(t, err)
+	assert.Empty(t, empty.Events)
+	assert.Equal(t, rest.Next, empty.Next, "an empty page keeps the cursor")
+
+	bookings, err := log.List(t.Context(), desk, eventlog.Query{Type: "booking."})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"booking.created", "booking.cancelled"}, types(bookings))
+	books, err := log.List(t.Context(), accountant, eventlog.Query{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"payment.completed", "period.closed"}, types(books), "an accountant reads payments and periods")
+	_, err = log.List(t.Context(), member, eventlog.Query{})
+	assert.ErrorIs(t, err, clubhouse.ErrForbidden)
+}
+
+func types(p eventlog.Page) []string {
+	out := []string{}
+	for _, e := range p.Events {
+		out = append(out, e.Type)
+	}
+	return out
+}
+
+// TestLog_refusals: malformed entries are the caller's mistake and write
+// nothing; a bad cursor, limit or type is an invalid query.
+func TestLog_refusals(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	log := eventlog.New(db.DB, eventlog.Options{})
+	for _, e := range []eventlog.Entry{
+		{Type: "Booking.created", Actor: "x", Payload: map[string]int{}},
+		{Type: "booking", Actor: "x", Payload: map[string]int{}},
+		{Type: "booking.created", Actor: "", Payload: map[string]int{}},
+		{Type: "booking.created", Actor: "x", Payload: []int{1}},
+		{Type: "booking.created", Actor: "x", Payload: func() {}},
+	} {
+		tx, err := db.BeginTxx(t.Context(), nil)
+		require.NoError(t, err)
+		assert.Error(t, log.Record(t.Context(), tx, e), "%+v", e)
+		require.NoError(t, tx.Rollback())
+	}
+	for _, s := range []string{"x", "0", "-1", "01", "+1", "1.5", "99999999999999999999"} {
+		_, err := eventlog.ParseCursor(s)
+		assert.ErrorIs(t, err, clubhouse.ErrInvalidQuery, s)
+	}
+	for _, q := range []eventlog.Query{{Limit: -1}, {Limit: eventlog.MaxLimit + 1}, {Type: "Booking"}, {Type: "booking;--"}} {
+		_, err := log.List(t.Context(), desk, q)
+		assert.ErrorIs(t, err, clubhouse.ErrInvalidQuery, "%+v", q)
+	}
+	var nilLog *eventlog.Log
+	assert.NoError(t, nilLog.Record(t.Context(), nil, entry("booking.created", 1)), "a nil log records nothing")
+}
+
+// TestLog_cursorUnderConcurrentWriters: writers commit out of order (one
+// writes first and commits last) while readers follow the log with their
+// cursor; each of two readers sees every committed event exactly once
+// and none rolled back.
+func TestLog_cursorUnderConcurrentWriters(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	log := eventlog.New(db.DB, eventlog.Options{})
+	const writers, each = 8, 25
+	var committed sync.Map
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	for w := range writers {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 7))
+			for i := range each {
+				tx, err := db.BeginTxx(context.Background(), nil)
+				if err != nil {
+					panic(err)
+				}
+				// The event is written, then the transaction waits: later
+				// ones commit before it.
+				n := w*1000 + i
+				if err := log.Record(context.Background(), tx, entry("booking.created", n)); err != nil {
+					panic(err)
+				}
+				time.Sleep(time.Duration(rng.IntN(3000)) * time.Microsecond)
+				if rng.IntN(5) == 0 {
+					_ = tx.Rollback()
+					continue
+				}
+				if err := tx.Commit(); err != nil {
+					panic(err)
+				}
+				committed.Store(n, true)
+			}
+		})
+	}
+	go func() { wg.Wait(); close(done) }()
+
+	// Two readers follow the log at once, as two servers would, each
+	// placing the events it finds unplaced.
+	follow := func() (map[int]int, error) {
+		seen := map[int]int{}
+		var cursor eventlog.Cursor
+		read := func() (int, error) {
+			page, err := log.List(context.Background(), desk, eventlog.Query{After: cursor, Limit: 7})
+			if err != nil {
+				return 0, err
+			}
+			for _, e := range page.Events {
+				var p struct{ ID int }
+				if err := json.Unmarshal(e.Payload, &p); err != nil {
+					return 0, err
+				}
+				seen[p.ID]++
+			}
+			cursor = page.Next
+			return len(page.Events), nil
+		}
+		for running := true; running; {
+			select {
+			case <-done:
+				running = false
+			default:
+				if _, err := read(); err != nil {
+					return nil, err
+				}
+			}
+		}
+		for { // what is left, now that every writer has finished: once every event was placed before a reading that finds none
+			var unplaced int
+			if err := db.GetContext(context.Background(), &unplaced, `SELECT count(*) FROM event_log WHERE position IS NULL`); err != nil {
+				return nil, err
+			}
+			n, err := read()
+			if err != nil {
+				return nil, err
+			}
+			if n == 0 && unplaced == 0 {
+				return seen, nil
+			}
+		}
+	}
+	results := make(chan map[int]int, 2)
+	for range 2 {
+		go func() {
+			seen, err := follow()
+			assert.NoError(t, err)
+			results <- seen
+		}()
+	}
+	for range 2 {
+		seen := <-results
+		want := 0
+		committed.Range(func(k, _ any) bool {
+			want++
+			assert.Equal(t, 1, seen[k.(int)], "event %d seen once", k)
+			return true
+		})
+		assert.Len(t, seen, want, "no event rolled back, none skipped")
+	}
+}
+
+// TestLog_purge: the events older than the retention go; the others stay.
+func TestLog_purge(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	now := time.Date(2026, 12, 6, 15, 0, 0, 0, time.UTC)
+	at := now
+	log := eventlog.New(db.DB, eventlog.Options{Now: func() time.Time { return at }, Retention: 48 * time.Hour})
+	for _, age := range []time.Duration{72 * time.Hour, 49 * time.Hour, 47 * time.Hour, 0} {
+		at = now.Add(-age)
+		record(t, log, db.DB, entry("booking.created", int(age.Hours())))
+	}
+	at = now
+	n, err := log.Purge(t.Context())
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, n)
+	page, err := log.List(t.Context(), desk, eventlog.Query{})
+	require.NoError(t, err)
+	require.Len(t, page.Events, 2)
+	ctx, cancel := context.WithCancel(t.Context())
+	job := log.PurgeJob(time.Hour)
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	assert.NoError(t, job.Run(ctx))
+	assert.Equal(t, "event_log_purge", job.Name)
+}
