@@ -16,6 +16,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/classes"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/ledger"
@@ -65,6 +66,7 @@ var exported = map[string]error{
 	"booking.ErrNoShowEarly":            booking.ErrNoShowEarly,
 	"booking.ErrHeld":                   booking.ErrHeld,
 	"booking.ErrHoldExpired":            booking.ErrHoldExpired,
+	"eventlog.ErrCursorExpired":         eventlog.ErrCursorExpired,
 	"classes.ErrTariffNotFound":         classes.ErrTariffNotFound,
 	"classes.ErrNotClassType":           classes.ErrNotClassType,
 	"classes.ErrTariffExists":           classes.ErrTariffExists,
@@ -338,7 +340,7 @@ func TestErrors_sub(t *testing.T) {
 func declaredErrors(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "tickets": "tickets", "push": "push", "users": "users", "mail": "mail", "internal/identity/auth": "auth"} {
+	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "tickets": "tickets", "push": "push", "users": "users", "mail": "mail", "eventlog": "eventlog", "internal/identity/auth": "auth"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		require.NoError(t, err)
 		for _, f := range files {

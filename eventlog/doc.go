@@ -11,16 +11,17 @@
 // payload, the resource as the API shows it.
 //
 // Readers page through the log with a Cursor (List): the events after it,
-// in the order the log holds them, and the cursor of the last. Writers
-// commit out of order, so the log orders its events by the writing
-// transaction and, within it, by writing; a reader sees only the events of
-// transactions older than every transaction still running, so an event
-// committed late never lands behind a cursor that has passed it, and a
-// cursor never skips nor repeats an event. A transaction that runs long
-// holds the readers back until it ends.
+// in the order the log holds them, and the cursor to read from next.
+// Writers commit out of order, so an event gets its place in the log only
+// once committed: each reading first numbers the committed events that
+// have none, after every place given before (one sequencer at a time, on
+// any server, under an advisory lock), and reads by place. An event
+// committed late gets a later place, so a cursor never skips nor repeats
+// an event, and never sees one of a change rolled back.
 //
 // Events are kept Options.Retention (90 days unless set), then deleted by
-// the job PurgeJob ("event_log_purge").
+// the job PurgeJob ("event_log_purge"), a prefix of the log at a time; a
+// cursor into the part deleted is refused (ErrCursorExpired).
 //
 // On a database migrated with migrations.Main():
 //

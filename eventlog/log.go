@@ -1,6 +1,7 @@
 package eventlog
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -74,8 +75,11 @@ func (l *Log) Record(ctx context.Context, tx *sqlx.Tx, entries ...Entry) error {
 			return fmt.Errorf("eventlog: an event's actor has 1 to %d characters, not %d", MaxActor, n)
 		}
 		b, err := json.Marshal(e.Payload)
-		if err != nil || len(b) == 0 || b[0] != '{' {
+		switch {
+		case err != nil || len(b) == 0 || b[0] != '{':
 			return fmt.Errorf("eventlog: the payload of %s is no JSON object (%v)", e.Type, err)
+		case bytes.Contains(b, []byte(`\u0000`)): // which jsonb refuses, failing the caller's transaction
+			return fmt.Errorf("eventlog: the payload of %s holds a NUL character", e.Type)
 		}
 		types[i], actors[i], payloads[i] = e.Type, e.Actor, string(b)
 	}

@@ -85,6 +85,15 @@ func TestLog_recordAndList(t *testing.T) {
 	books, err := log.List(t.Context(), accountant, eventlog.Query{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"payment.completed", "period.closed"}, types(books), "an accountant reads payments and periods")
+	assert.Equal(t, all.Next, books.Next, "past the events not read too: the next reading starts after them")
+	record(t, log, db.DB, entry("booking.updated", 6))
+	none, err := log.List(t.Context(), accountant, eventlog.Query{After: books.Next})
+	require.NoError(t, err)
+	assert.Empty(t, none.Events)
+	newer, err := log.List(t.Context(), desk, eventlog.Query{After: all.Next})
+	require.NoError(t, err)
+	require.Len(t, newer.Events, 1)
+	assert.Equal(t, newer.Next, none.Next, "an empty page of other types moves the cursor on")
 	_, err = log.List(t.Context(), member, eventlog.Query{})
 	assert.ErrorIs(t, err, clubhouse.ErrForbidden)
 }
@@ -139,19 +148,23 @@ func TestLog_cursorUnderConcurrentWriters(t *testing.T) {
 	var committed sync.Map
 	var wg sync.WaitGroup
 	done := make(chan struct{})
+	writeErrs := make(chan error, writers)
 	for w := range writers {
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(uint64(w), 7))
 			for i := range each {
 				tx, err := db.BeginTxx(context.Background(), nil)
 				if err != nil {
-					panic(err)
+					writeErrs <- err
+					return
 				}
-				// The event is written, then the transaction waits: later
-				// ones commit before it.
+				// The event is written, then the transaction lingers a
+				// random while: later ones commit before it.
 				n := w*1000 + i
 				if err := log.Record(context.Background(), tx, entry("booking.created", n)); err != nil {
-					panic(err)
+					_ = tx.Rollback()
+					writeErrs <- err
+					return
 				}
 				time.Sleep(time.Duration(rng.IntN(3000)) * time.Microsecond)
 				if rng.IntN(5) == 0 {
@@ -159,7 +172,8 @@ func TestLog_cursorUnderConcurrentWriters(t *testing.T) {
 					continue
 				}
 				if err := tx.Commit(); err != nil {
-					panic(err)
+					writeErrs <- err
+					return
 				}
 				committed.Store(n, true)
 			}
@@ -169,8 +183,8 @@ func TestLog_cursorUnderConcurrentWriters(t *testing.T) {
 
 	// Two readers follow the log at once, as two servers would, each
 	// placing the events it finds unplaced.
-	follow := func() (map[int]int, error) {
-		seen := map[int]int{}
+	follow := func() (map[int]int, []int, error) {
+		seen, order := map[int]int{}, []int{}
 		var cursor eventlog.Cursor
 		read := func() (int, error) {
 			page, err := log.List(context.Background(), desk, eventlog.Query{After: cursor, Limit: 7})
@@ -183,6 +197,7 @@ func TestLog_cursorUnderConcurrentWriters(t *testing.T) {
 					return 0, err
 				}
 				seen[p.ID]++
+				order = append(order, p.ID)
 			}
 			cursor = page.Next
 			return len(page.Events), nil
@@ -193,65 +208,98 @@ func TestLog_cursorUnderConcurrentWriters(t *testing.T) {
 				running = false
 			default:
 				if _, err := read(); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 		}
 		for { // what is left, now that every writer has finished: once every event was placed before a reading that finds none
 			var unplaced int
 			if err := db.GetContext(context.Background(), &unplaced, `SELECT count(*) FROM event_log WHERE position IS NULL`); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			n, err := read()
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if n == 0 && unplaced == 0 {
-				return seen, nil
+				return seen, order, nil
 			}
 		}
 	}
-	results := make(chan map[int]int, 2)
+	type result struct {
+		seen  map[int]int
+		order []int
+	}
+	results := make(chan result, 2)
 	for range 2 {
 		go func() {
-			seen, err := follow()
+			seen, order, err := follow()
 			assert.NoError(t, err)
-			results <- seen
+			results <- result{seen, order}
 		}()
 	}
+	var orders [][]int
 	for range 2 {
-		seen := <-results
+		r := <-results
 		want := 0
 		committed.Range(func(k, _ any) bool {
 			want++
-			assert.Equal(t, 1, seen[k.(int)], "event %d seen once", k)
+			assert.Equal(t, 1, r.seen[k.(int)], "event %d seen once", k)
 			return true
 		})
-		assert.Len(t, seen, want, "no event rolled back, none skipped")
+		assert.Len(t, r.seen, want, "no event rolled back, none skipped")
+		orders = append(orders, r.order)
+	}
+	assert.Equal(t, orders[0], orders[1], "both readers see one order")
+	close(writeErrs)
+	for err := range writeErrs {
+		assert.NoError(t, err)
 	}
 }
 
-// TestLog_purge: the events older than the retention go; the others stay.
+// TestLog_purge: the purge deletes the oldest part of the log, the events
+// placed before the first one within the retention (and keeps an event
+// not placed yet); a cursor into the part deleted is refused as expired,
+// one beyond the log as invalid.
 func TestLog_purge(t *testing.T) {
 	t.Parallel()
 	db := dbtest.New(t)
 	now := time.Date(2026, 12, 6, 15, 0, 0, 0, time.UTC)
 	at := now
 	log := eventlog.New(db.DB, eventlog.Options{Now: func() time.Time { return at }, Retention: 48 * time.Hour})
-	for _, age := range []time.Duration{72 * time.Hour, 49 * time.Hour, 47 * time.Hour, 0} {
-		at = now.Add(-age)
-		record(t, log, db.DB, entry("booking.created", int(age.Hours())))
+	for _, age := range []int{72, 49, 47, 50, 0} { // hours; the fourth, older than the retention, lies after one kept
+		at = now.Add(-time.Duration(age) * time.Hour)
+		record(t, log, db.DB, entry("booking.created", age))
 	}
 	at = now
+	placed, err := log.List(t.Context(), desk, eventlog.Query{})
+	require.NoError(t, err)
+	require.Len(t, placed.Events, 5)
+	record(t, log, db.DB, eventlog.Entry{Type: "booking.created", Actor: "x", Payload: map[string]int{"id": 99}}) // not placed yet
 	n, err := log.Purge(t.Context())
 	require.NoError(t, err)
-	assert.EqualValues(t, 2, n)
+	assert.EqualValues(t, 2, n, "the prefix older than the retention")
 	page, err := log.List(t.Context(), desk, eventlog.Query{})
 	require.NoError(t, err)
-	require.Len(t, page.Events, 2)
-	ctx, cancel := context.WithCancel(t.Context())
-	job := log.PurgeJob(time.Hour)
-	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
-	assert.NoError(t, job.Run(ctx))
-	assert.Equal(t, "event_log_purge", job.Name)
+	assert.Equal(t, []int{47, 50, 0, 99}, ids(t, page), "nothing between two events kept is deleted")
+	_, err = log.List(t.Context(), desk, eventlog.Query{After: placed.Events[0].Cursor})
+	assert.ErrorIs(t, err, eventlog.ErrCursorExpired)
+	_, err = log.List(t.Context(), desk, eventlog.Query{After: placed.Events[1].Cursor})
+	assert.NoError(t, err, "the last event deleted is where the log now starts")
+	beyond, err := eventlog.ParseCursor("1000")
+	require.NoError(t, err)
+	_, err = log.List(t.Context(), desk, eventlog.Query{After: beyond})
+	assert.ErrorIs(t, err, clubhouse.ErrInvalidQuery, "a cursor this log never gave")
+	assert.Equal(t, "event_log_purge", log.PurgeJob(time.Hour).Name)
+}
+
+func ids(t *testing.T, p eventlog.Page) []int {
+	t.Helper()
+	out := []int{}
+	for _, e := range p.Events {
+		var v struct{ ID int }
+		require.NoError(t, json.Unmarshal(e.Payload, &v))
+		out = append(out, v.ID)
+	}
+	return out
 }

@@ -11,14 +11,26 @@ import (
 // purgeBatch is how many events Purge deletes at a time.
 const purgeBatch = 5000
 
-// Purge deletes the events older than the retention, in batches, and
-// returns how many it deleted.
+// Purge deletes the oldest part of the log: the events placed before the
+// first one still within the retention, in batches, and returns how many
+// it deleted. It deletes a prefix of the log, never an event between two
+// that stay, so that a reader's cursor skips nothing still kept; a cursor
+// into the part deleted is refused from then on (ErrCursorExpired). An
+// event not placed yet stays. Two servers purging at once share the work.
 func (l *Log) Purge(ctx context.Context) (int64, error) {
-	before := l.now().Add(-l.retention)
+	var through int64
+	err := l.db.GetContext(ctx, &through, `SELECT COALESCE((SELECT min(position) - 1 FROM event_log
+		WHERE position IS NOT NULL AND at >= $1), s.last_position) FROM event_log_sequence s`, l.now().Add(-l.retention))
+	if err != nil {
+		return 0, fmt.Errorf("purge the event log: %w", err)
+	}
+	if _, err := l.db.ExecContext(ctx, `UPDATE event_log_sequence SET purged_through = GREATEST(purged_through, $1)`, through); err != nil {
+		return 0, fmt.Errorf("purge the event log: %w", err)
+	}
 	var total int64
 	for {
 		res, err := l.db.ExecContext(ctx, `DELETE FROM event_log WHERE seq IN
-			(SELECT seq FROM event_log WHERE at < $1 ORDER BY at LIMIT $2)`, before, purgeBatch)
+			(SELECT seq FROM event_log WHERE position <= $1 ORDER BY position LIMIT $2)`, through, purgeBatch)
 		if err != nil {
 			return total, fmt.Errorf("purge the event log: %w", err)
 		}

@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -70,12 +71,18 @@ const (
 var prefixPattern = regexp.MustCompile(`^[a-z_.]*$`)
 
 // Page is a page of the log: its events in order, and the cursor to read
-// the next page from (the last event's, or the query's own when the page
-// is empty: read again later for what is new).
+// the next page from: the last event's, or, when the page is not full,
+// past every event the reader could read by then (the query's own when
+// nothing was new): read again later for what is new.
 type Page struct {
 	Events []Event
 	Next   Cursor
 }
+
+// ErrCursorExpired is returned for a cursor into the part of the log
+// purged (Purge): the events after it are no longer all kept.
+var ErrCursorExpired = clubhouse.Errorf(clubhouse.Conflict, "cursor expired",
+	"The events after this cursor are no longer kept (the log keeps them for its retention); read again from the start, without after.")
 
 // readers may read the log: the staff every event, the accountants those
 // of payments and periods (AccountingTypes).
@@ -91,7 +98,9 @@ var AccountingTypes = []string{"payment.", "period."}
 // (place). An event committed after the page was read, even by a
 // transaction that began before, lies after the page's Next. Errors: clubhouse.ErrForbidden
 // for an actor who is neither staff nor an accountant;
-// clubhouse.ErrInvalidQuery for a limit or type out of range.
+// clubhouse.ErrInvalidQuery for a limit or type out of range, or a cursor
+// beyond the log's last event; ErrCursorExpired for a cursor into the part
+// of the log purged.
 func (l *Log) List(ctx context.Context, by clubhouse.Actor, q Query) (Page, error) {
 	if err := by.Require(readers...); err != nil {
 		return Page{}, err
@@ -108,14 +117,27 @@ func (l *Log) List(ctx context.Context, by clubhouse.Actor, q Query) (Page, erro
 	if err := l.place(ctx); err != nil {
 		return Page{}, err
 	}
+	var seq struct {
+		Last   int64 `db:"last_position"`
+		Purged int64 `db:"purged_through"`
+	}
+	if err := l.db.GetContext(ctx, &seq, `SELECT last_position, purged_through FROM event_log_sequence`); err != nil {
+		return Page{}, fmt.Errorf("read the event log: %w", err)
+	}
+	switch {
+	case q.After.position > seq.Last:
+		return Page{}, clubhouse.ErrInvalidQuery.Withf("after %d is beyond the last event of the log; send a next_cursor this log gave.", q.After.position)
+	case q.After.position != 0 && q.After.position < seq.Purged:
+		return Page{}, ErrCursorExpired
+	}
 	var rows []struct {
 		Event
 		Position int64 `db:"position"`
 	}
 	err := l.db.SelectContext(ctx, &rows, `SELECT position, id, type, at, actor, payload FROM event_log
-		WHERE position > $1 AND starts_with(type, $2) AND ($3 OR starts_with(type, $4) OR starts_with(type, $5))
-		ORDER BY position LIMIT $6`,
-		q.After.position, q.Type, by.HasPanel(), AccountingTypes[0], AccountingTypes[1], q.Limit)
+		WHERE position > $1 AND starts_with(type, $2) AND ($3 OR EXISTS (SELECT 1 FROM unnest($4::text[]) AS p WHERE starts_with(type, p)))
+		ORDER BY position LIMIT $5`,
+		q.After.position, q.Type, by.HasPanel(), AccountingTypes, q.Limit)
 	if err != nil {
 		return Page{}, fmt.Errorf("read the event log: %w", err)
 	}
@@ -123,6 +145,12 @@ func (l *Log) List(ctx context.Context, by clubhouse.Actor, q Query) (Page, erro
 	for i, r := range rows {
 		r.Event.Cursor = Cursor{position: r.Position}
 		page.Events[i], page.Next = r.Event, r.Event.Cursor
+	}
+	// A page not full holds every event placed by the time the sequence was
+	// read that the reader reads: the next reading starts after them all,
+	// not only after those it matched.
+	if len(rows) < q.Limit && page.Next.position < seq.Last {
+		page.Next = Cursor{position: seq.Last}
 	}
 	return page, nil
 }
@@ -139,7 +167,10 @@ const placeLock = 0x6576656e746c6f67 // "eventlog"
 // (an advisory lock); a reader that finds one at work reads what is placed
 // already, and the events it is placing appear on the next reading.
 func (l *Log) place(ctx context.Context) error {
-	tx, err := l.db.BeginTxx(ctx, nil)
+	// READ COMMITTED, whatever the database's default: the numbering's
+	// statement takes its snapshot after the lock is granted, so it sees
+	// every place the sequencer before gave, committed before it let go.
+	tx, err := l.db.BeginTxx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
 	if err != nil {
 		return fmt.Errorf("place events: %w", err)
 	}

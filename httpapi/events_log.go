@@ -40,14 +40,14 @@ type logEventsPageDTO struct {
 // listEventsLog reads a page of the event log.
 //
 // @Summary The event log
-// @Description Every change of the club's records, in the order the log holds them: each event with its stable id, type, time, actor and data (the resource as the API shows it). Page with after: send the next_cursor of the last page to read what follows; a cursor never skips nor repeats an event, even while changes commit out of order (an event gets its place in the log once committed; a page holds only placed events, so read again for what is new). Events are kept EVENT_LOG_RETENTION_DAYS (90 unless set), then deleted. Staff read every event; an accountant (without the staff's roles) reads only the events of payments and periods (types payment.* and period.*); anyone else is 403.
+// @Description Every change of the club's records, in the order the log holds them: each event with its stable id, type, time, actor and data (the resource as the API shows it). Page with after: send the next_cursor of the last page to read what follows; a cursor never skips nor repeats an event, even while changes commit out of order (an event gets its place in the log once committed; a page holds only placed events, so read again for what is new). A page not full moves the cursor past every event read by then, also those of other types than asked. Events are kept EVENT_LOG_RETENTION_DAYS (90 unless set), then deleted, the oldest part of the log at a time: a cursor into the part deleted is 409 cursor expired (read again from the start), a cursor the log never gave is 400. Staff read every event; an accountant (without the staff's roles) reads only the events of payments and periods (types payment.* and period.*); anyone else is 403.
 // @Tags events
 // @Produce json
 // @Param after query string false "The cursor to read after (next_cursor of the last page); none: from the oldest event kept" maxlength(20)
 // @Param type query string false "Only the events whose type starts with this, such as booking. or payment.completed" maxlength(64)
 // @Param limit query int false "Page size, 1 to 1000; 0 gives the default page, 100" default(100)
 // @Success 200 {object} logEventsPageDTO
-// @Failure 400,401,403,503 {object} errorBody
+// @Failure 400,401,403,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
 // @Router /api/admin/events-log [get]
