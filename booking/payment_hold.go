@@ -21,8 +21,8 @@ import (
 // one not paid by then is released by ReleaseUnpaid, ReleaseGrace later:
 // cancelled by the system for ReasonNotPaid, its court free again, its
 // client told. A check-in ends the wait too: the desk admitted the players
-// and collects what they owe. Staff
-// bookings are not held: the desk takes their payment.
+// and collects what they owe. Staff bookings are not held: the desk takes
+// their payment.
 
 // ReasonNotPaid is the reason in the history of a booking released
 // because it was not paid in time, and ReleasedBy who its history and
@@ -62,7 +62,7 @@ func (b *Bookings) holdForPayment(ctx context.Context, tx *sqlx.Tx, rules Rules,
 	if !amounts[r.ID].Debt().IsPositive() {
 		return r, nil
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE reservations SET hold_expires_at = $2 WHERE id = $1`, r.ID, until); err != nil {
+	if err := b.store.setHold(ctx, tx, r.ID, until); err != nil {
 		return r, fmt.Errorf("hold booking %d for its payment: %w", r.ID, err)
 	}
 	r.HoldExpiresAt = &until
@@ -93,16 +93,15 @@ func (b *Bookings) UnpaidJob(interval time.Duration) clubhouse.Job {
 func (b *Bookings) ReleaseUnpaid(ctx context.Context) (int, error) {
 	total := 0
 	for {
-		var released []Reservation
+		var released int
 		var changes Changes
 		err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
-			released, changes = nil, Changes{}
+			released, changes = 0, Changes{}
 			e := entry{at: b.now(), by: ReleasedBy, action: ActionCancelled}
 			why := ReasonNotPaid
 			e.reason = &why
-			var ids []int64
-			if err := tx.SelectContext(ctx, &ids, `SELECT id FROM reservations WHERE hold_expires_at <= $1
-				ORDER BY hold_expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`, e.at.Add(-ReleaseGrace), releaseBatch); err != nil {
+			ids, err := b.store.expiredHolds(ctx, tx, e.at.Add(-ReleaseGrace), releaseBatch)
+			if err != nil {
 				return fmt.Errorf("take the unpaid bookings: %w", err)
 			}
 			for _, id := range ids {
@@ -120,7 +119,7 @@ func (b *Bookings) ReleaseUnpaid(ctx context.Context) (int, error) {
 				if err := b.tell(ctx, tx, mail.KindBookingReleased, r); err != nil {
 					return err
 				}
-				released = append(released, r)
+				released++
 			}
 			return nil
 		})
@@ -128,8 +127,8 @@ func (b *Bookings) ReleaseUnpaid(ctx context.Context) (int, error) {
 			return total, fmt.Errorf("release unpaid bookings: %w", err)
 		}
 		b.Announce(changes)
-		total += len(released)
-		if len(released) < releaseBatch {
+		total += released
+		if released < releaseBatch {
 			return total, nil
 		}
 	}

@@ -293,6 +293,22 @@ func (reservationStore) conflict(ctx context.Context, q sqldb.Queryer, court int
 	return id, err
 }
 
+// setHold makes the booking with id await its payment until until.
+func (reservationStore) setHold(ctx context.Context, q sqldb.Queryer, id int64, until time.Time) error {
+	_, err := q.ExecContext(ctx, `UPDATE reservations SET hold_expires_at = $2 WHERE id = $1`, id, until)
+	return err
+}
+
+// expiredHolds locks, in tx, up to limit bookings whose payment hold
+// expired at before or earlier, the oldest first, skipping those another
+// transaction holds (a payment completing them), and returns their ids.
+func (reservationStore) expiredHolds(ctx context.Context, tx sqldb.Queryer, before time.Time, limit int) ([]int64, error) {
+	var ids []int64
+	err := tx.SelectContext(ctx, &ids, `SELECT id FROM reservations WHERE hold_expires_at <= $1
+		ORDER BY hold_expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`, before, limit)
+	return ids, err
+}
+
 // holdUntil makes the booking with id, when it awaits its payment, await
 // it until at at the latest.
 func (reservationStore) holdUntil(ctx context.Context, q sqldb.Queryer, id int64, at time.Time) error {
