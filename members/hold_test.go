@@ -96,7 +96,7 @@ func TestHold_bookAndPayInTime(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(page.Body, `id="online-button"`))
 	assert.NotContains(t, page.Body, `id="online-title"`)
 	assert.Contains(t, page.Body, money(`<dd id="state" class="state-owes">Debe $ 60.000</dd>`))
-	assert.Contains(t, page.Body, `<p id="pay-hold" class="small">Un pago reportado no aparta la cancha: solo cuenta cuando el club lo valida, y la reserva se libera a las 08:20 si no está pagada para entonces.`, "a transfer reported is no payment yet")
+	assert.Contains(t, page.Body, `<p id="pay-hold" class="small">Un pago reportado no aparta la cancha: solo cuenta cuando el club lo valida, y la reserva se libera a las 08:20 si no está pagada para entonces. Para asegurarla, págala en línea.</p>`, "a transfer reported is no payment yet")
 
 	page = c.b.Get("/app/bookings")
 	require.Equal(t, http.StatusOK, page.Status)
