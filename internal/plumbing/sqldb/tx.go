@@ -21,6 +21,13 @@ const maxAttempts = 5
 // carries for db (see OnCommit) run after fn, in the same transaction, just
 // before the commit.
 func Transact(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
+	return retry(ctx, func() error { return transactOnce(ctx, db, fn) })
+}
+
+// retry runs once, a transaction, until it commits or fails for another
+// reason than a serialization failure or a deadlock, at most maxAttempts
+// times, and returns its last error.
+func retry(ctx context.Context, once func() error) error {
 	var err error
 	for attempt := range maxAttempts {
 		if attempt > 0 {
@@ -28,7 +35,7 @@ func Transact(ctx context.Context, db *sqlx.DB, fn func(tx *sqlx.Tx) error) erro
 				return fmt.Errorf("transaction retry: %w", errors.Join(werr, err))
 			}
 		}
-		err = transactOnce(ctx, db, fn)
+		err = once()
 		if c := Code(err); c != "40001" && c != "40P01" {
 			return err
 		}
