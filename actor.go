@@ -122,6 +122,15 @@ func (a Actor) In(area Area) Actor {
 	return a
 }
 
+// Name names the actor in the records it leaves (who cancelled a
+// booking, who acted in the event log): its e-mail, or its Label.
+func (a Actor) Name() string {
+	if a.Email != "" {
+		return a.Email
+	}
+	return a.Label()
+}
+
 // Label names the actor for logs: its uid, or "anonymous".
 func (a Actor) Label() string {
 	if a.UID == "" {

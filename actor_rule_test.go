@@ -28,6 +28,7 @@ var servesAnyone = map[string]string{
 	"payments.Service.SettleDue":           "the job that settles what the gateway's API says of a notified transaction",
 	"booking.Bookings.ReleaseUnpaid":       "the job that releases the bookings not paid in time",
 	"eventlog.Log.Purge":                   "the job that deletes the events past their retention",
+	"eventlog.Log.Forward":                 "the job that moves the ledger's events, recorded by its judged changes, into the club's log",
 	"payments.Service.Reconcile":           "a verified gateway event (Deliver), or a program acting for the gateway",
 	"payments.Service.EnrollmentsPaid":     "sums for the enrollments' domain, which has judged whose enrollments they are",
 	"payments.LedgerPoster.PostPending":    "a background job: it posts the outbox",

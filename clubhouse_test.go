@@ -41,3 +41,14 @@ func TestAudienceOf(t *testing.T) {
 	assert.Equal(t, clubhouse.Audience{Rooms: []string{"panel"}}, clubhouse.AudienceOf(map[string]int{"id": 1}))
 	assert.Equal(t, clubhouse.Audience{Users: []int64{3}, Rooms: []string{"panel", "trainer:7"}}, clubhouse.AudienceOf(ownedMessage{owner: 3}))
 }
+
+// TestActor_names: the records name a user by e-mail, a bot or a program
+// by its uid, and nobody as anonymous; the logs by uid.
+func TestActor_names(t *testing.T) {
+	t.Parallel()
+	user := clubhouse.Actor{UID: "u-7", Email: "ana@club.test"}
+	assert.Equal(t, "ana@club.test", user.Name())
+	assert.Equal(t, "u-7", user.Label())
+	assert.Equal(t, "desk", clubhouse.Staff("desk").Name())
+	assert.Equal(t, "anonymous", clubhouse.Actor{}.Name())
+}

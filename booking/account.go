@@ -190,7 +190,7 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in Book
 		if err := b.admit(ctx, tx, rules, b.attempt(by, true, in.OverrideRules, r, nil), by, &r, 0); err != nil {
 			return err
 		}
-		if out, err = b.insert(ctx, tx, by, r, nil); err != nil {
+		if out, err = b.insert(ctx, tx, by, r, nil, true); err != nil {
 			return err
 		}
 		kind := mail.KindBookingConfirmed
@@ -204,6 +204,9 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in Book
 			if out.HoldExpiresAt != nil {
 				kind = mail.KindBookingHeld
 			}
+		}
+		if err := b.record(ctx, tx, b.change(by, ActionCreated), out); err != nil {
+			return err
 		}
 		return b.tell(ctx, tx, kind, out)
 	})

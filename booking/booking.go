@@ -8,6 +8,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/mail"
 )
@@ -24,6 +25,9 @@ type Options struct {
 	// TrainerCreate) or cancelled (Cancel, CancelByRules, ClientCancel);
 	// nil: none. A series and a held booking send none.
 	Mail *mail.Outbox
+	// Log records, in each change's transaction, the change's event
+	// (EventCreated and the others); nil: none.
+	Log *eventlog.Log
 
 	// Pool is the pgx pool that db runs on, when db is
 	// stdlib.OpenDBFromPool(Pool); nil: none. With it, a booking created
@@ -53,7 +57,7 @@ func New(db *sqlx.DB, o Options) *Club {
 	}
 	tariffs := &Tariffs{db: db, now: o.Now}
 	rules := &ClubRules{db: db, pool: o.Pool, now: o.Now}
-	bookings := &Bookings{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, tariffs: tariffs, rules: rules, events: o.Events, mail: o.Mail}
+	bookings := &Bookings{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, tariffs: tariffs, rules: rules, events: o.Events, mail: o.Mail, log: o.Log}
 	return &Club{
 		Catalogs: newCatalogs(db),
 		Clients:  &Clients{db: db, invite: o.Invite},

@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/pricing"
@@ -28,6 +29,7 @@ type Bookings struct {
 	rules   *ClubRules
 	events  clubhouse.Publisher
 	mail    *mail.Outbox
+	log     *eventlog.Log
 	store   reservationStore
 }
 
@@ -103,17 +105,19 @@ func (b *Bookings) admit(ctx context.Context, q sqldb.Queryer, rules Rules, a At
 
 // overridden records on r that by booked it against the club's rules.
 func (b *Bookings) overridden(by clubhouse.Actor, r *Reservation) {
-	who, at := recordedBy(by), b.now()
+	who, at := by.Name(), b.now()
 	r.RulesOverriddenBy, r.RulesOverriddenAt = &who, &at
 }
 
 // insert checks r's span against its type and stores it on q, a plain
 // booking that no other domain holds, with its history's first entry: made
-// by by, for reason. A span that every type allows goes
+// by by, for reason; and its event (EventCreated) unless the caller
+// records it (unlogged: ClientCreate, which may hold the booking for its
+// payment first). A span that every type allows goes
 // straight to the store, which checks the type (ErrHeldType for a type
 // kept for held bookings) and defaults the status in the insert itself;
 // only a longer one needs the type first.
-func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Actor, r Reservation, reason *string) (Reservation, error) {
+func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Actor, r Reservation, reason *string, unlogged bool) (Reservation, error) {
 	if r.Span().Check(MaxSpan) != nil {
 		t, err := b.store.typeOf(ctx, q, r.ReservationTypeID)
 		if err != nil {
@@ -131,7 +135,11 @@ func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Act
 	}
 	e := b.change(by, ActionCreated)
 	e.reason = reason
-	out, err := b.store.insert(ctx, q, r, e)
+	log := b.log
+	if unlogged {
+		log = nil
+	}
+	out, err := b.store.insert(ctx, q, r, e, log)
 	if err != nil {
 		return Reservation{}, fmt.Errorf("create booking: %w", err)
 	}
@@ -155,7 +163,7 @@ func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation
 			return err
 		}
 		var err error
-		out, err = b.insert(ctx, q, by, r, reason)
+		out, err = b.insert(ctx, q, by, r, reason, false)
 		return err
 	}
 	if r.ClientID != nil && (rules.CountsFuture(a) || b.mail != nil) {
@@ -377,13 +385,19 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 				return err
 			}
 		}
-		if e.action != ActionChanged || e.reason != nil || !sameFields(before, r) {
+		changed := e.action != ActionChanged || e.reason != nil || !sameFields(before, r)
+		if changed {
 			if err := (historyStore{}).add(ctx, tx, id, e); err != nil {
 				return err
 			}
 		}
 		if out, err = b.store.get(ctx, tx, id, false); err != nil {
 			return err
+		}
+		if changed {
+			if err := b.record(ctx, tx, e, out); err != nil {
+				return err
+			}
 		}
 		changes = Changes{}
 		changes.changed(out, before.ClientUserID)
@@ -416,7 +430,7 @@ func (b *Bookings) Delete(ctx context.Context, by clubhouse.Actor, id int64) err
 	if err := by.RequirePanel(); err != nil {
 		return err
 	}
-	deleted, err := b.store.delete(ctx, b.db, []int64{id}, nil)
+	deleted, err := b.delete(ctx, by, []int64{id})
 	if err != nil {
 		return fmt.Errorf("delete booking: %w", err)
 	}
@@ -425,6 +439,20 @@ func (b *Bookings) Delete(ctx context.Context, by clubhouse.Actor, id int64) err
 	}
 	b.Announce(removed(deleted))
 	return nil
+}
+
+// delete deletes the bookings with ids for by, with their events, in one
+// transaction, and returns them as they were.
+func (b *Bookings) delete(ctx context.Context, by clubhouse.Actor, ids []int64) ([]Reservation, error) {
+	var deleted []Reservation
+	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
+		var err error
+		if deleted, err = b.store.delete(ctx, tx, ids, nil); err != nil {
+			return err
+		}
+		return b.recordDeleted(ctx, tx, by.Name(), deleted)
+	})
+	return deleted, err
 }
 
 // MaxDeleteMany bounds the bookings one DeleteMany removes.
@@ -441,7 +469,7 @@ func (b *Bookings) DeleteMany(ctx context.Context, by clubhouse.Actor, ids []int
 	if len(ids) == 0 || len(ids) > MaxDeleteMany {
 		return nil, clubhouse.ErrInvalidData.Withf("ids must hold 1 to %d ids.", MaxDeleteMany)
 	}
-	deleted, err := b.store.delete(ctx, b.db, ids, nil)
+	deleted, err := b.delete(ctx, by, ids)
 	if err != nil {
 		return nil, fmt.Errorf("delete bookings: %w", err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
@@ -39,12 +40,14 @@ const unknown = 987654
 // events, is_event; long bookings too), the statuses Pending and Confirmed,
 // a payment type, and four actors: staff (a user), ana and bob (clients
 // with logins) and eve (a user without a client record). Its clock stands
-// at clubNow; events records its booking:changed messages.
+// at clubNow; events records its booking:changed messages, and log the
+// events of its changes, each payload rendered by logged.
 type testClub struct {
 	db                   *sqldb.DB
 	fix                  *fixture.Club
 	b                    *booking.Bookings
 	events               *recorder
+	log                  *eventlog.Log
 	court, court2        int64
 	rental, long, class  int64
 	event                int64
@@ -59,7 +62,8 @@ func newTestClub(tb testing.TB) *testClub {
 	tb.Helper()
 	db := dbtest.New(tb)
 	c := &testClub{db: db, events: &recorder{}, courts: 2}
-	c.b = booking.New(db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow }, Events: c.events}).Bookings
+	c.log = eventlog.New(db.DB, eventlog.Options{Render: logged})
+	c.b = booking.New(db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow }, Events: c.events, Log: c.log}).Bookings
 	c.fix = fixture.New(tb, db.DB, fixture.Options{Zone: time.UTC, Start: clubNow.Format("2006-01-02 15:04")})
 	ctype := c.fix.CourtType("Padel").ID
 	c.court = c.fix.Court(ctype, "Court 1").ID

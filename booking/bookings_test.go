@@ -16,6 +16,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
@@ -46,7 +47,8 @@ func (l *queryLog) take() []string {
 }
 
 // TestCreateBooking_oneRoundTrip: Create stores a booking in one query,
-// the insert (the club's rules are in memory), on the pgx pool of Options.Pool (database/sql opens no
+// the insert (the club's rules are in memory), which writes its history's
+// entry and its event too, on the pgx pool of Options.Pool (database/sql opens no
 // connection); with a commit hook, in one transaction with the hook. Either
 // way it answers the booking as a read finds it.
 func TestCreateBooking_oneRoundTrip(t *testing.T) {
@@ -65,7 +67,8 @@ func TestCreateBooking_oneRoundTrip(t *testing.T) {
 	t.Cleanup(pool.Close)
 	traced := sqlx.NewDb(stdlib.OpenDBFromPool(pool), "pgx")
 	t.Cleanup(func() { _ = traced.Close() })
-	club := booking.New(traced, booking.Options{Zone: time.UTC, Pool: pool})
+	events := eventlog.New(traced, eventlog.Options{Render: logged})
+	club := booking.New(traced, booking.Options{Zone: time.UTC, Pool: pool, Log: events})
 	b := club.Bookings
 	// With the club's rules watched, as clubd watches them, they cost a
 	// booking no query once read.
@@ -106,6 +109,13 @@ func TestCreateBooking_oneRoundTrip(t *testing.T) {
 	assert.Equal(t, row(stored), created)
 	require.NotNil(t, created.ReservationStatusID, "the pending status by default")
 	assert.Equal(t, "by phone", *created.Notes)
+	var cursor eventlog.Cursor
+	logged := logRead(t, events, &cursor)
+	require.Len(t, logged, 1)
+	assert.Equal(t, booking.EventCreated, logged[0].Type)
+	assert.Equal(t, created.ID, logged[0].Payload.ID, "the id the insert chose")
+	assert.Equal(t, created.ReservationStatusID, logged[0].Payload.ReservationStatusID, "the status it chose")
+	assert.Equal(t, "desk", logged[0].Actor)
 
 	hooked := sqldb.OnCommit(ctx, traced, func(ctx context.Context, tx *sqlx.Tx) error {
 		_, err := tx.ExecContext(ctx, "SELECT 1")
@@ -123,4 +133,5 @@ func TestCreateBooking_oneRoundTrip(t *testing.T) {
 	stored, err = b.Get(ctx, desk, created.ID)
 	require.NoError(t, err)
 	assert.Equal(t, row(stored), created)
+	assert.Len(t, logRead(t, events, &cursor), 1, "the hooked booking's event")
 }

@@ -143,6 +143,9 @@ func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, own
 		if out, err = b.store.get(ctx, tx, id, false); err != nil {
 			return err
 		}
+		if err := b.record(ctx, tx, e, out); err != nil {
+			return err
+		}
 		return b.tell(ctx, tx, mail.KindBookingCancelled, out)
 	})
 	if err != nil {

@@ -107,8 +107,10 @@ func (b *Bookings) setMark(ctx context.Context, by clubhouse.Actor, id int64, m 
 			return err
 		}
 		changes.changed(r)
-		out, err = b.store.get(ctx, tx, id, false)
-		return err
+		if out, err = b.store.get(ctx, tx, id, false); err != nil {
+			return err
+		}
+		return b.record(ctx, tx, e, out)
 	})
 	if err != nil {
 		return Reservation{}, fmt.Errorf("%s: %w", m.name, err)

@@ -158,7 +158,7 @@ func (c *ClubRules) Change(ctx context.Context, by clubhouse.Actor, ch RulesChan
 		if err := r.Validate(); err != nil {
 			return err
 		}
-		if err := c.store.set(ctx, tx, r, recordedBy(by), c.now()); err != nil {
+		if err := c.store.set(ctx, tx, r, by.Name(), c.now()); err != nil {
 			return err
 		}
 		out, v, err = c.store.get(ctx, tx, false)
@@ -206,12 +206,4 @@ func (c *ClubRules) keep(r Rules, v int64, gen uint64) {
 	if gen == c.gen && (!c.read || v >= c.version) {
 		c.rules, c.version, c.read = r, v, true
 	}
-}
-
-// recordedBy names by in the records it leaves: its email, or its uid.
-func recordedBy(by clubhouse.Actor) string {
-	if by.Email != "" {
-		return by.Email
-	}
-	return by.Label()
 }

@@ -103,7 +103,7 @@ type entry struct {
 
 // change returns the entry of by's action, now by the service's clock.
 func (b *Bookings) change(by clubhouse.Actor, action Action) entry {
-	return entry{at: b.now(), by: recordedBy(by), action: action}
+	return entry{at: b.now(), by: by.Name(), action: action}
 }
 
 // placed returns the placement of r.

@@ -128,7 +128,7 @@ func TestBookings_held(t *testing.T) {
 		var freed booking.Changes
 		require.NoError(t, c.asHolder(t, func(tx *sqlx.Tx) error {
 			var err error
-			freed, err = c.b.Release(t.Context(), tx, booking.Hold{Kind: "show", ID: 8}, []int64{held.ID, plain.ID})
+			freed, err = c.b.Release(t.Context(), tx, c.staff, booking.Hold{Kind: "show", ID: 8}, []int64{held.ID, plain.ID})
 			return err
 		}))
 		assert.Empty(t, freed.IDs())
@@ -188,7 +188,7 @@ func TestBookings_held(t *testing.T) {
 		var freed booking.Changes
 		require.NoError(t, c.asHolder(t, func(tx *sqlx.Tx) error {
 			var err error
-			freed, err = c.b.Release(t.Context(), tx, show, []int64{r.ID, plain.ID, unknown})
+			freed, err = c.b.Release(t.Context(), tx, c.staff, show, []int64{r.ID, plain.ID, unknown})
 			return err
 		}))
 		assert.Equal(t, []int64{r.ID}, freed.IDs(), "only what it holds")

@@ -105,14 +105,17 @@ func (b *Bookings) ReleaseUnpaid(ctx context.Context) (int, error) {
 				return fmt.Errorf("take the unpaid bookings: %w", err)
 			}
 			for _, id := range ids {
-				r, err := b.store.get(ctx, tx, id, false)
-				if err != nil {
-					return err
-				}
 				if err := b.store.setCancelled(ctx, tx, id, e.by, e.at, true); err != nil {
 					return err
 				}
 				if err := (historyStore{}).add(ctx, tx, id, e); err != nil {
+					return err
+				}
+				r, err := b.store.get(ctx, tx, id, false)
+				if err != nil {
+					return err
+				}
+				if err := b.record(ctx, tx, e, r); err != nil {
 					return err
 				}
 				changes.freed(r, false)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
@@ -34,7 +35,7 @@ func newHoldClub(t *testing.T) *holdClub {
 	outbox := mail.NewOutbox(c.db.DB, nil)
 	at := func(d time.Duration) *booking.Club {
 		return booking.New(c.db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow.Add(d) }, Events: c.events,
-			Mail: outbox})
+			Mail: outbox, Log: c.log})
 	}
 	now := at(0)
 	h := &holdClub{testClub: c, held: now.Bookings, later: at(20*time.Minute + booking.ReleaseGrace + time.Minute).Bookings, rules: now.Rules}
@@ -155,10 +156,24 @@ func TestReleaseUnpaid(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, n, "no hold has expired yet")
 	h.events.take()
+	var cursor eventlog.Cursor
+	for _, e := range logRead(t, h.log, &cursor) {
+		if e.Type == booking.EventCreated {
+			assert.True(t, e.Payload.Held, "a client's booking is created awaiting its payment: %+v", e)
+		}
+	}
 	n, err = h.later.ReleaseUnpaid(t.Context())
 	require.NoError(t, err)
 	assert.Equal(t, 2, n)
 	assert.ElementsMatch(t, []int64{unpaid.ID, claimed.ID}, h.events.take(), "the staff and the clients are told")
+	released := logRead(t, h.log, &cursor)
+	require.Len(t, released, 2)
+	for _, e := range released {
+		assert.Equal(t, booking.EventCancelled, e.Type)
+		assert.Equal(t, booking.ReleasedBy, e.Actor)
+		assert.True(t, e.Payload.Cancelled)
+		assert.False(t, e.Payload.Held)
+	}
 	for _, id := range []int64{unpaid.ID, claimed.ID} {
 		r, err := h.b.Get(t.Context(), desk, id)
 		require.NoError(t, err)

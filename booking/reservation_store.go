@@ -5,11 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"github.com/shopspring/decimal"
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 )
 
@@ -139,11 +141,13 @@ func (reservationStore) typeOf(ctx context.Context, q sqldb.Queryer, typeID int6
 // owner for its messages. The other columns are r's own; its span, which
 // the callers have checked to be on the grid (Span.Check), is stored
 // exactly as the Wall of each end. The same statement writes e, the
-// booking's entry "created" in its history (see History), so that the
-// booking and its entry commit together even outside a transaction. It
-// runs through sqldb.QueryRow, on the pgx pool directly when q is one.
-// Errors: ErrCourtTaken, ErrHeldType, invalid references.
-func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservation, e entry) (Reservation, error) {
+// booking's entry "created" in its history (see History), and with a log
+// its event (EventCreated, with what the database decides merged into the
+// payload: decided), so that the booking, its entry and its event commit
+// together even outside a transaction. It runs through sqldb.QueryRow, on
+// the pgx pool directly when q is one. Errors: ErrCourtTaken, ErrHeldType,
+// invalid references.
+func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservation, e entry, log *eventlog.Log) (Reservation, error) {
 	out := Reservation{OperatorID: r.OperatorID, ClientID: r.ClientID, CourtID: r.CourtID, ReservationTypeID: r.ReservationTypeID,
 		Checking: Wall(r.Checking), Checkout: Wall(r.Checkout), Notes: r.Notes, SeriesID: r.SeriesID,
 		RulesOverriddenBy: r.RulesOverriddenBy, RulesOverriddenAt: r.RulesOverriddenAt, HeldBy: r.HeldBy, HolderID: r.HolderID}
@@ -154,7 +158,16 @@ func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservati
 	ph, hist := e.values(14)
 	args := append([]any{r.OperatorID, r.ClientID, r.CourtID, r.ReservationTypeID, r.ReservationStatusID, r.Checking, r.Checkout,
 		r.Notes, r.SeriesID, r.RulesOverriddenBy, r.RulesOverriddenAt, r.HeldBy, r.HolderID}, hist...)
-	err := sqldb.QueryRow(ctx, q, `WITH t AS (SELECT id, is_event FROM reservation_types WHERE id = $4 FOR KEY SHARE),
+	ev, err := log.Encode(eventlog.Entry{Type: EventCreated, Actor: e.by, Payload: out}, decided...)
+	if err != nil {
+		return Reservation{}, err
+	}
+	var record string
+	if ev != nil {
+		insert, more := ev.Insert(len(args)+1, "ins")
+		record, args = `, ev AS (`+insert+`)`, append(args, more...)
+	}
+	err = sqldb.QueryRow(ctx, q, `WITH t AS (SELECT id, is_event FROM reservation_types WHERE id = $4 FOR KEY SHARE),
 		ins AS (INSERT INTO reservations (operator_id, client_id, court_id, reservation_type_id,
 			reservation_status_id, checking, checkout, notes, series_id, rules_overridden_by, rules_overridden_at, held_by, holder_id)
 			SELECT $1::bigint, $2::bigint, $3::bigint, t.id,
@@ -163,7 +176,7 @@ func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservati
 			FROM t WHERE $12::text IS NOT NULL OR NOT t.is_event
 			ON CONFLICT DO NOTHING
 			RETURNING id, reservation_status_id, created_at),
-		hist AS (INSERT INTO reservation_history (reservation_id, `+historyColumns+`) SELECT ins.id, `+ph+` FROM ins)
+		hist AS (INSERT INTO reservation_history (reservation_id, `+historyColumns+`) SELECT ins.id, `+ph+` FROM ins)`+record+`
 		SELECT t.is_event, ins.id, ins.reservation_status_id, ins.created_at,
 			(SELECT user_id FROM clients WHERE id = $2::bigint) FROM t LEFT JOIN ins ON true`, args...,
 	).Scan(&heldType, &id, &status, &created, &out.ClientUserID)
@@ -352,11 +365,12 @@ func (reservationStore) overlapping(ctx context.Context, q sqldb.Queryer, court 
 }
 
 // deletedColumns are what a delete returns of each booking it removed:
-// what its messages need (see Changes.freed).
-const deletedColumns = `RETURNING r.id, r.client_id, r.court_id, r.checking, r.checkout, r.cancelled_at,
+// the booking, as its event tells of it, and its owner, whom its messages
+// reach (see Changes.freed).
+const deletedColumns = `RETURNING ` + reservationColumns + `,
 	(SELECT user_id FROM clients WHERE id = r.client_id) AS client_user_id`
 
-// delete deletes the bookings with ids and returns them, with only the
+// delete deletes the bookings with ids and returns them, with the
 // columns of deletedColumns; with a hold h, only those h holds (the caller
 // acts as h, see asHolder). Errors: ErrHeld when a booking is held by
 // another than h, errBookingInUse.

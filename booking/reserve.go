@@ -96,7 +96,7 @@ func (b *Bookings) Reserve(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor,
 		r.Checking, r.Checkout = s.Start, s.End
 		// ON CONFLICT DO NOTHING: a taken span does not abort tx, so that
 		// every taken date can be named.
-		got, err := b.store.insert(ctx, tx, r, e)
+		got, err := b.store.insert(ctx, tx, r, e, b.log)
 		if errors.Is(err, ErrCourtTaken) {
 			taken = append(taken, Skipped{Span: s, Reason: ErrCourtTaken.Code})
 			continue
@@ -112,13 +112,13 @@ func (b *Bookings) Reserve(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor,
 	return out, nil
 }
 
-// Release deletes, in tx, the caller's transaction, the bookings with ids
-// that h holds, and returns what it changed: the bookings it deleted
-// (unknown ids, and those h does not hold, are skipped; Changes.IDs lists
-// the others) and the court dates they freed. After tx commits, the caller
+// Release deletes for by, in tx, the caller's transaction, the bookings
+// with ids that h holds, and returns what it changed: the bookings it
+// deleted (unknown ids, and those h does not hold, are skipped;
+// Changes.IDs lists the others) and the court dates they freed. After tx commits, the caller
 // calls Announce with them. Errors: Invalid for a hold without kind or id,
 // clubhouse.ErrInUse when payments still refer to a booking.
-func (b *Bookings) Release(ctx context.Context, tx *sqlx.Tx, h Hold, ids []int64) (Changes, error) {
+func (b *Bookings) Release(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, h Hold, ids []int64) (Changes, error) {
 	if len(ids) == 0 {
 		return Changes{}, nil
 	}
@@ -128,6 +128,9 @@ func (b *Bookings) Release(ctx context.Context, tx *sqlx.Tx, h Hold, ids []int64
 		deleted, err = b.store.delete(ctx, tx, ids, &h)
 		return err
 	})
+	if err == nil {
+		err = b.recordDeleted(ctx, tx, by.Name(), deleted)
+	}
 	if err != nil {
 		return Changes{}, fmt.Errorf("release bookings: %w", err)
 	}
@@ -167,6 +170,13 @@ func (b *Bookings) CancelHeld(ctx context.Context, tx *sqlx.Tx, by clubhouse.Act
 		return Changes{}, err
 	}
 	if err := (historyStore{}).add(ctx, tx, id, e); err != nil {
+		return Changes{}, err
+	}
+	out, err := b.store.get(ctx, tx, id, false)
+	if err != nil {
+		return Changes{}, err
+	}
+	if err := b.record(ctx, tx, e, out); err != nil {
 		return Changes{}, err
 	}
 	var c Changes

@@ -304,7 +304,7 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 			}
 			occ.Checking, occ.Checkout = s.Start, s.End
 			// ON CONFLICT DO NOTHING: a taken slot does not abort the transaction.
-			got, err := b.store.insert(ctx, tx, occ, created)
+			got, err := b.store.insert(ctx, tx, occ, created, b.log)
 			if errors.Is(err, ErrCourtTaken) {
 				out.Skipped = append(out.Skipped, Skipped{Span: s, Reason: ErrCourtTaken.Code})
 				continue

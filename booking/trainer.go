@@ -43,7 +43,7 @@ func (b *Bookings) TrainerCreate(ctx context.Context, by clubhouse.Actor, in Boo
 		if err := b.admit(ctx, tx, rules, b.attempt(by, false, in.OverrideRules, r, nil), by, &r, 0); err != nil {
 			return err
 		}
-		if out, err = b.insert(ctx, tx, by, r, nil); err != nil {
+		if out, err = b.insert(ctx, tx, by, r, nil, false); err != nil {
 			return err
 		}
 		return b.tell(ctx, tx, mail.KindBookingConfirmed, out)

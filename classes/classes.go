@@ -11,6 +11,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/mail"
 )
@@ -31,6 +32,7 @@ type Classes struct {
 	store       classStore
 	enrollments *enrollmentStore
 	mail        *mail.Outbox
+	log         *eventlog.Log
 }
 
 // scope is what an actor may see of classes: every class (0) or the
@@ -188,6 +190,9 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 			if err := tell(ctx, tx, s.mail, mail.KindWaitlistPromoted, promoted...); err != nil {
 				return err
 			}
+			if err := s.log.Record(ctx, tx, eventlog.Entries(EventEnrollmentPromoted, by.Name(), promoted...)...); err != nil {
+				return err
+			}
 		}
 		out, err = s.store.get(ctx, tx, id, false)
 		return err
@@ -218,7 +223,7 @@ func (s *Classes) reschedule(ctx context.Context, tx *sqlx.Tx, by clubhouse.Acto
 			future = append(future, ss.Date)
 		}
 	}
-	freed, err := s.release(ctx, tx, c.ID, future)
+	freed, err := s.release(ctx, tx, by, c.ID, future)
 	if err != nil {
 		return booking.Changes{}, err
 	}
@@ -261,12 +266,12 @@ func (s *Classes) book(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, c C
 
 // release frees the court of the sessions of the class with id on dates,
 // and returns what it changed of the bookings.
-func (s *Classes) release(ctx context.Context, tx *sqlx.Tx, id int64, dates []time.Time) (booking.Changes, error) {
+func (s *Classes) release(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, id int64, dates []time.Time) (booking.Changes, error) {
 	held, err := s.store.freeSessions(ctx, tx, id, dates)
 	if err != nil {
 		return booking.Changes{}, err
 	}
-	return s.bookings.Release(ctx, tx, hold(id), held)
+	return s.bookings.Release(ctx, tx, by, hold(id), held)
 }
 
 // checkRefs checks, when trainer is set, that c's trainer is one, and when
@@ -349,7 +354,7 @@ func (s *Classes) end(ctx context.Context, by clubhouse.Actor, id int64, status 
 			return ErrClassNotStarted.Withf("A class is completed once its first session has started; this one starts at %s. Cancel it instead.",
 				c.FirstStart().Format("2006-01-02 15:04"))
 		}
-		if freed, err = s.release(ctx, tx, id, c.future(now)); err != nil {
+		if freed, err = s.release(ctx, tx, by, id, c.future(now)); err != nil {
 			return err
 		}
 		if status == StatusCancelled {
@@ -364,8 +369,10 @@ func (s *Classes) end(ctx context.Context, by clubhouse.Actor, id int64, status 
 		if err := s.store.setStatus(ctx, tx, id, status); err != nil {
 			return err
 		}
-		out, err = s.store.get(ctx, tx, id, false)
-		return err
+		if out, err = s.store.get(ctx, tx, id, false); err != nil {
+			return err
+		}
+		return s.log.Record(ctx, tx, eventlog.Entries(endedEvent(status), by.Name(), out)...)
 	})
 	if err != nil {
 		return Class{}, fmt.Errorf("%s class: %w", strings.TrimSuffix(status, "led"), err)
@@ -405,7 +412,7 @@ func (s *Classes) Delete(ctx context.Context, by clubhouse.Actor, id int64) erro
 			return clubhouse.ErrInUse.Withf("The class has enrollments (%s); cancel it instead, which keeps them.", idList(enrolled))
 		}
 		now := s.wallNow()
-		if freed, err = s.release(ctx, tx, id, c.future(now)); err != nil {
+		if freed, err = s.release(ctx, tx, by, id, c.future(now)); err != nil {
 			return err
 		}
 		if err := s.store.delete(ctx, tx, id); err != nil {

@@ -87,6 +87,25 @@ func (enrollmentStore) get(ctx context.Context, q sqldb.Queryer, id int64) (Enro
 	return e, sqldb.Map(err, ErrEnrollmentNotFound, nil)
 }
 
+// current returns the enrollment with id with its Paid (the sum of its
+// completed payments, as payments.Service.EnrollmentsPaid sums it), both
+// read on q: as a change in q's transaction leaves it.
+func (st enrollmentStore) current(ctx context.Context, q sqldb.Queryer, id int64) (Enrollment, error) {
+	e, err := st.get(ctx, q, id)
+	if err != nil {
+		return Enrollment{}, err
+	}
+	var paid []decimal.Decimal
+	if err := q.SelectContext(ctx, &paid, `SELECT sum(amount - refunded_amount) FROM payments
+		WHERE enrollment_id = $1 AND status GROUP BY enrollment_id`, id); err != nil {
+		return Enrollment{}, fmt.Errorf("sum enrollment payments: %w", err)
+	}
+	if len(paid) > 0 {
+		e.Paid = paid[0]
+	}
+	return e, nil
+}
+
 // lock locks the enrollment with id and returns its class and status.
 func (enrollmentStore) lock(ctx context.Context, q sqldb.Queryer, id int64) (classID int64, status string, err error) {
 	var row struct {
@@ -133,7 +152,8 @@ func (enrollmentStore) nextWaiting(ctx context.Context, q sqldb.Queryer, classID
 }
 
 // fill gives the free places of the class with id to the first on its
-// waitlist, in line order, and returns the enrollments it promoted. The
+// waitlist, in line order, and returns the enrollments it promoted, as
+// they are now (current). The
 // caller holds the class's row locked, as every change of places does.
 func (st enrollmentStore) fill(ctx context.Context, q sqldb.Queryer, classID int64) ([]Enrollment, error) {
 	ids := []int64{}
@@ -148,7 +168,7 @@ func (st enrollmentStore) fill(ctx context.Context, q sqldb.Queryer, classID int
 		if err := st.setStatus(ctx, q, id, EnrollmentPending); err != nil {
 			return nil, err
 		}
-		e, err := st.get(ctx, q, id)
+		e, err := st.current(ctx, q, id)
 		if err != nil {
 			return nil, err
 		}
@@ -226,6 +246,34 @@ func (enrollmentStore) mark(ctx context.Context, q sqldb.Queryer, id int64, date
 	return sqldb.Map(err, ErrEnrollmentNotFound, enrollmentErrors)
 }
 
+// enrollNowSQL enrolls the client of the user $2 in the class $1, when
+// the class takes enrollments at wall time $3 (see enrollNow).
+const enrollNowSQL = `WITH cl AS (
+		SELECT cl.id, cl.user_id, cl.email, cl.display_name, cl.first_name, cl.last_name, cl.phone, cl.created_at,
+			coalesce(u.email_verified, false) AS email_verified
+		FROM clients cl LEFT JOIN users u ON u.id = cl.user_id
+		WHERE cl.user_id = $2),
+	c AS (
+		SELECT c.id, c.title, c.user_id, c.single_price, c.max_capacity, c.places_taken FROM training_classes c
+		WHERE c.id = $1 AND c.status = 'scheduled'
+			AND EXISTS (SELECT 1 FROM class_sessions s WHERE s.class_id = c.id AND s.date + c.start_time > $3)
+		FOR UPDATE),
+	ins AS (
+		INSERT INTO enrollments (class_id, client_id, status, waitlisted_at, created_by)
+		SELECT c.id, cl.id, CASE WHEN c.places_taken < c.max_capacity THEN 'pending' ELSE 'waitlisted' END,
+			CASE WHEN c.places_taken < c.max_capacity THEN NULL ELSE clock_timestamp() END, $2 FROM c, cl
+		RETURNING id, class_id, client_id, status, enrolled_at, created_at)
+	SELECT EXISTS (SELECT 1 FROM cl), EXISTS (SELECT 1 FROM c),
+		ins.id, ins.class_id, ins.client_id, ins.status, ins.enrolled_at, ins.created_at, c.title, c.user_id, c.single_price,
+		cl.id, cl.user_id, cl.email, cl.display_name, cl.first_name, cl.last_name, cl.phone, cl.email_verified, cl.created_at
+	FROM (SELECT 1) one LEFT JOIN ins ON true LEFT JOIN c ON true LEFT JOIN cl ON true`
+
+// enrolledNowSQL reads the active enrollment of the client of the user $2
+// in the class $1: in enrollNowSQL's transaction, after it, the one it
+// made.
+const enrolledNowSQL = enrollmentSelect + ` WHERE e.class_id = $1 AND cl.user_id = $2
+	AND e.status IN ('pending', 'accepted', 'waitlisted')`
+
 // enrollNow enrolls the client of the user with userID in class in one
 // statement, when the class takes enrollments (scheduled, with a session
 // that has not started at wall time now): pending while a place is free,
@@ -239,6 +287,12 @@ func (enrollmentStore) mark(ctx context.Context, q sqldb.Queryer, id int64, date
 // sqldb.QueryRow, on the pgx pool directly when q is one: enrolling is what
 // a full class's clients race to do the minute it opens.
 func (enrollmentStore) enrollNow(ctx context.Context, q sqldb.Queryer, classID, userID int64, now time.Time) (e Enrollment, client, open bool, err error) {
+	return enrolledNow(sqldb.QueryRow(ctx, q, enrollNowSQL, classID, userID, now))
+}
+
+// enrolledNow reads enrollNowSQL's answer from row, as enrollNow returns
+// it.
+func enrolledNow(row sqldb.Row) (e Enrollment, client, open bool, err error) {
 	var (
 		id, classRef, clientID, trainer, studentID sql.NullInt64
 		status, title, first, last                 sql.NullString
@@ -246,26 +300,7 @@ func (enrollmentStore) enrollNow(ctx context.Context, q sqldb.Queryer, classID, 
 		verified                                   sql.NullBool
 		price                                      decimal.NullDecimal
 	)
-	err = sqldb.QueryRow(ctx, q, `WITH cl AS (
-			SELECT cl.id, cl.user_id, cl.email, cl.display_name, cl.first_name, cl.last_name, cl.phone, cl.created_at,
-				coalesce(u.email_verified, false) AS email_verified
-			FROM clients cl LEFT JOIN users u ON u.id = cl.user_id
-			WHERE cl.user_id = $2),
-		c AS (
-			SELECT c.id, c.title, c.user_id, c.single_price, c.max_capacity, c.places_taken FROM training_classes c
-			WHERE c.id = $1 AND c.status = 'scheduled'
-				AND EXISTS (SELECT 1 FROM class_sessions s WHERE s.class_id = c.id AND s.date + c.start_time > $3)
-			FOR UPDATE),
-		ins AS (
-			INSERT INTO enrollments (class_id, client_id, status, waitlisted_at, created_by)
-			SELECT c.id, cl.id, CASE WHEN c.places_taken < c.max_capacity THEN 'pending' ELSE 'waitlisted' END,
-				CASE WHEN c.places_taken < c.max_capacity THEN NULL ELSE clock_timestamp() END, $2 FROM c, cl
-			RETURNING id, class_id, client_id, status, enrolled_at, created_at)
-		SELECT EXISTS (SELECT 1 FROM cl), EXISTS (SELECT 1 FROM c),
-			ins.id, ins.class_id, ins.client_id, ins.status, ins.enrolled_at, ins.created_at, c.title, c.user_id, c.single_price,
-			cl.id, cl.user_id, cl.email, cl.display_name, cl.first_name, cl.last_name, cl.phone, cl.email_verified, cl.created_at
-		FROM (SELECT 1) one LEFT JOIN ins ON true LEFT JOIN c ON true LEFT JOIN cl ON true`,
-		classID, userID, now).Scan(&client, &open,
+	err = row.Scan(&client, &open,
 		&id, &classRef, &clientID, &status, &enrolledAt, &createdAt, &title, &trainer, &price,
 		&studentID, &e.Student.UserID, &e.Student.Email, &e.Student.DisplayName, &first, &last, &e.Student.Phone, &verified, &studentCreatedAt)
 	if err != nil || !id.Valid {

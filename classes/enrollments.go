@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/payments"
@@ -30,6 +32,7 @@ type Enrollments struct {
 	clients  *booking.Clients
 	payments *payments.Service
 	mail     *mail.Outbox
+	log      *eventlog.Log
 	store    enrollmentStore
 }
 
@@ -80,7 +83,7 @@ func (s *Enrollments) Add(ctx context.Context, by clubhouse.Actor, classID, clie
 }
 
 func (s *Enrollments) enroll(ctx context.Context, by clubhouse.Actor, trainer, classID, clientID int64, claims []payments.Input) (Enrollment, error) {
-	var id int64
+	var out Enrollment
 	var msg EnrollmentChanged
 	var paid []payments.Payment
 	var creator *int64
@@ -109,55 +112,112 @@ func (s *Enrollments) enroll(ctx context.Context, by clubhouse.Actor, trainer, c
 		if c.Taken >= c.Capacity {
 			status = EnrollmentWaitlisted
 		}
-		var user *int64
-		if id, user, err = s.store.insert(ctx, tx, classID, clientID, status, creator); err != nil {
-			return err
-		}
-		msg = EnrollmentChanged{ID: id, ClassID: classID, Status: status, UserID: user, TrainerID: c.Trainer}
-		if len(claims) == 0 {
-			return nil
-		}
-		e, err := s.store.get(ctx, tx, id)
+		id, user, err := s.store.insert(ctx, tx, classID, clientID, status, creator)
 		if err != nil {
 			return err
 		}
-		paid, err = s.payments.ClaimEnrollment(ctx, tx, id, e.Amount().Debt(), claims)
-		return err
+		msg = EnrollmentChanged{ID: id, ClassID: classID, Status: status, UserID: user, TrainerID: c.Trainer}
+		if len(claims) > 0 {
+			e, err := s.store.get(ctx, tx, id)
+			if err != nil {
+				return err
+			}
+			if paid, err = s.payments.ClaimEnrollment(ctx, tx, id, e.Amount().Debt(), claims); err != nil {
+				return err
+			}
+		}
+		// Read under the class's lock, its waitlist position is final. Its
+		// claims are pending, so Paid stays zero without asking.
+		if out, err = s.store.get(ctx, tx, id); err != nil {
+			return err
+		}
+		return s.log.Record(ctx, tx, eventlog.Entries(EventEnrollmentCreated, by.Name(), out)...)
 	})
 	if err != nil {
 		return Enrollment{}, fmt.Errorf("enroll: %w", err)
 	}
 	s.payments.Announce(paid...)
 	s.events.Publish(TopicEnrollment, msg)
-	return s.enrolled(ctx, id)
+	return out, nil
 }
 
 // enrollNow enrolls by's client without claims: the common case, one
-// statement that holds the class's row only while it runs.
+// statement that holds the class's row only while it runs. With a log,
+// the statement runs in a transaction that records its event, with the
+// enrollment read back under the class's lock: the statement alone cannot
+// tell a waitlisted enrollment's position (see enrollmentStore.enrollNow).
+// That transaction is pipelined in two round trips (enrollLogged), unless
+// ctx carries commit hooks, which run in a transaction of database/sql's.
 func (s *Enrollments) enrollNow(ctx context.Context, by clubhouse.Actor, classID int64) (Enrollment, error) {
 	var e Enrollment
-	err := s.direct.Atomic(ctx, func(q sqldb.Queryer) error {
+	enroll := func(q sqldb.Queryer) error {
 		var client, open bool
 		var err error
 		e, client, open, err = s.store.enrollNow(ctx, q, classID, by.UserID, s.wallNow())
-		switch {
-		case err != nil:
-			return err
-		case !client:
-			return booking.ErrNoClient
-		case !open:
-			return ErrClassNotOpen
-		}
-		return nil
-	})
+		return enrolledErr(client, open, err)
+	}
+	var err error
+	switch {
+	case s.log == nil:
+		err = s.direct.Atomic(ctx, enroll)
+	case sqldb.HasHooks(ctx, s.db):
+		err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
+			if err := enroll(tx); err != nil {
+				return err
+			}
+			var err error
+			if e, err = s.store.get(ctx, tx, e.ID); err != nil {
+				return err
+			}
+			return s.log.Record(ctx, tx, eventlog.Entries(EventEnrollmentCreated, by.Name(), e)...)
+		})
+	default:
+		e, err = s.enrollLogged(ctx, by, classID)
+	}
 	if err != nil {
 		return Enrollment{}, fmt.Errorf("enroll: %w", err)
 	}
 	s.announce(TopicEnrollment, e)
-	if e.Status == EnrollmentWaitlisted {
-		return s.enrolled(ctx, e.ID) // for its position, read after the commit
+	if s.log == nil && e.Status == EnrollmentWaitlisted {
+		return s.enrolled(ctx, e.ID) // for its position, read after the commit (with a log, in it)
 	}
 	return e, nil
+}
+
+// enrollLogged is enrollNow with a log, in a transaction pipelined in two
+// round trips (sqldb.DB.TransactPipelined): the statement and the
+// enrollment's read-back, which runs after it and so under the class's
+// lock, then its event and the commit.
+func (s *Enrollments) enrollLogged(ctx context.Context, by clubhouse.Actor, classID int64) (Enrollment, error) {
+	var e Enrollment
+	first := &pgx.Batch{}
+	first.Queue(enrollNowSQL, classID, by.UserID, s.wallNow())
+	first.Queue(enrolledNowSQL, classID, by.UserID)
+	err := s.direct.TransactPipelined(ctx, first, func(br pgx.BatchResults) (*pgx.Batch, error) {
+		_, client, open, err := enrolledNow(br.QueryRow())
+		if err := enrolledErr(client, open, err); err != nil {
+			return nil, err
+		}
+		if err := sqldb.GetResult(br, &e); err != nil {
+			return nil, sqldb.Map(err, ErrEnrollmentNotFound, nil)
+		}
+		return s.log.Batch(eventlog.Entry{Type: EventEnrollmentCreated, Actor: by.Name(), Payload: e})
+	})
+	return e, err
+}
+
+// enrolledErr is the error of enrollNow's answer: err, or the refusal
+// that client and open tell of.
+func enrolledErr(client, open bool, err error) error {
+	switch {
+	case err != nil:
+		return err
+	case !client:
+		return booking.ErrNoClient
+	case !open:
+		return ErrClassNotOpen
+	}
+	return nil
 }
 
 // enrolled reads the new enrollment with id, once its transaction has
@@ -275,7 +335,7 @@ func (s *Enrollments) move(ctx context.Context, by clubhouse.Actor, id int64, to
 	if err != nil {
 		return Enrollment{}, err
 	}
-	return s.moveAs(ctx, trainer, 0, id, to)
+	return s.moveAs(ctx, by, trainer, 0, id, to)
 }
 
 // Withdraw cancels by's own active enrollment in the class with classID;
@@ -297,14 +357,15 @@ func (s *Enrollments) Withdraw(ctx context.Context, by clubhouse.Actor, classID 
 	if err != nil {
 		return Enrollment{}, err
 	}
-	return s.moveAs(ctx, 0, client.ID, id, EnrollmentCancelled)
+	return s.moveAs(ctx, by, 0, client.ID, id, EnrollmentCancelled)
 }
 
-// moveAs moves the enrollment with id to status to, for trainer (0: any
-// class) and client (0: any client's). The class's row is locked first, as
-// enrolling locks it, so that places change one after another; a place
-// freed goes to the first on the waitlist in the same transaction.
-func (s *Enrollments) moveAs(ctx context.Context, trainer, client, id int64, to string) (Enrollment, error) {
+// moveAs moves the enrollment with id to status to for by, acting for
+// trainer (0: any class) and client (0: any client's). The class's row is
+// locked first, as enrolling locks it, so that places change one after
+// another; a place freed goes to the first on the waitlist in the same
+// transaction.
+func (s *Enrollments) moveAs(ctx context.Context, by clubhouse.Actor, trainer, client, id int64, to string) (Enrollment, error) {
 	var out, promoted Enrollment
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		classID, err := s.store.classOf(ctx, tx, id)
@@ -337,7 +398,10 @@ func (s *Enrollments) moveAs(ctx context.Context, trainer, client, id int64, to 
 		if promoted, err = s.promote(ctx, tx, e, to, c); err != nil {
 			return err
 		}
-		if out, err = s.store.get(ctx, tx, id); err != nil {
+		if out, err = s.store.current(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := s.log.Record(ctx, tx, eventlog.Entries(movedEvent(to), by.Name(), out)...); err != nil {
 			return err
 		}
 		if to == EnrollmentAccepted {
@@ -347,6 +411,9 @@ func (s *Enrollments) moveAs(ctx context.Context, trainer, client, id int64, to 
 		}
 		if promoted.ID == 0 {
 			return nil
+		}
+		if err := s.log.Record(ctx, tx, eventlog.Entries(EventEnrollmentPromoted, by.Name(), promoted)...); err != nil {
+			return err
 		}
 		return tell(ctx, tx, s.mail, mail.KindWaitlistPromoted, promoted)
 	})
@@ -358,16 +425,12 @@ func (s *Enrollments) moveAs(ctx context.Context, trainer, client, id int64, to 
 		s.announce(TopicEnrollment, promoted)
 		s.announce(TopicPromoted, promoted)
 	}
-	rows, err := s.withPaid(ctx, []Enrollment{out}, nil)
-	if err != nil {
-		return Enrollment{}, err
-	}
-	return rows[0], nil
+	return out, nil
 }
 
 // promote gives the place e held, in class c, to the first on its waitlist
 // when e moved to status to frees it, and returns the promoted enrollment
-// (zero when none is).
+// as it is now (zero when none is).
 func (s *Enrollments) promote(ctx context.Context, tx *sqlx.Tx, e Enrollment, to string, c places) (Enrollment, error) {
 	if !e.HoldsPlace() || to == EnrollmentAccepted || c.Status != StatusScheduled {
 		return Enrollment{}, nil
@@ -379,7 +442,7 @@ func (s *Enrollments) promote(ctx context.Context, tx *sqlx.Tx, e Enrollment, to
 	if err := s.store.setStatus(ctx, tx, id, EnrollmentPending); err != nil {
 		return Enrollment{}, err
 	}
-	return s.store.get(ctx, tx, id)
+	return s.store.current(ctx, tx, id)
 }
 
 // tell queues, in tx, the message of kind about each enrollment of es to

@@ -5,11 +5,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/classes"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
@@ -24,7 +26,8 @@ import (
 // booking type rental, a payment type; the trainers coach and other, head
 // (an operator who also trains) acting in the trainer area, the staff
 // program desk, a user without a client record, and clients with logins
-// made by client. Its clock starts on Monday 2026-03-02 at 15:00.
+// made by client. Its clock starts on Monday 2026-03-02 at 15:00. The class
+// services record their changes in the event log log.
 type academy struct {
 	db     *sqldb.DB
 	fix    *fixture.Club
@@ -32,6 +35,7 @@ type academy struct {
 	events *recorder
 	club   *booking.Club
 	pay    *payments.Service
+	log    *eventlog.Log
 	*classes.Services
 
 	padel, courtA, courtB, tennis int64
@@ -55,7 +59,9 @@ func newAcademy(tb testing.TB) *academy {
 	tb.Helper()
 	a := &academy{db: dbtest.New(tb), events: &recorder{}, desk: clubhouse.Staff("desk")}
 	a.fix = fixture.New(tb, a.db.DB, fixture.Options{Zone: time.UTC, Start: "2026-03-02 15:00", Events: a.events})
-	a.clock, a.club, a.pay, a.Services = a.fix.Clock, a.fix.Booking, a.fix.Payments, a.fix.Classes
+	a.clock, a.club, a.pay = a.fix.Clock, a.fix.Booking, a.fix.Payments
+	a.log = eventlog.New(a.db.DB, eventlog.Options{})
+	a.Services = a.services(nil)
 	a.padel = a.fix.CourtType("Padel").ID
 	tennisType := a.fix.CourtType("Tennis").ID
 	a.courtA, a.courtB = a.fix.Court(a.padel, "A").ID, a.fix.Court(a.padel, "B").ID
@@ -70,6 +76,13 @@ func newAcademy(tb testing.TB) *academy {
 	a.head = a.fix.User("head", clubhouse.RoleTrainer, clubhouse.RoleOperator).In(clubhouse.AreaTrainer)
 	a.nobody = a.fix.User("nobody")
 	return a
+}
+
+// services returns the class services of a, which make a client's
+// enrollment on pool directly when it is not nil, as clubd's do.
+func (a *academy) services(pool *pgxpool.Pool) *classes.Services {
+	return classes.New(a.db.DB, classes.Options{Zone: time.UTC, Now: a.clock.Now, Bookings: a.club.Bookings,
+		Clients: a.club.Clients, Payments: a.pay, Events: a.events, Log: a.log, Pool: pool})
 }
 
 // client stores a client named first last with a login of their own.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/payments"
@@ -25,9 +26,14 @@ type Options struct {
 	// clients their enrollment was accepted, that they took a freed place
 	// from the waitlist, or that their class was cancelled; nil: none.
 	Mail *mail.Outbox
+	// Log records, in each change's transaction, the change's event
+	// (EventEnrollmentCreated and the others); nil: none.
+	Log *eventlog.Log
 	// Pool is the pgx pool that db runs on, when db is
 	// stdlib.OpenDBFromPool(Pool); nil: none. With it, a client's enrollment
-	// is made on the pool directly, sparing database/sql's work.
+	// is made on the pool directly, sparing database/sql's work; when a Log
+	// records it, in a transaction pipelined on the pool in two round trips
+	// (on db's connections without a Pool).
 	Pool *pgxpool.Pool
 }
 
@@ -44,7 +50,7 @@ func New(db *sqlx.DB, o Options) *Services {
 	enrollments := &enrollmentStore{}
 	return &Services{
 		Tariffs:     &Tariffs{db: db},
-		Classes:     &Classes{db: db, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings, enrollments: enrollments, mail: o.Mail},
-		Enrollments: &Enrollments{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, events: o.Events, clients: o.Clients, payments: o.Payments, mail: o.Mail},
+		Classes:     &Classes{db: db, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings, enrollments: enrollments, mail: o.Mail, log: o.Log},
+		Enrollments: &Enrollments{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, events: o.Events, clients: o.Clients, payments: o.Payments, mail: o.Mail, log: o.Log},
 	}
 }

@@ -8,7 +8,13 @@
 // that commits loses none. Each Event has a stable id (a UUID, the same on
 // every delivery), a type ("booking.created": the resource, a dot, what
 // happened), the time, who acted (the label its records use), and a
-// payload, the resource as the API shows it.
+// payload: the domain value the change recorded, rendered by
+// Options.Render (clubd's renders the resource as its API shows it). A
+// change made in one statement outside a transaction writes its event in
+// that statement (Log.Encode, Encoded.Insert), the fields the database
+// decides filled by it. Changes committed in another database (the
+// ledger's) record in a log of that database, which Log.Forward moves into
+// the club's, each event once.
 //
 // Readers page through the log with a Cursor (List): the events after it,
 // in the order the log holds them, and the cursor to read from next.

@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jmoiron/sqlx"
+	"github.com/tidwall/gjson"
 
 	"github.com/clubhouse-go/clubhouse"
 )
@@ -19,7 +22,16 @@ type Options struct {
 	Now func() time.Time // the clock of the events' times and of the retention; nil: time.Now
 	// Retention is how long events are kept (Purge); 0: DefaultRetention.
 	Retention time.Duration
+	// Render turns the value an entry carries into its event's payload;
+	// nil: the value itself.
+	Render Renderer
 }
+
+// Renderer turns the value a domain records (a booking.Reservation, a
+// payments.Payment) into its event's payload: the resource as the club's
+// API shows it (clubd's is httpapi.EventPayload). It returns a value it
+// does not know as it is.
+type Renderer func(v any) any
 
 // DefaultRetention is how long events are kept unless Options.Retention
 // says otherwise.
@@ -30,6 +42,7 @@ type Log struct {
 	db        *sqlx.DB
 	now       func() time.Time
 	retention time.Duration
+	render    Renderer
 }
 
 // New returns the log of db.
@@ -38,7 +51,10 @@ func New(db *sqlx.DB, o Options) *Log {
 	if o.Retention <= 0 {
 		o.Retention = DefaultRetention
 	}
-	return &Log{db: db, now: o.Now, retention: o.Retention}
+	if o.Render == nil {
+		o.Render = func(v any) any { return v }
+	}
+	return &Log{db: db, now: o.Now, retention: o.Retention, render: o.Render}
 }
 
 // Entry is an event to record: its Type (the resource, a dot, what
@@ -57,37 +73,156 @@ const MaxActor = 320
 
 var typePattern = regexp.MustCompile(`^[a-z]+(_[a-z]+)*\.[a-z]+(_[a-z]+)*$`)
 
-// Record writes entries in tx, in their order, at the log's clock: they
-// become events when tx commits, and vanish if it rolls back. A nil *Log
-// records nothing. Errors: an entry with a malformed type or actor, or a
-// payload that does not encode as a JSON object, which are the caller's
-// mistakes.
+// Record writes entries on tx, the transaction of the change they tell
+// of, in their order, at the log's clock: they become events when tx
+// commits, and vanish if it rolls back. A nil *Log records nothing.
+// Errors: an entry with a malformed type or actor, or a payload that does
+// not encode as a JSON object, which are the caller's mistakes.
 func (l *Log) Record(ctx context.Context, tx *sqlx.Tx, entries ...Entry) error {
 	if l == nil || len(entries) == 0 {
 		return nil
 	}
+	at := l.now()
 	types, actors, payloads := make([]string, len(entries)), make([]string, len(entries)), make([]string, len(entries))
 	for i, e := range entries {
-		if !typePattern.MatchString(e.Type) {
-			return fmt.Errorf("eventlog: malformed event type %q", e.Type)
+		enc, err := l.encode(e, at)
+		if err != nil {
+			return err
 		}
-		if n := utf8.RuneCountInString(e.Actor); n == 0 || n > MaxActor {
-			return fmt.Errorf("eventlog: an event's actor has 1 to %d characters, not %d", MaxActor, n)
-		}
-		b, err := json.Marshal(e.Payload)
-		switch {
-		case err != nil || len(b) == 0 || b[0] != '{':
-			return fmt.Errorf("eventlog: the payload of %s is no JSON object (%v)", e.Type, err)
-		case bytes.Contains(b, []byte(`\u0000`)): // which jsonb refuses, failing the caller's transaction
-			return fmt.Errorf("eventlog: the payload of %s holds a NUL character", e.Type)
-		}
-		types[i], actors[i], payloads[i] = e.Type, e.Actor, string(b)
+		types[i], actors[i], payloads[i] = enc.typ, enc.actor, enc.payload
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO event_log (type, at, actor, payload)
-		SELECT u.type, $4, u.actor, u.payload::jsonb FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(type, actor, payload, n)
-		ORDER BY u.n`, types, actors, payloads, l.now())
+		SELECT u.type, $4, u.actor, u.payload::json FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(type, actor, payload, n)
+		ORDER BY u.n`, types, actors, payloads, at)
 	if err != nil {
 		return fmt.Errorf("record events: %w", err)
 	}
 	return nil
+}
+
+// Encoded is an entry checked and rendered for a change that writes it in
+// its own statement (Insert), where a transaction would cost the change
+// round trips: one INSERT of a row, with the events it tells of.
+type Encoded struct {
+	typ, actor, payload string
+	at                  time.Time
+	decided             []Decided
+}
+
+// Decided is a field of an event's payload whose value the statement that
+// writes the event decides (an id, a default, the time of the insert):
+// its Name in the payload (lowercase letters, digits and underscores) and
+// the SQL expression of its value (SQL), over the row the statement
+// writes, encoded as JSON by PostgreSQL's to_json.
+type Decided struct {
+	Name, SQL string
+}
+
+var decidedName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// Encode checks and renders e, for a statement of the caller's that
+// inserts it (Encoded.Insert), without the fields of decided, which the
+// statement fills. A nil *Log encodes nothing: nil, nil. Errors: as
+// Record's, and a malformed decided name.
+func (l *Log) Encode(e Entry, decided ...Decided) (*Encoded, error) {
+	if l == nil {
+		return nil, nil
+	}
+	enc, err := l.encode(e, l.now())
+	if err != nil {
+		return nil, err
+	}
+	omit := make(map[string]bool, len(decided))
+	for _, d := range decided {
+		if !decidedName.MatchString(d.Name) {
+			return nil, fmt.Errorf("eventlog: malformed field name %q", d.Name)
+		}
+		omit[d.Name] = true
+	}
+	enc.payload, enc.decided = without(enc.payload, omit), decided
+	return enc, nil
+}
+
+// without returns the members of obj, a JSON object encoding/json wrote,
+// but those named in omit, written as in obj, without the object's
+// braces.
+func without(obj string, omit map[string]bool) string {
+	var out strings.Builder
+	out.Grow(len(obj))
+	gjson.Parse(obj).ForEach(func(key, value gjson.Result) bool {
+		if !omit[key.String()] {
+			if out.Len() > 0 {
+				out.WriteByte(',')
+			}
+			out.WriteString(key.Raw)
+			out.WriteByte(':')
+			out.WriteString(value.Raw)
+		}
+		return true
+	})
+	return out.String()
+}
+
+// Insert returns the data-modifying statement, for a WITH clause of the
+// caller's statement, that writes e once for each row of from (another of
+// its WITH queries), its payload's decided fields (Encode) written as
+// from's row gives them, and its arguments, which take the statement's
+// placeholders from $n on. The payload is put together as text, which
+// costs PostgreSQL a parse less than merging JSON objects. The statement
+// commits with the change, as Record's entries do.
+func (e *Encoded) Insert(n int, from string) (string, []any) {
+	fields := make([]string, 0, len(e.decided)+1)
+	for _, d := range e.decided {
+		fields = append(fields, fmt.Sprintf(`'"%s":' || COALESCE(to_json(%s)::text, 'null')`, d.Name, d.SQL))
+	}
+	fields = append(fields, fmt.Sprintf("NULLIF($%d::text, '')", n+3))
+	return fmt.Sprintf(`INSERT INTO event_log (type, at, actor, payload)
+		SELECT $%d::text, $%d::timestamptz, $%d::text, ('{' || concat_ws(',', %s) || '}')::json FROM %s`,
+			n, n+1, n+2, strings.Join(fields, ", "), from),
+		[]any{e.typ, e.at, e.actor, e.payload}
+}
+
+// Batch returns a batch that writes e, for a change whose transaction is
+// pipelined (its statements sent in batches, as sqldb.DB.TransactPipelined
+// does): an empty batch for a nil *Log. Errors: as Record's.
+func (l *Log) Batch(e Entry) (*pgx.Batch, error) {
+	b := &pgx.Batch{}
+	if l == nil {
+		return b, nil
+	}
+	enc, err := l.encode(e, l.now())
+	if err != nil {
+		return nil, err
+	}
+	b.Queue(`INSERT INTO event_log (type, at, actor, payload) VALUES ($1::text, $2::timestamptz, $3::text, $4::json)`,
+		enc.typ, enc.at, enc.actor, enc.payload)
+	return b, nil
+}
+
+// Entries returns the entries of type typ by actor, one for each of
+// payloads, in their order.
+func Entries[T any](typ, actor string, payloads ...T) []Entry {
+	out := make([]Entry, len(payloads))
+	for i, p := range payloads {
+		out[i] = Entry{Type: typ, Actor: actor, Payload: p}
+	}
+	return out
+}
+
+// encode checks e and renders its payload, for the time at.
+func (l *Log) encode(e Entry, at time.Time) (*Encoded, error) {
+	if !typePattern.MatchString(e.Type) {
+		return nil, fmt.Errorf("eventlog: malformed event type %q", e.Type)
+	}
+	if n := utf8.RuneCountInString(e.Actor); n == 0 || n > MaxActor {
+		return nil, fmt.Errorf("eventlog: an event's actor has 1 to %d characters, not %d", MaxActor, n)
+	}
+	b, err := json.Marshal(l.render(e.Payload))
+	switch {
+	case err != nil || len(b) == 0 || b[0] != '{':
+		return nil, fmt.Errorf("eventlog: the payload of %s is no JSON object (%v)", e.Type, err)
+	case bytes.Contains(b, []byte(`\u0000`)): // which jsonb refuses: a merge (Insert) or a reader's cast would fail
+		return nil, fmt.Errorf("eventlog: the payload of %s holds a NUL character", e.Type)
+	}
+	return &Encoded{typ: e.Type, actor: e.Actor, payload: string(b), at: at}, nil
 }

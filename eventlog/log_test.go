@@ -3,6 +3,7 @@ package eventlog_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -302,4 +303,43 @@ func ids(t *testing.T, p eventlog.Page) []int {
 		out = append(out, v.ID)
 	}
 	return out
+}
+
+// TestEncode_decided: an event written by its change's own statement
+// (Encode, Insert) carries the payload as rendered, but for the fields
+// the statement decides, which it fills from the row it writes (null
+// when the row's is); one that writes no row writes no event; a
+// malformed field name is refused.
+func TestEncode_decided(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	render := func(v any) any {
+		n := v.(int)
+		return map[string]any{"id": 0, "n": n, "label": "née \"x\"", "stamp": nil, "tags": []string{"a", "b"}}
+	}
+	log := eventlog.New(db.DB, eventlog.Options{Render: render})
+	write := func(rows int) {
+		ev, err := log.Encode(eventlog.Entry{Type: "thing.made", Actor: "desk", Payload: rows},
+			eventlog.Decided{Name: "id", SQL: "ins.id"}, eventlog.Decided{Name: "stamp", SQL: "ins.stamp"})
+		require.NoError(t, err)
+		insert, args := ev.Insert(1, "ins")
+		_, err = db.ExecContext(t.Context(), `WITH ins AS (SELECT g AS id, NULL::timestamptz AS stamp FROM generate_series(41, 40 + `+
+			fmt.Sprint(rows)+`) g), ev AS (`+insert+`) SELECT 1`, args...)
+		require.NoError(t, err)
+	}
+	write(1)
+	write(0)
+	page, err := log.List(t.Context(), desk, eventlog.Query{})
+	require.NoError(t, err)
+	require.Len(t, page.Events, 1, "a statement that wrote no row wrote no event")
+	var got map[string]any
+	require.NoError(t, json.Unmarshal(page.Events[0].Payload, &got))
+	assert.Equal(t, map[string]any{"id": 41.0, "n": 1.0, "label": "née \"x\"", "stamp": nil, "tags": []any{"a", "b"}}, got)
+
+	_, err = log.Encode(eventlog.Entry{Type: "thing.made", Actor: "desk", Payload: 1}, eventlog.Decided{Name: "x'; DROP", SQL: "1"})
+	require.Error(t, err)
+	var none *eventlog.Log
+	ev, err := none.Encode(eventlog.Entry{Type: "thing.made", Actor: "desk", Payload: 1})
+	require.NoError(t, err)
+	assert.Nil(t, ev, "a nil log encodes nothing")
 }

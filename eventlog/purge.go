@@ -19,8 +19,8 @@ const purgeBatch = 5000
 // event not placed yet stays. Two servers purging at once share the work.
 func (l *Log) Purge(ctx context.Context) (int64, error) {
 	var through int64
-	err := l.db.GetContext(ctx, &through, `SELECT COALESCE((SELECT min(position) - 1 FROM event_log
-		WHERE position IS NOT NULL AND at >= $1), s.last_position) FROM event_log_sequence s`, l.now().Add(-l.retention))
+	err := l.db.GetContext(ctx, &through, `SELECT COALESCE((SELECT position - 1 FROM event_log
+		WHERE position IS NOT NULL AND at >= $1 ORDER BY position LIMIT 1), s.last_position) FROM event_log_sequence s`, l.now().Add(-l.retention))
 	if err != nil {
 		return 0, fmt.Errorf("purge the event log: %w", err)
 	}

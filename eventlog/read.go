@@ -14,7 +14,7 @@ import (
 
 // Event is a change as the log keeps it.
 type Event struct {
-	ID      string          `db:"id"`
+	ID      string          `db:"-"`
 	Type    string          `db:"type"`
 	At      time.Time       `db:"at"`
 	Actor   string          `db:"actor"`
@@ -118,10 +118,11 @@ func (l *Log) List(ctx context.Context, by clubhouse.Actor, q Query) (Page, erro
 		return Page{}, err
 	}
 	var seq struct {
-		Last   int64 `db:"last_position"`
-		Purged int64 `db:"purged_through"`
+		Last    int64  `db:"last_position"`
+		Purged  int64  `db:"purged_through"`
+		IDSpace []byte `db:"id_space"`
 	}
-	if err := l.db.GetContext(ctx, &seq, `SELECT last_position, purged_through FROM event_log_sequence`); err != nil {
+	if err := l.db.GetContext(ctx, &seq, `SELECT last_position, purged_through, id_space FROM event_log_sequence`); err != nil {
 		return Page{}, fmt.Errorf("read the event log: %w", err)
 	}
 	switch {
@@ -132,9 +133,10 @@ func (l *Log) List(ctx context.Context, by clubhouse.Actor, q Query) (Page, erro
 	}
 	var rows []struct {
 		Event
+		Seq      int64 `db:"seq"`
 		Position int64 `db:"position"`
 	}
-	err := l.db.SelectContext(ctx, &rows, `SELECT position, id, type, at, actor, payload FROM event_log
+	err := l.db.SelectContext(ctx, &rows, `SELECT seq, position, type, at, actor, payload FROM event_log
 		WHERE position > $1 AND starts_with(type, $2) AND ($3 OR EXISTS (SELECT 1 FROM unnest($4::text[]) AS p WHERE starts_with(type, p)))
 		ORDER BY position LIMIT $5`,
 		q.After.position, q.Type, by.HasPanel(), AccountingTypes, q.Limit)
@@ -143,7 +145,7 @@ func (l *Log) List(ctx context.Context, by clubhouse.Actor, q Query) (Page, erro
 	}
 	page := Page{Events: make([]Event, len(rows)), Next: q.After}
 	for i, r := range rows {
-		r.Event.Cursor = Cursor{position: r.Position}
+		r.Event.ID, r.Event.Cursor = eventID(seq.IDSpace, r.Seq), Cursor{position: r.Position}
 		page.Events[i], page.Next = r.Event, r.Event.Cursor
 	}
 	// A page not full holds every event placed by the time the sequence was

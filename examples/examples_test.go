@@ -72,10 +72,10 @@ var want = map[string][]string{
 	},
 	"eventlog": {
 		`page after "": 2 event(s)`,
-		`booking.created by desk@club.example: {"id": 1, "court": "Court 1", "checking": "2030-03-04T18:00:00"}`,
-		`payment.completed by system: {"id": 1, "amount": 60000, "booking": 1}`,
+		`booking.created by desk@club.example: {"checking":"2030-03-04T18:00:00","court":"Court 1","id":1}`,
+		`payment.completed by system: {"amount":60000,"booking":1,"id":1}`,
 		`page after "2": 1 event(s)`,
-		`booking.updated by system: {"id": 1, "court": "Court 1", "checking": "2030-03-04T18:00:00"}`,
+		`booking.updated by system: {"checking":"2030-03-04T18:00:00","court":"Court 1","id":1}`,
 		`page after "3": 0 event(s)`,
 	},
 	"quote": {"hours 2, total 149000, per hour 74500"},

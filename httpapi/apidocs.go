@@ -45,6 +45,7 @@ func OpenAPI() (*openapi3.T, error) {
 		"MetricsToken": {Value: openapi3.NewSecurityScheme().WithType("http").WithScheme("bearer").WithDescription("The token of /metrics, METRICS_TOKEN, when it is set (without it /metrics is public).")},
 	}
 	receiptForms(doc)
+	eventSchemas(doc)
 	return doc, nil
 }
 

@@ -20,7 +20,7 @@ type logEventDTO struct {
 	Timestamp time.Time `json:"timestamp" validate:"required" format:"date-time"`
 	// who acted: an e-mail, a bot's name, or system
 	Actor string `json:"actor" validate:"required" example:"desk@demo.club"`
-	// the resource as the API shows it
+	// the resource as the API shows it; the schema event.<type> of this description gives each type's
 	Data json.RawMessage `json:"data" validate:"required" swaggertype:"object"`
 	// the cursor just after this event
 	Cursor string `json:"cursor" validate:"required" example:"42"`

@@ -3,11 +3,13 @@ package httpapi_test
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse/eventlog"
+	"github.com/clubhouse-go/clubhouse/httpapi"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 )
 
@@ -63,5 +65,80 @@ func TestEventsLog_route(t *testing.T) {
 	app.Anonymous().Get("/api/admin/events-log").Status(t, http.StatusUnauthorized)
 	for _, q := range []string{"after=abc", "after=0", "after=-3", "after=999", "limit=0x", "limit=-1", "limit=1001", "type=Booking", "type=a%25"} {
 		admin.Get("/api/admin/events-log?"+q).Status(t, http.StatusBadRequest).Error(t, "invalid query")
+	}
+}
+
+// TestEventsLog_payloads: what staff do through the API writes its events,
+// each payload the resource as the API answered it (a booking made on the
+// fast path too, whose id and status the database chose), and every event
+// matches the schema of its type in the API description.
+func TestEventsLog_payloads(t *testing.T) {
+	t.Parallel()
+	app := apptest.New(t)
+	c := newClub(t, app)
+	admin := app.AsAdmin()
+	made := admin.Post("/api/admin/booking", c.slot(c.courtA, "2026-03-02 10:00", "2026-03-02 11:00")).Status(t, http.StatusCreated).Object(t)
+	id := int64(made["id"].(float64))
+	moved := admin.Patch(path("/api/admin/booking/%d", id), map[string]any{"court_id": c.courtB}).
+		Status(t, http.StatusOK).Object(t)
+	paid := admin.Post("/api/admin/payments", map[string]any{"reservation_id": id, "amount": 60000, "status": true}).
+		Status(t, http.StatusCreated).Object(t)
+	admin.Post(path("/api/admin/booking/%d/cancel", id), map[string]any{"reason": "rain"}).Status(t, http.StatusOK)
+
+	var page struct {
+		Data []struct {
+			ID, Type, Actor, Timestamp, Cursor string
+			Data                               map[string]any
+		}
+	}
+	admin.Get("/api/admin/events-log").Status(t, http.StatusOK).JSON(t, &page)
+	var types []string
+	for _, e := range page.Data {
+		types = append(types, e.Type)
+		assert.Equal(t, "admin@test.club", e.Actor, e.Type)
+	}
+	require.Equal(t, []string{"booking.created", "booking.updated", "payment.created", "payment.completed", "booking.cancelled"}, types)
+	sameResource(t, made, page.Data[0].Data)
+	sameResource(t, moved, page.Data[1].Data)
+	sameResource(t, paid, page.Data[3].Data)
+	assert.NotNil(t, page.Data[4].Data["cancelled_at"])
+
+	doc, err := httpapi.OpenAPI()
+	require.NoError(t, err)
+	for _, typ := range httpapi.EventTypes() {
+		require.Contains(t, doc.Components.Schemas, httpapi.EventSchemaPrefix+typ)
+	}
+	raw := admin.Get("/api/admin/events-log").Status(t, http.StatusOK)
+	var events struct{ Data []map[string]any }
+	raw.JSON(t, &events)
+	for _, e := range events.Data {
+		schema := doc.Components.Schemas[httpapi.EventSchemaPrefix+e["type"].(string)]
+		require.NotNil(t, schema, e["type"])
+		assert.NoError(t, schema.Value.VisitJSON(e), "%s: %v", e["type"], e["data"])
+	}
+}
+
+// sameResource asserts that an event's data is the resource the API
+// answered: the same fields with the same values, times the same
+// instants however written.
+func sameResource(t *testing.T, answered, data map[string]any) {
+	t.Helper()
+	for k, want := range answered {
+		got, ok := data[k]
+		if !ok {
+			continue // a field of the answer beside the resource (a created booking's price)
+		}
+		if ws, ok := want.(string); ok {
+			if wt, err := time.Parse(time.RFC3339Nano, ws); err == nil {
+				gt, err := time.Parse(time.RFC3339Nano, got.(string))
+				require.NoError(t, err, k)
+				assert.True(t, wt.Equal(gt), "%s: %s, not %s", k, got, want)
+				continue
+			}
+		}
+		assert.Equal(t, want, got, k)
+	}
+	for k := range data {
+		assert.Contains(t, answered, k, "the event's data has no field the answer lacks")
 	}
 }

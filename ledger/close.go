@@ -314,14 +314,16 @@ func (l *Ledger) Close(ctx context.Context, by clubhouse.Actor, id int64, o Clos
 			SELECT $1, account_id, sum(debit), sum(credit) FROM lines WHERE date <= $2 GROUP BY account_id`, p.ID, p.EndDate); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE periods SET status = 'closed', closed_at = now(), closed_by = NULLIF($2, ''), closed_early = $3,
-			closing_entry_id = NULLIF($4::bigint, 0) WHERE id = $1`, p.ID, by.Label(), early, closing)
+		if _, err = tx.ExecContext(ctx, `UPDATE periods SET status = 'closed', closed_at = now(), closed_by = NULLIF($2, ''), closed_early = $3,
+			closing_entry_id = NULLIF($4::bigint, 0) WHERE id = $1`, p.ID, by.Label(), early, closing); err != nil {
+			return err
+		}
 		msg = Closed{ID: p.ID, Name: p.Name, StartDate: dateText(p.StartDate), EndDate: dateText(p.EndDate), ClosedBy: by.Label(),
 			ClosedEarly: early, By: by}
 		if closing != 0 {
 			msg.ClosingEntryID = &closing
 		}
-		return err
+		return l.record(ctx, tx, EventPeriodClosed, by, id)
 	})
 	if err != nil {
 		return Period{}, fmt.Errorf("close period: %w", mapErr(err, nil))

@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/migrations"
 )
@@ -21,6 +22,7 @@ type Ledger struct {
 	now    func() time.Time
 	checks []CloseCheck // what else a close requires, beyond the ledger's own checks
 	events clubhouse.Publisher
+	log    *eventlog.Log
 	close  func() // closes the database Open made; nil for New
 }
 
@@ -44,12 +46,17 @@ type Options struct {
 	// TopicPeriodClosed, TopicPeriodReopened) once the change each tells
 	// of has committed; nil: dropped.
 	Events clubhouse.Publisher
+	// Log records, in the transaction of each close and reopening, its
+	// event (EventPeriodClosed, EventPeriodReopened): a log of the
+	// ledger's own database, whose events a forwarder moves into the
+	// club's (eventlog.Log.Forward); nil: none.
+	Log *eventlog.Log
 }
 
 // New returns the ledger stored in db (migrated with migrations.Accounting).
 func New(db *sqlx.DB, o Options) *Ledger {
 	clubhouse.SetDefaults(nil, &o.Now, &o.Events)
-	return &Ledger{db: db, now: o.Now, checks: o.Checks, events: o.Events}
+	return &Ledger{db: db, now: o.Now, checks: o.Checks, events: o.Events, log: o.Log}
 }
 
 // Open connects to the ledger's PostgreSQL database at dsn, for programs

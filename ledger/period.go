@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/clubhouse-go/clubhouse"
 )
 
@@ -92,7 +94,7 @@ func (l *Ledger) Periods(ctx context.Context, by clubhouse.Actor) ([]Period, err
 	if err := l.db.SelectContext(ctx, &rows, `SELECT `+periodColumns+` FROM periods ORDER BY start_date`); err != nil {
 		return nil, fmt.Errorf("periods: %w", err)
 	}
-	if err := l.reopenings(ctx, rows); err != nil {
+	if err := l.reopenings(ctx, l.db, rows); err != nil {
 		return nil, err
 	}
 	return rows, nil
@@ -103,20 +105,26 @@ func (l *Ledger) Period(ctx context.Context, by clubhouse.Actor, id int64) (Peri
 	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
 		return Period{}, err
 	}
-	p, err := l.period(ctx, id)
+	return l.fullPeriod(ctx, l.db, id)
+}
+
+// fullPeriod reads the period with id on q, with its reopenings. Errors:
+// ErrPeriodNotFound.
+func (l *Ledger) fullPeriod(ctx context.Context, q sqlx.QueryerContext, id int64) (Period, error) {
+	p, err := l.period(ctx, q, id)
 	if err != nil {
 		return Period{}, err
 	}
 	ps := []Period{p}
-	err = l.reopenings(ctx, ps)
+	err = l.reopenings(ctx, q, ps)
 	return ps[0], err
 }
 
-// period reads the period with id, without its reopenings. Errors:
+// period reads the period with id on q, without its reopenings. Errors:
 // ErrPeriodNotFound.
-func (l *Ledger) period(ctx context.Context, id int64) (Period, error) {
+func (l *Ledger) period(ctx context.Context, q sqlx.QueryerContext, id int64) (Period, error) {
 	var p Period
-	err := l.db.GetContext(ctx, &p, `SELECT `+periodColumns+` FROM periods WHERE id = $1`, id)
+	err := sqlx.GetContext(ctx, q, &p, `SELECT `+periodColumns+` FROM periods WHERE id = $1`, id)
 	return p, mapErr(err, ErrPeriodNotFound)
 }
 
@@ -131,12 +139,12 @@ func (l *Ledger) OpenPeriodFor(ctx context.Context, by clubhouse.Actor, date tim
 		return Period{}, mapErr(err, ErrNoOpenPeriod)
 	}
 	ps := []Period{p}
-	err := l.reopenings(ctx, ps)
+	err := l.reopenings(ctx, l.db, ps)
 	return ps[0], err
 }
 
-// reopenings fills the Reopenings of ps with one query.
-func (l *Ledger) reopenings(ctx context.Context, ps []Period) error {
+// reopenings fills the Reopenings of ps with one query on q.
+func (l *Ledger) reopenings(ctx context.Context, q sqlx.QueryerContext, ps []Period) error {
 	ids := make([]int64, len(ps))
 	at := make(map[int64]int, len(ps))
 	for i, p := range ps {
@@ -144,7 +152,7 @@ func (l *Ledger) reopenings(ctx context.Context, ps []Period) error {
 		ps[i].Reopenings = []Reopening{}
 	}
 	var rows []Reopening
-	if err := l.db.SelectContext(ctx, &rows, `SELECT period_id, reopened_at, reopened_by, reason, closed_at, closed_by, closed_early,
+	if err := sqlx.SelectContext(ctx, q, &rows, `SELECT period_id, reopened_at, reopened_by, reason, closed_at, closed_by, closed_early,
 		reversal_id FROM period_reopenings WHERE period_id = ANY($1) ORDER BY id`, ids); err != nil {
 		return fmt.Errorf("period reopenings: %w", err)
 	}

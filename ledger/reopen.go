@@ -94,11 +94,13 @@ func (l *Ledger) Reopen(ctx context.Context, a clubhouse.Actor, id int64, reason
 			}
 			reversal = &rev.ID
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO period_reopenings (period_id, reopened_by, reason, closed_at, closed_by, closed_early, reversal_id)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, p.ID, a.Label(), reason, p.ClosedAt, p.ClosedBy, p.ClosedEarly, reversal)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO period_reopenings (period_id, reopened_by, reason, closed_at, closed_by, closed_early, reversal_id)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, p.ID, a.Label(), reason, p.ClosedAt, p.ClosedBy, p.ClosedEarly, reversal); err != nil {
+			return err
+		}
 		msg = Reopened{ID: p.ID, Name: p.Name, StartDate: dateText(p.StartDate), EndDate: dateText(p.EndDate), ReopenedBy: a.Label(),
 			Reason: reason, ReversalEntryID: reversal, By: a}
-		return err
+		return l.record(ctx, tx, EventPeriodReopened, a, id)
 	})
 	if err != nil {
 		return Period{}, fmt.Errorf("reopen period: %w", mapErr(err, nil))

@@ -51,7 +51,7 @@ type ReportRange struct {
 // reportDate is the day d chooses. Errors: ErrPeriodNotFound.
 func (l *Ledger) reportDate(ctx context.Context, d ReportDate) (time.Time, error) {
 	if d.PeriodID != 0 {
-		p, err := l.period(ctx, d.PeriodID)
+		p, err := l.period(ctx, l.db, d.PeriodID)
 		return p.EndDate, err
 	}
 	if d.Date.IsZero() {
@@ -65,7 +65,7 @@ func (l *Ledger) reportDate(ctx context.Context, d ReportDate) (time.Time, error
 // starts.
 func (l *Ledger) reportRange(ctx context.Context, r ReportRange) (time.Time, time.Time, error) {
 	if r.PeriodID != 0 {
-		p, err := l.period(ctx, r.PeriodID)
+		p, err := l.period(ctx, l.db, r.PeriodID)
 		return p.StartDate, p.EndDate, err
 	}
 	today := l.today()

@@ -27,12 +27,13 @@ const MaxClaims = 10
 // together at most debt, what the enrollment owes (its price less its
 // completed payments). As on a booking, the enrollment's claims still
 // pending count against the debt and against MaxClaims; its row is locked
-// in tx first, so that claims racing on one enrollment are judged one
-// after the other. After tx commits, the caller calls Announce with the
-// payments. Errors: ErrIncomplete, ErrInvalidAmount, ErrInvalidData,
-// ErrInvalidReference naming the claim (or the enrollment, when it does
-// not exist), ErrClaimAboveDebt, ErrClaimRepeated, ErrTooManyClaims,
-// ErrClaimsAboveDebt.
+// in tx first, so that claims racing on one enrollment are judged one after
+// the other. Each claim's event (EventCreated) is recorded in tx, as made
+// by the enrollment's client, whose claims they are. After tx commits, the
+// caller calls Announce with the payments. Errors: ErrIncomplete,
+// ErrInvalidAmount, ErrInvalidData, ErrInvalidReference naming the claim
+// (or the enrollment, when it does not exist), ErrClaimAboveDebt,
+// ErrClaimRepeated, ErrTooManyClaims, ErrClaimsAboveDebt.
 func (s *Service) ClaimEnrollment(ctx context.Context, tx *sqlx.Tx, id int64, debt decimal.Decimal, claims []Input) ([]Payment, error) {
 	if len(claims) > MaxClaims {
 		return nil, clubhouse.ErrInvalidData.Withf("payments holds at most %d claims, not %d.", MaxClaims, len(claims))
@@ -52,7 +53,8 @@ func (s *Service) ClaimEnrollment(ctx context.Context, tx *sqlx.Tx, id int64, de
 		return nil, ErrClaimAboveDebt.Withf("The enrollment owes %s: the claims may add up to at most that, not %s.",
 			debt.StringFixed(2), total.StringFixed(2))
 	}
-	if err := s.store.lockEnrollment(ctx, tx, id); err != nil {
+	claimant, err := s.store.lockEnrollment(ctx, tx, id)
+	if err != nil {
 		return nil, err
 	}
 	pending, err := s.store.pendingClaims(ctx, tx, owner{enrollment: true, id: id}, "")
@@ -66,6 +68,9 @@ func (s *Service) ClaimEnrollment(ctx context.Context, tx *sqlx.Tx, id int64, de
 	for i, p := range ps {
 		if out[i], err = s.store.insert(ctx, tx, p); err != nil {
 			return nil, prefixed(i, err)
+		}
+		if err := s.record(ctx, tx, claimant, nil, out[i]); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

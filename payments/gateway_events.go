@@ -227,7 +227,8 @@ func nonZero(id int64) *int64 {
 //     first answer creates the payment (completed, pending or failed),
 //     later ones move it forward (a refund or a void marks it refunded
 //     and its posting is reversed), a repeated answer changes nothing;
-//     the checkout records the payment.
+//     the payment's events are the gateway's (its Name); the checkout
+//     records the payment.
 //
 // It serves the gateway's notifications (SettleDue) and the payer's
 // return from the gateway (the same read, then the same settling).
@@ -311,7 +312,7 @@ func (s *Service) settleTx(ctx context.Context, tx *sqlx.Tx, gt GatewayTransacti
 			}
 		}
 	}
-	res, err := s.reconcileTx(ctx, tx, e, in, status, detail, now)
+	res, err := s.reconcileTx(ctx, tx, s.gateway.Name(), e, in, status, detail, now)
 	if err != nil || res.Payment.ID == 0 {
 		return res, err
 	}

@@ -90,7 +90,8 @@ func newWompiRig(t *testing.T, sendEvents bool) *wompiRig {
 	cfg := wompi.Config{PublicKey: o.PublicKey, PrivateKey: o.PrivateKey, IntegritySecret: o.IntegritySecret, EventsSecret: o.EventsSecret,
 		APIURL: r.sw.APIURL(), CheckoutURL: r.sw.CheckoutURL()}
 	r.admin = wompi.New(cfg)
-	r.svc = payments.New(r.db.DB, payments.Options{Now: r.clock.Now, Events: r.events, Bookings: r.bookings, Gateway: payments.Wompi{C: r.admin}})
+	r.svc = payments.New(r.db.DB, payments.Options{Now: r.clock.Now, Events: r.events, Log: r.log, Bookings: r.bookings,
+		Gateway: payments.Wompi{C: r.admin}})
 	return r
 }
 
@@ -441,7 +442,7 @@ func newMercadoPagoRig(t *testing.T) (*payClub, *mptest.Server, *payments.Servic
 	sm := mptest.New(mptest.Options{AccessToken: "TEST-club", WebhookSecret: "club-secret", Now: clock})
 	t.Cleanup(sm.Close)
 	gw := payments.MercadoPago{C: mercadopago.New(mercadopago.Config{AccessToken: "TEST-club", WebhookSecret: "club-secret", APIURL: sm.URL})}
-	svc = payments.New(c.db.DB, payments.Options{Now: clock, Events: c.events, Bookings: c.bookings, Gateway: gw, NotifyURL: recv.URL,
+	svc = payments.New(c.db.DB, payments.Options{Now: clock, Events: c.events, Log: c.log, Bookings: c.bookings, Gateway: gw, NotifyURL: recv.URL,
 		ReturnURL: "https://club.example/app/pay/return"})
 	return c, sm, svc
 }

@@ -79,37 +79,38 @@ func (s *Service) Pending(ctx context.Context, by clubhouse.Actor, q PendingQuer
 
 // Validate completes the pending payment with id, as Update with Status
 // true does: a client's claim is confirmed with the transaction id it
-// reported. Errors: clubhouse.ErrForbidden without the panel permission,
-// ErrNotFound, ErrNotPending for a payment validated, rejected or refunded
-// already, ErrTransactionUsed when a gateway payment holds the claimed id.
+// reported; its event is EventCompleted. Errors: clubhouse.ErrForbidden
+// without the panel permission, ErrNotFound, ErrNotPending for a payment
+// validated, rejected or refunded already, ErrTransactionUsed when a
+// gateway payment holds the claimed id.
 func (s *Service) Validate(ctx context.Context, by clubhouse.Actor, id int64) (Payment, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Payment{}, err
 	}
-	return s.judge(ctx, id, func(p *Payment) error {
+	return s.judge(ctx, by, id, func(p *Payment) error {
 		return Input{Status: clubhouse.Some(true)}.change(p)
 	})
 }
 
-// Reject fails the pending payment with id: a client's claim staff found
-// no money for. It stays, failed, with its receipt; it no longer counts
-// against what its booking or enrollment owes, so the client may report
-// the payment again with another transaction id. Errors:
+// Reject fails the pending payment with id: a client's claim staff found no
+// money for (EventFailed). It stays, failed, with its receipt; it no longer
+// counts against what its booking or enrollment owes, so the client may
+// report the payment again with another transaction id. Errors:
 // clubhouse.ErrForbidden without the panel permission, ErrNotFound,
 // ErrNotPending for a payment validated, rejected or refunded already.
 func (s *Service) Reject(ctx context.Context, by clubhouse.Actor, id int64) (Payment, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Payment{}, err
 	}
-	return s.judge(ctx, id, func(p *Payment) error {
+	return s.judge(ctx, by, id, func(p *Payment) error {
 		p.Status, p.StatusDetail = false, DetailFailed
 		return nil
 	})
 }
 
-// judge applies verdict to the pending payment with id, locked from the
-// check to the write, and announces the change.
-func (s *Service) judge(ctx context.Context, id int64, verdict func(*Payment) error) (Payment, error) {
+// judge applies by's verdict to the pending payment with id, locked from
+// the check to the write, records the change's event and announces it.
+func (s *Service) judge(ctx context.Context, by clubhouse.Actor, id int64, verdict func(*Payment) error) (Payment, error) {
 	var out Payment
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		p, err := s.store.get(ctx, tx, id, true)
@@ -119,11 +120,14 @@ func (s *Service) judge(ctx context.Context, id int64, verdict func(*Payment) er
 		if p.Status || p.StatusDetail != DetailPending {
 			return ErrNotPending
 		}
+		before := p
 		if err := verdict(&p); err != nil {
 			return err
 		}
-		out, err = s.store.update(ctx, tx, p)
-		return err
+		if out, err = s.store.update(ctx, tx, p); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, by.Name(), &before, out)
 	})
 	if err != nil {
 		return Payment{}, fmt.Errorf("judge payment %d: %w", id, err)

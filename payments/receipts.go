@@ -98,9 +98,9 @@ func (s *Service) CheckStorage() error {
 
 // createWithReceipt is CreateForBooking with a receipt image. The data is
 // validated first; then the image is stored under a fresh key and the row
-// inserted. When the insert fails the object is removed, so no object is
-// left without a payment.
-func (s *Service) createWithReceipt(ctx context.Context, bookingID int64, in Input, rc *Receipt) (Payment, error) {
+// inserted, with its events. When the insert fails the object is removed,
+// so no object is left without a payment.
+func (s *Service) createWithReceipt(ctx context.Context, by clubhouse.Actor, bookingID int64, in Input, rc *Receipt) (Payment, error) {
 	if err := s.CheckStorage(); err != nil {
 		return Payment{}, err
 	}
@@ -117,7 +117,7 @@ func (s *Service) createWithReceipt(ctx context.Context, bookingID int64, in Inp
 		return Payment{}, err
 	}
 	p.Foto, p.FotoType = &key, &rc.ContentType
-	out, err := s.insert(ctx, p)
+	out, err := s.insert(ctx, by, p)
 	if err != nil {
 		s.removeObject(ctx, key)
 		return Payment{}, fmt.Errorf("create payment: %w", err)
@@ -168,10 +168,11 @@ func claimOwner(err error, clientID, owner int64) error {
 
 // updateWithReceipt is UpdateForBooking that also adds or replaces the
 // payment's receipt. The data is validated first; then the new image is
-// stored under a fresh key, and one transaction updates the row and deletes
-// the old object, committing only once it is gone. When any step fails the
-// new object is removed and the old receipt stays.
-func (s *Service) updateWithReceipt(ctx context.Context, bookingID, id int64, in Input, rc *Receipt) (Payment, error) {
+// stored under a fresh key, and one transaction updates the row, records
+// the change's event and deletes the old object, committing only once it
+// is gone. When any step fails the new object is removed and the old
+// receipt stays.
+func (s *Service) updateWithReceipt(ctx context.Context, by clubhouse.Actor, bookingID, id int64, in Input, rc *Receipt) (Payment, error) {
 	if err := s.CheckStorage(); err != nil {
 		return Payment{}, err
 	}
@@ -197,12 +198,16 @@ func (s *Service) updateWithReceipt(ctx context.Context, bookingID, id int64, in
 		if p.ReservationID == nil || *p.ReservationID != bookingID {
 			return ErrNotFound
 		}
+		before := p
 		if err := in.change(&p); err != nil {
 			return err
 		}
 		old := p.Foto
 		p.Foto, p.FotoType = &key, &rc.ContentType
 		if out, err = s.store.update(ctx, tx, p); err != nil {
+			return err
+		}
+		if err := s.record(ctx, tx, by.Name(), &before, out); err != nil {
 			return err
 		}
 		if old != nil && *old != key {
@@ -258,8 +263,9 @@ func (s *Service) OpenReceipt(ctx context.Context, by clubhouse.Actor, bookingID
 
 // DeleteReceipt removes the receipt of the payment with id, which must
 // belong to the booking with bookingID, and returns the payment without it.
-// Row and object go in one transaction that commits only once the object is
-// gone. Errors: ErrStorageOff, ErrNotFound, ErrNoReceipt, ErrStorageFailed.
+// Row, event (EventUpdated) and object go in one transaction that commits
+// only once the object is gone. Errors: ErrStorageOff, ErrNotFound,
+// ErrNoReceipt, ErrStorageFailed.
 func (s *Service) DeleteReceipt(ctx context.Context, by clubhouse.Actor, bookingID, id int64) (Payment, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Payment{}, err
@@ -279,9 +285,12 @@ func (s *Service) DeleteReceipt(ctx context.Context, by clubhouse.Actor, booking
 		if p.Foto == nil {
 			return ErrNoReceipt
 		}
-		key := *p.Foto
+		before, key := p, *p.Foto
 		p.Foto, p.FotoType = nil, nil
 		if out, err = s.store.update(ctx, tx, p); err != nil {
+			return err
+		}
+		if err := s.record(ctx, tx, by.Name(), &before, out); err != nil {
 			return err
 		}
 		if err := s.objects.Delete(ctx, key); err != nil {

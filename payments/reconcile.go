@@ -91,7 +91,9 @@ func (s *Service) Deliver(ctx context.Context, body io.Reader, signature string,
 //     transaction_id counting its deliveries and holding the latest one.
 //
 // A client's claim on another booking, or with another amount, never takes
-// an event. Errors: Invalid for bad event data (see Event.Validate).
+// an event. A payment created or changed records its events (EventCreated,
+// EventCompleted...) in the same transaction, their actor "webhook".
+// Errors: Invalid for bad event data (see Event.Validate).
 func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 	status, detail, err := e.Validate()
 	if err != nil {
@@ -110,7 +112,7 @@ func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 		EventDate: date, Payload: string(e.Payload)}
 	var res Result
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		res, err = s.reconcileTx(ctx, tx, e, in, status, detail, date)
+		res, err = s.reconcileTx(ctx, tx, webhookActor, e, in, status, detail, date)
 		return err
 	})
 	if err != nil {
@@ -124,19 +126,19 @@ func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 }
 
 // reconcileTx is Reconcile in tx, for the validated event e, kept as in
-// when the inbox takes it.
-func (s *Service) reconcileTx(ctx context.Context, tx *sqlx.Tx, e Event, in inboxRow, status bool, detail string, date time.Time) (Result, error) {
+// when the inbox takes it; the payment's events are by's.
+func (s *Service) reconcileTx(ctx context.Context, tx *sqlx.Tx, by string, e Event, in inboxRow, status bool, detail string, date time.Time) (Result, error) {
 	p, err := s.store.byTransactionLocked(ctx, tx, e.TransactionID)
 	switch {
 	case err == nil:
-		return s.apply(ctx, tx, p, e, in, status, detail)
+		return s.applyRecorded(ctx, tx, by, p, p, e, in, status, detail)
 	case !errors.Is(err, ErrNotFound):
 		return Result{}, err
 	}
 	if o, ok := ownerOf(e); !ok {
 		in.Note = "The event names no known transaction_id and no reservation_id or enrollment_id."
 	} else {
-		res, done, err := s.confirmOrCreate(ctx, tx, o, e, in, status, detail, date)
+		res, done, err := s.confirmOrCreate(ctx, tx, by, o, e, in, status, detail, date)
 		if err != nil || done {
 			return res, err
 		}
@@ -157,21 +159,22 @@ func (s *Service) reconcileTx(ctx context.Context, tx *sqlx.Tx, e Event, in inbo
 // id no payment holds: it confirms the client's claim of that id on the
 // booking when the amounts agree, and otherwise creates the payment (see
 // create), noting a disagreeing claim in the inbox. done is false when the
-// booking does not exist.
-func (s *Service) confirmOrCreate(ctx context.Context, tx *sqlx.Tx, o owner, e Event, in inboxRow, status bool, detail string, date time.Time) (res Result, done bool, err error) {
+// booking does not exist. The payment's events are by's.
+func (s *Service) confirmOrCreate(ctx context.Context, tx *sqlx.Tx, by string, o owner, e Event, in inboxRow, status bool, detail string, date time.Time) (res Result, done bool, err error) {
 	claim, err := s.store.claimLocked(ctx, tx, o, e.TransactionID)
 	switch {
 	case err == nil && claim.Amount.Equal(e.Amount):
-		if claim, err = s.store.confirmClaim(ctx, tx, claim.ID, e.TransactionID); err != nil {
+		var confirmed Payment
+		if confirmed, err = s.store.confirmClaim(ctx, tx, claim.ID, e.TransactionID); err != nil {
 			return Result{}, false, err
 		}
-		res, err = s.apply(ctx, tx, claim, e, in, status, detail)
+		res, err = s.applyRecorded(ctx, tx, by, claim, confirmed, e, in, status, detail)
 		res.Changed = true
 		return res, true, err
 	case err != nil && !errors.Is(err, ErrNotFound):
 		return Result{}, false, err
 	}
-	if res, done, err = s.create(ctx, tx, o, e, in, status, detail, date); err != nil || !done || claim.ID == 0 || res.InboxID != 0 {
+	if res, done, err = s.create(ctx, tx, by, o, e, in, status, detail, date); err != nil || !done || claim.ID == 0 || res.InboxID != 0 {
 		return res, done, err
 	}
 	in.Note = fmt.Sprintf("The client's claim (payment %d) reports this transaction_id with amount %s; the gateway's amount is %s. The gateway's payment was recorded; the claim stays unconfirmed.",
@@ -185,9 +188,9 @@ func (s *Service) confirmOrCreate(ctx context.Context, tx *sqlx.Tx, o owner, e E
 }
 
 // create creates the payment of event e on o, or applies e to the payment
-// a concurrent delivery created first. created is false when o does not
-// exist.
-func (s *Service) create(ctx context.Context, tx *sqlx.Tx, o owner, e Event, in inboxRow, status bool, detail string, date time.Time) (res Result, created bool, err error) {
+// a concurrent delivery created first, with its events, by's. created is
+// false when o does not exist.
+func (s *Service) create(ctx context.Context, tx *sqlx.Tx, by string, o owner, e Event, in inboxRow, status bool, detail string, date time.Time) (res Result, created bool, err error) {
 	// An earlier delivery without o may wait in the inbox: the new
 	// payment closes its entry.
 	id, found, err := s.store.insertFromEvent(ctx, tx, o, Payment{Amount: e.Amount,
@@ -201,11 +204,26 @@ func (s *Service) create(ctx context.Context, tx *sqlx.Tx, o owner, e Event, in 
 		if err != nil {
 			return Result{}, false, err
 		}
-		res, err = s.apply(ctx, tx, p, e, in, status, detail)
+		res, err = s.applyRecorded(ctx, tx, by, p, p, e, in, status, detail)
 		return res, true, err
 	}
 	p, err := s.store.get(ctx, tx, id, false)
+	if err == nil {
+		err = s.record(ctx, tx, by, nil, p)
+	}
 	return Result{Status: ResultProcessed, Payment: p, Changed: true}, true, err
+}
+
+// applyRecorded applies event e to the locked payment p (see apply) and
+// records the events, by's, of what the transaction changed of the
+// payment: from before, as it found it (p itself, or the claim p
+// confirms), to the payment apply leaves.
+func (s *Service) applyRecorded(ctx context.Context, tx *sqlx.Tx, by string, before, p Payment, e Event, in inboxRow, status bool, detail string) (Result, error) {
+	res, err := s.apply(ctx, tx, p, e, in, status, detail)
+	if err != nil || res.Payment.ID == 0 {
+		return res, err
+	}
+	return res, s.record(ctx, tx, by, &before, res.Payment)
 }
 
 // apply applies event e to the locked payment p (see Reconcile). An event
@@ -353,8 +371,8 @@ const MaxInboxNote = 2000
 // creates the entry's payment on the booking r.ReservationID or the class
 // enrollment r.EnrollmentID from the stored event (its amount, status,
 // gateway response and date), or confirms the client's claim of it there,
-// and records it on the entry; dismiss records r.Note. It returns the entry
-// and, for attach, the payment. Errors: ErrInboxNotFound, ErrInboxResolved,
+// and records it on the entry, with the payment's events; dismiss records
+// r.Note. It returns the entry and, for attach, the payment. Errors: ErrInboxNotFound, ErrInboxResolved,
 // Invalid ("invalid data" for an unknown action, both ids or a note over
 // MaxInboxNote, "incomplete data" without the id or note the action needs,
 // "invalid reference" for a booking or enrollment that does not exist),
@@ -400,7 +418,7 @@ func (s *Service) ResolveInbox(ctx context.Context, by clubhouse.Actor, id int64
 			if r.EnrollmentID != 0 {
 				o = owner{enrollment: true, id: r.EnrollmentID}
 			}
-			if pay, err = s.attach(ctx, tx, e, o); err != nil {
+			if pay, err = s.attach(ctx, tx, by.Name(), e, o); err != nil {
 				return err
 			}
 			resolution, e.PaymentID = ResolutionAttached, &pay.ID
@@ -417,8 +435,9 @@ func (s *Service) ResolveInbox(ctx context.Context, by clubhouse.Actor, id int64
 	return entry, pay, nil
 }
 
-// attach creates the payment of inbox entry e on o.
-func (s *Service) attach(ctx context.Context, tx *sqlx.Tx, e InboxEntry, o owner) (Payment, error) {
+// attach creates the payment of inbox entry e on o, or confirms the
+// client's claim of it there, with the payment's events, by's.
+func (s *Service) attach(ctx context.Context, tx *sqlx.Tx, by string, e InboxEntry, o owner) (Payment, error) {
 	if e.Amount == nil {
 		return Payment{}, clubhouse.ErrInvalidAmount.Withf("The stored event has no amount.")
 	}
@@ -431,11 +450,15 @@ func (s *Service) attach(ctx context.Context, tx *sqlx.Tx, e InboxEntry, o owner
 	claim, err := s.store.claimLocked(ctx, tx, o, e.TransactionID)
 	switch {
 	case err == nil && claim.Amount.Equal(*e.Amount):
-		if claim, err = s.store.confirmClaim(ctx, tx, claim.ID, e.TransactionID); err != nil {
+		confirmed, err := s.store.confirmClaim(ctx, tx, claim.ID, e.TransactionID)
+		if err != nil {
 			return Payment{}, err
 		}
-		claim.Status, claim.StatusDetail, claim.GatewayResponse = status, detail, e.GatewayResponse
-		return s.store.setState(ctx, tx, claim)
+		confirmed.Status, confirmed.StatusDetail, confirmed.GatewayResponse = status, detail, e.GatewayResponse
+		if confirmed, err = s.store.setState(ctx, tx, confirmed); err != nil {
+			return Payment{}, err
+		}
+		return confirmed, s.record(ctx, tx, by, &claim, confirmed)
 	case err != nil && !errors.Is(err, ErrNotFound):
 		return Payment{}, err
 	}
@@ -453,5 +476,9 @@ func (s *Service) attach(ctx context.Context, tx *sqlx.Tx, e InboxEntry, o owner
 	case id == 0:
 		return Payment{}, ErrTransactionUsed
 	}
-	return s.store.get(ctx, tx, id, false)
+	p, err := s.store.get(ctx, tx, id, false)
+	if err != nil {
+		return Payment{}, err
+	}
+	return p, s.record(ctx, tx, by, nil, p)
 }

@@ -138,11 +138,14 @@ func (store) insertFromEvent(ctx context.Context, q sqldb.Queryer, o owner, p Pa
 	return out.ID, out.Found, nil
 }
 
-// setState stores the status, detail and gateway response of p.
-func (store) setState(ctx context.Context, q sqldb.Queryer, p Payment) (Payment, error) {
-	err := q.GetContext(ctx, &p.UpdatedAt, `UPDATE payments SET status = $2, status_detail = $3, gateway_response = $4,
-		updated_at = now() WHERE id = $1 RETURNING updated_at`, p.ID, p.Status, p.StatusDetail, p.GatewayResponse)
-	return p, sqldb.Map(err, ErrNotFound, paymentErrors)
+// setState stores the status, detail and gateway response of p, and
+// returns the payment as it is then.
+func (s store) setState(ctx context.Context, q sqldb.Queryer, p Payment) (Payment, error) {
+	if _, err := q.ExecContext(ctx, `UPDATE payments SET status = $2, status_detail = $3, gateway_response = $4,
+		updated_at = now() WHERE id = $1`, p.ID, p.Status, p.StatusDetail, p.GatewayResponse); err != nil {
+		return Payment{}, sqldb.Map(err, ErrNotFound, paymentErrors)
+	}
+	return s.get(ctx, q, p.ID, false)
 }
 
 // upsertInbox keeps event in in the inbox: a new entry, or the entry of its

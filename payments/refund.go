@@ -72,8 +72,9 @@ var (
 // amount; Wompi's void of a whole card transaction, nothing refunded
 // before), else recorded as made by hand. The payment keeps the sum of its refunds; a refund of all
 // that is left marks it refunded (status false), and its booking or
-// enrollment owes again. The ledger reverses what was given back. It
-// returns the payment after it and the refund. Errors:
+// enrollment owes again. The ledger reverses what was given back. The
+// same transaction records the refund's event (EventRefunded). It returns
+// the payment after it and the refund. Errors:
 // clubhouse.ErrForbidden for any but an admin; Invalid for a reason
 // missing, over MaxRefundReason or with NUL characters, or a bad amount
 // (see ValidAmount); ErrNotFound; ErrTicketSalePayment (a ticket sale is
@@ -103,6 +104,7 @@ func (s *Service) Refund(ctx context.Context, by clubhouse.Actor, id int64, in R
 		if p, err = s.store.get(ctx, tx, id, true); err != nil {
 			return err
 		}
+		before := p
 		left := p.Amount.Sub(p.Refunded)
 		amount := left
 		if in.Amount != nil {
@@ -150,8 +152,10 @@ func (s *Service) Refund(ctx context.Context, by clubhouse.Actor, id int64, in R
 		if err != nil {
 			return sqldb.Map(err, nil, sqldb.Mapping{"payments_refunded_check": ErrRefundAboveLeft})
 		}
-		p, err = s.store.get(ctx, tx, id, false)
-		return err
+		if p, err = s.store.get(ctx, tx, id, false); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, by.Name(), &before, p)
 	})
 	if err != nil {
 		return Payment{}, Refund{}, err

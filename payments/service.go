@@ -10,6 +10,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 )
 
@@ -20,6 +21,7 @@ type Service struct {
 	objects  ObjectStore
 	now      func() time.Time
 	events   clubhouse.Publisher
+	log      *eventlog.Log
 	bookings *booking.Bookings
 	secrets  []string
 	zone     *time.Location
@@ -38,6 +40,9 @@ type Options struct {
 	Now     func() time.Time    // the clock; nil: time.Now
 	Zone    *time.Location      // the club's, in which a day's takings begin and end (Takings); nil: UTC
 	Events  clubhouse.Publisher // receives payment:updated after each commit; nil: dropped
+	// Log records, in each change's transaction, the change's events
+	// (EventCreated and the others); nil: none.
+	Log *eventlog.Log
 	// Bookings are the club's bookings, which the views that join a
 	// booking with its payments (Booking, ClientBookings, Dashboard, ...)
 	// read; nil: those views fail.
@@ -71,7 +76,7 @@ func New(db *sqlx.DB, o Options) *Service {
 	if o.CheckoutTTL <= 0 {
 		o.CheckoutTTL = CheckoutTTL
 	}
-	return &Service{db: db, objects: o.Objects, now: o.Now, events: o.Events, bookings: o.Bookings, secrets: secrets, zone: o.Zone,
+	return &Service{db: db, objects: o.Objects, now: o.Now, events: o.Events, log: o.Log, bookings: o.Bookings, secrets: secrets, zone: o.Zone,
 		gateway: o.Gateway, checkoutTTL: o.CheckoutTTL, returnURL: o.ReturnURL, notifyURL: o.NotifyURL, wake: make(chan struct{}, 1)}
 }
 
@@ -119,8 +124,9 @@ func (s *Service) ByTransaction(ctx context.Context, by clubhouse.Actor, txid st
 }
 
 // Create stores a payment of a booking, pending unless Status says
-// completed. Errors: Invalid (incomplete data, invalid amount or reference),
-// ErrTransactionUsed.
+// completed, with its events (EventCreated, and EventCompleted for a
+// completed one). Errors: Invalid (incomplete data, invalid amount or
+// reference), ErrTransactionUsed.
 func (s *Service) Create(ctx context.Context, by clubhouse.Actor, in Input) (Payment, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Payment{}, err
@@ -129,7 +135,7 @@ func (s *Service) Create(ctx context.Context, by clubhouse.Actor, in Input) (Pay
 	if err := in.apply(&p, "reservation_id", "amount"); err != nil {
 		return Payment{}, err
 	}
-	out, err := s.insert(ctx, p)
+	out, err := s.insert(ctx, by, p)
 	if err != nil {
 		return Payment{}, fmt.Errorf("create payment: %w", err)
 	}
@@ -137,14 +143,15 @@ func (s *Service) Create(ctx context.Context, by clubhouse.Actor, in Input) (Pay
 	return out, nil
 }
 
-// insert stores p on the pool, outside any transaction unless the caller's
-// context asks for one (sqldb.Atomic).
-func (s *Service) insert(ctx context.Context, p Payment) (Payment, error) {
+// insert stores p for by with its events, in one transaction.
+func (s *Service) insert(ctx context.Context, by clubhouse.Actor, p Payment) (Payment, error) {
 	var out Payment
-	err := sqldb.Atomic(ctx, s.db, func(q sqldb.Queryer) error {
+	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		var err error
-		out, err = s.store.insert(ctx, q, p)
-		return err
+		if out, err = s.store.insert(ctx, tx, p); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, by.Name(), nil, out)
 	})
 	return out, err
 }
@@ -159,7 +166,7 @@ func (s *Service) CreateForBooking(ctx context.Context, by clubhouse.Actor, book
 		return Payment{}, err
 	}
 	if rc != nil {
-		return s.createWithReceipt(ctx, bookingID, in, rc)
+		return s.createWithReceipt(ctx, by, bookingID, in, rc)
 	}
 	if _, err := s.store.bookingClient(ctx, s.db, bookingID); err != nil {
 		return Payment{}, err
@@ -168,16 +175,17 @@ func (s *Service) CreateForBooking(ctx context.Context, by clubhouse.Actor, book
 	return s.Create(ctx, by, in)
 }
 
-// Update changes the fields set in in; Status true validates a pending
-// payment. Staff validating a client's unconfirmed claim confirm it: it
-// takes the claimed transaction id as its gateway id unless in sets
-// another. Errors: as Create, ErrNotFound, and ErrTransactionUsed when a
-// gateway payment holds the claimed id.
+// Update changes the fields set in in, with the change's event
+// (EventCompleted, EventUpdated...; none when nothing changed); Status true
+// validates a pending payment. Staff validating a client's unconfirmed
+// claim confirm it: it takes the claimed transaction id as its gateway id
+// unless in sets another. Errors: as Create, ErrNotFound, and
+// ErrTransactionUsed when a gateway payment holds the claimed id.
 func (s *Service) Update(ctx context.Context, by clubhouse.Actor, id int64, in Input) (Payment, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Payment{}, err
 	}
-	return s.update(ctx, id, 0, in)
+	return s.update(ctx, by, id, 0, in)
 }
 
 // UpdateForBooking is Update for a payment that must belong to the booking
@@ -190,13 +198,13 @@ func (s *Service) UpdateForBooking(ctx context.Context, by clubhouse.Actor, book
 		return Payment{}, err
 	}
 	if rc != nil {
-		return s.updateWithReceipt(ctx, bookingID, id, in, rc)
+		return s.updateWithReceipt(ctx, by, bookingID, id, in, rc)
 	}
 	in.ReservationID = clubhouse.Optional[int64]{}
-	return s.update(ctx, id, bookingID, in)
+	return s.update(ctx, by, id, bookingID, in)
 }
 
-func (s *Service) update(ctx context.Context, id, bookingID int64, in Input) (Payment, error) {
+func (s *Service) update(ctx context.Context, by clubhouse.Actor, id, bookingID int64, in Input) (Payment, error) {
 	var out Payment
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		p, err := s.store.get(ctx, tx, id, true)
@@ -206,11 +214,14 @@ func (s *Service) update(ctx context.Context, id, bookingID int64, in Input) (Pa
 		if bookingID != 0 && (p.ReservationID == nil || *p.ReservationID != bookingID) {
 			return ErrNotFound
 		}
+		before := p
 		if err := in.change(&p); err != nil {
 			return err
 		}
-		out, err = s.store.update(ctx, tx, p)
-		return err
+		if out, err = s.store.update(ctx, tx, p); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, by.Name(), &before, out)
 	})
 	if err != nil {
 		return Payment{}, fmt.Errorf("update payment: %w", err)
@@ -376,7 +387,8 @@ func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input
 }
 
 // claim stores p, a client's claim on one of their bookings, in one
-// transaction that holds the booking's row from the checks to the insert.
+// transaction that holds the booking's row from the checks to the insert,
+// with its event (EventCreated).
 func (s *Service) claim(ctx context.Context, by clubhouse.Actor, p Payment) (Payment, error) {
 	var out Payment
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
@@ -397,8 +409,10 @@ func (s *Service) claim(ctx context.Context, by clubhouse.Actor, p Payment) (Pay
 		if err := s.withinDebt(ctx, tx, *p.ReservationID, p.Amount, *p.ClaimedTransactionID); err != nil {
 			return err
 		}
-		out, err = s.store.insert(ctx, tx, p)
-		return err
+		if out, err = s.store.insert(ctx, tx, p); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, by.Name(), nil, out)
 	})
 	return out, err
 }
@@ -426,10 +440,11 @@ func (s *Service) withinDebt(ctx context.Context, tx *sqlx.Tx, id int64, amount 
 }
 
 // Delete removes the payment with id (of the booking with bookingID when
-// not 0) and its receipt. The row is deleted and the object removed in one
-// transaction that commits only when the object is gone, so no payment is
-// left pointing to nothing. Errors: ErrNotFound, ErrStorageOff when the
-// payment has a receipt and storage is not configured, ErrStorageFailed.
+// not 0) and its receipt. The row is deleted, with its event
+// (EventDeleted), and the object removed in one transaction that commits
+// only when the object is gone, so no payment is left pointing to nothing.
+// Errors: ErrNotFound, ErrStorageOff when the payment has a receipt and
+// storage is not configured, ErrStorageFailed.
 func (s *Service) Delete(ctx context.Context, by clubhouse.Actor, bookingID, id int64) error {
 	if err := by.RequirePanel(); err != nil {
 		return err
@@ -448,6 +463,9 @@ func (s *Service) Delete(ctx context.Context, by clubhouse.Actor, bookingID, id 
 			return ErrStorageOff
 		}
 		if err := s.store.delete(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := s.recordDeleted(ctx, tx, by.Name(), p); err != nil {
 			return err
 		}
 		if p.Foto != nil {

@@ -17,9 +17,11 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/objstore"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -32,17 +34,19 @@ import (
 // unknown is an id that names no record.
 const unknown = 987654
 
-// payClub is the claims fixture (Ana's one-hour booking on a court of
-// 60,000 an hour, Bob's booking, a payment type) and a booking of nobody,
+// payClub is the claims fixture's club (Ana's one-hour booking on a court
+// of 60,000 an hour, Bob's booking, a payment type) and a booking of nobody,
 // with eve, a user without a client record, and three services over it:
 // svc keeps receipts in dir, off has no receipt storage, and broken's
 // store refuses every request. Their clock is clock(); events records
-// their payment:updated messages.
+// their payment:updated messages, and log their events.
 type payClub struct {
 	db                   *sqldb.DB
+	club                 *fixture.Club
 	svc, off, broken     *payments.Service
 	dir                  *objstore.Dir
 	events               *updates
+	log                  *eventlog.Log
 	ana, eve             clubhouse.Actor
 	booking, other, bare int64
 	typ                  int64
@@ -56,11 +60,11 @@ func newPayClub(tb testing.TB) *payClub {
 	f := newClaimFixture(tb, db)
 	dir, err := objstore.NewDir(tb.TempDir())
 	require.NoError(tb, err)
-	c := &payClub{db: db, dir: dir, events: &updates{}, ana: f.ana, booking: f.booking, other: f.other, typ: f.typ,
-		bare: newBooking(tb, db), receiptDir: tb.TempDir()}
+	c := &payClub{db: db, club: f.club, dir: dir, events: &updates{}, log: eventlog.New(db.DB, eventlog.Options{}), ana: f.ana,
+		booking: f.booking, other: f.other, typ: f.typ, bare: newBooking(tb, db), receiptDir: tb.TempDir()}
 	c.bookings = booking.New(db.DB, booking.Options{Zone: time.UTC, Now: clock}).Bookings
 	service := func(objects payments.ObjectStore) *payments.Service {
-		return payments.New(db.DB, payments.Options{Objects: objects, Now: clock, Events: c.events, Bookings: c.bookings})
+		return payments.New(db.DB, payments.Options{Objects: objects, Now: clock, Events: c.events, Log: c.log, Bookings: c.bookings})
 	}
 	c.svc, c.off, c.broken = service(dir), service(nil), service(brokenStore{})
 	c.eve = f.club.User("Eve")

@@ -226,12 +226,16 @@ func (store) pendingClaims(ctx context.Context, q sqldb.Queryer, o owner, txid s
 }
 
 // lockEnrollment locks the row of the enrollment with id until q's
-// transaction ends, as a booking's claim locks its booking's. Errors:
-// ErrInvalidReference for an enrollment that does not exist.
-func (store) lockEnrollment(ctx context.Context, q sqldb.Queryer, id int64) error {
-	var one int
-	err := q.GetContext(ctx, &one, `SELECT 1 FROM enrollments WHERE id = $1 FOR NO KEY UPDATE`, id)
-	return sqldb.Map(err, clubhouse.ErrInvalidReference.Withf("enrollment %d does not exist.", id), nil)
+// transaction ends, as a booking's claim locks its booking's, and returns
+// how the records name its client: the e-mail of the client's login, else
+// its uid, else "client" and the client's id. Errors: ErrInvalidReference
+// for an enrollment that does not exist.
+func (store) lockEnrollment(ctx context.Context, q sqldb.Queryer, id int64) (string, error) {
+	var client string
+	err := q.GetContext(ctx, &client, `SELECT COALESCE(NULLIF(u.email, ''), u.local_id, 'client ' || en.client_id) FROM enrollments en
+		LEFT JOIN clients c ON c.id = en.client_id LEFT JOIN users u ON u.id = c.user_id
+		WHERE en.id = $1 FOR NO KEY UPDATE OF en`, id)
+	return client, sqldb.Map(err, clubhouse.ErrInvalidReference.Withf("enrollment %d does not exist.", id), nil)
 }
 
 // bookingClient returns the client of the booking with id (0 when it has

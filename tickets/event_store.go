@@ -283,7 +283,14 @@ func (eventStore) seat(ctx context.Context, q sqldb.Queryer, e Event, h holder, 
 // lock (see seatOpenFree), on q. seated is false when it seated no one, the
 // database refused it or chose it as a deadlock's victim: the locked path
 // decides then. Its other errors are the connection's.
-func (eventStore) seatOpen(ctx context.Context, q sqldb.Queryer, id int64, h holder, slot *int, wallNow, now time.Time, by *int64) (Participant, bool, error) {
+func (st eventStore) seatOpen(ctx context.Context, q sqldb.Queryer, id int64, h holder, slot *int, wallNow, now time.Time, by *int64) (Participant, bool, error) {
+	query, args := st.seatOpenSQL(id, h, slot, wallNow, now, by)
+	return seatedOpen(sqldb.QueryRow(ctx, q, query, args...))
+}
+
+// seatOpenSQL returns the statement of a seating's first try (see
+// seatOpen) and its arguments.
+func (eventStore) seatOpenSQL(id int64, h holder, slot *int, wallNow, now time.Time, by *int64) (string, []any) {
 	query, who := seatOpenClient, any(h.client)
 	switch {
 	case h.code != "":
@@ -295,8 +302,14 @@ func (eventStore) seatOpen(ctx context.Context, q sqldb.Queryer, id int64, h hol
 	if h.client == 0 {
 		args = append(args, now)
 	}
+	return query, args
+}
+
+// seatedOpen reads the answer of a seating's first try from row, as
+// seatOpen returns it.
+func seatedOpen(row sqldb.Row) (Participant, bool, error) {
 	var p Participant
-	err := sqldb.QueryRow(ctx, q, query, args...).Scan(&p.ID, &p.EventID, &p.ClientID, &p.TicketID,
+	err := row.Scan(&p.ID, &p.EventID, &p.ClientID, &p.TicketID,
 		&p.StripID, &p.TicketCode, &p.Slot, &p.FirstName, &p.LastName, &p.Email, &p.Phone, &p.BuyerName, &p.CreatedAt)
 	switch {
 	case err == nil:
@@ -305,6 +318,15 @@ func (eventStore) seatOpen(ctx context.Context, q sqldb.Queryer, id int64, h hol
 		return Participant{}, false, nil
 	}
 	return Participant{}, false, fmt.Errorf("seat participant: %w", err)
+}
+
+// ticketSQL returns the query that reads the ticket h names, by code or by
+// id, as saleStore.ticket reads it, and its argument.
+func (eventStore) ticketSQL(h holder) (string, any) {
+	if h.code != "" {
+		return ticketSelect + " WHERE t.code = $1", h.code
+	}
+	return ticketSelect + " WHERE t.id = $1", h.ticket
 }
 
 // lockTicket returns the ticket h names, by id or by code, locked for its

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 )
 
@@ -36,6 +38,7 @@ type Events struct {
 	now      func() time.Time
 	events   clubhouse.Publisher
 	bookings *booking.Bookings
+	log      *eventlog.Log
 	store    eventStore
 }
 
@@ -134,8 +137,10 @@ func (s *Events) Create(ctx context.Context, by clubhouse.Actor, in EventInput) 
 		if err := s.store.insert(ctx, tx, e); err != nil {
 			return err
 		}
-		out, err = s.read(ctx, tx, e.ID)
-		return err
+		if out, err = s.read(ctx, tx, e.ID); err != nil {
+			return err
+		}
+		return s.log.Record(ctx, tx, eventlog.Entries(EventEventCreated, by.Name(), out)...)
 	})
 	if err != nil {
 		return Event{}, fmt.Errorf("create event: %w", err)
@@ -167,7 +172,7 @@ func (s *Events) Delete(ctx context.Context, by clubhouse.Actor, id int64) error
 		if err := s.store.delete(ctx, tx, id); err != nil {
 			return err
 		}
-		freed, err = s.bookings.Release(ctx, tx, hold(id), []int64{e.ReservationID})
+		freed, err = s.bookings.Release(ctx, tx, by, hold(id), []int64{e.ReservationID})
 		return err
 	})
 	if err != nil {
@@ -206,8 +211,10 @@ func (s *Events) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Even
 		if freed, err = s.bookings.CancelHeld(ctx, tx, by, hold(id), e.ReservationID); err != nil {
 			return err
 		}
-		out, err = s.read(ctx, tx, id)
-		return err
+		if out, err = s.read(ctx, tx, id); err != nil {
+			return err
+		}
+		return s.log.Record(ctx, tx, eventlog.Entries(EventEventCancelled, by.Name(), out)...)
 	})
 	if err != nil {
 		return Event{}, fmt.Errorf("cancel event: %w", err)
@@ -272,7 +279,8 @@ func (s *Events) Participants(ctx context.Context, by clubhouse.Actor, id int64)
 //
 // A seating is first tried as one statement, without the event's lock
 // (and outside any commit hooks ctx carries, which only the second path
-// honours: with them, it is skipped): it chooses
+// honours: with them, it is skipped; a ticket's, with a Log, in a
+// transaction that records its use, in two round trips): it chooses
 // the slot from the committed participants, and inserts the participant
 // only while the event is scheduled and has not ended, and, for a ticket,
 // while the ticket (whose row it locks) is available and not expired at
@@ -310,7 +318,7 @@ func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int6
 		createdBy = &by.UserID
 	}
 	if !sqldb.HasHooks(ctx, s.db) {
-		out, seated, err := s.store.seatOpen(ctx, s.direct, id, h, in.Slot.Value, s.wallNow(), s.now(), createdBy)
+		out, seated, err := s.seatOpen(ctx, by, id, h, in.Slot.Value, createdBy)
 		switch {
 		case err != nil:
 			return Participant{}, fmt.Errorf("add participant: %w", err)
@@ -318,14 +326,61 @@ func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int6
 			return out, nil
 		}
 	}
-	return s.seatLocked(ctx, id, h, in, createdBy)
+	return s.seatLocked(ctx, by, id, h, in, createdBy)
 }
 
-// seatLocked seats the participant h in the event with id in a
+// seatOpen makes a seating's first try, for by (see AddParticipant): one
+// statement on the pool. With a log, a ticket's runs in a transaction
+// pipelined in two round trips (sqldb.DB.TransactPipelined): the
+// statement and a read of the ticket it used, then the event of that use
+// and the commit; it rolls back when the statement seats no one (a
+// refusal of the database aborts the transaction). seated is false when
+// it seated no one.
+func (s *Events) seatOpen(ctx context.Context, by clubhouse.Actor, id int64, h holder, slot *int, createdBy *int64) (out Participant, seated bool, err error) {
+	if s.log == nil || h.client != 0 {
+		return s.store.seatOpen(ctx, s.direct, id, h, slot, s.wallNow(), s.now(), createdBy)
+	}
+	first := &pgx.Batch{}
+	seat, args := s.store.seatOpenSQL(id, h, slot, s.wallNow(), s.now(), createdBy)
+	first.Queue(seat, args...)
+	read, arg := s.store.ticketSQL(h)
+	first.Queue(read, arg)
+	err = s.direct.TransactPipelined(ctx, first, func(br pgx.BatchResults) (*pgx.Batch, error) {
+		var err error
+		if out, seated, err = seatedOpen(br.QueryRow()); err != nil || !seated {
+			return nil, err
+		}
+		var t Ticket
+		if err := sqldb.GetResult(br, &t); err != nil {
+			return nil, sqldb.Map(err, ErrTicketNotFound, nil)
+		}
+		return s.log.Batch(eventlog.Entry{Type: EventTicketUsed, Actor: by.Name(), Payload: ticketInZone(t, s.zone)})
+	})
+	if err != nil {
+		return Participant{}, false, err
+	}
+	return out, seated, nil
+}
+
+// recordUse writes in tx the event of the use of the ticket p sits on
+// (EventTicketUsed), by by: the ticket as its seating leaves it. A
+// client's participant uses none, and without a log nothing is read.
+func (s *Events) recordUse(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor, p Participant) error {
+	if s.log == nil || p.TicketCode == nil {
+		return nil
+	}
+	t, err := (saleStore{}).ticket(ctx, tx, *p.TicketCode)
+	if err != nil {
+		return err
+	}
+	return s.log.Record(ctx, tx, eventlog.Entries(EventTicketUsed, by.Name(), ticketInZone(t, s.zone))...)
+}
+
+// seatLocked seats the participant h in the event with id, for by, in a
 // transaction that locks the event's row, judging in order what may
 // refuse it. A ticket's row is locked first, as the first try locks it
 // before the event's, so that the two never wait for each other in turn.
-func (s *Events) seatLocked(ctx context.Context, id int64, h holder, in ParticipantInput, createdBy *int64) (Participant, error) {
+func (s *Events) seatLocked(ctx context.Context, by clubhouse.Actor, id int64, h holder, in ParticipantInput, createdBy *int64) (Participant, error) {
 	var out Participant
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		if h.client == 0 {
@@ -355,6 +410,9 @@ func (s *Events) seatLocked(ctx context.Context, id int64, h holder, in Particip
 			}
 		}
 		out, err = s.store.seat(ctx, tx, e, h, in.Slot.Value, s.now(), createdBy)
+		if err == nil {
+			return s.recordUse(ctx, tx, by, out)
+		}
 		if !errors.Is(err, errNoSeat) {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
@@ -24,11 +25,13 @@ var clubNow = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 
 // eventClub is a club with two courts, an event type and a rental type,
 // three clients, a staff member, the event services on a clock the test
-// moves, and the booking:changed messages they publish.
+// moves, the booking:changed messages they publish and the event log they
+// record their changes in.
 type eventClub struct {
 	db                *sqldb.DB
 	fix               *fixture.Club
 	svc               *tickets.Events
+	log               *eventlog.Log
 	bookings          *booking.Bookings
 	rules             *booking.ClubRules
 	changed           *recorder
@@ -46,7 +49,9 @@ func newEventClub(tb testing.TB) *eventClub {
 	clock := c.fix.Clock.Now
 	b := booking.New(db.DB, booking.Options{Zone: time.UTC, Now: clock, Events: c.changed})
 	c.bookings, c.rules = b.Bookings, b.Rules
-	c.svc = tickets.New(db.DB, tickets.Options{Zone: time.UTC, Now: clock, Bookings: b.Bookings, Events: c.changed, Pool: db.Pool}).Events
+	c.log = eventlog.New(db.DB, eventlog.Options{})
+	c.svc = tickets.New(db.DB, tickets.Options{Zone: time.UTC, Now: clock, Bookings: b.Bookings, Events: c.changed, Log: c.log,
+		Pool: db.Pool}).Events
 	ctype := c.fix.CourtType("Padel").ID
 	c.court, c.court2 = c.fix.Court(ctype, "Court 1").ID, c.fix.Court(ctype, "Court 2").ID
 	c.eventType, c.rental = c.fix.EventType("Event").ID, c.fix.ReservationType("Rental").ID

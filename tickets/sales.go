@@ -9,6 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/wiretext"
 	"github.com/clubhouse-go/clubhouse/mail"
@@ -29,6 +30,7 @@ type Sales struct {
 	zone     *time.Location
 	now      func() time.Time
 	mail     *mail.Outbox
+	log      *eventlog.Log
 	store    saleStore
 	programs programStore
 }
@@ -72,8 +74,14 @@ func (s *Sales) Sell(ctx context.Context, by clubhouse.Actor, in SaleInput) (Sal
 			if err != nil {
 				return err
 			}
-			if out, err = s.store.get(ctx, tx, id); err != nil || out.Buyer.Email == nil || *out.Buyer.Email == "" {
+			if out, err = s.store.get(ctx, tx, id); err != nil {
 				return err
+			}
+			if err := s.log.Record(ctx, tx, eventlog.Entries(EventTicketSold, by.Name(), s.inZone(out))...); err != nil {
+				return err
+			}
+			if out.Buyer.Email == nil || *out.Buyer.Email == "" {
+				return nil
 			}
 			return s.mail.Queue(ctx, tx, mail.Notice{Kind: mail.KindTicketReceipt, Address: *out.Buyer.Email, Ref: id})
 		})
@@ -251,13 +259,32 @@ func (s *Sales) Refund(ctx context.Context, by clubhouse.Actor, id int64, in Ref
 		if err := s.store.refund(ctx, tx, id, ts, payType, reason, refundedBy, by.Label(), s.now()); err != nil {
 			return err
 		}
-		out, err = s.store.get(ctx, tx, id)
-		return err
+		if out, err = s.store.get(ctx, tx, id); err != nil {
+			return err
+		}
+		return s.log.Record(ctx, tx, eventlog.Entries(EventTicketRefunded, by.Name(), among(s.inZone(out), ts)...)...)
 	})
 	if err != nil {
 		return Sale{}, fmt.Errorf("refund tickets: %w", err)
 	}
 	return s.inZone(out), nil
+}
+
+// among returns the tickets of sale that are among ts, as sale has them.
+func among(sale Sale, ts []Ticket) []Ticket {
+	ids := make(map[int64]bool, len(ts))
+	for _, t := range ts {
+		ids[t.ID] = true
+	}
+	var out []Ticket
+	for _, st := range sale.Strips {
+		for _, t := range st.Tickets {
+			if ids[t.ID] {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
 
 // inZone returns sale with its times in the club's zone.

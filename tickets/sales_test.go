@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
@@ -26,10 +27,11 @@ var saleNow = time.Date(2030, 1, 7, 15, 0, 0, 0, time.UTC)
 
 // shop is a ticket catalog (Open play: Ten at 18,000.00, valid 30 days;
 // Free: a package at 0) with a cash payment type, and the services on a
-// clock the test moves.
+// clock the test moves, which record their changes in the event log log.
 type shop struct {
 	db     *sqldb.DB
 	svc    *tickets.Services
+	log    *eventlog.Log
 	open   tickets.Program
 	ten    tickets.Package
 	free   tickets.Package
@@ -44,11 +46,12 @@ func newShop(tb testing.TB) *shop {
 	bogota, err := time.LoadLocation("America/Bogota")
 	require.NoError(tb, err)
 	s := &shop{db: dbtest.New(tb), now: saleNow, bogota: bogota}
+	s.log = eventlog.New(s.db.DB, eventlog.Options{})
 	s.svc = tickets.New(s.db.DB, tickets.Options{Zone: bogota, Now: func() time.Time {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return s.now
-	}})
+	}, Log: s.log})
 	ctx := context.Background()
 	s.open, err = s.svc.Programs.Create(ctx, desk, tickets.ProgramInput{Name: clubhouse.Some("Open play")})
 	require.NoError(tb, err)

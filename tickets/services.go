@@ -8,6 +8,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/mail"
 )
@@ -21,9 +22,14 @@ type Options struct {
 	// Mail queues, in a sale's transaction, its receipt with the tickets'
 	// codes to the buyer's e-mail, when the sale has one; nil: none.
 	Mail *mail.Outbox
+	// Log records, in each change's transaction, the change's event
+	// (EventEventCreated and the others); nil: none.
+	Log *eventlog.Log
 	// Pool is the pgx pool that db runs on, when db is
 	// stdlib.OpenDBFromPool(Pool); nil: none. With it, a seating's first
-	// try (one statement) runs on the pool directly.
+	// try (one statement) runs on the pool directly; when a Log records the
+	// use of the ticket it seats, in a transaction pipelined on the pool in
+	// two round trips (on db's connections without a Pool).
 	Pool *pgxpool.Pool
 }
 
@@ -39,7 +45,7 @@ func New(db *sqlx.DB, o Options) *Services {
 	clubhouse.SetDefaults(&o.Zone, &o.Now, &o.Events)
 	return &Services{
 		Programs: &Programs{db: db, zone: o.Zone, now: o.Now},
-		Events:   &Events{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings},
-		Sales:    &Sales{db: db, events: o.Events, zone: o.Zone, now: o.Now, mail: o.Mail},
+		Events:   &Events{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings, log: o.Log},
+		Sales:    &Sales{db: db, events: o.Events, zone: o.Zone, now: o.Now, mail: o.Mail, log: o.Log},
 	}
 }

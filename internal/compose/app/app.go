@@ -169,7 +169,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		WebhookSecrets: cfg.PaymentWebhookSecrets, Pool: db.Pool, Push: push.Options{VAPID: o.VAPID, Subject: cfg.VAPIDSubject, AllowPrivateNetworks: cfg.AllowPrivateNetworks},
 		Checkout: club.Checkout{Gateway: cfg.Gateway.Gateway(), ReturnURL: strings.TrimSuffix(cfg.PublicBaseURL, "/") + members.Prefix + "pay/return",
 			NotifyURL: strings.TrimSuffix(cfg.PublicBaseURL, "/") + "/webhooks/mercadopago"},
-		EventLogRetention: cfg.EventLogRetention}
+		EventLogRetention: cfg.EventLogRetention, EventPayload: httpapi.EventPayload}
 	if o.Accounting != nil {
 		co.Accounting = o.Accounting.DB
 	}

@@ -51,6 +51,7 @@ type Services struct {
 	Users     *users.Service         // the club's users and their roles, which the identity provider signs in
 	Mail      *mail.Outbox           // the messages the services queue in their transactions; nil: none
 	EventLog  *eventlog.Log          // the durable record of the domains' changes, which the club's consumers follow
+	ledgerLog *eventlog.Log          // the ledger's events, in its database until forwarded into EventLog; nil without a ledger
 }
 
 // Options are what New needs besides the main database.
@@ -73,6 +74,10 @@ type Options struct {
 	// EventLogRetention is how long the event log keeps its events; 0:
 	// eventlog.DefaultRetention.
 	EventLogRetention time.Duration
+	// EventPayload renders the domain values the services record into
+	// their events' payloads, the resources as the API shows them
+	// (httpapi.EventPayload); nil: the values as they encode.
+	EventPayload eventlog.Renderer
 }
 
 // Checkout is the club's online payment gateway and the addresses the
@@ -85,26 +90,27 @@ type Checkout struct {
 // New builds the services over the main database db.
 func New(db *sqlx.DB, o Options) *Services {
 	clubhouse.SetDefaults(&o.Zone, &o.Now, &o.Events)
-	b := booking.New(db, booking.Options{Zone: o.Zone, Now: o.Now, Invite: o.Invite, Events: o.Events, Pool: o.Pool, Mail: o.Mail})
+	log := eventlog.New(db, eventlog.Options{Now: o.Now, Retention: o.EventLogRetention, Render: o.EventPayload})
+	b := booking.New(db, booking.Options{Zone: o.Zone, Now: o.Now, Invite: o.Invite, Events: o.Events, Pool: o.Pool, Mail: o.Mail, Log: log})
 	if o.Users == nil {
 		o.Users = users.New(db, users.Options{})
 	}
-	s := &Services{Zone: o.Zone, Now: o.Now, Users: o.Users, Mail: o.Mail,
+	s := &Services{Zone: o.Zone, Now: o.Now, Users: o.Users, Mail: o.Mail, EventLog: log,
 		Catalogs: b.Catalogs, Clients: b.Clients, Tariffs: b.Tariffs, Bookings: b.Bookings, Discounts: b.Discounts, Rules: b.Rules,
 		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Zone: o.Zone, Events: o.Events, Bookings: b.Bookings,
-			WebhookSecrets: o.WebhookSecrets, Gateway: o.Checkout.Gateway, ReturnURL: o.Checkout.ReturnURL, NotifyURL: o.Checkout.NotifyURL}),
+			WebhookSecrets: o.WebhookSecrets, Gateway: o.Checkout.Gateway, ReturnURL: o.Checkout.ReturnURL, NotifyURL: o.Checkout.NotifyURL, Log: log}),
 	}
 	s.Classes = classes.New(db, classes.Options{Mail: o.Mail, Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Clients: b.Clients,
-		Payments: s.Payments, Events: o.Events, Pool: o.Pool})
-	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Events: o.Events, Pool: o.Pool, Mail: o.Mail})
+		Payments: s.Payments, Events: o.Events, Pool: o.Pool, Log: log})
+	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Events: o.Events, Pool: o.Pool, Mail: o.Mail, Log: log})
 	s.Expirer = tickets.NewExpirer(db, o.Now)
-	s.EventLog = eventlog.New(db, eventlog.Options{Now: o.Now, Retention: o.EventLogRetention})
 	o.Push.Now, o.Push.Events = o.Now, o.Events
 	s.Push = push.New(db, o.Push)
 	if o.Accounting != nil {
 		// The ledger's calendar is the club's: its clock reads in the zone.
+		s.ledgerLog = eventlog.New(o.Accounting, eventlog.Options{Now: o.Now, Render: o.EventPayload})
 		s.Ledger = ledger.New(o.Accounting, ledger.Options{Now: func() time.Time { return o.Now().In(o.Zone) },
-			Checks: []ledger.CloseCheck{payments.WaitingCheck(db, o.Zone)}, Events: o.Events})
+			Checks: []ledger.CloseCheck{payments.WaitingCheck(db, o.Zone)}, Events: o.Events, Log: s.ledgerLog})
 		s.Poster = payments.NewLedgerPoster(db, s.Ledger, o.Zone, tickets.Postings{})
 	}
 	return s
@@ -150,18 +156,23 @@ const (
 	// EventLogPurgeInterval is how often the events past their retention
 	// are deleted (eventlog.Log.PurgeJob).
 	EventLogPurgeInterval = time.Hour
+	// ForwardInterval is how often the ledger's events are moved into the
+	// club's event log (eventlog.Log.ForwardJob): a period's close or
+	// reopening is in the log within this interval of its commit.
+	ForwardInterval = time.Second
 )
 
 // Jobs are the background jobs of the club's domains, for a supervisor to
 // run beside the front doors: the watch of the club's rules, the ticket
 // expiry, the push sender, the settling of the payment gateway's
 // notifications, the release of the bookings not paid in time, the event
-// log's purge and, with a ledger, the ledger poster.
+// log's purge and, with a ledger, the ledger poster and the forwarder of
+// the ledger's events.
 func (s *Services) Jobs() []clubhouse.Job {
 	jobs := []clubhouse.Job{s.Rules.WatchJob(), s.Expirer.Job(ExpiryInterval), s.Push.DeliveryJob(PushInterval),
 		s.Payments.SettleJob(SettleInterval), s.Bookings.UnpaidJob(UnpaidInterval), s.EventLog.PurgeJob(EventLogPurgeInterval)}
 	if s.Poster != nil {
-		jobs = append(jobs, s.Poster.Job(PosterInterval))
+		jobs = append(jobs, s.Poster.Job(PosterInterval), s.EventLog.ForwardJob(s.ledgerLog, ForwardInterval))
 	}
 	return jobs
 }

@@ -1,0 +1,100 @@
+package booking_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/eventlog"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
+)
+
+// BenchmarkCreate_eventLog measures what the event log costs the booking
+// create path: Bookings.Create on the pgx pool (the path of a staff or bot
+// booking, one statement), from 32 clients at once, without a log and with
+// one (the statement writes the event too, its payload encoded), on one
+// database. Each iteration alternates rounds without, with, with,
+// without, and logs the ratio of their rates; the target is a
+// ratio of 0.90 or more. Run it with
+//
+//	go test ./booking/ -run XXX -bench Create_eventLog -benchtime 5x
+func BenchmarkCreate_eventLog(b *testing.B) {
+	const clients, perClient = 32, 50
+	ctx := b.Context()
+	db := dbtest.New(b)
+	fix := fixture.New(b, db.DB, fixture.Options{})
+	ctype := fix.CourtType("Padel").ID
+	courts := make([]int64, 8)
+	for i := range courts {
+		courts[i] = fix.Court(ctype, fmt.Sprintf("Court %d", i+1)).ID
+	}
+	rental := fix.ReservationType("Rental").ID
+	fix.Status("Pending", "#F9A825")
+	club := func(log *eventlog.Log) *booking.Bookings {
+		c := booking.New(db.DB, booking.Options{Zone: time.UTC, Pool: db.Pool, Log: log})
+		watch, stop := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_ = c.Rules.WatchJob().Run(watch)
+		}()
+		b.Cleanup(func() { stop(); <-done })
+		require.Eventually(b, c.Rules.Watching, 10*time.Second, 5*time.Millisecond)
+		_, err := c.Rules.Get(ctx)
+		require.NoError(b, err)
+		return c.Bookings
+	}
+	// No renderer: a payload is the Reservation's own encoding, every
+	// field of the booking and its names, larger than the API's booking.
+	plain, logged := club(nil), club(eventlog.New(db.DB, eventlog.Options{}))
+	base := time.Date(2031, 1, 6, 0, 0, 0, 0, time.UTC)
+	var next atomic.Int64
+	by := clubhouse.Staff("bench")
+	round := func(bs *booking.Bookings) float64 {
+		start := time.Now()
+		errs := make(chan error, clients)
+		var wg sync.WaitGroup
+		for range clients {
+			wg.Go(func() {
+				for range perClient {
+					k := next.Add(1) - 1
+					from := base.Add(time.Duration(k/int64(len(courts))) * 30 * time.Minute)
+					_, err := bs.Create(ctx, by, booking.BookingInput{CourtID: clubhouse.Some(courts[k%int64(len(courts))]),
+						ReservationTypeID: clubhouse.Some(rental), Checking: clubhouse.Some(from), Checkout: clubhouse.Some(from.Add(30 * time.Minute)),
+						OverrideRules: true})
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			b.Fatal(err)
+		}
+		return float64(clients*perClient) / time.Since(start).Seconds()
+	}
+	round(plain) // warm up both paths and the pool
+	round(logged)
+	var plainRate, loggedRate float64
+	for i := 0; b.Loop(); i++ {
+		p0, l0, l1, p1 := round(plain), round(logged), round(logged), round(plain)
+		p, l := (p0+p1)/2, (l0+l1)/2
+		b.Logf("iteration %d: without the log %.0f bookings/s, with it %.0f bookings/s, ratio %.3f", i, p, l, l/p)
+		plainRate += p
+		loggedRate += l
+	}
+	b.ReportMetric(plainRate/float64(b.N), "plain-bookings/s")
+	b.ReportMetric(loggedRate/float64(b.N), "logged-bookings/s")
+	b.ReportMetric(loggedRate/plainRate, "ratio")
+}
