@@ -139,4 +139,12 @@ func TestBookings_events(t *testing.T) {
 	assert.Equal(t, booking.EventCreated, got[0].Type)
 	assert.Equal(t, mine.ID, got[0].Payload.ID)
 	assert.Equal(t, c.ana.Email, got[0].Actor)
+
+	_, err = c.b.DeleteSeries(ctx, c.staff, series.Series.ID, nil)
+	require.NoError(t, err)
+	got = logRead(t, c.log, &cursor)
+	require.Len(t, got, 3, "a series deleted: each of its bookings")
+	for _, e := range got {
+		assert.Equal(t, booking.EventDeleted, e.Type)
+	}
 }

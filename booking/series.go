@@ -386,6 +386,9 @@ func (b *Bookings) DeleteSeries(ctx context.Context, by clubhouse.Actor, id int6
 			return err
 		}
 		changes = removed(deleted)
+		if err := b.recordDeleted(ctx, tx, by.Name(), deleted); err != nil {
+			return err
+		}
 		return store.deleteIfEmpty(ctx, tx, id)
 	})
 	if err != nil {

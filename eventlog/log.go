@@ -209,6 +209,27 @@ func Entries[T any](typ, actor string, payloads ...T) []Entry {
 	return out
 }
 
+// hasNUL reports whether the JSON text b holds the escape of a NUL
+// character: a \u0000 whose backslash is not itself escaped (the text
+// \\u0000, a backslash and "u0000", is no NUL).
+func hasNUL(b []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte(`\u0000`))
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		n := 0
+		for k := at - 1; k >= 0 && b[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return true
+		}
+		i = at + 1
+	}
+}
+
 // encode checks e and renders its payload, for the time at.
 func (l *Log) encode(e Entry, at time.Time) (*Encoded, error) {
 	if !typePattern.MatchString(e.Type) {
@@ -221,7 +242,7 @@ func (l *Log) encode(e Entry, at time.Time) (*Encoded, error) {
 	switch {
 	case err != nil || len(b) == 0 || b[0] != '{':
 		return nil, fmt.Errorf("eventlog: the payload of %s is no JSON object (%v)", e.Type, err)
-	case bytes.Contains(b, []byte(`\u0000`)): // which jsonb refuses: a merge (Insert) or a reader's cast would fail
+	case hasNUL(b): // which jsonb refuses: a merge (Insert) or a reader's cast would fail
 		return nil, fmt.Errorf("eventlog: the payload of %s holds a NUL character", e.Type)
 	}
 	return &Encoded{typ: e.Type, actor: e.Actor, payload: string(b), at: at}, nil

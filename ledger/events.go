@@ -17,8 +17,7 @@ const (
 )
 
 // record writes in tx the event typ of the period with id, changed by by
-// in tx, as tx reads it. The actor is the label the period keeps of who
-// closed or reopened it.
+// in tx, as tx reads it.
 func (l *Ledger) record(ctx context.Context, tx *sqlx.Tx, typ string, by clubhouse.Actor, id int64) error {
 	if l.log == nil {
 		return nil
@@ -27,5 +26,5 @@ func (l *Ledger) record(ctx context.Context, tx *sqlx.Tx, typ string, by clubhou
 	if err != nil {
 		return err
 	}
-	return l.log.Record(ctx, tx, eventlog.Entry{Type: typ, Actor: by.Label(), Payload: p})
+	return l.log.Record(ctx, tx, eventlog.Entry{Type: typ, Actor: by.Name(), Payload: p})
 }

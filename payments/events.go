@@ -91,3 +91,18 @@ func (s *Service) record(ctx context.Context, tx *sqlx.Tx, by string, before *Pa
 func (s *Service) recordDeleted(ctx context.Context, tx *sqlx.Tx, by string, p Payment) error {
 	return s.log.Record(ctx, tx, eventlog.Entry{Type: EventDeleted, Actor: by, Payload: p})
 }
+
+// RecordNew writes in tx the events of the payment with id, new in tx,
+// stored by another domain in its own change (a ticket sale's payment),
+// by by (the label the records use): EventCreated, and its status's. The
+// caller's transaction has judged its actor.
+func (s *Service) RecordNew(ctx context.Context, tx *sqlx.Tx, by string, id int64) error {
+	if s.log == nil {
+		return nil
+	}
+	p, err := s.store.get(ctx, tx, id, false)
+	if err != nil {
+		return err
+	}
+	return s.record(ctx, tx, by, nil, p)
+}

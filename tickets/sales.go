@@ -31,6 +31,7 @@ type Sales struct {
 	now      func() time.Time
 	mail     *mail.Outbox
 	log      *eventlog.Log
+	payments *payments.Service
 	store    saleStore
 	programs programStore
 }
@@ -79,6 +80,11 @@ func (s *Sales) Sell(ctx context.Context, by clubhouse.Actor, in SaleInput) (Sal
 			}
 			if err := s.log.Record(ctx, tx, eventlog.Entries(EventTicketSold, by.Name(), s.inZone(out))...); err != nil {
 				return err
+			}
+			if out.Payment != nil && s.payments != nil {
+				if err := s.payments.RecordNew(ctx, tx, by.Name(), out.Payment.ID); err != nil {
+					return err
+				}
 			}
 			if out.Buyer.Email == nil || *out.Buyer.Email == "" {
 				return nil

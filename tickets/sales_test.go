@@ -51,7 +51,7 @@ func newShop(tb testing.TB) *shop {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return s.now
-	}, Log: s.log})
+	}, Log: s.log, Payments: payments.New(s.db.DB, payments.Options{Log: s.log})})
 	ctx := context.Background()
 	s.open, err = s.svc.Programs.Create(ctx, desk, tickets.ProgramInput{Name: clubhouse.Some("Open play")})
 	require.NoError(tb, err)

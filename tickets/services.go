@@ -11,6 +11,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/mail"
+	"github.com/clubhouse-go/clubhouse/payments"
 )
 
 // Options are what New needs besides the database.
@@ -25,6 +26,10 @@ type Options struct {
 	// Log records, in each change's transaction, the change's event
 	// (EventEventCreated and the others); nil: none.
 	Log *eventlog.Log
+	// Payments records, in a sale's transaction, the events of the sale's
+	// payment (payments.EventCreated, EventCompleted) with the Log; nil:
+	// none.
+	Payments *payments.Service
 	// Pool is the pgx pool that db runs on, when db is
 	// stdlib.OpenDBFromPool(Pool); nil: none. With it, a seating's first
 	// try (one statement) runs on the pool directly; when a Log records the
@@ -46,6 +51,6 @@ func New(db *sqlx.DB, o Options) *Services {
 	return &Services{
 		Programs: &Programs{db: db, zone: o.Zone, now: o.Now},
 		Events:   &Events{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings, log: o.Log},
-		Sales:    &Sales{db: db, events: o.Events, zone: o.Zone, now: o.Now, mail: o.Mail, log: o.Log},
+		Sales:    &Sales{db: db, events: o.Events, zone: o.Zone, now: o.Now, mail: o.Mail, log: o.Log, payments: o.Payments},
 	}
 }

@@ -102,7 +102,8 @@ func New(db *sqlx.DB, o Options) *Services {
 	}
 	s.Classes = classes.New(db, classes.Options{Mail: o.Mail, Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Clients: b.Clients,
 		Payments: s.Payments, Events: o.Events, Pool: o.Pool, Log: log})
-	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Events: o.Events, Pool: o.Pool, Mail: o.Mail, Log: log})
+	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Events: o.Events, Pool: o.Pool, Mail: o.Mail, Log: log,
+		Payments: s.Payments})
 	s.Expirer = tickets.NewExpirer(db, o.Now)
 	o.Push.Now, o.Push.Events = o.Now, o.Events
 	s.Push = push.New(db, o.Push)
