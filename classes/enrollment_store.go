@@ -3,6 +3,7 @@ package classes
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 )
 
@@ -246,15 +248,19 @@ func (enrollmentStore) mark(ctx context.Context, q sqldb.Queryer, id int64, date
 	return sqldb.Map(err, ErrEnrollmentNotFound, enrollmentErrors)
 }
 
-// enrollNowSQL enrolls the client of the user $2 in the class $1, when
-// the class takes enrollments at wall time $3 (see enrollNow).
-const enrollNowSQL = `WITH cl AS (
+// enrollNowQuery returns the statement that enrolls the client of the
+// user $2 in the class $1, when the class takes enrollments at wall time
+// $3 (see enrollNow), and answers as enrolledNow reads. record is a WITH
+// part the caller adds (the enrollment's event: enrollNowLogged), over
+// made, the new enrollment with its waitlist position.
+func enrollNowQuery(record string) string {
+	return `WITH cl AS (
 		SELECT cl.id, cl.user_id, cl.email, cl.display_name, cl.first_name, cl.last_name, cl.phone, cl.created_at,
 			coalesce(u.email_verified, false) AS email_verified
 		FROM clients cl LEFT JOIN users u ON u.id = cl.user_id
 		WHERE cl.user_id = $2),
 	c AS (
-		SELECT c.id, c.title, c.user_id, c.single_price, c.max_capacity, c.places_taken FROM training_classes c
+		SELECT c.id, c.title, c.user_id, c.single_price, c.max_capacity, c.places_taken, c.waitlisted FROM training_classes c
 		WHERE c.id = $1 AND c.status = 'scheduled'
 			AND EXISTS (SELECT 1 FROM class_sessions s WHERE s.class_id = c.id AND s.date + c.start_time > $3)
 		FOR UPDATE),
@@ -262,35 +268,86 @@ const enrollNowSQL = `WITH cl AS (
 		INSERT INTO enrollments (class_id, client_id, status, waitlisted_at, created_by)
 		SELECT c.id, cl.id, CASE WHEN c.places_taken < c.max_capacity THEN 'pending' ELSE 'waitlisted' END,
 			CASE WHEN c.places_taken < c.max_capacity THEN NULL ELSE clock_timestamp() END, $2 FROM c, cl
-		RETURNING id, class_id, client_id, status, enrolled_at, created_at)
+		RETURNING id, class_id, client_id, status, enrolled_at, created_at),
+	made AS (
+		SELECT ins.*, CASE WHEN ins.status = 'waitlisted' THEN c.waitlisted + 1 END AS waitlist_position FROM ins, c)` + record + `
 	SELECT EXISTS (SELECT 1 FROM cl), EXISTS (SELECT 1 FROM c),
-		ins.id, ins.class_id, ins.client_id, ins.status, ins.enrolled_at, ins.created_at, c.title, c.user_id, c.single_price,
+		made.id, made.class_id, made.client_id, made.status, made.enrolled_at, made.created_at, made.waitlist_position,
+		c.title, c.user_id, c.single_price,
 		cl.id, cl.user_id, cl.email, cl.display_name, cl.first_name, cl.last_name, cl.phone, cl.email_verified, cl.created_at
-	FROM (SELECT 1) one LEFT JOIN ins ON true LEFT JOIN c ON true LEFT JOIN cl ON true`
+	FROM (SELECT 1) one LEFT JOIN made ON true LEFT JOIN c ON true LEFT JOIN cl ON true`
+}
 
-// enrolledNowSQL reads the active enrollment of the client of the user $2
-// in the class $1: in enrollNowSQL's transaction, after it, the one it
-// made.
-const enrolledNowSQL = enrollmentSelect + ` WHERE e.class_id = $1 AND cl.user_id = $2
-	AND e.status IN ('pending', 'accepted', 'waitlisted')`
+// enrollNowSQL is enrollNowQuery's statement without an event.
+var enrollNowSQL = enrollNowQuery("")
 
 // enrollNow enrolls the client of the user with userID in class in one
 // statement, when the class takes enrollments (scheduled, with a session
 // that has not started at wall time now): pending while a place is free,
-// else waitlisted. The class row is locked for the statement only, so that
-// enrollments take places one after another. It answers the enrollment as
-// enrollmentSelect reads it, but for the waitlist position of a waitlisted
-// one, which its caller reads after the commit (the statement's snapshot
-// may predate enrollments that committed while it waited for the lock).
-// client is false when the user has no client record, open false when the
-// class takes no enrollments; e is then zero. It runs through
-// sqldb.QueryRow, on the pgx pool directly when q is one: enrolling is what
-// a full class's clients race to do the minute it opens.
+// else waitlisted, last in line. The class row is locked for the
+// statement only, so that enrollments take places one after another; the
+// class's row as the lock gives it, the latest, tells a waitlisted
+// enrollment's position (its count of the waitlist, kept by a trigger),
+// where a count of the enrollments would read the statement's snapshot,
+// which may predate those that committed while it waited for the lock.
+// It answers the enrollment as enrollmentSelect reads it. client is false
+// when the user has no client record, open false when the class takes no
+// enrollments; e is then zero. It runs through sqldb.QueryRow, on the pgx
+// pool directly when q is one: enrolling is what a full class's clients
+// race to do the minute it opens.
 func (enrollmentStore) enrollNow(ctx context.Context, q sqldb.Queryer, classID, userID int64, now time.Time) (e Enrollment, client, open bool, err error) {
 	return enrolledNow(sqldb.QueryRow(ctx, q, enrollNowSQL, classID, userID, now))
 }
 
-// enrolledNow reads enrollNowSQL's answer from row, as enrollNow returns
+// enrollNowLogged is enrollNow with the enrollment's event ev (its
+// payload rendered without what the statement decides: enrollmentDecided)
+// written by the same statement, so that the two commit together without
+// a transaction, which would hold the class's lock across a round trip.
+func (enrollmentStore) enrollNowLogged(ctx context.Context, q sqldb.Queryer, classID, userID int64, now time.Time, ev *eventlog.Encoded) (e Enrollment, client, open bool, err error) {
+	insert, more := ev.Insert(4, "made")
+	args := append([]any{classID, userID, now}, more...)
+	return enrolledNow(sqldb.QueryRow(ctx, q, enrollNowQuery(`,
+	ev AS (`+insert+`)`), args...))
+}
+
+// enrollmentDecided is what the statement that enrolls decides, written
+// into the payload of the enrollment's event from its row (made): the
+// fields of the enrollment as the API shows it that the database fills.
+// httpapi's tests hold the two to one shape.
+var enrollmentDecided = []eventlog.Decided{{Name: "id", SQL: "made.id"}, {Name: "status", SQL: "made.status"},
+	{Name: "enrolled_at", SQL: "made.enrolled_at"}, {Name: "waitlist_position", SQL: "made.waitlist_position"}}
+
+// enrollee returns what an enrollment of the client of the user with
+// userID in the class with classID shows of the two, read before the
+// statement that enrolls it, for its event's payload: an Enrollment
+// without what that statement decides. client is false when the user has
+// no client record, class false when no class has classID.
+func (enrollmentStore) enrollee(ctx context.Context, q sqldb.Queryer, classID, userID int64) (e Enrollment, client, class bool, err error) {
+	var (
+		title   sql.NullString
+		trainer sql.NullInt64
+		price   decimal.NullDecimal
+	)
+	err = sqldb.QueryRow(ctx, q, `SELECT cl.id, cl.user_id, cl.email, cl.display_name, cl.first_name, cl.last_name, cl.phone,
+			coalesce(u.email_verified, false), cl.created_at, c.title, c.user_id, c.single_price
+		FROM clients cl LEFT JOIN users u ON u.id = cl.user_id LEFT JOIN training_classes c ON c.id = $1
+		WHERE cl.user_id = $2`, classID, userID).Scan(&e.Student.ClientID, &e.Student.UserID, &e.Student.Email,
+		&e.Student.DisplayName, &e.Student.FirstName, &e.Student.LastName, &e.Student.Phone, &e.Student.EmailVerified,
+		&e.Student.CreatedAt, &title, &trainer, &price)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return Enrollment{}, false, false, nil
+	case err != nil:
+		return Enrollment{}, false, false, err
+	case !title.Valid:
+		return Enrollment{}, true, false, nil
+	}
+	e.ClassID, e.ClientID, e.UserID = classID, e.Student.ClientID, e.Student.UserID
+	e.ClassTitle, e.TrainerID, e.Price = title.String, trainer.Int64, price.Decimal
+	return e, true, true, nil
+}
+
+// enrolledNow reads enrollNowQuery's answer from row, as enrollNow returns
 // it.
 func enrolledNow(row sqldb.Row) (e Enrollment, client, open bool, err error) {
 	var (
@@ -301,7 +358,7 @@ func enrolledNow(row sqldb.Row) (e Enrollment, client, open bool, err error) {
 		price                                      decimal.NullDecimal
 	)
 	err = row.Scan(&client, &open,
-		&id, &classRef, &clientID, &status, &enrolledAt, &createdAt, &title, &trainer, &price,
+		&id, &classRef, &clientID, &status, &enrolledAt, &createdAt, &e.WaitlistPosition, &title, &trainer, &price,
 		&studentID, &e.Student.UserID, &e.Student.Email, &e.Student.DisplayName, &first, &last, &e.Student.Phone, &verified, &studentCreatedAt)
 	if err != nil || !id.Valid {
 		return Enrollment{}, client, open, sqldb.Map(err, nil, enrollmentErrors)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
@@ -143,10 +142,7 @@ func (s *Enrollments) enroll(ctx context.Context, by clubhouse.Actor, trainer, c
 
 // enrollNow enrolls by's client without claims: the common case, one
 // statement that holds the class's row only while it runs. With a log,
-// the statement runs in a transaction that records its event, with the
-// enrollment read back under the class's lock: the statement alone cannot
-// tell a waitlisted enrollment's position (see enrollmentStore.enrollNow).
-// That transaction is pipelined in two round trips (enrollLogged), unless
+// the statement writes the enrollment's event too (enrollLogged), unless
 // ctx carries commit hooks, which run in a transaction of database/sql's.
 func (s *Enrollments) enrollNow(ctx context.Context, by clubhouse.Actor, classID int64) (Enrollment, error) {
 	var e Enrollment
@@ -165,10 +161,6 @@ func (s *Enrollments) enrollNow(ctx context.Context, by clubhouse.Actor, classID
 			if err := enroll(tx); err != nil {
 				return err
 			}
-			var err error
-			if e, err = s.store.get(ctx, tx, e.ID); err != nil {
-				return err
-			}
 			return s.log.Record(ctx, tx, eventlog.Entries(EventEnrollmentCreated, by.Name(), e)...)
 		})
 	default:
@@ -178,32 +170,24 @@ func (s *Enrollments) enrollNow(ctx context.Context, by clubhouse.Actor, classID
 		return Enrollment{}, fmt.Errorf("enroll: %w", err)
 	}
 	s.announce(TopicEnrollment, e)
-	if s.log == nil && e.Status == EnrollmentWaitlisted {
-		return s.enrolled(ctx, e.ID) // for its position, read after the commit (with a log, in it)
-	}
 	return e, nil
 }
 
-// enrollLogged is enrollNow with a log, in a transaction pipelined in two
-// round trips (sqldb.DB.TransactPipelined): the statement and the
-// enrollment's read-back, which runs after it and so under the class's
-// lock, then its event and the commit.
+// enrollLogged is enrollNow with a log: its client and class read first,
+// without a lock, for the event's payload, rendered but for what the
+// statement decides (enrollmentDecided), then the statement that enrolls
+// and writes the event, which holds the class's lock only while it runs.
 func (s *Enrollments) enrollLogged(ctx context.Context, by clubhouse.Actor, classID int64) (Enrollment, error) {
-	var e Enrollment
-	first := &pgx.Batch{}
-	first.Queue(enrollNowSQL, classID, by.UserID, s.wallNow())
-	first.Queue(enrolledNowSQL, classID, by.UserID)
-	err := s.direct.TransactPipelined(ctx, first, func(br pgx.BatchResults) (*pgx.Batch, error) {
-		_, client, open, err := enrolledNow(br.QueryRow())
-		if err := enrolledErr(client, open, err); err != nil {
-			return nil, err
-		}
-		if err := sqldb.GetResult(br, &e); err != nil {
-			return nil, sqldb.Map(err, ErrEnrollmentNotFound, nil)
-		}
-		return s.log.Batch(eventlog.Entry{Type: EventEnrollmentCreated, Actor: by.Name(), Payload: e})
-	})
-	return e, err
+	pre, client, open, err := s.store.enrollee(ctx, s.direct, classID, by.UserID)
+	if err := enrolledErr(client, open, err); err != nil {
+		return Enrollment{}, err
+	}
+	ev, err := s.log.Encode(eventlog.Entry{Type: EventEnrollmentCreated, Actor: by.Name(), Payload: pre}, enrollmentDecided...)
+	if err != nil {
+		return Enrollment{}, err
+	}
+	e, client, open, err := s.store.enrollNowLogged(ctx, s.direct, classID, by.UserID, s.wallNow(), ev)
+	return e, enrolledErr(client, open, err)
 }
 
 // enrolledErr is the error of enrollNow's answer: err, or the refusal
@@ -218,13 +202,6 @@ func enrolledErr(client, open bool, err error) error {
 		return ErrClassNotOpen
 	}
 	return nil
-}
-
-// enrolled reads the new enrollment with id, once its transaction has
-// committed. A new enrollment has no completed payment yet (its claims are
-// pending), so Paid stays zero without asking.
-func (s *Enrollments) enrolled(ctx context.Context, id int64) (Enrollment, error) {
-	return s.store.get(ctx, s.db, id)
 }
 
 // List returns the enrollments that match f and that by may see, in the

@@ -20,17 +20,29 @@ import (
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
+// logged renders an enrollment or a class for the academy's log as an API
+// would, by the names the enrolling statement fills (id, status,
+// waitlist_position): only what the tests read of it.
+func logged(v any) any {
+	switch v := v.(type) {
+	case classes.Enrollment:
+		return map[string]any{"id": v.ID, "status": v.Status, "waitlist_position": v.WaitlistPosition, "paid": v.Paid}
+	case classes.Class:
+		return map[string]any{"id": v.ID, "status": v.Status}
+	}
+	return v
+}
+
 // loggedEvent is an event of the academy's log with what the tests read of
-// its payload, an enrollment or a class as the log encodes it without a
-// renderer (by its Go field names).
+// its payload, as logged renders it.
 type loggedEvent struct {
 	Type    string
 	Actor   string
 	Payload struct {
-		ID               int64
-		Status           string
-		WaitlistPosition *int
-		Paid             decimal.Decimal
+		ID               int64           `json:"id"`
+		Status           string          `json:"status"`
+		WaitlistPosition *int            `json:"waitlist_position"`
+		Paid             decimal.Decimal `json:"paid"`
 	}
 }
 

@@ -60,7 +60,7 @@ func newAcademy(tb testing.TB) *academy {
 	a := &academy{db: dbtest.New(tb), events: &recorder{}, desk: clubhouse.Staff("desk")}
 	a.fix = fixture.New(tb, a.db.DB, fixture.Options{Zone: time.UTC, Start: "2026-03-02 15:00", Events: a.events})
 	a.clock, a.club, a.pay = a.fix.Clock, a.fix.Booking, a.fix.Payments
-	a.log = eventlog.New(a.db.DB, eventlog.Options{})
+	a.log = eventlog.New(a.db.DB, eventlog.Options{Render: logged})
 	a.Services = a.services(nil)
 	a.padel = a.fix.CourtType("Padel").ID
 	tennisType := a.fix.CourtType("Tennis").ID

@@ -10,7 +10,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jmoiron/sqlx"
 	"github.com/tidwall/gjson"
 
@@ -180,23 +179,6 @@ func (e *Encoded) Insert(n int, from string) (string, []any) {
 		SELECT $%d::text, $%d::timestamptz, $%d::text, ('{' || concat_ws(',', %s) || '}')::json FROM %s`,
 			n, n+1, n+2, strings.Join(fields, ", "), from),
 		[]any{e.typ, e.at, e.actor, e.payload}
-}
-
-// Batch returns a batch that writes e, for a change whose transaction is
-// pipelined (its statements sent in batches, as sqldb.DB.TransactPipelined
-// does): an empty batch for a nil *Log. Errors: as Record's.
-func (l *Log) Batch(e Entry) (*pgx.Batch, error) {
-	b := &pgx.Batch{}
-	if l == nil {
-		return b, nil
-	}
-	enc, err := l.encode(e, l.now())
-	if err != nil {
-		return nil, err
-	}
-	b.Queue(`INSERT INTO event_log (type, at, actor, payload) VALUES ($1::text, $2::timestamptz, $3::text, $4::json)`,
-		enc.typ, enc.at, enc.actor, enc.payload)
-	return b, nil
 }
 
 // Entries returns the entries of type typ by actor, one for each of

@@ -29,8 +29,8 @@ func (l *Log) Purge(ctx context.Context) (int64, error) {
 	}
 	var total int64
 	for {
-		res, err := l.db.ExecContext(ctx, `DELETE FROM event_log WHERE seq IN
-			(SELECT seq FROM event_log WHERE position <= $1 ORDER BY position LIMIT $2)`, through, purgeBatch)
+		res, err := l.db.ExecContext(ctx, `DELETE FROM event_log WHERE position IN
+			(SELECT position FROM event_log WHERE position <= $1 ORDER BY position LIMIT $2)`, through, purgeBatch)
 		if err != nil {
 			return total, fmt.Errorf("purge the event log: %w", err)
 		}

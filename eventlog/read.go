@@ -133,10 +133,9 @@ func (l *Log) List(ctx context.Context, by clubhouse.Actor, q Query) (Page, erro
 	}
 	var rows []struct {
 		Event
-		Seq      int64 `db:"seq"`
 		Position int64 `db:"position"`
 	}
-	err := l.db.SelectContext(ctx, &rows, `SELECT seq, position, type, at, actor, payload FROM event_log
+	err := l.db.SelectContext(ctx, &rows, `SELECT position, type, at, actor, payload FROM event_log
 		WHERE position > $1 AND starts_with(type, $2) AND ($3 OR EXISTS (SELECT 1 FROM unnest($4::text[]) AS p WHERE starts_with(type, p)))
 		ORDER BY position LIMIT $5`,
 		q.After.position, q.Type, by.HasPanel(), AccountingTypes, q.Limit)
@@ -145,7 +144,7 @@ func (l *Log) List(ctx context.Context, by clubhouse.Actor, q Query) (Page, erro
 	}
 	page := Page{Events: make([]Event, len(rows)), Next: q.After}
 	for i, r := range rows {
-		r.Event.ID, r.Event.Cursor = eventID(seq.IDSpace, r.Seq), Cursor{position: r.Position}
+		r.Event.ID, r.Event.Cursor = eventID(seq.IDSpace, r.Position), Cursor{position: r.Position}
 		page.Events[i], page.Next = r.Event, r.Event.Cursor
 	}
 	// A page not full holds every event placed by the time the sequence was
@@ -187,7 +186,7 @@ func (l *Log) place(ctx context.Context) error {
 	if _, err := tx.ExecContext(ctx, `WITH todo AS (
 			SELECT seq, row_number() OVER (ORDER BY seq) AS n FROM event_log WHERE position IS NULL ORDER BY seq LIMIT $1),
 		last AS (SELECT last_position FROM event_log_sequence),
-		placed AS (UPDATE event_log e SET position = last.last_position + todo.n FROM todo, last WHERE e.seq = todo.seq RETURNING e.position)
+		placed AS (UPDATE event_log e SET position = last.last_position + todo.n FROM todo, last WHERE e.seq = todo.seq AND e.position IS NULL RETURNING e.position)
 		UPDATE event_log_sequence SET last_position = (SELECT max(position) FROM placed) WHERE EXISTS (SELECT 1 FROM placed)`,
 		placeBatch); err != nil {
 		return fmt.Errorf("place events: %w", err)

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -182,7 +183,9 @@ func TestEnrollments_placesWaitlistAndPayments(t *testing.T) {
 }
 
 // TestEnrollments_raceForTheLastPlaces: fifty clients race for the five
-// places of a class; exactly five hold one and the rest wait in line.
+// places of a class; exactly five hold one and the rest wait in line,
+// each told their place in line, and each enrollment's event in the log is
+// the enrollment as its client was answered.
 func TestEnrollments_raceForTheLastPlaces(t *testing.T) {
 	t.Parallel()
 	clock := apptest.NewClock()
@@ -195,14 +198,19 @@ func TestEnrollments_raceForTheLastPlaces(t *testing.T) {
 	var wg sync.WaitGroup
 	codes := make(chan int, len(s))
 	lat := make([]time.Duration, len(s))
+	answers := make([]enrollmentView, len(s))
+	objects := make([]map[string]any, len(s))
 	start := time.Now()
 	for i, c := range s {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			t0 := time.Now()
-			codes <- c.Post(path("/api/account/classes/%d/enroll", class), map[string]any{"payments": []any{}}).Code
+			r := c.Post(path("/api/account/classes/%d/enroll", class), map[string]any{"payments": []any{}})
 			lat[i] = time.Since(t0)
+			codes <- r.Code
+			assert.NoError(t, json.Unmarshal(r.Body, &answers[i]), "%s", r)
+			assert.NoError(t, json.Unmarshal(r.Body, &objects[i]), "%s", r)
 		}()
 	}
 	wg.Wait()
@@ -226,6 +234,25 @@ func TestEnrollments_raceForTheLastPlaces(t *testing.T) {
 	}
 	assert.Equal(t, map[string]int{"pending": 5, "waitlisted": 45}, count)
 	assert.Len(t, positions, 45, "every waiting client has a place in line of their own")
+	listed := map[int64]*int{}
+	for _, e := range list {
+		listed[e.ID] = e.WaitlistPosition
+	}
+	for _, e := range answers {
+		assert.Equal(t, listed[e.ID], e.WaitlistPosition, "enrollment %d answered its place in line", e.ID)
+	}
+	answered := map[float64]map[string]any{}
+	for _, o := range objects {
+		answered[o["id"].(float64)] = o
+	}
+	var events struct {
+		Data []struct{ Data map[string]any }
+	}
+	admin.Get("/api/admin/events-log?type=enrollment.created&limit=1000").Status(t, http.StatusOK).JSON(t, &events)
+	require.Len(t, events.Data, len(s))
+	for _, e := range events.Data {
+		sameResource(t, answered[e.Data["id"].(float64)], e.Data)
+	}
 	var c classView
 	admin.Get(path("/api/admin/classes/%d", class)).Status(t, http.StatusOK).JSON(t, &c)
 	assert.Equal(t, 0, c.PlacesLeft)

@@ -304,8 +304,9 @@ func TestEvents_race(t *testing.T) {
 }
 
 // TestEvents_ticketParticipants: tickets seated by code and by id through
-// the server, their refusals, and their return when the participant is
-// removed or the event cancelled.
+// the server, each use's event the ticket as the API shows it, their
+// refusals, and their return when the participant is removed or the event
+// cancelled.
 func TestEvents_ticketParticipants(t *testing.T) {
 	t.Parallel()
 	app := apptest.New(t, apptest.WithClock(apptest.NewClockAt(rulesNow)))
@@ -335,6 +336,14 @@ func TestEvents_ticketParticipants(t *testing.T) {
 	assert.Equal(t, "used", status(tk[0].ID))
 	p1 := admin.Post(participants, map[string]any{"ticket_id": tk[1].ID, "slot": 3}).Status(t, http.StatusCreated).Object(t)
 	assert.EqualValues(t, 3, p1["slot"])
+	var used struct {
+		Data []struct{ Data map[string]any }
+	}
+	app.AsAdmin().Get("/api/admin/events-log?type=ticket.used").Status(t, http.StatusOK).JSON(t, &used)
+	require.Len(t, used.Data, 2, "each ticket seated writes its use")
+	for i, e := range used.Data {
+		sameResource(t, admin.Get(path("/api/admin/tickets/%s", tk[i].Code)).Status(t, http.StatusOK).Object(t), e.Data)
+	}
 	pa := admin.Post(participants, map[string]any{"client_id": ana}).Status(t, http.StatusCreated).Object(t)
 	assert.Nil(t, pa["ticket_id"])
 	assert.Nil(t, pa["buyer_name"])

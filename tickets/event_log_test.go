@@ -20,9 +20,21 @@ import (
 	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
+// logged renders a ticket for the tests' logs by its Go field names, but
+// for those a seating's first try fills in its statement, by the API's
+// names (used_at, participant_id): only what the tests read of it.
+func logged(v any) any {
+	t, ok := v.(tickets.Ticket)
+	if !ok {
+		return v
+	}
+	return map[string]any{"ID": t.ID, "Status": t.Status, "EventID": t.EventID, "RefundID": t.RefundID,
+		"used_at": t.UsedAt, "participant_id": t.ParticipantID}
+}
+
 // loggedEvent is an event of a test's log with what the tests read of its
-// payload, an event, a sale or a ticket as the log encodes it without a
-// renderer (by its Go field names).
+// payload: an event or a sale as the log encodes it without a renderer (by
+// its Go field names), a ticket as logged renders it.
 type loggedEvent struct {
 	Type    string
 	Actor   string
@@ -30,7 +42,7 @@ type loggedEvent struct {
 		ID            int64
 		Status        string
 		EventID       *int64
-		ParticipantID *int64
+		ParticipantID *int64 `json:"participant_id"`
 		RefundID      *int64
 		Strips        []tickets.Strip
 	}

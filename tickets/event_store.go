@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 )
 
@@ -90,7 +91,9 @@ const (
 	`
 	seatInsert = `p AS (INSERT INTO event_participants (event_id, capacity, slot, created_by, client_id, ticket_id, strip_id)
 		SELECT $1, $2, n, $4, `
-	seatRead = ` RETURNING *)
+	seatRead      = seatReturning + seatSelect
+	seatReturning = ` RETURNING *)`
+	seatSelect    = `
 	SELECT ` + participantColumns + ` FROM p` + participantJoins
 	seatTicket     = `NULL, tk.id, tk.strip_id FROM free, tk WHERE tk.status = 'available' AND (tk.expires_at IS NULL OR tk.expires_at > $6)`
 	seatClientSQL  = seatFree + seatInsert + `$5, NULL, NULL FROM free` + seatRead
@@ -117,13 +120,22 @@ const (
 	`
 	seatOpenInsert = `p AS (INSERT INTO event_participants (event_id, capacity, slot, created_by, client_id, ticket_id, strip_id)
 		SELECT ev.id, ev.capacity, n, $4, `
-	seatOpenClient   = seatOpenFree + seatOpenInsert + `$5::bigint, NULL::bigint, NULL::bigint FROM ev, free` + seatRead
-	seatOpenTicket   = `NULL::bigint, tk.id, tk.strip_id FROM ev, free, tk WHERE tk.status = 'available' AND (tk.expires_at IS NULL OR tk.expires_at > $6)`
-	seatOpenTicketID = seatOpenFree + `tk AS (SELECT id, strip_id, status, expires_at FROM tickets WHERE id = $5::bigint FOR UPDATE),
-	` + seatOpenInsert + seatOpenTicket + seatRead
-	seatOpenTicketCode = seatOpenFree + `tk AS (SELECT id, strip_id, status, expires_at FROM tickets WHERE code = $5::text FOR UPDATE),
-	` + seatOpenInsert + seatOpenTicket + seatRead
+	seatOpenClient       = seatOpenFree + seatOpenInsert + `$5::bigint, NULL::bigint, NULL::bigint FROM ev, free` + seatRead
+	seatOpenTicket       = `NULL::bigint, tk.id, tk.strip_id FROM ev, free, tk WHERE tk.status = 'available' AND (tk.expires_at IS NULL OR tk.expires_at > $6)`
+	seatOpenTicketIDHead = seatOpenFree + `tk AS (SELECT id, strip_id, status, expires_at FROM tickets WHERE id = $5::bigint FOR UPDATE),
+	` + seatOpenInsert + seatOpenTicket + seatReturning
+	seatOpenTicketCodeHead = seatOpenFree + `tk AS (SELECT id, strip_id, status, expires_at FROM tickets WHERE code = $5::text FOR UPDATE),
+	` + seatOpenInsert + seatOpenTicket + seatReturning
+	seatOpenTicketID   = seatOpenTicketIDHead + seatSelect
+	seatOpenTicketCode = seatOpenTicketCodeHead + seatSelect
 )
+
+// usedDecided is what a seating's first try decides of the ticket it
+// uses, written into the payload of the ticket's event (EventTicketUsed)
+// from the participant it inserts (p): the time of the use, which a
+// trigger copies from the participant's creation, and the participant.
+// httpapi's tests hold the names to the API's.
+var usedDecided = []eventlog.Decided{{Name: "used_at", SQL: "p.created_at"}, {Name: "participant_id", SQL: "p.id"}}
 
 // EventFilter selects events: those that start on a date from From to To
 // (zero: open), on a court and with a status (0 and "": any), a page of
@@ -303,6 +315,21 @@ func (eventStore) seatOpenSQL(id int64, h holder, slot *int, wallNow, now time.T
 		args = append(args, now)
 	}
 	return query, args
+}
+
+// seatOpenLogged is seatOpen for a ticket's participant, the statement
+// writing the ticket's event ev too (its payload rendered without
+// usedDecided), so that the two commit together without a transaction,
+// which would hold the ticket's lock, and the slot's, across a round trip.
+func (st eventStore) seatOpenLogged(ctx context.Context, q sqldb.Queryer, id int64, h holder, slot *int, wallNow, now time.Time, by *int64, ev *eventlog.Encoded) (Participant, bool, error) {
+	_, args := st.seatOpenSQL(id, h, slot, wallNow, now, by)
+	head := seatOpenTicketIDHead
+	if h.code != "" {
+		head = seatOpenTicketCodeHead
+	}
+	insert, more := ev.Insert(len(args)+1, "p")
+	return seatedOpen(sqldb.QueryRow(ctx, q, head+`,
+	logged AS (`+insert+`)`+seatSelect, append(args, more...)...))
 }
 
 // seatedOpen reads the answer of a seating's first try from row, as

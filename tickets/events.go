@@ -2,11 +2,11 @@ package tickets
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
@@ -330,36 +330,33 @@ func (s *Events) AddParticipant(ctx context.Context, by clubhouse.Actor, id int6
 }
 
 // seatOpen makes a seating's first try, for by (see AddParticipant): one
-// statement on the pool. With a log, a ticket's runs in a transaction
-// pipelined in two round trips (sqldb.DB.TransactPipelined): the
-// statement and a read of the ticket it used, then the event of that use
-// and the commit; it rolls back when the statement seats no one (a
-// refusal of the database aborts the transaction). seated is false when
-// it seated no one.
-func (s *Events) seatOpen(ctx context.Context, by clubhouse.Actor, id int64, h holder, slot *int, createdBy *int64) (out Participant, seated bool, err error) {
+// statement on the pool. With a log, a ticket's first try reads the ticket
+// first, without a lock, for its event's payload, rendered but for what
+// the statement decides (usedDecided), and the statement writes the event
+// too; a ticket not found, or not available when read, is left to the
+// locked path, which says why it refuses. seated is false when it seated
+// no one.
+func (s *Events) seatOpen(ctx context.Context, by clubhouse.Actor, id int64, h holder, slot *int, createdBy *int64) (Participant, bool, error) {
 	if s.log == nil || h.client != 0 {
 		return s.store.seatOpen(ctx, s.direct, id, h, slot, s.wallNow(), s.now(), createdBy)
 	}
-	first := &pgx.Batch{}
-	seat, args := s.store.seatOpenSQL(id, h, slot, s.wallNow(), s.now(), createdBy)
-	first.Queue(seat, args...)
 	read, arg := s.store.ticketSQL(h)
-	first.Queue(read, arg)
-	err = s.direct.TransactPipelined(ctx, first, func(br pgx.BatchResults) (*pgx.Batch, error) {
-		var err error
-		if out, seated, err = seatedOpen(br.QueryRow()); err != nil || !seated {
-			return nil, err
-		}
-		var t Ticket
-		if err := sqldb.GetResult(br, &t); err != nil {
-			return nil, sqldb.Map(err, ErrTicketNotFound, nil)
-		}
-		return s.log.Batch(eventlog.Entry{Type: EventTicketUsed, Actor: by.Name(), Payload: ticketInZone(t, s.zone)})
-	})
+	var t Ticket
+	err := s.direct.GetContext(ctx, &t, read, arg)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return Participant{}, false, nil
+	case err != nil:
+		return Participant{}, false, err
+	case t.Status != TicketAvailable:
+		return Participant{}, false, nil
+	}
+	t.Status, t.EventID = TicketUsed, &id
+	ev, err := s.log.Encode(eventlog.Entry{Type: EventTicketUsed, Actor: by.Name(), Payload: ticketInZone(t, s.zone)}, usedDecided...)
 	if err != nil {
 		return Participant{}, false, err
 	}
-	return out, seated, nil
+	return s.store.seatOpenLogged(ctx, s.direct, id, h, slot, s.wallNow(), s.now(), createdBy, ev)
 }
 
 // recordUse writes in tx the event of the use of the ticket p sits on

@@ -49,7 +49,7 @@ func newEventClub(tb testing.TB) *eventClub {
 	clock := c.fix.Clock.Now
 	b := booking.New(db.DB, booking.Options{Zone: time.UTC, Now: clock, Events: c.changed})
 	c.bookings, c.rules = b.Bookings, b.Rules
-	c.log = eventlog.New(db.DB, eventlog.Options{})
+	c.log = eventlog.New(db.DB, eventlog.Options{Render: logged})
 	c.svc = tickets.New(db.DB, tickets.Options{Zone: time.UTC, Now: clock, Bookings: b.Bookings, Events: c.changed, Log: c.log,
 		Pool: db.Pool}).Events
 	ctype := c.fix.CourtType("Padel").ID

@@ -46,7 +46,7 @@ func newShop(tb testing.TB) *shop {
 	bogota, err := time.LoadLocation("America/Bogota")
 	require.NoError(tb, err)
 	s := &shop{db: dbtest.New(tb), now: saleNow, bogota: bogota}
-	s.log = eventlog.New(s.db.DB, eventlog.Options{})
+	s.log = eventlog.New(s.db.DB, eventlog.Options{Render: logged})
 	s.svc = tickets.New(s.db.DB, tickets.Options{Zone: bogota, Now: func() time.Time {
 		s.mu.Lock()
 		defer s.mu.Unlock()

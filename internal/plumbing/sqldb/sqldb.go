@@ -1,7 +1,6 @@
 // Package sqldb is the PostgreSQL plumbing shared by the stores: opening a
 // pgx pool with sqlx on top, creating a missing database, running a function
-// in a transaction with retries and the commit hooks of its context, or a
-// hot path's statements in a transaction pipelined in two round trips, and
+// in a transaction with retries and the commit hooks of its context, and
 // mapping PostgreSQL errors to domain kinds.
 package sqldb
 
