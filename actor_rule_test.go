@@ -36,6 +36,8 @@ var servesAnyone = map[string]string{
 	"payments.LedgerPoster.Backlog":        "a background job's backlog, for the metrics",
 	"payments.Service.NotificationBacklog": "a background job's backlog, for the metrics",
 	"push.Service.DeliverDue":              "a background job: it sends the due deliveries",
+	"webhooks.Service.DeliverDue":          "a background job: it delivers the webhooks' due messages",
+	"webhooks.Service.Follow":              "a background job: it makes the events the log recorded into the webhooks' messages",
 	"push.Service.Backlog":                 "a background job's backlog, for the metrics",
 	"mail.Sender.SendDue":                  "a background job: it sends the due messages",
 	"mail.Outbox.Backlog":                  "a background job's backlog, for the metrics",
@@ -49,6 +51,7 @@ var servesAnyone = map[string]string{
 	"payments.MercadoPago.Refund":          "a gateway's adapter: it gives back a refund the service has judged (Refund)",
 	"tickets.Expirer.ExpireDue":            "a background job: it expires the tickets past their date",
 	"tickets.Expirer.Due":                  "a background job's backlog, for the metrics",
+	"calendar.Feeds.Serve":                 "a calendar feed's read: the secret token in its URL is its credential",
 }
 
 // TestServicesTakeTheActor enforces that the domain services decide who

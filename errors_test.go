@@ -15,6 +15,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/calendar"
 	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
@@ -26,6 +27,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/push"
 	"github.com/clubhouse-go/clubhouse/tickets"
 	"github.com/clubhouse-go/clubhouse/users"
+	"github.com/clubhouse-go/clubhouse/webhooks"
 )
 
 // exported lists every exported error of the public packages and of
@@ -67,6 +69,17 @@ var exported = map[string]error{
 	"booking.ErrHeld":                   booking.ErrHeld,
 	"booking.ErrHoldExpired":            booking.ErrHoldExpired,
 	"eventlog.ErrCursorExpired":         eventlog.ErrCursorExpired,
+	"webhooks.ErrInvalidURL":            webhooks.ErrInvalidURL,
+	"webhooks.ErrInvalidEventType":      webhooks.ErrInvalidEventType,
+	"webhooks.ErrEndpointNotFound":      webhooks.ErrEndpointNotFound,
+	"webhooks.ErrEndpointDisabled":      webhooks.ErrEndpointDisabled,
+	"webhooks.ErrMessageNotFound":       webhooks.ErrMessageNotFound,
+	"webhooks.ErrInvalidRange":          webhooks.ErrInvalidRange,
+	"calendar.ErrFeedNotFound":          calendar.ErrFeedNotFound,
+	"calendar.ErrFeedKind":              calendar.ErrFeedKind,
+	"calendar.ErrFeedKeyChanged":        calendar.ErrFeedKeyChanged,
+	"calendar.ErrTooManyRequests":       calendar.ErrTooManyRequests,
+	"calendar.ErrSubjectNotFound":       calendar.ErrSubjectNotFound,
 	"classes.ErrTariffNotFound":         classes.ErrTariffNotFound,
 	"classes.ErrNotClassType":           classes.ErrNotClassType,
 	"classes.ErrTariffExists":           classes.ErrTariffExists,
@@ -340,7 +353,7 @@ func TestErrors_sub(t *testing.T) {
 func declaredErrors(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "tickets": "tickets", "push": "push", "users": "users", "mail": "mail", "eventlog": "eventlog", "internal/identity/auth": "auth"} {
+	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "tickets": "tickets", "push": "push", "users": "users", "mail": "mail", "eventlog": "eventlog", "calendar": "calendar", "webhooks": "webhooks", "internal/identity/auth": "auth"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		require.NoError(t, err)
 		for _, f := range files {

@@ -79,6 +79,13 @@ var want = map[string][]string{
 		`page after "3": 0 event(s)`,
 	},
 	"quote": {"hours 2, total 149000, per hour 74500"},
+	"webhooks": {
+		"endpoint #1 for booking.*",
+		`(1 signature(s)): verified: {"type":"booking.created",`,
+		"delivered 1 message(s)", // the payment is not of its types
+		`(2 signature(s)): verified, verified: {"type":"booking.cancelled",`,
+		"after the rotation: delivered 1 message(s)",
+	},
 	"tickets": {
 		"quote: 12 tickets at 18000, total 216000",
 		"sale #1 to Marta Gómez: 12 tickets on 2 strips (10 and 2), 216000 paid",

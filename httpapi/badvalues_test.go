@@ -88,7 +88,7 @@ func TestBadInputValues(t *testing.T) {
 	}
 	s := &sweep{t: t, app: a, doc: doc, staff: staff, member: member, sent: map[string]int{}, failed: map[string]int{},
 		goodPath: map[string]string{"id": "1", "bookingId": itoa(bookingID), "paymentId": "1", "code": "1.1.05.01",
-			"transaction_id": "TX-fixture", "uid": root.LocalID, "file": "swagger-ui.css", "participantId": "1"}}
+			"transaction_id": "TX-fixture", "uid": root.LocalID, "file": "swagger-ui.css", "participantId": "1", "feed": "x.ics"}}
 	paths := doc.Paths.InMatchingOrder()
 	sort.Strings(paths)
 	for _, p := range paths {

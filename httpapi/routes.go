@@ -70,6 +70,9 @@ func (s *Server) routes() {
 	s.handle("POST /webhooks/wompi", public, s.wompiWebhook)
 	s.handle("POST /webhooks/mercadopago", public, s.mercadoPagoWebhook)
 
+	// Calendar feeds: public, the token in the path is the credential.
+	s.handle("GET /calendar/{feed}", public, s.serveCalendarFeed)
+
 	s.handle("GET /api/admin/court-types", staff, s.listCourtTypes)
 	s.handle("POST /api/admin/court-types", staff, s.createCourtType)
 	s.handle("GET /api/admin/court-types/{id}", staff, s.getCourtType)
@@ -105,6 +108,12 @@ func (s *Server) routes() {
 	s.handle("GET /api/admin/courts/{id}", staff, s.getCourt)
 	s.handle("PATCH /api/admin/courts/{id}", staff, s.updateCourt)
 	s.handle("DELETE /api/admin/courts/{id}", staff, s.deleteCourt)
+	s.handle("GET /api/admin/courts/{id}/calendar-feed", staff, s.getCourtCalendarFeed)
+	s.handle("POST /api/admin/courts/{id}/calendar-feed", staff, s.renewCourtCalendarFeed)
+	s.handle("DELETE /api/admin/courts/{id}/calendar-feed", staff, s.revokeCourtCalendarFeed)
+	s.handle("GET /api/admin/trainers/{id}/calendar-feed", staff, s.getTrainerCalendarFeed)
+	s.handle("POST /api/admin/trainers/{id}/calendar-feed", staff, s.renewTrainerCalendarFeed)
+	s.handle("DELETE /api/admin/trainers/{id}/calendar-feed", staff, s.revokeTrainerCalendarFeed)
 
 	s.handle("GET /api/admin/tariffs", staff, s.listTariffs)
 	s.handle("POST /api/admin/tariffs", staff, s.createTariff)
@@ -234,6 +243,17 @@ func (s *Server) routes() {
 	// each read what is theirs.
 	s.handle("GET /api/admin/events-log", authenticated, s.listEventsLog)
 
+	// Outgoing webhooks: the staff area, where the service admits the admins alone.
+	s.handle("POST /api/admin/webhooks/endpoints", staff, s.createWebhookEndpoint)
+	s.handle("GET /api/admin/webhooks/endpoints", staff, s.listWebhookEndpoints)
+	s.handle("GET /api/admin/webhooks/endpoints/{id}", staff, s.getWebhookEndpoint)
+	s.handle("PATCH /api/admin/webhooks/endpoints/{id}", staff, s.updateWebhookEndpoint)
+	s.handle("DELETE /api/admin/webhooks/endpoints/{id}", staff, s.deleteWebhookEndpoint)
+	s.handle("POST /api/admin/webhooks/endpoints/{id}/rotate-secret", staff, s.rotateWebhookSecret)
+	s.handle("GET /api/admin/webhooks/endpoints/{id}/attempts", staff, s.listWebhookAttempts)
+	s.handle("POST /api/admin/webhooks/endpoints/{id}/replay", staff, s.replayWebhookEndpoint)
+	s.handle("POST /api/admin/webhooks/messages/{event_id}/resend", staff, s.resendWebhookMessage)
+
 	s.handle("GET /api/admin/coupons", staff, s.listCoupons)
 	s.handle("POST /api/admin/coupons", staff, s.createCoupon)
 	s.handle("GET /api/admin/coupons/{id}", staff, s.getCoupon)
@@ -281,6 +301,9 @@ func (s *Server) routes() {
 	s.handle("POST /api/account/classes/{id}/checkout", authenticated, s.checkoutAccountClass)
 	s.handle("POST /api/account/notifications/token", authenticated, s.registerOwnDevice)
 	s.handle("DELETE /api/account/notifications/token", authenticated, s.unregisterOwnDevice)
+	s.handle("GET /api/account/calendar-feed", authenticated, s.getAccountCalendarFeed)
+	s.handle("POST /api/account/calendar-feed", authenticated, s.renewAccountCalendarFeed)
+	s.handle("DELETE /api/account/calendar-feed", authenticated, s.revokeAccountCalendarFeed)
 
 	s.handle("GET /api/reservations", authenticated, s.listReservations)
 	s.handle("POST /api/reservations", authenticated, s.createReservation)

@@ -28,11 +28,13 @@ const (
 	KindWaitlistPromoted   Kind = "waitlist_promoted"   // Ref: the enrollment, which took a freed place
 	KindClassCancelled     Kind = "class_cancelled"     // Ref: the enrollment of the class cancelled
 	KindTicketReceipt      Kind = "ticket_receipt"      // Ref: the ticket sale, with its codes
+	KindWebhookDisabled    Kind = "webhook_disabled"    // Ref: the webhook endpoint the club disabled (to each admin)
 )
 
 // Kinds lists every kind, in the order above.
 var Kinds = []Kind{KindSetPassword, KindVerify, KindReset, KindBookingConfirmed, KindBookingCancelled,
-	KindBookingHeld, KindBookingReleased, KindEnrollmentAccepted, KindWaitlistPromoted, KindClassCancelled, KindTicketReceipt}
+	KindBookingHeld, KindBookingReleased, KindEnrollmentAccepted, KindWaitlistPromoted, KindClassCancelled, KindTicketReceipt,
+	KindWebhookDisabled}
 
 // linked reports whether a message of kind k carries a link, which only
 // its recipient may see.

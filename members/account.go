@@ -24,7 +24,18 @@ type accountPage struct {
 	// PushKey is the server's VAPID public key, which the browser
 	// subscribes with; "" when push is not configured (no switch shown).
 	PushKey string
-	Done    string // what was just done: push_on, push_off
+	// Calendar is the member's calendar feed, shown with a client record.
+	Calendar calendarFeed
+	Done     string // the catalog key of what was just done (accountDone)
+}
+
+// accountDone are the notices of the account page's forms, by the done
+// parameter of the page they go back to.
+var accountDone = map[string]string{
+	"push_on":      "app.push.done.push_on",
+	"push_off":     "app.push.done.push_off",
+	"calendar_on":  "app.calendar.done.on",
+	"calendar_off": "app.calendar.done.off",
 }
 
 // recordForm is the client record's form.
@@ -52,10 +63,7 @@ func (a *App) account(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	switch d := r.URL.Query().Get("done"); d {
-	case "push_on", "push_off":
-		data.Done = d
-	}
+	data.Done = accountDone[r.URL.Query().Get("done")]
 	return a.rd.Render(w, r, http.StatusOK, "account.html", view(r, data))
 }
 
@@ -85,7 +93,8 @@ func (a *App) accountData(r *http.Request) (*accountPage, error) {
 		if key, err := v.Club.Push.PublicKey(); err == nil {
 			data.PushKey = key
 		}
-		return data, nil
+		data.Calendar, err = a.calendarOf(r)
+		return data, err
 	case !errors.Is(err, booking.ErrClientNotFound):
 		return nil, err
 	}

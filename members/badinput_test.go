@@ -54,6 +54,7 @@ func TestBadInputSweep(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, page.Status, page.Body)
 	b.Get("/app/account")
 	routes := 0
+	reached := map[string]bool{}
 	for _, pattern := range a.Patterns() {
 		method, path, ok := strings.Cut(pattern, " ")
 		if !ok || strings.Contains(path, "static") || pattern == "POST /app/logout" {
@@ -61,6 +62,7 @@ func TestBadInputSweep(t *testing.T) {
 		}
 		path = strings.NewReplacer("{$}", "", "{id}", strconv.FormatInt(booking, 10)).Replace(path)
 		routes++
+		reached[pattern] = true
 		for _, field := range fieldNames {
 			for _, v := range sweepValues {
 				var got webtest.Page
@@ -80,7 +82,10 @@ func TestBadInputSweep(t *testing.T) {
 			assert.Equal(t, http.StatusForbidden, got.Status, "%s without the session's token", pattern)
 		}
 	}
-	assert.GreaterOrEqual(t, routes, 19, "the sweep reached the app's routes")
+	assert.GreaterOrEqual(t, routes, 21, "the sweep reached the app's routes")
+	for _, form := range []string{"POST /app/account/client", "POST /app/account/calendar", "POST /app/account/calendar/off"} {
+		assert.True(t, reached[form], "the sweep reached %s", form)
+	}
 	page = b.Post("/app/logout", url.Values{"csrf_token": {""}})
 	assert.Equal(t, http.StatusForbidden, page.Status)
 	assert.Equal(t, http.StatusSeeOther, b.Post("/app/logout", url.Values{}).Status)

@@ -66,7 +66,10 @@ func TestCatalog_appKeys(t *testing.T) {
 	for _, k := range []string{tickets.TicketAvailable, tickets.TicketUsed, tickets.TicketExpired, tickets.TicketRefunded} {
 		keys["app.ticket."+k] = true
 	}
-	for _, k := range []string{"app.short_name", "app.description", "app.push.done.push_on", "app.push.done.push_off"} {
+	for _, k := range []string{"app.short_name", "app.description"} {
+		keys[k] = true
+	}
+	for _, k := range accountDone {
 		keys[k] = true
 	}
 	for _, k := range []string{fieldCourt, fieldDate, fieldStart, fieldMinutes, fieldKind, "notes"} {

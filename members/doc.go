@@ -14,7 +14,9 @@
 // clubhouse.AreaAccount; sessions are the panel's (auth.Service web
 // sessions, the session cookie, CSRF on every form). The account page
 // completes the client record (booking.Clients.CreateOwn), as POST
-// /api/account/client does.
+// /api/account/client does, and shows the address of the member's
+// calendar feed, which its forms make, regenerate and turn off
+// (calendar.go), as /api/account/calendar-feed does.
 //
 // It is a sibling of httpapi, mcp and panel: it imports none of them,
 // and each page decodes its form, makes one service call with the actor,

@@ -108,6 +108,8 @@ func (a *App) routes() {
 	a.handle("POST "+Prefix+"notifications/off", a.form(a.unsubscribe))
 	a.handle("GET "+Prefix+"account", a.page(a.account))
 	a.handle("POST "+Prefix+"account/client", a.form(a.completeRecord))
+	a.handle("POST "+Prefix+"account/calendar", a.form(a.renewCalendar))
+	a.handle("POST "+Prefix+"account/calendar/off", a.form(a.revokeCalendar))
 	a.handle(Prefix, a.in.Public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))
 }
 

@@ -173,6 +173,8 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	if o.Accounting != nil {
 		co.Accounting = o.Accounting.DB
 	}
+	co.Calendar = calendarOptions(cfg, o)
+	co.Webhooks.AllowPrivateNetworks = cfg.AllowPrivateNetworks
 	a.Services = club.New(db.DB, co)
 	sender, err := a.sender(cfg, db, o.Now)
 	if err != nil {

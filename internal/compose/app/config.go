@@ -50,9 +50,10 @@ type Config struct {
 	OAuthRedirects        auth.RedirectPatterns
 	MCPAllowedOrigins     []string // browser origins the tool endpoint serves besides PUBLIC_BASE_URL's and loopback ones
 	// AllowPrivateNetworks (OUTBOUND_ALLOW_PRIVATE_NETWORKS) lets the
-	// requests clubd makes on a user's behalf (push deliveries, client
-	// metadata documents) reach loopback and private addresses, for tests
-	// and private installations (internal/plumbing/outbound).
+	// requests clubd makes on a user's behalf (push deliveries, outgoing
+	// webhooks, client metadata documents) reach loopback and private
+	// addresses, for tests and private installations
+	// (internal/plumbing/outbound).
 	AllowPrivateNetworks bool
 	Realtime             Realtime
 	SMTPURL              string    // SMTP_URL: the mail server, smtp://user:password@host:port or smtps://...; empty: messages go to the log
@@ -101,7 +102,7 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "mcp-oauth-client-id", EnvVars: []string{"MCP_OAUTH_CLIENT_ID"}, Value: DefaultOAuthClientID, Usage: "client_id of the pre-registered public OAuth client"},
 		&cli.StringFlag{Name: "mcp-oauth-redirect-uris", EnvVars: []string{"MCP_OAUTH_REDIRECT_URIS"}, Usage: "comma-separated redirect URIs the OAuth flow allows: exact, or with * for any characters; loopback URIs match any port (default: http://localhost/*, http://127.0.0.1/*, http://[::1]/*)"},
 		&cli.StringFlag{Name: "mcp-allowed-origins", EnvVars: []string{"MCP_ALLOWED_ORIGINS"}, Usage: "comma-separated origins (scheme://host[:port]) of browser pages that may call /mcp, besides PUBLIC_BASE_URL's origin and loopback origins"},
-		&cli.BoolFlag{Name: "outbound-allow-private-networks", EnvVars: []string{"OUTBOUND_ALLOW_PRIVATE_NETWORKS"}, Usage: "let the requests clubd makes on a user's behalf (push deliveries to the endpoints devices register, client metadata documents) reach loopback and private addresses (10/8, 172.16/12, 192.168/16, fc00::/7, 100.64/10), and push endpoints be plain http on them; for tests and private installations only"},
+		&cli.BoolFlag{Name: "outbound-allow-private-networks", EnvVars: []string{"OUTBOUND_ALLOW_PRIVATE_NETWORKS"}, Usage: "let the requests clubd makes on a user's behalf (push deliveries to the endpoints devices register, outgoing webhooks, client metadata documents) reach loopback and private addresses (10/8, 172.16/12, 192.168/16, fc00::/7, 100.64/10), and push and webhook endpoints be plain http on them; for tests and private installations only"},
 		&cli.BoolFlag{Name: "realtime-enabled", EnvVars: []string{"REALTIME_ENABLED"}, Usage: "serve the realtime relay (WebSocket) at /realtime; off: /realtime answers 404"},
 		&cli.StringFlag{Name: "redis-url", EnvVars: []string{"REDIS_URL"}, Usage: "Redis (redis://[:password@]host:port/db) through which the realtime relays of several clubd instances share messages; unset: one instance, in memory"},
 		&cli.StringFlag{Name: "realtime-redis-prefix", EnvVars: []string{"REALTIME_REDIS_PREFIX"}, Usage: "prefix of the club's Redis channel, so that clubs sharing a Redis never hear each other (default: clubhouse:<main database name>@<8 hex digits of its server>:realtime)"},

@@ -20,6 +20,7 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/calendar"
 	"github.com/clubhouse-go/clubhouse/classes"
 	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/ledger"
@@ -28,6 +29,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/push"
 	"github.com/clubhouse-go/clubhouse/tickets"
 	"github.com/clubhouse-go/clubhouse/users"
+	"github.com/clubhouse-go/clubhouse/webhooks"
 )
 
 // Services are the domain services of a club, with the zone of its wall
@@ -51,6 +53,8 @@ type Services struct {
 	Users     *users.Service         // the club's users and their roles, which the identity provider signs in
 	Mail      *mail.Outbox           // the messages the services queue in their transactions; nil: none
 	EventLog  *eventlog.Log          // the durable record of the domains' changes, which the club's consumers follow
+	Calendar  *calendar.Feeds        // the calendar feeds of members, courts and trainers
+	Webhooks  *webhooks.Service      // the outgoing webhooks' endpoints, and their deliverer (a job) following EventLog
 	ledgerLog *eventlog.Log          // the ledger's events, in its database until forwarded into EventLog; nil without a ledger
 }
 
@@ -78,6 +82,12 @@ type Options struct {
 	// their events' payloads, the resources as the API shows them
 	// (httpapi.EventPayload); nil: the values as they encode.
 	EventPayload eventlog.Renderer
+	// Calendar is the calendar feeds' key, UID host and rate; its Zone
+	// and Now are the club's.
+	Calendar calendar.Options
+	// Webhooks opens private networks to the outgoing webhooks
+	// (AllowPrivateNetworks); its Now, Log and Mail are the club's.
+	Webhooks webhooks.Options
 }
 
 // Checkout is the club's online payment gateway and the addresses the
@@ -105,8 +115,12 @@ func New(db *sqlx.DB, o Options) *Services {
 	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Events: o.Events, Pool: o.Pool, Mail: o.Mail, Log: log,
 		Payments: s.Payments})
 	s.Expirer = tickets.NewExpirer(db, o.Now)
+	o.Calendar.Zone, o.Calendar.Now = o.Zone, o.Now
+	s.Calendar = calendar.New(db, o.Calendar)
 	o.Push.Now, o.Push.Events = o.Now, o.Events
 	s.Push = push.New(db, o.Push)
+	o.Webhooks.Now, o.Webhooks.Log, o.Webhooks.Mail = o.Now, log, o.Mail
+	s.Webhooks = webhooks.New(db, o.Webhooks)
 	if o.Accounting != nil {
 		// The ledger's calendar is the club's: its clock reads in the zone.
 		s.ledgerLog = eventlog.New(o.Accounting, eventlog.Options{Now: o.Now, Render: o.EventPayload})
@@ -161,17 +175,24 @@ const (
 	// club's event log (eventlog.Log.ForwardJob): a period's close or
 	// reopening is in the log within this interval of its commit.
 	ForwardInterval = time.Second
+	// WebhookInterval is how often the outgoing webhooks' deliverer
+	// follows the event log and looks for due messages
+	// (webhooks.Service.DeliveryJob): an event goes to the endpoints
+	// within this interval of its commit; a replay or a resend through
+	// this instance goes at once.
+	WebhookInterval = time.Second
 )
 
 // Jobs are the background jobs of the club's domains, for a supervisor to
 // run beside the front doors: the watch of the club's rules, the ticket
 // expiry, the push sender, the settling of the payment gateway's
 // notifications, the release of the bookings not paid in time, the event
-// log's purge and, with a ledger, the ledger poster and the forwarder of
+// log's purge, the outgoing webhooks' deliverer and, with a ledger, the ledger poster and the forwarder of
 // the ledger's events.
 func (s *Services) Jobs() []clubhouse.Job {
 	jobs := []clubhouse.Job{s.Rules.WatchJob(), s.Expirer.Job(ExpiryInterval), s.Push.DeliveryJob(PushInterval),
-		s.Payments.SettleJob(SettleInterval), s.Bookings.UnpaidJob(UnpaidInterval), s.EventLog.PurgeJob(EventLogPurgeInterval)}
+		s.Payments.SettleJob(SettleInterval), s.Bookings.UnpaidJob(UnpaidInterval), s.EventLog.PurgeJob(EventLogPurgeInterval),
+		s.Webhooks.DeliveryJob(WebhookInterval)}
 	if s.Poster != nil {
 		jobs = append(jobs, s.Poster.Job(PosterInterval), s.EventLog.ForwardJob(s.ledgerLog, ForwardInterval))
 	}

@@ -127,6 +127,8 @@ func (c *Composer) Compose(ctx context.Context, n mail.Notice) (mail.Letter, err
 		return c.enrollment(ctx, n)
 	case mail.KindTicketReceipt:
 		return c.receipt(ctx, n)
+	case mail.KindWebhookDisabled:
+		return c.webhookDisabled(ctx, n)
 	}
 	return mail.Letter{}, fmt.Errorf("%w: this server has no words for a %s message", mail.ErrNoLetter, n.Kind)
 }

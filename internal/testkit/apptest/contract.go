@@ -29,8 +29,8 @@ var (
 func Contract(tb testing.TB) routers.Router {
 	tb.Helper()
 	contractOnce.Do(func() {
-		// The API page, its assets and receipts are text or images, checked as strings.
-		for _, ct := range []string{"text/html", "text/css", "text/javascript", "image/png", "image/jpeg", "image/webp"} {
+		// The API page, its assets, receipts and calendar feeds are text or images, checked as strings.
+		for _, ct := range []string{"text/html", "text/css", "text/javascript", "image/png", "image/jpeg", "image/webp", "text/calendar"} {
 			openapi3filter.RegisterBodyDecoder(ct, rawBody)
 		}
 		var doc *openapi3.T

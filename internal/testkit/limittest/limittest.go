@@ -30,6 +30,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/push"
 	"github.com/clubhouse-go/clubhouse/tickets"
 	"github.com/clubhouse-go/clubhouse/users"
+	"github.com/clubhouse-go/clubhouse/webhooks"
 )
 
 // Constants are the limits a limit tag may name, by their Go names.
@@ -80,6 +81,10 @@ var Constants = map[string]int{
 	"push.MaxPlatform":  push.MaxPlatform,
 	"push.MaxP256dh":    push.MaxP256dh,
 	"push.MaxAuth":      push.MaxAuth,
+
+	"webhooks.MaxURL":         webhooks.MaxURL,
+	"webhooks.MaxDescription": webhooks.MaxDescription,
+	"webhooks.MaxEventType":   webhooks.MaxEventType,
 
 	"ledger.MaxDescription": ledger.MaxDescription,
 	"ledger.MaxReason":      ledger.MaxReason,
