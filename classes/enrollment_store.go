@@ -3,7 +3,6 @@ package classes
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -304,48 +303,27 @@ func (enrollmentStore) enrollNow(ctx context.Context, q sqldb.Queryer, classID, 
 // written by the same statement, so that the two commit together without
 // a transaction, which would hold the class's lock across a round trip.
 func (enrollmentStore) enrollNowLogged(ctx context.Context, q sqldb.Queryer, classID, userID int64, now time.Time, ev *eventlog.Encoded) (e Enrollment, client, open bool, err error) {
-	insert, more := ev.Insert(4, "made")
+	insert, more := ev.Insert(4, "made, c, cl")
 	args := append([]any{classID, userID, now}, more...)
 	return enrolledNow(sqldb.QueryRow(ctx, q, enrollNowQuery(`,
 	ev AS (`+insert+`)`), args...))
 }
 
-// enrollmentDecided is what the statement that enrolls decides, written
-// into the payload of the enrollment's event from its row (made): the
-// fields of the enrollment as the API shows it that the database fills.
-// httpapi's tests hold the two to one shape.
+// enrollmentDecided is what the statement that enrolls decides or reads,
+// written into the payload of the enrollment's event from its rows (made,
+// the class c and the client cl), so that nothing need be read before it:
+// the fields of the enrollment as the API shows it that the database fills
+// (the id, the status, the time, the place in line) or holds (the client,
+// the class, its price), by their names there. httpapi's tests hold the
+// two to one shape.
 var enrollmentDecided = []eventlog.Decided{{Name: "id", SQL: "made.id"}, {Name: "status", SQL: "made.status"},
-	{Name: "enrolled_at", SQL: "made.enrolled_at"}, {Name: "waitlist_position", SQL: "made.waitlist_position"}}
-
-// enrollee returns what an enrollment of the client of the user with
-// userID in the class with classID shows of the two, read before the
-// statement that enrolls it, for its event's payload: an Enrollment
-// without what that statement decides. client is false when the user has
-// no client record, class false when no class has classID.
-func (enrollmentStore) enrollee(ctx context.Context, q sqldb.Queryer, classID, userID int64) (e Enrollment, client, class bool, err error) {
-	var (
-		title   sql.NullString
-		trainer sql.NullInt64
-		price   decimal.NullDecimal
-	)
-	err = sqldb.QueryRow(ctx, q, `SELECT cl.id, cl.user_id, cl.email, cl.display_name, cl.first_name, cl.last_name, cl.phone,
-			coalesce(u.email_verified, false), cl.created_at, c.title, c.user_id, c.single_price
-		FROM clients cl LEFT JOIN users u ON u.id = cl.user_id LEFT JOIN training_classes c ON c.id = $1
-		WHERE cl.user_id = $2`, classID, userID).Scan(&e.Student.ClientID, &e.Student.UserID, &e.Student.Email,
-		&e.Student.DisplayName, &e.Student.FirstName, &e.Student.LastName, &e.Student.Phone, &e.Student.EmailVerified,
-		&e.Student.CreatedAt, &title, &trainer, &price)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return Enrollment{}, false, false, nil
-	case err != nil:
-		return Enrollment{}, false, false, err
-	case !title.Valid:
-		return Enrollment{}, true, false, nil
-	}
-	e.ClassID, e.ClientID, e.UserID = classID, e.Student.ClientID, e.Student.UserID
-	e.ClassTitle, e.TrainerID, e.Price = title.String, trainer.Int64, price.Decimal
-	return e, true, true, nil
-}
+	{Name: "enrolled_at", SQL: "made.enrolled_at"}, {Name: "waitlist_position", SQL: "made.waitlist_position"},
+	{Name: "client_id", SQL: "cl.id"}, {Name: "user_id", SQL: "cl.user_id"},
+	{Name: "price", SQL: "trim_scale(c.single_price)"}, {Name: "is_payment_complete", SQL: "c.single_price <= 0"},
+	{Name: "training_class", SQL: "json_build_object('id', c.id, 'title', c.title)"},
+	{Name: "student", SQL: `json_build_object('id', cl.id, 'user_id', cl.user_id, 'email', cl.email, 'display_name', cl.display_name,
+		'first_name', cl.first_name, 'last_name', cl.last_name, 'phone', cl.phone, 'email_verified', cl.email_verified,
+		'created_at', cl.created_at)`}}
 
 // enrolledNow reads enrollNowQuery's answer from row, as enrollNow returns
 // it.

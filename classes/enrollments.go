@@ -173,16 +173,13 @@ func (s *Enrollments) enrollNow(ctx context.Context, by clubhouse.Actor, classID
 	return e, nil
 }
 
-// enrollLogged is enrollNow with a log: its client and class read first,
-// without a lock, for the event's payload, rendered but for what the
-// statement decides (enrollmentDecided), then the statement that enrolls
-// and writes the event, which holds the class's lock only while it runs.
+// enrollLogged is enrollNow with a log: the event's payload is rendered
+// from what is known before (the class), the statement that enrolls fills
+// in the rest (enrollmentDecided) and writes it, holding the class's lock
+// only while it runs.
 func (s *Enrollments) enrollLogged(ctx context.Context, by clubhouse.Actor, classID int64) (Enrollment, error) {
-	pre, client, open, err := s.store.enrollee(ctx, s.direct, classID, by.UserID)
-	if err := enrolledErr(client, open, err); err != nil {
-		return Enrollment{}, err
-	}
-	ev, err := s.log.Encode(eventlog.Entry{Type: EventEnrollmentCreated, Actor: by.Name(), Payload: pre}, enrollmentDecided...)
+	ev, err := s.log.Encode(eventlog.Entry{Type: EventEnrollmentCreated, Actor: by.Name(), Payload: Enrollment{ClassID: classID}},
+		enrollmentDecided...)
 	if err != nil {
 		return Enrollment{}, err
 	}

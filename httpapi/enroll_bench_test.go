@@ -20,7 +20,8 @@ import (
 // The enrollment benchmark compares POST /api/account/classes/{id}/enroll,
 // sent by 16 signed-in clients over HTTP to the real handler stack, with raw
 // pgx inserts of the same rows (an enrollment of a client in a class, which
-// the places trigger counts) by 16 other clients. Each round enrolls every
+// the places trigger counts, and its enrollment.created event, with a
+// payload the service wrote) by 16 other clients. Each round enrolls every
 // client in classesPerRound fresh classes; the rounds alternate raw, API,
 // API, raw. The server keeps signed-in users in memory, as clubd does
 // (apptest.App.Watch). Run it with
@@ -31,9 +32,12 @@ const (
 	classesPerRound = 25
 )
 
-// rawEnrollSQL is the raw baseline: the row the service inserts, made by
-// the client's own user.
-const rawEnrollSQL = `INSERT INTO enrollments (class_id, client_id, status, created_by) VALUES ($1, $2, 'pending', $3)`
+// rawEnrollSQL is the raw baseline: the rows the service inserts, the
+// enrollment made by the client's own user and its event with the payload
+// $4, in one statement.
+const rawEnrollSQL = `WITH e AS (INSERT INTO enrollments (class_id, client_id, status, created_by) VALUES ($1, $2, 'pending', $3)
+	RETURNING id)
+	INSERT INTO event_log (type, at, actor, payload) SELECT 'enrollment.created', now(), 'bench', $4::json FROM e`
 
 func BenchmarkEnrollFloor(b *testing.B) {
 	app := apptest.New(b)
@@ -108,13 +112,22 @@ func BenchmarkEnrollFloor(b *testing.B) {
 		}
 		return nil
 	}
+	// payload is the payload of an enrollment.created event the service
+	// wrote, for the raw rows.
+	var payload string
+	if err := enroll(ctx, tokens[0], newClasses()[0]); err != nil {
+		b.Fatal(err)
+	}
+	if err := app.DB.GetContext(ctx, &payload, `SELECT payload::text FROM event_log WHERE type = 'enrollment.created' LIMIT 1`); err != nil {
+		b.Fatal(err)
+	}
 	round := func(api bool) side {
 		ids := newClasses()
 		d, lat, err := workers(ctx, enrollClients, classesPerRound, func(ctx context.Context, c, i int) error {
 			if api {
 				return enroll(ctx, tokens[c], ids[i])
 			}
-			_, err := pool.Exec(ctx, rawEnrollSQL, ids[i], rawClients[c], rawUsers[c])
+			_, err := pool.Exec(ctx, rawEnrollSQL, ids[i], rawClients[c], rawUsers[c], payload)
 			return err
 		})
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/httpapi"
 	"github.com/clubhouse-go/clubhouse/internal/compose/app"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 )
@@ -245,13 +246,17 @@ func TestEnrollments_raceForTheLastPlaces(t *testing.T) {
 	for _, o := range objects {
 		answered[o["id"].(float64)] = o
 	}
-	var events struct {
-		Data []struct{ Data map[string]any }
-	}
+	var events struct{ Data []map[string]any }
 	admin.Get("/api/admin/events-log?type=enrollment.created&limit=1000").Status(t, http.StatusOK).JSON(t, &events)
 	require.Len(t, events.Data, len(s))
+	doc, err := httpapi.OpenAPI()
+	require.NoError(t, err)
+	schema := doc.Components.Schemas[httpapi.EventSchemaPrefix+"enrollment.created"]
+	require.NotNil(t, schema)
 	for _, e := range events.Data {
-		sameResource(t, answered[e.Data["id"].(float64)], e.Data)
+		data := e["data"].(map[string]any)
+		sameResource(t, answered[data["id"].(float64)], data)
+		assert.NoError(t, schema.Value.VisitJSON(e), "%v", e)
 	}
 	var c classView
 	admin.Get(path("/api/admin/classes/%d", class)).Status(t, http.StatusOK).JSON(t, &c)

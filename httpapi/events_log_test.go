@@ -120,7 +120,7 @@ func TestEventsLog_payloads(t *testing.T) {
 
 // sameResource asserts that an event's data is the resource the API
 // answered: the same fields with the same values, times the same
-// instants however written.
+// instants however written, in the objects it holds too.
 func sameResource(t *testing.T, answered, data map[string]any) {
 	t.Helper()
 	for k, want := range answered {
@@ -128,8 +128,14 @@ func sameResource(t *testing.T, answered, data map[string]any) {
 		if !ok {
 			continue // a field of the answer beside the resource (a created booking's price)
 		}
-		if ws, ok := want.(string); ok {
-			if wt, err := time.Parse(time.RFC3339Nano, ws); err == nil {
+		switch w := want.(type) {
+		case map[string]any:
+			g, ok := got.(map[string]any)
+			require.True(t, ok, "%s: %v is no object", k, got)
+			sameResource(t, w, g)
+			continue
+		case string:
+			if wt, err := time.Parse(time.RFC3339Nano, w); err == nil {
 				gt, err := time.Parse(time.RFC3339Nano, got.(string))
 				require.NoError(t, err, k)
 				assert.True(t, wt.Equal(gt), "%s: %s, not %s", k, got, want)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/httpapi"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/tickets"
@@ -336,13 +337,16 @@ func TestEvents_ticketParticipants(t *testing.T) {
 	assert.Equal(t, "used", status(tk[0].ID))
 	p1 := admin.Post(participants, map[string]any{"ticket_id": tk[1].ID, "slot": 3}).Status(t, http.StatusCreated).Object(t)
 	assert.EqualValues(t, 3, p1["slot"])
-	var used struct {
-		Data []struct{ Data map[string]any }
-	}
+	var used struct{ Data []map[string]any }
 	app.AsAdmin().Get("/api/admin/events-log?type=ticket.used").Status(t, http.StatusOK).JSON(t, &used)
 	require.Len(t, used.Data, 2, "each ticket seated writes its use")
+	doc, err := httpapi.OpenAPI()
+	require.NoError(t, err)
+	schema := doc.Components.Schemas[httpapi.EventSchemaPrefix+"ticket.used"]
+	require.NotNil(t, schema)
 	for i, e := range used.Data {
-		sameResource(t, admin.Get(path("/api/admin/tickets/%s", tk[i].Code)).Status(t, http.StatusOK).Object(t), e.Data)
+		sameResource(t, admin.Get(path("/api/admin/tickets/%s", tk[i].Code)).Status(t, http.StatusOK).Object(t), e["data"].(map[string]any))
+		assert.NoError(t, schema.Value.VisitJSON(e), "%v", e)
 	}
 	pa := admin.Post(participants, map[string]any{"client_id": ana}).Status(t, http.StatusCreated).Object(t)
 	assert.Nil(t, pa["ticket_id"])
@@ -362,7 +366,7 @@ func TestEvents_ticketParticipants(t *testing.T) {
 		assert.Contains(t, m, "one of client_id, ticket_id and ticket_code", "%v", body)
 	}
 	admin.Post(participants, map[string]any{"slot": 2}).Status(t, http.StatusBadRequest).Error(t, "incomplete data")
-	_, err := app.DB.ExecContext(t.Context(), `UPDATE tickets SET expires_at = '2026-01-01 00:00:00+00' WHERE id = $1`, tk[3].ID)
+	_, err = app.DB.ExecContext(t.Context(), `UPDATE tickets SET expires_at = '2026-01-01 00:00:00+00' WHERE id = $1`, tk[3].ID)
 	require.NoError(t, err)
 	admin.Post(participants, map[string]any{"ticket_id": tk[3].ID}).Status(t, http.StatusConflict).Error(t, "ticket expired")
 	_, err = club.Tickets.Sales.Refund(t.Context(), club.Staff, tk[4].SaleID,

@@ -22,13 +22,13 @@ import (
 
 // logged renders a ticket for the tests' logs by its Go field names, but
 // for those a seating's first try fills in its statement, by the API's
-// names (used_at, participant_id): only what the tests read of it.
+// names (id, used_at, participant_id): only what the tests read of it.
 func logged(v any) any {
 	t, ok := v.(tickets.Ticket)
 	if !ok {
 		return v
 	}
-	return map[string]any{"ID": t.ID, "Status": t.Status, "EventID": t.EventID, "RefundID": t.RefundID,
+	return map[string]any{"id": t.ID, "Status": t.Status, "EventID": t.EventID, "RefundID": t.RefundID,
 		"used_at": t.UsedAt, "participant_id": t.ParticipantID}
 }
 

@@ -122,20 +122,26 @@ const (
 		SELECT ev.id, ev.capacity, n, $4, `
 	seatOpenClient       = seatOpenFree + seatOpenInsert + `$5::bigint, NULL::bigint, NULL::bigint FROM ev, free` + seatRead
 	seatOpenTicket       = `NULL::bigint, tk.id, tk.strip_id FROM ev, free, tk WHERE tk.status = 'available' AND (tk.expires_at IS NULL OR tk.expires_at > $6)`
-	seatOpenTicketIDHead = seatOpenFree + `tk AS (SELECT id, strip_id, status, expires_at FROM tickets WHERE id = $5::bigint FOR UPDATE),
+	seatOpenTicketIDHead = seatOpenFree + `tk AS (SELECT id, strip_id, sale_id, code, unit_price, status, expires_at FROM tickets
+		WHERE id = $5::bigint FOR UPDATE),
 	` + seatOpenInsert + seatOpenTicket + seatReturning
-	seatOpenTicketCodeHead = seatOpenFree + `tk AS (SELECT id, strip_id, status, expires_at FROM tickets WHERE code = $5::text FOR UPDATE),
+	seatOpenTicketCodeHead = seatOpenFree + `tk AS (SELECT id, strip_id, sale_id, code, unit_price, status, expires_at FROM tickets
+		WHERE code = $5::text FOR UPDATE),
 	` + seatOpenInsert + seatOpenTicket + seatReturning
 	seatOpenTicketID   = seatOpenTicketIDHead + seatSelect
 	seatOpenTicketCode = seatOpenTicketCodeHead + seatSelect
 )
 
-// usedDecided is what a seating's first try decides of the ticket it
-// uses, written into the payload of the ticket's event (EventTicketUsed)
-// from the participant it inserts (p): the time of the use, which a
-// trigger copies from the participant's creation, and the participant.
-// httpapi's tests hold the names to the API's.
-var usedDecided = []eventlog.Decided{{Name: "used_at", SQL: "p.created_at"}, {Name: "participant_id", SQL: "p.id"}}
+// usedDecided is what a seating's first try decides or reads of the ticket
+// it uses, written into the payload of the ticket's event (EventTicketUsed)
+// from the ticket's row (tk) and the participant it inserts (p), so that
+// nothing need be read before it: the ticket's own fields, the time of the
+// use, which a trigger copies from the participant's creation, and the
+// participant, by their names in the ticket as the API shows it. httpapi's
+// tests hold the two to one shape.
+var usedDecided = []eventlog.Decided{{Name: "id", SQL: "tk.id"}, {Name: "strip_id", SQL: "tk.strip_id"},
+	{Name: "sale_id", SQL: "tk.sale_id"}, {Name: "code", SQL: "tk.code"}, {Name: "unit_price", SQL: "trim_scale(tk.unit_price)"},
+	{Name: "expires_at", SQL: "tk.expires_at"}, {Name: "used_at", SQL: "p.created_at"}, {Name: "participant_id", SQL: "p.id"}}
 
 // EventFilter selects events: those that start on a date from From to To
 // (zero: open), on a court and with a status (0 and "": any), a page of
@@ -327,7 +333,7 @@ func (st eventStore) seatOpenLogged(ctx context.Context, q sqldb.Queryer, id int
 	if h.code != "" {
 		head = seatOpenTicketCodeHead
 	}
-	insert, more := ev.Insert(len(args)+1, "p")
+	insert, more := ev.Insert(len(args)+1, "p, tk")
 	return seatedOpen(sqldb.QueryRow(ctx, q, head+`,
 	logged AS (`+insert+`)`+seatSelect, append(args, more...)...))
 }
@@ -345,15 +351,6 @@ func seatedOpen(row sqldb.Row) (Participant, bool, error) {
 		return Participant{}, false, nil
 	}
 	return Participant{}, false, fmt.Errorf("seat participant: %w", err)
-}
-
-// ticketSQL returns the query that reads the ticket h names, by code or by
-// id, as saleStore.ticket reads it, and its argument.
-func (eventStore) ticketSQL(h holder) (string, any) {
-	if h.code != "" {
-		return ticketSelect + " WHERE t.code = $1", h.code
-	}
-	return ticketSelect + " WHERE t.id = $1", h.ticket
 }
 
 // lockTicket returns the ticket h names, by id or by code, locked for its

@@ -13,10 +13,11 @@ import (
 )
 
 // The participant benchmark seats tickets in events from benchWorkers
-// goroutines, through Events.AddParticipant (arm A, the service) and by
-// the bare INSERT of the same participant row (arm B, the floor: one
-// statement on the pgx pool, the trigger using the ticket as for the
-// service, the slot given). Each round gives each arm benchEvents fresh
+// goroutines, through Events.AddParticipant (arm A, the service, with an
+// event log) and by the bare INSERT of the same rows (arm B, the floor:
+// one statement on the pgx pool that writes the participant row, the
+// trigger using the ticket as for the service, the slot given, and the
+// ticket.used event with a payload the service wrote). Each round gives each arm benchEvents fresh
 // events of benchSeats places and as many fresh tickets; seating i goes
 // to event i mod benchEvents, so the workers mostly seat in different
 // events. After a round of each arm that warms the connections, the
@@ -31,8 +32,11 @@ const (
 	benchRounds  = 6
 )
 
-// rawSeatSQL is the floor: the participant row of a ticket, in its slot.
-const rawSeatSQL = `INSERT INTO event_participants (event_id, capacity, ticket_id, strip_id, slot) VALUES ($1, $2, $3, $4, $5)`
+// rawSeatSQL is the floor: the participant row of a ticket, in its slot,
+// and the event of the ticket's use, with the payload $6.
+const rawSeatSQL = `WITH p AS (INSERT INTO event_participants (event_id, capacity, ticket_id, strip_id, slot) VALUES ($1, $2, $3, $4, $5)
+	RETURNING id)
+	INSERT INTO event_log (type, at, actor, payload) SELECT 'ticket.used', now(), 'bench', $6::json FROM p`
 
 func BenchmarkParticipantAssign(b *testing.B) {
 	c := newEventClub(b)
@@ -60,6 +64,9 @@ func BenchmarkParticipantAssign(b *testing.B) {
 		day = day.AddDate(0, 0, 1)
 		return events, c.fix.SoldTickets(benchEvents*benchSeats, "10000")
 	}
+	// payload is the payload of a ticket.used event the service wrote, for
+	// the raw arm's events.
+	var payload string
 	// arm seats every ticket of a fresh round, through the service or raw,
 	// and returns the seatings per second.
 	arm := func(service bool) float64 {
@@ -70,7 +77,7 @@ func BenchmarkParticipantAssign(b *testing.B) {
 				_, err := c.svc.AddParticipant(ctx, c.staff, e.ID, tickets.ParticipantInput{TicketID: clubhouse.Some(tk[i].ID)})
 				return err
 			}
-			_, err := c.db.Pool.Exec(ctx, rawSeatSQL, e.ID, e.Capacity, tk[i].ID, tk[i].StripID, i/benchEvents+1)
+			_, err := c.db.Pool.Exec(ctx, rawSeatSQL, e.ID, e.Capacity, tk[i].ID, tk[i].StripID, i/benchEvents+1, payload)
 			return err
 		})
 		if err != nil {
@@ -86,6 +93,7 @@ func BenchmarkParticipantAssign(b *testing.B) {
 	// A round of each arm warms the connections and their statement
 	// caches first; it is not counted.
 	arm(true)
+	c.get(b, &payload, `SELECT payload::text FROM event_log WHERE type = 'ticket.used' LIMIT 1`)
 	arm(false)
 	var sumA, sumB float64
 	for range b.N {
