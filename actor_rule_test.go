@@ -38,6 +38,7 @@ var servesAnyone = map[string]string{
 	"push.Service.DeliverDue":              "a background job: it sends the due deliveries",
 	"webhooks.Service.DeliverDue":          "a background job: it delivers the webhooks' due messages",
 	"webhooks.Service.Follow":              "a background job: it makes the events the log recorded into the webhooks' messages",
+	"webhooks.Service.Purge":               "the job that deletes the webhooks' messages past the event log's retention",
 	"push.Service.Backlog":                 "a background job's backlog, for the metrics",
 	"mail.Sender.SendDue":                  "a background job: it sends the due messages",
 	"mail.Outbox.Backlog":                  "a background job's backlog, for the metrics",
@@ -51,6 +52,8 @@ var servesAnyone = map[string]string{
 	"payments.MercadoPago.Refund":          "a gateway's adapter: it gives back a refund the service has judged (Refund)",
 	"tickets.Expirer.ExpireDue":            "a background job: it expires the tickets past their date",
 	"tickets.Expirer.Due":                  "a background job's backlog, for the metrics",
+	"reminders.Service.Plan":               "a background job: it plans the reminders of the bookings the log says changed",
+	"reminders.Service.SendDue":            "a background job: it sends the due reminders",
 	"calendar.Feeds.Serve":                 "a calendar feed's read: the secret token in its URL is its credential",
 }
 

@@ -23,7 +23,7 @@ const module = "github.com/clubhouse-go/clubhouse"
 
 // domain packages hold business rules; they never depend on the HTTP layer
 // or on the wiring.
-var domain = []string{"pricing", "booking", "payments", "classes", "tickets", "ledger", "push", "users", "mail", "eventlog", "calendar", "webhooks"}
+var domain = []string{"pricing", "booking", "payments", "classes", "tickets", "ledger", "push", "users", "mail", "eventlog", "calendar", "webhooks", "reminders"}
 
 // frontDoors are the siblings that serve people and programs the same
 // services: the JSON API, the tool endpoint, the staff panel, the
@@ -37,19 +37,22 @@ func isDoor(name string) bool { return slices.Contains(frontDoors, strings.Split
 // never depends on: they extend it through its options and interfaces
 // (payments.Options.Bookings, payments.Producer), never the reverse.
 var above = map[string][]string{
-	"booking":  {"payments", "classes", "tickets", "push", "calendar", "webhooks"},
-	"payments": {"classes", "tickets", "push", "calendar", "webhooks"},
-	"ledger":   {"booking", "payments", "classes", "tickets", "push", "calendar", "webhooks"},
+	"booking":  {"payments", "classes", "tickets", "push", "calendar", "webhooks", "reminders"},
+	"payments": {"classes", "tickets", "push", "calendar", "webhooks", "reminders"},
+	"ledger":   {"booking", "payments", "classes", "tickets", "push", "calendar", "webhooks", "reminders"},
+	// The reminders queue their notifications through push, which knows
+	// nothing of them.
+	"push": {"reminders"},
 	// The users are the bottom of the domains: every other may name
 	// them, and they name none.
-	"users": {"pricing", "booking", "payments", "classes", "tickets", "ledger", "push", "mail", "eventlog", "calendar", "webhooks"},
+	"users": {"pricing", "booking", "payments", "classes", "tickets", "ledger", "push", "mail", "eventlog", "calendar", "webhooks", "reminders"},
 	// The mail outbox sits on the users: the domains queue their
 	// messages in it, and it knows none of them (the words of each
 	// message are internal/frontdoor/letters').
-	"mail": {"pricing", "booking", "payments", "classes", "tickets", "ledger", "push", "calendar", "webhooks"},
+	"mail": {"pricing", "booking", "payments", "classes", "tickets", "ledger", "push", "calendar", "webhooks", "reminders"},
 	// The event log sits on the users too: the domains record their
 	// changes in it, and it knows none of them.
-	"eventlog": {"pricing", "booking", "payments", "classes", "tickets", "ledger", "push", "mail", "calendar", "webhooks"},
+	"eventlog": {"pricing", "booking", "payments", "classes", "tickets", "ledger", "push", "mail", "calendar", "webhooks", "reminders"},
 }
 
 // TestArchitecture enforces the dependency rules of docs/ARCHITECTURE.md

@@ -25,6 +25,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/pricing"
 	"github.com/clubhouse-go/clubhouse/push"
+	"github.com/clubhouse-go/clubhouse/reminders"
 	"github.com/clubhouse-go/clubhouse/tickets"
 	"github.com/clubhouse-go/clubhouse/users"
 	"github.com/clubhouse-go/clubhouse/webhooks"
@@ -76,6 +77,8 @@ var exported = map[string]error{
 	"webhooks.ErrMessageNotFound":       webhooks.ErrMessageNotFound,
 	"webhooks.ErrInvalidRange":          webhooks.ErrInvalidRange,
 	"calendar.ErrFeedNotFound":          calendar.ErrFeedNotFound,
+	"reminders.ErrInvalidOffsets":       reminders.ErrInvalidOffsets,
+	"reminders.ErrNoLogin":              reminders.ErrNoLogin,
 	"calendar.ErrFeedKind":              calendar.ErrFeedKind,
 	"calendar.ErrFeedKeyChanged":        calendar.ErrFeedKeyChanged,
 	"calendar.ErrTooManyRequests":       calendar.ErrTooManyRequests,
@@ -353,7 +356,7 @@ func TestErrors_sub(t *testing.T) {
 func declaredErrors(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "tickets": "tickets", "push": "push", "users": "users", "mail": "mail", "eventlog": "eventlog", "calendar": "calendar", "webhooks": "webhooks", "internal/identity/auth": "auth"} {
+	for dir, pkg := range map[string]string{".": "clubhouse", "booking": "booking", "classes": "classes", "payments": "payments", "ledger": "ledger", "pricing": "pricing", "tickets": "tickets", "push": "push", "users": "users", "mail": "mail", "eventlog": "eventlog", "calendar": "calendar", "webhooks": "webhooks", "reminders": "reminders", "internal/identity/auth": "auth"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		require.NoError(t, err)
 		for _, f := range files {

@@ -17,9 +17,6 @@ const (
 	KindTrainer Kind = "trainer" // the sessions of a trainer's classes; its subject is the trainer's user id
 )
 
-// Valid reports whether k is one of the kinds of feed.
-func (k Kind) Valid() bool { return k == KindMember || k == KindCourt || k == KindTrainer }
-
 // Feed is a calendar feed and its token, which the URL that serves it
 // carries.
 type Feed struct {

@@ -109,7 +109,8 @@ func TestRender_empty(t *testing.T) {
 }
 
 // FuzzRender: whatever the text of an entry, the document's lines are
-// CRLF-ended, at most 75 octets, whole UTF-8, and the text comes back.
+// CRLF-ended, at most 75 octets, whole UTF-8, and its sequence and text
+// come back (a text without control characters as it was).
 func FuzzRender(f *testing.F) {
 	f.Add("Cancha ñ", "Sede", 3)
 	f.Add(strings.Repeat("é", 80), strings.Repeat("a", 74)+"ñ", 0)
@@ -128,7 +129,17 @@ func FuzzRender(f *testing.F) {
 		cal := icaltest.Parse(t, doc.Body)
 		require.Len(t, cal.Events, 1)
 		assert.Equal(t, seq, cal.Events[0].Sequence)
+		if plain(summary) && plain(location) {
+			assert.Equal(t, summary, cal.Events[0].Summary)
+			assert.Equal(t, location, cal.Events[0].Location)
+		}
 	})
+}
+
+// plain reports whether s holds no control character, which an entry's
+// text drops or turns into a line break.
+func plain(s string) bool {
+	return !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
 }
 
 func utf8Valid(s string) bool { return utf8.ValidString(s) }

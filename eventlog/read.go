@@ -18,7 +18,7 @@ type Event struct {
 	Type    string          `db:"type"`
 	At      time.Time       `db:"at"`
 	Actor   string          `db:"actor"`
-	Payload json.RawMessage `db:"payload"`
+	Payload json.RawMessage `db:"-"`
 	// Cursor is where the event lies in the log: List after it returns
 	// the events that follow.
 	Cursor Cursor
@@ -134,6 +134,9 @@ func (l *Log) List(ctx context.Context, by clubhouse.Actor, q Query) (Page, erro
 	var rows []struct {
 		Event
 		Position int64 `db:"position"`
+		// Payload is the JSON text as the driver hands it, a string or
+		// bytes (json.RawMessage takes only bytes).
+		Payload []byte `db:"payload"`
 	}
 	err := l.db.SelectContext(ctx, &rows, `SELECT position, type, at, actor, payload FROM event_log
 		WHERE position > $1 AND starts_with(type, $2) AND ($3 OR EXISTS (SELECT 1 FROM unnest($4::text[]) AS p WHERE starts_with(type, p)))
@@ -144,7 +147,7 @@ func (l *Log) List(ctx context.Context, by clubhouse.Actor, q Query) (Page, erro
 	}
 	page := Page{Events: make([]Event, len(rows)), Next: q.After}
 	for i, r := range rows {
-		r.Event.ID, r.Event.Cursor = eventID(seq.IDSpace, r.Position), Cursor{position: r.Position}
+		r.Event.ID, r.Event.Cursor, r.Event.Payload = eventID(seq.IDSpace, r.Position), Cursor{position: r.Position}, r.Payload
 		page.Events[i], page.Next = r.Event, r.Event.Cursor
 	}
 	// A page not full holds every event placed by the time the sequence was

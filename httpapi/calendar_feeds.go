@@ -34,6 +34,13 @@ func (s *Server) newCalendarFeedDTO(f calendar.Feed) calendarFeedDTO {
 		Kind: string(f.Kind), CreatedBy: f.CreatedBy, CreatedAt: f.CreatedAt}
 }
 
+// writeFeed writes a feed's answer, whose URL is the credential that
+// reads it: no cache keeps it.
+func writeFeed(w http.ResponseWriter, status int, f calendarFeedDTO) error {
+	w.Header().Set("Cache-Control", "no-store")
+	return writeJSON(w, status, f)
+}
+
 // serveCalendarFeed serves a calendar feed by its token.
 //
 // @Summary Read a calendar feed
@@ -96,6 +103,7 @@ func etagMatches(list, etag string) bool {
 // @Tags account
 // @Produce json
 // @Success 200 {object} calendarFeedDTO
+// @Header 200 {string} Cache-Control "no-store"
 // @Failure 401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
@@ -105,7 +113,7 @@ func (s *Server) getAccountCalendarFeed(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.newCalendarFeedDTO(f))
+	return writeFeed(w, http.StatusOK, s.newCalendarFeedDTO(f))
 }
 
 // renewAccountCalendarFeed makes the caller's calendar feed, or gives it
@@ -116,6 +124,7 @@ func (s *Server) getAccountCalendarFeed(w http.ResponseWriter, r *http.Request) 
 // @Tags account
 // @Produce json
 // @Success 201 {object} calendarFeedDTO
+// @Header 201 {string} Cache-Control "no-store"
 // @Failure 401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
@@ -125,7 +134,7 @@ func (s *Server) renewAccountCalendarFeed(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, s.newCalendarFeedDTO(f))
+	return writeFeed(w, http.StatusCreated, s.newCalendarFeedDTO(f))
 }
 
 // revokeAccountCalendarFeed revokes the caller's calendar feed.
@@ -161,7 +170,7 @@ func (s *Server) getCalendarFeed(w http.ResponseWriter, r *http.Request, kind ca
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.newCalendarFeedDTO(f))
+	return writeFeed(w, http.StatusOK, s.newCalendarFeedDTO(f))
 }
 
 func (s *Server) renewCalendarFeed(w http.ResponseWriter, r *http.Request, kind calendar.Kind, id int64) error {
@@ -169,7 +178,7 @@ func (s *Server) renewCalendarFeed(w http.ResponseWriter, r *http.Request, kind 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, s.newCalendarFeedDTO(f))
+	return writeFeed(w, http.StatusCreated, s.newCalendarFeedDTO(f))
 }
 
 func (s *Server) revokeCalendarFeed(w http.ResponseWriter, r *http.Request, kind calendar.Kind, id int64) error {
@@ -188,6 +197,7 @@ func (s *Server) revokeCalendarFeed(w http.ResponseWriter, r *http.Request, kind
 // @Produce json
 // @Param id path int true "court id"
 // @Success 200 {object} calendarFeedDTO
+// @Header 200 {string} Cache-Control "no-store"
 // @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
@@ -204,6 +214,7 @@ func (s *Server) getCourtCalendarFeed(w http.ResponseWriter, r *http.Request) er
 // @Produce json
 // @Param id path int true "court id"
 // @Success 201 {object} calendarFeedDTO
+// @Header 201 {string} Cache-Control "no-store"
 // @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
@@ -235,6 +246,7 @@ func (s *Server) revokeCourtCalendarFeed(w http.ResponseWriter, r *http.Request)
 // @Produce json
 // @Param id path int true "the trainer's user id"
 // @Success 200 {object} calendarFeedDTO
+// @Header 200 {string} Cache-Control "no-store"
 // @Failure 400,401,403,404,409,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth
@@ -251,6 +263,7 @@ func (s *Server) getTrainerCalendarFeed(w http.ResponseWriter, r *http.Request) 
 // @Produce json
 // @Param id path int true "the trainer's user id"
 // @Success 201 {object} calendarFeedDTO
+// @Header 201 {string} Cache-Control "no-store"
 // @Failure 400,401,403,404,503 {object} errorBody
 // @Security Bearer
 // @Security XAuth

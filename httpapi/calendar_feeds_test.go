@@ -45,8 +45,9 @@ func TestCalendarFeed_member(t *testing.T) {
 	made := ana.Post("/api/account/calendar-feed", nil).Status(t, http.StatusCreated).Object(t)
 	assert.Equal(t, "member", made["kind"])
 	assert.Equal(t, "ana@test.club", made["created_by"])
-	shown := ana.Get("/api/account/calendar-feed").Status(t, http.StatusOK).Object(t)
-	assert.Equal(t, made["url"], shown["url"], "GET shows the same URL again")
+	shown := ana.Get("/api/account/calendar-feed").Status(t, http.StatusOK)
+	assert.Equal(t, made["url"], shown.Object(t)["url"], "GET shows the same URL again")
+	assert.Equal(t, "no-store", shown.Header.Get("Cache-Control"), "no cache keeps the credential")
 	p := feedPath(t, made)
 
 	feed := app.Anonymous().Get(p).Status(t, http.StatusOK)
@@ -70,6 +71,8 @@ func TestCalendarFeed_member(t *testing.T) {
 		assert.Equal(t, "max-age=300", nm.Header.Get("Cache-Control"))
 	}
 	app.Anonymous().WithHeader("If-None-Match", `"other"`).Get(p).Status(t, http.StatusOK)
+	require.Eventually(t, func() bool { return strings.Contains(app.LogText(), `route="GET /calendar/{feed}"`) }, 5*time.Second, 10*time.Millisecond)
+	assert.NotContains(t, app.LogText(), strings.TrimSuffix(strings.TrimPrefix(p, "/calendar/"), ".ics"), "the log holds no feed's token")
 
 	// A cancellation changes the feed: a new ETag, the entry cancelled.
 	ana.Post(path("/api/account/bookings/%d/cancel", id), nil).Status(t, http.StatusOK)

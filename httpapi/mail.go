@@ -12,7 +12,7 @@ import (
 // whom, what, and what became of it; never the link it carries.
 type mailMessageDTO struct {
 	ID            int64      `json:"id" validate:"required"`
-	Kind          string     `json:"kind" validate:"required" enums:"set_password,verify_signup,reset_password,booking_confirmed,booking_cancelled,enrollment_accepted,waitlist_promoted,class_cancelled,ticket_receipt,webhook_disabled"`
+	Kind          string     `json:"kind" validate:"required" enums:"set_password,verify_signup,reset_password,booking_confirmed,booking_cancelled,enrollment_accepted,waitlist_promoted,class_cancelled,ticket_receipt,webhook_disabled,booking_reminder"`
 	UserID        *int64     `json:"user_id" validate:"required" extensions:"x-nullable"`   // the recipient, when a user
 	ClientID      *int64     `json:"client_id" validate:"required" extensions:"x-nullable"` // the recipient, when a client
 	RefID         *int64     `json:"ref_id" validate:"required" extensions:"x-nullable"`    // the record the message tells of: a booking, an enrollment, a ticket sale

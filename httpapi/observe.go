@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -126,9 +127,25 @@ func (s *Server) logRequest(r *http.Request, ri *requestInfo, status int, end ti
 		return
 	}
 	rec := slog.NewRecord(end, slog.LevelInfo, "request", 0)
-	rec.AddAttrs(slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("route", ri.route),
+	rec.AddAttrs(slog.String("method", r.Method), slog.String("path", loggedPath(r, ri.route)), slog.String("route", ri.route),
 		slog.Int("status", status), slog.Duration("duration", d), slog.String("principal", ri.principal))
 	_ = h.Handle(ctx, rec)
+}
+
+// secretPaths are the routes whose path carries a credential: a calendar
+// feed's token, which is all a reader of the feed needs. Their log lines
+// show the route's pattern instead, so that the logs hold no address that
+// reads a feed.
+var secretPaths = map[string]bool{"GET " + calendarFeedPrefix + "{feed}": true}
+
+// loggedPath is the path a request's log line shows: the path asked, but
+// the pattern of a route whose path is a credential (secretPaths).
+func loggedPath(r *http.Request, route string) string {
+	if secretPaths[route] {
+		_, pattern, _ := strings.Cut(route, " ")
+		return pattern
+	}
+	return r.URL.Path
 }
 
 // methodLabel is the method label of a request's metrics: the method when

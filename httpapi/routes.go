@@ -254,6 +254,10 @@ func (s *Server) routes() {
 	s.handle("POST /api/admin/webhooks/endpoints/{id}/replay", staff, s.replayWebhookEndpoint)
 	s.handle("POST /api/admin/webhooks/messages/{event_id}/resend", staff, s.resendWebhookMessage)
 
+	// Reminders: the staff area, where the service admits the admins alone.
+	s.handle("GET /api/admin/reminders/settings", staff, s.getReminderSettings)
+	s.handle("PUT /api/admin/reminders/settings", staff, s.setReminderSettings)
+
 	s.handle("GET /api/admin/coupons", staff, s.listCoupons)
 	s.handle("POST /api/admin/coupons", staff, s.createCoupon)
 	s.handle("GET /api/admin/coupons/{id}", staff, s.getCoupon)
@@ -304,6 +308,8 @@ func (s *Server) routes() {
 	s.handle("GET /api/account/calendar-feed", authenticated, s.getAccountCalendarFeed)
 	s.handle("POST /api/account/calendar-feed", authenticated, s.renewAccountCalendarFeed)
 	s.handle("DELETE /api/account/calendar-feed", authenticated, s.revokeAccountCalendarFeed)
+	s.handle("GET /api/account/reminders", authenticated, s.getAccountReminders)
+	s.handle("PUT /api/account/reminders", authenticated, s.setAccountReminders)
 
 	s.handle("GET /api/reservations", authenticated, s.listReservations)
 	s.handle("POST /api/reservations", authenticated, s.createReservation)

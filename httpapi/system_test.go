@@ -261,13 +261,13 @@ func TestHealth_jobs(t *testing.T) {
 	var h health
 	waitFor(t, 20*time.Second, "every job is up", func() bool {
 		code, h = get()
-		return code == http.StatusOK && len(h.Jobs) == 13
+		return code == http.StatusOK && len(h.Jobs) == 16
 	})
 	assert.Equal(t, "ok", h.Status)
-	for _, name := range []string{"club_rules_watch", "ticket_expiry", "push_delivery", "gateway_events", "booking_payment_holds", "event_log_purge", "webhook_delivery", "ledger_poster", "event_log_forward", "auth_users_watch", "auth_purge", "idempotency_purge", "mail_sender"} {
+	for _, name := range []string{"club_rules_watch", "ticket_expiry", "push_delivery", "gateway_events", "booking_payment_holds", "event_log_purge", "webhook_delivery", "webhook_purge", "reminder_planner", "reminder_sender", "ledger_poster", "event_log_forward", "auth_users_watch", "auth_purge", "idempotency_purge", "mail_sender"} {
 		assert.Equal(t, "up", h.Jobs[name].Status, name)
 	}
-	assert.Len(t, h.Jobs, 13)
+	assert.Len(t, h.Jobs, 16)
 	metrics := string(anon.Get("/metrics").Status(t, http.StatusOK).Body)
 	for _, want := range []string{`clubhouse_job_up{job="ledger_poster"} 1`, `clubhouse_job_restarts_total{job="ledger_poster"} 0`,
 		`clubhouse_ledger_outbox_waiting 0`, `clubhouse_push_deliveries{status="pending"} 0`, `clubhouse_push_deliveries{status="failed"} 0`,

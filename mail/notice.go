@@ -29,12 +29,13 @@ const (
 	KindClassCancelled     Kind = "class_cancelled"     // Ref: the enrollment of the class cancelled
 	KindTicketReceipt      Kind = "ticket_receipt"      // Ref: the ticket sale, with its codes
 	KindWebhookDisabled    Kind = "webhook_disabled"    // Ref: the webhook endpoint the club disabled (to each admin)
+	KindBookingReminder    Kind = "booking_reminder"    // Ref: the booking, reminded of before its start (package reminders)
 )
 
 // Kinds lists every kind, in the order above.
 var Kinds = []Kind{KindSetPassword, KindVerify, KindReset, KindBookingConfirmed, KindBookingCancelled,
 	KindBookingHeld, KindBookingReleased, KindEnrollmentAccepted, KindWaitlistPromoted, KindClassCancelled, KindTicketReceipt,
-	KindWebhookDisabled}
+	KindWebhookDisabled, KindBookingReminder}
 
 // linked reports whether a message of kind k carries a link, which only
 // its recipient may see.

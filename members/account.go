@@ -7,6 +7,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
+	"github.com/clubhouse-go/clubhouse/reminders"
 )
 
 // The account page: who is signed in, and their client record, which the
@@ -26,7 +27,10 @@ type accountPage struct {
 	PushKey string
 	// Calendar is the member's calendar feed, shown with a client record.
 	Calendar calendarFeed
-	Done     string // the catalog key of what was just done (accountDone)
+	// Reminders are the member's choice of reminder channels, shown with
+	// a client record.
+	Reminders reminders.Preferences
+	Done      string // the catalog key of what was just done (accountDone)
 }
 
 // accountDone are the notices of the account page's forms, by the done
@@ -36,6 +40,7 @@ var accountDone = map[string]string{
 	"push_off":     "app.push.done.push_off",
 	"calendar_on":  "app.calendar.done.on",
 	"calendar_off": "app.calendar.done.off",
+	"reminders":    "app.reminders.done",
 }
 
 // recordForm is the client record's form.
@@ -93,7 +98,10 @@ func (a *App) accountData(r *http.Request) (*accountPage, error) {
 		if key, err := v.Club.Push.PublicKey(); err == nil {
 			data.PushKey = key
 		}
-		data.Calendar, err = a.calendarOf(r)
+		if data.Calendar, err = a.calendarOf(r); err != nil {
+			return nil, err
+		}
+		data.Reminders, err = a.remindersOf(r)
 		return data, err
 	case !errors.Is(err, booking.ErrClientNotFound):
 		return nil, err

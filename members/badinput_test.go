@@ -83,7 +83,7 @@ func TestBadInputSweep(t *testing.T) {
 		}
 	}
 	assert.GreaterOrEqual(t, routes, 21, "the sweep reached the app's routes")
-	for _, form := range []string{"POST /app/account/client", "POST /app/account/calendar", "POST /app/account/calendar/off"} {
+	for _, form := range []string{"POST /app/account/client", "POST /app/account/calendar", "POST /app/account/calendar/off", "POST /app/account/reminders"} {
 		assert.True(t, reached[form], "the sweep reached %s", form)
 	}
 	page = b.Post("/app/logout", url.Values{"csrf_token": {""}})

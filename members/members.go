@@ -110,6 +110,7 @@ func (a *App) routes() {
 	a.handle("POST "+Prefix+"account/client", a.form(a.completeRecord))
 	a.handle("POST "+Prefix+"account/calendar", a.form(a.renewCalendar))
 	a.handle("POST "+Prefix+"account/calendar/off", a.form(a.revokeCalendar))
+	a.handle("POST "+Prefix+"account/reminders", a.form(a.setReminders))
 	a.handle(Prefix, a.in.Public(func(http.ResponseWriter, *http.Request) error { return errNoPage }))
 }
 

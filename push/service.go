@@ -206,6 +206,27 @@ func (s *Service) Subscriptions(ctx context.Context, by clubhouse.Actor, clientI
 	return s.store.list(ctx, s.db, clientID)
 }
 
+// Queue records a notification for the client in.ClientID and queues one
+// delivery to each of the client's devices in tx, the transaction of
+// another service's change, which has judged who acts (label names them
+// on the notification), so that the notification stands or falls with
+// that change. The deliveries go once tx commits, at the next round of
+// the deliverer (DeliveryJob); nothing is published on the realtime
+// relay, which hears only of what committed. Errors: those of Send's
+// input, and ErrClientNotFound.
+func (s *Service) Queue(ctx context.Context, tx *sqlx.Tx, label string, in NotificationInput) (Sent, error) {
+	in, err := in.check()
+	if err != nil {
+		return Sent{}, err
+	}
+	var out Sent
+	out.Notification, out.Devices, _, err = s.store.insertNotification(ctx, tx, in, nil, label, s.o.Now())
+	if err != nil {
+		return Sent{}, fmt.Errorf("queue notification: %w", err)
+	}
+	return out, nil
+}
+
 // Send records a notification for the client in.ClientID and queues one
 // delivery to each of the client's devices, in one transaction, and
 // returns it with the number of devices; the deliveries go in the

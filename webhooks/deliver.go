@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -82,17 +83,31 @@ type subscriber struct {
 // before it was recorded. It returns how many messages it queued; while
 // another instance follows, it does nothing. A cursor into the part of
 // the log purged (the deliverer was stopped longer than the log's
-// retention) reads from the oldest event kept. Errors: the database's and
+// retention) reads from the oldest event kept. An endpoint deleted while
+// it follows gets no message, and is no error. Errors: the database's and
 // the event log's.
 func (s *Service) Follow(ctx context.Context) (int, error) {
-	total := 0
+	total, gone := 0, 0
 	for {
 		n, full, err := s.followPage(ctx)
 		total += n
+		if err != nil && endpointGone(err) && gone < 3 {
+			// The page's endpoints are locked before its messages are
+			// written, so this does not happen; should it, the page is
+			// read again, without the endpoint deleted.
+			gone++
+			continue
+		}
 		if err != nil || !full {
 			return total, err
 		}
 	}
+}
+
+// endpointGone says whether err is the foreign key of a message to an
+// endpoint deleted meanwhile.
+func endpointGone(err error) bool {
+	return sqldb.Code(err) == "23503" && sqldb.Constraint(err) == "webhook_messages_endpoint_id_fkey"
 }
 
 // followPage makes a page of the log into messages, and says whether the
@@ -119,9 +134,13 @@ func (s *Service) followPage(ctx context.Context) (queued int, full bool, err er
 		if err != nil {
 			return fmt.Errorf("follow the event log: %w", err)
 		}
+		// The endpoints are locked (FOR KEY SHARE: an admin's change waits
+		// for nothing, a deletion for this transaction), so that each one
+		// read is there when its messages are written; one deleted
+		// meanwhile is not read.
 		var subs []subscriber
 		if err := tx.SelectContext(ctx, &subs, `SELECT id, to_json(event_types)::text AS event_types, created_at
-			FROM webhook_endpoints WHERE enabled ORDER BY id`); err != nil {
+			FROM webhook_endpoints WHERE enabled ORDER BY id FOR KEY SHARE`); err != nil {
 			return fmt.Errorf("read the endpoints: %w", err)
 		}
 		for i := range subs {
@@ -154,10 +173,19 @@ func (s *Service) followPage(ctx context.Context) (queued int, full bool, err er
 	return queued, full, err
 }
 
+// replaySlack is how far an event's time may lie before that of an event
+// before it in the log (eventlog.Log.Seek): longer than a change's
+// transaction lasts. Replay reads the log from this much before its
+// range, and until its events are this much past it.
+const replaySlack = 10 * time.Minute
+
 // replay queues again, for endpoint e, each event of its types recorded
 // from since to until (excluded).
 func (s *Service) replay(ctx context.Context, e Endpoint, since, until time.Time) (int, error) {
-	var after eventlog.Cursor
+	after, err := s.o.Log.Seek(ctx, asReader, since.Add(-replaySlack))
+	if err != nil {
+		return 0, err
+	}
 	total := 0
 	for {
 		page, err := s.o.Log.List(ctx, asReader, eventlog.Query{After: after, Limit: eventlog.MaxLimit})
@@ -165,7 +193,12 @@ func (s *Service) replay(ctx context.Context, e Endpoint, since, until time.Time
 			return total, err
 		}
 		var msgs []message
+		past := false
 		for _, ev := range page.Events {
+			if !ev.At.Before(until.Add(replaySlack)) {
+				past = true
+				break
+			}
 			if ev.At.Before(since) || !ev.At.Before(until) || !Matches(e.EventTypes, ev.Type) {
 				continue
 			}
@@ -180,23 +213,52 @@ func (s *Service) replay(ctx context.Context, e Endpoint, since, until time.Time
 		if err != nil {
 			return total, sqldb.Map(err, nil, sqldb.Mapping{"webhook_messages_endpoint_id_fkey": ErrEndpointNotFound})
 		}
-		if len(page.Events) < eventlog.MaxLimit {
+		if past || len(page.Events) < eventlog.MaxLimit {
 			return total, nil
 		}
 		after = page.Next
 	}
 }
 
+// The bounds of a worker's turn: it gives its endpoint's place back after
+// a failed attempt, turnAttempts attempts or turnTime, whichever comes
+// first, so that endpoints with due messages take turns on the workers
+// (those served longest ago first) and a slow or dead one holds a worker
+// for about one attempt (Options.Timeout) at a time.
+const (
+	turnAttempts = 100
+	turnTime     = 10 * time.Second
+)
+
 // dispatcher keeps the endpoints that have a worker on this instance, and
 // bounds the workers.
 type dispatcher struct {
 	mu    sync.Mutex
 	busy  map[int64]bool
+	last  map[int64]time.Time // when each endpoint's last turn here ended
 	slots chan struct{}
 }
 
 func newDispatcher(workers int) *dispatcher {
-	return &dispatcher{busy: map[int64]bool{}, slots: make(chan struct{}, workers)}
+	return &dispatcher{busy: map[int64]bool{}, last: map[int64]time.Time{}, slots: make(chan struct{}, workers)}
+}
+
+// order sorts the endpoints with due messages for their turns: those whose
+// last turn here ended longest ago (or that had none) first. It forgets
+// the endpoints that have nothing due and no worker.
+func (d *dispatcher) order(due []int64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	keep := make(map[int64]bool, len(due))
+	for _, id := range due {
+		keep[id] = true
+	}
+	for id := range d.last {
+		if !keep[id] && !d.busy[id] {
+			delete(d.last, id)
+		}
+	}
+	sort.SliceStable(due, func(i, j int) bool { return d.last[due[i]].Before(d.last[due[j]]) })
 }
 
 // take reserves a worker for endpoint: false when it has one already, or
@@ -221,20 +283,37 @@ func (d *dispatcher) done(endpoint int64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	delete(d.busy, endpoint)
+	d.last[endpoint] = time.Now() // an order of turns, not a time the logic reads
 	<-d.slots
 }
 
-// start starts a worker for each endpoint with due messages that has none
-// here, as many as there are free workers, each counted in wg and
-// reporting what it did to report.
-func (s *Service) start(ctx context.Context, wg *sync.WaitGroup, report func(n int, err error)) error {
+// turn is what a worker did in its turn: its attempts, whether its
+// endpoint may have more due (the turn ended on its bounds), and its
+// error.
+type turn struct {
+	attempts int
+	more     bool
+	err      error
+}
+
+// start starts a worker for each enabled endpoint with due messages that
+// has none here, as many as there are free workers, those served longest
+// ago first, each counted in wg, claiming nothing once stop is closed,
+// and reporting its turn to report.
+func (s *Service) start(ctx context.Context, stop <-chan struct{}, wg *sync.WaitGroup, report func(turn)) error {
+	// The endpoints are few, the messages many: each enabled endpoint
+	// probes its own part of the due index (webhook_messages_due_idx), so
+	// that the messages of a disabled endpoint, and those not yet due,
+	// are never read.
 	var due []int64
-	err := s.db.SelectContext(ctx, &due, `SELECT DISTINCT m.endpoint_id FROM webhook_messages m
-		JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
-		WHERE m.status = 'pending' AND m.next_attempt_at <= $1 ORDER BY 1`, s.o.Now())
+	err := s.db.SelectContext(ctx, &due, `SELECT e.id FROM webhook_endpoints e
+		WHERE e.enabled AND EXISTS (SELECT 1 FROM webhook_messages m
+			WHERE m.endpoint_id = e.id AND m.status = 'pending' AND m.next_attempt_at <= $1)
+		ORDER BY e.id`, s.o.Now())
 	if err != nil {
 		return fmt.Errorf("find the endpoints with messages due: %w", err)
 	}
+	s.work.order(due)
 	for _, id := range due {
 		if !s.work.take(id) {
 			continue
@@ -243,97 +322,155 @@ func (s *Service) start(ctx context.Context, wg *sync.WaitGroup, report func(n i
 		go func() {
 			defer wg.Done()
 			defer s.work.done(id)
-			report(s.worker(ctx, id))
+			report(s.worker(ctx, stop, id))
 		}()
 	}
 	return nil
 }
 
-// worker delivers endpoint's due messages, one at a time, until none is
-// due, and returns how many attempts it made.
-func (s *Service) worker(ctx context.Context, endpoint int64) (int, error) {
-	n := 0
+// worker delivers endpoint's due messages, one at a time, for a turn: until
+// none is due, an attempt fails, or the turn's bounds; it claims nothing
+// once stop is closed, and leaves the attempt at work, if any, to finish
+// and be recorded. When ctx ends mid-attempt, the attempt is given back
+// (release).
+func (s *Service) worker(ctx context.Context, stop <-chan struct{}, endpoint int64) turn {
+	var t turn
+	began := time.Now() // a duration measured, not a time the logic reads
 	for ctx.Err() == nil {
+		select {
+		case <-stop:
+			return t
+		default:
+		}
+		if t.attempts >= turnAttempts || time.Since(began) >= turnTime {
+			t.more = true
+			return t
+		}
 		c, ok, err := store{}.claim(ctx, s.db, endpoint, s.o.Now(), lease)
 		if err != nil || !ok {
-			return n, err
+			t.err = err
+			return t
 		}
 		o := s.attempt(ctx, c)
 		if ctx.Err() != nil {
-			// Stopped mid-attempt: not the endpoint's failure. The claim's
-			// lease runs out and the message goes again.
-			return n, nil
+			// Stopped mid-attempt: not the endpoint's failure. The claim
+			// is given back, and the message goes again.
+			s.release(context.WithoutCancel(ctx), c)
+			return t
 		}
 		if err := s.record(ctx, c, o); err != nil {
-			return n, err
+			t.err = err
+			return t
 		}
-		n++
+		t.attempts++
+		if o.result != OutcomeDelivered {
+			t.more = o.result == OutcomeRetry || o.result == OutcomeFailed
+			return t
+		}
 	}
-	return n, nil
+	return t
+}
+
+// releaseTime bounds the giving back of a claim at shutdown.
+const releaseTime = 5 * time.Second
+
+// release gives back c's claim, unless it no longer holds: the message is
+// due at once, and the attempt stopped is not counted. Its error is
+// dropped: the claim's lease runs out anyway.
+func (s *Service) release(ctx context.Context, c claimed) {
+	ctx, cancel := context.WithTimeout(ctx, releaseTime)
+	defer cancel()
+	_, _ = s.db.ExecContext(ctx, `UPDATE webhook_messages SET attempts = attempts - 1, next_attempt_at = $3
+		WHERE id = $1 AND status = 'pending' AND attempts = $2`, c.ID, c.Attempts, s.o.Now())
 }
 
 // DeliverDue follows the event log (Follow), then delivers every message
 // that is due, each endpoint's by a worker of its own (up to
-// Options.Workers at once; an endpoint whose worker the job runs is left
-// to it), and returns how many attempts it made once every worker it
-// started is done. Errors: the first of the database's and the event
-// log's.
+// Options.Workers at once, endpoints taking turns; an endpoint whose
+// worker the job runs is left to it), and returns how many attempts it
+// made once every worker it started is done. A failure to follow does not
+// keep it from delivering. Errors: the first of the database's and the
+// event log's.
 func (s *Service) DeliverDue(ctx context.Context) (int, error) {
-	if _, err := s.Follow(ctx); err != nil {
-		return 0, err
-	}
+	_, first := s.Follow(ctx)
 	var (
-		wg    sync.WaitGroup
 		mu    sync.Mutex
 		total int
-		first error
 	)
-	err := s.start(ctx, &wg, func(n int, err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		total += n
+	for {
+		var wg sync.WaitGroup
+		more := false
+		err := s.start(ctx, nil, &wg, func(t turn) {
+			mu.Lock()
+			defer mu.Unlock()
+			total += t.attempts
+			more = more || t.more
+			if first == nil {
+				first = t.err
+			}
+		})
+		wg.Wait()
 		if first == nil {
 			first = err
 		}
-	})
-	wg.Wait()
-	if err != nil {
-		return total, err
+		if first != nil || !more || ctx.Err() != nil {
+			return total, first
+		}
 	}
-	return total, first
 }
+
+// followGrace is how long the delivery job delivers the messages queued
+// while following the event log fails, before it fails with that error.
+const followGrace = time.Minute
 
 // DeliveryJob is the job "webhook_delivery": every interval, and as soon
 // as a replay, a resend or an endpoint enabled queues messages on this
-// service, it follows the event log and starts a worker for each endpoint
-// with due messages that has none, without waiting for those at work. It
-// fails with the first error of a round or of a worker; a worker stopped
-// with it leaves its claimed message to go again once its lease is over.
+// service or a worker's turn ends with more due, it follows the event log
+// and starts a worker for each endpoint with due messages that has none,
+// without waiting for those at work. While following fails, it goes on
+// delivering what is queued, and fails with that error after followGrace;
+// it fails with a worker's error or a round's. Failing, it starts no
+// attempt more, and returns once the attempts at work are done and
+// recorded; stopped (ctx ended), it cuts them off and gives their claims
+// back.
 func (s *Service) DeliveryJob(interval time.Duration) clubhouse.Job {
 	return clubhouse.NewJob("webhook_delivery", func(ctx context.Context) error {
-		ctx, cancel := context.WithCancel(ctx)
+		stop := make(chan struct{})
 		var wg sync.WaitGroup
 		defer wg.Wait()
-		defer cancel()
+		defer close(stop)
 		failed := make(chan error, 1)
-		report := func(_ int, err error) {
-			if err != nil && ctx.Err() == nil {
+		report := func(t turn) {
+			if t.err != nil && ctx.Err() == nil {
 				select {
-				case failed <- err:
+				case failed <- t.err:
 				default:
 				}
 			}
+			if t.more {
+				s.poke()
+			}
 		}
+		var failingSince time.Time // when following began to fail; zero: it does not
 		return clubhouse.Repeat(ctx, interval, s.wake, func(ctx context.Context) error {
 			select {
 			case err := <-failed:
 				return err
 			default:
 			}
-			if _, err := s.Follow(ctx); err != nil {
+			_, ferr := s.Follow(ctx)
+			if err := s.start(ctx, stop, &wg, report); err != nil {
 				return err
 			}
-			return s.start(ctx, &wg, report)
+			switch {
+			case ferr == nil:
+				failingSince = time.Time{}
+			case failingSince.IsZero():
+				failingSince = time.Now() // a duration measured, not a time the logic reads
+			case time.Since(failingSince) >= followGrace:
+				return ferr
+			}
+			return nil
 		})
 	})
 }
@@ -477,7 +614,7 @@ func (s *Service) record(ctx context.Context, c claimed, o outcome) error {
 			Enabled      bool       `db:"enabled"`
 			FailingSince *time.Time `db:"failing_since"`
 		}
-		err := tx.GetContext(ctx, &ep, `SELECT enabled, failing_since FROM webhook_endpoints WHERE id = $1 FOR UPDATE`, c.EndpointID)
+		err := tx.GetContext(ctx, &ep, `SELECT enabled, failing_since FROM webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE`, c.EndpointID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}

@@ -33,9 +33,19 @@
 //
 // Several instances may deliver at once: one follows the log at a time
 // (the cursor's row is locked), and each message is claimed with FOR
-// UPDATE SKIP LOCKED and a lease, so it goes once. Each endpoint with due
-// messages has a worker of its own, so a slow or dead endpoint delays its
-// own messages only.
+// UPDATE SKIP LOCKED and a lease of two minutes, read on each instance's
+// clock (Options.Now; the instances' clocks must agree, as NTP keeps
+// them), so it goes once: an attempt takes at most Options.Timeout, which
+// New keeps within MaxTimeout, a quarter of the lease. Each endpoint with
+// due messages has a worker of its own for a turn, which ends after a
+// failed attempt (or a hundred attempts, or ten seconds), the endpoints
+// served longest ago taking the free workers first, so a slow or dead
+// endpoint delays its own messages only.
+//
+// Purge (the job PurgeJob, "webhook_purge") deletes the messages delivered
+// or failed, with their attempts, once their event is older than
+// Options.Retention (the event log's, since a message's body holds the
+// event's data), and forgets the secrets whose rotation overlap ended.
 //
 // On a database migrated with migrations.Main():
 //

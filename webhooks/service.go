@@ -34,14 +34,28 @@ type Options struct {
 	// of its own, so that a slow or dead endpoint holds up its own
 	// messages only; 0: 16.
 	Workers int
-	// Timeout bounds one attempt, from the connection to the answer's
-	// headers; 0: DefaultTimeout.
+	// Timeout bounds one attempt, the whole exchange: connecting, sending
+	// the message, and reading the answer's headers and as much of its
+	// body as is kept; 0: DefaultTimeout. New lowers one over MaxTimeout
+	// to MaxTimeout.
 	Timeout time.Duration
+	// Retention is how long the messages delivered or failed, with their
+	// attempts, are kept after their event was recorded (Purge): the
+	// event log's (eventlog.Options.Retention), since a message's body
+	// holds the event's data; 0: eventlog.DefaultRetention.
+	Retention time.Duration
 }
 
 // DefaultTimeout is the time an endpoint has to answer an attempt: an
 // answer later is a failure.
 const DefaultTimeout = 15 * time.Second
+
+// MaxTimeout is the longest Options.Timeout: a quarter of the lease of a
+// claimed message, so that an attempt ends well before another instance
+// may claim the message again. The lease runs on each instance's clock
+// (Options.Now): the instances' clocks must agree to well within the
+// rest of the lease (a minute and a half), as NTP keeps them.
+const MaxTimeout = lease / 4
 
 // Service manages the endpoints, follows the event log into messages and
 // delivers them.
@@ -68,6 +82,10 @@ func New(db *sqlx.DB, o Options) *Service {
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
+	}
+	o.Timeout = min(o.Timeout, MaxTimeout)
+	if o.Retention <= 0 {
+		o.Retention = eventlog.DefaultRetention
 	}
 	// The outbound client follows no redirect: a 3xx is the answer, and a
 	// failure (a redirect would send the club's POST elsewhere, and past
@@ -149,7 +167,9 @@ func (s *Service) Get(ctx context.Context, by clubhouse.Actor, id int64) (Endpoi
 
 // Update changes endpoint id's fields that ch sets. Enabling it clears
 // the reason the club disabled it and its failures: it receives the
-// events recorded from then on, and its messages still pending go.
+// events recorded from then on, and its messages still pending go. A new
+// URL clears its failures too: the failures of the URL it replaces do
+// not count toward FailingLimit.
 // Errors: those of Get; ErrInvalidURL, ErrInvalidEventType,
 // clubhouse.ErrInvalidData (text over its limit, or a field set to null),
 // clubhouse.ErrLimit.
@@ -185,6 +205,26 @@ func (s *Service) Update(ctx context.Context, by clubhouse.Actor, id int64, ch C
 		s.poke()
 	}
 	return e, err
+}
+
+// Purge deletes the messages delivered or failed whose event was recorded
+// longer than Options.Retention ago, with their attempts, and forgets
+// the previous secrets whose overlap (RotationOverlap) has ended. It
+// returns how many messages it deleted. A message still pending stays,
+// whatever its age, until it is delivered or fails. Errors: the
+// database's.
+func (s *Service) Purge(ctx context.Context) (int64, error) {
+	now := s.o.Now()
+	return store{}.purge(ctx, s.db, now.Add(-s.o.Retention), now)
+}
+
+// PurgeJob is the job "webhook_purge": it calls Purge at once and then
+// every interval, and fails with its first error.
+func (s *Service) PurgeJob(interval time.Duration) clubhouse.Job {
+	return clubhouse.Every("webhook_purge", interval, func(ctx context.Context) error {
+		_, err := s.Purge(ctx)
+		return err
+	})
 }
 
 // Delete removes endpoint id with its messages and their attempts.

@@ -86,7 +86,8 @@ func (store) get(ctx context.Context, db sqlx.QueryerContext, id int64, now time
 }
 
 // update changes the fields ch sets. Enabling clears the reason the club
-// disabled it, and its failures when it was disabled.
+// disabled it, and its failures when it was disabled; a new URL clears
+// its failures.
 func (store) update(ctx context.Context, db *sqlx.DB, id int64, ch Change, now time.Time) (Endpoint, error) {
 	var r endpointRow
 	err := db.GetContext(ctx, &r, `UPDATE webhook_endpoints SET
@@ -95,7 +96,7 @@ func (store) update(ctx context.Context, db *sqlx.DB, id int64, ch Change, now t
 			event_types = CASE WHEN $7 THEN $8::text[] ELSE event_types END,
 			enabled = CASE WHEN $9 THEN $10 ELSE enabled END,
 			disabled_reason = CASE WHEN $9 THEN NULL ELSE disabled_reason END,
-			failing_since = CASE WHEN $9 AND $10 AND NOT enabled THEN NULL ELSE failing_since END,
+			failing_since = CASE WHEN ($9 AND $10 AND NOT enabled) OR ($3 AND $4 <> url) THEN NULL ELSE failing_since END,
 			updated_at = $1
 		WHERE id = $2 RETURNING `+endpointColumns,
 		now, id, ch.URL.Set, deref(ch.URL.Value), ch.Description.Set, deref(ch.Description.Value),
@@ -221,4 +222,31 @@ func (store) resend(ctx context.Context, db *sqlx.DB, id string, now time.Time) 
 	}
 	n, _ := res.RowsAffected()
 	return int(n), nil
+}
+
+// purgeBatch is how many messages purge deletes at a time.
+const purgeBatch = 5000
+
+// purge deletes the messages delivered or failed whose event was recorded
+// before before, with their attempts, in batches, and clears the previous
+// secrets that stopped signing by now. It returns how many messages it
+// deleted.
+func (store) purge(ctx context.Context, db *sqlx.DB, before, now time.Time) (int64, error) {
+	if _, err := db.ExecContext(ctx, `UPDATE webhook_endpoints SET previous_secret = NULL, previous_until = NULL
+		WHERE previous_until <= $1`, now); err != nil {
+		return 0, fmt.Errorf("clear the previous secrets: %w", err)
+	}
+	var total int64
+	for {
+		res, err := db.ExecContext(ctx, `DELETE FROM webhook_messages WHERE id IN (SELECT id FROM webhook_messages
+			WHERE status <> 'pending' AND event_at < $1 ORDER BY event_at LIMIT $2)`, before, purgeBatch)
+		if err != nil {
+			return total, fmt.Errorf("purge the webhook messages: %w", err)
+		}
+		n, _ := res.RowsAffected()
+		total += n
+		if n < purgeBatch {
+			return total, nil
+		}
+	}
 }

@@ -311,7 +311,7 @@ func TestRun_createsMigratesSeedsOnce(t *testing.T) {
 	require.NoError(t, json.NewDecoder(res.Body).Decode(&health))
 	res.Body.Close()
 	assert.Equal(t, []string{"ok", "up", "up"}, []string{health.Status, health.Database, health.Accounting})
-	assert.Len(t, health.Jobs, 13, "clubd runs its jobs: %v", health.Jobs)
+	assert.Len(t, health.Jobs, 16, "clubd runs its jobs: %v", health.Jobs)
 
 	fi, err := os.Stat(key)
 	require.NoError(t, err, "the signing key file was created")
@@ -450,7 +450,7 @@ func TestRun_shutdownWaitsForJobs(t *testing.T) {
 		require.NoError(t, json.NewDecoder(res.Body).Decode(&health))
 		return res.StatusCode == http.StatusOK
 	})
-	for _, name := range []string{"report_export", "ledger_poster", "ticket_expiry", "push_delivery", "gateway_events", "booking_payment_holds", "event_log_purge", "webhook_delivery", "event_log_forward", "club_rules_watch", "auth_users_watch", "auth_purge", "idempotency_purge", "mail_sender"} {
+	for _, name := range []string{"report_export", "ledger_poster", "ticket_expiry", "push_delivery", "gateway_events", "booking_payment_holds", "event_log_purge", "webhook_delivery", "webhook_purge", "reminder_planner", "reminder_sender", "event_log_forward", "club_rules_watch", "auth_users_watch", "auth_purge", "idempotency_purge", "mail_sender"} {
 		assert.Equal(t, "up", health.Jobs[name].Status, name)
 	}
 

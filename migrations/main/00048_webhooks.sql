@@ -5,9 +5,10 @@
 -- since an HMAC needs it (the secret's text, whsec_ and its base64, is
 -- shown once, at creation or rotation). A rotation keeps the key it
 -- replaces as previous_secret, which signs beside the new one until
--- previous_until. The club disables an endpoint that answers 410 or whose
--- attempts all fail for five days (disabled_reason); failing_since is the
--- first failure since its last success.
+-- previous_until (the purge clears both after). The club disables an
+-- endpoint that answers 410 or whose attempts all fail for five days
+-- (disabled_reason); failing_since is the first failure since its last
+-- success, or since its URL changed.
 CREATE TABLE webhook_endpoints (
     id              bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     url             text        NOT NULL CHECK (char_length(url) BETWEEN 1 AND 2048),
@@ -40,7 +41,9 @@ INSERT INTO webhook_cursor DEFAULT VALUES;
 -- moving next_attempt_at past the time an attempt may take, so that two
 -- never send it at once, and records the attempt only while its claim
 -- (attempts) holds. attempts counts those of the current round, which a
--- replay or a resend starts anew; it ends delivered or failed.
+-- replay or a resend starts anew; it ends delivered or failed, and is
+-- deleted with its attempts once its event is past the event log's
+-- retention (the body holds the event's data).
 CREATE TABLE webhook_messages (
     id              bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     endpoint_id     bigint      NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
@@ -56,7 +59,13 @@ CREATE TABLE webhook_messages (
     CONSTRAINT webhook_messages_once UNIQUE (endpoint_id, event_id),
     CONSTRAINT webhook_messages_pending CHECK ((status = 'pending') = (next_attempt_at IS NOT NULL))
 );
-CREATE INDEX webhook_messages_due_idx ON webhook_messages (next_attempt_at, endpoint_id) WHERE status = 'pending';
+-- The due messages, by endpoint: the deliverer probes each enabled
+-- endpoint's part for one due (from its oldest next_attempt_at) and claims
+-- from it in order, so that the messages of a disabled endpoint, however
+-- many, are never read. The finished ones, by their event's time, for the
+-- purge (Service.Purge) past the event log's retention.
+CREATE INDEX webhook_messages_due_idx ON webhook_messages (endpoint_id, next_attempt_at, id) WHERE status = 'pending';
+CREATE INDEX webhook_messages_done_idx ON webhook_messages (event_at) WHERE status <> 'pending';
 CREATE INDEX webhook_messages_event_idx ON webhook_messages (event_id);
 
 -- Each attempt: when, the answer's status and first bytes (or why none

@@ -175,6 +175,11 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	}
 	co.Calendar = calendarOptions(cfg, o)
 	co.Webhooks.AllowPrivateNetworks = cfg.AllowPrivateNetworks
+	reminding, err := reminderOptions(cfg, cfg.ClubTimezone)
+	if err != nil {
+		return nil, err
+	}
+	co.Reminders = reminding
 	a.Services = club.New(db.DB, co)
 	sender, err := a.sender(cfg, db, o.Now)
 	if err != nil {

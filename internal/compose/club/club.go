@@ -27,6 +27,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/push"
+	"github.com/clubhouse-go/clubhouse/reminders"
 	"github.com/clubhouse-go/clubhouse/tickets"
 	"github.com/clubhouse-go/clubhouse/users"
 	"github.com/clubhouse-go/clubhouse/webhooks"
@@ -55,6 +56,7 @@ type Services struct {
 	EventLog  *eventlog.Log          // the durable record of the domains' changes, which the club's consumers follow
 	Calendar  *calendar.Feeds        // the calendar feeds of members, courts and trainers
 	Webhooks  *webhooks.Service      // the outgoing webhooks' endpoints, and their deliverer (a job) following EventLog
+	Reminders *reminders.Service     // the bookings' reminders: the club's times, the members' choices, their planner and sender (jobs)
 	ledgerLog *eventlog.Log          // the ledger's events, in its database until forwarded into EventLog; nil without a ledger
 }
 
@@ -88,6 +90,10 @@ type Options struct {
 	// Webhooks opens private networks to the outgoing webhooks
 	// (AllowPrivateNetworks); its Now, Log and Mail are the club's.
 	Webhooks webhooks.Options
+	// Reminders is the members' app's address and the words of the
+	// reminders' push notifications; its Zone, Now, Log, Mail and Push
+	// are the club's.
+	Reminders reminders.Options
 }
 
 // Checkout is the club's online payment gateway and the addresses the
@@ -119,8 +125,10 @@ func New(db *sqlx.DB, o Options) *Services {
 	s.Calendar = calendar.New(db, o.Calendar)
 	o.Push.Now, o.Push.Events = o.Now, o.Events
 	s.Push = push.New(db, o.Push)
-	o.Webhooks.Now, o.Webhooks.Log, o.Webhooks.Mail = o.Now, log, o.Mail
+	o.Webhooks.Now, o.Webhooks.Log, o.Webhooks.Mail, o.Webhooks.Retention = o.Now, log, o.Mail, o.EventLogRetention
 	s.Webhooks = webhooks.New(db, o.Webhooks)
+	o.Reminders.Zone, o.Reminders.Now, o.Reminders.Log, o.Reminders.Mail, o.Reminders.Push = o.Zone, o.Now, log, o.Mail, s.Push
+	s.Reminders = reminders.New(db, o.Reminders)
 	if o.Accounting != nil {
 		// The ledger's calendar is the club's: its clock reads in the zone.
 		s.ledgerLog = eventlog.New(o.Accounting, eventlog.Options{Now: o.Now, Render: o.EventPayload})
@@ -181,18 +189,30 @@ const (
 	// within this interval of its commit; a replay or a resend through
 	// this instance goes at once.
 	WebhookInterval = time.Second
+	// WebhookPurgeInterval is how often the outgoing webhooks' messages
+	// past the event log's retention are deleted, and the previous
+	// secrets whose overlap ended forgotten (webhooks.Service.PurgeJob).
+	WebhookPurgeInterval = time.Hour
+	// ReminderPlanInterval is how often the reminders' planner follows
+	// the event log (reminders.Service.PlannerJob): a booking made or
+	// moved has its reminders planned within this interval.
+	ReminderPlanInterval = 5 * time.Second
+	// ReminderSendInterval is how often the reminders' sender looks for
+	// due reminders (reminders.Service.SenderJob): a reminder goes within
+	// this interval of its time.
+	ReminderSendInterval = 30 * time.Second
 )
 
 // Jobs are the background jobs of the club's domains, for a supervisor to
 // run beside the front doors: the watch of the club's rules, the ticket
 // expiry, the push sender, the settling of the payment gateway's
 // notifications, the release of the bookings not paid in time, the event
-// log's purge, the outgoing webhooks' deliverer and, with a ledger, the ledger poster and the forwarder of
+// log's purge, the outgoing webhooks' deliverer and purge, the reminders' planner and sender and, with a ledger, the ledger poster and the forwarder of
 // the ledger's events.
 func (s *Services) Jobs() []clubhouse.Job {
 	jobs := []clubhouse.Job{s.Rules.WatchJob(), s.Expirer.Job(ExpiryInterval), s.Push.DeliveryJob(PushInterval),
 		s.Payments.SettleJob(SettleInterval), s.Bookings.UnpaidJob(UnpaidInterval), s.EventLog.PurgeJob(EventLogPurgeInterval),
-		s.Webhooks.DeliveryJob(WebhookInterval)}
+		s.Webhooks.DeliveryJob(WebhookInterval), s.Webhooks.PurgeJob(WebhookPurgeInterval), s.Reminders.PlannerJob(ReminderPlanInterval), s.Reminders.SenderJob(ReminderSendInterval)}
 	if s.Poster != nil {
 		jobs = append(jobs, s.Poster.Job(PosterInterval), s.EventLog.ForwardJob(s.ledgerLog, ForwardInterval))
 	}

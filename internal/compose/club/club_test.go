@@ -51,9 +51,9 @@ func TestServices_Jobs(t *testing.T) {
 		}
 		return out
 	}
-	assert.Equal(t, []string{"club_rules_watch", "ticket_expiry", "push_delivery", "gateway_events", "booking_payment_holds", "event_log_purge", "webhook_delivery"}, names(club.New(db.DB, club.Options{})))
+	assert.Equal(t, []string{"club_rules_watch", "ticket_expiry", "push_delivery", "gateway_events", "booking_payment_holds", "event_log_purge", "webhook_delivery", "webhook_purge", "reminder_planner", "reminder_sender"}, names(club.New(db.DB, club.Options{})))
 	acc, _ := dbtest.NewWith(t, migrations.Accounting())
-	assert.Equal(t, []string{"club_rules_watch", "ticket_expiry", "push_delivery", "gateway_events", "booking_payment_holds", "event_log_purge", "webhook_delivery", "ledger_poster", "event_log_forward"},
+	assert.Equal(t, []string{"club_rules_watch", "ticket_expiry", "push_delivery", "gateway_events", "booking_payment_holds", "event_log_purge", "webhook_delivery", "webhook_purge", "reminder_planner", "reminder_sender", "ledger_poster", "event_log_forward"},
 		names(club.New(db.DB, club.Options{Accounting: acc.DB})))
 }
 

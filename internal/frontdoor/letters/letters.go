@@ -129,6 +129,8 @@ func (c *Composer) Compose(ctx context.Context, n mail.Notice) (mail.Letter, err
 		return c.receipt(ctx, n)
 	case mail.KindWebhookDisabled:
 		return c.webhookDisabled(ctx, n)
+	case mail.KindBookingReminder:
+		return c.reminder(ctx, n)
 	}
 	return mail.Letter{}, fmt.Errorf("%w: this server has no words for a %s message", mail.ErrNoLetter, n.Kind)
 }
