@@ -36,7 +36,7 @@ func Render(name string, zone *time.Location, entries []Entry) (Document, error)
 	cal.SetMethod(ics.MethodPublish)
 	cal.SetName(clean(name))
 	cal.SetXWRTimezone(tzid)
-	cal.SetRefreshInterval(refresh, ics.WithValue(string(ics.ValueDataTypeDuration)))
+	cal.SetRefreshInterval(refresh)
 	cal.SetXPublishedTTL(refresh)
 	cal.AddVTimezone(vtimezone(zone, entries))
 	for _, e := range entries {

@@ -106,6 +106,7 @@ func TestRender_empty(t *testing.T) {
 	cal := icaltest.Parse(t, doc.Body)
 	assert.Empty(t, cal.Events)
 	assert.Equal(t, []string{"America/Bogota"}, cal.Timezones)
+	assert.Contains(t, string(doc.Body), "\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\n", "RFC 7986, its value type named once")
 }
 
 // FuzzRender: whatever the text of an entry, the document's lines are
