@@ -17,6 +17,16 @@ import (
 // cancelled, a ticket sale's receipt. Each reads its record as it is when
 // the message is sent; a record gone has nothing to send.
 
+// bookingOf reads the booking n tells of, as it is now; one gone has
+// nothing to send (mail.ErrNoLetter).
+func (c *Composer) bookingOf(ctx context.Context, n mail.Notice) (booking.Reservation, error) {
+	b, err := c.o.Services.Bookings.Get(ctx, asClub, n.Ref)
+	if errors.Is(err, booking.ErrBookingNotFound) {
+		return booking.Reservation{}, fmt.Errorf("%w: booking %d is gone", mail.ErrNoLetter, n.Ref)
+	}
+	return b, err
+}
+
 // booking is the letter of a booking confirmed, awaiting its payment
 // (until when, with a link to pay it in the app), cancelled, or released
 // because it was not paid in time: its court, day and hours, price and
@@ -24,10 +34,7 @@ import (
 // may cancel it.
 func (c *Composer) booking(ctx context.Context, n mail.Notice) (mail.Letter, error) {
 	s := c.o.Services
-	b, err := s.Bookings.Get(ctx, asClub, n.Ref)
-	if errors.Is(err, booking.ErrBookingNotFound) {
-		return mail.Letter{}, fmt.Errorf("%w: booking %d is gone", mail.ErrNoLetter, n.Ref)
-	}
+	b, err := c.bookingOf(ctx, n)
 	if err != nil {
 		return mail.Letter{}, err
 	}

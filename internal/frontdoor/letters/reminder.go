@@ -2,7 +2,6 @@ package letters
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -17,10 +16,7 @@ import (
 // has nothing to remind of.
 func (c *Composer) reminder(ctx context.Context, n mail.Notice) (mail.Letter, error) {
 	s := c.o.Services
-	b, err := s.Bookings.Get(ctx, asClub, n.Ref)
-	if errors.Is(err, booking.ErrBookingNotFound) {
-		return mail.Letter{}, fmt.Errorf("%w: booking %d is gone", mail.ErrNoLetter, n.Ref)
-	}
+	b, err := c.bookingOf(ctx, n)
 	if err != nil {
 		return mail.Letter{}, err
 	}
