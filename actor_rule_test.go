@@ -29,6 +29,8 @@ var servesAnyone = map[string]string{
 	"booking.Bookings.ReleaseUnpaid":       "the job that releases the bookings not paid in time",
 	"eventlog.Log.Purge":                   "the job that deletes the events past their retention",
 	"eventlog.Log.Forward":                 "the job that moves the ledger's events, recorded by its judged changes, into the club's log",
+	"eventlog.Log.End":                     "where each instance's realtime relay starts to follow the log: a place, no event",
+	"eventlog.Log.Relays":                  "each instance's realtime relay, which delivers each message only to the connections its audience names",
 	"payments.Service.Reconcile":           "a verified gateway event (Deliver), or a program acting for the gateway",
 	"payments.Service.EnrollmentsPaid":     "sums for the enrollments' domain, which has judged whose enrollments they are",
 	"payments.LedgerPoster.PostPending":    "a background job: it posts the outbox",

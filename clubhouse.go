@@ -5,11 +5,13 @@ package clubhouse
 
 import "strconv"
 
-// Publisher receives the domain messages of the services, each a topic
-// ("booking:changed", "payment:updated") and a payload that encodes as JSON,
-// once the change it tells of has committed. Publish must not block: a
-// relay queues or drops. A payload names who may receive it by
-// implementing Addressed; one that does not is for the staff (RoomPanel).
+// Publisher receives domain messages, each a topic ("booking:changed",
+// "payment:updated") and a payload that encodes as JSON. The services
+// publish a change's messages to an eventlog.Messages, which records them
+// in the change's transaction for the realtime relay; the relay is a
+// Publisher too, of messages published outside a log. Publish must not
+// block. A payload names who may receive it by implementing Addressed;
+// one that does not is for the staff (RoomPanel).
 type Publisher interface {
 	Publish(topic string, payload any)
 }
@@ -51,10 +53,3 @@ func AudienceOf(payload any) Audience {
 	}
 	return Audience{Rooms: []string{RoomPanel}}
 }
-
-// Discard is a Publisher that drops every message.
-var Discard Publisher = discard{}
-
-type discard struct{}
-
-func (discard) Publish(string, any) {}

@@ -15,16 +15,14 @@ func TestSetDefaults(t *testing.T) {
 	t.Parallel()
 	var zone *time.Location
 	var now func() time.Time
-	var events clubhouse.Publisher
-	clubhouse.SetDefaults(&zone, &now, &events)
+	clubhouse.SetDefaults(&zone, &now)
 	assert.Equal(t, time.UTC, zone)
 	assert.NotNil(t, now)
-	assert.Equal(t, clubhouse.Discard, events)
 
 	bogota := time.FixedZone("-05", -5*3600)
 	fixed := time.Date(2026, 3, 1, 10, 0, 0, 0, bogota)
 	zone, now = bogota, func() time.Time { return fixed }
-	clubhouse.SetDefaults(&zone, &now, nil)
+	clubhouse.SetDefaults(&zone, &now)
 	assert.Equal(t, bogota, zone)
 	assert.Equal(t, fixed, now())
 }

@@ -208,12 +208,14 @@ func (b *Bookings) ClientCreate(ctx context.Context, by clubhouse.Actor, in Book
 		if err := b.record(ctx, tx, b.change(by, ActionCreated), out); err != nil {
 			return err
 		}
-		return b.tell(ctx, tx, kind, out)
+		if err := b.tell(ctx, tx, kind, out); err != nil {
+			return err
+		}
+		return b.Announce(ctx, tx, Reserved(out))
 	})
 	if err != nil {
 		return Reservation{}, takenOnDeadlock(err)
 	}
-	b.Announce(Reserved(out))
 	return out, nil
 }
 

@@ -14,19 +14,19 @@ import (
 )
 
 // Options configure the booking services. The zero value is usable: UTC,
-// the system clock, no client logins, messages dropped.
+// the system clock, no client logins, no events nor messages.
 type Options struct {
-	Zone   *time.Location      // the club's time zone, of every wall time; nil: UTC
-	Now    func() time.Time    // the clock; nil: time.Now
-	Invite InviteFunc          // creates the login of a client created with an email; nil: refused
-	Events clubhouse.Publisher // receives booking:changed after each commit; nil: dropped
+	Zone   *time.Location   // the club's time zone, of every wall time; nil: UTC
+	Now    func() time.Time // the clock; nil: time.Now
+	Invite InviteFunc       // creates the login of a client created with an email; nil: refused
 	// Mail queues, in each booking's transaction, the message that tells
 	// its client it was made (Bookings.Create, ClientCreate,
 	// TrainerCreate) or cancelled (Cancel, CancelByRules, ClientCancel);
 	// nil: none. A series and a held booking send none.
 	Mail *mail.Outbox
 	// Log records, in each change's transaction, the change's event
-	// (EventCreated and the others); nil: none.
+	// (EventCreated and the others) and the realtime relay's messages
+	// (booking:changed, availability:updated); nil: none.
 	Log *eventlog.Log
 
 	// Pool is the pgx pool that db runs on, when db is
@@ -49,7 +49,7 @@ type Club struct {
 
 // New returns the booking services over db.
 func New(db *sqlx.DB, o Options) *Club {
-	clubhouse.SetDefaults(&o.Zone, &o.Now, &o.Events)
+	clubhouse.SetDefaults(&o.Zone, &o.Now)
 	if o.Invite == nil {
 		o.Invite = func(context.Context, *sqlx.Tx, string, *string) (int64, error) {
 			return 0, errNoInvite
@@ -57,7 +57,7 @@ func New(db *sqlx.DB, o Options) *Club {
 	}
 	tariffs := &Tariffs{db: db, now: o.Now}
 	rules := &ClubRules{db: db, pool: o.Pool, now: o.Now}
-	bookings := &Bookings{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, tariffs: tariffs, rules: rules, events: o.Events, mail: o.Mail, log: o.Log}
+	bookings := &Bookings{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, tariffs: tariffs, rules: rules, mail: o.Mail, log: o.Log}
 	return &Club{
 		Catalogs: newCatalogs(db),
 		Clients:  &Clients{db: db, invite: o.Invite},

@@ -27,7 +27,6 @@ type Bookings struct {
 	now     func() time.Time
 	tariffs *Tariffs
 	rules   *ClubRules
-	events  clubhouse.Publisher
 	mail    *mail.Outbox
 	log     *eventlog.Log
 	store   reservationStore
@@ -139,7 +138,7 @@ func (b *Bookings) insert(ctx context.Context, q sqldb.Queryer, by clubhouse.Act
 	if unlogged {
 		log = nil
 	}
-	out, err := b.store.insert(ctx, q, r, e, log)
+	out, err := b.store.insert(ctx, q, r, e, log, true)
 	if err != nil {
 		return Reservation{}, fmt.Errorf("create booking: %w", err)
 	}
@@ -179,7 +178,6 @@ func (b *Bookings) create(ctx context.Context, by clubhouse.Actor, r Reservation
 	if err != nil {
 		return Reservation{}, takenOnDeadlock(err)
 	}
-	b.Announce(Reserved(out))
 	return out, nil
 }
 
@@ -303,7 +301,6 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 		return Reservation{}, err
 	}
 	var out Reservation
-	var changes Changes
 	err = sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
 		r, err := b.store.get(ctx, tx, id, true)
 		if err != nil {
@@ -399,18 +396,17 @@ func (b *Bookings) update(ctx context.Context, by clubhouse.Actor, id int64, in 
 				return err
 			}
 		}
-		changes = Changes{}
+		changes := Changes{}
 		changes.changed(out, before.ClientUserID)
 		if out.Span() != before.Span() || out.CourtID != before.CourtID {
 			changes.held(before.CourtID, before.Span())
 			changes.held(out.CourtID, out.Span())
 		}
-		return nil
+		return b.Announce(ctx, tx, changes)
 	})
 	if err != nil {
 		return Reservation{}, fmt.Errorf("update booking: %w", takenOnDeadlock(err))
 	}
-	b.Announce(changes)
 	return out, nil
 }
 
@@ -437,7 +433,6 @@ func (b *Bookings) Delete(ctx context.Context, by clubhouse.Actor, id int64) err
 	if len(deleted) == 0 {
 		return ErrBookingNotFound
 	}
-	b.Announce(removed(deleted))
 	return nil
 }
 
@@ -450,7 +445,10 @@ func (b *Bookings) delete(ctx context.Context, by clubhouse.Actor, ids []int64) 
 		if deleted, err = b.store.delete(ctx, tx, ids, nil); err != nil {
 			return err
 		}
-		return b.recordDeleted(ctx, tx, by.Name(), deleted)
+		if err := b.recordDeleted(ctx, tx, by.Name(), deleted); err != nil {
+			return err
+		}
+		return b.Announce(ctx, tx, removed(deleted))
 	})
 	return deleted, err
 }
@@ -473,9 +471,7 @@ func (b *Bookings) DeleteMany(ctx context.Context, by clubhouse.Actor, ids []int
 	if err != nil {
 		return nil, fmt.Errorf("delete bookings: %w", err)
 	}
-	changes := removed(deleted)
-	b.Announce(changes)
-	return changes.IDs(), nil
+	return removed(deleted).IDs(), nil
 }
 
 // SpanInput is a court and a span of wall time to check or price.

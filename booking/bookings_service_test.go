@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/relaytest"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
@@ -46,7 +46,7 @@ type testClub struct {
 	db                   *sqldb.DB
 	fix                  *fixture.Club
 	b                    *booking.Bookings
-	events               *recorder
+	events               recorder
 	log                  *eventlog.Log
 	court, court2        int64
 	rental, long, class  int64
@@ -61,9 +61,10 @@ type testClub struct {
 func newTestClub(tb testing.TB) *testClub {
 	tb.Helper()
 	db := dbtest.New(tb)
-	c := &testClub{db: db, events: &recorder{}, courts: 2}
+	c := &testClub{db: db, courts: 2}
 	c.log = eventlog.New(db.DB, eventlog.Options{Render: logged})
-	c.b = booking.New(db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow }, Events: c.events, Log: c.log}).Bookings
+	c.events = recorder{relaytest.New(tb, c.log)}
+	c.b = booking.New(db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow }, Log: c.log}).Bookings
 	c.fix = fixture.New(tb, db.DB, fixture.Options{Zone: time.UTC, Start: clubNow.Format("2006-01-02 15:04")})
 	ctype := c.fix.CourtType("Padel").ID
 	c.court = c.fix.Court(ctype, "Court 1").ID
@@ -145,11 +146,9 @@ func (c *testClub) newCourt(tb testing.TB) int64 {
 	return c.fix.Court(court.CourtTypeID, fmt.Sprint("Court ", c.courts)).ID
 }
 
-// recorder is a clubhouse.Publisher that keeps every message.
-type recorder struct {
-	mu   sync.Mutex
-	msgs []published
-}
+// recorder reads the messages the booking services record in the test
+// club's event log (relaytest), as the realtime relay reads them.
+type recorder struct{ *relaytest.Recorder }
 
 // published is a message as a relay would deliver it: its topic, its
 // payload as JSON, and its audience.
@@ -159,19 +158,18 @@ type published struct {
 	Audience clubhouse.Audience
 }
 
-func (r *recorder) Publish(topic string, payload any) {
-	b, err := json.Marshal(payload)
-	if err != nil {
-		panic(err)
+// publishedOf returns ms as published.
+func publishedOf(ms []relaytest.Message) []published {
+	var out []published
+	for _, m := range ms {
+		out = append(out, published{Topic: m.Topic, JSON: m.Data, Audience: m.Audience()})
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.msgs = append(r.msgs, published{Topic: topic, JSON: string(b), Audience: clubhouse.AudienceOf(payload)})
+	return out
 }
 
-// take returns the ids of the staff's booking:changed messages published
+// take returns the ids of the staff's booking:changed messages recorded
 // since the last take, and forgets every message.
-func (r *recorder) take() []int64 {
+func (r recorder) take() []int64 {
 	var ids []int64
 	for _, m := range r.takeAll() {
 		if m.Topic != booking.TopicChanged || !slices.Contains(m.Audience.Rooms, clubhouse.RoomPanel) {
@@ -186,14 +184,8 @@ func (r *recorder) take() []int64 {
 	return ids
 }
 
-// takeAll returns every message published since the last take.
-func (r *recorder) takeAll() []published {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	msgs := r.msgs
-	r.msgs = nil
-	return msgs
-}
+// takeAll returns every message recorded since the last take.
+func (r recorder) takeAll() []published { return publishedOf(r.Take()) }
 
 // with returns v changed by edit.
 func with[T any](v T, edit func(*T)) T {

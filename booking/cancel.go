@@ -97,9 +97,8 @@ func (r Reservation) ClientMayCancel(now, before time.Time) bool {
 // by them as staff's when judged. e is the cancellation's history entry.
 func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, owner *int64, judged bool, e entry) (Reservation, error) {
 	var out Reservation
-	var changes Changes
 	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
-		changes = Changes{}
+		changes := Changes{}
 		r, err := b.store.get(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -146,12 +145,14 @@ func (b *Bookings) cancel(ctx context.Context, by clubhouse.Actor, id int64, own
 		if err := b.record(ctx, tx, e, out); err != nil {
 			return err
 		}
-		return b.tell(ctx, tx, mail.KindBookingCancelled, out)
+		if err := b.tell(ctx, tx, mail.KindBookingCancelled, out); err != nil {
+			return err
+		}
+		return b.Announce(ctx, tx, changes)
 	})
 	if err != nil {
 		return Reservation{}, fmt.Errorf("cancel booking: %w", err)
 	}
-	b.Announce(changes)
 	return out, nil
 }
 

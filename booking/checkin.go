@@ -76,9 +76,8 @@ func (b *Bookings) setMark(ctx context.Context, by clubhouse.Actor, id int64, m 
 		return Reservation{}, err
 	}
 	var out Reservation
-	var changes Changes
 	err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
-		changes = Changes{}
+		changes := Changes{}
 		r, err := b.store.get(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -110,11 +109,13 @@ func (b *Bookings) setMark(ctx context.Context, by clubhouse.Actor, id int64, m 
 		if out, err = b.store.get(ctx, tx, id, false); err != nil {
 			return err
 		}
-		return b.record(ctx, tx, e, out)
+		if err := b.record(ctx, tx, e, out); err != nil {
+			return err
+		}
+		return b.Announce(ctx, tx, changes)
 	})
 	if err != nil {
 		return Reservation{}, fmt.Errorf("%s: %w", m.name, err)
 	}
-	b.Announce(changes)
 	return out, nil
 }

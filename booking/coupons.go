@@ -127,13 +127,12 @@ func (d *Discounts) ApplyCoupon(ctx context.Context, by clubhouse.Actor, id int6
 		return BookingQuote{}, err
 	}
 	today := d.bookings.Now()
-	var changes Changes
 	err := sqldb.Transact(ctx, d.db, func(tx *sqlx.Tx) error {
 		r, err := d.bookings.store.getLive(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		changes = Changes{}
+		changes := Changes{}
 		changes.changed(r)
 		switch {
 		case r.ContractID != nil:
@@ -177,12 +176,14 @@ func (d *Discounts) ApplyCoupon(ctx context.Context, by clubhouse.Actor, id int6
 		if err != nil {
 			return err
 		}
-		return (historyStore{}).add(ctx, tx, id, d.bookings.change(by, ActionCoupon))
+		if err := (historyStore{}).add(ctx, tx, id, d.bookings.change(by, ActionCoupon)); err != nil {
+			return err
+		}
+		return d.bookings.Announce(ctx, tx, changes)
 	})
 	if err != nil {
 		return BookingQuote{}, fmt.Errorf("apply coupon: %w", err)
 	}
-	d.bookings.Announce(changes)
 	return d.bookings.Price(ctx, by, id)
 }
 
@@ -193,13 +194,12 @@ func (d *Discounts) RemoveCoupon(ctx context.Context, by clubhouse.Actor, id int
 	if err := by.RequirePanel(); err != nil {
 		return BookingQuote{}, err
 	}
-	var changes Changes
 	err := sqldb.Transact(ctx, d.db, func(tx *sqlx.Tx) error {
 		r, err := d.bookings.store.getLive(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		changes = Changes{}
+		changes := Changes{}
 		changes.changed(r)
 		if r.CouponID == nil {
 			return ErrNoCoupon
@@ -211,12 +211,14 @@ func (d *Discounts) RemoveCoupon(ctx context.Context, by clubhouse.Actor, id int
 		if err != nil {
 			return err
 		}
-		return (historyStore{}).add(ctx, tx, id, d.bookings.change(by, ActionCoupon))
+		if err := (historyStore{}).add(ctx, tx, id, d.bookings.change(by, ActionCoupon)); err != nil {
+			return err
+		}
+		return d.bookings.Announce(ctx, tx, changes)
 	})
 	if err != nil {
 		return BookingQuote{}, fmt.Errorf("remove coupon: %w", err)
 	}
-	d.bookings.Announce(changes)
 	return d.bookings.Price(ctx, by, id)
 }
 
@@ -229,13 +231,12 @@ func (d *Discounts) SetContract(ctx context.Context, by clubhouse.Actor, id int6
 	if err := by.RequirePanel(); err != nil {
 		return BookingQuote{}, err
 	}
-	var changes Changes
 	err := sqldb.Transact(ctx, d.db, func(tx *sqlx.Tx) error {
 		r, err := d.bookings.store.getLive(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		changes = Changes{}
+		changes := Changes{}
 		changes.changed(r)
 		if contractID != nil {
 			if r.CouponID != nil {
@@ -256,12 +257,14 @@ func (d *Discounts) SetContract(ctx context.Context, by clubhouse.Actor, id int6
 		if err != nil {
 			return err
 		}
-		return (historyStore{}).add(ctx, tx, id, d.bookings.change(by, ActionContract))
+		if err := (historyStore{}).add(ctx, tx, id, d.bookings.change(by, ActionContract)); err != nil {
+			return err
+		}
+		return d.bookings.Announce(ctx, tx, changes)
 	})
 	if err != nil {
 		return BookingQuote{}, fmt.Errorf("set contract: %w", err)
 	}
-	d.bookings.Announce(changes)
 	return d.bookings.Price(ctx, by, id)
 }
 

@@ -43,18 +43,21 @@
 //
 // # Messages
 //
-// After each commit that changes bookings, Options.Events receives
-// booking:changed (TopicChanged, a Changed naming the bookings) for the
-// staff room and each booking's owner, the login of its client (one
-// message when the bookings share their owner; else the staff's naming
-// them all and one per owner naming only theirs), and availability:updated
+// Each transaction that changes bookings records, with a log
+// (Options.Log), the realtime relay's messages: booking:changed
+// (TopicChanged, a Changed naming the bookings) for the staff room and
+// each booking's owner, the login of its client (one message when the
+// bookings share their owner; else the staff's naming them all and one
+// per owner naming only theirs), and availability:updated
 // (TopicAvailability, an AvailabilityChanged) once per court and date
 // whose booked time changed (a booking made, moved, cancelled or deleted;
 // a move tells of the old and the new court and date), for the staff and
-// everyone signed in. A write refused or rolled back publishes nothing.
-// The services collect the changes (Changes) in their transaction; another
-// domain that books in its own (Reserve, Release, CancelHeld) announces
-// them after its commit (Announce).
+// everyone signed in. The relay sends them once the change commits: a
+// write refused or rolled back sends nothing. The services collect the
+// changes (Changes) in their transaction and record them before it
+// commits; another domain that books in its own (Reserve, Release,
+// CancelHeld) records them in it too (Announce). A booking made in one
+// statement writes its messages in it, with its event.
 //
 // # Using it from another program
 //

@@ -5,10 +5,12 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 )
 
-// The domain messages of bookings, published after each commit that
-// changes bookings (see Changes). Pure: no database, no clock.
+// The domain messages of bookings, recorded in the event log by each
+// transaction that changes bookings (see Changes), which the realtime
+// relay sends once it commits. Pure: no database, no clock.
 
 // Topics of the domain messages of bookings.
 const (
@@ -65,10 +67,11 @@ func (AvailabilityChanged) Audience() clubhouse.Audience {
 // Changes are what one transaction did to bookings: the bookings it made,
 // changed or removed, each with its owners (the logins of its client
 // before and after), and the courts and dates whose booked time changed.
-// The services collect them inside the transaction and publish them once
-// it commits (Publish); another domain that books in its own transaction
-// gets them from Reserved, Release and CancelHeld, and hands them to
-// Bookings.Announce after its commit. The zero value is no change.
+// The services collect them inside the transaction and record their
+// messages (Publish, Bookings.Announce) before it commits; another domain
+// that books in its own transaction gets them from Reserved, Release and
+// CancelHeld, and hands them to Bookings.Announce in that transaction. The
+// zero value is no change.
 type Changes struct {
 	bookings []touched
 	days     []AvailabilityChanged
@@ -235,4 +238,22 @@ func ownerIDs(ids ...*int64) []int64 {
 		}
 	}
 	return out
+}
+
+// relayCreated adds to ev, the event of the booking r that one statement
+// inserts (reservationStore.insert), the messages that Reserved tells of
+// it: the statement decides the booking's id (ins.id) and its owner, the
+// login of its client ($2), so both are filled in from its rows.
+func relayCreated(ev *eventlog.Encoded, r Reservation) error {
+	err := ev.Relay(eventlog.Message{Topic: TopicChanged, Payload: Changed{}}, eventlog.Decided{Name: "ids", SQL: "ARRAY[ins.id]"},
+		eventlog.Decided{Name: "users", SQL: "(SELECT array_remove(ARRAY[user_id], NULL) FROM clients WHERE id = $2::bigint)"})
+	if err != nil {
+		return err
+	}
+	for _, d := range Reserved(r).days {
+		if err := ev.Relay(eventlog.Message{Topic: TopicAvailability, Payload: d}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/eventlog"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/relaytest"
 )
 
 // staffOnly, staffAnd and ownerOnly are the audiences of booking:changed.
@@ -117,9 +119,13 @@ func TestChanges_Publish(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			rec := &recorder{}
-			tt.changes().Publish(rec)
-			assert.Equal(t, tt.want, rec.takeAll())
+			var ms eventlog.Messages
+			tt.changes().Publish(&ms)
+			var got []relaytest.Message
+			for _, m := range ms {
+				got = append(got, relaytest.Of(m.Topic, m.Payload))
+			}
+			assert.Equal(t, tt.want, publishedOf(got))
 		})
 	}
 }
@@ -132,7 +138,7 @@ func TestChanges_Publish(t *testing.T) {
 func TestBookings_messages(t *testing.T) {
 	t.Parallel()
 	c := newTestClub(t)
-	club := booking.New(c.db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow }, Events: c.events})
+	club := booking.New(c.db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow }, Log: c.log})
 	ctx := t.Context()
 	ana, bob := c.ana.UserID, c.bob.UserID
 	tests := []struct {

@@ -94,9 +94,9 @@ func (b *Bookings) ReleaseUnpaid(ctx context.Context) (int, error) {
 	total := 0
 	for {
 		var released int
-		var changes Changes
 		err := sqldb.Transact(ctx, b.db, func(tx *sqlx.Tx) error {
-			released, changes = 0, Changes{}
+			released = 0
+			changes := Changes{}
 			e := entry{at: b.now(), by: ReleasedBy, action: ActionCancelled}
 			why := ReasonNotPaid
 			e.reason = &why
@@ -124,12 +124,11 @@ func (b *Bookings) ReleaseUnpaid(ctx context.Context) (int, error) {
 				}
 				released++
 			}
-			return nil
+			return b.Announce(ctx, tx, changes)
 		})
 		if err != nil {
 			return total, fmt.Errorf("release unpaid bookings: %w", err)
 		}
-		b.Announce(changes)
 		total += released
 		if released < releaseBatch {
 			return total, nil

@@ -34,7 +34,7 @@ func newHoldClub(t *testing.T) *holdClub {
 	c := newTestClub(t)
 	outbox := mail.NewOutbox(c.db.DB, nil)
 	at := func(d time.Duration) *booking.Club {
-		return booking.New(c.db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow.Add(d) }, Events: c.events,
+		return booking.New(c.db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow.Add(d) },
 			Mail: outbox, Log: c.log})
 	}
 	now := at(0)

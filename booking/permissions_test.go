@@ -116,7 +116,7 @@ var (
 func TestPermissions_moved(t *testing.T) {
 	t.Parallel()
 	c := newTestClub(t)
-	club := booking.New(c.db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow }, Events: c.events})
+	club := booking.New(c.db.DB, booking.Options{Zone: time.UTC, Now: func() time.Time { return clubNow }, Log: c.log})
 	ctx := t.Context()
 	r := c.book(t, c.court, c.anaClient, "2026-03-20 10:00", "2026-03-20 11:00")
 	coupon, err := club.Discounts.CreateCoupon(ctx, desk, booking.DiscountInput{Code: clubhouse.Some("TEN"), Kind: clubhouse.Some(booking.KindPercent),

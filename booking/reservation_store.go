@@ -143,11 +143,12 @@ func (reservationStore) typeOf(ctx context.Context, q sqldb.Queryer, typeID int6
 // exactly as the Wall of each end. The same statement writes e, the
 // booking's entry "created" in its history (see History), and with a log
 // its event (EventCreated, with what the database decides merged into the
-// payload: decided), so that the booking, its entry and its event commit
-// together even outside a transaction. It runs through sqldb.QueryRow, on
+// payload: decided), and when announce is set its realtime messages
+// (relayCreated), so that the booking, its entry, its event and its
+// messages commit together even outside a transaction. It runs through sqldb.QueryRow, on
 // the pgx pool directly when q is one. Errors: ErrCourtTaken, ErrHeldType,
 // invalid references.
-func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservation, e entry, log *eventlog.Log) (Reservation, error) {
+func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservation, e entry, log *eventlog.Log, announce bool) (Reservation, error) {
 	out := Reservation{OperatorID: r.OperatorID, ClientID: r.ClientID, CourtID: r.CourtID, ReservationTypeID: r.ReservationTypeID,
 		Checking: Wall(r.Checking), Checkout: Wall(r.Checkout), Notes: r.Notes, SeriesID: r.SeriesID,
 		RulesOverriddenBy: r.RulesOverriddenBy, RulesOverriddenAt: r.RulesOverriddenAt, HeldBy: r.HeldBy, HolderID: r.HolderID}
@@ -161,6 +162,11 @@ func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservati
 	ev, err := log.Encode(eventlog.Entry{Type: EventCreated, Actor: e.by, Payload: out}, decided...)
 	if err != nil {
 		return Reservation{}, err
+	}
+	if ev != nil && announce {
+		if err := relayCreated(ev, out); err != nil {
+			return Reservation{}, err
+		}
 	}
 	var record string
 	if ev != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 )
 
 // Reservations that another domain holds (a class's sessions, an event)
@@ -96,7 +97,7 @@ func (b *Bookings) Reserve(ctx context.Context, tx *sqlx.Tx, by clubhouse.Actor,
 		r.Checking, r.Checkout = s.Start, s.End
 		// ON CONFLICT DO NOTHING: a taken span does not abort tx, so that
 		// every taken date can be named.
-		got, err := b.store.insert(ctx, tx, r, e, b.log)
+		got, err := b.store.insert(ctx, tx, r, e, b.log, false)
 		if errors.Is(err, ErrCourtTaken) {
 			taken = append(taken, Skipped{Span: s, Reason: ErrCourtTaken.Code})
 			continue
@@ -203,8 +204,13 @@ func (b *Bookings) Unhold(ctx context.Context, tx *sqlx.Tx, h Hold, ids []int64)
 	return nil
 }
 
-// Announce publishes the messages of changes (see Changes.Publish), which
-// a committed transaction made: every use case of Bookings calls it after
-// its commit, and another domain after the commit of its own transaction
-// in which it called Reserve, Release or CancelHeld.
-func (b *Bookings) Announce(changes Changes) { changes.Publish(b.events) }
+// Announce records on tx the realtime relay's messages of changes (see
+// Changes.Publish), which tx made, in the log (eventlog.Log.Announce): the
+// relay sends them once tx commits. Every use case of Bookings calls it in
+// its transaction, and another domain in its own transaction in which it
+// called Reserve, Release or CancelHeld. Without a log it records nothing.
+func (b *Bookings) Announce(ctx context.Context, tx *sqlx.Tx, changes Changes) error {
+	var msgs eventlog.Messages
+	changes.Publish(&msgs)
+	return b.log.Announce(ctx, tx, msgs...)
+}

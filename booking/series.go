@@ -304,7 +304,7 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 			}
 			occ.Checking, occ.Checkout = s.Start, s.End
 			// ON CONFLICT DO NOTHING: a taken slot does not abort the transaction.
-			got, err := b.store.insert(ctx, tx, occ, created, b.log)
+			got, err := b.store.insert(ctx, tx, occ, created, b.log, false)
 			if errors.Is(err, ErrCourtTaken) {
 				out.Skipped = append(out.Skipped, Skipped{Span: s, Reason: ErrCourtTaken.Code})
 				continue
@@ -326,12 +326,11 @@ func (b *Bookings) CreateSeries(ctx context.Context, by clubhouse.Actor, in Seri
 		if len(out.Skipped) > 0 && !in.SkipConflicts {
 			return seriesTaken(out.Skipped, "nothing was booked. Send skip_conflicts to book the free dates.")
 		}
-		return nil
+		return b.Announce(ctx, tx, Reserved(out.Created...))
 	})
 	if err != nil {
 		return SeriesResult{}, fmt.Errorf("create series: %w", takenOnDeadlock(err))
 	}
-	b.Announce(Reserved(out.Created...))
 	return out, nil
 }
 
@@ -389,11 +388,13 @@ func (b *Bookings) DeleteSeries(ctx context.Context, by clubhouse.Actor, id int6
 		if err := b.recordDeleted(ctx, tx, by.Name(), deleted); err != nil {
 			return err
 		}
+		if err := b.Announce(ctx, tx, changes); err != nil {
+			return err
+		}
 		return store.deleteIfEmpty(ctx, tx, id)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("delete series: %w", err)
 	}
-	b.Announce(changes)
 	return changes.IDs(), nil
 }

@@ -51,7 +51,6 @@ func (b *Bookings) TrainerCreate(ctx context.Context, by clubhouse.Actor, in Boo
 	if err != nil {
 		return Reservation{}, fmt.Errorf("trainer booking: %w", takenOnDeadlock(err))
 	}
-	b.Announce(Reserved(out))
 	return out, nil
 }
 

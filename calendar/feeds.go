@@ -41,7 +41,7 @@ type Feeds struct {
 
 // New returns the feeds over db, the club's main database.
 func New(db *sqlx.DB, o Options) *Feeds {
-	clubhouse.SetDefaults(&o.Zone, &o.Now, nil)
+	clubhouse.SetDefaults(&o.Zone, &o.Now)
 	if len(o.Key) == 0 {
 		o.Key = make([]byte, 32)
 		_, _ = rand.Read(o.Key) // never fails (crypto/rand)

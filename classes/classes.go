@@ -27,7 +27,6 @@ type Classes struct {
 	db          *sqlx.DB
 	zone        *time.Location
 	now         func() time.Time
-	events      clubhouse.Publisher
 	bookings    *booking.Bookings
 	store       classStore
 	enrollments *enrollmentStore
@@ -112,7 +111,6 @@ func (s *Classes) Create(ctx context.Context, by clubhouse.Actor, in ClassInput)
 		return Class{}, err
 	}
 	var out Class
-	var booked booking.Changes
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		if err := s.checkRefs(ctx, tx, &c, true, true); err != nil {
 			return err
@@ -122,16 +120,18 @@ func (s *Classes) Create(ctx context.Context, by clubhouse.Actor, in ClassInput)
 			return err
 		}
 		c.ID = id
-		if booked, err = s.book(ctx, tx, by, c, c.dates(), in.OverrideRules); err != nil {
+		booked, err := s.book(ctx, tx, by, c, c.dates(), in.OverrideRules)
+		if err != nil {
 			return err
 		}
-		out, err = s.store.get(ctx, tx, id, false)
-		return err
+		if out, err = s.store.get(ctx, tx, id, false); err != nil {
+			return err
+		}
+		return s.bookings.Announce(ctx, tx, booked)
 	})
 	if err != nil {
 		return Class{}, fmt.Errorf("create class: %w", err)
 	}
-	s.bookings.Announce(booked)
 	return out, nil
 }
 
@@ -156,10 +156,9 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 		in.UserID = clubhouse.Optional[int64]{}
 	}
 	var out Class
-	var changed booking.Changes
-	var promoted []Enrollment
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		changed, promoted = booking.Changes{}, nil
+		var changed booking.Changes
+		var promoted []Enrollment
 		c, err := s.owned(ctx, tx, trainer, id)
 		if err != nil {
 			return err
@@ -194,16 +193,20 @@ func (s *Classes) Update(ctx context.Context, by clubhouse.Actor, id int64, in C
 				return err
 			}
 		}
-		out, err = s.store.get(ctx, tx, id, false)
-		return err
+		if out, err = s.store.get(ctx, tx, id, false); err != nil {
+			return err
+		}
+		if err := s.bookings.Announce(ctx, tx, changed); err != nil {
+			return err
+		}
+		var msgs []eventlog.Message
+		for _, e := range promoted {
+			msgs = append(msgs, relay(TopicEnrollment, e), relay(TopicPromoted, e))
+		}
+		return s.log.Announce(ctx, tx, msgs...)
 	})
 	if err != nil {
 		return Class{}, fmt.Errorf("update class: %w", err)
-	}
-	s.bookings.Announce(changed)
-	for _, e := range promoted {
-		s.events.Publish(TopicEnrollment, message(e))
-		s.events.Publish(TopicPromoted, message(e))
 	}
 	return out, nil
 }
@@ -336,14 +339,13 @@ func (s *Classes) end(ctx context.Context, by clubhouse.Actor, id int64, status 
 		return Class{}, err
 	}
 	var out Class
-	var freed booking.Changes
-	var students []int64
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		c, err := s.owned(ctx, tx, trainer, id)
 		if err != nil {
 			return err
 		}
-		if students, err = s.enrollments.enrolledUsers(ctx, tx, id); err != nil {
+		students, err := s.enrollments.enrolledUsers(ctx, tx, id)
+		if err != nil {
 			return err
 		}
 		if c.Status != StatusScheduled {
@@ -354,7 +356,8 @@ func (s *Classes) end(ctx context.Context, by clubhouse.Actor, id int64, status 
 			return ErrClassNotStarted.Withf("A class is completed once its first session has started; this one starts at %s. Cancel it instead.",
 				c.FirstStart().Format("2006-01-02 15:04"))
 		}
-		if freed, err = s.release(ctx, tx, by, id, c.future(now)); err != nil {
+		freed, err := s.release(ctx, tx, by, id, c.future(now))
+		if err != nil {
 			return err
 		}
 		if status == StatusCancelled {
@@ -372,16 +375,22 @@ func (s *Classes) end(ctx context.Context, by clubhouse.Actor, id int64, status 
 		if out, err = s.store.get(ctx, tx, id, false); err != nil {
 			return err
 		}
-		return s.log.Record(ctx, tx, eventlog.Entries(endedEvent(status), by.Name(), out)...)
+		if err := s.log.Record(ctx, tx, eventlog.Entries(endedEvent(status), by.Name(), out)...); err != nil {
+			return err
+		}
+		if err := s.bookings.Announce(ctx, tx, freed); err != nil {
+			return err
+		}
+		var msgs []eventlog.Message
+		if status == StatusCancelled {
+			for _, m := range cancelled(out, students) {
+				msgs = append(msgs, eventlog.Message{Topic: TopicClassCancelled, Payload: m})
+			}
+		}
+		return s.log.Announce(ctx, tx, msgs...)
 	})
 	if err != nil {
 		return Class{}, fmt.Errorf("%s class: %w", strings.TrimSuffix(status, "led"), err)
-	}
-	s.bookings.Announce(freed)
-	if status == StatusCancelled {
-		for _, m := range cancelled(out, students) {
-			s.events.Publish(TopicClassCancelled, m)
-		}
 	}
 	return out, nil
 }
@@ -398,7 +407,6 @@ func (s *Classes) Delete(ctx context.Context, by clubhouse.Actor, id int64) erro
 	if err != nil {
 		return err
 	}
-	var freed booking.Changes
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		c, err := s.owned(ctx, tx, trainer, id)
 		if err != nil {
@@ -412,18 +420,21 @@ func (s *Classes) Delete(ctx context.Context, by clubhouse.Actor, id int64) erro
 			return clubhouse.ErrInUse.Withf("The class has enrollments (%s); cancel it instead, which keeps them.", idList(enrolled))
 		}
 		now := s.wallNow()
-		if freed, err = s.release(ctx, tx, by, id, c.future(now)); err != nil {
+		freed, err := s.release(ctx, tx, by, id, c.future(now))
+		if err != nil {
 			return err
 		}
 		if err := s.store.delete(ctx, tx, id); err != nil {
 			return err
 		}
-		return s.bookings.Unhold(ctx, tx, hold(id), c.past(now))
+		if err := s.bookings.Unhold(ctx, tx, hold(id), c.past(now)); err != nil {
+			return err
+		}
+		return s.bookings.Announce(ctx, tx, freed)
 	})
 	if err != nil {
 		return fmt.Errorf("delete class: %w", err)
 	}
-	s.bookings.Announce(freed)
 	return nil
 }
 

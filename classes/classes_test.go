@@ -240,7 +240,7 @@ func TestClasses_Update(t *testing.T) {
 	_, err = a.Tariffs.Update(ctx, a.desk, a.clinicTariff, classes.TariffInput{SinglePrice: money("30000")})
 	require.NoError(t, err)
 	title := func(s string) classes.ClassInput { return classes.ClassInput{Title: clubhouse.Some(s)} }
-	a.events.take()
+	a.events.Take()
 
 	for _, tc := range []struct {
 		name  string
@@ -298,9 +298,9 @@ func TestClasses_Update(t *testing.T) {
 					assert.Equal(t, classes.EnrollmentPending, a.enrollment(t, w.ID).Status, "promoted")
 				}
 				var promoted []string
-				for _, m := range a.events.take() {
+				for _, m := range a.events.Take() {
 					if m.Topic == classes.TopicPromoted {
-						promoted = append(promoted, m.JSON)
+						promoted = append(promoted, m.Data)
 					}
 				}
 				assert.Len(t, promoted, 2, "each promoted client is told")
@@ -383,9 +383,9 @@ func TestClasses_Cancel(t *testing.T) {
 			a.get(t, &n, `SELECT count(*) FROM reservations WHERE id = ANY($1)`, held(before))
 			assert.Zero(t, n)
 			var told []clubhouse.Audience
-			for _, m := range a.events.take() {
+			for _, m := range a.events.Take() {
 				if m.Topic == classes.TopicClassCancelled {
-					told = append(told, m.Audience)
+					told = append(told, m.Audience())
 				}
 			}
 			assert.Contains(t, told, clubhouse.Audience{Users: []int64{ana.by.UserID}})

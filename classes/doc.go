@@ -11,15 +11,19 @@
 //
 // # Messages
 //
-// After each commit, Options.Events receives the messages of classes
-// (messages.go): enrollment:changed and enrollment:promoted
-// (EnrollmentChanged) for the staff room, the class's trainer room
-// (clubhouse.TrainerRoom) and the enrolled client; class:cancelled
-// (ClassCancelled), one copy naming every student for the staff and the
-// trainer and one per student naming only them. The sessions' bookings are
-// announced as any booking (booking:changed for the staff,
-// availability:updated per court and date), and an enrollment's claims as
-// payments (payment:updated).
+// Each change records its realtime messages (messages.go) in its own
+// transaction, in Options.Log, which the realtime relay follows: they are
+// sent once the change commits, and never when it rolls back.
+// enrollment:changed and enrollment:promoted (EnrollmentChanged) go to the
+// staff room, the class's trainer room (clubhouse.TrainerRoom) and the
+// enrolled client; class:cancelled (ClassCancelled), one copy naming every
+// student to the staff and the trainer and one per student naming only
+// them. The sessions' bookings are announced as any booking
+// (booking:changed for the staff, availability:updated per court and
+// date, booking.Bookings.Announce), and an enrollment's claims as payments
+// (payment:updated, payments.Service.Announce), in the same transaction. A
+// client's enrollment without claims, made in one statement, writes its
+// message with its event in that statement.
 //
 // # Using it from another program
 //

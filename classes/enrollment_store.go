@@ -325,6 +325,19 @@ var enrollmentDecided = []eventlog.Decided{{Name: "id", SQL: "made.id"}, {Name: 
 		'first_name', cl.first_name, 'last_name', cl.last_name, 'phone', cl.phone, 'email_verified', cl.email_verified,
 		'created_at', cl.created_at)`}}
 
+// enrollmentRelayed is what the statement that enrolls decides of the
+// enrollment's message enrollment:changed (EnrollmentChanged), from its
+// rows as for enrollmentDecided: the enrollment's id and status, and the
+// rooms of its audience, the staff's and the class's trainer's
+// (EnrollmentChanged.Audience); the client, whom it is for, is the login
+// the statement enrolls. A message's data begins with its decided members,
+// in their order, then has the payload's others: the class, between the id
+// and the status in the payload's JSON, is decided too, so that the data
+// reads as message encodes the enrollment the statement answers.
+var enrollmentRelayed = []eventlog.Decided{{Name: "id", SQL: "made.id"}, {Name: "class_id", SQL: "made.class_id"},
+	{Name: "status", SQL: "made.status"},
+	{Name: "rooms", SQL: "array_remove(ARRAY['" + clubhouse.RoomPanel + "', '" + clubhouse.RoomTrainer + ":' || c.user_id], NULL)"}}
+
 // enrolledNow reads enrollNowQuery's answer from row, as enrollNow returns
 // it.
 func enrolledNow(row sqldb.Row) (e Enrollment, client, open bool, err error) {

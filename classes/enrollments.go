@@ -27,7 +27,6 @@ type Enrollments struct {
 	direct   *sqldb.DB // db, with the pgx pool it runs on for the client's enrollment
 	zone     *time.Location
 	now      func() time.Time
-	events   clubhouse.Publisher
 	clients  *booking.Clients
 	payments *payments.Service
 	mail     *mail.Outbox
@@ -83,14 +82,11 @@ func (s *Enrollments) Add(ctx context.Context, by clubhouse.Actor, classID, clie
 
 func (s *Enrollments) enroll(ctx context.Context, by clubhouse.Actor, trainer, classID, clientID int64, claims []payments.Input) (Enrollment, error) {
 	var out Enrollment
-	var msg EnrollmentChanged
-	var paid []payments.Payment
 	var creator *int64
 	if by.UserID != 0 {
 		creator = &by.UserID
 	}
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		paid = nil
 		c, err := s.store.class(ctx, tx, classID, s.wallNow())
 		if err != nil {
 			return err
@@ -115,7 +111,8 @@ func (s *Enrollments) enroll(ctx context.Context, by clubhouse.Actor, trainer, c
 		if err != nil {
 			return err
 		}
-		msg = EnrollmentChanged{ID: id, ClassID: classID, Status: status, UserID: user, TrainerID: c.Trainer}
+		msg := EnrollmentChanged{ID: id, ClassID: classID, Status: status, UserID: user, TrainerID: c.Trainer}
+		var paid []payments.Payment
 		if len(claims) > 0 {
 			e, err := s.store.get(ctx, tx, id)
 			if err != nil {
@@ -130,20 +127,25 @@ func (s *Enrollments) enroll(ctx context.Context, by clubhouse.Actor, trainer, c
 		if out, err = s.store.get(ctx, tx, id); err != nil {
 			return err
 		}
-		return s.log.Record(ctx, tx, eventlog.Entries(EventEnrollmentCreated, by.Name(), out)...)
+		if err := s.log.Record(ctx, tx, eventlog.Entries(EventEnrollmentCreated, by.Name(), out)...); err != nil {
+			return err
+		}
+		if err := s.payments.Announce(ctx, tx, paid...); err != nil {
+			return err
+		}
+		return s.log.Announce(ctx, tx, eventlog.Message{Topic: TopicEnrollment, Payload: msg})
 	})
 	if err != nil {
 		return Enrollment{}, fmt.Errorf("enroll: %w", err)
 	}
-	s.payments.Announce(paid...)
-	s.events.Publish(TopicEnrollment, msg)
 	return out, nil
 }
 
 // enrollNow enrolls by's client without claims: the common case, one
 // statement that holds the class's row only while it runs. With a log,
-// the statement writes the enrollment's event too (enrollLogged), unless
-// ctx carries commit hooks, which run in a transaction of database/sql's.
+// the statement writes the enrollment's event and its message too
+// (enrollLogged), unless ctx carries commit hooks, which run in a
+// transaction of database/sql's that records both.
 func (s *Enrollments) enrollNow(ctx context.Context, by clubhouse.Actor, classID int64) (Enrollment, error) {
 	var e Enrollment
 	enroll := func(q sqldb.Queryer) error {
@@ -161,7 +163,10 @@ func (s *Enrollments) enrollNow(ctx context.Context, by clubhouse.Actor, classID
 			if err := enroll(tx); err != nil {
 				return err
 			}
-			return s.log.Record(ctx, tx, eventlog.Entries(EventEnrollmentCreated, by.Name(), e)...)
+			if err := s.log.Record(ctx, tx, eventlog.Entries(EventEnrollmentCreated, by.Name(), e)...); err != nil {
+				return err
+			}
+			return s.log.Announce(ctx, tx, relay(TopicEnrollment, e))
 		})
 	default:
 		e, err = s.enrollLogged(ctx, by, classID)
@@ -169,18 +174,24 @@ func (s *Enrollments) enrollNow(ctx context.Context, by clubhouse.Actor, classID
 	if err != nil {
 		return Enrollment{}, fmt.Errorf("enroll: %w", err)
 	}
-	s.announce(TopicEnrollment, e)
 	return e, nil
 }
 
-// enrollLogged is enrollNow with a log: the event's payload is rendered
-// from what is known before (the class), the statement that enrolls fills
-// in the rest (enrollmentDecided) and writes it, holding the class's lock
-// only while it runs.
+// enrollLogged is enrollNow with a log: the event's payload and the
+// message's are rendered from what is known before (the class, the client's
+// login), the statement that enrolls fills in the rest (enrollmentDecided,
+// enrollmentRelayed) and writes them, holding the class's lock only while
+// it runs.
 func (s *Enrollments) enrollLogged(ctx context.Context, by clubhouse.Actor, classID int64) (Enrollment, error) {
 	ev, err := s.log.Encode(eventlog.Entry{Type: EventEnrollmentCreated, Actor: by.Name(), Payload: Enrollment{ClassID: classID}},
 		enrollmentDecided...)
 	if err != nil {
+		return Enrollment{}, err
+	}
+	// The client is the one whose login by is (enrollNowQuery), whom the
+	// message is for.
+	m := eventlog.Message{Topic: TopicEnrollment, Payload: EnrollmentChanged{ClassID: classID, UserID: &by.UserID}}
+	if err := ev.Relay(m, enrollmentRelayed...); err != nil {
 		return Enrollment{}, err
 	}
 	e, client, open, err := s.store.enrollNowLogged(ctx, s.direct, classID, by.UserID, s.wallNow(), ev)
@@ -384,20 +395,18 @@ func (s *Enrollments) moveAs(ctx context.Context, by clubhouse.Actor, trainer, c
 			}
 		}
 		if promoted.ID == 0 {
-			return nil
+			return s.log.Announce(ctx, tx, relay(TopicEnrollment, out))
 		}
 		if err := s.log.Record(ctx, tx, eventlog.Entries(EventEnrollmentPromoted, by.Name(), promoted)...); err != nil {
 			return err
 		}
-		return tell(ctx, tx, s.mail, mail.KindWaitlistPromoted, promoted)
+		if err := tell(ctx, tx, s.mail, mail.KindWaitlistPromoted, promoted); err != nil {
+			return err
+		}
+		return s.log.Announce(ctx, tx, relay(TopicEnrollment, out), relay(TopicEnrollment, promoted), relay(TopicPromoted, promoted))
 	})
 	if err != nil {
 		return Enrollment{}, fmt.Errorf("%s enrollment: %w", to, err)
-	}
-	s.announce(TopicEnrollment, out)
-	if promoted.ID != 0 {
-		s.announce(TopicEnrollment, promoted)
-		s.announce(TopicPromoted, promoted)
 	}
 	return out, nil
 }
@@ -430,10 +439,10 @@ func tell(ctx context.Context, tx *sqlx.Tx, outbox *mail.Outbox, kind mail.Kind,
 	return nil
 }
 
-// announce publishes the message of e on topic, once the transaction that
-// changed e has committed.
-func (s *Enrollments) announce(topic string, e Enrollment) {
-	s.events.Publish(topic, message(e))
+// relay is the message of e on topic, which the transaction that changed
+// e records (eventlog.Log.Announce).
+func relay(topic string, e Enrollment) eventlog.Message {
+	return eventlog.Message{Topic: topic, Payload: message(e)}
 }
 
 // MarkAttendance marks the attendance of the enrollment with id at the
@@ -477,13 +486,14 @@ func (s *Enrollments) MarkAttendance(ctx context.Context, by clubhouse.Actor, id
 		if err := s.store.mark(ctx, tx, id, date, status, marker); err != nil {
 			return err
 		}
-		out, err = s.store.get(ctx, tx, id)
-		return err
+		if out, err = s.store.get(ctx, tx, id); err != nil {
+			return err
+		}
+		return s.log.Announce(ctx, tx, relay(TopicEnrollment, out))
 	})
 	if err != nil {
 		return Enrollment{}, fmt.Errorf("mark attendance: %w", err)
 	}
-	s.announce(TopicEnrollment, out)
 	rows, err := s.withPaid(ctx, []Enrollment{out}, nil)
 	if err != nil {
 		return Enrollment{}, err

@@ -45,9 +45,9 @@ func (a *academy) promotedWith(t *testing.T, id int64, freed time.Time) {
 	assert.Nil(t, p.WaitlistPosition)
 	assert.True(t, freed.Equal(p.UpdatedAt), "in the transaction that freed the place: %s, %s", freed, p.UpdatedAt)
 	var told []int64
-	for _, m := range a.events.take() {
+	for _, m := range a.events.Take() {
 		if m.Topic == classes.TopicPromoted {
-			told = append(told, m.Audience.Users...)
+			told = append(told, m.Users...)
 		}
 	}
 	assert.Equal(t, []int64{*p.UserID}, told, "the promoted client is told")
@@ -57,8 +57,8 @@ func (a *academy) promotedWith(t *testing.T, id int64, freed time.Time) {
 // messages were taken.
 func (a *academy) nonePromoted(t *testing.T) {
 	t.Helper()
-	for _, m := range a.events.take() {
-		assert.NotEqual(t, classes.TopicPromoted, m.Topic, "no one is promoted: %s", m.JSON)
+	for _, m := range a.events.Take() {
+		assert.NotEqual(t, classes.TopicPromoted, m.Topic, "no one is promoted: %s", m.Data)
 	}
 }
 
@@ -325,7 +325,7 @@ func newMoves(t *testing.T) moves {
 			require.NoError(t, err)
 		}
 	}
-	a.events.take()
+	a.events.Take()
 	return m
 }
 
@@ -335,7 +335,7 @@ func TestEnrollments_Accept(t *testing.T) {
 	ctx := t.Context()
 	_, err := m.Enrollments.Reject(ctx, m.desk, m.eve.ID)
 	require.NoError(t, err)
-	m.events.take()
+	m.events.Take()
 
 	for _, tc := range []struct {
 		name string
@@ -375,7 +375,7 @@ func TestEnrollments_Reject(t *testing.T) {
 	ctx := t.Context()
 	_, err := m.Enrollments.Accept(ctx, m.desk, m.bob.ID)
 	require.NoError(t, err)
-	m.events.take()
+	m.events.Take()
 
 	for _, tc := range []struct {
 		name     string
@@ -422,7 +422,7 @@ func TestEnrollments_Reject(t *testing.T) {
 		waiting := m.enroll(t, m.client(t, "Jon", "Test"), full.ID)
 		_, err := m.Classes.Cancel(ctx, m.desk, full.ID)
 		require.NoError(t, err)
-		m.events.take()
+		m.events.Take()
 		_, err = m.Enrollments.Reject(ctx, m.desk, holding.ID)
 		require.NoError(t, err)
 		assert.Equal(t, classes.EnrollmentWaitlisted, m.enrollment(t, waiting.ID).Status)
@@ -441,7 +441,7 @@ func TestEnrollments_Remove(t *testing.T) {
 	paid := m.client(t, "Kim", "Test")
 	claimed, err := m.Enrollments.Enroll(ctx, paid.by, m.class.ID, []payments.Input{m.claim("1000", "K-1")})
 	require.NoError(t, err)
-	m.events.take()
+	m.events.Take()
 
 	for _, tc := range []struct {
 		name     string

@@ -234,7 +234,7 @@ func TestClasses_events(t *testing.T) {
 
 // TestEventLog_refusedRecordsNothing: a change refused, or rolled back
 // after it wrote its event (a commit hook that fails), leaves no event and
-// changes nothing.
+// no message, and changes nothing.
 func TestEventLog_refusedRecordsNothing(t *testing.T) {
 	t.Parallel()
 	a := newAcademy(t)
@@ -248,6 +248,7 @@ func TestEventLog_refusedRecordsNothing(t *testing.T) {
 	_, err := a.Enrollments.Accept(ctx, a.desk, accepted.ID)
 	require.NoError(t, err)
 	a.logRead(t, &cursor)
+	a.events.Take()
 
 	errRollback := errors.New("the commit hook fails")
 	failing := sqldb.OnCommit(ctx, a.db.DB, func(context.Context, *sqlx.Tx) error { return errRollback })
@@ -292,6 +293,7 @@ func TestEventLog_refusedRecordsNothing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			require.ErrorIs(t, tc.change(), tc.want)
 			assert.Empty(t, a.logRead(t, &cursor))
+			assert.Empty(t, a.events.Take(), "nor a message")
 		})
 	}
 	assert.Equal(t, classes.EnrollmentPending, a.enrollment(t, enrolled.ID).Status)

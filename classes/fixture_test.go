@@ -15,6 +15,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/relaytest"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/pricing"
 )
@@ -27,12 +28,13 @@ import (
 // (an operator who also trains) acting in the trainer area, the staff
 // program desk, a user without a client record, and clients with logins
 // made by client. Its clock starts on Monday 2026-03-02 at 15:00. The class
-// services record their changes in the event log log.
+// services record their changes and their messages in the event log log,
+// whose messages events reads.
 type academy struct {
 	db     *sqldb.DB
 	fix    *fixture.Club
 	clock  *fixture.Clock
-	events *recorder
+	events *relaytest.Recorder
 	club   *booking.Club
 	pay    *payments.Service
 	log    *eventlog.Log
@@ -57,10 +59,11 @@ type student struct {
 
 func newAcademy(tb testing.TB) *academy {
 	tb.Helper()
-	a := &academy{db: dbtest.New(tb), events: &recorder{}, desk: clubhouse.Staff("desk")}
-	a.fix = fixture.New(tb, a.db.DB, fixture.Options{Zone: time.UTC, Start: "2026-03-02 15:00", Events: a.events})
+	a := &academy{db: dbtest.New(tb), desk: clubhouse.Staff("desk")}
+	a.fix = fixture.New(tb, a.db.DB, fixture.Options{Zone: time.UTC, Start: "2026-03-02 15:00"})
 	a.clock, a.club, a.pay = a.fix.Clock, a.fix.Booking, a.fix.Payments
 	a.log = eventlog.New(a.db.DB, eventlog.Options{Render: logged})
+	a.events = relaytest.New(tb, a.log)
 	a.Services = a.services(nil)
 	a.padel = a.fix.CourtType("Padel").ID
 	tennisType := a.fix.CourtType("Tennis").ID
@@ -82,7 +85,7 @@ func newAcademy(tb testing.TB) *academy {
 // enrollment on pool directly when it is not nil, as clubd's do.
 func (a *academy) services(pool *pgxpool.Pool) *classes.Services {
 	return classes.New(a.db.DB, classes.Options{Zone: time.UTC, Now: a.clock.Now, Bookings: a.club.Bookings,
-		Clients: a.club.Clients, Payments: a.pay, Events: a.events, Log: a.log, Pool: pool})
+		Clients: a.club.Clients, Payments: a.pay, Log: a.log, Pool: pool})
 }
 
 // client stores a client named first last with a login of their own.

@@ -2,8 +2,9 @@ package classes
 
 import "github.com/clubhouse-go/clubhouse"
 
-// The domain messages of classes, published after the commit of the change
-// they tell of. Each goes to the staff room, to the class's trainer room
+// The domain messages of classes, recorded in the event log by the
+// transaction of the change they tell of, which the realtime relay sends
+// once it commits. Each goes to the staff room, to the class's trainer room
 // (clubhouse.TrainerRoom) and to the client it concerns. Pure: no database.
 
 // Topics of the domain messages of classes.

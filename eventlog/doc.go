@@ -1,7 +1,7 @@
 // Package eventlog is the club's event log: one durable record of every
-// domain change, in order, which the club's consumers follow (the staff's
-// events-log route now; outgoing webhooks, calendar feeds and reminders,
-// and the realtime relay, as issue 31 adds them).
+// domain change, in order, which the club's consumers follow: the staff's
+// events-log route, the outgoing webhooks, the reminders, and the realtime
+// relay.
 //
 // A change records its events with Log.Record in its own transaction, as
 // a change queues its mail: a change that rolls back leaves no event, one
@@ -24,6 +24,13 @@
 // any server, under an advisory lock), and reads by place. An event
 // committed late gets a later place, so a cursor never skips nor repeats
 // an event, and never sees one of a change rolled back.
+//
+// A change records the realtime relay's messages (Message: a topic and a
+// payload with its audience) in its transaction too, with Announce, or in
+// its one statement with Encoded.Relay; the relay of each server follows
+// the log (Relays, from End) and sends them in the log's order, so a
+// message is sent only for a change that committed. A change with
+// messages and no event writes a row that readers of events skip.
 //
 // Events are kept Options.Retention (90 days unless set), then deleted by
 // the job PurgeJob ("event_log_purge"), a prefix of the log at a time; a

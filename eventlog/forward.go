@@ -15,38 +15,40 @@ const forwardBatch = 500
 // (the ledger's, whose changes commit there: migrations.Accounting), into
 // l, and returns how many it moved. Each keeps its type, time, actor and
 // payload, and takes its place (and its id) in l as any event committed
-// then. A batch is copied in one statement, with the ids the events had in
-// from, then deleted from from; a copy repeated (after a crash between the
-// two, or by two servers at once) finds those ids in l and adds nothing,
-// so each event reaches l once.
+// then; the relay's messages (Announce) move with them. A batch is copied
+// in one statement, with the ids the events had in from, then deleted from
+// from; a copy repeated (after a crash between the two, or by two servers
+// at once) finds those ids in l and adds nothing, so each event reaches l
+// once.
 func (l *Log) Forward(ctx context.Context, from *Log) (int, error) {
 	total := 0
 	for {
 		var rows []struct {
 			Seq     int64     `db:"seq"`
 			ID      string    `db:"id"`
-			Type    string    `db:"type"`
+			Type    *string   `db:"type"`
 			At      time.Time `db:"at"`
-			Actor   string    `db:"actor"`
-			Payload []byte    `db:"payload"`
+			Actor   *string   `db:"actor"`
+			Payload *string   `db:"payload"`
+			Relay   *string   `db:"relay"`
 		}
-		if err := from.db.SelectContext(ctx, &rows, `SELECT seq, id, type, at, actor, payload FROM event_log ORDER BY seq LIMIT $1`,
+		if err := from.db.SelectContext(ctx, &rows, `SELECT seq, id, type, at, actor, payload, relay FROM event_log ORDER BY seq LIMIT $1`,
 			forwardBatch); err != nil {
 			return total, fmt.Errorf("read the events to forward: %w", err)
 		}
 		if len(rows) == 0 {
 			return total, nil
 		}
-		seqs, ids, types, ats, actors, payloads := make([]int64, len(rows)), make([]string, len(rows)), make([]string, len(rows)),
-			make([]time.Time, len(rows)), make([]string, len(rows)), make([]string, len(rows))
+		seqs, ids, types, ats, actors, payloads, relays := make([]int64, len(rows)), make([]string, len(rows)), make([]*string, len(rows)),
+			make([]time.Time, len(rows)), make([]*string, len(rows)), make([]*string, len(rows)), make([]*string, len(rows))
 		for i, r := range rows {
-			seqs[i], ids[i], types[i], ats[i], actors[i], payloads[i] = r.Seq, r.ID, r.Type, r.At, r.Actor, string(r.Payload)
+			seqs[i], ids[i], types[i], ats[i], actors[i], payloads[i], relays[i] = r.Seq, r.ID, r.Type, r.At, r.Actor, r.Payload, r.Relay
 		}
-		if _, err := l.db.ExecContext(ctx, `INSERT INTO event_log (source_id, type, at, actor, payload)
-			SELECT u.id, u.type, u.at, u.actor, u.payload::json
-			FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::text[], $5::text[]) WITH ORDINALITY AS u(id, type, at, actor, payload, n)
+		if _, err := l.db.ExecContext(ctx, `INSERT INTO event_log (source_id, type, at, actor, payload, relay)
+			SELECT u.id, u.type, u.at, u.actor, u.payload::json, u.relay::json
+			FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS u(id, type, at, actor, payload, relay, n)
 			ORDER BY u.n
-			ON CONFLICT (source_id) WHERE source_id IS NOT NULL DO NOTHING`, ids, types, ats, actors, payloads); err != nil {
+			ON CONFLICT (source_id) WHERE source_id IS NOT NULL DO NOTHING`, ids, types, ats, actors, payloads, relays); err != nil {
 			return total, fmt.Errorf("forward events: %w", err)
 		}
 		if _, err := from.db.ExecContext(ctx, `DELETE FROM event_log WHERE seq = ANY($1)`, seqs); err != nil {

@@ -46,7 +46,7 @@ type Log struct {
 
 // New returns the log of db.
 func New(db *sqlx.DB, o Options) *Log {
-	clubhouse.SetDefaults(nil, &o.Now, nil)
+	clubhouse.SetDefaults(nil, &o.Now)
 	if o.Retention <= 0 {
 		o.Retention = DefaultRetention
 	}
@@ -106,6 +106,7 @@ type Encoded struct {
 	typ, actor, payload string
 	at                  time.Time
 	decided             []Decided
+	relay               []relayPart
 }
 
 // Decided is a field of an event's payload whose value the statement that
@@ -165,8 +166,8 @@ func without(obj string, omit map[string]bool) string {
 // Insert returns the data-modifying statement, for a WITH clause of the
 // caller's statement, that writes e once for each row of from (another of
 // its WITH queries), its payload's decided fields (Encode) written as
-// from's row gives them, and its arguments, which take the statement's
-// placeholders from $n on. The payload is put together as text, which
+// from's row gives them, with the messages of Relay, and its arguments,
+// which take the statement's placeholders from $n on. The payload is put together as text, which
 // costs PostgreSQL a parse less than merging JSON objects. The statement
 // commits with the change, as Record's entries do.
 func (e *Encoded) Insert(n int, from string) (string, []any) {
@@ -175,10 +176,11 @@ func (e *Encoded) Insert(n int, from string) (string, []any) {
 		fields = append(fields, fmt.Sprintf(`'"%s":' || COALESCE(to_json(%s)::text, 'null')`, d.Name, d.SQL))
 	}
 	fields = append(fields, fmt.Sprintf("NULLIF($%d::text, '')", n+3))
-	return fmt.Sprintf(`INSERT INTO event_log (type, at, actor, payload)
-		SELECT $%d::text, $%d::timestamptz, $%d::text, ('{' || concat_ws(',', %s) || '}')::json FROM %s`,
-			n, n+1, n+2, strings.Join(fields, ", "), from),
-		[]any{e.typ, e.at, e.actor, e.payload}
+	relay, more := e.relaySQL(n + 4)
+	return fmt.Sprintf(`INSERT INTO event_log (type, at, actor, payload, relay)
+		SELECT $%d::text, $%d::timestamptz, $%d::text, ('{' || concat_ws(',', %s) || '}')::json, %s FROM %s`,
+			n, n+1, n+2, strings.Join(fields, ", "), relay, from),
+		append([]any{e.typ, e.at, e.actor, e.payload}, more...)
 }
 
 // Entries returns the entries of type typ by actor, one for each of

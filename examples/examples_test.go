@@ -74,9 +74,10 @@ var want = map[string][]string{
 		`page after "": 2 event(s)`,
 		`booking.created by desk@club.example: {"checking":"2030-03-04T18:00:00","court":"Court 1","id":1}`,
 		`payment.completed by system: {"amount":60000,"booking":1,"id":1}`,
-		`page after "2": 1 event(s)`,
+		`page after "3": 1 event(s)`,
 		`booking.updated by system: {"checking":"2030-03-04T18:00:00","court":"Court 1","id":1}`,
-		`page after "3": 0 event(s)`,
+		`page after "4": 0 event(s)`,
+		`message booking:changed to [panel]: {"ids":[1]}`,
 	},
 	"quote": {"hours 2, total 149000, per hour 74500"},
 	"webhooks": {

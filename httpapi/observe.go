@@ -79,8 +79,8 @@ func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	return c, rw, err
 }
 
-// observe logs one line per request, records its metrics, and turns a panic
-// into a 500.
+// observe logs one line per request, records its metrics, tells
+// Options.Answered, and turns a panic into a 500.
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -105,6 +105,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			d := end.Sub(start)
 			s.metrics.observe(r.Method, ri.route, sw.status, d)
 			s.logRequest(r, ri, sw.status, end, d)
+			s.o.Answered(r.Method)
 		}()
 		next.ServeHTTP(sw, r)
 		switch {

@@ -62,6 +62,11 @@ type Options struct {
 	// (WebSocket), which authenticates its handshakes itself; nil:
 	// /realtime answers 404.
 	Realtime *realtime.Relay
+	// Answered is told the method of each request once it is answered,
+	// the panel's, the app's and the tool endpoint's included (clubd
+	// rings the relay's feed after a write, so that its messages go out
+	// at once); nil: nothing.
+	Answered func(method string)
 
 	// MetricsToken is the bearer token /metrics requires, compared in
 	// constant time; empty: /metrics is public.
@@ -106,6 +111,9 @@ func New(o Options) (*Server, error) {
 	}
 	if o.Metrics == nil {
 		o.Metrics = prometheus.NewRegistry()
+	}
+	if o.Answered == nil {
+		o.Answered = func(string) {}
 	}
 	if o.Idempotency == nil && o.DB != nil {
 		o.Idempotency = idem.New(o.DB.DB, idem.Options{})

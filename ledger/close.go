@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 )
 
@@ -49,7 +50,7 @@ func lockPeriod(ctx context.Context, q sqldb.Queryer, id int64) (Period, error) 
 // accounts into 3.1 with one balanced closing entry dated the period's last
 // day, and returns it (nil when nothing was left to move: running it twice
 // changes nothing; postings after it are closed by a delta entry); a
-// closing entry is published as Post's entries are. Errors:
+// closing entry records ledger:posted as Post's entries do. Errors:
 // ErrPeriodNotFound, ErrPeriodClosed, Conflict when 3.1 is missing.
 func (l *Ledger) CloseResults(ctx context.Context, by clubhouse.Actor, id int64) (*Entry, error) {
 	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
@@ -61,8 +62,10 @@ func (l *Ledger) CloseResults(ctx context.Context, by clubhouse.Actor, id int64)
 		if err != nil {
 			return err
 		}
-		entryID, err = l.closeResults(ctx, tx, p, by.Label())
-		return err
+		if entryID, err = l.closeResults(ctx, tx, p, by.Label()); err != nil {
+			return err
+		}
+		return l.log.Announce(ctx, tx, posted(entryID)...)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("close results: %w", mapErr(err, nil))
@@ -70,7 +73,6 @@ func (l *Ledger) CloseResults(ctx context.Context, by clubhouse.Actor, id int64)
 	if entryID == 0 {
 		return nil, nil
 	}
-	l.posted(entryID)
 	e, err := l.Entry(ctx, by, entryID)
 	return &e, err
 }
@@ -252,9 +254,10 @@ func (l *Ledger) today() time.Time {
 // transaction that holds the period's lock, so that no posting lands in it
 // afterwards. The checks of Options.Checks run last, under the same lock. A
 // period closes once its last day is over, by the ledger's clock; before
-// that only with o.Early. Once it has closed, Options.Events receives
-// ledger:posted for its closing entry, if it posted one, and
-// period:closed. Errors: ErrPeriodNotFound, ErrPeriodClosed,
+// that only with o.Early. Its transaction records, with Options.Log, its
+// event and the messages ledger:posted for its closing entry, if it posted
+// one, and period:closed; once it has committed, an early close is logged
+// to Options.Logger. Errors: ErrPeriodNotFound, ErrPeriodClosed,
 // ErrCloseOrder, ErrPeriodNotEnded naming the end date, ErrCloseCheck
 // naming the failed check.
 func (l *Ledger) Close(ctx context.Context, by clubhouse.Actor, id int64, o CloseOptions) (Period, error) {
@@ -262,7 +265,6 @@ func (l *Ledger) Close(ctx context.Context, by clubhouse.Actor, id int64, o Clos
 		return Period{}, err
 	}
 	var msg Closed
-	var closing int64
 	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		p, err := lockPeriod(ctx, tx, id)
 		if err != nil {
@@ -282,7 +284,8 @@ func (l *Ledger) Close(ctx context.Context, by clubhouse.Actor, id int64, o Clos
 				"Period %s ends on %s and today is %s: it closes once its last day is over. To close it before, ask for an early close explicitly (early=true).",
 				p.Name, p.EndDate.Format(time.DateOnly), today.Format(time.DateOnly))
 		}
-		if closing, err = l.closeResults(ctx, tx, p, by.Label()); err != nil {
+		closing, err := l.closeResults(ctx, tx, p, by.Label())
+		if err != nil {
 			return err
 		}
 		tb, err := trialBalance(ctx, tx, p.EndDate)
@@ -319,16 +322,21 @@ func (l *Ledger) Close(ctx context.Context, by clubhouse.Actor, id int64, o Clos
 			return err
 		}
 		msg = Closed{ID: p.ID, Name: p.Name, StartDate: dateText(p.StartDate), EndDate: dateText(p.EndDate), ClosedBy: by.Label(),
-			ClosedEarly: early, By: by}
+			ClosedEarly: early}
 		if closing != 0 {
 			msg.ClosingEntryID = &closing
 		}
-		return l.record(ctx, tx, EventPeriodClosed, by, id)
+		if err := l.record(ctx, tx, EventPeriodClosed, by, id); err != nil {
+			return err
+		}
+		return l.log.Announce(ctx, tx, append(posted(closing), eventlog.Message{Topic: TopicPeriodClosed, Payload: msg})...)
 	})
 	if err != nil {
 		return Period{}, fmt.Errorf("close period: %w", mapErr(err, nil))
 	}
-	l.posted(closing)
-	l.events.Publish(TopicPeriodClosed, msg)
+	if msg.ClosedEarly {
+		l.audit.Warn("accounting period closed early", "period_id", msg.ID, "period", msg.Name, "end_date", msg.EndDate,
+			"user", by.Label(), "email", by.Email)
+	}
 	return l.Period(ctx, by, id)
 }

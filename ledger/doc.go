@@ -35,11 +35,14 @@
 // The reports are asked for by day (ReportDate) or by range of days
 // (ReportRange), by dates or by a period; without them the ledger chooses
 // today, or this month up to today, by its clock, so that every front door
-// answers the same. Once a change commits, Options.Events receives its
-// message for the accounting room (clubhouse.RoomAccounting):
-// ledger:posted for the entries written, period:closed and
-// period:reopened; the period itself records who closed it, whether
-// early, and each reopening with its reason.
+// answers the same. Each change records its message for the accounting
+// room (clubhouse.RoomAccounting) in its own transaction, with
+// Options.Log, a log of the ledger's own database that a forwarder moves
+// into the club's (eventlog.Log.Forward), where the realtime relay sends
+// it: ledger:posted for the entries written, period:closed and
+// period:reopened. The period itself records who closed it, whether
+// early, and each reopening with its reason; Options.Logger hears of an
+// early close and of each reopening once it has committed.
 //
 // # Using it from another program
 //

@@ -11,6 +11,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/relaytest"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/migrations"
 )
@@ -18,7 +19,8 @@ import (
 // TestLedger_events: a close and a reopening write their events in their
 // own transactions, in the ledger's database, with the period after the
 // change; a refused one writes none. The forwarder moves them into the
-// club's log, each once, however often it runs.
+// club's log, each once, however often it runs, with the messages of the
+// changes, which the relay reads there in their order.
 func TestLedger_events(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
@@ -29,22 +31,32 @@ func TestLedger_events(t *testing.T) {
 	require.NoError(t, l.SeedChart(ctx, books, ledger.DemoChart))
 	p, err := l.CreatePeriod(ctx, books, "2026-03", day("2026-03-01"), day("2026-03-31"))
 	require.NoError(t, err)
-	_, _, err = l.Post(ctx, books, entry("2026-03-10", "Rentals", dr("1.1.10.01", "300000"), cr("4.1.05", "300000")))
+	relay := relaytest.New(t, clubLog)
+	rentals, _, err := l.Post(ctx, books, entry("2026-03-10", "Rentals", dr("1.1.10.01", "300000"), cr("4.1.05", "300000")))
 	require.NoError(t, err)
 
 	_, err = l.Reopen(ctx, admin, p.ID, "not closed yet")
 	require.ErrorIs(t, err, ledger.ErrPeriodOpen)
-	_, err = l.Close(ctx, clubhouse.Staff("books"), p.ID, ledger.CloseOptions{})
+	shut, err := l.Close(ctx, clubhouse.Staff("books"), p.ID, ledger.CloseOptions{})
 	require.NoError(t, err)
+	require.NotNil(t, shut.ClosingEntryID)
 	_, err = l.Reopen(ctx, admin, p.ID, "a late invoice")
 	require.NoError(t, err)
+	assert.Empty(t, relay.Take(), "the relay reads the club's log: nothing until the forwarder runs")
 
 	n, err := clubLog.Forward(ctx, ledgerLog)
 	require.NoError(t, err)
-	assert.Equal(t, 2, n)
+	assert.NotZero(t, n)
 	n, err = clubLog.Forward(ctx, ledgerLog)
 	require.NoError(t, err)
 	assert.Zero(t, n, "each event forwarded once")
+	msgs := relay.Take()
+	require.Len(t, msgs, 5, "three changes' messages, once")
+	assert.Equal(t, relaytest.Of(ledger.TopicPosted, ledger.Posted{IDs: []int64{rentals.ID}}), msgs[0])
+	assert.Equal(t, relaytest.Of(ledger.TopicPosted, ledger.Posted{IDs: []int64{*shut.ClosingEntryID}}), msgs[1])
+	assert.Equal(t, ledger.TopicPeriodClosed, msgs[2].Topic)
+	assert.Equal(t, ledger.TopicPosted, msgs[3].Topic, "the reversal of the closing entry")
+	assert.Equal(t, ledger.TopicPeriodReopened, msgs[4].Topic)
 
 	page, err := clubLog.List(ctx, clubhouse.Staff("desk"), eventlog.Query{})
 	require.NoError(t, err)

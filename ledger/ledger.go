@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -21,14 +22,14 @@ type Ledger struct {
 	db     *sqlx.DB
 	now    func() time.Time
 	checks []CloseCheck // what else a close requires, beyond the ledger's own checks
-	events clubhouse.Publisher
 	log    *eventlog.Log
-	close  func() // closes the database Open made; nil for New
+	audit  *slog.Logger // Options.Logger
+	close  func()       // closes the database Open made; nil for New
 }
 
 // Options are the choices of New; the zero value is a ledger on the
-// system's clock, with the ledger's own close checks only, that publishes
-// nothing.
+// system's clock, with the ledger's own close checks only, that records
+// no event nor message and logs nothing.
 type Options struct {
 	// Now is the ledger's clock, nil for time.Now: the date of its time,
 	// in that time's own location, is the ledger's today, and a period
@@ -42,27 +43,37 @@ type Options struct {
 	// (payments.WaitingCheck: no completed payment of the period may
 	// still wait to be posted).
 	Checks []CloseCheck
-	// Events receives the ledger's messages (TopicPosted,
-	// TopicPeriodClosed, TopicPeriodReopened) once the change each tells
-	// of has committed; nil: dropped.
-	Events clubhouse.Publisher
-	// Log records, in the transaction of each close and reopening, its
-	// event (EventPeriodClosed, EventPeriodReopened): a log of the
-	// ledger's own database, whose events a forwarder moves into the
-	// club's (eventlog.Log.Forward); nil: none.
+	// Log records, in the transaction of each change, its realtime
+	// messages (TopicPosted, TopicPeriodClosed, TopicPeriodReopened), and
+	// the event of each close and reopening (EventPeriodClosed,
+	// EventPeriodReopened): a log of the ledger's own database, whose
+	// events and messages a forwarder moves into the club's
+	// (eventlog.Log.Forward), where the relay reads them; nil: none.
 	Log *eventlog.Log
+	// Logger receives the ledger's audit, once each change has committed:
+	// a warning for each close that came early ("accounting period closed
+	// early") and each reopening ("accounting period reopened"), with the
+	// period and who asked (their label and email). The period records
+	// both (Period.ClosedEarly, Period.Reopenings); the log tells the
+	// operator at once. nil: none, so that a program that uses the ledger
+	// on its own writes nothing it did not ask for.
+	Logger *slog.Logger
 }
 
 // New returns the ledger stored in db (migrated with migrations.Accounting).
 func New(db *sqlx.DB, o Options) *Ledger {
-	clubhouse.SetDefaults(nil, &o.Now, &o.Events)
-	return &Ledger{db: db, now: o.Now, checks: o.Checks, events: o.Events, log: o.Log}
+	clubhouse.SetDefaults(nil, &o.Now)
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Ledger{db: db, now: o.Now, checks: o.Checks, log: o.Log, audit: o.Logger}
 }
 
 // Open connects to the ledger's PostgreSQL database at dsn, for programs
 // that use the ledger without the rest of Clubhouse. It creates the database
 // when missing and applies the accounting migrations. CloseDB releases it.
-// Its clock is the system's, in the local zone, and it publishes nothing.
+// Its clock is the system's, in the local zone, as New's with no Options:
+// it records no event nor message and logs nothing.
 func Open(ctx context.Context, dsn string) (*Ledger, error) {
 	if err := sqldb.EnsureDatabase(ctx, dsn); err != nil {
 		return nil, err
@@ -75,7 +86,9 @@ func Open(ctx context.Context, dsn string) (*Ledger, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Ledger{db: db.DB, now: time.Now, events: clubhouse.Discard, close: db.Close}, nil
+	l := New(db.DB, Options{})
+	l.close = db.Close
+	return l, nil
 }
 
 // CloseDB closes the database of a ledger made by Open; it does nothing for

@@ -4,11 +4,13 @@ import (
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 )
 
-// The topics of the ledger's messages, published to Options.Events once
-// the transaction that made the change has committed, never for a change
-// refused or rolled back, nor for a replayed idempotency key.
+// The topics of the ledger's messages, recorded with Options.Log in the
+// transaction that makes the change (eventlog.Log.Announce), so that the
+// relay sends them once it commits: never for a change refused or rolled
+// back, nor for a replayed idempotency key.
 const (
 	TopicPosted         = "ledger:posted"   // entries written: Posted
 	TopicPeriodClosed   = "period:closed"   // a period closed: Closed
@@ -21,7 +23,7 @@ var accounting = clubhouse.Audience{Rooms: []string{clubhouse.RoomAccounting}}
 
 // Posted is the payload of ledger:posted: the entries one commit wrote,
 // by Post, Reverse, CloseCashRegister, CloseResults, or the closing entry
-// of Close and the reversal of Reopen (published before their period's
+// of Close and the reversal of Reopen (recorded before their period's
 // message).
 type Posted struct {
 	IDs []int64 `json:"ids"`
@@ -39,9 +41,6 @@ type Closed struct {
 	ClosedBy       string `json:"closed_by"` // the actor's label, as Period.ClosedBy
 	ClosedEarly    bool   `json:"closed_early"`
 	ClosingEntryID *int64 `json:"closing_entry_id"`
-	// By is who closed it, for the program's own audit (clubd logs an
-	// early close with the user's email); it is never published.
-	By clubhouse.Actor `json:"-"`
 }
 
 // Audience is the accounting room.
@@ -56,25 +55,24 @@ type Reopened struct {
 	ReopenedBy      string `json:"reopened_by"` // the actor's label, as Reopening.ReopenedBy
 	Reason          string `json:"reason"`
 	ReversalEntryID *int64 `json:"reversal_entry_id"` // as Reopening.ReversalID
-	// By is who reopened it, for the program's own audit (clubd logs
-	// every reopening with the user's email); it is never published.
-	By clubhouse.Actor `json:"-"`
 }
 
 // Audience is the accounting room.
 func (Reopened) Audience() clubhouse.Audience { return accounting }
 
-// posted publishes ledger:posted for the entries of ids that are not 0.
-func (l *Ledger) posted(ids ...int64) {
+// posted returns the ledger:posted message of the entries of ids that are
+// not 0; none when every id is 0.
+func posted(ids ...int64) []eventlog.Message {
 	m := Posted{IDs: make([]int64, 0, len(ids))}
 	for _, id := range ids {
 		if id != 0 {
 			m.IDs = append(m.IDs, id)
 		}
 	}
-	if len(m.IDs) > 0 {
-		l.events.Publish(TopicPosted, m)
+	if len(m.IDs) == 0 {
+		return nil
 	}
+	return []eventlog.Message{{Topic: TopicPosted, Payload: m}}
 }
 
 // dateText is t as a payload carries a date.

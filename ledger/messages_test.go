@@ -3,7 +3,6 @@ package ledger_test
 import (
 	"context"
 	"encoding/json"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,83 +11,98 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/relaytest"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/migrations"
 )
 
-// message is a message a recorder received, with what another connection
-// to the database saw of its change when it arrived.
+// message is a message the ledger recorded, with what another connection
+// to the database saw of its change when the recorder read it.
 type message struct {
-	topic     string
-	payload   any
+	relaytest.Message
 	committed bool
 }
 
-// recorder is a Publisher that records the ledger's messages and, as each
-// arrives, checks from a connection of its own that the change it tells
-// of is visible there: that the ledger published after the commit.
+// recorder reads the ledger's messages as the relay does: it forwards the
+// ledger's log (on the accounting database db) into the club's, which it
+// reads. For each message it checks from a connection of its own to db
+// that the change it tells of is visible there: that the message came with
+// the commit of its change.
 type recorder struct {
-	db *sqlx.DB
-	mu sync.Mutex
-	ms []message
+	tb     testing.TB
+	db     *sqlx.DB
+	ledger *eventlog.Log
+	club   *eventlog.Log
+	rec    *relaytest.Recorder
 }
 
-func (r *recorder) Publish(topic string, payload any) {
-	var query string
-	var arg any
-	switch m := payload.(type) {
-	case ledger.Posted:
-		query, arg = `SELECT count(*) = cardinality($1::bigint[]) FROM entries WHERE id = ANY($1)`, m.IDs
-	case ledger.Closed:
-		query, arg = `SELECT status = 'closed' FROM periods WHERE id = $1`, m.ID
-	case ledger.Reopened:
-		query, arg = `SELECT status = 'open' AND EXISTS (SELECT 1 FROM period_reopenings WHERE period_id = $1) FROM periods WHERE id = $1`, m.ID
-	}
-	var committed bool
-	if query != "" {
-		if err := r.db.GetContext(context.Background(), &committed, query, arg); err != nil {
-			panic(err)
-		}
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.ms = append(r.ms, message{topic: topic, payload: payload, committed: committed})
+// newRecorder returns a recorder of the messages that ledgerLog, a log of
+// the accounting database db, records from now on.
+func newRecorder(tb testing.TB, db *sqlx.DB, ledgerLog *eventlog.Log) *recorder {
+	tb.Helper()
+	club := eventlog.New(dbtest.New(tb).DB, eventlog.Options{})
+	return &recorder{tb: tb, db: db, ledger: ledgerLog, club: club, rec: relaytest.New(tb, club)}
 }
 
-// take returns the messages received since the last take.
+// take returns the messages recorded since the last take.
 func (r *recorder) take() []message {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	ms := r.ms
-	r.ms = nil
+	r.tb.Helper()
+	_, err := r.club.Forward(r.tb.Context(), r.ledger)
+	require.NoError(r.tb, err)
+	var ms []message
+	for _, m := range r.rec.Take() {
+		var of struct {
+			ID  int64   `json:"id"`
+			IDs []int64 `json:"ids"`
+		}
+		require.NoError(r.tb, json.Unmarshal([]byte(m.Data), &of))
+		var query string
+		var arg any
+		switch m.Topic {
+		case ledger.TopicPosted:
+			query, arg = `SELECT count(*) = cardinality($1::bigint[]) FROM entries WHERE id = ANY($1)`, of.IDs
+		case ledger.TopicPeriodClosed:
+			query, arg = `SELECT status = 'closed' FROM periods WHERE id = $1`, of.ID
+		case ledger.TopicPeriodReopened:
+			query, arg = `SELECT status = 'open' AND EXISTS (SELECT 1 FROM period_reopenings WHERE period_id = $1) FROM periods WHERE id = $1`, of.ID
+		}
+		var committed bool
+		if query != "" {
+			require.NoError(r.tb, r.db.GetContext(context.Background(), &committed, query, arg))
+		}
+		ms = append(ms, message{Message: m, committed: committed})
+	}
 	return ms
 }
 
-// TestMessages: each change of the ledger is published once it has
-// committed, to the accounting room: the entries written (ledger:posted:
-// a posting, a reversal, a cash close, a results close, the closing entry
-// of a close and the reversal of a reopening), then period:closed and
-// period:reopened; a refused change, one rolled back by the database or
-// by a failed close check, and a replayed idempotency key publish nothing.
+// TestMessages: each change of the ledger records its messages in its
+// log, sent once it has committed, to the accounting room: the entries
+// written (ledger:posted: a posting, a reversal, a cash close, a results
+// close, the closing entry of a close and the reversal of a reopening),
+// then period:closed and period:reopened; a refused change, one rolled
+// back by the database or by a failed close check, and a replayed
+// idempotency key record nothing.
 func TestMessages(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	db, _ := dbtest.NewWith(t, migrations.Accounting())
-	rec := &recorder{db: db.DB}
+	log := eventlog.New(db.DB, eventlog.Options{})
+	rec := newRecorder(t, db.DB, log)
 	waiting := true
 	now := time.Date(2026, 3, 20, 12, 0, 0, 0, bogota(t))
-	l := ledger.New(db.DB, ledger.Options{Now: func() time.Time { return now }, Events: rec,
+	l := ledger.New(db.DB, ledger.Options{Now: func() time.Time { return now }, Log: log,
 		Checks: []ledger.CloseCheck{{Name: "payments_waiting", Run: func(context.Context, ledger.Period) (bool, string, error) {
 			return !waiting, "A payment waits.", nil
 		}}}})
 	require.NoError(t, l.SeedChart(ctx, books, ledger.DemoChart))
 	p, err := l.CreatePeriod(ctx, books, "2026-03", day("2026-03-01"), day("2026-03-31"))
 	require.NoError(t, err)
-	assert.Empty(t, rec.take(), "a period created publishes nothing")
+	assert.Empty(t, rec.take(), "a period created records nothing")
 
 	posted := func(ids ...int64) message {
-		return message{topic: ledger.TopicPosted, payload: ledger.Posted{IDs: ids}, committed: true}
+		return message{Message: relaytest.Of(ledger.TopicPosted, ledger.Posted{IDs: ids}), committed: true}
 	}
 	sale := entry("2026-03-02", "Court rental", dr("1.1.10.01", "60000"), cr("4.1.05", "60000"))
 	sale.IdempotencyKey = "pos-1"
@@ -98,7 +112,7 @@ func TestMessages(t *testing.T) {
 	_, created, err := l.Post(ctx, books, sale)
 	require.NoError(t, err)
 	require.False(t, created)
-	assert.Empty(t, rec.take(), "a replayed key changes nothing and publishes nothing")
+	assert.Empty(t, rec.take(), "a replayed key changes nothing and records nothing")
 
 	for name, in := range map[string]ledger.EntryInput{
 		"unbalanced, refused before the database": entry("2026-03-02", "Unbalanced", dr("1.1.10.01", "10"), cr("4.1.05", "9")),
@@ -130,7 +144,7 @@ func TestMessages(t *testing.T) {
 
 	_, err = l.Close(ctx, books, p.ID, ledger.CloseOptions{Early: true})
 	require.ErrorIs(t, err, ledger.ErrCloseCheck)
-	assert.Empty(t, rec.take(), "the close's closing entry was rolled back with it: nothing is published")
+	assert.Empty(t, rec.take(), "the close's closing entry was rolled back with it: nothing is recorded")
 	_, err = l.Close(ctx, books, p.ID, ledger.CloseOptions{})
 	require.ErrorIs(t, err, ledger.ErrPeriodNotEnded)
 	assert.Empty(t, rec.take())
@@ -139,9 +153,9 @@ func TestMessages(t *testing.T) {
 	closed, err := l.Close(ctx, accountant, p.ID, ledger.CloseOptions{Early: true})
 	require.NoError(t, err)
 	require.NotNil(t, closed.ClosingEntryID)
-	assert.Equal(t, []message{posted(*closed.ClosingEntryID), {topic: ledger.TopicPeriodClosed, committed: true,
-		payload: ledger.Closed{ID: p.ID, Name: "2026-03", StartDate: "2026-03-01", EndDate: "2026-03-31", ClosedBy: "books-1", ClosedEarly: true,
-			ClosingEntryID: closed.ClosingEntryID, By: accountant}}}, rec.take())
+	assert.Equal(t, []message{posted(*closed.ClosingEntryID), {committed: true, Message: relaytest.Of(ledger.TopicPeriodClosed,
+		ledger.Closed{ID: p.ID, Name: "2026-03", StartDate: "2026-03-01", EndDate: "2026-03-31", ClosedBy: "books-1", ClosedEarly: true,
+			ClosingEntryID: closed.ClosingEntryID})}}, rec.take())
 
 	_, _, err = l.Post(ctx, books, entry("2026-03-05", "Late", dr("1.1.10.01", "10"), cr("4.1.05", "10")))
 	require.ErrorIs(t, err, ledger.ErrNoOpenPeriod)
@@ -154,9 +168,9 @@ func TestMessages(t *testing.T) {
 	require.Len(t, reopened.Reopenings, 1)
 	reversal := reopened.Reopenings[0].ReversalID
 	require.NotNil(t, reversal)
-	assert.Equal(t, []message{posted(*reversal), {topic: ledger.TopicPeriodReopened, committed: true,
-		payload: ledger.Reopened{ID: p.ID, Name: "2026-03", StartDate: "2026-03-01", EndDate: "2026-03-31", ReopenedBy: "admin-1",
-			Reason: "A late invoice", ReversalEntryID: reversal, By: admin}}}, rec.take())
+	assert.Equal(t, []message{posted(*reversal), {committed: true, Message: relaytest.Of(ledger.TopicPeriodReopened,
+		ledger.Reopened{ID: p.ID, Name: "2026-03", StartDate: "2026-03-01", EndDate: "2026-03-31", ReopenedBy: "admin-1",
+			Reason: "A late invoice", ReversalEntryID: reversal})}}, rec.take())
 
 	res, err := l.CloseResults(ctx, books, p.ID)
 	require.NoError(t, err)
@@ -165,24 +179,23 @@ func TestMessages(t *testing.T) {
 	none, err := l.CloseResults(ctx, books, p.ID)
 	require.NoError(t, err)
 	require.Nil(t, none)
-	assert.Empty(t, rec.take(), "a results close with nothing to move publishes nothing")
+	assert.Empty(t, rec.take(), "a results close with nothing to move records nothing")
 }
 
 // TestMessages_wire: the ledger's messages go to the accounting room, and
-// their JSON never carries the actor.
+// their JSON is as the panel reads it.
 func TestMessages_wire(t *testing.T) {
 	t.Parallel()
 	entry := int64(7)
-	who := clubhouse.Actor{UID: "u-1", Email: "books@club.example", Roles: map[clubhouse.Role]bool{clubhouse.RoleAdmin: true}}
 	room := clubhouse.Audience{Rooms: []string{clubhouse.RoomAccounting}}
 	for _, tc := range []struct {
 		payload any
 		want    string
 	}{
 		{ledger.Posted{IDs: []int64{3, 4}}, `{"ids":[3,4]}`},
-		{ledger.Closed{ID: 2, Name: "2026-03", StartDate: "2026-03-01", EndDate: "2026-03-31", ClosedBy: "u-1", ClosingEntryID: &entry, By: who},
+		{ledger.Closed{ID: 2, Name: "2026-03", StartDate: "2026-03-01", EndDate: "2026-03-31", ClosedBy: "u-1", ClosingEntryID: &entry},
 			`{"id":2,"name":"2026-03","start_date":"2026-03-01","end_date":"2026-03-31","closed_by":"u-1","closed_early":false,"closing_entry_id":7}`},
-		{ledger.Reopened{ID: 2, Name: "2026-03", StartDate: "2026-03-01", EndDate: "2026-03-31", ReopenedBy: "u-1", Reason: "Late", By: who},
+		{ledger.Reopened{ID: 2, Name: "2026-03", StartDate: "2026-03-01", EndDate: "2026-03-31", ReopenedBy: "u-1", Reason: "Late"},
 			`{"id":2,"name":"2026-03","start_date":"2026-03-01","end_date":"2026-03-31","reopened_by":"u-1","reason":"Late","reversal_entry_id":null}`},
 	} {
 		b, err := json.Marshal(tc.payload)

@@ -17,9 +17,10 @@ import (
 
 // Post writes an entry in one transaction and returns it, and whether it
 // was written now (false: its idempotency key returned the original entry);
-// once it is written, Options.Events receives ledger:posted. Errors: Invalid (see EntryInput.Validate; an unknown account code is
-// "invalid reference"), ErrNotPostable, ErrNoOpenPeriod, ErrWouldBeNegative,
-// ErrKeyReused.
+// an entry written now records ledger:posted in that transaction
+// (Options.Log). Errors: Invalid (see EntryInput.Validate; an unknown
+// account code is "invalid reference"), ErrNotPostable, ErrNoOpenPeriod,
+// ErrWouldBeNegative, ErrKeyReused.
 func (l *Ledger) Post(ctx context.Context, by clubhouse.Actor, in EntryInput) (Entry, bool, error) {
 	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
 		return Entry{}, false, err
@@ -32,14 +33,13 @@ func (l *Ledger) Post(ctx context.Context, by clubhouse.Actor, in EntryInput) (E
 	var created bool
 	err := sqldb.Transact(ctx, l.db, func(tx *sqlx.Tx) error {
 		var err error
-		e, created, err = l.post(ctx, tx, in, nil)
-		return err
+		if e, created, err = l.post(ctx, tx, in, nil); err != nil || !created {
+			return err
+		}
+		return l.log.Announce(ctx, tx, posted(e.ID)...)
 	})
 	if err != nil {
 		return Entry{}, false, fmt.Errorf("post entry: %w", mapErr(err, nil))
-	}
-	if created {
-		l.posted(e.ID)
 	}
 	return e, created, nil
 }
@@ -127,7 +127,7 @@ func unknownCode(codes []string, lines []Line) error {
 // Reverse posts the reversal of the entry with id, dated date (the
 // original's date when zero), and returns it. An entry is reversed at most
 // once; the same idempotency key returns the same reversal. A reversal
-// written now is published as Post's entries are. Errors:
+// written now records ledger:posted as Post's entries do. Errors:
 // ErrEntryNotFound, ErrAlreadyReversed, and those of Post.
 func (l *Ledger) Reverse(ctx context.Context, by clubhouse.Actor, id int64, date time.Time, key string) (Entry, bool, error) {
 	if err := by.Require(clubhouse.AccountingRoles...); err != nil {
@@ -146,14 +146,13 @@ func (l *Ledger) Reverse(ctx context.Context, by clubhouse.Actor, id int64, date
 			in.Date = orig.Date
 		}
 		in.Lines = reversedLines(orig)
-		rev, created, err = l.post(ctx, tx, in, &id)
-		return err
+		if rev, created, err = l.post(ctx, tx, in, &id); err != nil || !created {
+			return err
+		}
+		return l.log.Announce(ctx, tx, posted(rev.ID)...)
 	})
 	if err != nil {
 		return Entry{}, false, fmt.Errorf("reverse entry: %w", mapErr(err, ErrEntryNotFound))
-	}
-	if created {
-		l.posted(rev.ID)
 	}
 	return rev, created, nil
 }

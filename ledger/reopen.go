@@ -8,6 +8,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/wiretext"
 )
@@ -19,9 +20,10 @@ import (
 // closing balances the close stored, opens the period and records the
 // reopening (who, when, why, the close it undid and the reversal:
 // Period.Reopenings): the ledger is as before the close, and the period
-// takes postings again, the payments that waited for it among them. Once
-// it has committed, Options.Events receives ledger:posted for the reversal,
-// if there was one, and period:reopened.
+// takes postings again, the payments that waited for it among them. Its
+// transaction records, with Options.Log, its event and the messages
+// ledger:posted for the reversal, if there was one, and period:reopened;
+// once it has committed, the reopening is logged to Options.Logger.
 // Periods close in order, so they reopen in reverse order: a later closed
 // period is reopened first. Errors: ErrReopenForAdmin for an actor without
 // role admin, Incomplete without a reason, Invalid for one over MaxReason,
@@ -99,15 +101,20 @@ func (l *Ledger) Reopen(ctx context.Context, a clubhouse.Actor, id int64, reason
 			return err
 		}
 		msg = Reopened{ID: p.ID, Name: p.Name, StartDate: dateText(p.StartDate), EndDate: dateText(p.EndDate), ReopenedBy: a.Label(),
-			Reason: reason, ReversalEntryID: reversal, By: a}
-		return l.record(ctx, tx, EventPeriodReopened, a, id)
+			Reason: reason, ReversalEntryID: reversal}
+		if err := l.record(ctx, tx, EventPeriodReopened, a, id); err != nil {
+			return err
+		}
+		var msgs []eventlog.Message
+		if reversal != nil {
+			msgs = posted(*reversal)
+		}
+		return l.log.Announce(ctx, tx, append(msgs, eventlog.Message{Topic: TopicPeriodReopened, Payload: msg})...)
 	})
 	if err != nil {
 		return Period{}, fmt.Errorf("reopen period: %w", mapErr(err, nil))
 	}
-	if msg.ReversalEntryID != nil {
-		l.posted(*msg.ReversalEntryID)
-	}
-	l.events.Publish(TopicPeriodReopened, msg)
+	l.audit.Warn("accounting period reopened", "period_id", msg.ID, "period", msg.Name, "user", a.Label(), "email", a.Email,
+		"reason", msg.Reason)
 	return l.Period(ctx, a, id)
 }

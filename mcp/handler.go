@@ -105,7 +105,7 @@ func New(o Options) *Handler {
 	if o.Clubs == nil {
 		o.Clubs = club.One(nil)
 	}
-	clubhouse.SetDefaults(&o.Zone, nil, nil)
+	clubhouse.SetDefaults(&o.Zone, nil)
 	if o.SessionTimeout == 0 {
 		o.SessionTimeout = DefaultSessionTimeout
 	}

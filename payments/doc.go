@@ -25,12 +25,14 @@
 //
 // # Messages
 //
-// After each commit that creates, changes or deletes a payment (the
-// staff's writes, a client's claim, the webhook, the inbox, an
-// enrollment's claims announced by package classes), Options.Events
-// receives payment:updated (TopicUpdated, an Updated) for the staff room
-// and the payment's owner, the login of the client of its booking or
-// enrollment (Payment.UserID); a ticket sale's payment is the staff's only.
+// Each change that creates, changes or deletes a payment (the staff's
+// writes, a client's claim, the webhook, the inbox, an enrollment's claims
+// announced by package classes) records in its transaction, in
+// Options.Log, the realtime message payment:updated (TopicUpdated, an
+// Updated) for the staff room and the payment's owner, the login of the
+// client of its booking or enrollment (Payment.UserID); a ticket sale's
+// payment is the staff's only. The realtime relay, which follows the log,
+// sends it once the change commits, and never when it rolls back.
 //
 // # Postings
 //

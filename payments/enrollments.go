@@ -29,11 +29,12 @@ const MaxClaims = 10
 // pending count against the debt and against MaxClaims; its row is locked
 // in tx first, so that claims racing on one enrollment are judged one after
 // the other. Each claim's event (EventCreated) is recorded in tx, as made
-// by the enrollment's client, whose claims they are. After tx commits, the
-// caller calls Announce with the payments. Errors: ErrIncomplete,
-// ErrInvalidAmount, ErrInvalidData, ErrInvalidReference naming the claim
-// (or the enrollment, when it does not exist), ErrClaimAboveDebt,
-// ErrClaimRepeated, ErrTooManyClaims, ErrClaimsAboveDebt.
+// by the enrollment's client, whose claims they are; the caller records
+// their messages in tx too, calling Announce with the payments. Errors:
+// ErrIncomplete, ErrInvalidAmount, ErrInvalidData, ErrInvalidReference
+// naming the claim (or the enrollment, when it does not exist),
+// ErrClaimAboveDebt, ErrClaimRepeated, ErrTooManyClaims,
+// ErrClaimsAboveDebt.
 func (s *Service) ClaimEnrollment(ctx context.Context, tx *sqlx.Tx, id int64, debt decimal.Decimal, claims []Input) ([]Payment, error) {
 	if len(claims) > MaxClaims {
 		return nil, clubhouse.ErrInvalidData.Withf("payments holds at most %d claims, not %d.", MaxClaims, len(claims))
@@ -82,14 +83,6 @@ func prefixed(i int, err error) error {
 		return e.Withf("payments[%d]: %s", i, e.Message)
 	}
 	return err
-}
-
-// Announce publishes payment:updated for payments that the caller's
-// committed transaction stored (ClaimEnrollment).
-func (s *Service) Announce(ps ...Payment) {
-	for _, p := range ps {
-		s.publish(p, false)
-	}
 }
 
 // EnrollmentsPaid sums the completed payments of each enrollment of ids, in

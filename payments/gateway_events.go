@@ -165,16 +165,16 @@ func (s *Service) settleDue(ctx context.Context, d dueEvent) (ok bool, err error
 		_, err := tx.ExecContext(ctx, `UPDATE gateway_events SET due_at = NULL, settled_at = $2, last_error = NULL,
 			payment_id = COALESCE($3, payment_id), inbox_id = COALESCE($4, inbox_id) WHERE id = $1`,
 			d.ID, s.now(), nonZero(res.Payment.ID), nonZero(res.InboxID))
-		return err
+		if err != nil || !res.Changed {
+			return err
+		}
+		return s.Announce(ctx, tx, res.Payment)
 	})
 	if e := clubhouse.AsError(err); e != nil && e.Kind == clubhouse.Invalid { // the gateway's answer is no payment: asking again will not change it
 		return false, s.retry(ctx, d, err, true)
 	}
 	if err != nil {
 		return false, fmt.Errorf("settle %s transaction %s: %w", d.Gateway, d.TransactionID, err)
-	}
-	if res.Changed {
-		s.publish(res.Payment, false)
 	}
 	return ok, nil
 }

@@ -90,7 +90,7 @@ func newWompiRig(t *testing.T, sendEvents bool) *wompiRig {
 	cfg := wompi.Config{PublicKey: o.PublicKey, PrivateKey: o.PrivateKey, IntegritySecret: o.IntegritySecret, EventsSecret: o.EventsSecret,
 		APIURL: r.sw.APIURL(), CheckoutURL: r.sw.CheckoutURL()}
 	r.admin = wompi.New(cfg)
-	r.svc = payments.New(r.db.DB, payments.Options{Now: r.clock.Now, Events: r.events, Log: r.log, Bookings: r.bookings,
+	r.svc = payments.New(r.db.DB, payments.Options{Now: r.clock.Now, Log: r.log, Bookings: r.bookings,
 		Gateway: payments.Wompi{C: r.admin}})
 	return r
 }
@@ -191,12 +191,12 @@ func TestSettle_wompiApproved(t *testing.T) {
 	assert.Equal(t, r.booking, *p.ReservationID)
 	assert.Equal(t, 1, count(t, r.db, `SELECT count(*) FROM checkout_attempts WHERE id = $1 AND payment_id = $2`, a.ID, p.ID))
 	assert.Equal(t, 1, count(t, r.db, `SELECT count(*) FROM ledger_outbox WHERE payment_id = $1 AND kind = 'post'`, p.ID))
-	assert.Len(t, r.events.take(), 1)
+	assert.Len(t, r.events.Take(), 1)
 
 	assert.Equal(t, http.StatusOK, r.sw.Send(t.Context(), tx), "the same event again")
 	assert.Equal(t, 1, r.settle(t))
 	assert.Equal(t, 0, r.settle(t), "nothing is due")
-	assert.Empty(t, r.events.take(), "a repeat changes nothing")
+	assert.Empty(t, r.events.Take(), "a repeat changes nothing")
 	assert.Equal(t, 1, count(t, r.db, `SELECT count(*) FROM payments WHERE transaction_id = $1`, tx.ID))
 	assert.Equal(t, 2, count(t, r.db, `SELECT deliveries FROM gateway_events WHERE transaction_id = $1`, tx.ID))
 }
@@ -422,7 +422,7 @@ func TestSettle_racingDuplicates(t *testing.T) {
 	assert.Equal(t, 30, count(t, r.db, `SELECT deliveries FROM gateway_events WHERE transaction_id = $1`, tx.ID))
 	assert.Equal(t, 0, count(t, r.db, `SELECT count(*) FROM gateway_events WHERE due_at IS NOT NULL`))
 	completed := 0
-	for _, m := range r.events.take() {
+	for _, m := range updatesOf(t, r.events.Take()) {
 		if m.StatusDetail == payments.DetailCompleted {
 			completed++
 		}
@@ -442,7 +442,7 @@ func newMercadoPagoRig(t *testing.T) (*payClub, *mptest.Server, *payments.Servic
 	sm := mptest.New(mptest.Options{AccessToken: "TEST-club", WebhookSecret: "club-secret", Now: clock})
 	t.Cleanup(sm.Close)
 	gw := payments.MercadoPago{C: mercadopago.New(mercadopago.Config{AccessToken: "TEST-club", WebhookSecret: "club-secret", APIURL: sm.URL})}
-	svc = payments.New(c.db.DB, payments.Options{Now: clock, Events: c.events, Log: c.log, Bookings: c.bookings, Gateway: gw, NotifyURL: recv.URL,
+	svc = payments.New(c.db.DB, payments.Options{Now: clock, Log: c.log, Bookings: c.bookings, Gateway: gw, NotifyURL: recv.URL,
 		ReturnURL: "https://club.example/app/pay/return"})
 	return c, sm, svc
 }
@@ -588,7 +588,7 @@ func randomRun(t *testing.T, rng *rand.Rand) {
 	}
 
 	completedOnce := map[int64]int{}
-	for _, m := range r.events.take() {
+	for _, m := range updatesOf(t, r.events.Take()) {
 		if m.StatusDetail == payments.DetailCompleted {
 			completedOnce[m.ID]++
 		}

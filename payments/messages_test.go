@@ -11,10 +11,10 @@ import (
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
-// TestService_messages: every payment change publishes payment:updated
-// after its commit, to the staff and to the payment's owner (the login of
+// TestService_messages: every payment change records payment:updated in
+// its transaction, to the staff and to the payment's owner (the login of
 // its booking's client; none for a booking of nobody or of a client
-// without a login), whoever made the change; a refused change publishes
+// without a login), whoever made the change; a refused change records
 // nothing. Each row makes its change and returns the owner it expects
 // (-1: no message).
 func TestService_messages(t *testing.T) {
@@ -53,12 +53,12 @@ func TestService_messages(t *testing.T) {
 			require.NoError(t, err)
 			return ana
 		}},
-		{name: "a claim above the debt publishes nothing", run: func(t *testing.T) int64 {
+		{name: "a claim above the debt records nothing", run: func(t *testing.T) int64 {
 			_, err := c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "1000000", "claim-2"), nil)
 			require.ErrorIs(t, err, payments.ErrClaimAboveDebt)
 			return -1
 		}},
-		{name: "a claim on another's booking publishes nothing", run: func(t *testing.T) int64 {
+		{name: "a claim on another's booking records nothing", run: func(t *testing.T) int64 {
 			_, err := c.svc.ClientCreate(ctx, c.ana, c.input(c.other, "1000", "claim-3"), nil)
 			require.ErrorIs(t, err, payments.ErrNotYours)
 			return -1
@@ -69,7 +69,7 @@ func TestService_messages(t *testing.T) {
 			require.NoError(t, err)
 			return ana
 		}},
-		{name: "a change refused publishes nothing", run: func(t *testing.T) int64 {
+		{name: "a change refused records nothing", run: func(t *testing.T) int64 {
 			p := c.payment(t, c.booking, false)
 			_, err := c.svc.Update(ctx, desk, p.ID, payments.Input{TransactionID: clubhouse.Some("desk-1")})
 			require.ErrorIs(t, err, payments.ErrTransactionUsed)
@@ -98,7 +98,7 @@ func TestService_messages(t *testing.T) {
 			require.True(t, res.Changed)
 			return ana
 		}},
-		{name: "the same delivery again publishes nothing", run: func(t *testing.T) int64 {
+		{name: "the same delivery again records nothing", run: func(t *testing.T) int64 {
 			res, err := c.svc.Reconcile(ctx, event("gw-1", "1000", c.booking))
 			require.NoError(t, err)
 			require.False(t, res.Changed)
@@ -107,7 +107,7 @@ func TestService_messages(t *testing.T) {
 		{name: "the gateway confirms a client's claim", run: func(t *testing.T) int64 {
 			_, err := c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "1000", "gw-2"), nil)
 			require.NoError(t, err)
-			c.events.take()
+			c.events.Take()
 			_, err = c.svc.Reconcile(ctx, event("gw-2", "1000", c.booking))
 			require.NoError(t, err)
 			return ana
@@ -116,7 +116,7 @@ func TestService_messages(t *testing.T) {
 			res, err := c.svc.Reconcile(ctx, event("gw-3", "1000", 0))
 			require.NoError(t, err)
 			require.Equal(t, payments.ResultQueued, res.Status)
-			assert.Empty(t, c.events.take(), "a queued event changes no payment")
+			assert.Empty(t, c.events.Take(), "a queued event changes no payment")
 			_, _, err = c.svc.ResolveInbox(ctx, desk, res.InboxID, payments.Resolution{Action: payments.ActionAttach, ReservationID: c.booking})
 			require.NoError(t, err)
 			return ana
@@ -124,20 +124,20 @@ func TestService_messages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c.events.take()
+			c.events.Take()
 			owner := tt.run(t)
-			msgs := c.events.take()
+			msgs := c.events.Take()
 			if owner < 0 {
 				assert.Empty(t, msgs)
 				return
 			}
 			require.Len(t, msgs, 1)
-			assert.Equal(t, owner, msgs[0].Owner)
+			assert.Equal(t, payments.TopicUpdated, msgs[0].Topic)
 			want := clubhouse.Audience{Rooms: []string{clubhouse.RoomPanel}}
 			if owner != 0 {
 				want.Users = []int64{owner}
 			}
-			assert.Equal(t, want, clubhouse.AudienceOf(msgs[0]))
+			assert.Equal(t, want, clubhouse.AudienceOf(msgs[0]), "the staff and the owner")
 		})
 	}
 }

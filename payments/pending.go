@@ -109,7 +109,7 @@ func (s *Service) Reject(ctx context.Context, by clubhouse.Actor, id int64) (Pay
 }
 
 // judge applies by's verdict to the pending payment with id, locked from
-// the check to the write, records the change's event and announces it.
+// the check to the write, and records the change's event and message.
 func (s *Service) judge(ctx context.Context, by clubhouse.Actor, id int64, verdict func(*Payment) error) (Payment, error) {
 	var out Payment
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
@@ -127,11 +127,13 @@ func (s *Service) judge(ctx context.Context, by clubhouse.Actor, id int64, verdi
 		if out, err = s.store.update(ctx, tx, p); err != nil {
 			return err
 		}
-		return s.record(ctx, tx, by.Name(), &before, out)
+		if err := s.record(ctx, tx, by.Name(), &before, out); err != nil {
+			return err
+		}
+		return s.Announce(ctx, tx, out)
 	})
 	if err != nil {
 		return Payment{}, fmt.Errorf("judge payment %d: %w", id, err)
 	}
-	s.publish(out, false)
 	return out, nil
 }

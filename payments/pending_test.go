@@ -16,7 +16,7 @@ func (c *payClub) claim(tb testing.TB, amount, txid string) payments.Payment {
 	tb.Helper()
 	p, err := c.svc.ClientCreate(tb.Context(), c.ana, c.input(c.booking, amount, txid), nil)
 	require.NoError(tb, err)
-	c.events.take()
+	c.events.Take()
 	return p
 }
 
@@ -34,7 +34,7 @@ func TestService_Validate(t *testing.T) {
 	require.NoError(t, err)
 	taken := c.claim(t, "1000", "T-used")
 	cash := c.payment(t, c.booking, false)
-	c.events.take()
+	c.events.Take()
 	for _, tc := range []struct {
 		name string
 		id   int64
@@ -53,7 +53,7 @@ func TestService_Validate(t *testing.T) {
 			if tc.want != nil {
 				require.ErrorIs(t, err, tc.want)
 				assert.Equal(t, clubhouse.KindOf(tc.want), clubhouse.KindOf(err))
-				assert.Empty(t, c.events.take(), "nothing changed, nothing announced")
+				assert.Empty(t, c.events.Take(), "nothing changed, nothing announced")
 				if before.ID != 0 {
 					c.samePayment(t, before)
 				}
@@ -63,8 +63,8 @@ func TestService_Validate(t *testing.T) {
 			assert.True(t, p.Status)
 			assert.Equal(t, payments.DetailCompleted, p.StatusDetail)
 			assert.Equal(t, before.ClaimedTransactionID, p.TransactionID, "a claim is confirmed with the id it reported")
-			assert.Equal(t, []payments.Updated{{ID: p.ID, ReservationID: p.ReservationID, Status: true,
-				StatusDetail: payments.DetailCompleted, Owner: ownerOf(p)}}, c.events.take())
+			assert.Equal(t, updated(payments.Updated{ID: p.ID, ReservationID: p.ReservationID, Status: true,
+				StatusDetail: payments.DetailCompleted, Owner: ownerOf(p)}), c.events.Take())
 		})
 	}
 	v, err := c.svc.Booking(ctx, desk, c.booking)
@@ -81,7 +81,7 @@ func TestService_Reject(t *testing.T) {
 	whole := c.claim(t, "60000", "T-1")
 	whole, err := c.svc.UpdateForBooking(ctx, desk, c.booking, whole.ID, payments.Input{}, c.receipt(t, "photo"))
 	require.NoError(t, err)
-	c.events.take()
+	c.events.Take()
 	_, err = c.svc.ClientCreate(ctx, c.ana, c.input(c.booking, "1", "T-2"), nil)
 	require.ErrorIs(t, err, payments.ErrClaimsAboveDebt, "the pending claim holds the whole debt")
 
@@ -91,8 +91,8 @@ func TestService_Reject(t *testing.T) {
 	assert.Equal(t, payments.DetailFailed, p.StatusDetail)
 	assert.Nil(t, p.TransactionID, "a rejected claim is not confirmed")
 	assert.Equal(t, whole.Foto, p.Foto, "its receipt stays")
-	assert.Equal(t, []payments.Updated{{ID: p.ID, ReservationID: p.ReservationID, StatusDetail: payments.DetailFailed,
-		Owner: ownerOf(p)}}, c.events.take())
+	assert.Equal(t, updated(payments.Updated{ID: p.ID, ReservationID: p.ReservationID, StatusDetail: payments.DetailFailed,
+		Owner: ownerOf(p)}), c.events.Take())
 
 	for _, tc := range []struct {
 		name string

@@ -122,7 +122,6 @@ func (s *Service) createWithReceipt(ctx context.Context, by clubhouse.Actor, boo
 		s.removeObject(ctx, key)
 		return Payment{}, fmt.Errorf("create payment: %w", err)
 	}
-	s.publish(out, false)
 	return out, nil
 }
 
@@ -210,6 +209,9 @@ func (s *Service) updateWithReceipt(ctx context.Context, by clubhouse.Actor, boo
 		if err := s.record(ctx, tx, by.Name(), &before, out); err != nil {
 			return err
 		}
+		if err := s.Announce(ctx, tx, out); err != nil {
+			return err
+		}
 		if old != nil && *old != key {
 			if err := s.objects.Delete(ctx, *old); err != nil {
 				return storageErr("delete old receipt", err)
@@ -221,7 +223,6 @@ func (s *Service) updateWithReceipt(ctx context.Context, by clubhouse.Actor, boo
 		s.removeObject(ctx, key)
 		return Payment{}, fmt.Errorf("update payment: %w", err)
 	}
-	s.publish(out, false)
 	return out, nil
 }
 
@@ -293,6 +294,9 @@ func (s *Service) DeleteReceipt(ctx context.Context, by clubhouse.Actor, booking
 		if err := s.record(ctx, tx, by.Name(), &before, out); err != nil {
 			return err
 		}
+		if err := s.Announce(ctx, tx, out); err != nil {
+			return err
+		}
 		if err := s.objects.Delete(ctx, key); err != nil {
 			return storageErr("delete receipt", err)
 		}
@@ -301,7 +305,6 @@ func (s *Service) DeleteReceipt(ctx context.Context, by clubhouse.Actor, booking
 	if err != nil {
 		return Payment{}, fmt.Errorf("delete receipt: %w", err)
 	}
-	s.publish(out, false)
 	return out, nil
 }
 

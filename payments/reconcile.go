@@ -92,7 +92,8 @@ func (s *Service) Deliver(ctx context.Context, body io.Reader, signature string,
 //
 // A client's claim on another booking, or with another amount, never takes
 // an event. A payment created or changed records its events (EventCreated,
-// EventCompleted...) in the same transaction, their actor "webhook".
+// EventCompleted...), their actor "webhook", and its message in the same
+// transaction.
 // Errors: Invalid for bad event data (see Event.Validate).
 func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 	status, detail, err := e.Validate()
@@ -112,16 +113,15 @@ func (s *Service) Reconcile(ctx context.Context, e Event) (Result, error) {
 		EventDate: date, Payload: string(e.Payload)}
 	var res Result
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		res, err = s.reconcileTx(ctx, tx, webhookActor, e, in, status, detail, date)
-		return err
+		if res, err = s.reconcileTx(ctx, tx, webhookActor, e, in, status, detail, date); err != nil || !res.Changed {
+			return err
+		}
+		return s.Announce(ctx, tx, res.Payment)
 	})
 	if err != nil {
 		return Result{}, fmt.Errorf("reconcile %s: %w", e.TransactionID, err)
 	}
 	res.TransactionID = e.TransactionID
-	if res.Changed {
-		s.publish(res.Payment, false)
-	}
 	return res, nil
 }
 
@@ -423,14 +423,13 @@ func (s *Service) ResolveInbox(ctx context.Context, by clubhouse.Actor, id int64
 			}
 			resolution, e.PaymentID = ResolutionAttached, &pay.ID
 		}
-		entry, err = s.store.resolveInbox(ctx, tx, id, resolution, e.PaymentID, note, s.now())
-		return err
+		if entry, err = s.store.resolveInbox(ctx, tx, id, resolution, e.PaymentID, note, s.now()); err != nil || pay.ID == 0 {
+			return err
+		}
+		return s.Announce(ctx, tx, pay)
 	})
 	if err != nil {
 		return InboxEntry{}, Payment{}, fmt.Errorf("resolve inbox entry %d: %w", id, err)
-	}
-	if pay.ID != 0 {
-		s.publish(pay, false)
 	}
 	return entry, pay, nil
 }

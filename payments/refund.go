@@ -155,12 +155,14 @@ func (s *Service) Refund(ctx context.Context, by clubhouse.Actor, id int64, in R
 		if p, err = s.store.get(ctx, tx, id, false); err != nil {
 			return err
 		}
-		return s.record(ctx, tx, by.Name(), &before, p)
+		if err := s.record(ctx, tx, by.Name(), &before, p); err != nil {
+			return err
+		}
+		return s.Announce(ctx, tx, p)
 	})
 	if err != nil {
 		return Payment{}, Refund{}, err
 	}
-	s.publish(p, false)
 	return p, r, nil
 }
 

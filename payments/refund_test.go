@@ -55,7 +55,7 @@ func TestService_Refund(t *testing.T) {
 	c := newPayClub(t)
 	ctx := t.Context()
 	p := c.completed(t, c.booking, "DESK-1")
-	c.events.take()
+	c.events.Take()
 
 	got, r, err := c.svc.Refund(ctx, desk, p.ID, payments.RefundInput{Reason: " Lluvia: cancha cerrada ", Amount: amount("20000")})
 	require.NoError(t, err)
@@ -78,7 +78,7 @@ func TestService_Refund(t *testing.T) {
 		"the ledger gets back exactly what it was given")
 	assert.Equal(t, 2, count(t, c.db, `SELECT count(*) FROM ledger_outbox WHERE paid_at = $1
 		AND (payment_id = $2 AND kind = 'reverse' OR source = 'payment_refund')`, clock(), p.ID), "both dated when the money went back")
-	assert.Len(t, c.events.take(), 2)
+	assert.Len(t, c.events.Take(), 2)
 	_, _, err = c.svc.Refund(ctx, desk, p.ID, payments.RefundInput{Reason: "otra vez"})
 	assert.ErrorIs(t, err, payments.ErrNotRefundable)
 	assert.ErrorIs(t, c.svc.Delete(ctx, desk, c.booking, p.ID), clubhouse.ErrInUse, "its refunds are the record of money that went back")

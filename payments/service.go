@@ -20,7 +20,6 @@ type Service struct {
 	db       *sqlx.DB
 	objects  ObjectStore
 	now      func() time.Time
-	events   clubhouse.Publisher
 	log      *eventlog.Log
 	bookings *booking.Bookings
 	secrets  []string
@@ -34,14 +33,14 @@ type Service struct {
 }
 
 // Options configure the payments service. The zero value is usable: no
-// receipt storage, the system clock, messages dropped, days read in UTC.
+// receipt storage, the system clock, nothing recorded, days read in UTC.
 type Options struct {
-	Objects ObjectStore         // the receipts' bucket; nil: the receipt operations answer ErrStorageOff
-	Now     func() time.Time    // the clock; nil: time.Now
-	Zone    *time.Location      // the club's, in which a day's takings begin and end (Takings); nil: UTC
-	Events  clubhouse.Publisher // receives payment:updated after each commit; nil: dropped
+	Objects ObjectStore      // the receipts' bucket; nil: the receipt operations answer ErrStorageOff
+	Now     func() time.Time // the clock; nil: time.Now
+	Zone    *time.Location   // the club's, in which a day's takings begin and end (Takings); nil: UTC
 	// Log records, in each change's transaction, the change's events
-	// (EventCreated and the others); nil: none.
+	// (EventCreated and the others) and its realtime message
+	// (payment:updated); nil: none.
 	Log *eventlog.Log
 	// Bookings are the club's bookings, which the views that join a
 	// booking with its payments (Booking, ClientBookings, Dashboard, ...)
@@ -66,7 +65,7 @@ type Options struct {
 // New returns the payments stored in db, a database migrated with
 // migrations.Main.
 func New(db *sqlx.DB, o Options) *Service {
-	clubhouse.SetDefaults(&o.Zone, &o.Now, &o.Events)
+	clubhouse.SetDefaults(&o.Zone, &o.Now)
 	var secrets []string
 	for _, k := range o.WebhookSecrets {
 		if k != "" {
@@ -76,7 +75,7 @@ func New(db *sqlx.DB, o Options) *Service {
 	if o.CheckoutTTL <= 0 {
 		o.CheckoutTTL = CheckoutTTL
 	}
-	return &Service{db: db, objects: o.Objects, now: o.Now, events: o.Events, log: o.Log, bookings: o.Bookings, secrets: secrets, zone: o.Zone,
+	return &Service{db: db, objects: o.Objects, now: o.Now, log: o.Log, bookings: o.Bookings, secrets: secrets, zone: o.Zone,
 		gateway: o.Gateway, checkoutTTL: o.CheckoutTTL, returnURL: o.ReturnURL, notifyURL: o.NotifyURL, wake: make(chan struct{}, 1)}
 }
 
@@ -139,11 +138,11 @@ func (s *Service) Create(ctx context.Context, by clubhouse.Actor, in Input) (Pay
 	if err != nil {
 		return Payment{}, fmt.Errorf("create payment: %w", err)
 	}
-	s.publish(out, false)
 	return out, nil
 }
 
-// insert stores p for by with its events, in one transaction.
+// insert stores p for by with its events and its message, in one
+// transaction.
 func (s *Service) insert(ctx context.Context, by clubhouse.Actor, p Payment) (Payment, error) {
 	var out Payment
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
@@ -151,7 +150,10 @@ func (s *Service) insert(ctx context.Context, by clubhouse.Actor, p Payment) (Pa
 		if out, err = s.store.insert(ctx, tx, p); err != nil {
 			return err
 		}
-		return s.record(ctx, tx, by.Name(), nil, out)
+		if err := s.record(ctx, tx, by.Name(), nil, out); err != nil {
+			return err
+		}
+		return s.Announce(ctx, tx, out)
 	})
 	return out, err
 }
@@ -221,12 +223,14 @@ func (s *Service) update(ctx context.Context, by clubhouse.Actor, id, bookingID 
 		if out, err = s.store.update(ctx, tx, p); err != nil {
 			return err
 		}
-		return s.record(ctx, tx, by.Name(), &before, out)
+		if err := s.record(ctx, tx, by.Name(), &before, out); err != nil {
+			return err
+		}
+		return s.Announce(ctx, tx, out)
 	})
 	if err != nil {
 		return Payment{}, fmt.Errorf("update payment: %w", err)
 	}
-	s.publish(out, false)
 	return out, nil
 }
 
@@ -382,13 +386,12 @@ func (s *Service) ClientCreate(ctx context.Context, by clubhouse.Actor, in Input
 		}
 		return Payment{}, fmt.Errorf("create payment: %w", err)
 	}
-	s.publish(out, false)
 	return out, nil
 }
 
 // claim stores p, a client's claim on one of their bookings, in one
 // transaction that holds the booking's row from the checks to the insert,
-// with its event (EventCreated).
+// with its event (EventCreated) and its message.
 func (s *Service) claim(ctx context.Context, by clubhouse.Actor, p Payment) (Payment, error) {
 	var out Payment
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
@@ -412,7 +415,10 @@ func (s *Service) claim(ctx context.Context, by clubhouse.Actor, p Payment) (Pay
 		if out, err = s.store.insert(ctx, tx, p); err != nil {
 			return err
 		}
-		return s.record(ctx, tx, by.Name(), nil, out)
+		if err := s.record(ctx, tx, by.Name(), nil, out); err != nil {
+			return err
+		}
+		return s.Announce(ctx, tx, out)
 	})
 	return out, err
 }
@@ -441,8 +447,9 @@ func (s *Service) withinDebt(ctx context.Context, tx *sqlx.Tx, id int64, amount 
 
 // Delete removes the payment with id (of the booking with bookingID when
 // not 0) and its receipt. The row is deleted, with its event
-// (EventDeleted), and the object removed in one transaction that commits
-// only when the object is gone, so no payment is left pointing to nothing.
+// (EventDeleted) and its message, and the object removed in one
+// transaction that commits only when the object is gone, so no payment is
+// left pointing to nothing.
 // Errors: ErrNotFound, ErrStorageOff when the payment has a receipt and
 // storage is not configured, ErrStorageFailed.
 func (s *Service) Delete(ctx context.Context, by clubhouse.Actor, bookingID, id int64) error {
@@ -468,6 +475,9 @@ func (s *Service) Delete(ctx context.Context, by clubhouse.Actor, bookingID, id 
 		if err := s.recordDeleted(ctx, tx, by.Name(), p); err != nil {
 			return err
 		}
+		if err := s.log.Announce(ctx, tx, updatedMessage(p, true)); err != nil {
+			return err
+		}
 		if p.Foto != nil {
 			if err := s.objects.Delete(ctx, *p.Foto); err != nil {
 				return storageErr("delete receipt", err)
@@ -475,16 +485,13 @@ func (s *Service) Delete(ctx context.Context, by clubhouse.Actor, bookingID, id 
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	s.publish(p, true)
-	return nil
+	return err
 }
 
-// TopicUpdated is the topic of the message published after each commit
-// that creates, changes or deletes a payment (by staff, by a client's
-// claim, by the webhook or the inbox); its payload is an Updated.
+// TopicUpdated is the topic of the message that each change that creates,
+// changes or deletes a payment (by staff, by a client's claim, by the
+// webhook or the inbox) records in its transaction (Options.Log), which the
+// realtime relay sends once it commits; its payload is an Updated.
 const TopicUpdated = "payment:updated"
 
 // Updated is the payload of payment:updated. It goes to the staff room and
@@ -512,15 +519,29 @@ func (m Updated) Audience() clubhouse.Audience {
 	return a
 }
 
-// publish publishes payment:updated for p, read in the transaction that
-// changed it (its owner with it), once that transaction has committed.
-func (s *Service) publish(p Payment, deleted bool) {
+// updatedMessage is the message payment:updated of p, read in the
+// transaction that changed it (its owner with it), or deleted by it.
+func updatedMessage(p Payment, deleted bool) eventlog.Message {
 	m := Updated{ID: p.ID, ReservationID: p.ReservationID, EnrollmentID: p.EnrollmentID, TicketSaleID: p.TicketSaleID, Status: p.Status,
 		StatusDetail: p.StatusDetail, Deleted: deleted}
 	if p.UserID != nil {
 		m.Owner = *p.UserID
 	}
-	s.events.Publish(TopicUpdated, m)
+	return eventlog.Message{Topic: TopicUpdated, Payload: m}
+}
+
+// Announce records in tx payment:updated for each payment of ps, which tx
+// created or changed, each read in tx after its change: the realtime relay
+// sends them once tx commits. The Service's use cases that create or change
+// a payment call it in their transactions, and package classes in its own,
+// in which it stored an enrollment's claims (ClaimEnrollment). Without a
+// log it records nothing.
+func (s *Service) Announce(ctx context.Context, tx *sqlx.Tx, ps ...Payment) error {
+	msgs := make([]eventlog.Message, len(ps))
+	for i, p := range ps {
+		msgs[i] = updatedMessage(p, false)
+	}
+	return s.log.Announce(ctx, tx, msgs...)
 }
 
 // Stats are counts and sums of payments.

@@ -2,12 +2,12 @@ package payments_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +22,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/relaytest"
 	"github.com/clubhouse-go/clubhouse/payments"
 )
 
@@ -38,14 +39,14 @@ const unknown = 987654
 // of 60,000 an hour, Bob's booking, a payment type) and a booking of nobody,
 // with eve, a user without a client record, and three services over it:
 // svc keeps receipts in dir, off has no receipt storage, and broken's
-// store refuses every request. Their clock is clock(); events records
-// their payment:updated messages, and log their events.
+// store refuses every request. Their clock is clock(); log records their
+// events and their payment:updated messages, which events reads.
 type payClub struct {
 	db                   *sqldb.DB
 	club                 *fixture.Club
 	svc, off, broken     *payments.Service
 	dir                  *objstore.Dir
-	events               *updates
+	events               *relaytest.Recorder
 	log                  *eventlog.Log
 	ana, eve             clubhouse.Actor
 	booking, other, bare int64
@@ -60,11 +61,12 @@ func newPayClub(tb testing.TB) *payClub {
 	f := newClaimFixture(tb, db)
 	dir, err := objstore.NewDir(tb.TempDir())
 	require.NoError(tb, err)
-	c := &payClub{db: db, club: f.club, dir: dir, events: &updates{}, log: eventlog.New(db.DB, eventlog.Options{}), ana: f.ana,
+	log := eventlog.New(db.DB, eventlog.Options{})
+	c := &payClub{db: db, club: f.club, dir: dir, events: relaytest.New(tb, log), log: log, ana: f.ana,
 		booking: f.booking, other: f.other, typ: f.typ, bare: newBooking(tb, db), receiptDir: tb.TempDir()}
 	c.bookings = booking.New(db.DB, booking.Options{Zone: time.UTC, Now: clock}).Bookings
 	service := func(objects payments.ObjectStore) *payments.Service {
-		return payments.New(db.DB, payments.Options{Objects: objects, Now: clock, Events: c.events, Log: c.log, Bookings: c.bookings})
+		return payments.New(db.DB, payments.Options{Objects: objects, Now: clock, Log: c.log, Bookings: c.bookings})
 	}
 	c.svc, c.off, c.broken = service(dir), service(nil), service(brokenStore{})
 	c.eve = f.club.User("Eve")
@@ -97,7 +99,7 @@ func (c *payClub) payment(tb testing.TB, id int64, withReceipt bool) payments.Pa
 	}
 	p, err := c.svc.CreateForBooking(context.Background(), desk, id, c.input(0, "1000", ""), rc)
 	require.NoError(tb, err)
-	c.events.take()
+	c.events.Take()
 	return p
 }
 
@@ -152,28 +154,26 @@ func (brokenStore) Put(context.Context, string, string, io.Reader, int64) error 
 func (brokenStore) Get(context.Context, string) (io.ReadCloser, error) { return nil, errUnreachable }
 func (brokenStore) Delete(context.Context, string) error               { return errUnreachable }
 
-// updates is a clubhouse.Publisher that keeps the payment:updated messages.
-type updates struct {
-	mu   sync.Mutex
-	msgs []payments.Updated
-}
-
-func (u *updates) Publish(topic string, payload any) {
-	if topic != payments.TopicUpdated {
-		return
+// updated is the payment:updated messages of ms as the log records them,
+// what a change of the payments ms tell of is expected to record.
+func updated(ms ...payments.Updated) []relaytest.Message {
+	out := make([]relaytest.Message, len(ms))
+	for i, m := range ms {
+		out[i] = relaytest.Of(payments.TopicUpdated, m)
 	}
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	u.msgs = append(u.msgs, payload.(payments.Updated))
+	return out
 }
 
-// take returns the messages published since the last take.
-func (u *updates) take() []payments.Updated {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	msgs := u.msgs
-	u.msgs = nil
-	return msgs
+// updatesOf returns the payloads of msgs, each payment:updated, as their
+// JSON tells them (without the Owner, which is their audience).
+func updatesOf(t *testing.T, msgs []relaytest.Message) []payments.Updated {
+	t.Helper()
+	out := make([]payments.Updated, len(msgs))
+	for i, m := range msgs {
+		require.Equal(t, payments.TopicUpdated, m.Topic)
+		require.NoError(t, json.Unmarshal([]byte(m.Data), &out[i]))
+	}
+	return out
 }
 
 // ownerOf is the user p's messages are for besides the staff: its owner,
@@ -211,7 +211,7 @@ func TestService_Create(t *testing.T) {
 	c := newPayClub(t)
 	_, err := c.svc.Create(t.Context(), desk, with(c.input(c.booking, "1000", "GW-TAKEN"), func(in *payments.Input) { in.Status = clubhouse.Some(true) }))
 	require.NoError(t, err)
-	c.events.take()
+	c.events.Take()
 	tests := []struct {
 		name    string
 		in      payments.Input
@@ -277,7 +277,7 @@ func TestService_Create(t *testing.T) {
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
-				assert.Empty(t, c.events.take(), "a refused payment is no change")
+				assert.Empty(t, c.events.Take(), "a refused payment is no change")
 				return
 			}
 			require.NoError(t, err)
@@ -286,8 +286,8 @@ func TestService_Create(t *testing.T) {
 			assert.Equal(t, tt.in.ReservationID.Value, p.ReservationID)
 			assert.True(t, tt.in.Amount.Value.Equal(p.Amount))
 			tt.check(t, p)
-			assert.Equal(t, []payments.Updated{{ID: p.ID, ReservationID: p.ReservationID, Status: p.Status, StatusDetail: p.StatusDetail, Owner: ownerOf(p)}},
-				c.events.take())
+			assert.Equal(t, updated(payments.Updated{ID: p.ID, ReservationID: p.ReservationID, Status: p.Status, StatusDetail: p.StatusDetail, Owner: ownerOf(p)}),
+				c.events.Take())
 			got, err := c.svc.Get(t.Context(), desk, p.ID)
 			require.NoError(t, err)
 			assert.Equal(t, p, got, "Create returns the payment as stored")
@@ -371,7 +371,7 @@ func TestService_CreateForBooking(t *testing.T) {
 	c := newPayClub(t)
 	_, err := c.svc.Create(t.Context(), desk, c.input(c.other, "1000", "GW-TAKEN"))
 	require.NoError(t, err)
-	c.events.take()
+	c.events.Take()
 	tests := []struct {
 		name    string
 		svc     *payments.Service
@@ -418,12 +418,12 @@ func TestService_CreateForBooking(t *testing.T) {
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
 				assert.Equal(t, rows, count(t, c.db, `SELECT count(*) FROM payments`), "no payment")
 				assert.Len(t, c.keys(t), objects, "and no object is left behind")
-				assert.Empty(t, c.events.take())
+				assert.Empty(t, c.events.Take())
 				return
 			}
 			require.NoError(t, err)
 			assert.Equal(t, &tt.booking, p.ReservationID)
-			assert.Equal(t, []payments.Updated{{ID: p.ID, ReservationID: p.ReservationID, StatusDetail: payments.DetailPending, Owner: ownerOf(p)}}, c.events.take())
+			assert.Equal(t, updated(payments.Updated{ID: p.ID, ReservationID: p.ReservationID, StatusDetail: payments.DetailPending, Owner: ownerOf(p)}), c.events.Take())
 			if !tt.receipt {
 				assert.Nil(t, p.Foto)
 				assert.Nil(t, p.FotoType)
@@ -523,21 +523,21 @@ func TestService_Update(t *testing.T) {
 			}
 			before, err := c.svc.Get(ctx, desk, p.ID)
 			require.NoError(t, err)
-			c.events.take()
+			c.events.Take()
 
 			got, err := c.svc.Update(ctx, desk, id, tt.in)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
-				assert.Empty(t, c.events.take())
+				assert.Empty(t, c.events.Take())
 				c.samePayment(t, before)
 				return
 			}
 			require.NoError(t, err)
 			assert.Equal(t, p.ID, got.ID)
 			tt.check(t, got)
-			assert.Equal(t, []payments.Updated{{ID: got.ID, ReservationID: got.ReservationID, Status: got.Status, StatusDetail: got.StatusDetail, Owner: ownerOf(got)}},
-				c.events.take())
+			assert.Equal(t, updated(payments.Updated{ID: got.ID, ReservationID: got.ReservationID, Status: got.Status, StatusDetail: got.StatusDetail, Owner: ownerOf(got)}),
+				c.events.Take())
 			stored, err := c.svc.Get(ctx, desk, got.ID)
 			require.NoError(t, err)
 			assert.Equal(t, got, stored, "Update returns the payment as stored")
@@ -607,7 +607,7 @@ func TestService_UpdateForBooking(t *testing.T) {
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
-				assert.Empty(t, c.events.take())
+				assert.Empty(t, c.events.Take())
 				c.samePayment(t, p)
 				assert.Equal(t, keys, c.keys(t), "no new object is left behind, the old one stays")
 				return
@@ -618,7 +618,7 @@ func TestService_UpdateForBooking(t *testing.T) {
 			if tt.in.Amount.Set {
 				assert.True(t, tt.in.Amount.Value.Equal(got.Amount))
 			}
-			assert.Len(t, c.events.take(), 1)
+			assert.Len(t, c.events.Take(), 1)
 			if !tt.wantReceipt {
 				assert.Equal(t, p.Foto, got.Foto)
 				assert.Equal(t, keys, c.keys(t))
@@ -680,7 +680,7 @@ func TestService_Delete(t *testing.T) {
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
-				assert.Empty(t, c.events.take())
+				assert.Empty(t, c.events.Take())
 				c.samePayment(t, p)
 				if tt.receipt {
 					assert.Contains(t, c.keys(t), *p.Foto, "the receipt stays")
@@ -690,8 +690,8 @@ func TestService_Delete(t *testing.T) {
 			require.NoError(t, err)
 			_, err = c.svc.Get(ctx, desk, p.ID)
 			require.ErrorIs(t, err, payments.ErrNotFound)
-			assert.Equal(t, []payments.Updated{{ID: p.ID, ReservationID: p.ReservationID, StatusDetail: payments.DetailPending, Deleted: true, Owner: ownerOf(p)}},
-				c.events.take())
+			assert.Equal(t, updated(payments.Updated{ID: p.ID, ReservationID: p.ReservationID, StatusDetail: payments.DetailPending, Deleted: true, Owner: ownerOf(p)}),
+				c.events.Take())
 			if tt.receipt {
 				assert.NotContains(t, c.keys(t), *p.Foto, "the receipt goes with it")
 			}
@@ -784,7 +784,7 @@ func TestService_DeleteReceipt(t *testing.T) {
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
-				assert.Empty(t, c.events.take())
+				assert.Empty(t, c.events.Take())
 				c.samePayment(t, p)
 				if tt.receipt {
 					assert.Contains(t, c.keys(t), *p.Foto, "the receipt stays")
@@ -798,7 +798,7 @@ func TestService_DeleteReceipt(t *testing.T) {
 			stored, err := c.svc.Get(ctx, desk, p.ID)
 			require.NoError(t, err)
 			assert.Equal(t, got, stored)
-			assert.Len(t, c.events.take(), 1)
+			assert.Len(t, c.events.Take(), 1)
 		})
 	}
 }
@@ -810,7 +810,7 @@ func TestService_ClientCreate(t *testing.T) {
 	c := newPayClub(t)
 	_, err := c.svc.Create(t.Context(), desk, c.input(c.other, "1000", "GW-TAKEN"))
 	require.NoError(t, err)
-	c.events.take()
+	c.events.Take()
 	tests := []struct {
 		name    string
 		by      clubhouse.Actor
@@ -845,7 +845,7 @@ func TestService_ClientCreate(t *testing.T) {
 				require.ErrorIs(t, err, tt.wantErr)
 				assert.Equal(t, clubhouse.KindOf(tt.wantErr), clubhouse.KindOf(err))
 				assert.Equal(t, rows, count(t, c.db, `SELECT count(*) FROM payments`), "a refused claim stores nothing")
-				assert.Empty(t, c.events.take())
+				assert.Empty(t, c.events.Take())
 				return
 			}
 			require.NoError(t, err)
@@ -857,7 +857,7 @@ func TestService_ClientCreate(t *testing.T) {
 			assert.Equal(t, ptr(strings.TrimSpace(*tt.in.TransactionID.Value)), p.ClaimedTransactionID)
 			assert.Equal(t, p.ClaimedTransactionID, p.Reference())
 			assert.Equal(t, &c.booking, p.ReservationID)
-			assert.Len(t, c.events.take(), 1)
+			assert.Len(t, c.events.Take(), 1)
 		})
 	}
 }

@@ -25,8 +25,9 @@
 // Send records a notification (notification.go: a title, a body and an
 // http(s) url, within MaxTitle, MaxBody and MaxURL, as one push message
 // holds them) and one pending delivery per device of its client, in one
-// transaction, then tells the client's user on the realtime relay
-// (TopicNotification, a Message addressed to that user). The devices
+// transaction, which records, with Options.Log, the message that tells the
+// client's user on the realtime relay once it commits (TopicNotification,
+// a Message addressed to that user). The devices
 // receive it in the background (deliver.go): DeliverDue claims the due
 // deliveries with FOR UPDATE SKIP LOCKED and a lease, so that two
 // instances never send one twice, sends the JSON of Message, and records

@@ -10,14 +10,17 @@ import (
 
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/outbound"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 )
 
 // Options are what New needs besides the database.
 type Options struct {
-	Now    func() time.Time    // nil: time.Now
-	Events clubhouse.Publisher // receives TopicNotification after commit; nil: dropped
+	Now func() time.Time // nil: time.Now
+	// Log records TopicNotification, for the realtime relay, in the
+	// transaction of Send that stores the notification; nil: none.
+	Log *eventlog.Log
 	// VAPID is the key that signs the push requests, whose public key
 	// browsers subscribe with; the zero key: PublicKey and sending answer
 	// ErrNotConfigured (registering and Send still work, and deliveries
@@ -63,7 +66,7 @@ const sendClientTimeout = 30 * time.Second
 // New returns the push service over db, a database migrated with
 // migrations.Main().
 func New(db *sqlx.DB, o Options) *Service {
-	clubhouse.SetDefaults(nil, &o.Now, &o.Events)
+	clubhouse.SetDefaults(nil, &o.Now)
 	if o.Subject == "" {
 		o.Subject = "mailto:push@localhost"
 	}
@@ -211,27 +214,42 @@ func (s *Service) Subscriptions(ctx context.Context, by clubhouse.Actor, clientI
 // another service's change, which has judged who acts (label names them
 // on the notification), so that the notification stands or falls with
 // that change. The deliveries go once tx commits, at the next round of
-// the deliverer (DeliveryJob); nothing is published on the realtime
-// relay, which hears only of what committed. Errors: those of Send's
-// input, and ErrClientNotFound.
+// the deliverer (DeliveryJob); with a log, tx records TopicNotification
+// as Send's does. Errors: those of Send's input, and ErrClientNotFound.
 func (s *Service) Queue(ctx context.Context, tx *sqlx.Tx, label string, in NotificationInput) (Sent, error) {
 	in, err := in.check()
 	if err != nil {
 		return Sent{}, err
 	}
-	var out Sent
-	out.Notification, out.Devices, _, err = s.store.insertNotification(ctx, tx, in, nil, label, s.o.Now())
+	out, err := s.record(ctx, tx, in, nil, label)
 	if err != nil {
 		return Sent{}, fmt.Errorf("queue notification: %w", err)
 	}
 	return out, nil
 }
 
+// record stores the notification in, checked, and its deliveries in tx,
+// and with a log records TopicNotification to the client's user, when the
+// client has one, which the realtime relay sends once tx commits.
+func (s *Service) record(ctx context.Context, tx *sqlx.Tx, in NotificationInput, createdBy *int64, label string) (Sent, error) {
+	var out Sent
+	var user int64
+	var err error
+	out.Notification, out.Devices, user, err = s.store.insertNotification(ctx, tx, in, createdBy, label, s.o.Now())
+	if err != nil || user == 0 {
+		return out, err
+	}
+	n := out.Notification
+	return out, s.o.Log.Announce(ctx, tx, eventlog.Message{Topic: TopicNotification,
+		Payload: Message{NotificationID: n.ID, Title: n.Title, Body: n.Body, URL: n.URL, UserID: user}})
+}
+
 // Send records a notification for the client in.ClientID and queues one
 // delivery to each of the client's devices, in one transaction, and
 // returns it with the number of devices; the deliveries go in the
-// background (DeliverDue). After the commit it publishes
-// TopicNotification to the client's user, when the client has one.
+// background (DeliverDue). With a log, the transaction records
+// TopicNotification to the client's user, when the client has one, which
+// the realtime relay sends once it commits.
 // Errors: clubhouse.ErrForbidden without the panel permission;
 // clubhouse.ErrIncomplete (clientId, title), clubhouse.ErrInvalidData for
 // text over its limit, ErrInvalidURL, ErrTooLong, ErrClientNotFound.
@@ -248,9 +266,8 @@ func (s *Service) Send(ctx context.Context, by clubhouse.Actor, in NotificationI
 		createdBy = &by.UserID
 	}
 	var out Sent
-	var user int64
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
-		out.Notification, out.Devices, user, err = s.store.insertNotification(ctx, tx, in, createdBy, by.Label(), s.o.Now())
+		out, err = s.record(ctx, tx, in, createdBy, by.Label())
 		return err
 	})
 	if err != nil {
@@ -261,10 +278,6 @@ func (s *Service) Send(ctx context.Context, by clubhouse.Actor, in NotificationI
 		case s.wake <- struct{}{}:
 		default:
 		}
-	}
-	if user != 0 {
-		n := out.Notification
-		s.o.Events.Publish(TopicNotification, Message{NotificationID: n.ID, Title: n.Title, Body: n.Body, URL: n.URL, UserID: user})
 	}
 	return out, nil
 }

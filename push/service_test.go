@@ -15,9 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/pushtest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/relaytest"
 	"github.com/clubhouse-go/clubhouse/push"
 )
 
@@ -25,28 +27,16 @@ const subject = "mailto:desk@club.example"
 
 var desk = clubhouse.Staff("front-desk")
 
-// events records the messages published.
-type events struct {
-	mu   sync.Mutex
-	list []any
-}
-
-func (e *events) Publish(topic string, payload any) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if topic == push.TopicNotification {
-		e.list = append(e.list, payload)
-	}
-}
-
 // pushClub is a database with two clients, each with a login, a push
-// service on loopback and the push service of the club.
+// service on loopback, the push service of the club and the event log it
+// records its messages in, which relay reads.
 type pushClub struct {
 	db       *sqlx.DB
 	svc      *push.Service
 	key      push.VAPIDKey
 	clock    *fixture.Clock
-	events   *events
+	log      *eventlog.Log
+	relay    *relaytest.Recorder
 	receiver *pushtest.Receiver
 	ana, eva int64           // client ids
 	anaUser  clubhouse.Actor // Ana's login, as a client
@@ -59,7 +49,8 @@ func newFixture(t *testing.T) *pushClub {
 	key, err := push.GenerateVAPIDKey()
 	require.NoError(t, err)
 	club := fixture.New(t, db, fixture.Options{})
-	f := &pushClub{db: db, key: key, clock: club.Clock, events: &events{}}
+	f := &pushClub{db: db, key: key, clock: club.Clock, log: eventlog.New(db, eventlog.Options{})}
+	f.relay = relaytest.New(t, f.log)
 	f.svc = f.service()
 	f.receiver = pushtest.New(t, key.PublicKey(), subject)
 	ana, eva := club.Member("Ana", "Ruiz"), club.Member("Eva", "Ruiz")
@@ -72,7 +63,7 @@ func newFixture(t *testing.T) *pushClub {
 // instance of clubd. Private networks are open to it: the push service of
 // the tests is on loopback.
 func (f *pushClub) service() *push.Service {
-	return push.New(f.db, push.Options{Now: f.clock.Now, Events: f.events, VAPID: f.key, Subject: subject, Retry: time.Minute,
+	return push.New(f.db, push.Options{Now: f.clock.Now, Log: f.log, VAPID: f.key, Subject: subject, Retry: time.Minute,
 		AllowPrivateNetworks: true})
 }
 
@@ -207,13 +198,11 @@ func TestSend_delivers(t *testing.T) {
 	}
 	assert.Zero(t, f.deliver(t), "nothing is sent twice")
 
-	require.Len(t, f.events.list, 1)
-	msg := f.events.list[0].(push.Message)
-	assert.Equal(t, clubhouse.Audience{Users: []int64{f.anaUser.UserID}}, clubhouse.AudienceOf(msg))
-	b, err := json.Marshal(msg)
-	require.NoError(t, err)
+	msgs := f.relay.Payloads(push.TopicNotification)
+	require.Len(t, msgs, 1)
+	assert.Equal(t, clubhouse.Audience{Users: []int64{f.anaUser.UserID}}, msgs[0].Audience())
 	assert.JSONEq(t, `{"notification_id":`+itoa(sent.ID)+`,"title":"Court 3 is free","body":"Book it <now>",
-		"url":"https://club.example/book?court=3&day=1"}`, string(b))
+		"url":"https://club.example/book?court=3&day=1"}`, msgs[0].Data)
 }
 
 func TestSend_refused(t *testing.T) {
@@ -236,10 +225,12 @@ func TestSend_refused(t *testing.T) {
 			require.ErrorIs(t, err, tc.want)
 		})
 	}
+	assert.Empty(t, f.relay.Take(), "a refused notification records no message")
 	sent, err := f.svc.Send(ctx, desk, push.NotificationInput{ClientID: f.eva, Title: "No devices"})
 	require.NoError(t, err)
 	assert.Zero(t, sent.Devices, "a client without devices is told on the relay only")
-	require.Len(t, f.events.list, 1)
+	assert.Equal(t, []relaytest.Message{relaytest.Of(push.TopicNotification, push.Message{NotificationID: sent.ID, Title: "No devices",
+		UserID: f.evaUser.UserID})}, f.relay.Take())
 }
 
 func TestSend_retries(t *testing.T) {

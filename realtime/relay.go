@@ -5,10 +5,14 @@
 // payload names (clubhouse.AudienceOf), and who may join a room is decided
 // by the roles of the connection's actor.
 //
-// Messages go through a Broker, so that several instances serve one club:
-// Memory for one instance, Redis (one channel per club, named by a
-// prefix) for several. The protocol, the rooms and the close codes are in
-// docs/REALTIME.md.
+// Messages reach a relay in one of two ways. A club whose changes record
+// their messages in a log that every instance follows (clubd's: the event
+// log, eventlog.Log.Relays) hands each instance's relay every message of
+// the log, in its order (Send): each relay delivers to its own
+// connections. Messages published (Publish) go through a Broker, so that
+// several instances hear them: Memory for one instance, Redis (one
+// channel per club, named by a prefix) for several. The protocol, the
+// rooms and the close codes are in docs/REALTIME.md.
 //
 // A connection lives no longer than its credentials: it closes when its
 // token expires, and when Revoke names its principal, which the server
@@ -22,7 +26,8 @@
 //		return err
 //	}
 //	defer relay.Close()
-//	services := booking.New(db, booking.Options{Events: relay})
+//	services := booking.New(db, booking.Options{Log: log}) // records its messages in the club's log
+//	go follow(log, relay) // every interval: log.Relays(ctx, after), then relay.Send(each), in order
 //	mux.HandleFunc("GET /realtime", func(w http.ResponseWriter, r *http.Request) {
 //		if err := relay.Serve(w, r); err != nil {
 //			refuse(w, err) // 401, 403, 400, 429 or 503 by the error's clubhouse.Kind
@@ -139,6 +144,10 @@ type Relay struct {
 	closed  bool
 	stop    context.CancelFunc
 	pumped  chan struct{} // closed when the pump ends
+	// sending is true from Start to Close: while Send may hand the hub
+	// messages (sendMu held for reading).
+	sendMu  sync.RWMutex
+	sending bool
 	conns   sync.WaitGroup
 	// The revocations (Revoke) counted, and while handshakes are under
 	// way the count at each principal's last one, so that a handshake
@@ -216,6 +225,9 @@ func (r *Relay) Start(ctx context.Context) error {
 	pctx, stop := context.WithCancel(context.Background())
 	r.started, r.stop, r.pumped = true, stop, make(chan struct{})
 	go r.pump(pctx)
+	r.sendMu.Lock()
+	r.sending = true
+	r.sendMu.Unlock()
 	return nil
 }
 
@@ -241,6 +253,9 @@ func (r *Relay) Close() {
 	if err := r.o.Broker.Close(); err != nil {
 		r.log.Warn("realtime: close broker", "err", err)
 	}
+	r.sendMu.Lock()
+	r.sending = false // Send delivers nothing more
+	r.sendMu.Unlock()
 	r.hub.stop() // the broker delivers nothing more
 }
 
@@ -321,7 +336,7 @@ func (r *Relay) deliver(b []byte) {
 // Stats are the relay's counters since New.
 type Stats struct {
 	Connections int   // open now
-	Published   int64 // messages Publish queued for the broker
+	Published   int64 // messages Publish queued for the broker, or Send took
 	Delivered   int64 // messages queued to connections (one per connection)
 	Dropped     int64 // messages Publish or the broker lost
 	Slow        int64 // connections closed because their queue was full

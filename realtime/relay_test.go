@@ -170,3 +170,50 @@ type ownMessage struct {
 
 // Audience implements clubhouse.Addressed.
 func (m ownMessage) Audience() clubhouse.Audience { return clubhouse.Audience{Users: []int64{m.User}} }
+
+// TestRelay_send: a message sent (as a log's feed sends them) reaches the
+// connections of its audience on this relay only, in the order sent,
+// with its id and time; none before Start or after Close.
+func TestRelay_send(t *testing.T) {
+	t.Parallel()
+	r := realtime.New(realtime.Options{Authenticate: benchAuthenticate})
+	at := time.Date(2026, 12, 7, 10, 0, 0, 0, time.FixedZone("COT", -5*3600))
+	assert.False(t, r.Send(realtime.Message{ID: "0", Event: "mine", All: true, Data: json.RawMessage(`{}`), At: at}), "not started")
+	require.NoError(t, r.Start(t.Context()))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if err := r.Serve(w, req); err != nil {
+			http.Error(w, err.Error(), http.StatusUnauthorized)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	dial := func(user int) *websocket.Conn {
+		ws, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http"),
+			http.Header{"Authorization": {"Bearer bench:" + strconv.Itoa(user)}})
+		require.NoError(t, err)
+		_ = resp.Body.Close()
+		t.Cleanup(func() { _ = ws.Close() })
+		return ws
+	}
+	one, two := dial(1), dial(2)
+	require.Eventually(t, func() bool { return r.Stats().Connections == 2 }, 10*time.Second, 5*time.Millisecond)
+	for n := range 3 {
+		require.True(t, r.Send(realtime.Message{ID: fmt.Sprintf("%032d", n), Event: "mine", Users: []int64{1},
+			Data: json.RawMessage(fmt.Sprintf(`{"n":%d}`, n)), At: at}))
+	}
+	require.True(t, r.Send(realtime.Message{ID: "everyone", Event: "everyone", All: true, Data: json.RawMessage(`{"n":0}`), At: at}))
+	for n := range 3 {
+		require.NoError(t, one.SetReadDeadline(time.Now().Add(10*time.Second)))
+		var e realtime.Envelope
+		require.NoError(t, one.ReadJSON(&e))
+		assert.Equal(t, realtime.Envelope{Type: realtime.TypeMessage, ID: fmt.Sprintf("%032d", n), Event: "mine", User: 1,
+			Data: json.RawMessage(fmt.Sprintf(`{"n":%d}`, n)), At: at.UTC()}, e)
+	}
+	for _, ws := range []*websocket.Conn{one, two} {
+		require.NoError(t, ws.SetReadDeadline(time.Now().Add(10*time.Second)))
+		var e realtime.Envelope
+		require.NoError(t, ws.ReadJSON(&e))
+		assert.Equal(t, "everyone", e.Event, "user 2 got none of user 1's")
+	}
+	r.Close()
+	assert.False(t, r.Send(realtime.Message{ID: "1", Event: "mine", All: true, Data: json.RawMessage(`{}`), At: at}), "closed")
+}

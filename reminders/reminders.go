@@ -67,7 +67,7 @@ var asClub = clubhouse.Staff("reminders")
 // New returns the service over db, a database migrated with
 // migrations.Main().
 func New(db *sqlx.DB, o Options) *Service {
-	clubhouse.SetDefaults(&o.Zone, &o.Now, nil)
+	clubhouse.SetDefaults(&o.Zone, &o.Now)
 	if o.Log == nil {
 		o.Log = eventlog.New(db, eventlog.Options{Now: o.Now})
 	}

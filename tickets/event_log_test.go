@@ -49,20 +49,26 @@ type loggedEvent struct {
 }
 
 // logRead returns the events of log after *cursor, as staff read them, and
-// moves the cursor past them.
+// moves the cursor past them. The events of bookings, which an event's
+// Bookings record in the same log (booking.created for its court, say),
+// are left out: booking's tests read them.
 func logRead(tb testing.TB, log *eventlog.Log, cursor *eventlog.Cursor) []loggedEvent {
 	tb.Helper()
 	page, err := log.List(tb.Context(), desk, eventlog.Query{After: *cursor, Limit: 1000})
 	require.NoError(tb, err)
 	*cursor = page.Next
-	out := make([]loggedEvent, len(page.Events))
-	for i, e := range page.Events {
-		out[i].Type, out[i].Actor = e.Type, e.Actor
-		if strings.HasPrefix(e.Type, "payment.") { // a sale's payment: only its id
-			require.NoError(tb, json.Unmarshal(e.Payload, &struct{ ID *int64 }{&out[i].Payload.ID}))
+	out := []loggedEvent{}
+	for _, e := range page.Events {
+		if strings.HasPrefix(e.Type, "booking.") {
 			continue
 		}
-		require.NoError(tb, json.Unmarshal(e.Payload, &out[i].Payload))
+		l := loggedEvent{Type: e.Type, Actor: e.Actor}
+		if strings.HasPrefix(e.Type, "payment.") { // a sale's payment: only its id
+			require.NoError(tb, json.Unmarshal(e.Payload, &struct{ ID *int64 }{&l.Payload.ID}))
+		} else {
+			require.NoError(tb, json.Unmarshal(e.Payload, &l.Payload))
+		}
+		out = append(out, l)
 	}
 	return out
 }

@@ -27,15 +27,16 @@ import (
 // participant's removal, by the cancellation of its event or by its
 // deletion.
 // Every method is for staff (the panel permission); anyone else gets
-// clubhouse.ErrForbidden. booking:changed and availability:updated (see
-// booking.Changes) are published after each commit that books, cancels or
-// frees an event's court.
+// clubhouse.ErrForbidden. Each change that books, cancels or frees an
+// event's court records booking:changed and availability:updated (see
+// booking.Changes) in its transaction, with the log of its Bookings
+// (booking.Bookings.Announce): the realtime relay sends them once it
+// commits.
 type Events struct {
 	db       *sqlx.DB
 	direct   *sqldb.DB // db, with the pgx pool it runs on when there is one: a seating's first try runs there
 	zone     *time.Location
 	now      func() time.Time
-	events   clubhouse.Publisher
 	bookings *booking.Bookings
 	log      *eventlog.Log
 	store    eventStore
@@ -111,7 +112,6 @@ func (s *Events) Create(ctx context.Context, by clubhouse.Actor, in EventInput) 
 		e.CreatedBy = &by.UserID
 	}
 	var out Event
-	var booked booking.Changes
 	err = sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		exists, isEvent, err := s.store.isEventType(ctx, tx, e.EventTypeID)
 		switch {
@@ -131,7 +131,6 @@ func (s *Events) Create(ctx context.Context, by clubhouse.Actor, in EventInput) 
 		if err != nil {
 			return err
 		}
-		booked = booking.Reserved(rs...)
 		e.ReservationID = rs[0].ID
 		if err := s.store.insert(ctx, tx, e); err != nil {
 			return err
@@ -139,12 +138,14 @@ func (s *Events) Create(ctx context.Context, by clubhouse.Actor, in EventInput) 
 		if out, err = s.read(ctx, tx, e.ID); err != nil {
 			return err
 		}
-		return s.log.Record(ctx, tx, eventlog.Entries(EventEventCreated, by.Name(), out)...)
+		if err := s.log.Record(ctx, tx, eventlog.Entries(EventEventCreated, by.Name(), out)...); err != nil {
+			return err
+		}
+		return s.bookings.Announce(ctx, tx, booking.Reserved(rs...))
 	})
 	if err != nil {
 		return Event{}, fmt.Errorf("create event: %w", err)
 	}
-	booked.Publish(s.events)
 	return out, nil
 }
 
@@ -159,7 +160,6 @@ func (s *Events) Delete(ctx context.Context, by clubhouse.Actor, id int64) error
 	if err := by.RequirePanel(); err != nil {
 		return err
 	}
-	var freed booking.Changes
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		e, err := s.store.lock(ctx, tx, id)
 		if err != nil {
@@ -171,13 +171,15 @@ func (s *Events) Delete(ctx context.Context, by clubhouse.Actor, id int64) error
 		if err := s.store.delete(ctx, tx, id); err != nil {
 			return err
 		}
-		freed, err = s.bookings.Release(ctx, tx, by, hold(id), []int64{e.ReservationID})
-		return err
+		freed, err := s.bookings.Release(ctx, tx, by, hold(id), []int64{e.ReservationID})
+		if err != nil {
+			return err
+		}
+		return s.bookings.Announce(ctx, tx, freed)
 	})
 	if err != nil {
 		return fmt.Errorf("delete event: %w", err)
 	}
-	freed.Publish(s.events)
 	return nil
 }
 
@@ -192,7 +194,6 @@ func (s *Events) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Even
 		return Event{}, err
 	}
 	var out Event
-	var freed booking.Changes
 	err := sqldb.Transact(ctx, s.db, func(tx *sqlx.Tx) error {
 		e, err := s.scheduled(ctx, tx, id)
 		if err != nil {
@@ -207,18 +208,21 @@ func (s *Events) Cancel(ctx context.Context, by clubhouse.Actor, id int64) (Even
 		if err := s.store.unseatTickets(ctx, tx, id); err != nil {
 			return err
 		}
-		if freed, err = s.bookings.CancelHeld(ctx, tx, by, hold(id), e.ReservationID); err != nil {
+		freed, err := s.bookings.CancelHeld(ctx, tx, by, hold(id), e.ReservationID)
+		if err != nil {
 			return err
 		}
 		if out, err = s.read(ctx, tx, id); err != nil {
 			return err
 		}
-		return s.log.Record(ctx, tx, eventlog.Entries(EventEventCancelled, by.Name(), out)...)
+		if err := s.log.Record(ctx, tx, eventlog.Entries(EventEventCancelled, by.Name(), out)...); err != nil {
+			return err
+		}
+		return s.bookings.Announce(ctx, tx, freed)
 	})
 	if err != nil {
 		return Event{}, fmt.Errorf("cancel event: %w", err)
 	}
-	freed.Publish(s.events)
 	return out, nil
 }
 

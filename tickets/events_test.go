@@ -2,7 +2,9 @@ package tickets_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/relaytest"
 	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
@@ -25,8 +28,8 @@ var clubNow = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 
 // eventClub is a club with two courts, an event type and a rental type,
 // three clients, a staff member, the event services on a clock the test
-// moves, the booking:changed messages they publish and the event log they
-// record their changes in.
+// moves, and the event log they record their changes and their messages
+// in (booking:changed and availability:updated, which changed reads).
 type eventClub struct {
 	db                *sqldb.DB
 	fix               *fixture.Club
@@ -44,14 +47,14 @@ type eventClub struct {
 func newEventClub(tb testing.TB) *eventClub {
 	tb.Helper()
 	db := dbtest.New(tb)
-	c := &eventClub{db: db, changed: &recorder{}, staff: clubhouse.Staff("desk")}
+	c := &eventClub{db: db, staff: clubhouse.Staff("desk")}
 	c.fix = fixture.New(tb, db.DB, fixture.Options{Zone: time.UTC, Start: clubNow.Format("2006-01-02 15:04")})
 	clock := c.fix.Clock.Now
-	b := booking.New(db.DB, booking.Options{Zone: time.UTC, Now: clock, Events: c.changed})
-	c.bookings, c.rules = b.Bookings, b.Rules
 	c.log = eventlog.New(db.DB, eventlog.Options{Render: logged})
-	c.svc = tickets.New(db.DB, tickets.Options{Zone: time.UTC, Now: clock, Bookings: b.Bookings, Events: c.changed, Log: c.log,
-		Pool: db.Pool}).Events
+	c.changed = &recorder{tb: tb, rec: relaytest.New(tb, c.log)}
+	b := booking.New(db.DB, booking.Options{Zone: time.UTC, Now: clock, Log: c.log})
+	c.bookings, c.rules = b.Bookings, b.Rules
+	c.svc = tickets.New(db.DB, tickets.Options{Zone: time.UTC, Now: clock, Bookings: b.Bookings, Log: c.log, Pool: db.Pool}).Events
 	ctype := c.fix.CourtType("Padel").ID
 	c.court, c.court2 = c.fix.Court(ctype, "Court 1").ID, c.fix.Court(ctype, "Court 2").ID
 	c.eventType, c.rental = c.fix.EventType("Event").ID, c.fix.ReservationType("Rental").ID
@@ -78,41 +81,51 @@ func (c *eventClub) event(court int64, hh, capacity int) tickets.EventInput {
 		Title: clubhouse.Some("Americano night"), Capacity: clubhouse.Some(capacity)}
 }
 
-// recorder is a clubhouse.Publisher that keeps the ids of the staff's
-// booking:changed messages and the availability:updated messages.
+// recorder reads the booking messages recorded in the event log: the ids
+// of the staff's booking:changed messages and the availability:updated
+// messages, each kind taken on its own.
 type recorder struct {
-	mu   sync.Mutex
+	tb   testing.TB
+	rec  *relaytest.Recorder
 	ids  []int64
 	days []booking.AvailabilityChanged
 }
 
-func (r *recorder) Publish(topic string, payload any) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	switch m := payload.(type) {
-	case booking.Changed:
-		if !m.OwnerOnly {
-			r.ids = append(r.ids, m.IDs...)
+// read sorts the messages recorded since the last read into r.ids and
+// r.days.
+func (r *recorder) read() {
+	r.tb.Helper()
+	for _, m := range r.rec.Take() {
+		switch m.Topic {
+		case booking.TopicChanged:
+			if !slices.Contains(m.Rooms, clubhouse.RoomPanel) {
+				continue
+			}
+			var c booking.Changed
+			require.NoError(r.tb, json.Unmarshal([]byte(m.Data), &c))
+			r.ids = append(r.ids, c.IDs...)
+		case booking.TopicAvailability:
+			var d booking.AvailabilityChanged
+			require.NoError(r.tb, json.Unmarshal([]byte(m.Data), &d))
+			r.days = append(r.days, d)
 		}
-	case booking.AvailabilityChanged:
-		r.days = append(r.days, m)
 	}
 }
 
-// takeDays returns the availability:updated messages published since the
+// takeDays returns the availability:updated messages recorded since the
 // last takeDays.
 func (r *recorder) takeDays() []booking.AvailabilityChanged {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.tb.Helper()
+	r.read()
 	days := r.days
 	r.days = nil
 	return days
 }
 
-// take returns the ids published since the last take.
+// take returns the ids recorded since the last take.
 func (r *recorder) take() []int64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.tb.Helper()
+	r.read()
 	ids := r.ids
 	r.ids = nil
 	return ids
@@ -136,7 +149,7 @@ func TestEvents_Create(t *testing.T) {
 	assert.Equal(t, 8, e.PlacesLeft())
 	assert.Empty(t, e.Participants)
 	assert.NotNil(t, e.Participants, "a new event has an empty list of participants")
-	assert.Equal(t, []int64{e.ReservationID}, c.changed.take(), "booking:changed after commit")
+	assert.Equal(t, []int64{e.ReservationID}, c.changed.take(), "booking:changed, recorded with the event")
 	r, err := c.bookings.Get(ctx, clubhouse.Staff("test"), e.ReservationID)
 	require.NoError(t, err)
 	assert.Equal(t, c.eventType, r.ReservationTypeID)
@@ -356,9 +369,9 @@ func TestEvents_lifecycle(t *testing.T) {
 }
 
 // TestEvents_messages: an event that books, cancels or frees its court
-// publishes booking:changed for the staff and availability:updated for each
-// date of the court it touched, after its commit; one refused or changing
-// no booking publishes neither.
+// records booking:changed for the staff and availability:updated for each
+// date of the court it touched, in its transaction; one refused (rolled
+// back) or changing no booking records neither.
 func TestEvents_messages(t *testing.T) {
 	t.Parallel()
 	c := newEventClub(t)
@@ -374,7 +387,7 @@ func TestEvents_messages(t *testing.T) {
 	_, err = c.svc.Create(ctx, c.staff, c.event(c.court, 22, 4))
 	require.ErrorIs(t, err, booking.ErrCourtTaken)
 	assert.Empty(t, c.changed.take())
-	assert.Empty(t, c.changed.takeDays(), "a refused event publishes nothing")
+	assert.Empty(t, c.changed.takeDays(), "a refused event records nothing")
 
 	_, err = c.svc.Cancel(ctx, c.staff, late.ID)
 	require.NoError(t, err)

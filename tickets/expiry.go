@@ -27,7 +27,7 @@ type Expirer struct {
 // NewExpirer returns an expirer of db's tickets on the clock now (nil:
 // time.Now).
 func NewExpirer(db *sqlx.DB, now func() time.Time) *Expirer {
-	clubhouse.SetDefaults(nil, &now, nil)
+	clubhouse.SetDefaults(nil, &now)
 	return &Expirer{db: db, now: now}
 }
 

@@ -26,7 +26,6 @@ const codeAttempts = 3
 // desk's.
 type Sales struct {
 	db       *sqlx.DB
-	events   clubhouse.Publisher
 	zone     *time.Location
 	now      func() time.Time
 	mail     *mail.Outbox
@@ -49,8 +48,9 @@ type Sales struct {
 // total above 0 or sent on a total of 0; an unknown payment type);
 // ErrPackageNotFound, ErrQuoteNotFound; ErrProgramInactive,
 // ErrPackageInactive, ErrQuoteExpired, ErrQuoteUsed,
-// payments.ErrTransactionUsed. After the commit it publishes
-// payment:updated for the sale's payment, to the staff.
+// payments.ErrTransactionUsed. With a log, the sale's transaction records
+// payment:updated for the sale's payment, to the staff, which the realtime
+// relay sends once it commits.
 func (s *Sales) Sell(ctx context.Context, by clubhouse.Actor, in SaleInput) (Sale, error) {
 	if err := by.RequirePanel(); err != nil {
 		return Sale{}, err
@@ -81,8 +81,14 @@ func (s *Sales) Sell(ctx context.Context, by clubhouse.Actor, in SaleInput) (Sal
 			if err := s.log.Record(ctx, tx, eventlog.Entries(EventTicketSold, by.Name(), s.inZone(out))...); err != nil {
 				return err
 			}
-			if out.Payment != nil && s.payments != nil {
-				if err := s.payments.RecordNew(ctx, tx, by.Name(), out.Payment.ID); err != nil {
+			if p := out.Payment; p != nil {
+				if s.payments != nil {
+					if err := s.payments.RecordNew(ctx, tx, by.Name(), p.ID); err != nil {
+						return err
+					}
+				}
+				if err := s.log.Announce(ctx, tx, eventlog.Message{Topic: payments.TopicUpdated, Payload: payments.Updated{ID: p.ID,
+					TicketSaleID: &out.ID, Status: true, StatusDetail: payments.DetailCompleted}}); err != nil {
 					return err
 				}
 			}
@@ -97,10 +103,6 @@ func (s *Sales) Sell(ctx context.Context, by clubhouse.Actor, in SaleInput) (Sal
 	}
 	if err != nil {
 		return Sale{}, fmt.Errorf("sell tickets: %w", err)
-	}
-	if p := out.Payment; p != nil {
-		s.events.Publish(payments.TopicUpdated, payments.Updated{ID: p.ID, TicketSaleID: &out.ID, Status: true,
-			StatusDetail: payments.DetailCompleted})
 	}
 	return s.inZone(out), nil
 }

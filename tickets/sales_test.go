@@ -17,6 +17,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/relaytest"
 	"github.com/clubhouse-go/clubhouse/payments"
 	"github.com/clubhouse-go/clubhouse/tickets"
 )
@@ -83,11 +84,13 @@ func (s *shop) sale(n int, buyer string) tickets.SaleInput {
 var codePattern = regexp.MustCompile(`^[2-9A-HJ-NP-Z]{12}$`)
 
 // TestSales_sell: a sale makes its strips, tickets with distinct codes and
-// its completed payment, at the package's price, in one go.
+// its completed payment, at the package's price, in one go, and records
+// payment:updated for its payment with them.
 func TestSales_sell(t *testing.T) {
 	t.Parallel()
 	s := newShop(t)
 	ctx := t.Context()
+	relay := relaytest.New(t, s.log)
 
 	in := s.sale(25, "Marta Gómez")
 	in.Buyer.Email = clubhouse.Some("marta@example.com")
@@ -114,6 +117,9 @@ func TestSales_sell(t *testing.T) {
 	assert.Equal(t, "450000.00", sale.Payment.Amount.StringFixed(2))
 	assert.Equal(t, "Cash", *sale.Payment.PaymentTypeName)
 	assert.Equal(t, "VOUCHER-881", *sale.Payment.TransactionID)
+	assert.Equal(t, []relaytest.Message{relaytest.Of(payments.TopicUpdated, payments.Updated{ID: sale.Payment.ID,
+		TicketSaleID: &sale.ID, Status: true, StatusDetail: payments.DetailCompleted})}, relay.Take(),
+		"payment:updated for the staff, recorded with the sale")
 
 	require.Len(t, sale.Strips, 3, "25 tickets of a 10-ticket package: strips of 10, 10 and 5")
 	codes := map[string]bool{}
@@ -149,13 +155,15 @@ func TestSales_sell(t *testing.T) {
 		Buyer: tickets.BuyerInput{Name: clubhouse.Some("Tom"), Document: clubhouse.Some("123")}})
 	require.NoError(t, err)
 	assert.Nil(t, free.Payment, "a sale whose total is 0 has no payment")
+	assert.Empty(t, relay.Take(), "nor a message")
 	assert.Nil(t, free.ExpiresAt, "a package without valid_days sells tickets that never expire")
 	assert.Equal(t, []string{}, free.Phones)
 	require.Len(t, free.Strips, 1)
 	assert.Len(t, free.Strips[0].Tickets, 2)
 }
 
-// TestSales_badInput: each refusal of Sell, and that none writes anything.
+// TestSales_badInput: each refusal of Sell, and that none writes anything
+// nor records a message.
 func TestSales_badInput(t *testing.T) {
 	t.Parallel()
 	s := newShop(t)
@@ -169,6 +177,7 @@ func TestSales_badInput(t *testing.T) {
 	off, err := s.svc.Programs.CreatePackage(ctx, desk, tickets.PackageInput{ProgramID: clubhouse.Some(s.open.ID),
 		Name: clubhouse.Some("Old"), TicketCount: clubhouse.Some(5), UnitPrice: money("1000"), IsActive: clubhouse.Some(false)})
 	require.NoError(t, err)
+	relay := relaytest.New(t, s.log)
 
 	for _, tc := range []struct {
 		name   string
@@ -231,6 +240,7 @@ func TestSales_badInput(t *testing.T) {
 	assert.Equal(t, 1, counts.Sales, "no refused sale is stored")
 	assert.Equal(t, 1, counts.Tickets)
 	assert.Equal(t, 1, counts.Payments)
+	assert.Empty(t, relay.Take(), "a refused sale records no message")
 }
 
 // TestSales_quote: a sale naming a quote gets the quote's figures, once,

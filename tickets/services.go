@@ -16,15 +16,18 @@ import (
 
 // Options are what New needs besides the database.
 type Options struct {
-	Zone     *time.Location      // the club's time zone; nil: UTC
-	Now      func() time.Time    // nil: time.Now
-	Bookings *booking.Bookings   // books the courts of events; required for Events
-	Events   clubhouse.Publisher // receives the domain messages after commit; nil: dropped
+	Zone *time.Location   // the club's time zone; nil: UTC
+	Now  func() time.Time // nil: time.Now
+	// Bookings books the courts of events and records, with its own Log,
+	// their messages (booking:changed, availability:updated) in the
+	// event's transaction; required for Events.
+	Bookings *booking.Bookings
 	// Mail queues, in a sale's transaction, its receipt with the tickets'
 	// codes to the buyer's e-mail, when the sale has one; nil: none.
 	Mail *mail.Outbox
 	// Log records, in each change's transaction, the change's event
-	// (EventEventCreated and the others); nil: none.
+	// (EventEventCreated and the others) and, for a sale, the realtime
+	// relay's payment:updated; nil: none.
 	Log *eventlog.Log
 	// Payments records, in a sale's transaction, the events of the sale's
 	// payment (payments.EventCreated, EventCompleted) with the Log; nil:
@@ -47,10 +50,10 @@ type Services struct {
 
 // New returns the ticket and event services over db.
 func New(db *sqlx.DB, o Options) *Services {
-	clubhouse.SetDefaults(&o.Zone, &o.Now, &o.Events)
+	clubhouse.SetDefaults(&o.Zone, &o.Now)
 	return &Services{
 		Programs: &Programs{db: db, zone: o.Zone, now: o.Now},
-		Events:   &Events{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, events: o.Events, bookings: o.Bookings, log: o.Log},
-		Sales:    &Sales{db: db, events: o.Events, zone: o.Zone, now: o.Now, mail: o.Mail, log: o.Log, payments: o.Payments},
+		Events:   &Events{db: db, direct: &sqldb.DB{DB: db, Pool: o.Pool}, zone: o.Zone, now: o.Now, bookings: o.Bookings, log: o.Log},
+		Sales:    &Sales{db: db, zone: o.Zone, now: o.Now, mail: o.Mail, log: o.Log, payments: o.Payments},
 	}
 }

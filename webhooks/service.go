@@ -73,7 +73,7 @@ var asReader = clubhouse.Staff("webhooks")
 // New returns the service over db, a database migrated with
 // migrations.Main().
 func New(db *sqlx.DB, o Options) *Service {
-	clubhouse.SetDefaults(nil, &o.Now, nil)
+	clubhouse.SetDefaults(nil, &o.Now)
 	if o.Log == nil {
 		o.Log = eventlog.New(db, eventlog.Options{Now: o.Now})
 	}

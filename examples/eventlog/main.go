@@ -3,7 +3,8 @@
 // database, records two changes' events in their own transactions and a
 // third change that rolls back, then reads the log a page at a time with
 // its cursor, as a consumer does, and again from the last cursor, where
-// nothing is new.
+// nothing is new. The first change records a message of the realtime
+// relay too, which it reads last, as a relay of the club follows the log.
 //
 //	createdb -h 127.0.0.1 -U postgres club_example
 //	DATABASE_URL=postgres://postgres@127.0.0.1:5432/club_example?sslmode=disable go run ./examples/eventlog
@@ -38,9 +39,9 @@ func main() {
 	}
 }
 
-// change records entries in a transaction of their own, which commits
-// unless rollback.
-func change(ctx context.Context, db *sqlx.DB, log *eventlog.Log, rollback bool, entries ...eventlog.Entry) error {
+// change records entries and msgs in a transaction of their own, which
+// commits unless rollback.
+func change(ctx context.Context, db *sqlx.DB, log *eventlog.Log, rollback bool, msgs []eventlog.Message, entries ...eventlog.Entry) error {
 	tx, err := db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
@@ -48,6 +49,9 @@ func change(ctx context.Context, db *sqlx.DB, log *eventlog.Log, rollback bool, 
 	defer func() { _ = tx.Rollback() }()
 	// ... the change itself, then its events:
 	if err := log.Record(ctx, tx, entries...); err != nil {
+		return err
+	}
+	if err := log.Announce(ctx, tx, msgs...); err != nil {
 		return err
 	}
 	if rollback {
@@ -76,13 +80,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	log := eventlog.New(db, eventlog.Options{})
 	booked := map[string]any{"id": 1, "court": "Court 1", "checking": "2030-03-04T18:00:00"}
-	if err := change(ctx, db, log, false, eventlog.Entry{Type: "booking.created", Actor: "desk@club.example", Payload: booked}); err != nil {
+	changed := []eventlog.Message{{Topic: "booking:changed", Payload: map[string]any{"ids": []int{1}}}}
+	if err := change(ctx, db, log, false, changed, eventlog.Entry{Type: "booking.created", Actor: "desk@club.example", Payload: booked}); err != nil {
 		return err
 	}
-	if err := change(ctx, db, log, true, eventlog.Entry{Type: "booking.cancelled", Actor: "desk@club.example", Payload: booked}); err != nil {
+	if err := change(ctx, db, log, true, changed, eventlog.Entry{Type: "booking.cancelled", Actor: "desk@club.example", Payload: booked}); err != nil {
 		return err
 	}
-	if err := change(ctx, db, log, false,
+	if err := change(ctx, db, log, false, nil,
 		eventlog.Entry{Type: "payment.completed", Actor: "system", Payload: map[string]any{"id": 1, "booking": 1, "amount": 60000}},
 		eventlog.Entry{Type: "booking.updated", Actor: "system", Payload: booked}); err != nil {
 		return err
@@ -100,8 +105,16 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			fmt.Fprintf(out, "%s by %s: %s\n", e.Type, e.Actor, e.Payload)
 		}
 		if len(page.Events) == 0 {
-			return nil
+			break
 		}
 		cursor = page.Next
 	}
+	msgs, _, err := log.Relays(ctx, eventlog.Cursor{})
+	if err != nil {
+		return err
+	}
+	for _, m := range msgs {
+		fmt.Fprintf(out, "message %s to %v: %s\n", m.Topic, m.Rooms, m.Data)
+	}
+	return nil
 }

@@ -50,6 +50,9 @@ type App struct {
 	// /metrics: the API's requests, the database pools, the jobs' states
 	// and backlogs, the realtime relay.
 	Metrics *prometheus.Registry
+	// feed sends the relay the messages of the event log; nil without a
+	// relay.
+	feed *relayFeed
 }
 
 // OpenDB creates the main database when missing, connects to it and, when
@@ -105,7 +108,6 @@ type Options struct {
 	BcryptCost int             // 0: bcrypt's default
 	Limits     auth.LoginLimits
 	HTTPClient *http.Client         // for OIDC discovery and JWKS
-	Events     clubhouse.Publisher  // receives the services' domain messages besides the realtime relay; nil: none
 	Realtime   RealtimeLimits       // the relay's limits; zero: realtime's defaults
 	Objects    payments.ObjectStore // receipt storage; nil: not configured
 	Accounting *sqldb.DB            // the ledger's database; nil: accounting routes answer 503
@@ -153,19 +155,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 		jwks.Keys = []auth.JWK{auth.PublicJWK(o.Key)}
 	}
 	a.Auth = auth.NewService(ao)
-	events := publishers{ledgerAudit{log}}
-	if o.Events != nil {
-		events = append(events, o.Events)
-	}
-	if cfg.Realtime.Enabled {
-		relay, err := a.startRelay(ctx, o.Realtime, o.Now)
-		if err != nil {
-			return nil, err
-		}
-		a.Relay = relay
-		events = append(events, relay)
-	}
-	co := club.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: a.Auth.NewClientUser, Events: events, Objects: o.Objects, Users: people, Mail: outbox,
+	co := club.Options{Zone: cfg.ClubTimezone, Now: o.Now, Invite: a.Auth.NewClientUser, Logger: log, Objects: o.Objects, Users: people, Mail: outbox,
 		WebhookSecrets: cfg.PaymentWebhookSecrets, Pool: db.Pool, Push: push.Options{VAPID: o.VAPID, Subject: cfg.VAPIDSubject, AllowPrivateNetworks: cfg.AllowPrivateNetworks},
 		Checkout: club.Checkout{Gateway: cfg.Gateway.Gateway(), ReturnURL: strings.TrimSuffix(cfg.PublicBaseURL, "/") + members.Prefix + "pay/return",
 			NotifyURL: strings.TrimSuffix(cfg.PublicBaseURL, "/") + "/webhooks/mercadopago"},
@@ -181,6 +171,11 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	}
 	co.Reminders = reminding
 	a.Services = club.New(db.DB, co)
+	if cfg.Realtime.Enabled {
+		if err := a.startRelay(ctx, o.Realtime, o.Now); err != nil {
+			return nil, err
+		}
+	}
 	sender, err := a.sender(cfg, db, o.Now)
 	if err != nil {
 		return nil, err
@@ -208,7 +203,7 @@ func Build(ctx context.Context, cfg Config, db *sqldb.DB, log *slog.Logger, o Op
 	srv, err := httpapi.New(httpapi.Options{
 		Logger: log, DB: db, Auth: a.Auth, JWKS: jwks, Issuer: cfg.Issuer(), PublicBaseURL: cfg.PublicBaseURL,
 		Clubs: clubs, Idempotency: a.Keys, AccountingDB: o.Accounting, MCP: tools, Panel: desk, App: membersApp,
-		MetricsToken: cfg.MetricsToken, MetricsApart: cfg.MetricsAddress != "", Realtime: a.Relay,
+		MetricsToken: cfg.MetricsToken, MetricsApart: cfg.MetricsAddress != "", Realtime: a.Relay, Answered: a.wrote,
 		Metrics: a.Metrics, Jobs: a.Supervisor,
 	})
 	if err != nil {
@@ -228,9 +223,12 @@ func (a *App) signedOut(who clubhouse.Actor) {
 	}
 }
 
-// Close stops what Build started: the realtime relay's connections and
-// its broker.
+// Close stops what Build started: the realtime relay's feed, its
+// connections and its broker.
 func (a *App) Close() {
+	if a.feed != nil {
+		a.feed.Close()
+	}
 	if a.Relay != nil {
 		a.Relay.Close()
 	}

@@ -57,9 +57,9 @@ type relayCollector struct{ relay *realtime.Relay }
 
 var (
 	relayConnections = prometheus.NewDesc("clubhouse_realtime_connections", "Open connections of the realtime relay.", nil, nil)
-	relayPublished   = prometheus.NewDesc("clubhouse_realtime_published_total", "Messages the services published to the relay's broker.", nil, nil)
+	relayPublished   = prometheus.NewDesc("clubhouse_realtime_published_total", "Messages the relay took: read from the event log, or published to its broker.", nil, nil)
 	relayDelivered   = prometheus.NewDesc("clubhouse_realtime_delivered_total", "Messages queued to connections, one per connection.", nil, nil)
-	relayDropped     = prometheus.NewDesc("clubhouse_realtime_dropped_total", "Messages lost: the broker's queue was full or the broker failed.", nil, nil)
+	relayDropped     = prometheus.NewDesc("clubhouse_realtime_dropped_total", "Messages published to the broker and lost: its queue was full or it failed.", nil, nil)
 	relaySlow        = prometheus.NewDesc("clubhouse_realtime_slow_closed_total", "Connections closed because they did not read their messages fast enough.", nil, nil)
 )
 

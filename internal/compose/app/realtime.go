@@ -19,6 +19,7 @@ import (
 // RealtimeLimits are the limits of the realtime relay; a zero field takes
 // realtime's default.
 type RealtimeLimits struct {
+	FeedInterval       time.Duration // how often the relay reads the messages new in the event log; 0: RelayFeedInterval
 	QueueSize          int           // messages queued per connection before it is closed as too slow
 	WriteTimeout       time.Duration // bound of each write to a connection and publish to the broker
 	PingInterval       time.Duration // pings; a connection silent for two intervals is closed
@@ -27,25 +28,27 @@ type RealtimeLimits struct {
 	MaxConnections     int           // open connections of the instance
 }
 
-// startRelay builds the realtime relay of a's configuration, on Redis
-// when REDIS_URL is set, and starts it: once it returns, the relay is
-// subscribed and no message published from then on is lost. The relay
-// authenticates its handshakes with a's auth service, as the API does,
-// and names the caller in the request's log line; it closes the
-// connections of a user who is disabled, deleted or whose roles change as
-// soon as the auth service hears of it (auth.Service.OnUserChange), as the
-// API refuses the user's next request.
-func (a *App) startRelay(ctx context.Context, limits RealtimeLimits, now func() time.Time) (*realtime.Relay, error) {
+// startRelay builds the realtime relay of a's configuration and starts
+// it, with its feed from the club's event log (relayFeed), whose doorbell
+// between instances is Redis when REDIS_URL is set, and sets a.Relay and
+// a.feed: once it returns, every message the log records from then on
+// reaches the relay's connections. The relay authenticates its handshakes
+// with a's auth service, as the API does, and names the caller in the
+// request's log line; it closes the connections of a user who is
+// disabled, deleted or whose roles change as soon as the auth service
+// hears of it (auth.Service.OnUserChange), as the API refuses the user's
+// next request.
+func (a *App) startRelay(ctx context.Context, limits RealtimeLimits, now func() time.Time) error {
 	rt := a.Config.Realtime
-	var broker realtime.Broker = realtime.NewMemory()
-	where := []any{"broker", "memory"}
+	var bell realtime.Broker
+	where := []any{"bell", "none"}
 	if rt.RedisURL != "" {
 		b, err := realtime.OpenRedis(rt.RedisURL, rt.RedisPrefix, a.Log)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		broker = b
-		where = []any{"broker", "redis", "channel", realtime.Channel(rt.RedisPrefix)}
+		bell = b
+		where = []any{"bell", "redis", "channel", realtime.Channel(rt.RedisPrefix)}
 	}
 	// The public address's origin and loopback ones, and those the
 	// operator adds, as for the tool endpoint (MCP_ALLOWED_ORIGINS).
@@ -54,18 +57,43 @@ func (a *App) startRelay(ctx context.Context, limits RealtimeLimits, now func() 
 		origins = append(origins, u.Scheme+"://"+u.Host)
 	}
 	relay := realtime.New(realtime.Options{
-		Broker: broker, Authenticate: a.authenticateRealtime, AllowedOrigins: origins, LoopbackOrigins: loopback,
+		Authenticate: a.authenticateRealtime, AllowedOrigins: origins, LoopbackOrigins: loopback,
 		QueueSize: limits.QueueSize, WriteTimeout: limits.WriteTimeout, PingInterval: limits.PingInterval,
 		MaxMessageSize: limits.MaxMessageSize, MaxUserConnections: limits.MaxUserConnections, MaxConnections: limits.MaxConnections,
 		Now: now, Logger: a.Log,
 	})
-	if err := relay.Start(ctx); err != nil {
-		_ = broker.Close()
-		return nil, fmt.Errorf("realtime: %w", err)
+	fail := func(err error) error {
+		if bell != nil {
+			_ = bell.Close()
+		}
+		return fmt.Errorf("realtime: %w", err)
 	}
+	if err := relay.Start(ctx); err != nil {
+		return fail(err)
+	}
+	every := limits.FeedInterval
+	if every <= 0 {
+		every = RelayFeedInterval
+	}
+	feed, err := startFeed(ctx, a.EventLog, relay, bell, every, a.Log)
+	if err != nil {
+		relay.Close()
+		return fail(err)
+	}
+	a.Relay, a.feed = relay, feed
 	a.Auth.OnUserChange(func(uid string) { relay.Revoke(uid) })
-	a.Log.Info("realtime relay ready at /realtime", append(where, "origins", strings.Join(origins, ","), "loopback_origins", loopback)...)
-	return relay, nil
+	a.Log.Info("realtime relay ready at /realtime", append(where, "origins", strings.Join(origins, ","), "loopback_origins", loopback,
+		"feed_interval", every.String())...)
+	return nil
+}
+
+// wrote rings the relay's feed when a request that may have written (any
+// method but GET, HEAD and OPTIONS) was answered, so that its messages go
+// out at once (httpapi.Options.Answered).
+func (a *App) wrote(method string) {
+	if a.feed != nil && method != http.MethodGet && method != http.MethodHead && method != http.MethodOptions {
+		a.feed.Ring()
+	}
 }
 
 // authenticateRealtime verifies the credentials of a realtime handshake
@@ -142,13 +170,4 @@ func (a *App) ownOrigin(origin, host string) bool {
 		return true
 	}
 	return strings.EqualFold(o.Host, host)
-}
-
-// publishers hands each message to every one of its Publishers.
-type publishers []clubhouse.Publisher
-
-func (ps publishers) Publish(topic string, payload any) {
-	for _, p := range ps {
-		p.Publish(topic, payload)
-	}
 }

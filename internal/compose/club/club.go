@@ -13,6 +13,7 @@
 package club
 
 import (
+	"log/slog"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -62,17 +63,17 @@ type Services struct {
 
 // Options are what New needs besides the main database.
 type Options struct {
-	Zone           *time.Location     // nil: UTC
-	Now            func() time.Time   // nil: time.Now
-	Invite         booking.InviteFunc // creates the login of a client created with an email; nil: refused
-	Events         clubhouse.Publisher
+	Zone           *time.Location       // nil: UTC
+	Now            func() time.Time     // nil: time.Now
+	Invite         booking.InviteFunc   // creates the login of a client created with an email; nil: refused
 	Objects        payments.ObjectStore // receipt storage; nil: receipts answer unavailable
 	WebhookSecrets []string             // the payment gateway's signing secrets
 	Accounting     *sqlx.DB             // the ledger's database; nil: no Ledger and no Poster
 	Pool           *pgxpool.Pool        // the pgx pool db runs on, for the fast paths (booking.Options.Pool); nil: none
-	Push           push.Options         // the push service's VAPID key, subject and private networks; its Now and Events are the club's
+	Push           push.Options         // the push service's VAPID key, subject and private networks; its Now and Log are the club's
 	Users          *users.Service       // the users, shared with the identity provider; nil: users.New(db, users.Options{})
 	Mail           *mail.Outbox         // where the services queue their messages, shared with the identity provider; nil: none
+	Logger         *slog.Logger         // the ledger's audit of early closes and reopenings (ledger.Options.Logger)
 	// Checkout is the online checkout's gateway and addresses
 	// (payments.Options' Gateway, ReturnURL, NotifyURL); its zero value
 	// has no gateway.
@@ -105,25 +106,25 @@ type Checkout struct {
 
 // New builds the services over the main database db.
 func New(db *sqlx.DB, o Options) *Services {
-	clubhouse.SetDefaults(&o.Zone, &o.Now, &o.Events)
+	clubhouse.SetDefaults(&o.Zone, &o.Now)
 	log := eventlog.New(db, eventlog.Options{Now: o.Now, Retention: o.EventLogRetention, Render: o.EventPayload})
-	b := booking.New(db, booking.Options{Zone: o.Zone, Now: o.Now, Invite: o.Invite, Events: o.Events, Pool: o.Pool, Mail: o.Mail, Log: log})
+	b := booking.New(db, booking.Options{Zone: o.Zone, Now: o.Now, Invite: o.Invite, Pool: o.Pool, Mail: o.Mail, Log: log})
 	if o.Users == nil {
 		o.Users = users.New(db, users.Options{})
 	}
 	s := &Services{Zone: o.Zone, Now: o.Now, Users: o.Users, Mail: o.Mail, EventLog: log,
 		Catalogs: b.Catalogs, Clients: b.Clients, Tariffs: b.Tariffs, Bookings: b.Bookings, Discounts: b.Discounts, Rules: b.Rules,
-		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Zone: o.Zone, Events: o.Events, Bookings: b.Bookings,
+		Payments: payments.New(db, payments.Options{Objects: o.Objects, Now: o.Now, Zone: o.Zone, Bookings: b.Bookings,
 			WebhookSecrets: o.WebhookSecrets, Gateway: o.Checkout.Gateway, ReturnURL: o.Checkout.ReturnURL, NotifyURL: o.Checkout.NotifyURL, Log: log}),
 	}
 	s.Classes = classes.New(db, classes.Options{Mail: o.Mail, Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Clients: b.Clients,
-		Payments: s.Payments, Events: o.Events, Pool: o.Pool, Log: log})
-	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Events: o.Events, Pool: o.Pool, Mail: o.Mail, Log: log,
+		Payments: s.Payments, Pool: o.Pool, Log: log})
+	s.Tickets = tickets.New(db, tickets.Options{Zone: o.Zone, Now: o.Now, Bookings: b.Bookings, Pool: o.Pool, Mail: o.Mail, Log: log,
 		Payments: s.Payments})
 	s.Expirer = tickets.NewExpirer(db, o.Now)
 	o.Calendar.Zone, o.Calendar.Now = o.Zone, o.Now
 	s.Calendar = calendar.New(db, o.Calendar)
-	o.Push.Now, o.Push.Events = o.Now, o.Events
+	o.Push.Now, o.Push.Log = o.Now, log
 	s.Push = push.New(db, o.Push)
 	o.Webhooks.Now, o.Webhooks.Log, o.Webhooks.Mail, o.Webhooks.Retention = o.Now, log, o.Mail, o.EventLogRetention
 	s.Webhooks = webhooks.New(db, o.Webhooks)
@@ -133,7 +134,7 @@ func New(db *sqlx.DB, o Options) *Services {
 		// The ledger's calendar is the club's: its clock reads in the zone.
 		s.ledgerLog = eventlog.New(o.Accounting, eventlog.Options{Now: o.Now, Render: o.EventPayload})
 		s.Ledger = ledger.New(o.Accounting, ledger.Options{Now: func() time.Time { return o.Now().In(o.Zone) },
-			Checks: []ledger.CloseCheck{payments.WaitingCheck(db, o.Zone)}, Events: o.Events, Log: s.ledgerLog})
+			Checks: []ledger.CloseCheck{payments.WaitingCheck(db, o.Zone)}, Log: s.ledgerLog, Logger: o.Logger})
 		s.Poster = payments.NewLedgerPoster(db, s.Ledger, o.Zone, tickets.Postings{})
 	}
 	return s
@@ -147,7 +148,7 @@ func (s *Services) WithDefaults() *Services {
 	if s != nil {
 		c = *s
 	}
-	clubhouse.SetDefaults(&c.Zone, &c.Now, nil)
+	clubhouse.SetDefaults(&c.Zone, &c.Now)
 	return &c
 }
 

@@ -28,6 +28,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/mailtest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/relaytest"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/mail"
 	"github.com/clubhouse-go/clubhouse/migrations"
@@ -82,8 +83,8 @@ func VAPIDKey(tb testing.TB) push.VAPIDKey {
 type App struct {
 	*app.App
 	URL    string
-	Logs   *bytes.Buffer // everything the server logged; read it with LogText while requests run
-	Events *Events       // every message the server published
+	Logs   *bytes.Buffer       // everything the server logged; read it with LogText while requests run
+	Events *relaytest.Recorder // the realtime messages the server recorded in its event log
 
 	tb      testing.TB
 	mu      sync.Mutex
@@ -202,8 +203,7 @@ func NewOn(tb testing.TB, db *sqldb.DB, opts ...Option) *App {
 		PublicBaseURL: Issuer, Audience: Audience, AccessTokenTTL: 15 * time.Minute, VAPIDSubject: VAPIDSubject,
 		MailFrom: MailFrom,
 	}
-	events := &Events{}
-	o := app.Options{Key: SigningKey(tb), VAPID: VAPIDKey(tb), BcryptCost: bcrypt.MinCost, Events: events}
+	o := app.Options{Key: SigningKey(tb), VAPID: VAPIDKey(tb), BcryptCost: bcrypt.MinCost}
 	for _, opt := range opts {
 		opt(&cfg, &o)
 	}
@@ -226,7 +226,7 @@ func NewOn(tb testing.TB, db *sqldb.DB, opts ...Option) *App {
 	srv.Start()
 	tb.Cleanup(srv.Close)
 	tb.Cleanup(a.Close) // first: the relay's WebSockets, which srv.Close leaves open
-	ta := &App{App: a, URL: srv.URL, Logs: &logs.Buffer, logs: logs, Events: events, tb: tb, users: map[string]auth.User{},
+	ta := &App{App: a, URL: srv.URL, Logs: &logs.Buffer, logs: logs, Events: relaytest.New(tb, a.EventLog), tb: tb, users: map[string]auth.User{},
 		clients: map[string]*http.Client{}}
 	tb.Cleanup(func() {
 		ta.mu.Lock()
@@ -633,52 +633,4 @@ func (r *Response) ID(tb testing.TB) int64 {
 		tb.Fatalf("no id in %s", r)
 	}
 	return v.ID
-}
-
-// Event is a message published by the server.
-type Event struct {
-	Topic string
-	Data  any
-}
-
-// Events records the messages the server publishes; it is the in-process
-// subscriber that proves a route emits what it should.
-type Events struct {
-	mu   sync.Mutex
-	list []Event
-}
-
-// Publish implements clubhouse.Publisher.
-func (e *Events) Publish(topic string, data any) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.list = append(e.list, Event{Topic: topic, Data: data})
-}
-
-// Payloads returns every payload published on topic, in order, as the
-// service gave it (with its clubhouse.Audience, when it is Addressed).
-func (e *Events) Payloads(topic string) []any {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var out []any
-	for _, ev := range e.list {
-		if ev.Topic == topic {
-			out = append(out, ev.Data)
-		}
-	}
-	return out
-}
-
-// Topic returns the JSON payload of every message published on topic, in order.
-func (e *Events) Topic(topic string) []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var out []string
-	for _, ev := range e.list {
-		if ev.Topic == topic {
-			b, _ := json.Marshal(ev.Data)
-			out = append(out, string(b))
-		}
-	}
-	return out
 }
