@@ -18,6 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/booking"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/compose/app"
 	"github.com/clubhouse-go/clubhouse/internal/identity/auth"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
@@ -255,6 +257,42 @@ func TestRealtime_bookingReachesPanel(t *testing.T) {
 	m = client.next()
 	assert.Equal(t, "note", m.Event)
 	assert.JSONEq(t, `{"text":"yours"}`, string(m.Data))
+}
+
+// TestRealtime_fromTheLog: the relay sends what the club's event log
+// holds, once the change that recorded it commits: a booking's messages
+// reach the staff as soon as its request is answered (the instance reads
+// the log after each write it answers; here it reads nothing of its own
+// for an hour), a write refused sends nothing, and a message recorded by
+// a change that rolled back is never sent.
+func TestRealtime_fromTheLog(t *testing.T) {
+	t.Parallel()
+	a := apptest.New(t, apptest.WithRealtime(app.RealtimeLimits{FeedInterval: time.Hour}))
+	c := newClub(t, a)
+	staff := connect(t, a, bearerHeader(a.Token(a.User("operator@test.club", clubhouse.RoleOperator))))
+	require.Equal(t, realtime.TypeSubscribed, staff.subscribe("panel").Type)
+
+	tx, err := a.DB.BeginTxx(t.Context(), nil)
+	require.NoError(t, err)
+	require.NoError(t, a.EventLog.Announce(t.Context(), tx, eventlog.Message{Topic: "booking:changed", Payload: booking.Changed{IDs: []int64{-1}}}))
+	require.NoError(t, tx.Rollback())
+	admin := a.AsAdmin()
+	first := admin.Post("/api/admin/booking", c.slot(c.courtA, "2026-03-02 10:00:00", "2026-03-02 11:00:00")).
+		Status(t, http.StatusCreated).ID(t)
+	admin.Post("/api/admin/booking", c.slot(c.courtA, "2026-03-02 10:30:00", "2026-03-02 11:30:00")).Status(t, http.StatusConflict)
+	second := admin.Post("/api/admin/booking", c.slot(c.courtB, "2026-03-03 10:00:00", "2026-03-03 11:00:00")).
+		Status(t, http.StatusCreated).ID(t)
+	var got []string
+	for len(got) < 4 {
+		m := staff.next()
+		got = append(got, m.Event+" "+string(m.Data))
+	}
+	assert.Equal(t, []string{
+		fmt.Sprintf(`booking:changed {"ids":[%d]}`, first),
+		`availability:updated {"court_id":` + itoa(c.courtA) + `,"date":"2026-03-02"}`,
+		fmt.Sprintf(`booking:changed {"ids":[%d]}`, second),
+		`availability:updated {"court_id":` + itoa(c.courtB) + `,"date":"2026-03-03"}`,
+	}, got, "in the log's order; nothing of the change rolled back nor of the refused one")
 }
 
 // TestRealtime_ledgerReachesAccounting: the ledger's messages reach the
