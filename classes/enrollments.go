@@ -123,14 +123,15 @@ func (s *Enrollments) enroll(ctx context.Context, by clubhouse.Actor, trainer, c
 			}
 		}
 		// Read under the class's lock, its waitlist position is final. Its
-		// claims are pending, so Paid stays zero without asking.
+		// claims are pending, so Paid stays zero without asking. Its event
+		// comes before its claims', which name it.
 		if out, err = s.store.get(ctx, tx, id); err != nil {
 			return err
 		}
 		if err := s.log.Record(ctx, tx, eventlog.Entries(EventEnrollmentCreated, by.Name(), out)...); err != nil {
 			return err
 		}
-		if err := s.payments.Announce(ctx, tx, paid...); err != nil {
+		if err := s.payments.RecordClaims(ctx, tx, paid...); err != nil {
 			return err
 		}
 		return s.log.Announce(ctx, tx, eventlog.Message{Topic: TopicEnrollment, Payload: msg})

@@ -97,6 +97,15 @@ func TestEnrollments_placesWaitlistAndPayments(t *testing.T) {
 	assert.Equal(t, clients[0], e.ClientID)
 	assert.Nil(t, e.WaitlistPosition)
 	assert.Zero(t, e.TotalPaid, "the claim is pending")
+	var logged struct{ Data []struct{ Type string } }
+	admin.Get("/api/admin/events-log?limit=1000").Status(t, http.StatusOK).JSON(t, &logged)
+	var order []string
+	for _, ev := range logged.Data {
+		if ev.Type == "enrollment.created" || ev.Type == "payment.created" {
+			order = append(order, ev.Type)
+		}
+	}
+	assert.Equal(t, []string{"enrollment.created", "payment.created"}, order, "the enrollment's event comes before its claim's, which names it")
 	s[0].Post(enrollURL, map[string]any{"payments": []any{}}).Status(t, http.StatusConflict).Error(t, "already enrolled")
 
 	var pays []map[string]any

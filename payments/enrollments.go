@@ -28,9 +28,9 @@ const MaxClaims = 10
 // completed payments). As on a booking, the enrollment's claims still
 // pending count against the debt and against MaxClaims; its row is locked
 // in tx first, so that claims racing on one enrollment are judged one after
-// the other. Each claim's event (EventCreated) is recorded in tx, as made
-// by the enrollment's client, whose claims they are; the caller records
-// their messages in tx too, calling Announce with the payments. Errors:
+// the other. It records no event: the caller records the claims' events
+// and messages in tx with RecordClaims, after the enrollment's own, which
+// they name. Errors:
 // ErrIncomplete, ErrInvalidAmount, ErrInvalidData, ErrInvalidReference
 // naming the claim (or the enrollment, when it does not exist),
 // ErrClaimAboveDebt, ErrClaimRepeated, ErrTooManyClaims,
@@ -54,8 +54,7 @@ func (s *Service) ClaimEnrollment(ctx context.Context, tx *sqlx.Tx, id int64, de
 		return nil, ErrClaimAboveDebt.Withf("The enrollment owes %s: the claims may add up to at most that, not %s.",
 			debt.StringFixed(2), total.StringFixed(2))
 	}
-	claimant, err := s.store.lockEnrollment(ctx, tx, id)
-	if err != nil {
+	if _, err := s.store.lockEnrollment(ctx, tx, id); err != nil {
 		return nil, err
 	}
 	pending, err := s.store.pendingClaims(ctx, tx, owner{enrollment: true, id: id}, "")
@@ -70,11 +69,28 @@ func (s *Service) ClaimEnrollment(ctx context.Context, tx *sqlx.Tx, id int64, de
 		if out[i], err = s.store.insert(ctx, tx, p); err != nil {
 			return nil, prefixed(i, err)
 		}
-		if err := s.record(ctx, tx, claimant, nil, out[i]); err != nil {
-			return nil, err
-		}
 	}
 	return out, nil
+}
+
+// RecordClaims records in tx the events (EventCreated) and the messages
+// (payment:updated) of ps, the claims that ClaimEnrollment stored in tx
+// for one enrollment, each event as made by the enrollment's client, whose
+// claims they are. Without claims it records nothing.
+func (s *Service) RecordClaims(ctx context.Context, tx *sqlx.Tx, ps ...Payment) error {
+	if len(ps) == 0 || ps[0].EnrollmentID == nil {
+		return nil
+	}
+	claimant, err := s.store.lockEnrollment(ctx, tx, *ps[0].EnrollmentID)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		if err := s.record(ctx, tx, claimant, nil, p); err != nil {
+			return err
+		}
+	}
+	return s.Announce(ctx, tx, ps...)
 }
 
 // prefixed names claim i in a domain error's message.

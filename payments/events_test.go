@@ -150,7 +150,10 @@ func TestEvents(t *testing.T) {
 			require.NoError(t, sqldb.Transact(t.Context(), c.db.DB, func(tx *sqlx.Tx) error {
 				var err error
 				paid, err = c.svc.ClaimEnrollment(t.Context(), tx, e.ID, decimal.NewFromInt(25000), []payments.Input{c.input(0, "25000", "E-1")})
-				return err
+				if err != nil {
+					return err
+				}
+				return c.svc.RecordClaims(t.Context(), tx, paid...)
 			}))
 			require.Len(t, paid, 1)
 			return paid[0].ID

@@ -533,9 +533,8 @@ func updatedMessage(p Payment, deleted bool) eventlog.Message {
 // Announce records in tx payment:updated for each payment of ps, which tx
 // created or changed, each read in tx after its change: the realtime relay
 // sends them once tx commits. The Service's use cases that create or change
-// a payment call it in their transactions, and package classes in its own,
-// in which it stored an enrollment's claims (ClaimEnrollment). Without a
-// log it records nothing.
+// a payment call it in their transactions (an enrollment's claims, through
+// RecordClaims). Without a log it records nothing.
 func (s *Service) Announce(ctx context.Context, tx *sqlx.Tx, ps ...Payment) error {
 	msgs := make([]eventlog.Message, len(ps))
 	for i, p := range ps {
