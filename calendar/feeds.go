@@ -86,6 +86,45 @@ func (f *Feeds) RevokeOwn(ctx context.Context, by clubhouse.Actor) error {
 	return f.store.remove(ctx, f.db, KindMember, client)
 }
 
+// OwnTrainer returns the feed of the classes by gives, for a trainer
+// (acting in the trainer area: clubhouse.AreaTrainer), the one the staff
+// see as the trainer's (Get with KindTrainer). Errors:
+// clubhouse.ErrForbidden for a caller who is not a trainer with a user,
+// ErrFeedNotFound, ErrFeedKeyChanged.
+func (f *Feeds) OwnTrainer(ctx context.Context, by clubhouse.Actor) (Feed, error) {
+	if err := trainer(by); err != nil {
+		return Feed{}, err
+	}
+	return f.show(ctx, KindTrainer, by.UserID)
+}
+
+// RenewOwnTrainer gives the feed of by's classes a new token, which ends
+// the old one, or makes it, for a trainer. Errors: as OwnTrainer's
+// refusal.
+func (f *Feeds) RenewOwnTrainer(ctx context.Context, by clubhouse.Actor) (Feed, error) {
+	if err := trainer(by); err != nil {
+		return Feed{}, err
+	}
+	return f.renew(ctx, by, KindTrainer, by.UserID)
+}
+
+// RevokeOwnTrainer ends the feed of by's classes, for a trainer. Errors:
+// as OwnTrainer's refusal, ErrFeedNotFound when there is none.
+func (f *Feeds) RevokeOwnTrainer(ctx context.Context, by clubhouse.Actor) error {
+	if err := trainer(by); err != nil {
+		return err
+	}
+	return f.store.remove(ctx, f.db, KindTrainer, by.UserID)
+}
+
+// trainer refuses a caller who is not a trainer with a user of their own.
+func trainer(by clubhouse.Actor) error {
+	if !by.Has(clubhouse.RoleTrainer) || by.UserID == 0 {
+		return clubhouse.ErrForbidden
+	}
+	return nil
+}
+
 // Get returns the feed of a court or a trainer (kind KindCourt or
 // KindTrainer; subject the court's or the trainer's user id), for the
 // staff. Errors: clubhouse.ErrForbidden without the panel permission,

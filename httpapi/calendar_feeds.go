@@ -155,6 +155,66 @@ func (s *Server) revokeAccountCalendarFeed(w http.ResponseWriter, r *http.Reques
 	return nil
 }
 
+// getOwnTrainerCalendarFeed shows the calling trainer's calendar feed.
+//
+// @Summary Show my classes' calendar feed
+// @Description The address of the calling trainer's calendar feed (the sessions of the classes they give), the same the staff see for them until it is renewed or revoked. 404 calendar feed not found when there is none (POST makes one), 409 calendar feed key changed when the server's key changed since it was made.
+// @Tags calendar
+// @Produce json
+// @Success 200 {object} calendarFeedDTO
+// @Header 200 {string} Cache-Control "no-store"
+// @Failure 401,403,404,409,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/trainer/calendar-feed [get]
+func (s *Server) getOwnTrainerCalendarFeed(w http.ResponseWriter, r *http.Request) error {
+	f, err := s.club(r).Calendar.OwnTrainer(r.Context(), actor(r))
+	if err != nil {
+		return err
+	}
+	return writeFeed(w, http.StatusOK, s.newCalendarFeedDTO(f))
+}
+
+// renewOwnTrainerCalendarFeed makes the calling trainer's calendar feed,
+// or gives it a new address.
+//
+// @Summary Make or renew my classes' calendar feed
+// @Description Makes the calling trainer's calendar feed, or gives it a new address: the old one answers 404 from now on.
+// @Tags calendar
+// @Produce json
+// @Success 201 {object} calendarFeedDTO
+// @Header 201 {string} Cache-Control "no-store"
+// @Failure 401,403,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/trainer/calendar-feed [post]
+func (s *Server) renewOwnTrainerCalendarFeed(w http.ResponseWriter, r *http.Request) error {
+	f, err := s.club(r).Calendar.RenewOwnTrainer(r.Context(), actor(r))
+	if err != nil {
+		return err
+	}
+	return writeFeed(w, http.StatusCreated, s.newCalendarFeedDTO(f))
+}
+
+// revokeOwnTrainerCalendarFeed revokes the calling trainer's calendar
+// feed.
+//
+// @Summary Revoke my classes' calendar feed
+// @Description Its address answers 404 from now on. 404 calendar feed not found when there is none.
+// @Tags calendar
+// @Success 204
+// @Failure 401,403,404,503 {object} errorBody
+// @Security Bearer
+// @Security XAuth
+// @Router /api/trainer/calendar-feed [delete]
+func (s *Server) revokeOwnTrainerCalendarFeed(w http.ResponseWriter, r *http.Request) error {
+	if err := s.club(r).Calendar.RevokeOwnTrainer(r.Context(), actor(r)); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
 // staffCalendarFeed runs do on the feed of kind whose subject is the
 // path's id.
 func (s *Server) staffCalendarFeed(w http.ResponseWriter, r *http.Request, kind calendar.Kind, do func(w http.ResponseWriter, r *http.Request, kind calendar.Kind, id int64) error) error {

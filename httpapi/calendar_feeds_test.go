@@ -132,6 +132,38 @@ func TestCalendarFeed_staff(t *testing.T) {
 	admin.Delete(coach, nil).Status(t, http.StatusNoContent)
 }
 
+// TestCalendarFeed_trainer: a trainer makes, shows, renews and revokes
+// the feed of the classes they give in the trainer area, the one the
+// staff see as theirs, with the class's sessions; a client may not.
+func TestCalendarFeed_trainer(t *testing.T) {
+	t.Parallel()
+	clock := apptest.NewClock()
+	app := apptest.New(t, apptest.WithClock(clock))
+	a := newAcademy(t, app, clock)
+	coach := app.As(app.User("t1@test.club"))
+	own := "/api/trainer/calendar-feed"
+	coach.Get(own).Status(t, http.StatusNotFound).Error(t, "calendar feed not found")
+	coach.Delete(own, nil).Status(t, http.StatusNotFound).Error(t, "calendar feed not found")
+	app.AsAdmin().Post("/api/admin/classes", a.class(a.courtA, 0, 2)).Status(t, http.StatusCreated)
+	made := coach.Post(own, nil).Status(t, http.StatusCreated)
+	assert.Equal(t, "no-store", made.Header.Get("Cache-Control"))
+	feed := made.Object(t)
+	assert.Equal(t, "trainer", feed["kind"])
+	assert.Equal(t, feed["url"], coach.Get(own).Status(t, http.StatusOK).Object(t)["url"])
+	assert.Equal(t, feed["url"], app.AsAdmin().Get(path("/api/admin/trainers/%d/calendar-feed", a.t1)).Status(t, http.StatusOK).Object(t)["url"],
+		"the staff see the same feed")
+	assert.NotEmpty(t, icaltest.Parse(t, app.Anonymous().Get(feedPath(t, feed)).Status(t, http.StatusOK).Body).Events, "the class's sessions")
+	renewed := coach.Post(own, nil).Status(t, http.StatusCreated).Object(t)
+	assert.NotEqual(t, feed["url"], renewed["url"])
+	app.Anonymous().Get(feedPath(t, feed)).Status(t, http.StatusNotFound)
+	coach.Delete(own, nil).Status(t, http.StatusNoContent)
+	app.Anonymous().Get(feedPath(t, renewed)).Status(t, http.StatusNotFound)
+
+	client, _ := withClient(t, app, "ana@test.club")
+	client.Post(own, nil).Status(t, http.StatusForbidden)
+	app.Anonymous().Get(own).Status(t, http.StatusUnauthorized)
+}
+
 // TestCalendarFeed_rateLimit: a feed read beyond its rate answers 429
 // with Retry-After, and other feeds are not held back.
 func TestCalendarFeed_rateLimit(t *testing.T) {

@@ -168,6 +168,9 @@ func (s *Server) routes() {
 
 	// The trainer area: a user acts in it as a trainer only (authorize),
 	// so the services show and change the caller's own classes.
+	s.handle("GET /api/trainer/calendar-feed", trainer, s.getOwnTrainerCalendarFeed)
+	s.handle("POST /api/trainer/calendar-feed", trainer, s.renewOwnTrainerCalendarFeed)
+	s.handle("DELETE /api/trainer/calendar-feed", trainer, s.revokeOwnTrainerCalendarFeed)
 	s.handle("GET /api/trainer/classes", trainer, s.listClasses)
 	s.handle("POST /api/trainer/classes", trainer, s.createClass)
 	s.handle("GET /api/trainer/classes/{id}", trainer, s.getClass)
