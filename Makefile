@@ -28,9 +28,16 @@ demo-online: services-demo
 
 ## test: the whole suite, as CI runs it; a line when each package starts, a
 ## line per test as it finishes, a line when each package ends with its time,
-## and a line naming the packages still running after 30s of silence
+## and a line naming the packages still running after 30s of silence. The race
+## detector runs over every package but the front doors' end-to-end suites
+## (E2E), which drive the club through HTTP, browsers and child processes and
+## which it slows threefold; their tests of concurrent paths (RACY) run with it
+## afterwards
+E2E := /(httpapi|panel|members|mcp|cmd/clubd|cmd/clubctl)$$
+RACY := Realtime|[Rr]ace|[Rr]acing|[Cc]oncurren|[Tt]woInstances|AcrossInstances
 test: services-test apidocs-check lint
-	go run ./internal/devtools/testrun/cmd/testrun ./... -- -race -count=1 -timeout 25m
+	go run ./internal/devtools/testrun/cmd/testrun -norace '$(E2E)' ./... -- -race -count=1 -timeout 25m
+	go run ./internal/devtools/testrun/cmd/testrun ./httpapi ./mcp ./cmd/clubd -- -race -count=1 -timeout 15m -run '$(RACY)'
 
 ## services-demo: install and start PostgreSQL and Mailpit; idempotent
 services-demo:

@@ -8,6 +8,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
 	"github.com/clubhouse-go/clubhouse/mail"
 )
@@ -134,4 +135,33 @@ func (b *Bookings) ReleaseUnpaid(ctx context.Context) (int, error) {
 			return total, nil
 		}
 	}
+}
+
+// RecordHoldSettled records in tx, the transaction in which a payment on
+// the booking with id completed, the booking's event EventUpdated (by by,
+// the label the records use) and its messages, when that payment settled
+// the booking's payment hold: the database clears the hold (migration
+// 00042's trigger, whichever way the payment completed) and notes the
+// transaction that did (00052), so a booking held for its payment tells
+// the log that it no longer is, once. A booking it did not settle records
+// nothing.
+func (b *Bookings) RecordHoldSettled(ctx context.Context, tx *sqlx.Tx, by string, id int64) error {
+	var settled bool
+	if err := tx.GetContext(ctx, &settled, `SELECT COALESCE(hold_settled_xact = pg_current_xact_id(), false) FROM reservations WHERE id = $1`,
+		id); err != nil {
+		return fmt.Errorf("read the booking's hold: %w", err)
+	}
+	if !settled {
+		return nil
+	}
+	r, err := b.store.get(ctx, tx, id, false)
+	if err != nil {
+		return err
+	}
+	if err := b.log.Record(ctx, tx, eventlog.Entry{Type: EventUpdated, Actor: by, Payload: r}); err != nil {
+		return err
+	}
+	var changes Changes
+	changes.changed(r)
+	return b.Announce(ctx, tx, changes)
 }

@@ -78,6 +78,24 @@ func TestPaymentHold_endToEnd(t *testing.T) {
 	assert.Nil(t, b["cancelled_at"])
 	assert.Equal(t, tx.ID, b["payments"].([]any)[0].(map[string]any)["transaction_id"])
 	assert.Equal(t, []float64{60000}, postedAmounts(g.journal(t)))
+	var logged struct {
+		Data []struct {
+			Type string
+			Data map[string]any
+		}
+	}
+	admin.Get("/api/admin/events-log?limit=1000").Status(t, http.StatusOK).JSON(t, &logged)
+	var told []string
+	for _, e := range logged.Data {
+		if e.Data["id"] == float64(id) || e.Data["reservation_id"] == float64(id) {
+			told = append(told, e.Type)
+			if e.Type == "booking.updated" {
+				assert.Nil(t, e.Data["hold_expires_at"], "the booking as the payment left it")
+			}
+		}
+	}
+	assert.Equal(t, []string{"booking.created", "payment.created", "payment.completed", "booking.updated"}, told,
+		"the payment settled the hold: the booking changed too, once")
 
 	// Not paid in time: released, the slot free, the late approval in the inbox.
 	unpaid := g.ana.Post("/api/account/bookings", c.slot(c.courtA, "2030-03-06T10:00:00", "2030-03-06T11:00:00")).Status(t, http.StatusCreated).ID(t)

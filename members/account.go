@@ -7,6 +7,7 @@ import (
 	"github.com/clubhouse-go/clubhouse"
 	"github.com/clubhouse-go/clubhouse/booking"
 	"github.com/clubhouse-go/clubhouse/internal/frontdoor/web"
+	"github.com/clubhouse-go/clubhouse/internal/frontdoor/webdoor"
 	"github.com/clubhouse-go/clubhouse/reminders"
 )
 
@@ -26,7 +27,7 @@ type accountPage struct {
 	// subscribes with; "" when push is not configured (no switch shown).
 	PushKey string
 	// Calendar is the member's calendar feed, shown with a client record.
-	Calendar calendarFeed
+	Calendar webdoor.CalendarFeed
 	// Reminders are the member's choice of reminder channels, shown with
 	// a client record.
 	Reminders reminders.Preferences

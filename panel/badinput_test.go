@@ -282,6 +282,8 @@ func newSweep(t *testing.T) *sweep {
 			"document": {"5550001"}, "phone": {"3001234567"}, "address": {"Calle 1"}, "email": {"carla@test.club"}},
 		"POST /panel/clients/{id}": {"first_name": {"Ana"}, "last_name": {"Ruiz"}, "document_type_id": {id(c.DocumentType())},
 			"document": {ana.Document}, "phone": {"3007654321"}, "address": {"Calle 2"}},
+		"POST /panel/classes/calendar-feed":        {},
+		"POST /panel/classes/calendar-feed/revoke": {},
 	}
 	return s
 }
@@ -630,7 +632,7 @@ var formStatus = map[int]bool{http.StatusBadRequest: true, http.StatusConflict: 
 // sweepTables are the tables of the club's records that a refused form
 // must leave as they were.
 var sweepTables = []string{"reservations", "reservation_history", "payments", "clients", "enrollments", "enrollment_attendance",
-	"events", "event_participants", "ticket_sales", "tickets", "payment_inbox", "ledger_outbox"}
+	"events", "event_participants", "ticket_sales", "tickets", "payment_inbox", "ledger_outbox", "calendar_feeds"}
 
 // snapshot is the count and a digest of the rows of sweepTables and of
 // the ledger's entries and lines.

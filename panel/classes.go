@@ -27,8 +27,16 @@ type classItem struct {
 	NextDay  *time.Time // Next, a date of the club's calendar
 }
 
+// classesPage is the data of the classes page.
+type classesPage struct {
+	Classes []classItem
+	// Calendar is the calendar feed of the trainer's classes; nil for a
+	// person who does not train (calendar.go).
+	Calendar *webdoor.CalendarFeed
+}
+
 // classList shows the trainer's classes, each with its court, schedule,
-// places and next session.
+// places and next session, and the calendar feed of their classes.
 func (p *Panel) classList(w http.ResponseWriter, r *http.Request) error {
 	v := visitOf(r)
 	list, err := v.Club.Classes.Classes.Overview(r.Context(), v.Actor, classes.ClassFilter{})
@@ -36,15 +44,20 @@ func (p *Panel) classList(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	pr := p.rd.Printer(r)
-	items := make([]classItem, len(list))
+	data := classesPage{Classes: make([]classItem, len(list))}
 	for i, c := range list {
-		items[i] = classItem{ClassOverview: c, Schedule: pr.Schedule(c.Class.Days, c.Class.StartTime, c.Class.EndTime)}
+		data.Classes[i] = classItem{ClassOverview: c, Schedule: pr.Schedule(c.Class.Days, c.Class.StartTime, c.Class.EndTime)}
 		if c.Next != nil {
 			d := *c.Next
-			items[i].NextDay = &d
+			data.Classes[i].NextDay = &d
 		}
 	}
-	return p.rd.Render(w, r, http.StatusOK, "classes.html", view(r, items))
+	if trainsHere(v.Actor) {
+		if data.Calendar, err = p.calendarOf(r); err != nil {
+			return err
+		}
+	}
+	return p.rd.Render(w, r, http.StatusOK, "classes.html", view(r, data))
 }
 
 // classView is the page of one session of a class.

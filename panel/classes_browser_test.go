@@ -13,9 +13,10 @@ import (
 )
 
 // TestBrowser_classes: on a phone, with JavaScript on and off, a trainer
-// opens their classes, then a class, and marks one student present and
-// another absent with one tap each; the list and the class's page, before
-// and after, are held to axe-core, in Spanish.
+// opens their classes, makes the calendar feed of their classes there,
+// then opens a class, and marks one student present and another absent
+// with one tap each; the list, without and with the feed's address, and
+// the class's page, before and after, are held to axe-core, in Spanish.
 func TestBrowser_classes(t *testing.T) {
 	t.Parallel()
 	for name, opts := range map[string][]browsertest.Option{
@@ -29,8 +30,14 @@ func TestBrowser_classes(t *testing.T) {
 			signInBrowser(t, ctx, s.app, "coach@test.club", "/panel/classes")
 			assert.Equal(t, "Mis clases", browsertest.Text(t, ctx, "main h1"))
 			assert.Contains(t, browsertest.Text(t, ctx, fmt.Sprintf("#class-%d", s.class)), "2 de 2 ocupados")
+			assert.Equal(t, "Calendario de mis clases", browsertest.Text(t, ctx, "#calendar-title"))
 			browsertest.RequireAccessible(t, ctx)
 			browsertest.Screenshot(t, ctx, "list")
+
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("calendar-create")), chromedp.WaitVisible(chromedp.ID("calendar-url"))))
+			assert.Equal(t, "Dirección del calendario de tus clases", browsertest.Text(t, ctx, `label[for="calendar-url"]`))
+			browsertest.RequireAccessible(t, ctx)
+			browsertest.Screenshot(t, ctx, "calendar")
 
 			require.NoError(t, chromedp.Do(ctx,
 				chromedp.Click(chromedp.CSS(fmt.Sprintf(`a[href="/panel/classes/%d"]`, s.class))),

@@ -93,6 +93,8 @@ func (p *Panel) routes() {
 	p.handle("POST "+Prefix+"bookings/{id}/payments", p.upload(clubhouse.AreaStaff, p.pay))
 	p.handle("POST "+Prefix+"bookings/{id}/checkout", p.form(clubhouse.AreaStaff, p.checkout))
 	p.handle("GET "+Prefix+"classes", p.page(clubhouse.AreaTrainer, p.classList))
+	p.handle("POST "+Prefix+"classes/calendar-feed", p.form(clubhouse.AreaTrainer, p.renewCalendar))
+	p.handle("POST "+Prefix+"classes/calendar-feed/revoke", p.form(clubhouse.AreaTrainer, p.revokeCalendar))
 	p.handle("GET "+Prefix+"classes/{id}", p.page(clubhouse.AreaTrainer, p.classPage))
 	p.handle("POST "+Prefix+"classes/{id}/attendance", p.form(clubhouse.AreaTrainer, p.markAttendance))
 	p.handle("POST "+Prefix+"classes/{id}/accept", p.form(clubhouse.AreaTrainer, p.acceptEnrollment))

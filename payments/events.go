@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"slices"
 
 	"github.com/jmoiron/sqlx"
 
@@ -84,7 +85,15 @@ func (s *Service) record(ctx context.Context, tx *sqlx.Tx, by string, before *Pa
 	for i, t := range types {
 		entries[i] = eventlog.Entry{Type: t, Actor: by, Payload: after}
 	}
-	return s.log.Record(ctx, tx, entries...)
+	if err := s.log.Record(ctx, tx, entries...); err != nil {
+		return err
+	}
+	// A payment completed on a booking held for it settles the hold: the
+	// booking changed too.
+	if s.log == nil || s.bookings == nil || after.ReservationID == nil || !slices.Contains(types, EventCompleted) {
+		return nil
+	}
+	return s.bookings.RecordHoldSettled(ctx, tx, by, *after.ReservationID)
 }
 
 // recordDeleted writes in tx the event of the deletion of p by by.

@@ -21,6 +21,7 @@ import (
 	"io"
 	"maps"
 	"os/exec"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -33,8 +34,11 @@ import (
 
 // Options are what Run runs and where it writes.
 type Options struct {
-	Packages []string      // package patterns, such as ./...; packages without test files are left out
-	Flags    []string      // go test flags, such as -race -count=1 (-json is added)
+	Packages []string // package patterns, such as ./...; packages without test files are left out
+	Flags    []string // go test flags, such as -race -count=1 (-json is added)
+	// NoRace matches the import paths of the packages tested without
+	// -race, when Flags hold it; nil: none.
+	NoRace   *regexp.Regexp
 	Parallel int           // packages tested at once; 0: GOMAXPROCS, go test's default
 	Quiet    time.Duration // after this long without a line, a line names the packages still running; 0: 30s
 	Out      io.Writer     // the progress, the tests and the summary
@@ -86,10 +90,16 @@ func Run(ctx context.Context, o Options) error {
 	for i, pkg := range pkgs {
 		slots <- struct{}{}
 		wg.Add(1)
-		p.start(pkg, i+1, len(pkgs))
+		flags := o.Flags
+		if o.NoRace != nil && o.NoRace.MatchString(pkg) && slices.Contains(flags, "-race") {
+			flags = slices.DeleteFunc(slices.Clone(flags), func(f string) bool { return f == "-race" })
+			p.start(pkg+" without -race", i+1, len(pkgs))
+		} else {
+			p.start(pkg, i+1, len(pkgs))
+		}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			if err := goTest(ctx, pkg, o.Flags, lines, errLines); err != nil {
+			if err := goTest(ctx, pkg, flags, lines, errLines); err != nil {
 				goFailed.Store(true)
 			}
 		}()

@@ -93,3 +93,24 @@ func TestRun_listFails(t *testing.T) {
 	assert.NotErrorIs(t, err, testrun.ErrFailed)
 	assert.Contains(t, err.Error(), "go list")
 }
+
+// TestRun_noRace: the packages NoRace matches are tested without -race,
+// the others with it, and their start says so.
+func TestRun_noRace(t *testing.T) {
+	dir, err := filepath.Abs("testdata/race")
+	require.NoError(t, err)
+	t.Chdir(dir)
+	var out, stderr bytes.Buffer
+	err = testrun.Run(t.Context(), testrun.Options{Packages: []string{"./..."}, Flags: []string{"-race", "-count=1"},
+		NoRace: regexp.MustCompile(`/plain$`), Out: &out, Err: &stderr})
+	require.NoError(t, err, "%s\n%s", &out, &stderr)
+	got := "\n" + out.String()
+	for _, line := range []string{
+		`START example.com/race/plain without -race (1/2)`,
+		`START example.com/race/raced (2/2)`,
+		`PASS example.com/race/plain.TestWithoutRace (`,
+		`PASS example.com/race/raced.TestWithRace (`,
+	} {
+		assert.Contains(t, got, "\n"+line, "a line %q", line)
+	}
+}

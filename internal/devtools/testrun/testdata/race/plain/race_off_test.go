@@ -1,0 +1,5 @@
+//go:build !race
+
+package plain
+
+const race = false

@@ -1,0 +1,5 @@
+//go:build race
+
+package raced
+
+const race = true
