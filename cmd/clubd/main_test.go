@@ -243,8 +243,15 @@ func rowCounts(tb testing.TB, dsn string) map[string]int {
 		if t == "login_limits" {
 			continue // counters of the login rate limits: logins add them, clubd purges them
 		}
+		query := "SELECT count(*) FROM " + pgx.Identifier{t}.Sanitize()
+		if t == "event_log" {
+			// Its events: the realtime relay's messages of the ledger's
+			// postings of one run may reach the club's log at the next
+			// start (the forwarder moves them every second).
+			query += " WHERE type IS NOT NULL"
+		}
 		var n int
-		require.NoError(tb, conn.QueryRow(ctx, "SELECT count(*) FROM "+pgx.Identifier{t}.Sanitize()).Scan(&n))
+		require.NoError(tb, conn.QueryRow(ctx, query).Scan(&n))
 		counts[t] = n
 	}
 	return counts

@@ -90,13 +90,12 @@ func Run(ctx context.Context, o Options) error {
 	for i, pkg := range pkgs {
 		slots <- struct{}{}
 		wg.Add(1)
-		flags := o.Flags
+		flags, note := o.Flags, ""
 		if o.NoRace != nil && o.NoRace.MatchString(pkg) && slices.Contains(flags, "-race") {
 			flags = slices.DeleteFunc(slices.Clone(flags), func(f string) bool { return f == "-race" })
-			p.start(pkg+" without -race", i+1, len(pkgs))
-		} else {
-			p.start(pkg, i+1, len(pkgs))
+			note = " without -race"
 		}
+		p.start(pkg, note, i+1, len(pkgs))
 		go func() {
 			defer func() { <-slots; wg.Done() }()
 			if err := goTest(ctx, pkg, flags, lines, errLines); err != nil {
@@ -202,11 +201,11 @@ func (p *progress) Write(b []byte) (int, error) {
 }
 
 // start writes the line of the n-th package of total, pkg, starting.
-func (p *progress) start(pkg string, n, total int) {
+func (p *progress) start(pkg, note string, n, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.started[pkg] = time.Now()
-	p.printf("START %s (%d/%d)\n", testjson.RelativePackagePath(pkg), n, total)
+	p.printf("START %s%s (%d/%d)\n", testjson.RelativePackagePath(pkg), note, n, total)
 }
 
 // event writes the line of e, if it has one: a package's end with the time

@@ -113,4 +113,5 @@ func TestRun_noRace(t *testing.T) {
 	} {
 		assert.Contains(t, got, "\n"+line, "a line %q", line)
 	}
+	assert.Regexp(t, regexp.MustCompile(`(?m)^PASS example.com/race/plain \(\d[\d.]*m?s\)$`), got, "its end shows its time")
 }
