@@ -65,36 +65,53 @@ func BenchmarkCreate_eventLog(b *testing.B) {
 	var next atomic.Int64
 	by := clubhouse.Staff("bench")
 	round := func(bs *booking.Bookings) float64 {
-		start := time.Now()
-		errs := make(chan error, clients)
-		var wg sync.WaitGroup
-		for range clients {
-			wg.Go(func() {
-				for range perClient {
-					k := next.Add(1) - 1
-					from := base.Add(time.Duration(k/int64(len(courts))) * 30 * time.Minute)
-					_, err := bs.Create(ctx, by, booking.BookingInput{CourtID: clubhouse.Some(courts[k%int64(len(courts))]),
-						ReservationTypeID: clubhouse.Some(rental), Checking: clubhouse.Some(from), Checkout: clubhouse.Some(from.Add(30 * time.Minute)),
-						OverrideRules: true})
-					if err != nil {
-						errs <- err
-						return
-					}
-				}
-			})
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			b.Fatal(err)
-		}
-		return float64(clients*perClient) / time.Since(start).Seconds()
+		return rate(b, clients, perClient, func() error {
+			k := next.Add(1) - 1
+			from := base.Add(time.Duration(k/int64(len(courts))) * 30 * time.Minute)
+			_, err := bs.Create(ctx, by, booking.BookingInput{CourtID: clubhouse.Some(courts[k%int64(len(courts))]),
+				ReservationTypeID: clubhouse.Some(rental), Checking: clubhouse.Some(from), Checkout: clubhouse.Some(from.Add(30 * time.Minute)),
+				OverrideRules: true})
+			return err
+		})
 	}
-	round(plain) // warm up both paths and the pool
-	round(logged)
+	alternate(b, func() float64 { return round(plain) }, func() float64 { return round(logged) })
+}
+
+// rate runs clients goroutines that each make perClient bookings with
+// book, and returns the bookings made per second; an error of book ends
+// the benchmark.
+func rate(b *testing.B, clients, perClient int, book func() error) float64 {
+	start := time.Now()
+	errs := make(chan error, clients)
+	var wg sync.WaitGroup
+	for range clients {
+		wg.Go(func() {
+			for range perClient {
+				if err := book(); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		b.Fatal(err)
+	}
+	return float64(clients*perClient) / time.Since(start).Seconds()
+}
+
+// alternate runs a round of plain and one of logged to warm both paths
+// up, then, for each iteration, rounds without the log, with, with and
+// without, and logs the ratio of their rates; it reports the mean rates
+// and the ratio of their sums.
+func alternate(b *testing.B, plain, logged func() float64) {
+	plain()
+	logged()
 	var plainRate, loggedRate float64
 	for i := 0; b.Loop(); i++ {
-		p0, l0, l1, p1 := round(plain), round(logged), round(logged), round(plain)
+		p0, l0, l1, p1 := plain(), logged(), logged(), plain()
 		p, l := (p0+p1)/2, (l0+l1)/2
 		b.Logf("iteration %d: without the log %.0f bookings/s, with it %.0f bookings/s, ratio %.3f", i, p, l, l/p)
 		plainRate += p
@@ -158,60 +175,33 @@ func BenchmarkCreateHTTP_eventLog(b *testing.B) {
 		made0, events0 := counts()
 		round := func(bs booking.Bookings) float64 {
 			*served = bs
-			start := time.Now()
-			errs := make(chan error, clients)
-			var wg sync.WaitGroup
-			for range clients {
-				wg.Go(func() {
-					for range perClient {
-						k := next.Add(1) - 1
-						from := base.Add(time.Duration(k/int64(len(courts))) * 30 * time.Minute)
-						body, _ := json.Marshal(map[string]any{"court_id": courts[k%int64(len(courts))], "reservation_type_id": rental,
-							"checking": from.Format(time.DateTime), "checkout": from.Add(30 * time.Minute).Format(time.DateTime), "override_rules": true})
-						req, _ := http.NewRequestWithContext(ctx, http.MethodPost, a.URL+"/api/admin/booking", bytes.NewReader(body))
-						req.Header.Set("Authorization", token)
-						req.Header.Set("Content-Type", "application/json")
-						res, err := hc.Do(req)
-						if err == nil {
-							_, _ = io.Copy(io.Discard, res.Body)
-							_ = res.Body.Close()
-							if res.StatusCode != http.StatusCreated {
-								err = fmt.Errorf("status %d", res.StatusCode)
-							}
-						}
-						if err != nil {
-							errs <- err
-							return
-						}
-					}
-				})
-			}
-			wg.Wait()
-			close(errs)
-			for err := range errs {
-				b.Fatal(err)
-			}
-			return float64(clients*perClient) / time.Since(start).Seconds()
+			return rate(b, clients, perClient, func() error {
+				k := next.Add(1) - 1
+				from := base.Add(time.Duration(k/int64(len(courts))) * 30 * time.Minute)
+				body, _ := json.Marshal(map[string]any{"court_id": courts[k%int64(len(courts))], "reservation_type_id": rental,
+					"checking": from.Format(time.DateTime), "checkout": from.Add(30 * time.Minute).Format(time.DateTime), "override_rules": true})
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, a.URL+"/api/admin/booking", bytes.NewReader(body))
+				req.Header.Set("Authorization", token)
+				req.Header.Set("Content-Type", "application/json")
+				res, err := hc.Do(req)
+				if err != nil {
+					return err
+				}
+				_, _ = io.Copy(io.Discard, res.Body)
+				_ = res.Body.Close()
+				if res.StatusCode != http.StatusCreated {
+					return fmt.Errorf("status %d", res.StatusCode)
+				}
+				return nil
+			})
 		}
-		round(plain) // warm up both paths, the server and the pool
-		round(logged)
-		var plainRate, loggedRate float64
-		for i := 0; b.Loop(); i++ {
-			p0, l0, l1, p1 := round(plain), round(logged), round(logged), round(plain)
-			p, l := (p0+p1)/2, (l0+l1)/2
-			b.Logf("iteration %d: without the log %.0f bookings/s, with it %.0f bookings/s, ratio %.3f", i, p, l, l/p)
-			plainRate += p
-			loggedRate += l
-		}
+		alternate(b, func() float64 { return round(plain) }, func() float64 { return round(logged) })
 		*served = logged
 		// Each arm did what it says: the logged rounds wrote an event for
 		// each of their bookings, the plain ones none.
 		made, events := counts()
 		require.Equal(b, (2+4*b.N)*clients*perClient, made-made0)
 		require.Equal(b, (1+2*b.N)*clients*perClient, events-events0)
-		b.ReportMetric(plainRate/float64(b.N), "plain-bookings/s")
-		b.ReportMetric(loggedRate/float64(b.N), "logged-bookings/s")
-		b.ReportMetric(loggedRate/plainRate, "ratio")
 	}
 	// The server saturated by 32 clients, and one client alone, whose
 	// rate is the inverse of a request's time.
