@@ -18,8 +18,9 @@ const forwardBatch = 500
 // then; the relay's messages (Announce) move with them. A batch is copied
 // in one statement, with the ids the events had in from, then deleted from
 // from; a copy repeated (after a crash between the two, or by two servers
-// at once) finds those ids in l and adds nothing, so each event reaches l
-// once.
+// at once) finds those ids among those l keeps of the events forwarded
+// (event_log_forwarded, for its retention: Purge) and adds nothing, so
+// each event reaches l once.
 func (l *Log) Forward(ctx context.Context, from *Log) (int, error) {
 	total := 0
 	for {
@@ -44,11 +45,13 @@ func (l *Log) Forward(ctx context.Context, from *Log) (int, error) {
 		for i, r := range rows {
 			seqs[i], ids[i], types[i], ats[i], actors[i], payloads[i], relays[i] = r.Seq, r.ID, r.Type, r.At, r.Actor, r.Payload, r.Relay
 		}
-		if _, err := l.db.ExecContext(ctx, `INSERT INTO event_log (source_id, type, at, actor, payload, relay)
-			SELECT u.id, u.type, u.at, u.actor, u.payload::json, u.relay::json
+		if _, err := l.db.ExecContext(ctx, `WITH fresh AS (INSERT INTO event_log_forwarded (source_id, forwarded_at)
+				SELECT unnest($1::uuid[]), $7 ON CONFLICT DO NOTHING RETURNING source_id)
+			INSERT INTO event_log (type, at, actor, payload, relay)
+			SELECT u.type, u.at, u.actor, u.payload::json, u.relay::json
 			FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS u(id, type, at, actor, payload, relay, n)
-			ORDER BY u.n
-			ON CONFLICT (source_id) WHERE source_id IS NOT NULL DO NOTHING`, ids, types, ats, actors, payloads, relays); err != nil {
+			WHERE u.id IN (SELECT source_id FROM fresh)
+			ORDER BY u.n`, ids, types, ats, actors, payloads, relays, l.now()); err != nil {
 			return total, fmt.Errorf("forward events: %w", err)
 		}
 		if _, err := from.db.ExecContext(ctx, `DELETE FROM event_log WHERE seq = ANY($1)`, seqs); err != nil {

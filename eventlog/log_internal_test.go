@@ -21,3 +21,15 @@ func TestHasNUL(t *testing.T) {
 		assert.Equal(t, want, hasNUL([]byte(in)), in)
 	}
 }
+
+// TestDecidedName: a lowercase letter, then lowercase letters, digits and
+// underscores.
+func TestDecidedName(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]bool{
+		"id": true, "reservation_status_id": true, "a1": true, "x_": true,
+		"": false, "1a": false, "_a": false, "Id": false, "a-b": false, "a b": false, "ñ": false, `a"`: false,
+	} {
+		assert.Equal(t, want, decidedName(in), in)
+	}
+}

@@ -15,16 +15,21 @@ const purgeBatch = 5000
 // first one still within the retention, in batches, and returns how many
 // it deleted. It deletes a prefix of the log, never an event between two
 // that stay, so that a reader's cursor skips nothing still kept; a cursor
-// into the part deleted is refused from then on (ErrCursorExpired). An
+// into the part deleted is refused from then on (ErrCursorExpired). The
+// ids of the events Forward moved longer ago than the retention go too. An
 // event not placed yet stays. Two servers purging at once share the work.
 func (l *Log) Purge(ctx context.Context) (int64, error) {
 	var through int64
+	since := l.now().Add(-l.retention)
 	err := l.db.GetContext(ctx, &through, `SELECT COALESCE((SELECT position - 1 FROM event_log
-		WHERE position IS NOT NULL AND at >= $1 ORDER BY position LIMIT 1), s.last_position) FROM event_log_sequence s`, l.now().Add(-l.retention))
+		WHERE position IS NOT NULL AND at >= $1 ORDER BY position LIMIT 1), s.last_position) FROM event_log_sequence s`, since)
 	if err != nil {
 		return 0, fmt.Errorf("purge the event log: %w", err)
 	}
 	if _, err := l.db.ExecContext(ctx, `UPDATE event_log_sequence SET purged_through = GREATEST(purged_through, $1)`, through); err != nil {
+		return 0, fmt.Errorf("purge the event log: %w", err)
+	}
+	if _, err := l.db.ExecContext(ctx, `DELETE FROM event_log_forwarded WHERE forwarded_at < $1`, since); err != nil {
 		return 0, fmt.Errorf("purge the event log: %w", err)
 	}
 	var total int64

@@ -121,7 +121,7 @@ func (e *Encoded) Relay(m Message, decided ...Decided) error {
 	var p relayPart
 	omit := map[string]bool{}
 	for _, d := range decided {
-		if !decidedName.MatchString(d.Name) {
+		if !decidedName(d.Name) {
 			return fmt.Errorf("eventlog: malformed field name %q", d.Name)
 		}
 		if audienceNames[d.Name] {
@@ -161,32 +161,38 @@ func decidedAudience(ds []Decided, name string) bool {
 	return false
 }
 
-// relaySQL returns the SQL expression of e's messages, a JSON array (NULL
-// without one), and its arguments, which take the placeholders from $n
-// on.
-func (e *Encoded) relaySQL(n int) (string, []any) {
+// relaySQL writes the SQL expression of e's messages, a JSON array (NULL
+// without one), and returns args with its arguments, which take the
+// placeholders from $n on.
+func (e *Encoded) relaySQL(sb *strings.Builder, n int, args []any) []any {
 	if len(e.relay) == 0 {
-		return "NULL", nil
+		sb.WriteString("NULL")
+		return args
 	}
-	parts := make([]string, len(e.relay))
-	var args []any
+	sb.WriteString("('[' || ")
 	for i, p := range e.relay {
-		var sb strings.Builder
-		fmt.Fprintf(&sb, "$%d::text", n+len(args))
-		args = append(args, p.head)
+		if i > 0 {
+			sb.WriteString(" || ',' || ")
+		}
+		placeholder(sb, n)
+		sb.WriteString("::text")
 		for _, d := range p.audience {
-			fmt.Fprintf(&sb, ` || ',"%s":' || COALESCE(to_json(%s)::text, 'null')`, d.Name, d.SQL)
+			sb.WriteString(` || ',"`)
+			sb.WriteString(d.Name)
+			sb.WriteString(`":' || COALESCE(to_json(`)
+			sb.WriteString(d.SQL)
+			sb.WriteString(")::text, 'null')")
 		}
-		fields := make([]string, 0, len(p.dataDecided)+1)
-		for _, d := range p.dataDecided {
-			fields = append(fields, fmt.Sprintf(`'"%s":' || COALESCE(to_json(%s)::text, 'null')`, d.Name, d.SQL))
-		}
-		fields = append(fields, fmt.Sprintf("NULLIF($%d::text, '')", n+len(args)))
-		args = append(args, p.data)
-		fmt.Fprintf(&sb, ` || ',"data":{' || concat_ws(',', %s) || '}}'`, strings.Join(fields, ", "))
-		parts[i] = sb.String()
+		sb.WriteString(` || ',"data":{' || concat_ws(',', `)
+		decidedSQL(sb, p.dataDecided)
+		sb.WriteString("NULLIF(")
+		placeholder(sb, n+1)
+		sb.WriteString("::text, '')) || '}}'")
+		args = append(args, p.head, p.data)
+		n += 2
 	}
-	return "('[' || " + strings.Join(parts, " || ',' || ") + " || ']')::json", args
+	sb.WriteString(" || ']')::json")
+	return args
 }
 
 // relayBatch is the most rows Relays reads at a time.

@@ -223,3 +223,92 @@ func TestForward_relay(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"period.closed"}, types(page))
 }
+
+// TestForward_once: two forwarders racing while the ledger's database
+// records events move each event once; a copy repeated after a crash
+// between the copy and the delete (the same rows written again in the
+// source) adds nothing; the ids of the events forwarded are kept for the
+// retention, then purged with the log.
+func TestForward_once(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	acc, _ := dbtest.NewWith(t, migrations.Accounting())
+	db := dbtest.New(t)
+	now := time.Date(2026, 12, 6, 15, 0, 0, 0, time.UTC)
+	at := now
+	clock := func() time.Time { return at }
+	from := eventlog.New(acc.DB, eventlog.Options{Now: clock})
+	club := eventlog.New(db.DB, eventlog.Options{Now: clock, Retention: 48 * time.Hour})
+	const writers, each = 4, 25
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				tx, err := acc.BeginTxx(ctx, nil)
+				if !assert.NoError(t, err) {
+					return
+				}
+				assert.NoError(t, from.Record(ctx, tx, entry("period.closed", w*each+i)))
+				assert.NoError(t, tx.Commit())
+			}
+		})
+	}
+	stop := make(chan struct{})
+	var forwarders sync.WaitGroup
+	for range 2 {
+		forwarders.Go(func() {
+			for {
+				_, err := club.Forward(ctx, from)
+				assert.NoError(t, err)
+				select {
+				case <-stop:
+					return
+				default:
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	forwarders.Wait()
+	_, err := club.Forward(ctx, from)
+	require.NoError(t, err)
+	page, err := club.List(ctx, desk, eventlog.Query{Limit: eventlog.MaxLimit})
+	require.NoError(t, err)
+	got := ids(t, page)
+	require.Len(t, got, writers*each)
+	seen := map[int]int{}
+	for _, n := range got {
+		seen[n]++
+	}
+	for n := range writers * each {
+		assert.Equal(t, 1, seen[n], "event %d forwarded once", n)
+	}
+
+	// A crash between the copy and the delete: the source still holds
+	// events the club's log has.
+	var kept int
+	require.NoError(t, db.GetContext(ctx, &kept, `SELECT count(*) FROM event_log_forwarded`))
+	require.Equal(t, writers*each, kept)
+	var sample string
+	require.NoError(t, db.GetContext(ctx, &sample, `SELECT source_id FROM event_log_forwarded LIMIT 1`))
+	_, err = acc.ExecContext(ctx, `INSERT INTO event_log (id, type, at, actor, payload) VALUES ($1, 'period.closed', now(), 'x', '{"id": 1000}')`, sample)
+	require.NoError(t, err)
+	n, err := club.Forward(ctx, from)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "read and deleted from the source")
+	page, err = club.List(ctx, desk, eventlog.Query{After: page.Next})
+	require.NoError(t, err)
+	assert.Empty(t, page.Events, "but not added again")
+
+	at = now.Add(47 * time.Hour)
+	_, err = club.Purge(ctx)
+	require.NoError(t, err)
+	require.NoError(t, db.GetContext(ctx, &kept, `SELECT count(*) FROM event_log_forwarded`))
+	assert.Equal(t, writers*each, kept, "kept within the retention")
+	at = now.Add(49 * time.Hour)
+	_, err = club.Purge(ctx)
+	require.NoError(t, err)
+	require.NoError(t, db.GetContext(ctx, &kept, `SELECT count(*) FROM event_log_forwarded`))
+	assert.Zero(t, kept, "purged with the log")
+}
