@@ -243,10 +243,11 @@ func ownerIDs(ids ...*int64) []int64 {
 // relayCreated adds to ev, the event of the booking r that one statement
 // inserts (reservationStore.insert), the messages that Reserved tells of
 // it: the statement decides the booking's id (ins.id) and its owner, the
-// login of its client ($2), so both are filled in from its rows.
+// login of its client (cl, the statement's reading of client $2), so both
+// are filled in from its rows.
 func relayCreated(ev *eventlog.Encoded, r Reservation) error {
 	err := ev.Relay(eventlog.Message{Topic: TopicChanged, Payload: Changed{}}, eventlog.Decided{Name: "ids", SQL: "ARRAY[ins.id]"},
-		eventlog.Decided{Name: "users", SQL: "(SELECT array_remove(ARRAY[user_id], NULL) FROM clients WHERE id = $2::bigint)"})
+		eventlog.Decided{Name: "users", SQL: "(SELECT array_remove(ARRAY[user_id], NULL) FROM cl)"})
 	if err != nil {
 		return err
 	}

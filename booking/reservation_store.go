@@ -144,8 +144,9 @@ func (reservationStore) typeOf(ctx context.Context, q sqldb.Queryer, typeID int6
 // booking's entry "created" in its history (see History), and with a log
 // its event (EventCreated, with what the database decides merged into the
 // payload: decided), and when announce is set its realtime messages
-// (relayCreated), so that the booking, its entry, its event and its
-// messages commit together even outside a transaction. It runs through sqldb.QueryRow, on
+// (relayCreated; its audience, the client's login, read once for both:
+// cl), so that the booking, its entry, its event and its messages commit
+// together even outside a transaction. It runs through sqldb.QueryRow, on
 // the pgx pool directly when q is one. Errors: ErrCourtTaken, ErrHeldType,
 // invalid references.
 func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservation, e entry, log *eventlog.Log, announce bool) (Reservation, error) {
@@ -174,6 +175,7 @@ func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservati
 		record, args = `, ev AS (`+insert+`)`, append(args, more...)
 	}
 	err = sqldb.QueryRow(ctx, q, `WITH t AS (SELECT id, is_event FROM reservation_types WHERE id = $4 FOR KEY SHARE),
+		cl AS (SELECT user_id FROM clients WHERE id = $2::bigint),
 		ins AS (INSERT INTO reservations (operator_id, client_id, court_id, reservation_type_id,
 			reservation_status_id, checking, checkout, notes, series_id, rules_overridden_by, rules_overridden_at, held_by, holder_id)
 			SELECT $1::bigint, $2::bigint, $3::bigint, t.id,
@@ -184,7 +186,7 @@ func (reservationStore) insert(ctx context.Context, q sqldb.Queryer, r Reservati
 			RETURNING id, reservation_status_id, created_at),
 		hist AS (INSERT INTO reservation_history (reservation_id, `+historyColumns+`) SELECT ins.id, `+ph+` FROM ins)`+record+`
 		SELECT t.is_event, ins.id, ins.reservation_status_id, ins.created_at,
-			(SELECT user_id FROM clients WHERE id = $2::bigint) FROM t LEFT JOIN ins ON true`, args...,
+			(SELECT user_id FROM cl) FROM t LEFT JOIN ins ON true`, args...,
 	).Scan(&heldType, &id, &status, &created, &out.ClientUserID)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
