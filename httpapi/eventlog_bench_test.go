@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/clubhouse-go/clubhouse/eventlog"
 	"github.com/clubhouse-go/clubhouse/httpapi"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/apptest"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/benchtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/fixture"
 )
@@ -65,7 +65,7 @@ func BenchmarkCreate_eventLog(b *testing.B) {
 	var next atomic.Int64
 	by := clubhouse.Staff("bench")
 	round := func(bs *booking.Bookings) float64 {
-		return rate(b, clients, perClient, func() error {
+		return benchtest.Rate(b, clients, clients*perClient, func(int) error {
 			k := next.Add(1) - 1
 			from := base.Add(time.Duration(k/int64(len(courts))) * 30 * time.Minute)
 			_, err := bs.Create(ctx, by, booking.BookingInput{CourtID: clubhouse.Some(courts[k%int64(len(courts))]),
@@ -74,52 +74,8 @@ func BenchmarkCreate_eventLog(b *testing.B) {
 			return err
 		})
 	}
-	alternate(b, func() float64 { return round(plain) }, func() float64 { return round(logged) })
-}
-
-// rate runs clients goroutines that each make perClient bookings with
-// book, and returns the bookings made per second; an error of book ends
-// the benchmark.
-func rate(b *testing.B, clients, perClient int, book func() error) float64 {
-	start := time.Now()
-	errs := make(chan error, clients)
-	var wg sync.WaitGroup
-	for range clients {
-		wg.Go(func() {
-			for range perClient {
-				if err := book(); err != nil {
-					errs <- err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		b.Fatal(err)
-	}
-	return float64(clients*perClient) / time.Since(start).Seconds()
-}
-
-// alternate runs a round of plain and one of logged to warm both paths
-// up, then, for each iteration, rounds without the log, with, with and
-// without, and logs the ratio of their rates; it reports the mean rates
-// and the ratio of their sums.
-func alternate(b *testing.B, plain, logged func() float64) {
-	plain()
-	logged()
-	var plainRate, loggedRate float64
-	for i := 0; b.Loop(); i++ {
-		p0, l0, l1, p1 := plain(), logged(), logged(), plain()
-		p, l := (p0+p1)/2, (l0+l1)/2
-		b.Logf("iteration %d: without the log %.0f bookings/s, with it %.0f bookings/s, ratio %.3f", i, p, l, l/p)
-		plainRate += p
-		loggedRate += l
-	}
-	b.ReportMetric(plainRate/float64(b.N), "plain-bookings/s")
-	b.ReportMetric(loggedRate/float64(b.N), "logged-bookings/s")
-	b.ReportMetric(loggedRate/plainRate, "ratio")
+	benchtest.Alternate(b, benchtest.Arm{Name: "plain-bookings/s", Round: func() float64 { return round(plain) }},
+		benchtest.Arm{Name: "logged-bookings/s", Round: func() float64 { return round(logged) }})
 }
 
 // BenchmarkCreateHTTP_eventLog measures what the event log costs the
@@ -175,7 +131,7 @@ func BenchmarkCreateHTTP_eventLog(b *testing.B) {
 		made0, events0 := counts()
 		round := func(bs booking.Bookings) float64 {
 			*served = bs
-			return rate(b, clients, perClient, func() error {
+			return benchtest.Rate(b, clients, clients*perClient, func(int) error {
 				k := next.Add(1) - 1
 				from := base.Add(time.Duration(k/int64(len(courts))) * 30 * time.Minute)
 				body, _ := json.Marshal(map[string]any{"court_id": courts[k%int64(len(courts))], "reservation_type_id": rental,
@@ -195,7 +151,8 @@ func BenchmarkCreateHTTP_eventLog(b *testing.B) {
 				return nil
 			})
 		}
-		alternate(b, func() float64 { return round(plain) }, func() float64 { return round(logged) })
+		benchtest.Alternate(b, benchtest.Arm{Name: "plain-bookings/s", Round: func() float64 { return round(plain) }},
+			benchtest.Arm{Name: "logged-bookings/s", Round: func() float64 { return round(logged) }})
 		*served = logged
 		// Each arm did what it says: the logged rounds wrote an event for
 		// each of their bookings, the plain ones none.

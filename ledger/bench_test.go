@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/benchtest"
 	"github.com/clubhouse-go/clubhouse/internal/testkit/dbtest"
 	"github.com/clubhouse-go/clubhouse/ledger"
 	"github.com/clubhouse-go/clubhouse/migrations"
@@ -46,36 +45,6 @@ func benchLedger(b *testing.B) (*ledger.Ledger, *sqldb.DB, map[string]int64) {
 		ids[a.Code] = a.ID
 	}
 	return l, db, ids
-}
-
-// rate runs jobs 0 to n-1 on benchWorkers goroutines and returns the jobs
-// done per second.
-func rate(b *testing.B, n int, job func(i int) error) float64 {
-	b.Helper()
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errs := make([]error, benchWorkers)
-	start := time.Now()
-	for w := range benchWorkers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				if err := job(i); err != nil {
-					errs[w] = err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	for _, err := range errs {
-		require.NoError(b, err)
-	}
-	return float64(n) / elapsed.Seconds()
 }
 
 // alternate measures each mode benchRounds times, alternating, and returns
@@ -112,7 +81,7 @@ func BenchmarkPost(b *testing.B) {
 	for it := range b.N {
 		rates := alternate(b,
 			func(round int) float64 {
-				return rate(b, benchRound, func(i int) error {
+				return benchtest.Rate(b, benchWorkers, benchRound, func(i int) error {
 					key := fmt.Sprintf("raw:%d:%d:%d", it, round, i)
 					hash := sha256.Sum256([]byte(key))
 					tx, err := db.Pool.Begin(ctx)
@@ -133,7 +102,7 @@ func BenchmarkPost(b *testing.B) {
 				})
 			},
 			func(round int) float64 {
-				return rate(b, benchRound, func(i int) error {
+				return benchtest.Rate(b, benchWorkers, benchRound, func(i int) error {
 					_, _, err := l.Post(ctx, books, twoLines(fmt.Sprintf("post:%d:%d:%d", it, round, i), "Court rental", "1.1.10.01", "4.1.05"))
 					return err
 				})
@@ -156,13 +125,13 @@ func BenchmarkPost_hotCashAccount(b *testing.B) {
 	for it := range b.N {
 		rates := alternate(b,
 			func(round int) float64 {
-				return rate(b, benchRound, func(i int) error {
+				return benchtest.Rate(b, benchWorkers, benchRound, func(i int) error {
 					_, _, err := l.Post(ctx, books, twoLines(fmt.Sprintf("cold:%d:%d:%d", it, round, i), "Court rental", "1.1.10.01", "4.1.05"))
 					return err
 				})
 			},
 			func(round int) float64 {
-				return rate(b, benchRound, func(i int) error {
+				return benchtest.Rate(b, benchWorkers, benchRound, func(i int) error {
 					in := twoLines(fmt.Sprintf("hot:%d:%d:%d", it, round, i), "Court rental", "1.1.10.01", "4.1.05")
 					if i%2 == 0 {
 						in = twoLines(in.IdempotencyKey, "Class paid in cash", ledger.CashierCode, "4.1.10")

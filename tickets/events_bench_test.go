@@ -1,14 +1,12 @@
 package tickets_test
 
 import (
-	"context"
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/clubhouse-go/clubhouse"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/benchtest"
 	"github.com/clubhouse-go/clubhouse/tickets"
 )
 
@@ -71,7 +69,7 @@ func BenchmarkParticipantAssign(b *testing.B) {
 	// and returns the seatings per second.
 	arm := func(service bool) float64 {
 		events, tk := fresh()
-		elapsed, err := benchWorkersRun(ctx, len(tk), func(ctx context.Context, i int) error {
+		rate := benchtest.Rate(b, benchWorkers, len(tk), func(i int) error {
 			e := events[i%benchEvents]
 			if service {
 				_, err := c.svc.AddParticipant(ctx, c.staff, e.ID, tickets.ParticipantInput{TicketID: clubhouse.Some(tk[i].ID)})
@@ -80,15 +78,12 @@ func BenchmarkParticipantAssign(b *testing.B) {
 			_, err := c.db.Pool.Exec(ctx, rawSeatSQL, e.ID, e.Capacity, tk[i].ID, tk[i].StripID, i/benchEvents+1, payload)
 			return err
 		})
-		if err != nil {
-			b.Fatal(err)
-		}
 		var used int
 		c.get(b, &used, `SELECT count(*) FROM tickets WHERE status = 'used' AND id = ANY($1)`, ids(tk))
 		if used != len(tk) {
 			b.Fatalf("%d of %d tickets used", used, len(tk))
 		}
-		return float64(len(tk)) / elapsed.Seconds()
+		return rate
 	}
 	// A round of each arm warms the connections and their statement
 	// caches first; it is not counted.
@@ -113,28 +108,6 @@ func BenchmarkParticipantAssign(b *testing.B) {
 	b.ReportMetric(sumB/benchRounds, "raw-seatings/s")
 	b.ReportMetric(sumA/sumB, "ratio")
 	b.Logf("overall: ratio %.2f (the mean service rate over the mean raw rate)", sumA/sumB)
-}
-
-// benchWorkersRun runs op for 0 to n-1 from benchWorkers goroutines that
-// take the next i in turn, and returns the time they took; the first error
-// stops them.
-func benchWorkersRun(ctx context.Context, n int, op func(ctx context.Context, i int) error) (time.Duration, error) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	start := time.Now()
-	for range benchWorkers {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < n && ctx.Err() == nil; i = int(next.Add(1) - 1) {
-				if err := op(ctx, i); err != nil {
-					cancel(err)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return time.Since(start), context.Cause(ctx)
 }
 
 // ids returns the ids of tk.

@@ -3,11 +3,11 @@ package tickets_test
 import (
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clubhouse-go/clubhouse/internal/plumbing/sqldb"
+	"github.com/clubhouse-go/clubhouse/internal/testkit/benchtest"
 )
 
 // The sales benchmark sells the 10-ticket package from 8 desks at once
@@ -15,8 +15,8 @@ import (
 // its strip, ten tickets with their codes, its payment, whose trigger
 // writes the ledger outbox) inserted by raw SQL in one transaction per
 // sale, from 8 other workers. The rounds alternate floor, service,
-// service, floor; each reports its sales a second, and each pair its
-// ratio. Run it with
+// service, floor (benchtest.Alternate); each iteration logs its sales a
+// second and their ratio. Run it with
 //
 //	go test ./tickets/ -run XXX -bench SaleOfTen -benchtime 4x
 const (
@@ -65,45 +65,12 @@ func BenchmarkSaleOfTen(b *testing.B) {
 		_, err := s.svc.Sales.Sell(ctx, desk, s.sale(10, "Bench"))
 		return err
 	}
-	round := func(sell func() error) float64 {
-		start := time.Now()
-		errs := make(chan error, saleDesks)
-		var wg sync.WaitGroup
-		for range saleDesks {
-			wg.Go(func() {
-				for range salesPerDesk {
-					if err := sell(); err != nil {
-						errs <- err
-						return
-					}
-				}
-			})
+	round := func(sell func() error) func() float64 {
+		return func() float64 {
+			return benchtest.Rate(b, saleDesks, saleDesks*salesPerDesk, func(int) error { return sell() })
 		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			b.Fatal(err)
-		}
-		return float64(saleDesks*salesPerDesk) / time.Since(start).Seconds()
 	}
-	round(service) // warm up both paths and the pool
-	round(raw)
-	b.ResetTimer()
-	var svcRate, rawRate float64
-	for i := 0; b.Loop(); i++ {
-		var rs, ss [2]float64
-		rs[0] = round(raw)
-		ss[0] = round(service)
-		ss[1] = round(service)
-		rs[1] = round(raw)
-		svc, flo := (ss[0]+ss[1])/2, (rs[0]+rs[1])/2
-		b.Logf("iteration %d: service %.0f sales/s, raw inserts %.0f sales/s, ratio %.2f", i, svc, flo, svc/flo)
-		svcRate += svc
-		rawRate += flo
-	}
-	b.ReportMetric(svcRate/float64(b.N), "sales/s")
-	b.ReportMetric(rawRate/float64(b.N), "raw-sales/s")
-	b.ReportMetric(svcRate/rawRate, "ratio")
+	benchtest.Alternate(b, benchtest.Arm{Name: "raw-sales/s", Round: round(raw)}, benchtest.Arm{Name: "sales/s", Round: round(service)})
 }
 
 // rawCode is a distinct ticket code for the n-th raw ticket.
