@@ -243,6 +243,9 @@ func rowCounts(tb testing.TB, dsn string) map[string]int {
 		if t == "login_limits" {
 			continue // counters of the login rate limits: logins add them, clubd purges them
 		}
+		if t == "event_log_forwarded" {
+			continue // the ids of the rows the forwarder moved, which may include the messages below
+		}
 		query := "SELECT count(*) FROM " + pgx.Identifier{t}.Sanitize()
 		if t == "event_log" {
 			// Its events: the realtime relay's messages of the ledger's
